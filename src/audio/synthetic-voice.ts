@@ -1,0 +1,195 @@
+// Deterministic synthetic "speech" for offline mode. The offline GPT-Live server cannot recognise words
+// (its hearing is an explicit oracle), so what matters is that the audio behaves like speech for every
+// audio-derived measurement: it is voiced (periodic, harmonic-rich), has a syllable-rate envelope, its
+// duration grows with the text, and the same text always yields the same samples bit for bit.
+//
+// Model: a Rosenberg-style glottal pulse train (rich in harmonics, like a real voice source) whose pitch
+// follows a gentle text-seeded contour, shaped by two formant resonators whose centre frequencies change
+// per syllable (a different "vowel" each time), under a raised-cosine syllable envelope. Only integer
+// PRNG state and IEEE arithmetic are used, so the output is reproducible on any platform running V8.
+
+export const SYNTHETIC_MS_PER_CHARACTER = 65
+export const SYNTHETIC_MIN_DURATION_MS = 300
+/** Peak level of the normalised output, as a fraction of full scale (about -6 dBFS): loud, never clipped. */
+const PEAK_FRACTION = 0.5
+/** Average syllable length; about 5 syllables per second is ordinary conversational speech. */
+const SYLLABLE_MS = 190
+/** Fade at each end so the signal starts and stops without a click. */
+const EDGE_FADE_MS = 15
+/** The envelope never drops below this inside the utterance, so syllable dips do not read as pauses. */
+const ENVELOPE_FLOOR = 0.35
+
+export interface SyntheticSpeechOptions {
+  /** Output sample rate; the transport rate 24000 Hz by default. */
+  sampleRateHz?: number
+}
+
+/** Duration of the synthetic speech for `text`, in milliseconds. */
+export function syntheticSpeechDurationMs(text: string): number {
+  return Math.max(SYNTHETIC_MIN_DURATION_MS, [...text].length * SYNTHETIC_MS_PER_CHARACTER)
+}
+
+/** Deterministic voiced audio (mono PCM16) whose length is proportional to `text`. */
+export function syntheticSpeech(text: string, options: SyntheticSpeechOptions = {}): Int16Array {
+  const sampleRateHz = options.sampleRateHz ?? 24_000
+  if (!Number.isInteger(sampleRateHz) || sampleRateHz < 8_000) {
+    throw new Error(`syntheticSpeech: sampleRateHz must be an integer >= 8000, got ${sampleRateHz}`)
+  }
+  const durationMs = syntheticSpeechDurationMs(text)
+  const sampleCount = Math.round((durationMs * sampleRateHz) / 1000)
+  const random = mulberry32(fnv1a(text))
+  const syllables = planSyllables(sampleCount, sampleRateHz, random)
+
+  const raw = new Float64Array(sampleCount)
+  const basePitchHz = 105 + random() * 70
+  let phase = 0
+  const formant1 = new Resonator()
+  const formant2 = new Resonator()
+  let syllableIndex = -1
+  const fadeSamples = Math.max(1, Math.round((EDGE_FADE_MS * sampleRateHz) / 1000))
+
+  for (let n = 0; n < sampleCount; n++) {
+    const syllable = syllableAt(syllables, n)
+    if (syllable.index !== syllableIndex) {
+      syllableIndex = syllable.index
+      formant1.tune(syllable.formant1Hz, 90, sampleRateHz)
+      formant2.tune(syllable.formant2Hz, 120, sampleRateHz)
+    }
+    const progress = (n - syllable.start) / syllable.length
+    // Pitch falls slightly across each syllable and over the utterance, as declarative speech does.
+    const pitchHz =
+      basePitchHz * syllable.pitchScale * (1.04 - 0.08 * progress) * (1 - (0.1 * n) / sampleCount)
+    phase += pitchHz / sampleRateHz
+    if (phase >= 1) phase -= 1
+    const source = glottalPulseDerivative(phase)
+    const voiced = formant1.step(source) + 0.6 * formant2.step(source) + 0.25 * source
+    const syllableEnvelope = ENVELOPE_FLOOR + (1 - ENVELOPE_FLOOR) * Math.sin(Math.PI * progress) ** 2
+    const edge = Math.min(1, n / fadeSamples, (sampleCount - 1 - n) / fadeSamples)
+    raw[n] = voiced * syllableEnvelope * edge
+  }
+  return normaliseToPcm16(raw)
+}
+
+interface Syllable {
+  index: number
+  start: number
+  length: number
+  pitchScale: number
+  formant1Hz: number
+  formant2Hz: number
+}
+
+/** Vowel-like formant pairs (F1, F2) in Hz, roughly /a/, /e/, /i/, /o/, /u/. */
+const VOWELS: readonly (readonly [number, number])[] = [
+  [730, 1090],
+  [530, 1840],
+  [300, 2290],
+  [570, 840],
+  [320, 870],
+]
+
+function planSyllables(sampleCount: number, sampleRateHz: number, random: () => number): Syllable[] {
+  const syllables: Syllable[] = []
+  let start = 0
+  while (start < sampleCount) {
+    const lengthMs = SYLLABLE_MS * (0.7 + 0.6 * random())
+    let length = Math.max(1, Math.round((lengthMs * sampleRateHz) / 1000))
+    // Fold a short remainder into the last syllable instead of leaving a stub.
+    if (sampleCount - (start + length) < length / 2) length = sampleCount - start
+    const vowel = VOWELS[Math.floor(random() * VOWELS.length)] ?? VOWELS[0]
+    syllables.push({
+      index: syllables.length,
+      start,
+      length,
+      pitchScale: 0.92 + 0.16 * random(),
+      formant1Hz: vowel?.[0] ?? 700,
+      formant2Hz: vowel?.[1] ?? 1200,
+    })
+    start += length
+  }
+  return syllables
+}
+
+function syllableAt(syllables: Syllable[], n: number): Syllable {
+  // Syllables are contiguous and visited in order; a short binary search keeps this independent of state.
+  let lo = 0
+  let hi = syllables.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1
+    const candidate = syllables[mid]
+    if (candidate !== undefined && candidate.start <= n) lo = mid
+    else hi = mid - 1
+  }
+  const found = syllables[lo]
+  if (found === undefined) throw new Error('syntheticSpeech: internal error, no syllable planned')
+  return found
+}
+
+/**
+ * Derivative of a Rosenberg glottal pulse (opening 40 % of the period, closing 16 %, then closed):
+ * the abrupt closure gives the slowly decaying harmonic series of a real voice source.
+ */
+function glottalPulseDerivative(phase: number): number {
+  const open = 0.4
+  const close = 0.16
+  if (phase < open) return Math.sin((Math.PI * phase) / open) * (Math.PI / (2 * open))
+  if (phase < open + close)
+    return -Math.sin((Math.PI * (phase - open)) / (2 * close)) * (Math.PI / (2 * close))
+  return 0
+}
+
+/** Two-pole resonator (a formant), unity gain at its centre frequency. */
+class Resonator {
+  private a1 = 0
+  private a2 = 0
+  private gain = 0
+  private y1 = 0
+  private y2 = 0
+
+  tune(centreHz: number, bandwidthHz: number, sampleRateHz: number): void {
+    const r = Math.exp((-Math.PI * bandwidthHz) / sampleRateHz)
+    const theta = (2 * Math.PI * centreHz) / sampleRateHz
+    this.a1 = 2 * r * Math.cos(theta)
+    this.a2 = -r * r
+    this.gain = (1 - r) * Math.sqrt(1 - 2 * r * Math.cos(2 * theta) + r * r)
+  }
+
+  step(input: number): number {
+    const y = this.gain * input + this.a1 * this.y1 + this.a2 * this.y2
+    this.y2 = this.y1
+    this.y1 = y
+    return y
+  }
+}
+
+function normaliseToPcm16(raw: Float64Array): Int16Array {
+  let peak = 0
+  for (const value of raw) peak = Math.max(peak, Math.abs(value))
+  const out = new Int16Array(raw.length)
+  if (peak === 0) return out
+  const scale = (PEAK_FRACTION * 32767) / peak
+  for (let i = 0; i < raw.length; i++) out[i] = Math.round((raw[i] ?? 0) * scale)
+  return out
+}
+
+/** 32-bit FNV-1a over the UTF-16 code units: a stable seed per text. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i)
+    hash = Math.imul(hash, 0x01000193)
+  }
+  return hash >>> 0
+}
+
+/** Small seeded PRNG with integer state (mulberry32): same seed, same sequence, everywhere. */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
