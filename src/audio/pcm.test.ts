@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest'
+import {
+  concatPcm16,
+  durationMs,
+  pcm16FromBase64,
+  pcm16FromBytes,
+  pcm16ToBase64,
+  pcm16ToBytes,
+  SAMPLES_PER_FRAME,
+  samplesForMs,
+  silence,
+  splitFrames,
+} from './pcm.ts'
+
+describe('PCM16 bytes', () => {
+  it('encodes little-endian regardless of the host byte order', () => {
+    const bytes = pcm16ToBytes(Int16Array.of(0x0102, -2, 32767, -32768))
+    expect([...bytes]).toEqual([0x02, 0x01, 0xfe, 0xff, 0xff, 0x7f, 0x00, 0x80])
+  })
+
+  it('decodes little-endian bytes, including from an unaligned view', () => {
+    const backing = new Uint8Array([0xaa, 0x02, 0x01, 0xfe, 0xff])
+    const samples = pcm16FromBytes(backing.subarray(1))
+    expect([...samples]).toEqual([0x0102, -2])
+  })
+
+  it('refuses an odd byte count', () => {
+    expect(() => pcm16FromBytes(new Uint8Array(3))).toThrow(/even number of bytes.*got 3/)
+  })
+
+  it('round-trips through base64', () => {
+    const samples = Int16Array.of(1, -1, 1000, -1000, 32767, -32768)
+    const encoded = pcm16ToBase64(samples)
+    expect(encoded).toBe(Buffer.from(pcm16ToBytes(samples)).toString('base64'))
+    expect([...pcm16FromBase64(encoded)]).toEqual([...samples])
+  })
+
+  it('refuses corrupted base64 instead of skipping characters', () => {
+    expect(() => pcm16FromBase64('AAA*AA==')).toThrow(/not valid base64/)
+    expect(() => pcm16FromBase64('AAA')).toThrow(/not valid base64/)
+  })
+
+  it('refuses base64 that decodes to an odd byte count', () => {
+    expect(() => pcm16FromBase64('AA==')).toThrow(/even number of bytes/)
+  })
+})
+
+describe('durations and silence', () => {
+  it('converts between milliseconds and samples at 24 kHz', () => {
+    expect(samplesForMs(20)).toBe(480)
+    expect(samplesForMs(1000, 16_000)).toBe(16_000)
+    expect(durationMs(480)).toBe(20)
+    expect(durationMs(36)).toBe(1.5)
+  })
+
+  it('refuses negative or non-finite durations', () => {
+    expect(() => samplesForMs(-1)).toThrow(/>= 0 ms/)
+    expect(() => samplesForMs(Number.NaN)).toThrow(/finite/)
+  })
+
+  it('makes digital silence of the requested length', () => {
+    const quiet = silence(250)
+    expect(quiet.length).toBe(6000)
+    expect(quiet.every((value) => value === 0)).toBe(true)
+  })
+
+  it('concatenates chunks in order', () => {
+    const joined = concatPcm16([Int16Array.of(1, 2), new Int16Array(0), Int16Array.of(3)])
+    expect([...joined]).toEqual([1, 2, 3])
+  })
+})
+
+describe('splitFrames', () => {
+  it('cuts 20 ms frames of 480 samples', () => {
+    const audio = Int16Array.from({ length: SAMPLES_PER_FRAME * 3 }, (_, i) => i % 1000)
+    const frames = splitFrames(audio)
+    expect(frames).toHaveLength(3)
+    expect(frames.every((frame) => frame.length === 480)).toBe(true)
+    expect(frames[1]?.[0]).toBe(480)
+  })
+
+  it('pads the last partial frame with silence by default', () => {
+    const audio = Int16Array.from({ length: 500 }, () => 7)
+    const frames = splitFrames(audio)
+    expect(frames.map((frame) => frame.length)).toEqual([480, 480])
+    const last = frames[1] ?? new Int16Array(0)
+    expect([...last.subarray(0, 20)].every((value) => value === 7)).toBe(true)
+    expect([...last.subarray(20)].every((value) => value === 0)).toBe(true)
+  })
+
+  it('keeps the last partial frame short when asked', () => {
+    const frames = splitFrames(new Int16Array(500), { lastFrame: 'keep' })
+    expect(frames.map((frame) => frame.length)).toEqual([480, 20])
+  })
+
+  it('returns copies that do not alias the input', () => {
+    const audio = new Int16Array(480)
+    const [frame] = splitFrames(audio)
+    audio[0] = 99
+    expect(frame?.[0]).toBe(0)
+  })
+
+  it('returns no frames for empty audio and refuses a bad frame size', () => {
+    expect(splitFrames(new Int16Array(0))).toEqual([])
+    expect(() => splitFrames(new Int16Array(10), { samplesPerFrame: 0 })).toThrow(/positive integer/)
+  })
+})

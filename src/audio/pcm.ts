@@ -1,0 +1,112 @@
+// PCM16 helpers for the GPT-Live transport format: signed 16-bit little-endian, mono, 24 kHz.
+// Samples live as Int16Array in memory; bytes are always little-endian on the wire and on disk, whatever
+// the host's byte order, so conversions go through DataView instead of reinterpreting the buffer.
+
+export const SAMPLE_RATE_HZ = 24_000
+export const BYTES_PER_SAMPLE = 2
+/** Transport frame length: GPT-Live audio is paced in 20 ms frames. */
+export const FRAME_MS = 20
+/** 480 samples = 20 ms at 24 kHz. */
+export const SAMPLES_PER_FRAME = (SAMPLE_RATE_HZ * FRAME_MS) / 1000
+
+/** Decode little-endian PCM16 bytes. An odd byte count cannot be PCM16 and is refused. */
+export function pcm16FromBytes(bytes: Uint8Array): Int16Array {
+  if (bytes.byteLength % BYTES_PER_SAMPLE !== 0) {
+    throw new Error(
+      `PCM16 audio must have an even number of bytes (2 per sample); got ${bytes.byteLength}. ` +
+        'The audio was truncated or is not 16-bit PCM.',
+    )
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const samples = new Int16Array(bytes.byteLength / BYTES_PER_SAMPLE)
+  for (let i = 0; i < samples.length; i++) samples[i] = view.getInt16(i * BYTES_PER_SAMPLE, true)
+  return samples
+}
+
+/** Encode samples as little-endian PCM16 bytes. */
+export function pcm16ToBytes(samples: Int16Array): Uint8Array {
+  const bytes = new Uint8Array(samples.length * BYTES_PER_SAMPLE)
+  const view = new DataView(bytes.buffer)
+  for (let i = 0; i < samples.length; i++) view.setInt16(i * BYTES_PER_SAMPLE, samples[i] ?? 0, true)
+  return bytes
+}
+
+const BASE64_PATTERN = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
+
+/** Base64 of the PCM16 bytes, as carried by protocol audio fields. */
+export function pcm16ToBase64(samples: Int16Array): string {
+  return Buffer.from(pcm16ToBytes(samples)).toString('base64')
+}
+
+/**
+ * Decode protocol base64 audio. Node's decoder silently skips invalid characters, which would turn a
+ * corrupted payload into plausible-looking noise, so the text is checked against strict base64 first.
+ */
+export function pcm16FromBase64(base64: string): Int16Array {
+  if (!BASE64_PATTERN.test(base64)) {
+    throw new Error('Audio payload is not valid base64 (standard alphabet, padded); the event is malformed.')
+  }
+  return pcm16FromBytes(Buffer.from(base64, 'base64'))
+}
+
+/** Number of samples in `ms` milliseconds at `sampleRateHz` (rounded to the nearest sample). */
+export function samplesForMs(ms: number, sampleRateHz: number = SAMPLE_RATE_HZ): number {
+  if (!Number.isFinite(ms) || ms < 0)
+    throw new Error(`Audio duration must be a finite number >= 0 ms; got ${ms}`)
+  return Math.round((ms * sampleRateHz) / 1000)
+}
+
+/** Duration in milliseconds of `sampleCount` samples (exact, may be fractional). */
+export function durationMs(sampleCount: number, sampleRateHz: number = SAMPLE_RATE_HZ): number {
+  return (sampleCount * 1000) / sampleRateHz
+}
+
+/** Digital silence lasting `ms` milliseconds. */
+export function silence(ms: number, sampleRateHz: number = SAMPLE_RATE_HZ): Int16Array {
+  return new Int16Array(samplesForMs(ms, sampleRateHz))
+}
+
+/** Join chunks end to end into one new array. */
+export function concatPcm16(chunks: readonly Int16Array[]): Int16Array {
+  let total = 0
+  for (const chunk of chunks) total += chunk.length
+  const out = new Int16Array(total)
+  let offset = 0
+  for (const chunk of chunks) {
+    out.set(chunk, offset)
+    offset += chunk.length
+  }
+  return out
+}
+
+export interface SplitFramesOptions {
+  /** Samples per frame; 480 (20 ms at 24 kHz) by default. */
+  samplesPerFrame?: number
+  /**
+   * What to do with a trailing partial frame. `pad` (default) fills it with silence so every frame sent
+   * on the wire has the same length and the pacing clock advances by exactly one frame per send; the
+   * added silence is under one frame (< 20 ms) and reads as the quiet start of the response wait.
+   * `keep` returns the short frame as is (for consumers that must not change the sample count).
+   */
+  lastFrame?: 'pad' | 'keep'
+}
+
+/** Split audio into consecutive frames (views are copied, so frames never alias the input). */
+export function splitFrames(samples: Int16Array, options: SplitFramesOptions = {}): Int16Array[] {
+  const size = options.samplesPerFrame ?? SAMPLES_PER_FRAME
+  if (!Number.isInteger(size) || size <= 0) {
+    throw new Error(`samplesPerFrame must be a positive integer; got ${size}`)
+  }
+  const frames: Int16Array[] = []
+  for (let start = 0; start < samples.length; start += size) {
+    const end = Math.min(start + size, samples.length)
+    if (end - start === size || options.lastFrame === 'keep') {
+      frames.push(samples.slice(start, end))
+    } else {
+      const padded = new Int16Array(size)
+      padded.set(samples.subarray(start, end))
+      frames.push(padded)
+    }
+  }
+  return frames
+}

@@ -1,0 +1,152 @@
+// WAV reading, validation and writing. The harness streams exactly what a recording holds, so a WAV is
+// accepted only in the transport format (mono, 16-bit PCM, 24000 Hz) and is never converted silently:
+// a wrong file is a clear error that names the file, every problem found and what to do.
+// wavefile parses the container; samples are decoded by our own little-endian reader (faster, and the
+// byte count is checked against the header because wavefile accepts truncated files silently).
+
+import { readFile } from 'node:fs/promises'
+import wavefile from 'wavefile'
+import { z } from 'zod'
+import { BYTES_PER_SAMPLE, durationMs, pcm16FromBytes, SAMPLE_RATE_HZ } from './pcm.ts'
+
+const { WaveFile } = wavefile
+
+const WAVE_FORMAT_PCM = 1
+const WAVE_FORMAT_EXTENSIBLE = 0xfffe
+/** First 32-bit word of the KSDATAFORMAT_SUBTYPE_PCM GUID used by WAVE_FORMAT_EXTENSIBLE files. */
+const EXTENSIBLE_PCM_SUBFORMAT = 1
+
+// wavefile types its parsed chunks as `object`; these schemas give them checked types at the boundary.
+const FormatChunk = z.looseObject({
+  audioFormat: z.number(),
+  numChannels: z.number(),
+  sampleRate: z.number(),
+  bitsPerSample: z.number(),
+  blockAlign: z.number(),
+  subformat: z.array(z.number()).optional(),
+})
+const DataChunk = z.looseObject({
+  chunkSize: z.number(),
+  samples: z.instanceof(Uint8Array),
+})
+
+const CONVERT_HINT =
+  'Convert it to mono 16-bit PCM at 24000 Hz (for example: sox in.wav -c 1 -b 16 -r 24000 out.wav).'
+
+/** A WAV file that cannot be used as transport audio; `problems` lists every reason found. */
+export class WavFormatError extends Error {
+  readonly file: string
+  readonly problems: readonly string[]
+
+  constructor(file: string, problems: readonly string[]) {
+    super(`WAV file ${file}: ${problems.join('; ')}. ${CONVERT_HINT}`)
+    this.name = 'WavFormatError'
+    this.file = file
+    this.problems = problems
+  }
+}
+
+export interface DecodedWav {
+  /** Mono PCM16 samples at 24000 Hz. */
+  samples: Int16Array
+  sampleRateHz: number
+  durationMs: number
+}
+
+/**
+ * Parse and validate WAV bytes. `file` names the source in errors (a path or a label such as
+ * "scenario X recording"). Throws WavFormatError unless the audio is non-empty mono 16-bit PCM at 24000 Hz.
+ */
+export function decodeMonoWav(bytes: Uint8Array, file: string): DecodedWav {
+  const wav = new WaveFile()
+  try {
+    wav.fromBuffer(bytes, true)
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new WavFormatError(file, [`is not a readable RIFF/WAVE file (${reason})`])
+  }
+  if (wav.container !== 'RIFF') {
+    throw new WavFormatError(file, [
+      `must be a RIFF/WAVE file; its container is ${wav.container || 'unknown'}`,
+    ])
+  }
+  const fmt = FormatChunk.safeParse(wav.fmt)
+  const data = DataChunk.safeParse(wav.data)
+  if (!fmt.success || !data.success) {
+    throw new WavFormatError(file, ['has no usable "fmt " or "data" chunk'])
+  }
+
+  const problems = formatProblems(fmt.data)
+  if (problems.length > 0) throw new WavFormatError(file, problems)
+
+  const { chunkSize, samples: payload } = data.data
+  if (payload.byteLength !== chunkSize) {
+    throw new WavFormatError(file, [
+      `is truncated or was streamed without final sizes: its header declares ${chunkSize} data bytes ` +
+        `but ${payload.byteLength} are present`,
+    ])
+  }
+  if (payload.byteLength % BYTES_PER_SAMPLE !== 0) {
+    throw new WavFormatError(file, [
+      `has an odd number of data bytes (${payload.byteLength}) for 16-bit samples`,
+    ])
+  }
+  if (payload.byteLength === 0) throw new WavFormatError(file, ['has no audio (its data chunk is empty)'])
+
+  const samples = pcm16FromBytes(payload)
+  return { samples, sampleRateHz: SAMPLE_RATE_HZ, durationMs: durationMs(samples.length) }
+}
+
+/** Read a WAV file from disk and validate it as transport audio (see decodeMonoWav). */
+export async function readMonoWavFile(path: string): Promise<DecodedWav> {
+  let bytes: Uint8Array
+  try {
+    bytes = await readFile(path)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const reason = code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? String(error)})`
+    throw new Error(
+      `WAV file ${path} ${reason}; check the recording path (it resolves from the dataset file).`,
+    )
+  }
+  return decodeMonoWav(bytes, path)
+}
+
+function formatProblems(fmt: z.infer<typeof FormatChunk>): string[] {
+  const problems: string[] = []
+  const isPcm =
+    fmt.audioFormat === WAVE_FORMAT_PCM ||
+    (fmt.audioFormat === WAVE_FORMAT_EXTENSIBLE && fmt.subformat?.[0] === EXTENSIBLE_PCM_SUBFORMAT)
+  if (!isPcm) problems.push(`must be uncompressed PCM (its format code is ${fmt.audioFormat})`)
+  if (fmt.numChannels !== 1) problems.push(`must be mono (it has ${fmt.numChannels} channels)`)
+  if (fmt.bitsPerSample !== 16) problems.push(`must be 16-bit (it is ${fmt.bitsPerSample}-bit)`)
+  if (fmt.sampleRate !== SAMPLE_RATE_HZ) problems.push(`must be 24000 Hz (it is ${fmt.sampleRate} Hz)`)
+  if (problems.length === 0 && fmt.blockAlign !== BYTES_PER_SAMPLE) {
+    problems.push(`has an inconsistent block alignment (${fmt.blockAlign}; mono 16-bit needs 2)`)
+  }
+  return problems
+}
+
+/** WAV bytes (RIFF, PCM16) for one channel. */
+export function encodeMonoWav(samples: Int16Array, sampleRateHz: number = SAMPLE_RATE_HZ): Uint8Array {
+  const wav = new WaveFile()
+  wav.fromScratch(1, sampleRateHz, '16', samples)
+  return wav.toBuffer()
+}
+
+/** WAV bytes (RIFF, PCM16) for two channels of equal length: left first, as WAV interleaves them. */
+export function encodeStereoWav(
+  left: Int16Array,
+  right: Int16Array,
+  sampleRateHz: number = SAMPLE_RATE_HZ,
+): Uint8Array {
+  if (left.length !== right.length) {
+    throw new Error(
+      `Stereo WAV channels must have the same length; left has ${left.length} samples, right ${right.length}. ` +
+        'Pad the shorter channel with silence first.',
+    )
+  }
+  const wav = new WaveFile()
+  wav.fromScratch(2, sampleRateHz, '16', [left, right])
+  return wav.toBuffer()
+}
