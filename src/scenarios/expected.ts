@@ -1,0 +1,129 @@
+import { z } from 'zod'
+import { JsonObjectSchema, nonEmptyString } from './json-object.ts'
+
+// `expected`: the evaluator-only outcome of a scenario. Nothing here may reach the assistant under test
+// (see visible.ts); graders and the judge read it.
+
+export const ToolCallStatusSchema = z.enum(['any', 'completed'])
+
+export const ExpectedToolCallSchema = z.strictObject({
+  name: nonEmptyString(),
+  // Empty arguments match any call of that name.
+  arguments: JsonObjectSchema.default(() => ({})),
+  status: ToolCallStatusSchema.default('completed'),
+})
+export type ExpectedToolCall = z.infer<typeof ExpectedToolCallSchema>
+
+export const ExpectedToolsSchema = z.strictObject({
+  // Ordered: the required calls are graded as a sequence.
+  required: z.array(ExpectedToolCallSchema).default(() => []),
+  prohibited: z.array(ExpectedToolCallSchema).default(() => []),
+})
+export type ExpectedTools = z.infer<typeof ExpectedToolsSchema>
+
+export const GoldenPathSchema = z
+  .strictObject({
+    turns: z.number().int().min(0).default(0),
+    // Reference count of frontend-to-backend handoffs over the whole scenario; null = not stated.
+    delegations: z.number().int().min(0).nullable().default(null),
+    steps: z.array(z.string()).default(() => []),
+  })
+  // A path written only as steps counts one turn per step.
+  .transform((path) =>
+    path.turns === 0 && path.steps.length > 0 ? { ...path, turns: path.steps.length } : path,
+  )
+export type GoldenPath = z.infer<typeof GoldenPathSchema>
+
+export const DelegationPolicySchema = z.enum(['required', 'forbidden', 'optional'])
+export type DelegationPolicy = z.infer<typeof DelegationPolicySchema>
+
+export const SopStepKindSchema = z.enum([
+  'clarification',
+  'tool',
+  'correction',
+  'authorization',
+  'state',
+  'grounded_confirmation',
+  'refusal',
+])
+
+export const SopStepSchema = z
+  .strictObject({
+    id: nonEmptyString(),
+    kind: SopStepKindSchema,
+    tool: nonEmptyString().nullable().default(null),
+    arguments: JsonObjectSchema.default(() => ({})),
+    after: z.array(z.string()).default(() => []),
+    required: z.boolean().default(true),
+    critical: z.boolean().default(false),
+  })
+  .superRefine((step, ctx) => {
+    if (step.kind === 'tool' && !step.tool) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tool'],
+        message: 'procedure steps of kind "tool" must name a tool',
+      })
+    }
+    if (step.critical && !step.required) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['critical'],
+        message: 'critical procedure steps must be required',
+      })
+    }
+  })
+export type SopStep = z.infer<typeof SopStepSchema>
+
+export const ProcedureSchema = z
+  .strictObject({
+    id: nonEmptyString(),
+    steps: z.array(SopStepSchema).min(1),
+  })
+  .superRefine((procedure, ctx) => {
+    const earlier = new Set<string>()
+    procedure.steps.forEach((step, index) => {
+      if (earlier.has(step.id)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['steps', index, 'id'],
+          message: `duplicate procedure step id "${step.id}": step ids must be unique`,
+        })
+      }
+      step.after.forEach((reference, afterIndex) => {
+        if (!earlier.has(reference)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['steps', index, 'after', afterIndex],
+            message: `procedure step "${step.id}" may only come after earlier steps; "${reference}" is not an earlier step id`,
+          })
+        }
+      })
+      earlier.add(step.id)
+    })
+  })
+export type Procedure = z.infer<typeof ProcedureSchema>
+
+export const ExpectedOutcomeSchema = z
+  .strictObject({
+    answer: nonEmptyString(),
+    criteria: z.array(z.string()).default(() => []),
+    tools: ExpectedToolsSchema.prefault({}),
+    golden_path: GoldenPathSchema.prefault({}),
+    // Groups of `a|b` alternatives; they only feed evidence coverage.
+    diagnostic_terms: z.array(z.string()).default(() => []),
+    delegation: DelegationPolicySchema.default('optional'),
+    // Expected final application state; `{ "unchanged": true }` means "equal to the initial state".
+    state: JsonObjectSchema.default(() => ({})),
+    procedure: ProcedureSchema.nullable().default(null),
+  })
+  .superRefine((expected, ctx) => {
+    if (expected.delegation === 'forbidden' && expected.tools.required.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tools', 'required'],
+        message: 'a scenario cannot forbid delegation and require a tool',
+      })
+    }
+  })
+export type ExpectedOutcome = z.infer<typeof ExpectedOutcomeSchema>

@@ -1,0 +1,100 @@
+import type { z } from 'zod'
+
+// A dataset problem names the file, the scenario when known, the JSON path and the broken rule, so a
+// person can fix every problem of a dataset in one pass.
+
+export interface DatasetViolation {
+  file: string
+  scenarioId?: string
+  /** JSON path such as `scenarios[3].expected.tools.required[0].name`; empty for the whole file. */
+  path: string
+  message: string
+}
+
+export class DatasetValidationError extends Error {
+  readonly violations: readonly DatasetViolation[]
+
+  constructor(violations: readonly DatasetViolation[]) {
+    super(describeViolations(violations))
+    this.name = 'DatasetValidationError'
+    this.violations = violations
+  }
+}
+
+export function describeViolations(violations: readonly DatasetViolation[]): string {
+  const files = [...new Set(violations.map((violation) => violation.file))]
+  const lines: string[] = []
+  for (const file of files) {
+    const own = violations.filter((violation) => violation.file === file)
+    lines.push(`${file}: ${own.length} problem${own.length === 1 ? '' : 's'}; fix them before running:`)
+    for (const violation of own) lines.push(`  - ${describeViolation(violation)}`)
+  }
+  return lines.join('\n')
+}
+
+export function describeViolation(violation: DatasetViolation): string {
+  const where = violation.path === '' ? '(file)' : violation.path
+  const scenario = violation.scenarioId === undefined ? '' : ` [scenario ${violation.scenarioId}]`
+  return `${where}${scenario}: ${violation.message}`
+}
+
+export function formatJsonPath(path: readonly PropertyKey[]): string {
+  let text = ''
+  for (const key of path) {
+    if (typeof key === 'number') text += `[${key}]`
+    else if (typeof key === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
+      text += text === '' ? key : `.${key}`
+    else text += `[${JSON.stringify(String(key))}]`
+  }
+  return text
+}
+
+/** Plain problems from one zod issue, paths relative to the value that was parsed. */
+export function problemsOfIssue(issue: z.core.$ZodIssue): { path: PropertyKey[]; message: string }[] {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => ({
+      path: [...issue.path, key],
+      message: `unknown field "${key}": schema 1.0 does not define it (check the spelling or remove it)`,
+    }))
+  }
+  return [{ path: issue.path, message: messageOfIssue(issue) }]
+}
+
+function messageOfIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return 'missing required field'
+      return `must be ${typeName(issue.expected)}, got ${describeValue(issue.input)}`
+    case 'invalid_value':
+      return issue.values.length === 1
+        ? `must be ${JSON.stringify(issue.values[0])}, got ${describeValue(issue.input)}`
+        : `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}, got ${describeValue(issue.input)}`
+    case 'too_small':
+      if (issue.origin === 'string') return 'must not be empty'
+      if (issue.origin === 'array')
+        return `must have at least ${issue.minimum} item${issue.minimum === 1 ? '' : 's'}`
+      return `must be ${issue.inclusive === false ? '>' : '>='} ${issue.minimum}, got ${describeValue(issue.input)}`
+    case 'too_big':
+      return `must be ${issue.inclusive === false ? '<' : '<='} ${issue.maximum}, got ${describeValue(issue.input)}`
+    case 'invalid_union':
+      return `has an unsupported value ${describeValue(issue.input)} (expected a string, number or boolean)`
+    default:
+      return issue.message
+  }
+}
+
+function typeName(expected: string): string {
+  if (expected === 'record' || expected === 'object') return 'a JSON object'
+  if (expected === 'array') return 'a list'
+  if (expected === 'int') return 'an integer'
+  return `a ${expected}`
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing'
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'a list'
+  if (typeof value === 'object') return 'an object'
+  const text = JSON.stringify(value)
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text
+}
