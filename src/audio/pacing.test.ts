@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest'
+import { FramePacer, type PacingClock, paceFrames } from './pacing.ts'
+
+/**
+ * A clock that only moves when someone sleeps (or a stall is injected). `oversleepMs` models timers that fire
+ * late; `stallBeforeSleep` injects an event-loop stall before the given sleep call.
+ */
+class ManualClock implements PacingClock {
+  nowMs: number
+  readonly sleeps: number[] = []
+  oversleepMs = 0
+  readonly stallBeforeSleep = new Map<number, number>()
+
+  constructor(startMs = 1000) {
+    this.nowMs = startMs
+  }
+
+  now(): number {
+    return this.nowMs
+  }
+
+  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted()
+    this.nowMs += this.stallBeforeSleep.get(this.sleeps.length) ?? 0
+    this.sleeps.push(ms)
+    this.nowMs += ms + this.oversleepMs
+  }
+}
+
+const frames = (count: number): number[] => Array.from({ length: count }, (_, index) => index)
+
+describe('absolute-deadline pacing', () => {
+  it('schedules frame k at t0 + k*20 ms', async () => {
+    const clock = new ManualClock(1000)
+    const report = await paceFrames(frames(5), () => true, { clock })
+    expect(report.ended).toBe('completed')
+    expect(report.frames.map((frame) => frame.scheduledMs)).toEqual([1000, 1020, 1040, 1060, 1080])
+    expect(report.frames.map((frame) => frame.index)).toEqual([0, 1, 2, 3, 4])
+  })
+
+  it('does not drift when every timer fires late', async () => {
+    // Each sleep overshoots by 0.6 ms. Relative sleeps would add up to 0.6 ms per frame; absolute deadlines
+    // shorten the next sleep instead, so the last frame is still within one overshoot of its deadline.
+    const clock = new ManualClock(0)
+    clock.oversleepMs = 0.6
+    const report = await paceFrames(frames(250), () => true, { clock })
+    const last = report.frames.at(-1)
+    expect(last?.scheduledMs).toBe(249 * 20)
+    expect(last?.lateMs).toBeLessThan(1.6)
+    expect(report.stalls).toEqual([])
+  })
+
+  it('rounds waits up to whole milliseconds so timers do not fire early', async () => {
+    const clock = new ManualClock(0.4)
+    await paceFrames(frames(2), () => true, { clock, startAtMs: 0 })
+    // frame 1 is due at 20 ms and now is 0.4 ms: the wait is ceil(19.6) = 20, never 19.
+    expect(clock.sleeps).toEqual([20])
+  })
+
+  it('re-anchors after a stall instead of bursting, and records the stall', async () => {
+    const clock = new ManualClock(0)
+    clock.stallBeforeSleep.set(2, 120) // before sleeping for frame 3
+    const report = await paceFrames(frames(8), () => true, { clock })
+    expect(report.stalls).toHaveLength(1)
+    const stall = report.stalls[0]
+    expect(stall?.frameIndex).toBe(3)
+    expect(stall?.lateMs).toBeGreaterThan(40)
+    // After the stall frames are 20 ms apart again: no two frames share a slot.
+    const gaps = report.frames
+      .slice(1)
+      .map((frame, i) => frame.scheduledMs - (report.frames[i]?.scheduledMs ?? 0))
+    expect(Math.min(...gaps)).toBe(20)
+    expect(report.frames[3]?.scheduledMs).toBe(stall?.resumedAtMs)
+    expect(report.frames[4]?.scheduledMs).toBe((stall?.resumedAtMs ?? 0) + 20)
+  })
+
+  it('catches up (without re-anchoring) when only slightly late', async () => {
+    const clock = new ManualClock(0)
+    clock.stallBeforeSleep.set(0, 30) // 30 ms late for frame 1: within the two-frame tolerance
+    const report = await paceFrames(frames(4), () => true, { clock })
+    expect(report.stalls).toEqual([])
+    expect(report.frames.map((frame) => frame.scheduledMs)).toEqual([0, 20, 40, 60])
+  })
+
+  it('virtual clock: no waiting, virtual times, sent = scheduled', async () => {
+    const clock = new ManualClock(5000)
+    const report = await paceFrames(frames(4), () => true, { clock, realTime: false })
+    expect(clock.sleeps).toEqual([])
+    expect(report.realTime).toBe(false)
+    expect(report.frames.map((frame) => [frame.scheduledMs, frame.sentMs])).toEqual([
+      [0, 0],
+      [20, 20],
+      [40, 40],
+      [60, 60],
+    ])
+  })
+
+  it('stops when the consumer declines a frame and does not record it as sent', async () => {
+    const report = await paceFrames(frames(5), (frame) => frame < 2, { realTime: false })
+    expect(report.ended).toBe('consumer_stopped')
+    expect(report.frames.map((frame) => frame.index)).toEqual([0, 1])
+  })
+
+  it('an abort ends pacing quietly with what was sent so far', async () => {
+    const controller = new AbortController()
+    const clock = new ManualClock(0)
+    const report = await paceFrames(
+      frames(10),
+      (frame) => {
+        if (frame === 2) controller.abort()
+      },
+      { clock, signal: controller.signal },
+    )
+    expect(report.ended).toBe('aborted')
+    expect(report.frames.map((frame) => frame.index)).toEqual([0, 1, 2])
+  })
+
+  it('passes consumer errors through', async () => {
+    await expect(
+      paceFrames(
+        frames(3),
+        () => {
+          throw new Error('socket gone')
+        },
+        { realTime: false },
+      ),
+    ).rejects.toThrow('socket gone')
+  })
+
+  it('FramePacer can be driven one slot at a time', async () => {
+    const clock = new ManualClock(100)
+    const pacer = new FramePacer({ clock, frameMs: 10 })
+    const first = pacer.markSent(await pacer.nextSlot())
+    const second = pacer.markSent(await pacer.nextSlot())
+    expect([first.scheduledMs, second.scheduledMs]).toEqual([100, 110])
+    expect(pacer.frames).toHaveLength(2)
+    expect(() => new FramePacer({ frameMs: 0 })).toThrow(/frameMs must be positive/)
+  })
+})

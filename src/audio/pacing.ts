@@ -1,0 +1,165 @@
+import { setTimeout as sleepFor } from 'node:timers/promises'
+
+/**
+ * Absolute-deadline pacing of audio frames (spec audio §8). Frame k is due at anchor + k·frameMs, so sleeping
+ * never accumulates drift the way `sleep(20)` in a loop does (about half a second per minute). When the event
+ * loop stalls and we wake more than `maxLateFrames` frames late, the schedule is re-anchored at "now" instead of
+ * bursting the missed frames, and the stall is recorded: the caller's audio then really is shifted on the session
+ * timeline, and the recorded scheduled times say by how much.
+ */
+
+export interface PacingClock {
+  /** Monotonic milliseconds. */
+  now(): number
+  /** Resolves after about `ms` milliseconds; rejects with the signal's reason when aborted. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>
+}
+
+export const realTimeClock: PacingClock = {
+  now: () => performance.now(),
+  sleep: (ms, signal) => sleepFor(ms, undefined, signal === undefined ? undefined : { signal }),
+}
+
+export const DEFAULT_FRAME_MS = 20
+
+export interface PacingOptions {
+  frameMs?: number
+  /** false = virtual clock: no waiting, frames go out as fast as the consumer takes them, times are virtual. */
+  realTime?: boolean
+  clock?: PacingClock
+  /** Lateness beyond this many frames re-anchors the schedule instead of catching up. */
+  maxLateFrames?: number
+  /** First frame's scheduled time. Real time: defaults to the clock at the first slot. Virtual: defaults to 0. */
+  startAtMs?: number
+  signal?: AbortSignal
+}
+
+export interface FrameSlot {
+  index: number
+  scheduledMs: number
+}
+
+export interface PacedFrame extends FrameSlot {
+  /** When the frame was handed to the consumer (equal to scheduledMs on the virtual clock). */
+  sentMs: number
+  lateMs: number
+}
+
+export interface PacingStall {
+  /** The frame whose slot was missed; it became the new anchor. */
+  frameIndex: number
+  /** Where that frame would have been scheduled without the stall. */
+  missedScheduleMs: number
+  /** When we actually woke up (the new anchor). */
+  resumedAtMs: number
+  lateMs: number
+}
+
+/** Hands out frame slots on an absolute schedule; records every frame's scheduled and actual send time. */
+export class FramePacer {
+  readonly frameMs: number
+  readonly realTime: boolean
+  readonly frames: PacedFrame[] = []
+  readonly stalls: PacingStall[] = []
+  readonly #clock: PacingClock
+  readonly #maxLateMs: number
+  readonly #signal: AbortSignal | undefined
+  #anchorMs: number | undefined
+  #sinceAnchor = 0
+  #nextIndex = 0
+
+  constructor(options: PacingOptions = {}) {
+    this.frameMs = options.frameMs ?? DEFAULT_FRAME_MS
+    if (!(this.frameMs > 0)) throw new RangeError(`pacing frameMs must be positive, got ${this.frameMs}`)
+    this.realTime = options.realTime ?? true
+    this.#clock = options.clock ?? realTimeClock
+    this.#maxLateMs = (options.maxLateFrames ?? 2) * this.frameMs
+    this.#signal = options.signal
+    this.#anchorMs = options.startAtMs ?? (this.realTime ? undefined : 0)
+  }
+
+  /** Waits (real time) until the next frame is due and returns its slot. */
+  async nextSlot(): Promise<FrameSlot> {
+    this.#signal?.throwIfAborted()
+    const index = this.#nextIndex
+    this.#nextIndex += 1
+    if (this.#anchorMs === undefined) this.#anchorMs = this.#clock.now()
+    const dueMs = this.#anchorMs + this.#sinceAnchor * this.frameMs
+    this.#sinceAnchor += 1
+    if (!this.realTime) return { index, scheduledMs: dueMs }
+
+    let nowMs = this.#clock.now()
+    if (nowMs < dueMs) {
+      // Node timers truncate fractional milliseconds; rounding up avoids waking a whole millisecond early.
+      await this.#clock.sleep(Math.ceil(dueMs - nowMs), this.#signal)
+      nowMs = this.#clock.now()
+    }
+    const lateMs = nowMs - dueMs
+    if (lateMs > this.#maxLateMs) {
+      this.stalls.push({ frameIndex: index, missedScheduleMs: dueMs, resumedAtMs: nowMs, lateMs })
+      this.#anchorMs = nowMs
+      this.#sinceAnchor = 1
+      return { index, scheduledMs: nowMs }
+    }
+    return { index, scheduledMs: dueMs }
+  }
+
+  /** Stamps the frame of `slot` with the send time (now, or its scheduled time on the virtual clock). */
+  stamp(slot: FrameSlot): PacedFrame {
+    const sentMs = this.realTime ? this.#clock.now() : slot.scheduledMs
+    return { ...slot, sentMs, lateMs: sentMs - slot.scheduledMs }
+  }
+
+  /** Stamps and records that the frame of `slot` is being sent now. */
+  markSent(slot: FrameSlot): PacedFrame {
+    const frame = this.stamp(slot)
+    this.frames.push(frame)
+    return frame
+  }
+}
+
+export interface PacingReport {
+  frameMs: number
+  realTime: boolean
+  frames: PacedFrame[]
+  stalls: PacingStall[]
+  /** How pacing ended: every frame sent, the consumer declined a frame (returned false), or the signal aborted. */
+  ended: 'completed' | 'consumer_stopped' | 'aborted'
+}
+
+/** Called once per frame; returning (or resolving to) `false` stops pacing, e.g. a session that began closing. */
+export type FrameConsumer<T> = (frame: T, sent: PacedFrame) => unknown
+
+/**
+ * Sends every frame on its slot. A slow consumer (one returning a promise) delays the frames after it, and the
+ * stall rule keeps that from turning into a burst. Aborting is an intentional stop: the report says so, nothing
+ * is thrown.
+ */
+export async function paceFrames<T>(
+  frames: Iterable<T> | AsyncIterable<T>,
+  consume: FrameConsumer<T>,
+  options: PacingOptions = {},
+): Promise<PacingReport> {
+  const pacer = new FramePacer(options)
+  const report = (ended: PacingReport['ended']): PacingReport => ({
+    frameMs: pacer.frameMs,
+    realTime: pacer.realTime,
+    frames: pacer.frames,
+    stalls: pacer.stalls,
+    ended,
+  })
+  try {
+    for await (const frame of frames) {
+      const slot = await pacer.nextSlot()
+      const sent = pacer.stamp(slot)
+      const accepted = await consume(frame, sent)
+      // A declined frame was not sent, so it stays out of the record the timeline is built from.
+      if (accepted === false) return report('consumer_stopped')
+      pacer.frames.push(sent)
+    }
+  } catch (error) {
+    if (options.signal?.aborted) return report('aborted')
+    throw error
+  }
+  return report(options.signal?.aborted ? 'aborted' : 'completed')
+}
