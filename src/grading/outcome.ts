@@ -1,0 +1,228 @@
+// Outcome assessment shared by all phases (§3.5): an ordered list of checks; the outcome passes iff no *required*
+// check failed. Non-required checks stay visible as diagnostics (for example the tool contract in RUN).
+
+import { isJsonObject, type JsonObject, jsonEqual } from './json-values.ts'
+import type { ToolExecution, TranscriptLine } from './observation.ts'
+
+export type CheckStatus = 'passed' | 'failed' | 'not_applicable' | 'not_assessed'
+
+export const OUTCOME_CHECK_IDS = [
+  'conversation_completed',
+  'assistant_responded',
+  'application_state',
+  'delegation_policy',
+  'authorized_actions',
+  'critical_procedure',
+  'tool_contract',
+  'verified_state_change',
+  'grounded_assistant_response',
+  'semantic_outcome',
+  'semantic_requirements',
+] as const
+
+export type OutcomeCheckId = (typeof OUTCOME_CHECK_IDS)[number]
+
+export interface OutcomeCheck {
+  id: OutcomeCheckId
+  status: CheckStatus
+  required: boolean
+  reason: string
+  evidence: Record<string, unknown>
+}
+
+export interface OutcomeAssessment {
+  passed: boolean
+  source: 'deterministic' | 'semantic_judge'
+  rationale: string
+  checks: OutcomeCheck[]
+}
+
+/** The facts the checks read; every phase fills them from its own grading. */
+export interface OutcomeInput {
+  conversation_completed: boolean
+  transcript: readonly Pick<TranscriptLine, 'role' | 'text' | 'start_ms'>[]
+  expected_application_state: JsonObject | null
+  outcome_state_satisfied: boolean | null
+  delegation_required: boolean
+  delegation_prohibited: boolean
+  delegation_observed: boolean
+  prohibited_tool_call_count: number
+  /** RUN scenarios whose procedure marks steps critical; single-turn scenarios have none. */
+  has_critical_procedure_steps: boolean
+  critical_procedure_passed: boolean | null
+  expected_tool_call_count: number
+  matched_tool_call_count: number
+  unexpected_completed_tool_invocation_count: number
+  failed_tool_invocation_count: number
+  initial_application_state: JsonObject
+  final_application_state: JsonObject
+  tool_executions: readonly Pick<ToolExecution, 'status' | 'completed_at_ms'>[]
+  post_tool_assistant_text: string
+}
+
+export interface OutcomeOptions {
+  /** CRAWL/WALK hold the assistant to the exact tool contract; RUN keeps it diagnostic. */
+  strictTools: boolean
+  /** The judge's task-completion verdict, when a judge ran; undefined or null otherwise. */
+  semanticCompleted?: boolean | null
+}
+
+function check(
+  id: OutcomeCheckId,
+  required: boolean,
+  outcome: boolean | null,
+  reason: string,
+  evidence: Record<string, unknown> = {},
+): OutcomeCheck {
+  const status: CheckStatus = outcome === null ? 'not_assessed' : outcome ? 'passed' : 'failed'
+  return { id, status, required, reason, evidence }
+}
+
+function notApplicable(id: OutcomeCheckId, reason: string): OutcomeCheck {
+  return { id, status: 'not_applicable', required: false, reason, evidence: {} }
+}
+
+function assistantLines(input: OutcomeInput): OutcomeInput['transcript'] {
+  return input.transcript.filter((line) => line.role === 'assistant' && line.text.trim().length > 0)
+}
+
+/** An assistant utterance began at or after the last completed tool event, or speech was heard after the tools. */
+function groundedResponseHeard(input: OutcomeInput): boolean {
+  if (input.post_tool_assistant_text.trim().length > 0) return true
+  const completionTimes = input.tool_executions
+    .filter((execution) => execution.status === 'completed')
+    .map((execution) => execution.completed_at_ms)
+  // Without a time for every completed tool the order cannot be proven from the timeline.
+  if (completionTimes.some((time) => time === null)) return false
+  const lastToolMs = Math.max(...(completionTimes as number[]))
+  return assistantLines(input).some((line) => line.start_ms !== null && line.start_ms >= lastToolMs)
+}
+
+export function assessOutcome(input: OutcomeInput, options: OutcomeOptions): OutcomeAssessment {
+  const completedTools = input.tool_executions.filter((execution) => execution.status === 'completed').length
+  const expectedState = input.expected_application_state
+  const expectsState = isJsonObject(expectedState) && Object.keys(expectedState).length > 0
+  const delegationPolicyApplies = input.delegation_required || input.delegation_prohibited
+  const stateChanged = !jsonEqual(input.initial_application_state, input.final_application_state)
+  const semanticVerdict = options.semanticCompleted ?? null
+  const toolContractHeld =
+    input.expected_tool_call_count === input.matched_tool_call_count &&
+    input.unexpected_completed_tool_invocation_count === 0 &&
+    input.failed_tool_invocation_count === 0
+
+  const checks: OutcomeCheck[] = [
+    check(
+      'conversation_completed',
+      true,
+      input.conversation_completed,
+      'The conversation must end normally.',
+    ),
+    check(
+      'assistant_responded',
+      true,
+      assistantLines(input).length > 0,
+      'The assistant must say something.',
+      {
+        assistant_lines: assistantLines(input).length,
+      },
+    ),
+    expectsState
+      ? check(
+          'application_state',
+          true,
+          input.outcome_state_satisfied,
+          'The final state must match the expectation.',
+        )
+      : notApplicable('application_state', 'No expected application state.'),
+    delegationPolicyApplies
+      ? check(
+          'delegation_policy',
+          true,
+          input.delegation_required ? input.delegation_observed : !input.delegation_observed,
+          input.delegation_required ? 'Delegation is required.' : 'Delegation is forbidden.',
+          { delegation_observed: input.delegation_observed },
+        )
+      : notApplicable('delegation_policy', 'Delegation is optional.'),
+    check(
+      'authorized_actions',
+      true,
+      input.prohibited_tool_call_count === 0,
+      'No prohibited tool call may happen.',
+      {
+        prohibited_tool_call_count: input.prohibited_tool_call_count,
+      },
+    ),
+    input.has_critical_procedure_steps
+      ? check(
+          'critical_procedure',
+          true,
+          input.critical_procedure_passed,
+          'Every critical procedure step must pass in order.',
+        )
+      : notApplicable('critical_procedure', 'The scenario has no critical procedure step.'),
+    check(
+      'tool_contract',
+      options.strictTools,
+      toolContractHeld,
+      'Every expected tool must complete as expected, with no unexpected or failed execution.',
+      {
+        expected: input.expected_tool_call_count,
+        matched: input.matched_tool_call_count,
+        unexpected_completed: input.unexpected_completed_tool_invocation_count,
+        failed: input.failed_tool_invocation_count,
+      },
+    ),
+    stateChanged
+      ? check(
+          'verified_state_change',
+          true,
+          completedTools > 0,
+          'A changed application state must come from a completed tool execution.',
+          { completed_tool_executions: completedTools },
+        )
+      : notApplicable('verified_state_change', 'The application state did not change.'),
+    completedTools > 0
+      ? check(
+          'grounded_assistant_response',
+          true,
+          groundedResponseHeard(input),
+          'The assistant must speak after the last completed tool result.',
+          { post_tool_assistant_text: input.post_tool_assistant_text },
+        )
+      : notApplicable('grounded_assistant_response', 'No tool completed.'),
+    semanticVerdict === null
+      ? check('semantic_outcome', false, null, 'The semantic judge did not run.')
+      : check('semantic_outcome', true, semanticVerdict, 'The semantic judge must find the task completed.'),
+    check('semantic_requirements', false, null, 'Semantic requirements are not assessed.'),
+  ]
+
+  const failedRequired = checks
+    .filter((item) => item.required && item.status === 'failed')
+    .map((item) => item.id)
+  return {
+    passed: failedRequired.length === 0,
+    source: semanticVerdict === null ? 'deterministic' : 'semantic_judge',
+    rationale:
+      failedRequired.length === 0
+        ? 'All required checks passed.'
+        : `Required checks failed: ${failedRequired.join(', ')}.`,
+    checks,
+  }
+}
+
+export interface CompactOutcomeAssessment {
+  passed: boolean
+  source: OutcomeAssessment['source']
+  rationale: string
+  checks: { id: OutcomeCheckId; status: CheckStatus; required: boolean }[]
+}
+
+/** The reported form: reasons and evidence stay in the detailed artifacts. */
+export function compactAssessment(assessment: OutcomeAssessment): CompactOutcomeAssessment {
+  return {
+    passed: assessment.passed,
+    source: assessment.source,
+    rationale: assessment.rationale,
+    checks: assessment.checks.map(({ id, status, required }) => ({ id, status, required })),
+  }
+}

@@ -1,0 +1,109 @@
+// The single-turn (CRAWL/WALK) task decision, composed from the pure graders in the order of §3.3:
+// base facts → tool grade → deterministic dimensions → reconciliation → outcome assessment (strict tools).
+// Semantic judging is a separate, live-only step; here its dimensions are `not_assessed` / `not_applicable`.
+
+import { computeEfficiencyMetrics, type EfficiencyMetrics } from '../metrics/efficiency.ts'
+import { buildEvidenceMetrics, type EvidenceMetrics, type EvidenceOverrides } from '../metrics/evidence.ts'
+import { type GoldenValues, singleTurnGolden } from '../metrics/golden.ts'
+import { type BaseTaskResult, buildBaseResult } from './base-result.ts'
+import type { DimensionGrade } from './dimension-grade.ts'
+import { type DeterministicDimensionGrades, gradeDeterministicDimensions } from './dimensions.ts'
+import type { SingleTurnObservation } from './observation.ts'
+import { assessOutcome, type OutcomeAssessment } from './outcome.ts'
+import { type ReconciledTaskResult, reconcileTaskResult } from './reconcile.ts'
+import type { ScenarioFacts } from './scenario-facts.ts'
+import { offlineSemanticGrades, type SemanticDimension } from './semantic-applicability.ts'
+import { computeToolCallGrade, type ToolCallGrade } from './tool-grade.ts'
+
+export interface SemanticQuality {
+  score: number | null
+  dimensions: Record<string, number>
+}
+
+export interface SingleTurnGrade {
+  /** The verdict after outcome assessment: what `task_completed` reports. */
+  task_completed: boolean
+  requirements_satisfied: boolean
+  base: BaseTaskResult
+  tool_call_grade: ToolCallGrade
+  dimension_grades: DeterministicDimensionGrades
+  /** Reconciliation before the assessment overwrote its verdict (kept for the detailed artifact). */
+  reconciled: ReconciledTaskResult
+  efficiency: EfficiencyMetrics
+  assessment: OutcomeAssessment
+  semantic_grades: Record<SemanticDimension, DimensionGrade>
+  semantic_quality: SemanticQuality
+  golden: GoldenValues
+  evidence: EvidenceMetrics
+}
+
+export function gradeSingleTurn(
+  observation: SingleTurnObservation,
+  scenario: ScenarioFacts,
+  overrides: EvidenceOverrides = {},
+): SingleTurnGrade {
+  const base = buildBaseResult(observation, scenario)
+  const toolGrade = computeToolCallGrade(observation.requested_tool_calls, scenario.expected.tools.required)
+  const dimensions = gradeDeterministicDimensions(observation, scenario, toolGrade)
+  const reconciled = reconcileTaskResult(observation, scenario, base, toolGrade, dimensions)
+  const efficiency = computeEfficiencyMetrics(
+    observation,
+    scenario.expected.tools.required,
+    reconciled.matched_tool_call_count,
+  )
+  const assessment = assessOutcome(
+    {
+      conversation_completed: base.conversation_completed,
+      transcript: observation.transcript,
+      expected_application_state: reconciled.expected_application_state,
+      outcome_state_satisfied: reconciled.outcome_state_satisfied,
+      delegation_required: base.delegation_required,
+      delegation_prohibited: base.delegation_prohibited,
+      delegation_observed: base.delegation_observed,
+      prohibited_tool_call_count: base.prohibited_tool_call_count,
+      has_critical_procedure_steps: false,
+      critical_procedure_passed: null,
+      expected_tool_call_count: scenario.expected.tools.required.length,
+      matched_tool_call_count: reconciled.matched_tool_call_count,
+      unexpected_completed_tool_invocation_count: efficiency.unexpected_completed_tool_invocation_count,
+      failed_tool_invocation_count: efficiency.unique_failed_tool_invocation_count,
+      initial_application_state: observation.initial_application_state,
+      final_application_state: observation.final_application_state,
+      tool_executions: observation.tool_executions,
+      post_tool_assistant_text: observation.post_tool_assistant_text,
+    },
+    { strictTools: true },
+  )
+  // The assessment can only tighten the reconciled verdict: its checks include everything reconciliation needs
+  // except the dimension failures, which reconciliation already folded into requirements_satisfied.
+  const requirementsSatisfied = reconciled.requirements_satisfied && assessment.passed
+  const golden = singleTurnGolden(scenario.expected)
+  const evidence = buildEvidenceMetrics(
+    {
+      task: {
+        prohibited_tool_call_count: base.prohibited_tool_call_count,
+        matched_tool_call_count: reconciled.matched_tool_call_count,
+        tool_call_coverage: reconciled.tool_call_coverage,
+        delegation_required: base.delegation_required,
+        delegation_prohibited: base.delegation_prohibited,
+      },
+      efficiency: { ...efficiency },
+      golden: { ...golden },
+    },
+    overrides,
+  )
+  return {
+    task_completed: base.conversation_completed && requirementsSatisfied,
+    requirements_satisfied: requirementsSatisfied,
+    base,
+    tool_call_grade: toolGrade,
+    dimension_grades: dimensions,
+    reconciled,
+    efficiency,
+    assessment,
+    semantic_grades: offlineSemanticGrades(scenario),
+    semantic_quality: { score: null, dimensions: {} },
+    golden,
+    evidence,
+  }
+}

@@ -1,0 +1,50 @@
+// When does one terminal tool execution satisfy one expected tool call (required or prohibited)?
+
+import { expectedArgumentsMatch } from './matching.ts'
+import type { ToolExecution } from './observation.ts'
+import type { ExpectedToolCall } from './scenario-facts.ts'
+
+/**
+ * Same tool name, an acceptable status and the expected arguments contained in the actual ones (an empty
+ * expectation matches any call of that name). `status: "completed"` (the contract's default) ignores failed attempts;
+ * `status: "any"` counts them too.
+ */
+export function executionMatchesExpectation(
+  expectation: Pick<ExpectedToolCall, 'name' | 'arguments' | 'status'>,
+  execution: Pick<ToolExecution, 'name' | 'arguments' | 'status'>,
+): boolean {
+  if (execution.name !== expectation.name) return false
+  if (expectation.status === 'completed' && execution.status !== 'completed') return false
+  return expectedArgumentsMatch(expectation.arguments, execution.arguments)
+}
+
+/**
+ * Single-turn prohibited count: how many prohibited expectations at least one observed execution satisfies.
+ * A failed prohibited attempt only counts when its expectation says `status: "any"` (RUN recounts all statuses).
+ */
+export function countMatchedProhibitedExpectations(
+  prohibited: readonly ExpectedToolCall[],
+  executions: readonly ToolExecution[],
+): number {
+  return prohibited.filter((expectation) =>
+    executions.some((execution) => executionMatchesExpectation(expectation, execution)),
+  ).length
+}
+
+/**
+ * Single-turn execution matches are positional: the i-th completed execution must satisfy the i-th required call
+ * (name and argument subset). Returns how many positions match.
+ */
+export function positionalExecutionMatchCount(
+  required: readonly Pick<ExpectedToolCall, 'name' | 'arguments'>[],
+  completed: readonly Pick<ToolExecution, 'name' | 'arguments'>[],
+): number {
+  return required.filter((expectation, index) => {
+    const execution = completed[index]
+    return (
+      execution !== undefined &&
+      execution.name === expectation.name &&
+      expectedArgumentsMatch(expectation.arguments, execution.arguments)
+    )
+  }).length
+}
