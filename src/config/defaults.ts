@@ -1,0 +1,71 @@
+// Built-in defaults per phase: the lowest layer of the precedence (override > env > TOML > defaults).
+// Values follow the reference toolkit's config.toml files and .env.example; keys without a default
+// (results_dir, cache_dir, endpoints, credentials) are absent here and resolve to null.
+import type { Phase } from './schema.ts'
+
+export type SectionValues = Record<string, Record<string, unknown>>
+
+const SINGLE_TURN_EXECUTION = {
+  mode: 'offline',
+  concurrency: 1,
+  max_examples: 0,
+  verbose: false,
+  response_timeout_seconds: 30.0,
+}
+
+const AUDIO = { chunk_ms: 20, sample_rate_hz: 24_000, real_time: true }
+
+const ASSISTANT = { mode: 'responses', endpoint: '' }
+
+export const DEFAULT_MODELS = {
+  live_model: 'gpt-live-1',
+  live_voice: 'marin',
+  backend_model: 'gpt-5.6-terra',
+  backend_reasoning_effort: 'none',
+  backend_max_output_tokens: 1000,
+  backend_verbosity: 'low',
+  tts_model: 'gpt-4o-mini-tts',
+  judge_model: 'gpt-5.6-terra',
+  judge_reasoning_effort: 'medium',
+}
+
+const CONNECTION = { live_allow_insecure_loopback: false, client_assistant_allow_insecure_loopback: false }
+
+const DATASET = { path: 'data/scenarios.json' }
+
+const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
+  crawl: { dataset: DATASET, execution: SINGLE_TURN_EXECUTION, audio: AUDIO, assistant: ASSISTANT },
+  walk: { dataset: DATASET, execution: SINGLE_TURN_EXECUTION, audio: AUDIO, assistant: ASSISTANT },
+  run: {
+    dataset: DATASET,
+    execution: { mode: 'offline', concurrency: 1, max_examples: 0, verbose: false },
+    simulation: {
+      simulator_backend_model: 'gpt-5.6-luna',
+      simulator_backend_reasoning_effort: 'low',
+      tick_ms: 200,
+      response_deadline_ms: 5000,
+      max_duration_seconds: 90.0,
+      work_grace_seconds: 5.0,
+      cleanup_timeout_seconds: 10.0,
+      semantic_drain: true,
+      completion_model: 'gpt-5.6-terra',
+      completion_timeout_seconds: 8.0,
+      condition: 'clean',
+      seed: 7,
+      drain_ms: 1500,
+    },
+    grading: { enabled: true, repetitions: 1 },
+    assistant: ASSISTANT,
+  },
+}
+
+/** A fresh deep copy of a phase's defaults, including models, connection and (empty) credentials. */
+export function phaseDefaults(phase: Phase): SectionValues {
+  const sections: SectionValues = {
+    ...PHASE_DEFAULTS[phase],
+    models: DEFAULT_MODELS,
+    connection: CONNECTION,
+    credentials: {},
+  }
+  return structuredClone(sections)
+}

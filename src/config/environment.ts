@@ -1,0 +1,144 @@
+// Settings that environment variables may set. Vitest owns the command line, so the environment is how a
+// person changes a run's settings; names follow the reference toolkit's .env.example where it has one,
+// and LIVE_EVALS_* for what is ours. Values arrive as text and are converted here; range and enum rules
+// are checked afterwards by the same zod schema as the TOML file.
+import { HarnessConfigError } from './errors.ts'
+import type { Phase } from './schema.ts'
+
+type ValueKind = 'string' | 'integer' | 'number' | 'boolean'
+
+export interface EnvironmentSetting {
+  variable: string
+  /** Dotted settings key, e.g. "execution.concurrency". */
+  key: string
+  kind: ValueKind
+  /** Phases where the key exists; absent means every phase. */
+  phases?: readonly Phase[]
+}
+
+export const ENVIRONMENT_SETTINGS: readonly EnvironmentSetting[] = [
+  { variable: 'LIVE_EVALS_MODE', key: 'execution.mode', kind: 'string' },
+  { variable: 'LIVE_EVALS_DATASET', key: 'dataset.path', kind: 'string' },
+  { variable: 'LIVE_EVALS_RESULTS_DIR', key: 'execution.results_dir', kind: 'string' },
+  { variable: 'LIVE_EVALS_CONCURRENCY', key: 'execution.concurrency', kind: 'integer' },
+  { variable: 'LIVE_EVALS_MAX_EXAMPLES', key: 'execution.max_examples', kind: 'integer' },
+  { variable: 'OPENAI_ASSISTANT_MODE', key: 'assistant.mode', kind: 'string' },
+  // [assistant] endpoint is the client-delegation application's address (results report it as
+  // assistant_endpoint); the GPT-Live service address is a separate setting.
+  { variable: 'OPENAI_CLIENT_ASSISTANT_ENDPOINT', key: 'assistant.endpoint', kind: 'string' },
+  { variable: 'OPENAI_LIVE_ENDPOINT', key: 'connection.live_endpoint', kind: 'string' },
+  {
+    variable: 'OPENAI_LIVE_ALLOW_INSECURE_LOOPBACK',
+    key: 'connection.live_allow_insecure_loopback',
+    kind: 'boolean',
+  },
+  {
+    variable: 'OPENAI_CLIENT_ASSISTANT_ALLOW_INSECURE_LOOPBACK',
+    key: 'connection.client_assistant_allow_insecure_loopback',
+    kind: 'boolean',
+  },
+  { variable: 'OPENAI_LIVE_MODEL', key: 'models.live_model', kind: 'string' },
+  { variable: 'OPENAI_LIVE_VOICE', key: 'models.live_voice', kind: 'string' },
+  { variable: 'OPENAI_LIVE_BACKEND_MODEL', key: 'models.backend_model', kind: 'string' },
+  {
+    variable: 'OPENAI_LIVE_BACKEND_REASONING_EFFORT',
+    key: 'models.backend_reasoning_effort',
+    kind: 'string',
+  },
+  {
+    variable: 'OPENAI_LIVE_BACKEND_MAX_OUTPUT_TOKENS',
+    key: 'models.backend_max_output_tokens',
+    kind: 'integer',
+  },
+  { variable: 'OPENAI_LIVE_BACKEND_VERBOSITY', key: 'models.backend_verbosity', kind: 'string' },
+  { variable: 'OPENAI_TTS_MODEL', key: 'models.tts_model', kind: 'string' },
+  { variable: 'OPENAI_EVAL_JUDGE_MODEL', key: 'models.judge_model', kind: 'string' },
+  { variable: 'OPENAI_EVAL_JUDGE_REASONING_EFFORT', key: 'models.judge_reasoning_effort', kind: 'string' },
+  {
+    variable: 'OPENAI_COMPLETION_MODEL',
+    key: 'simulation.completion_model',
+    kind: 'string',
+    phases: ['run'],
+  },
+  { variable: 'OPENAI_API_KEY', key: 'credentials.openai_api_key', kind: 'string' },
+  { variable: 'OPENAI_RESPONSES_API_KEY', key: 'credentials.responses_api_key', kind: 'string' },
+  { variable: 'OPENAI_CLIENT_ASSISTANT_TOKEN', key: 'credentials.client_assistant_token', kind: 'string' },
+]
+
+/** Names another TOML file to read instead of the phase's module-owned one (relative to the cwd). */
+export const CONFIG_FILE_VARIABLE = 'LIVE_EVALS_CONFIG'
+/** Comma-separated extra field names to redact, as in the reference toolkit. */
+export const REDACT_FIELDS_VARIABLE = 'GPT_LIVE_EVALS_REDACT_FIELDS'
+
+export type Environment = Record<string, string | undefined>
+
+export interface EnvironmentValue {
+  setting: EnvironmentSetting
+  value: string | number | boolean
+}
+
+const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on'])
+const FALSE_WORDS = new Set(['0', 'false', 'no', 'off'])
+
+/** The text of a variable, or null when it is unset or blank (an empty `FOO=` means "not set"). */
+export function environmentText(env: Environment, variable: string): string | null {
+  const raw = env[variable]
+  if (raw === undefined) return null
+  const text = raw.trim()
+  return text === '' ? null : text
+}
+
+function convert(setting: EnvironmentSetting, text: string): string | number | boolean {
+  const secret = setting.key.startsWith('credentials.')
+  const shown = secret ? '' : ` (got "${text}")`
+  switch (setting.kind) {
+    case 'string':
+      return text
+    case 'integer':
+      if (!/^[+-]?\d+$/.test(text))
+        throw new Error(`Environment variable ${setting.variable} must be an integer${shown}`)
+      return Number(text)
+    case 'number': {
+      const value = Number(text)
+      if (!Number.isFinite(value))
+        throw new Error(`Environment variable ${setting.variable} must be a number${shown}`)
+      return value
+    }
+    case 'boolean': {
+      const word = text.toLowerCase()
+      if (TRUE_WORDS.has(word)) return true
+      if (FALSE_WORDS.has(word)) return false
+      throw new Error(
+        `Environment variable ${setting.variable} must be true/false, yes/no, on/off or 1/0${shown}`,
+      )
+    }
+  }
+}
+
+/** The settings the environment sets for a phase, converted to their kinds. Throws naming the variable. */
+export function environmentValues(phase: Phase, env: Environment): EnvironmentValue[] {
+  const values: EnvironmentValue[] = []
+  const problems: string[] = []
+  for (const setting of ENVIRONMENT_SETTINGS) {
+    if (setting.phases && !setting.phases.includes(phase)) continue
+    const text = environmentText(env, setting.variable)
+    if (text === null) continue
+    try {
+      values.push({ setting, value: convert(setting, text) })
+    } catch (error) {
+      problems.push((error as Error).message)
+    }
+  }
+  if (problems.length > 0) throw new HarnessConfigError(problems)
+  return values
+}
+
+/** Extra names to redact, from GPT_LIVE_EVALS_REDACT_FIELDS ("a, b,c" → ["a","b","c"]). */
+export function redactFieldNames(env: Environment): string[] {
+  const text = environmentText(env, REDACT_FIELDS_VARIABLE)
+  if (text === null) return []
+  return text
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '')
+}

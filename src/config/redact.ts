@@ -1,0 +1,109 @@
+// Secrets never reach a log, a results file or an artifact. Fields are judged by their name (word by word,
+// so `api_key` and `clientAssistantToken` are secret while `max_output_tokens` is not), plus any names a
+// person lists in GPT_LIVE_EVALS_REDACT_FIELDS; and a secret's value is also scrubbed wherever it was
+// copied into another string (a URL, an error message).
+import type { PhaseSettings } from './schema.ts'
+
+export const REDACTED = '[redacted]'
+
+const SECRET_WORDS = new Set([
+  'key',
+  'apikey',
+  'token',
+  'secret',
+  'password',
+  'passwd',
+  'passphrase',
+  'authorization',
+  'cookie',
+  'bearer',
+])
+// OpenAI-style keys, caught even under an innocent field name.
+const OPENAI_KEY_PATTERN = /\bsk-[A-Za-z0-9_-]{16,}/g
+// Shorter values are too likely to occur by chance in ordinary text to be scrubbed by value.
+const MIN_SCRUBBED_SECRET_LENGTH = 8
+
+function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== '')
+}
+
+/** Whether a field called `name` holds a secret. `extraNames` match whole names, case-insensitively. */
+export function isSecretName(name: string, extraNames: readonly string[] = []): boolean {
+  const lower = name.toLowerCase()
+  if (extraNames.some((extra) => extra.toLowerCase() === lower)) return true
+  return nameWords(name).some((word) => SECRET_WORDS.has(word))
+}
+
+function collectSecretValues(
+  value: unknown,
+  extraNames: readonly string[],
+  found: Set<string>,
+  secret = false,
+): void {
+  if (typeof value === 'string') {
+    if (secret && value.length >= MIN_SCRUBBED_SECRET_LENGTH) found.add(value)
+    return
+  }
+  if (Array.isArray(value)) {
+    for (const item of value) collectSecretValues(item, extraNames, found, secret)
+    return
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [name, item] of Object.entries(value)) {
+      collectSecretValues(item, extraNames, found, secret || isSecretName(name, extraNames))
+    }
+  }
+}
+
+function scrubString(text: string, secretValues: readonly string[]): string {
+  let scrubbed = text.replace(OPENAI_KEY_PATTERN, REDACTED)
+  for (const secret of secretValues) scrubbed = scrubbed.split(secret).join(REDACTED)
+  return scrubbed
+}
+
+function redactValue(
+  value: unknown,
+  extraNames: readonly string[],
+  secretValues: readonly string[],
+): unknown {
+  if (typeof value === 'string') return scrubString(value, secretValues)
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, extraNames, secretValues))
+  if (value !== null && typeof value === 'object') {
+    const copy: Record<string, unknown> = {}
+    for (const [name, item] of Object.entries(value)) {
+      // A secret that is not set stays null, so a report can still say "no key was configured".
+      copy[name] =
+        isSecretName(name, extraNames) && item !== null && item !== undefined
+          ? REDACTED
+          : redactValue(item, extraNames, secretValues)
+    }
+    return copy
+  }
+  return value
+}
+
+export interface RedactOptions {
+  /** Field names to treat as secret besides the built-in words (e.g. from GPT_LIVE_EVALS_REDACT_FIELDS). */
+  extraNames?: readonly string[]
+  /** Known secret values to scrub from every string, e.g. the API key from the settings. */
+  secretValues?: readonly string[]
+}
+
+/** A deep copy of `value` (JSON-like data) with secret fields replaced by "[redacted]" and secret values scrubbed. */
+export function redactSecrets(value: unknown, options: RedactOptions = {}): unknown {
+  const extraNames = options.extraNames ?? []
+  const found = new Set(options.secretValues?.filter((secret) => secret.length >= MIN_SCRUBBED_SECRET_LENGTH))
+  collectSecretValues(value, extraNames, found)
+  // Longest first, so a secret that contains another is replaced whole.
+  const secretValues = [...found].sort((a, b) => b.length - a.length)
+  return redactValue(value, extraNames, secretValues)
+}
+
+/** The settings as plain data safe to print or store: credentials and other secret-like values redacted. */
+export function describeSettings(settings: PhaseSettings): Record<string, unknown> {
+  return redactSecrets(settings, { extraNames: settings.redact_fields }) as Record<string, unknown>
+}

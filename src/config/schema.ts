@@ -1,0 +1,239 @@
+// The shape of a phase's configuration, described once with zod. The TOML file, the environment and the
+// programmatic overrides are each checked against the same field schemas, so a value is judged by the
+// same rule wherever it came from. Every field's message reads after its dotted key
+// ("execution.concurrency must be an integer"), which is how the loader words its errors.
+import { z } from 'zod'
+
+export const PHASES = ['crawl', 'walk', 'run'] as const
+export const phaseSchema = z.enum(PHASES)
+export type Phase = z.infer<typeof phaseSchema>
+
+const integer = () => z.int({ error: 'must be an integer' })
+const number = () => z.number({ error: 'must be a number' })
+const boolean = () => z.boolean({ error: 'must be a boolean' })
+const string = () => z.string({ error: 'must be a string' })
+const nonEmptyString = () => string().min(1, { error: 'must not be empty' })
+const positiveInteger = () => integer().positive({ error: 'must be greater than 0' })
+const positiveNumber = () => number().positive({ error: 'must be greater than 0' })
+const nonNegativeNumber = () => number().nonnegative({ error: 'must be 0 or greater' })
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of ${values.map((value) => `"${value}"`).join(', ')}` })
+
+export const EXECUTION_MODES = ['offline', 'live'] as const
+export const ASSISTANT_MODES = ['responses', 'client'] as const
+export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const
+export const VERBOSITIES = ['low', 'medium', 'high'] as const
+export const MAX_CONCURRENCY = 8
+
+const concurrency = () =>
+  integer()
+    .min(1, { error: `must be between 1 and ${MAX_CONCURRENCY}` })
+    .max(MAX_CONCURRENCY, { error: `must be between 1 and ${MAX_CONCURRENCY}` })
+
+// Field maps per TOML section. Keys listed in OPTIONAL_KEYS may be absent from every layer; they resolve to null.
+const datasetFields = { path: nonEmptyString() }
+
+const executionFields = {
+  mode: oneOf(EXECUTION_MODES),
+  concurrency: concurrency(),
+  max_examples: integer().nonnegative({ error: 'must be 0 (all) or greater' }),
+  verbose: boolean(),
+  results_dir: nonEmptyString(),
+}
+
+const singleTurnExecutionFields = { ...executionFields, response_timeout_seconds: positiveNumber() }
+
+const audioFields = { chunk_ms: positiveInteger(), sample_rate_hz: positiveInteger(), real_time: boolean() }
+const crawlAudioFields = { ...audioFields, cache_dir: nonEmptyString() }
+
+const assistantFields = { mode: oneOf(ASSISTANT_MODES), endpoint: string() }
+
+const simulationFields = {
+  simulator_backend_model: nonEmptyString(),
+  simulator_backend_reasoning_effort: oneOf(REASONING_EFFORTS),
+  tick_ms: positiveInteger(),
+  response_deadline_ms: positiveInteger(),
+  max_duration_seconds: positiveNumber(),
+  work_grace_seconds: nonNegativeNumber(),
+  cleanup_timeout_seconds: positiveNumber(),
+  semantic_drain: boolean(),
+  completion_model: nonEmptyString(),
+  completion_timeout_seconds: positiveNumber(),
+  condition: nonEmptyString(),
+  seed: integer(),
+  drain_ms: integer().nonnegative({ error: 'must be 0 or greater' }),
+}
+
+const gradingFields = { enabled: boolean(), repetitions: positiveInteger() }
+
+// Not TOML sections: model choices, connection switches and credentials come from the environment or overrides.
+const modelFields = {
+  live_model: nonEmptyString(),
+  live_voice: nonEmptyString(),
+  backend_model: nonEmptyString(),
+  backend_reasoning_effort: oneOf(REASONING_EFFORTS),
+  backend_max_output_tokens: positiveInteger(),
+  backend_verbosity: oneOf(VERBOSITIES),
+  tts_model: nonEmptyString(),
+  judge_model: nonEmptyString(),
+  judge_reasoning_effort: oneOf(REASONING_EFFORTS),
+}
+
+const connectionFields = {
+  live_endpoint: nonEmptyString(),
+  live_allow_insecure_loopback: boolean(),
+  client_assistant_allow_insecure_loopback: boolean(),
+}
+
+const credentialFields = {
+  openai_api_key: nonEmptyString(),
+  responses_api_key: nonEmptyString(),
+  client_assistant_token: nonEmptyString(),
+}
+
+/** Keys that have no built-in default: absent everywhere means unknown, which resolves to null. */
+export const OPTIONAL_KEYS: ReadonlySet<string> = new Set([
+  'execution.results_dir',
+  'audio.cache_dir',
+  'connection.live_endpoint',
+  'credentials.openai_api_key',
+  'credentials.responses_api_key',
+  'credentials.client_assistant_token',
+])
+
+/** Keys holding filesystem paths: resolved against the TOML folder (TOML, defaults) or the cwd (env, overrides). */
+export const PATH_KEYS: ReadonlySet<string> = new Set([
+  'dataset.path',
+  'execution.results_dir',
+  'audio.cache_dir',
+])
+
+type FieldMap = Record<string, z.ZodType>
+
+const PHASE_FILE_SECTIONS = {
+  crawl: {
+    dataset: datasetFields,
+    execution: singleTurnExecutionFields,
+    audio: crawlAudioFields,
+    assistant: assistantFields,
+  },
+  walk: {
+    dataset: datasetFields,
+    execution: singleTurnExecutionFields,
+    audio: audioFields,
+    assistant: assistantFields,
+  },
+  run: {
+    dataset: datasetFields,
+    execution: executionFields,
+    simulation: simulationFields,
+    grading: gradingFields,
+    assistant: assistantFields,
+  },
+} as const satisfies Record<Phase, Record<string, FieldMap>>
+
+const SHARED_SECTIONS = {
+  models: modelFields,
+  connection: connectionFields,
+  credentials: credentialFields,
+} as const satisfies Record<string, FieldMap>
+
+/** Sections a phase's TOML file may contain, with their fields. */
+export function fileSections(phase: Phase): Record<string, FieldMap> {
+  return PHASE_FILE_SECTIONS[phase]
+}
+
+/** Every section a phase's settings hold (TOML sections plus models, connection, credentials). */
+export function settingSections(phase: Phase): Record<string, FieldMap> {
+  return { ...PHASE_FILE_SECTIONS[phase], ...SHARED_SECTIONS }
+}
+
+/** Strict, all-optional schema for one layer (a TOML file or the overrides): unknown keys are errors. */
+export function layerSchema(sections: Record<string, FieldMap>) {
+  const shape: Record<string, z.ZodType> = {}
+  for (const [name, fields] of Object.entries(sections)) {
+    shape[name] = z.strictObject(fields, { error: 'must be a table' }).partial().optional()
+  }
+  return z.strictObject(shape)
+}
+
+// The resolved shapes, spelled out so z.infer yields precise types (optional keys become `T | null`).
+const nullable = <T extends z.ZodType>(schema: T) => schema.nullable()
+
+const resolvedExecution = z.strictObject({
+  ...executionFields,
+  results_dir: nullable(executionFields.results_dir),
+})
+const resolvedSingleTurnExecution = resolvedExecution.extend({
+  response_timeout_seconds: singleTurnExecutionFields.response_timeout_seconds,
+})
+
+export const settingOriginSchema = z.discriminatedUnion('source', [
+  z.strictObject({ source: z.literal('default') }),
+  z.strictObject({ source: z.literal('toml'), file: z.string() }),
+  z.strictObject({ source: z.literal('env'), variable: z.string() }),
+  z.strictObject({ source: z.literal('override') }),
+])
+export type SettingOrigin = z.infer<typeof settingOriginSchema>
+
+const commonSettings = {
+  /** Absolute path of the TOML file that was read. */
+  config_file: z.string(),
+  dataset: z.strictObject(datasetFields),
+  assistant: z.strictObject(assistantFields),
+  models: z.strictObject(modelFields),
+  connection: z.strictObject({
+    ...connectionFields,
+    live_endpoint: nullable(connectionFields.live_endpoint),
+  }),
+  credentials: z.strictObject({
+    openai_api_key: nullable(credentialFields.openai_api_key),
+    responses_api_key: nullable(credentialFields.responses_api_key),
+    client_assistant_token: nullable(credentialFields.client_assistant_token),
+  }),
+  /** Extra field names to redact in logs and artifacts (GPT_LIVE_EVALS_REDACT_FIELDS). */
+  redact_fields: z.array(z.string()),
+  /** Where each dotted key's value came from, so a run can report its configuration honestly. */
+  origins: z.record(z.string(), settingOriginSchema),
+}
+
+export const crawlSettingsSchema = z.strictObject({
+  phase: z.literal('crawl'),
+  ...commonSettings,
+  execution: resolvedSingleTurnExecution,
+  audio: z.strictObject({ ...audioFields, cache_dir: nullable(crawlAudioFields.cache_dir) }),
+})
+
+export const walkSettingsSchema = z.strictObject({
+  phase: z.literal('walk'),
+  ...commonSettings,
+  execution: resolvedSingleTurnExecution,
+  audio: z.strictObject(audioFields),
+})
+
+export const runSettingsSchema = z.strictObject({
+  phase: z.literal('run'),
+  ...commonSettings,
+  execution: resolvedExecution,
+  simulation: z.strictObject(simulationFields),
+  grading: z.strictObject(gradingFields),
+})
+
+export const phaseSettingsSchema = z.discriminatedUnion('phase', [
+  crawlSettingsSchema,
+  walkSettingsSchema,
+  runSettingsSchema,
+])
+
+export type CrawlSettings = z.infer<typeof crawlSettingsSchema>
+export type WalkSettings = z.infer<typeof walkSettingsSchema>
+export type RunSettings = z.infer<typeof runSettingsSchema>
+export type PhaseSettings = z.infer<typeof phaseSettingsSchema>
+export type SettingsFor<P extends Phase> = Extract<PhaseSettings, { phase: P }>
+export type ModelSettings = PhaseSettings['models']
+
+export const SETTINGS_SCHEMAS = {
+  crawl: crawlSettingsSchema,
+  walk: walkSettingsSchema,
+  run: runSettingsSchema,
+} as const

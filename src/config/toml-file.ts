@@ -1,0 +1,33 @@
+// Reading one harness TOML file. Only the reading and parsing live here; what the values mean is checked
+// by the loader against the phase's schema.
+import { readFileSync } from 'node:fs'
+import { parse, TomlError } from 'smol-toml'
+import { HarnessConfigError } from './errors.ts'
+
+/** The parsed tables of a harness TOML file. Throws the toolkit's messages for a missing or invalid file. */
+export function readHarnessToml(path: string): Record<string, unknown> {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new HarnessConfigError([`Harness configuration does not exist: ${path}`])
+    }
+    throw new HarnessConfigError([
+      `Harness configuration cannot be read: ${path}: ${(error as Error).message}`,
+    ])
+  }
+  try {
+    return parse(text)
+  } catch (error) {
+    if (error instanceof TomlError) {
+      // The parser's first line is the reason; its line/column locate it (the rest is a code excerpt).
+      const reason = (error.message.split('\n')[0] ?? '').replace(/^Invalid TOML document:\s*/, '')
+      throw new HarnessConfigError([
+        `Invalid harness configuration: ${path}: line ${error.line}, column ${error.column}: ${reason}`,
+      ])
+    }
+    throw error
+  }
+}
