@@ -4,8 +4,8 @@
 // duration grows with the text, and the same text always yields the same samples bit for bit.
 //
 // Model: a Rosenberg-style glottal pulse train (rich in harmonics, like a real voice source) whose pitch
-// follows a gentle text-seeded contour, shaped by two formant resonators whose centre frequencies change
-// per syllable (a different "vowel" each time), under a raised-cosine syllable envelope. Only integer
+// follows a gentle text-seeded contour, shaped by four cascaded formant resonators, the first two of which
+// change per syllable (a different "vowel" each time), under a raised-cosine syllable envelope. Only integer
 // PRNG state and IEEE arithmetic are used, so the output is reproducible on any platform running V8.
 
 export const SYNTHETIC_MS_PER_CHARACTER = 65
@@ -45,6 +45,10 @@ export function syntheticSpeech(text: string, options: SyntheticSpeechOptions = 
   let phase = 0
   const formant1 = new Resonator()
   const formant2 = new Resonator()
+  const formant3 = new Resonator()
+  formant3.tune(2400 + random() * 400, 160, sampleRateHz)
+  const formant4 = new Resonator()
+  formant4.tune(3300 + random() * 400, 250, sampleRateHz)
   let syllableIndex = -1
   const fadeSamples = Math.max(1, Math.round((EDGE_FADE_MS * sampleRateHz) / 1000))
 
@@ -62,7 +66,7 @@ export function syntheticSpeech(text: string, options: SyntheticSpeechOptions = 
     phase += pitchHz / sampleRateHz
     if (phase >= 1) phase -= 1
     const source = glottalPulseDerivative(phase)
-    const voiced = formant1.step(source) + 0.6 * formant2.step(source) + 0.25 * source
+    const voiced = formant4.step(formant3.step(formant2.step(formant1.step(source))))
     const syllableEnvelope = ENVELOPE_FLOOR + (1 - ENVELOPE_FLOOR) * Math.sin(Math.PI * progress) ** 2
     const edge = Math.min(1, n / fadeSamples, (sampleCount - 1 - n) / fadeSamples)
     raw[n] = voiced * syllableEnvelope * edge
@@ -126,19 +130,19 @@ function syllableAt(syllables: Syllable[], n: number): Syllable {
 }
 
 /**
- * Derivative of a Rosenberg glottal pulse (opening 40 % of the period, closing 16 %, then closed):
+ * Derivative of a Rosenberg glottal pulse (opening 40 % of the period, closing 8 %, then closed):
  * the abrupt closure gives the slowly decaying harmonic series of a real voice source.
  */
 function glottalPulseDerivative(phase: number): number {
   const open = 0.4
-  const close = 0.16
+  const close = 0.08
   if (phase < open) return Math.sin((Math.PI * phase) / open) * (Math.PI / (2 * open))
   if (phase < open + close)
     return -Math.sin((Math.PI * (phase - open)) / (2 * close)) * (Math.PI / (2 * close))
   return 0
 }
 
-/** Two-pole resonator (a formant), unity gain at its centre frequency. */
+/** Two-pole resonator (a formant). */
 class Resonator {
   private a1 = 0
   private a2 = 0
@@ -151,7 +155,9 @@ class Resonator {
     const theta = (2 * Math.PI * centreHz) / sampleRateHz
     this.a1 = 2 * r * Math.cos(theta)
     this.a2 = -r * r
-    this.gain = (1 - r) * Math.sqrt(1 - 2 * r * Math.cos(2 * theta) + r * r)
+    // Unity gain at 0 Hz (Klatt's cascade form): chained resonators then boost each formant peak by
+    // roughly its centre frequency over its bandwidth, which shapes a natural vowel spectrum.
+    this.gain = 1 - this.a1 - this.a2
   }
 
   step(input: number): number {
