@@ -1,5 +1,7 @@
 // This copy's bundled resources: the tool definitions and the business facts of Juniper Table. Each
 // call reads the file again, so every caller owns a private copy and nobody can change the files.
+// This is the responses backend's own copy; the client backend keeps an independent one on purpose (each
+// backend is self-contained) and src/assistants/parity proves the two agree.
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { JsonObject } from '../../offline-behaviour.ts'
