@@ -1,0 +1,147 @@
+// Timeline-aligned stereo recording of one conversation: caller on the left, assistant on the right, both
+// placed on the evaluation clock (ms since the session's time zero). Chunks are placed where they belong
+// in time, not appended, so silence between turns and overlapping speech (barge-in) are kept as heard.
+//
+// Mixing: overlapping chunks on one channel are summed in 32-bit accumulators. If a channel's sum ever
+// leaves the PCM16 range, that whole channel is scaled down once at render time: every sample keeps its
+// relative level and nothing is clipped. Channels are scaled independently and the gains are reported,
+// so artifacts can say when a recording was attenuated.
+
+import { SAMPLE_RATE_HZ } from './pcm.ts'
+import { encodeMonoWav, encodeStereoWav } from './wav.ts'
+
+export type ConversationChannel = 'caller' | 'assistant'
+
+export interface RenderedConversation {
+  /** Interleaved stereo PCM16 (L, R, L, R, …): caller left, assistant right. */
+  interleaved: Int16Array
+  caller: Int16Array
+  assistant: Int16Array
+  durationMs: number
+  /** Gain applied to each channel to avoid clipping; 1 when the channel fit as placed. */
+  gains: { caller: number; assistant: number }
+}
+
+class ChannelAccumulator {
+  samples = new Int32Array(0)
+  /** Samples actually written (the channel's own end). */
+  length = 0
+  /** Where the next `play()` chunk may start at the earliest (playout cursor). */
+  cursor = 0
+
+  add(startSample: number, chunk: Int16Array): void {
+    const end = startSample + chunk.length
+    this.#reserve(end)
+    for (let i = 0; i < chunk.length; i++) {
+      const index = startSample + i
+      this.samples[index] = (this.samples[index] ?? 0) + (chunk[i] ?? 0)
+    }
+    this.length = Math.max(this.length, end)
+  }
+
+  #reserve(size: number): void {
+    if (size <= this.samples.length) return
+    // Grow geometrically so a long call placed chunk by chunk costs amortised O(n).
+    const grown = new Int32Array(Math.max(size, this.samples.length * 2, SAMPLE_RATE_HZ))
+    grown.set(this.samples)
+    this.samples = grown
+  }
+
+  render(length: number): { pcm: Int16Array; gain: number } {
+    let peak = 0
+    for (let i = 0; i < this.length; i++) peak = Math.max(peak, Math.abs(this.samples[i] ?? 0))
+    const gain = peak > 32767 ? 32767 / peak : 1
+    const pcm = new Int16Array(length)
+    for (let i = 0; i < this.length; i++) {
+      const value = this.samples[i] ?? 0
+      pcm[i] = gain === 1 ? value : Math.round(value * gain)
+    }
+    return { pcm, gain }
+  }
+}
+
+export class ConversationRecorder {
+  readonly sampleRateHz: number
+  readonly #channels: Record<ConversationChannel, ChannelAccumulator> = {
+    caller: new ChannelAccumulator(),
+    assistant: new ChannelAccumulator(),
+  }
+
+  constructor(options: { sampleRateHz?: number } = {}) {
+    this.sampleRateHz = options.sampleRateHz ?? SAMPLE_RATE_HZ
+  }
+
+  /**
+   * Place a chunk exactly at `atMs` on the clock, mixing with whatever is already there. Use it for audio
+   * whose time is known, such as caller frames at their scheduled send times.
+   */
+  place(channel: ConversationChannel, atMs: number, samples: Int16Array): void {
+    const start = this.#sampleIndex(atMs, channel)
+    const accumulator = this.#channels[channel]
+    accumulator.add(start, samples)
+    accumulator.cursor = Math.max(accumulator.cursor, start + samples.length)
+  }
+
+  /**
+   * Queue a chunk for playback that arrived at `arrivalMs`: it starts at the arrival time or when the
+   * channel's previous chunk ends, whichever is later. Assistant audio arrives faster than real time,
+   * so its chunks play back to back, as a listener would hear them. Returns the start time used.
+   */
+  play(channel: ConversationChannel, arrivalMs: number, samples: Int16Array): number {
+    const accumulator = this.#channels[channel]
+    const start = Math.max(this.#sampleIndex(arrivalMs, channel), accumulator.cursor)
+    accumulator.add(start, samples)
+    accumulator.cursor = start + samples.length
+    return (start * 1000) / this.sampleRateHz
+  }
+
+  /** End of the later channel, in ms. */
+  get durationMs(): number {
+    return (this.#lengthSamples() * 1000) / this.sampleRateHz
+  }
+
+  /** Both channels padded with silence to the same length, mixed without clipping. */
+  render(): RenderedConversation {
+    const length = this.#lengthSamples()
+    const caller = this.#channels.caller.render(length)
+    const assistant = this.#channels.assistant.render(length)
+    const interleaved = new Int16Array(length * 2)
+    for (let i = 0; i < length; i++) {
+      interleaved[2 * i] = caller.pcm[i] ?? 0
+      interleaved[2 * i + 1] = assistant.pcm[i] ?? 0
+    }
+    return {
+      interleaved,
+      caller: caller.pcm,
+      assistant: assistant.pcm,
+      durationMs: (length * 1000) / this.sampleRateHz,
+      gains: { caller: caller.gain, assistant: assistant.gain },
+    }
+  }
+
+  /** Stereo WAV bytes (conversation.wav): caller left, assistant right. */
+  toStereoWav(): Uint8Array {
+    const { caller, assistant } = this.render()
+    return encodeStereoWav(caller, assistant, this.sampleRateHz)
+  }
+
+  /** One channel alone as mono WAV bytes, up to that channel's own end (input.wav / output.wav). */
+  toMonoWav(channel: ConversationChannel): Uint8Array {
+    const accumulator = this.#channels[channel]
+    return encodeMonoWav(accumulator.render(accumulator.length).pcm, this.sampleRateHz)
+  }
+
+  #lengthSamples(): number {
+    return Math.max(this.#channels.caller.length, this.#channels.assistant.length)
+  }
+
+  #sampleIndex(atMs: number, channel: ConversationChannel): number {
+    if (!Number.isFinite(atMs) || atMs < 0) {
+      throw new Error(
+        `Conversation audio for the ${channel} channel must be placed at a finite time >= 0 ms on the ` +
+          `session clock; got ${atMs}`,
+      )
+    }
+    return Math.round((atMs * this.sampleRateHz) / 1000)
+  }
+}
