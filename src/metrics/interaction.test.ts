@@ -1,0 +1,159 @@
+import { describe, expect, test } from 'vitest'
+import {
+  type CallerTurn,
+  computeInteractionMetrics,
+  type InteractionTimeline,
+  unknownInteractionMetrics,
+} from './interaction.ts'
+import { subtractIntervals, totalDuration, unionIntervals } from './intervals.ts'
+
+const request = (start_ms: number, end_ms: number): CallerTurn => ({ start_ms, end_ms, kind: 'request' })
+const voiced = (start_ms: number, end_ms: number) => ({ start_ms, end_ms })
+
+function timeline(overrides: Partial<InteractionTimeline>): InteractionTimeline {
+  return {
+    caller_turns: [],
+    assistant_turns: [],
+    delegation_intervals: [],
+    observation_end_ms: 60_000,
+    ...overrides,
+  }
+}
+
+describe('intervals', () => {
+  test('union merges touching and overlapping intervals only', () => {
+    expect(unionIntervals([voiced(10, 20), voiced(0, 10), voiced(21, 30), voiced(25, 26)])).toEqual([
+      voiced(0, 20),
+      voiced(21, 30),
+    ])
+    expect(totalDuration([voiced(0, 10), voiced(5, 15)])).toBe(15)
+  })
+  test('subtract leaves the uncovered parts', () => {
+    expect(subtractIntervals([voiced(0, 100)], [voiced(10, 20), voiced(50, 120)])).toEqual([
+      voiced(0, 10),
+      voiced(20, 50),
+    ])
+  })
+})
+
+describe('response rate and latency', () => {
+  test('answered when the first assistant onset is within the deadline (inclusive)', () => {
+    const metrics = computeInteractionMetrics(
+      timeline({
+        caller_turns: [request(0, 1_000), request(10_000, 11_000)],
+        assistant_turns: [[voiced(1_500, 3_000)], [voiced(16_000, 17_000)]],
+      }),
+    )
+    expect(metrics.response_rate).toBe(1)
+    expect(metrics.response_latency_ms).toBe((500 + 5_000) / 2)
+    expect(metrics.response_opportunities).toMatchObject({ response_count: 2, response_total: 2 })
+  })
+  test('missed when the deadline expired; a later onset is counted as late', () => {
+    const metrics = computeInteractionMetrics(
+      timeline({ caller_turns: [request(0, 1_000)], assistant_turns: [[voiced(6_001, 7_000)]] }),
+    )
+    expect(metrics.response_rate).toBe(0)
+    expect(metrics.response_latency_ms).toBeNull()
+    expect(metrics.response_opportunities).toMatchObject({
+      no_response_count: 1,
+      deadline_expired_count: 1,
+      response_late_count: 1,
+    })
+  })
+  test('missed when the next eligible request arrives first', () => {
+    const metrics = computeInteractionMetrics(
+      timeline({
+        caller_turns: [request(0, 1_000), request(2_000, 3_000)],
+        assistant_turns: [[voiced(3_500, 4_000)]],
+      }),
+    )
+    expect(metrics.response_opportunities).toMatchObject({
+      response_count: 1,
+      next_eligible_request_count: 1,
+    })
+    expect(metrics.response_rate).toBe(0.5)
+  })
+  test('censored when observation ends before the deadline: out of the denominator', () => {
+    const metrics = computeInteractionMetrics(
+      timeline({ caller_turns: [request(0, 1_000)], observation_end_ms: 3_000 }),
+    )
+    expect(metrics.response_rate).toBeNull()
+    expect(metrics.response_opportunities).toMatchObject({
+      response_censored_count: 1,
+      response_total: 0,
+      response_eligible_count: 1,
+      caller_turn_count: 1,
+    })
+  })
+  test('backchannels, closings and requests ending while the assistant speaks are excluded', () => {
+    const metrics = computeInteractionMetrics(
+      timeline({
+        caller_turns: [
+          { start_ms: 0, end_ms: 300, kind: 'backchannel' },
+          { start_ms: 1_000, end_ms: 2_000, kind: 'closing' },
+          request(5_000, 6_000),
+        ],
+        assistant_turns: [[voiced(5_500, 6_000)]],
+      }),
+    )
+    expect(metrics.response_exclusion_reasons).toEqual({
+      backchannel: 1,
+      caller_closing: 1,
+      assistant_active_at_request_end: 1,
+    })
+    expect(metrics.response_rate).toBeNull()
+    expect(metrics.response_opportunities?.caller_turn_count).toBe(3)
+  })
+  test('a custom deadline is honoured and recorded', () => {
+    const metrics = computeInteractionMetrics(
+      timeline({
+        caller_turns: [request(0, 1_000)],
+        assistant_turns: [[voiced(2_500, 3_000)]],
+        response_deadline_ms: 1_000,
+      }),
+    )
+    expect(metrics.response_rate).toBe(0)
+    expect(metrics.response_deadline_ms).toBe(1_000)
+  })
+})
+
+describe('interruptions, speaking time and floor-hold silence', () => {
+  test('assistant onsets inside a caller request count per eligible turn', () => {
+    const metrics = computeInteractionMetrics(
+      timeline({
+        caller_turns: [request(0, 4_000), request(10_000, 11_000)],
+        assistant_turns: [[voiced(1_000, 1_500)], [voiced(4_500, 5_000)], [voiced(11_200, 12_000)]],
+      }),
+    )
+    expect(metrics.interruption_rate).toBe(0.5)
+  })
+  test('interruption rate is null without eligible turns', () => {
+    expect(computeInteractionMetrics(timeline({})).interruption_rate).toBeNull()
+  })
+  test('speaking duration: union of assistant speech, and the largest voiced total within one turn', () => {
+    const metrics = computeInteractionMetrics(
+      timeline({ assistant_turns: [[voiced(0, 1_000), voiced(1_500, 2_000)], [voiced(3_000, 4_200)]] }),
+    )
+    expect(metrics.speaking_duration_ms).toEqual({ cumulative: 2_700, maximum: 1_500 })
+  })
+  test('floor-hold silence is delegated time minus both voiced tracks; zero without delegation', () => {
+    const metrics = computeInteractionMetrics(
+      timeline({
+        caller_turns: [request(0, 1_000)],
+        assistant_turns: [[voiced(1_200, 2_000)], [voiced(5_000, 6_000)]],
+        delegation_intervals: [voiced(900, 5_500)],
+      }),
+    )
+    expect(metrics.floor_hold_silence_ms).toEqual({ cumulative: 200 + 3_000, maximum: 3_000 })
+    expect(computeInteractionMetrics(timeline({})).floor_hold_silence_ms).toEqual({
+      cumulative: 0,
+      maximum: 0,
+    })
+  })
+  test('unknown audio gives null metrics, never zeros', () => {
+    const unknown = unknownInteractionMetrics()
+    expect(unknown.speaking_duration_ms).toEqual({ cumulative: null, maximum: null })
+    expect(unknown.response_rate).toBeNull()
+    expect(unknown.metrics_version).toBe('2.0')
+  })
+})
