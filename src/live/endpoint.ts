@@ -1,0 +1,96 @@
+import OpenAI from 'openai'
+import { buildURL } from 'openai/resources/live/internal-base'
+import { z } from 'zod'
+import { LiveSessionError } from './errors.ts'
+
+/** The OpenAI API. Passed explicitly so an ambient OPENAI_BASE_URL never silently redirects a live run. */
+export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1'
+
+export const liveEndpointSettingsSchema = z.strictObject({
+  /** The API key, or in offline mode the per-session bearer token registered with the offline server. */
+  apiKey: z
+    .string()
+    .min(1, 'apiKey must be a non-empty string (OPENAI_API_KEY, or the offline session token)'),
+  /** HTTP(S) base URL of the API, as given to the openai client; LiveWS turns it into ws(s)://…/live/sessions. */
+  baseURL: z.string().min(1).optional(),
+  /** Allows plain `ws://` to a loopback host only (the offline server). Never allows it to any other host. */
+  allowInsecureLoopback: z.boolean().default(false),
+  /** Deadline for the connection to open and `session.started` to arrive. */
+  startTimeoutMs: z.number().int().positive().default(15_000),
+  /** Deadline for `session.closed` after `session.close`. */
+  closeTimeoutMs: z.number().int().positive().default(15_000),
+})
+
+export type LiveEndpointSettingsInput = z.input<typeof liveEndpointSettingsSchema>
+export type LiveEndpointSettings = z.infer<typeof liveEndpointSettingsSchema>
+
+export interface ResolvedLiveEndpoint {
+  settings: LiveEndpointSettings
+  /** The openai client LiveWS will use; built with the explicit base URL and no retries. */
+  client: OpenAI
+  /** The exact WebSocket URL LiveWS will dial (computed by the SDK's own builder). */
+  url: URL
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '[::1]'])
+
+/** True for 127.0.0.0/8, ::1 and `localhost`: the only hosts where an unencrypted socket stays on this machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  if (LOOPBACK_HOSTS.has(hostname.toLowerCase())) return true
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+}
+
+function refuse(message: string, kind: 'insecure_endpoint' | 'invalid_settings'): never {
+  throw new LiveSessionError(message, { stage: 'configuration', kind })
+}
+
+/**
+ * Validates endpoint settings and applies the transport security rules before any socket exists:
+ * credentials inside the URL are refused (they would travel outside the Authorization header and leak into
+ * logs), `wss` is required except for loopback hosts with an explicit `allowInsecureLoopback` opt-in.
+ */
+export function resolveLiveEndpoint(input: LiveEndpointSettingsInput): ResolvedLiveEndpoint {
+  const parsed = liveEndpointSettingsSchema.safeParse(input)
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.') || '(settings)'}: ${issue.message}`,
+    )
+    refuse(`invalid live endpoint settings: ${problems.join('; ')}`, 'invalid_settings')
+  }
+  const settings = parsed.data
+  const baseURL = settings.baseURL ?? DEFAULT_OPENAI_BASE_URL
+
+  let base: URL
+  try {
+    base = new URL(baseURL)
+  } catch {
+    refuse(`baseURL is not an absolute URL: ${JSON.stringify(baseURL)}`, 'invalid_settings')
+  }
+  if (base.username !== '' || base.password !== '') {
+    refuse(
+      'baseURL carries credentials (user:password@host); remove them and pass the key as apiKey instead',
+      'insecure_endpoint',
+    )
+  }
+  if (!['http:', 'https:', 'ws:', 'wss:'].includes(base.protocol)) {
+    refuse(`baseURL must use http(s) or ws(s), got ${base.protocol}`, 'invalid_settings')
+  }
+
+  const client = new OpenAI({ apiKey: settings.apiKey, baseURL, maxRetries: 0 })
+  const url = buildURL(client, {})
+  if (url.protocol !== 'wss:') {
+    if (!isLoopbackHost(url.hostname)) {
+      refuse(
+        `refusing unencrypted ${url.protocol}// to ${url.hostname}: wss is required outside loopback (use an https:// baseURL)`,
+        'insecure_endpoint',
+      )
+    }
+    if (!settings.allowInsecureLoopback) {
+      refuse(
+        `refusing unencrypted ${url.protocol}// to loopback ${url.host} without the allowInsecureLoopback setting (meant for the offline server)`,
+        'insecure_endpoint',
+      )
+    }
+  }
+  return { settings, client, url }
+}

@@ -1,0 +1,404 @@
+import { LiveWS } from 'openai/resources/live/ws'
+import { type LiveEndpointSettingsInput, resolveLiveEndpoint } from './endpoint.ts'
+import { type LiveErrorKind, LiveSessionError, type LiveSessionStage } from './errors.ts'
+import { type LiveEventListener, LiveEventLog } from './event-log.ts'
+import {
+  describeMalformedServerEvent,
+  type ErrorEvent,
+  type ReceivedLiveEvent,
+  type SendableClientEvent,
+  type ServerEvent,
+  type SessionConfig,
+  type SessionStartedEvent,
+} from './events.ts'
+import type { LiveSessionOutcome } from './outcome.ts'
+
+/** Server error codes that end a started session (account or key problems); other command errors do not. */
+export const FATAL_SERVER_ERROR_CODES: ReadonlySet<string> = new Set([
+  'invalid_api_key',
+  'insufficient_quota',
+  'account_deactivated',
+  'billing_hard_limit_reached',
+])
+
+export interface LiveSessionOptions {
+  /** Milliseconds on the caller's timeline; stamps every received event. Defaults to `performance.now()`. */
+  clock?: () => number
+  /** Aborting is an intentional cancellation: a synthetic local shutdown, never a failure. */
+  signal?: AbortSignal
+  /** Decides whether an `error` event after `session.started` ends the session. Errors before it always do. */
+  isFatalServerError?: (error: ErrorEvent['error']) => boolean
+  /** Prefix of generated client `event_id`s. */
+  eventIdPrefix?: string
+}
+
+export interface SentClientEvent {
+  eventId: string
+  sentAtMs: number
+  /** Receive-log position at send time; replies can only come after it. */
+  seq: number
+}
+
+type Phase = 'idle' | 'starting' | 'started' | 'closing' | 'ended'
+
+/** How long we wait for the socket itself to finish closing once the session has its outcome. */
+const SOCKET_CLOSE_GRACE_MS = 2_000
+
+const clientEventIdOf = (event: ServerEvent): string | undefined => {
+  if ('client_event_id' in event && typeof event.client_event_id === 'string') return event.client_event_id
+  if (event.type === 'error') return event.error.client_event_id
+  return undefined
+}
+
+/**
+ * One GPT-Live session over the SDK's `LiveWS`: the start/started handshake, audio out, an ordered stamped event
+ * log, client events with `event_id` correlation, and close with `session.closed`. Whatever happens, the session
+ * settles exactly one `LiveSessionOutcome`; later problems (a socket error after the close, a repeated close, an
+ * abort after the end) are ignored rather than reported twice.
+ */
+export class LiveSession {
+  readonly url: URL
+  readonly log = new LiveEventLog()
+  readonly outcome: Promise<LiveSessionOutcome>
+
+  readonly #ws: LiveWS
+  readonly #clock: () => number
+  readonly #startTimeoutMs: number
+  readonly #closeTimeoutMs: number
+  readonly #isFatal: (error: ErrorEvent['error']) => boolean
+  readonly #eventIdPrefix: string
+  readonly #signal: AbortSignal | undefined
+  readonly #onAbort = () =>
+    this.#settle({ type: 'local_shutdown', synthetic: true, cause: 'aborted', atMs: 0 })
+
+  #phase: Phase = 'idle'
+  #socketOpen = false
+  #evenAudioBytes = true
+  #nextEventId = 0
+  #settled: LiveSessionOutcome | undefined
+  #resolveOutcome!: (outcome: LiveSessionOutcome) => void
+  #started: SessionStartedEvent | undefined
+  #onStarted: (() => void) | undefined
+  #timer: NodeJS.Timeout | undefined
+  #closeRequestId: string | undefined
+  readonly #socketClosed: Promise<void>
+  #markSocketClosed!: () => void
+
+  constructor(settings: LiveEndpointSettingsInput, options: LiveSessionOptions = {}) {
+    const endpoint = resolveLiveEndpoint(settings)
+    this.url = endpoint.url
+    this.#clock = options.clock ?? (() => performance.now())
+    this.#startTimeoutMs = endpoint.settings.startTimeoutMs
+    this.#closeTimeoutMs = endpoint.settings.closeTimeoutMs
+    this.#isFatal = options.isFatalServerError ?? ((error) => FATAL_SERVER_ERROR_CODES.has(error.code))
+    this.#eventIdPrefix = options.eventIdPrefix ?? 'evt_'
+    this.#signal = options.signal
+    this.outcome = new Promise((resolve) => {
+      this.#resolveOutcome = resolve
+    })
+    this.#socketClosed = new Promise((resolve) => {
+      this.#markSocketClosed = resolve
+    })
+    if (this.#signal?.aborted) throw this.#signal.reason
+
+    // LiveWS dials in its constructor and queues sends until the socket opens.
+    this.#ws = new LiveWS(endpoint.client)
+    this.#ws.socket.on('open', () => {
+      this.#socketOpen = true
+    })
+    this.#ws.on('event', (event) => this.#receive(event))
+    this.#ws.on('raw', () => this.#fail('malformed_event', 'received a frame that is not a JSON text event'))
+    this.#ws.on('error', (error) => {
+      // Server `error` events arrive here too, already handled by #receive (error.error carries them).
+      if (error.error !== undefined) return
+      const malformed = error.message.startsWith('received ')
+      this.#fail(malformed ? 'malformed_event' : 'transport', error.message, { cause: error.cause ?? error })
+    })
+    this.#ws.on('close', (code, reason) => {
+      this.#markSocketClosed()
+      const detail = reason ? `code ${code}, "${reason}"` : `code ${code}`
+      const finalization = this.#phase === 'closing' ? '; finalization unconfirmed' : ''
+      this.#fail('unexpected_eof', `connection closed (${detail}) before session.closed${finalization}`, {
+        closeCode: code,
+      })
+    })
+    this.#signal?.addEventListener('abort', this.#onAbort, { once: true })
+  }
+
+  /** The stage a failure right now would be attributed to. */
+  get stage(): LiveSessionStage {
+    if (this.#phase === 'closing') return 'close'
+    if (this.#phase === 'started') return 'stream'
+    return this.#socketOpen ? 'start' : 'connect'
+  }
+
+  /** The resolved session snapshot from `session.started`, once it arrived. */
+  get startedEvent(): SessionStartedEvent | undefined {
+    return this.#started
+  }
+
+  /** The outcome if the session already ended. */
+  get settled(): LiveSessionOutcome | undefined {
+    return this.#settled
+  }
+
+  /** Sends `session.start` and waits for `session.started` within the start deadline (which includes connecting). */
+  async start(config: SessionConfig): Promise<SessionStartedEvent> {
+    if (this.#phase !== 'idle') {
+      throw this.#misuse(`start() called twice (session is ${this.#phase})`)
+    }
+    if (this.#settled !== undefined) throw this.#settledError()
+    this.#phase = 'starting'
+    const format = config.audio?.format
+    this.#evenAudioBytes = format === undefined || format.type === 'audio/pcm'
+    const started = new Promise<void>((resolve) => {
+      this.#onStarted = resolve
+    })
+    this.#ws.send({ type: 'session.start', event_id: this.#newEventId(), session: config })
+    this.#arm(this.#startTimeoutMs, () =>
+      this.#socketOpen
+        ? `no session.started within ${this.#startTimeoutMs} ms of session.start`
+        : `the connection to ${this.url.host} did not open within ${this.#startTimeoutMs} ms`,
+    )
+    await Promise.race([started, this.outcome])
+    if (this.#started === undefined) throw this.#settledError()
+    return this.#started
+  }
+
+  /**
+   * Sends caller audio (raw bytes in the session's format) as one `session.input_audio.append`.
+   * Returns false, sending nothing, once the session is closing or over (a paced stream racing the close).
+   */
+  appendAudio(audio: Uint8Array): boolean {
+    if (this.#settled !== undefined || this.#phase === 'closing' || this.#phase === 'ended') return false
+    if (this.#phase !== 'started') throw this.#misuse('audio must not be sent before session.started')
+    if (audio.byteLength === 0) throw this.#misuse('an audio append must not be empty')
+    if (this.#evenAudioBytes && audio.byteLength % 2 !== 0) {
+      throw this.#misuse(`PCM16 audio needs an even byte count, got ${audio.byteLength} bytes`)
+    }
+    const base64 = Buffer.from(audio.buffer, audio.byteOffset, audio.byteLength).toString('base64')
+    this.#ws.send({ type: 'session.input_audio.append', audio: base64 })
+    return true
+  }
+
+  /**
+   * Sends any other client event, giving it an `event_id` when it has none so replies can be matched by
+   * `client_event_id`. Returns null, sending nothing, once the session is closing or over.
+   */
+  send(event: SendableClientEvent): SentClientEvent | null {
+    if (this.#settled !== undefined || this.#phase === 'closing' || this.#phase === 'ended') return null
+    if (this.#phase !== 'started') throw this.#misuse(`${event.type} must not be sent before session.started`)
+    const eventId = event.event_id ?? this.#newEventId()
+    const seq = this.log.events.length
+    this.#ws.send({ ...event, event_id: eventId })
+    return { eventId, sentAtMs: this.#clock(), seq }
+  }
+
+  /** Every received event, in order, from the first; ends after the session's outcome. */
+  events(): AsyncGenerator<ReceivedLiveEvent, void, undefined> {
+    return this.log.iterate()
+  }
+
+  /** Calls `listener` synchronously for every event received from now on. */
+  subscribe(listener: LiveEventListener): () => void {
+    return this.log.subscribe(listener)
+  }
+
+  /**
+   * Waits for the server event answering `sent` (its `client_event_id`, or `error.client_event_id`). A missing
+   * reply rejects this wait only; it does not end the session.
+   */
+  reply(sent: SentClientEvent, timeoutMs: number): Promise<ReceivedLiveEvent> {
+    return this.waitForEvent((event) => clientEventIdOf(event) === sent.eventId, {
+      timeoutMs,
+      fromSeq: sent.seq,
+      description: `the reply to ${sent.eventId}`,
+    })
+  }
+
+  /** Resolves with the first event (at or after `fromSeq`) matching `predicate`. */
+  waitForEvent(
+    predicate: (event: ServerEvent) => boolean,
+    options: { timeoutMs: number; fromSeq?: number; description?: string },
+  ): Promise<ReceivedLiveEvent> {
+    const what = options.description ?? 'a matching event'
+    const seen = this.log.events.slice(options.fromSeq ?? 0).find((received) => predicate(received.event))
+    if (seen !== undefined) return Promise.resolve(seen)
+    return new Promise((resolve, reject) => {
+      const done = (action: () => void) => {
+        clearTimeout(timer)
+        unsubscribe()
+        action()
+      }
+      const timer = setTimeout(() => {
+        done(() => reject(this.#waitError(`no ${what} within ${options.timeoutMs} ms`, 'timeout')))
+      }, options.timeoutMs)
+      const unsubscribe = this.log.subscribe((received) => {
+        if (predicate(received.event)) done(() => resolve(received))
+      })
+      void this.outcome.then((outcome) =>
+        done(() =>
+          reject(
+            outcome.type === 'failed'
+              ? outcome.error
+              : this.#waitError(`the session ended (${outcome.type}) while waiting for ${what}`, 'ended'),
+          ),
+        ),
+      )
+    })
+  }
+
+  /**
+   * Sends `session.close` and waits for `session.closed` within the close deadline. Idempotent; never throws:
+   * the returned outcome says how the session ended. Before `session.started` no command may be sent, so closing
+   * then is a local shutdown.
+   */
+  async close(): Promise<LiveSessionOutcome> {
+    if (this.#settled === undefined && this.#phase !== 'closing') {
+      if (this.#phase === 'started') {
+        this.#phase = 'closing'
+        this.#closeRequestId = this.#newEventId()
+        this.#ws.send({ type: 'session.close', event_id: this.#closeRequestId })
+        this.#arm(
+          this.#closeTimeoutMs,
+          () => `no session.closed within ${this.#closeTimeoutMs} ms of session.close`,
+        )
+      } else {
+        this.#settle({ type: 'local_shutdown', synthetic: true, cause: 'closed_before_start', atMs: 0 })
+      }
+    }
+    const outcome = await this.outcome
+    await this.#socketClosedWithin(SOCKET_CLOSE_GRACE_MS)
+    return outcome
+  }
+
+  /** Local shutdown without waiting for the provider: synthetic, idempotent, never a failure. */
+  async dispose(): Promise<LiveSessionOutcome> {
+    this.#settle({ type: 'local_shutdown', synthetic: true, cause: 'disposed', atMs: 0 })
+    const outcome = await this.outcome
+    await this.#socketClosedWithin(SOCKET_CLOSE_GRACE_MS)
+    return outcome
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.dispose()
+  }
+
+  #receive(event: ServerEvent): void {
+    if (this.#settled !== undefined) return
+    const problem = describeMalformedServerEvent(event)
+    if (problem !== null) {
+      this.#fail('malformed_event', `malformed server event: ${problem}`)
+      return
+    }
+    const received: ReceivedLiveEvent = { seq: this.log.events.length, receivedAtMs: this.#clock(), event }
+    this.log.append(received)
+    switch (event.type) {
+      case 'session.started':
+        if (this.#phase !== 'starting' || this.#started !== undefined) {
+          this.#fail('malformed_event', 'session.started arrived without a pending session.start')
+          return
+        }
+        this.#started = event
+        this.#phase = 'started'
+        this.#disarm()
+        this.#onStarted?.()
+        return
+      case 'session.closed':
+        this.#settle({
+          type: 'closed',
+          synthetic: false,
+          reason: event.reason,
+          usageSeconds: event.usage.seconds,
+          requested: this.#closeRequestId !== undefined,
+          event,
+          atMs: received.receivedAtMs,
+        })
+        return
+      case 'error': {
+        const fatal = this.#phase === 'idle' || this.#phase === 'starting' || this.#isFatal(event.error)
+        if (fatal) {
+          const code = event.error.code ?? 'no code'
+          this.#fail('server_error', `server error ${code}: ${event.error.message}`, {
+            serverError: event.error,
+          })
+        }
+        return
+      }
+      default:
+        return
+    }
+  }
+
+  #fail(
+    kind: LiveErrorKind,
+    message: string,
+    extra: { cause?: unknown; closeCode?: number; serverError?: ErrorEvent['error'] } = {},
+  ): void {
+    if (this.#settled !== undefined) return
+    const error = new LiveSessionError(message, { stage: this.stage, kind, ...extra })
+    this.#settle({ type: 'failed', synthetic: false, error, atMs: 0 })
+  }
+
+  /** The single place an outcome is decided; everything after the first call is ignored. */
+  #settle(outcome: LiveSessionOutcome): void {
+    if (this.#settled !== undefined) return
+    const stamped = outcome.type === 'closed' ? outcome : { ...outcome, atMs: this.#clock() }
+    this.#settled = stamped
+    this.#phase = 'ended'
+    this.#disarm()
+    this.#signal?.removeEventListener('abort', this.#onAbort)
+    this.log.seal()
+    this.#resolveOutcome(stamped)
+    // After the outcome the socket has no purpose; closing it twice is harmless in LiveWS.
+    this.#ws.close()
+  }
+
+  #arm(timeoutMs: number, describe: () => string): void {
+    this.#disarm()
+    this.#timer = setTimeout(() => this.#fail('timeout', describe()), timeoutMs)
+  }
+
+  #disarm(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer)
+    this.#timer = undefined
+  }
+
+  async #socketClosedWithin(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined
+    const expired = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), ms)
+    })
+    const timedOut = await Promise.race([this.#socketClosed.then(() => false), expired])
+    clearTimeout(timer)
+    // A peer that ignores the closing handshake must not keep the process (or a test) alive.
+    if (timedOut) this.#ws.socket.terminate?.()
+  }
+
+  #newEventId(): string {
+    this.#nextEventId += 1
+    return `${this.#eventIdPrefix}${this.#nextEventId}`
+  }
+
+  #misuse(message: string): LiveSessionError {
+    return new LiveSessionError(message, { stage: this.stage, kind: 'misuse' })
+  }
+
+  #waitError(message: string, kind: LiveErrorKind): Error {
+    return new LiveSessionError(message, { stage: this.stage, kind })
+  }
+
+  /** Why start() cannot succeed: the failure itself, the abort reason, or a local-shutdown error. */
+  #settledError(): unknown {
+    const outcome = this.#settled
+    if (outcome?.type === 'failed') return outcome.error
+    if (outcome?.type === 'local_shutdown' && outcome.cause === 'aborted') return this.#signal?.reason
+    return new LiveSessionError(
+      `session was ${outcome?.type === 'closed' ? 'closed' : 'shut down locally'}`,
+      {
+        stage: 'start',
+        kind: 'local_shutdown',
+      },
+    )
+  }
+}
