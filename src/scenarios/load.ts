@@ -64,7 +64,7 @@ function parseJson(text: string, file: string): unknown {
   } catch (error) {
     const offset = jsonSyntaxErrorOffset(text) ?? text.length
     const { line, column } = positionOfOffset(text, offset)
-    const reason = error instanceof Error ? error.message : String(error)
+    const reason = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ')
     throw new DatasetValidationError([
       {
         file,

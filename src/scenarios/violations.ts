@@ -66,9 +66,10 @@ function messageOfIssue(issue: z.core.$ZodIssue): string {
       if (issue.input === undefined) return 'missing required field'
       return `must be ${typeName(issue.expected)}, got ${describeValue(issue.input)}`
     case 'invalid_value':
+      if (issue.input === undefined) return `missing required field (one of ${quoteValues(issue.values)})`
       return issue.values.length === 1
         ? `must be ${JSON.stringify(issue.values[0])}, got ${describeValue(issue.input)}`
-        : `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}, got ${describeValue(issue.input)}`
+        : `must be one of ${quoteValues(issue.values)}, got ${describeValue(issue.input)}`
     case 'too_small':
       if (issue.origin === 'string') return 'must not be empty'
       if (issue.origin === 'array')
@@ -81,6 +82,10 @@ function messageOfIssue(issue: z.core.$ZodIssue): string {
     default:
       return issue.message
   }
+}
+
+function quoteValues(values: readonly unknown[]): string {
+  return values.map((value) => JSON.stringify(value)).join(', ')
 }
 
 function typeName(expected: string): string {

@@ -1,0 +1,178 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { DatasetSchema } from './dataset.ts'
+import { datasetText, multiTurnRaw, type RawObject, setPath, singleTurnRaw } from './fixtures/builders.ts'
+import { pathsAndMessages, TEST_FILE, violationsOf, violationsOfText } from './fixtures/violations-of.ts'
+import { loadDataset, parseDataset } from './load.ts'
+import { DatasetValidationError } from './violations.ts'
+
+const temporaryFolders: string[] = []
+afterEach(async () => {
+  await Promise.all(temporaryFolders.splice(0).map((folder) => rm(folder, { recursive: true, force: true })))
+})
+async function temporaryFolder(): Promise<string> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'live-evals-scenarios-'))
+  temporaryFolders.push(folder)
+  return folder
+}
+
+describe('dataset wrapper', () => {
+  it('requires schema_version "1.0"', () => {
+    const text = (version: unknown) => JSON.stringify({ schema_version: version, scenarios: [] })
+    expect(pathsAndMessages(violationsOfText(text('2.0')))).toEqual([
+      'schema_version: schema_version must be "1.0" (got "2.0")',
+    ])
+    expect(pathsAndMessages(violationsOfText(text(1.0)))).toEqual([
+      'schema_version: schema_version must be "1.0" (got 1)',
+    ])
+    expect(pathsAndMessages(violationsOfText('{"scenarios": []}'))).toEqual([
+      'schema_version: schema_version must be "1.0" (it is missing)',
+    ])
+    expect(violationsOfText(text('1.0'))).toEqual([])
+  })
+
+  it('allows no other top-level keys and requires a scenario list', () => {
+    expect(pathsAndMessages(violationsOf([], { name: 'mine' }))).toEqual([
+      'name: unknown top-level field "name": a dataset holds only schema_version and scenarios',
+    ])
+    expect(pathsAndMessages(violationsOfText('{"schema_version": "1.0", "scenarios": {}}'))).toEqual([
+      'scenarios: scenarios must be a list of scenario objects',
+    ])
+    expect(pathsAndMessages(violationsOfText('[]'))[0]).toContain('a dataset must be a JSON object')
+  })
+
+  it('rejects unknown keys at every depth and names each one', () => {
+    const single = singleTurnRaw()
+    single.notes = 'draft'
+    setPath(single, 'input.speaker', 'x')
+    setPath(single, 'expected.tools.required', [{ name: 'create_reservation', args: {} }])
+    setPath(single, 'expected.golden_path.cost', 1)
+    const multi = multiTurnRaw()
+    setPath(multi, 'simulation_parameters.persona', { accent: 'none' })
+    ;((multi.simulation_parameters as { agenda: RawObject[] }).agenda[0] as RawObject).priority = 1
+    setPath(multi, 'expected.procedure', { id: 'p', steps: [{ id: 's', kind: 'state', weight: 2 }] })
+    expect(pathsAndMessages(violationsOf([single, multi])).map((line) => line.split(':')[0])).toEqual([
+      'scenarios[0].input.speaker',
+      'scenarios[0].expected.tools.required[0].args',
+      'scenarios[0].expected.golden_path.cost',
+      'scenarios[0].notes',
+      'scenarios[1].expected.procedure.steps[0].weight',
+      'scenarios[1].simulation_parameters.persona.accent',
+      'scenarios[1].simulation_parameters.agenda[0].priority',
+    ])
+    expect(violationsOf([single])[0]?.message).toBe(
+      'unknown field "speaker": schema 1.0 does not define it (check the spelling or remove it)',
+    )
+  })
+
+  it('requires scenario ids to be unique case-insensitively', () => {
+    const violations = violationsOf([
+      singleTurnRaw('Booking_A'),
+      singleTurnRaw('other'),
+      singleTurnRaw('booking_a'),
+    ])
+    expect(violations).toEqual([
+      {
+        file: TEST_FILE,
+        scenarioId: 'booking_a',
+        path: 'scenarios[2].id',
+        message: 'scenario ids must be unique (case-insensitive): "booking_a" repeats the id of scenarios[0]',
+      },
+    ])
+  })
+
+  it('reports malformed JSON with the file, line and column', () => {
+    const cases: [string, number, number][] = [
+      ['{\n  "schema_version": "1.0",\n  "scenarios": [,]\n}', 3, 17],
+      ['{\n "a": tru }', 2, 10],
+      ['{\n  "a": 1,\n}', 3, 1],
+      ['{"a": "x', 1, 9],
+      ['', 1, 1],
+    ]
+    for (const [text, line, column] of cases) {
+      const [violation, ...rest] = violationsOfText(text)
+      expect(rest).toEqual([])
+      expect(violation?.file).toBe(TEST_FILE)
+      expect(violation?.message).not.toContain('\n')
+      expect(violation?.message).toContain(`malformed JSON at line ${line}, column ${column}`)
+    }
+  })
+
+  it('reports every violation of every scenario together, with scenario ids and a readable message', () => {
+    const first = setPath(singleTurnRaw('first'), 'expected.delegation', 'forbidden')
+    setPath(first, 'title', '')
+    const second = setPath(multiTurnRaw('second'), 'expected.golden_path.turns', 3)
+    setPath(second, 'expected.golden_path.delegations', undefined)
+    let error: unknown
+    try {
+      parseDataset(datasetText([first, second, singleTurnRaw('FIRST')], { extra: 1 }), TEST_FILE)
+    } catch (caught) {
+      error = caught
+    }
+    expect(error).toBeInstanceOf(DatasetValidationError)
+    const { violations, message } = error as DatasetValidationError
+    expect(violations.map((violation) => [violation.scenarioId, violation.path])).toEqual([
+      [undefined, 'extra'],
+      ['first', 'scenarios[0].title'],
+      ['first', 'scenarios[0].expected.tools.required'],
+      ['second', 'scenarios[1].expected.golden_path.turns'],
+      ['second', 'scenarios[1].expected.golden_path.delegations'],
+      ['FIRST', 'scenarios[2].id'],
+    ])
+    const lines = message.split('\n')
+    expect(lines[0]).toBe(`${TEST_FILE}: 6 problems; fix them before running:`)
+    expect(lines).toContain('  - scenarios[0].title [scenario first]: must not be empty')
+    expect(lines).toHaveLength(7)
+  })
+
+  it('applies the same rules through DatasetSchema', () => {
+    const result = DatasetSchema.safeParse({
+      schema_version: '1.0',
+      scenarios: [singleTurnRaw('a'), setPath(multiTurnRaw('A'), 'expected.golden_path.turns', 2)],
+    })
+    expect(result.success).toBe(false)
+    expect(result.error?.issues.map((issue) => issue.message)).toEqual([
+      'scenario ids must be unique (case-insensitive): "A" repeats the id of scenarios[0]',
+      'RUN scenarios need expected.golden_path.turns >= 7, got 2',
+    ])
+  })
+})
+
+describe('loading from a file', () => {
+  it('resolves recording paths against the dataset folder and keeps the original path', async () => {
+    const folder = await temporaryFolder()
+    await mkdir(path.join(folder, 'walk'))
+    const file = path.join(folder, 'walk', 'dataset.json')
+    const scenario = setPath(singleTurnRaw(), 'input.recordings', [{ id: 'take', path: 'audio/take.wav' }])
+    await writeFile(file, datasetText([scenario]))
+    const loaded = await loadDataset(file)
+    expect(loaded.file).toBe(file)
+    expect(loaded.scenarios[0]?.input.recordings[0]).toEqual({
+      id: 'take',
+      path: 'audio/take.wav',
+      condition: 'clean',
+      metadata: {},
+      resolvedPath: path.join(folder, 'walk', 'audio', 'take.wav'),
+    })
+  })
+
+  it('resolves against the file even when it is named relative to the working directory', () => {
+    const loaded = parseDataset(
+      datasetText([setPath(singleTurnRaw(), 'input.recordings', [{ id: 'take', path: 'a.wav' }])]),
+      'sets/x.json',
+    )
+    expect(loaded.scenarios[0]?.input.recordings[0]?.resolvedPath).toBe(path.resolve('sets', 'a.wav'))
+  })
+
+  it('names the file that cannot be read', async () => {
+    const missing = path.join(await temporaryFolder(), 'missing.json')
+    await expect(loadDataset(missing)).rejects.toThrow(`${missing}: 1 problem`)
+    await expect(loadDataset(missing)).rejects.toThrow('cannot read the dataset file (ENOENT)')
+  })
+
+  it('accepts a byte-order mark', () => {
+    expect(parseDataset(`\uFEFF${datasetText([singleTurnRaw()])}`, TEST_FILE).scenarios).toHaveLength(1)
+  })
+})
