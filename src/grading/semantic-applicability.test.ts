@@ -29,7 +29,20 @@ describe('applicableSemanticDimensions', () => {
       'clarification_quality',
     ])
     const procedure = expectedOutcome({
-      procedure: { id: 'p', steps: [{ id: 's', kind: 'clarification', required: true, critical: false }] },
+      procedure: {
+        id: 'p',
+        steps: [
+          {
+            id: 's',
+            kind: 'clarification',
+            tool: null,
+            arguments: {},
+            after: [],
+            required: true,
+            critical: false,
+          },
+        ],
+      },
     })
     expect(applicableSemanticDimensions(scenarioFacts({ expected: procedure }))).toContain(
       'clarification_quality',

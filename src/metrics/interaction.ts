@@ -138,7 +138,7 @@ export function computeInteractionMetrics(timeline: InteractionTimeline): Intera
       return
     }
     const nextEligible = callerTurns.find(
-      (other, otherIndex) => otherIndex > index && exclusions[otherIndex] === null,
+      (_other, otherIndex) => otherIndex > index && exclusions[otherIndex] === null,
     )
     const result = classify(
       turn,
