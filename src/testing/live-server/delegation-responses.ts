@@ -1,0 +1,162 @@
+// Responses delegation, played offline: the voice model delegates a caller request, the "backend" answers
+// with one function call (decided by the assistant's offline behaviour), waits for the client to return
+// its output with `response.item.create` and to continue with `response.create`, then answers with a
+// message whose text the voice model speaks. Nested events are wrapped in `response.event` envelopes.
+import type { InferredToolCall, JsonObject, OfflineBehaviour } from '../../assistants/offline-behaviour.ts'
+import type { ParsedClientEventOf } from './client-events-schema.ts'
+import type { OutboundServerEvent, SessionIds } from './events.ts'
+import { ERROR_CODES, type ProtocolError, protocolError } from './protocol-errors.ts'
+import {
+  type BackendResponseContext,
+  functionCallResponse,
+  messageResponse,
+  type NestedResponseEvent,
+} from './responses-stream.ts'
+import type { ResolvedDelegation } from './session-resource.ts'
+
+type ResponsesConfig = Extract<ResolvedDelegation, { type: 'responses' }>['responses']
+
+interface PendingRound {
+  delegationId: string
+  /** Outputs by call_id; null until the client returns one. */
+  outputs: Map<string, string | null>
+  /** Everything the backend has read so far, for the usage estimate. */
+  inputText: string
+}
+
+export interface ResponsesDelegationDeps {
+  ids: SessionIds
+  send: (event: OutboundServerEvent) => void
+  behaviour: OfflineBehaviour
+  createdAt: number
+  /** Makes the voice model say `text` now. */
+  speak: (text: string) => void
+}
+
+/** True when the backend's configured tools include a function with this name. */
+export function backendHasTool(config: ResponsesConfig, name: string): boolean {
+  return (config.tools ?? []).some((tool) => tool.type === 'function' && tool.name === name)
+}
+
+export class ResponsesDelegation {
+  readonly #deps: ResponsesDelegationDeps
+  #round: PendingRound | null = null
+
+  constructor(deps: ResponsesDelegationDeps) {
+    this.#deps = deps
+  }
+
+  /** Starts a delegation for `userText` whose backend calls `call`; returns the delegation id. */
+  start(config: ResponsesConfig, userText: string, call: InferredToolCall, offsetMs: number): string {
+    const { ids, send } = this.#deps
+    const delegationId = ids.next('item_deleg')
+    const responseId = ids.next('resp')
+    send({
+      type: 'session.delegation.created',
+      offset_ms: offsetMs,
+      delegation: { id: delegationId, type: 'delegation', target: 'responses', response_id: responseId },
+    })
+    const callId = ids.next('call')
+    const inputText = `${config.instructions ?? ''}\n${JSON.stringify(config.tools ?? [])}\n${userText}`
+    const events = functionCallResponse(this.#context(config, responseId, inputText), {
+      itemId: ids.next('fc'),
+      callId,
+      name: call.name,
+      arguments: JSON.stringify(call.arguments),
+    })
+    this.#emit(delegationId, events)
+    this.#round = { delegationId, outputs: new Map([[callId, null]]), inputText }
+    return delegationId
+  }
+
+  /** `response.item.create`: records a function output (or typed user input) for the pending round. */
+  addItem(event: ParsedClientEventOf<'response.item.create'>): ProtocolError | null {
+    const round = this.#round
+    const item = event.item
+    if (item.type === 'message') {
+      const text = item.content.map((part) => (part.type === 'input_text' ? part.text : '')).join(' ')
+      if (round !== null) round.inputText += `\n${text}`
+      return null
+    }
+    if (round === null || !round.outputs.has(item.call_id)) {
+      return protocolError(
+        ERROR_CODES.invalidValue,
+        `No pending function call has call_id '${item.call_id}'.`,
+        'item.call_id',
+      )
+    }
+    if (round.outputs.get(item.call_id) !== null) {
+      return protocolError(
+        ERROR_CODES.invalidValue,
+        `A function_call_output for call_id '${item.call_id}' was already added.`,
+        'item.call_id',
+      )
+    }
+    const output = typeof item.output === 'string' ? item.output : JSON.stringify(item.output)
+    round.outputs.set(item.call_id, output)
+    round.inputText += `\n${output}`
+    return null
+  }
+
+  /** `response.create`: continues the pending round once every call has its output. */
+  continue(config: ResponsesConfig): ProtocolError | null {
+    const round = this.#round
+    if (round === null) {
+      return protocolError(
+        ERROR_CODES.unsupportedOffline,
+        'There is no pending function call round to continue; the offline backend only continues tool rounds.',
+      )
+    }
+    const missing = [...round.outputs].filter(([, output]) => output === null).map(([callId]) => callId)
+    if (missing.length > 0) {
+      return protocolError(
+        ERROR_CODES.invalidValue,
+        `Add a function_call_output for call_id ${missing.join(', ')} before response.create.`,
+      )
+    }
+    this.#round = null
+    const outputs = [...round.outputs.values()].map((output) => parseToolOutput(output ?? ''))
+    const text = this.#deps.behaviour.finalAnswer(outputs[0] ?? {})
+    const { ids } = this.#deps
+    const events = messageResponse(
+      this.#context(config, ids.next('resp'), round.inputText),
+      ids.next('msg'),
+      text,
+    )
+    this.#emit(round.delegationId, events)
+    this.#deps.speak(text)
+    return null
+  }
+
+  /** At close a round waiting for function results cannot continue; it is abandoned. */
+  abandon(): void {
+    this.#round = null
+  }
+
+  #context(config: ResponsesConfig, responseId: string, inputText: string): BackendResponseContext {
+    return {
+      responseId,
+      model: config.model,
+      createdAt: this.#deps.createdAt,
+      parallelToolCalls: config.parallel_tool_calls ?? true,
+      inputText,
+    }
+  }
+
+  #emit(delegationId: string, events: NestedResponseEvent[]): void {
+    for (const event of events) {
+      this.#deps.send({ type: 'response.event', delegation_id: delegationId, event: { ...event } })
+    }
+  }
+}
+
+/** Tool outputs are JSON strings by convention; anything else is handed over as `{ output: <text> }`. */
+export function parseToolOutput(output: string): JsonObject {
+  try {
+    const parsed: unknown = JSON.parse(output)
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as JsonObject
+  } catch {
+    // not JSON: fall through
+  }
+  return { output }
+}

@@ -1,0 +1,15 @@
+// The offline GPT-Live server: a strict, deterministic stand-in for the GPT-Live WebSocket service, used by
+// offline runs and tests through the same openai LiveWS client as live runs.
+
+export { INJECTION_MS_PER_TOKEN } from './appends.ts'
+export { RESPONSE_SILENCE_MS } from './hearing.ts'
+export { ERROR_CODES } from './protocol-errors.ts'
+export type { FaultPlan, HeardUtterance, OfflineSessionScript } from './script.ts'
+export {
+  LIVE_SESSIONS_PATH,
+  type OfflineLiveServer,
+  type OfflineLiveServerOptions,
+  startOfflineLiveServer,
+} from './server.ts'
+export { USAGE_INTERVAL_MS } from './session.ts'
+export { OUTPUT_CHUNK_MS } from './speech.ts'

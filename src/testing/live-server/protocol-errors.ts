@@ -1,0 +1,36 @@
+// Errors the offline server answers with, in the service's `error` event shape. The codes marked "from
+// sources" are the ones the protocol research saw on the wire; the others are ours, named plainly, for
+// situations the service certainly rejects but whose code no source records.
+
+/** Machine-readable codes this server may put in `error.code`. */
+export const ERROR_CODES = {
+  // from sources
+  unknownParameter: 'unknown_parameter',
+  missingRequiredParameter: 'missing_required_parameter',
+  invalidValue: 'invalid_value',
+  invalidEvent: 'invalid_event',
+  invalidAudio: 'invalid_audio',
+  immutableFieldUpdate: 'immutable_field_update',
+  // ours
+  sessionNotStarted: 'session_not_started',
+  sessionAlreadyStarted: 'session_already_started',
+  sessionClosing: 'session_closing',
+  notResponsesDelegation: 'not_responses_delegation',
+  unsupportedOffline: 'unsupported_in_offline_server',
+} as const
+
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES]
+
+/** A rejected client command: becomes one `error` event (the session keeps running unless it never started). */
+export interface ProtocolError {
+  code: ErrorCode | string
+  message: string
+  /** JSON path of the offending field, e.g. `session.delegation.type`; omitted when there is none. */
+  param?: string
+  /** `invalid_request_error` for bad commands, unless an injected fault says otherwise. */
+  type?: string
+}
+
+export function protocolError(code: ErrorCode, message: string, param?: string): ProtocolError {
+  return param === undefined ? { code, message } : { code, message, param }
+}

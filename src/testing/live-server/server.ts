@@ -1,0 +1,150 @@
+// The offline GPT-Live server: an HTTP server on loopback whose only route is the WebSocket upgrade at
+// /v1/live/sessions, where openai's LiveWS arrives with `baseURL: http://127.0.0.1:PORT/v1`. The bearer
+// token is checked before the upgrade and selects the session script registered by the harness.
+import { createServer, type IncomingMessage } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
+import { type WebSocket, WebSocketServer } from 'ws'
+import {
+  type OfflineSessionScript,
+  type ResolvedSessionScript,
+  redactToken,
+  resolveSessionScript,
+} from './script.ts'
+import { OfflineLiveSession } from './session.ts'
+
+export const LIVE_SESSIONS_PATH = '/v1/live/sessions'
+
+export interface OfflineLiveServerOptions {
+  /** TCP port on 127.0.0.1; 0 (default) picks a free one. */
+  port?: number
+  /** Accept any non-empty bearer token; unregistered tokens get a session with no hearing and no behaviour. */
+  acceptAnyToken?: boolean
+}
+
+export interface OfflineLiveServer {
+  /** ws://127.0.0.1:PORT/v1/live/sessions */
+  url: string
+  /** http://127.0.0.1:PORT/v1, the `baseURL` to give the openai client. */
+  baseURL: string
+  /** Registers what a session authenticated with `token` hears and how its voice model behaves. */
+  registerSession(token: string, script: OfflineSessionScript): void
+  /** Drops every connection and stops listening. Safe to call more than once. */
+  close(): Promise<void>
+}
+
+const EMPTY_SCRIPT: ResolvedSessionScript = { hearing: [] }
+
+export async function startOfflineLiveServer(
+  options: OfflineLiveServerOptions = {},
+): Promise<OfflineLiveServer> {
+  const scripts = new Map<string, ResolvedSessionScript>()
+  const sockets = new Set<WebSocket>()
+  const acceptAnyToken = options.acceptAnyToken ?? false
+  let ordinal = 0
+
+  const http = createServer((_request, response) => {
+    response.writeHead(426, { 'content-type': 'application/json', connection: 'close' })
+    response.end(
+      JSON.stringify(
+        apiError(`Connect with a WebSocket upgrade to ${LIVE_SESSIONS_PATH}.`, 'invalid_request_error'),
+      ),
+    )
+  })
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false })
+
+  http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname
+    if (path !== LIVE_SESSIONS_PATH) {
+      return refuse(socket, 404, 'Not Found', `No WebSocket route at ${path}; use ${LIVE_SESSIONS_PATH}.`)
+    }
+    const token = bearerToken(request.headers.authorization)
+    if (token === null) {
+      return refuse(
+        socket,
+        401,
+        'Unauthorized',
+        'Missing bearer token: send "Authorization: Bearer <token>".',
+      )
+    }
+    const script = scripts.get(token) ?? (acceptAnyToken ? EMPTY_SCRIPT : null)
+    if (script === null) {
+      return refuse(
+        socket,
+        401,
+        'Unauthorized',
+        `Unknown session token ${redactToken(token)}: register it with registerSession() before connecting.`,
+      )
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      sockets.add(ws)
+      const session = new OfflineLiveSession(
+        {
+          sendText: (text) => {
+            if (ws.readyState === ws.OPEN) ws.send(text)
+          },
+          close: (code, reason) => ws.close(code, reason),
+          terminate: () => ws.terminate(),
+        },
+        script,
+        ++ordinal,
+      )
+      ws.on('message', (data, isBinary) => {
+        if (isBinary) session.handleBinaryFrame()
+        else session.handleFrame(data.toString())
+      })
+      ws.on('close', () => {
+        sockets.delete(ws)
+        session.handleTransportClosed()
+      })
+      ws.on('error', () => ws.terminate())
+    })
+  })
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject)
+    http.listen(options.port ?? 0, '127.0.0.1', () => {
+      http.off('error', reject)
+      resolve()
+    })
+  })
+  const { port } = http.address() as AddressInfo
+
+  let closing: Promise<void> | null = null
+  return {
+    url: `ws://127.0.0.1:${port}${LIVE_SESSIONS_PATH}`,
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    registerSession(token, script) {
+      if (token.length === 0)
+        throw new Error('offline GPT-Live server: registerSession needs a non-empty token')
+      scripts.set(token, resolveSessionScript(token, script))
+    },
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        for (const ws of sockets) ws.terminate()
+        wss.close()
+        http.closeAllConnections()
+        http.close(() => resolve())
+      })
+      return closing
+    },
+  }
+}
+
+function bearerToken(header: string | undefined): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')
+  return match?.[1] ?? null
+}
+
+function apiError(message: string, type: string, code?: string) {
+  return { error: { message, type, code: code ?? null, param: null } }
+}
+
+/** Answers the upgrade request with a plain HTTP error (the socket never becomes a WebSocket). */
+function refuse(socket: Duplex, status: number, statusText: string, message: string): void {
+  const code = status === 401 ? 'invalid_api_key' : undefined
+  const body = JSON.stringify(apiError(message, 'invalid_request_error', code))
+  socket.end(
+    `HTTP/1.1 ${status} ${statusText}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  )
+}

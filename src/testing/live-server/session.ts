@@ -1,0 +1,420 @@
+// One offline GPT-Live session (one WebSocket): the state machine created → active → closing → closed,
+// dispatch of validated client events, and the voice model's turn-taking. Everything it emits is placed on
+// the received-audio clock (timeline.ts), so a run depends only on the frames the client sent.
+import type { ServerEvent, SessionResource } from 'openai/resources/live/live'
+import { ContextAppends } from './appends.ts'
+import type { ParsedClientEvent, ParsedClientEventOf } from './client-events-schema.ts'
+import { ClientDelegations } from './delegation-client.ts'
+import { backendHasTool, ResponsesDelegation } from './delegation-responses.ts'
+import { EventStamper, type OutboundServerEvent, SessionIds } from './events.ts'
+import { FaultInjector } from './faults.ts'
+import { scheduleHearing } from './hearing.ts'
+import { ERROR_CODES, type ProtocolError, protocolError } from './protocol-errors.ts'
+import type { ResolvedSessionScript } from './script.ts'
+import type { ParsedSessionConfig } from './session-config-schema.ts'
+import {
+  DEFAULT_AUDIO_FORMAT,
+  type ResolvedDelegation,
+  resolveDelegation,
+  sessionResource,
+} from './session-resource.ts'
+import { Speaker } from './speech.ts'
+import { AudioClockTimeline } from './timeline.ts'
+import { parseClientFrame } from './validation.ts'
+
+/** What the session needs from its WebSocket. */
+export interface SessionTransport {
+  sendText(text: string): void
+  /** Close with a close frame. */
+  close(code: number, reason: string): void
+  /** Drop the connection abruptly (no close frame). */
+  terminate(): void
+}
+
+/** `session.usage.updated` is sent about once a minute on the service; ours every 60 s of received audio. */
+export const USAGE_INTERVAL_MS = 60_000
+const DEFAULT_LIFETIME_SECONDS = 3_600
+/** WebSocket close code for a policy violation: a session that never started. */
+const CLOSE_POLICY_VIOLATION = 1008
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
+
+type State = 'awaiting_start' | 'active' | 'closing' | 'closed'
+
+interface Started {
+  config: ParsedSessionConfig
+  delegation: ResolvedDelegation
+  timeline: AudioClockTimeline
+  speaker: Speaker
+  appends: ContextAppends
+  clientDelegations: ClientDelegations
+  responses: ResponsesDelegation | null
+}
+
+export class OfflineLiveSession {
+  readonly #transport: SessionTransport
+  readonly #script: ResolvedSessionScript
+  readonly #id: string
+  readonly #expiresAt: number
+  readonly #stamper: EventStamper
+  readonly #ids = new SessionIds()
+  readonly #faults: FaultInjector
+  #state: State = 'awaiting_start'
+  #started: Started | null = null
+  #muted = false
+  #sentCount = 0
+
+  constructor(transport: SessionTransport, script: ResolvedSessionScript, ordinal: number) {
+    this.#transport = transport
+    this.#script = script
+    this.#id = `live_offline_${ordinal}`
+    this.#stamper = new EventStamper(String(ordinal))
+    this.#expiresAt = script.expiresAt ?? Math.floor(Date.now() / 1000) + DEFAULT_LIFETIME_SECONDS
+    this.#faults = new FaultInjector(script.faults, {
+      disconnect: () => this.#end(() => this.#transport.terminate()),
+      sendMalformed: (payload) => this.#sendText(payload),
+      sendError: (error) => this.#send({ type: 'error', error }),
+      serverClose: (reason) => this.#finishClose(reason, undefined, false),
+    })
+  }
+
+  get state(): State {
+    return this.#state
+  }
+
+  /** One text frame from the client. */
+  handleFrame(text: string): void {
+    if (this.#state === 'closed') return
+    const parsed = parseClientFrame(text)
+    if (this.#state === 'awaiting_start') {
+      if (!parsed.ok) {
+        this.#refuseStart(parsed.error, parsed.clientEventId)
+      } else if (parsed.event.type !== 'session.start') {
+        const message = `The first client event must be session.start, got ${parsed.event.type}.`
+        this.#refuseStart(protocolError(ERROR_CODES.sessionNotStarted, message, 'type'), parsed.clientEventId)
+      } else {
+        this.#start(parsed.event, parsed.clientEventId)
+      }
+      return
+    }
+    if (!parsed.ok) {
+      this.#sendError(parsed.error, parsed.clientEventId)
+      return
+    }
+    const problem =
+      this.#state === 'closing'
+        ? protocolError(
+            ERROR_CODES.sessionClosing,
+            `The session is closing; ${parsed.event.type} was rejected.`,
+          )
+        : this.#dispatch(parsed.event, parsed.clientEventId)
+    if (problem !== null) this.#sendError(problem, parsed.clientEventId)
+  }
+
+  /** Events are JSON text frames; the service accepts no binary frames. */
+  handleBinaryFrame(): void {
+    if (this.#state === 'closed') return
+    const error = protocolError(
+      ERROR_CODES.invalidEvent,
+      'Binary frames are not accepted; send JSON text frames.',
+    )
+    if (this.#state === 'awaiting_start') this.#refuseStart(error, undefined)
+    else this.#sendError(error, undefined)
+  }
+
+  /** The client's socket went away (closed or dropped). */
+  handleTransportClosed(): void {
+    this.#state = 'closed'
+    this.#started?.timeline.stop()
+  }
+
+  #start(event: ParsedClientEventOf<'session.start'>, clientEventId: string | undefined): void {
+    const config = event.session
+    const delegation = resolveDelegation(config)
+    const format = config.audio?.format ?? DEFAULT_AUDIO_FORMAT
+    const timeline = new AudioClockTimeline(format.rate)
+    const send = (outbound: OutboundServerEvent) => this.#send(outbound)
+    const speaker = new Speaker({
+      timeline,
+      send,
+      sampleRateHz: format.rate,
+      onSpeechEnd: () => this.#send(this.#usageUpdated()),
+    })
+    const speak = (text: string, notBeforeMs: number) => void speaker.speak(text, notBeforeMs)
+    const clientDelegations = new ClientDelegations(this.#ids, send)
+    const behaviour = this.#script.behaviour
+    const started: Started = {
+      config,
+      delegation,
+      timeline,
+      speaker,
+      clientDelegations,
+      appends: new ContextAppends({
+        timeline,
+        send,
+        sendError: (error, id) => this.#sendError(error, id),
+        ackDelayMs: this.#script.faults?.ackDelayMs ?? 0,
+        delegationMode: () => (this.#delegation().type === 'responses' ? 'responses' : 'client'),
+        isKnownClientDelegation: (id) => clientDelegations.isKnown(id),
+        speak,
+      }),
+      responses:
+        behaviour === undefined
+          ? null
+          : new ResponsesDelegation({
+              ids: this.#ids,
+              send,
+              behaviour,
+              createdAt: this.#expiresAt - DEFAULT_LIFETIME_SECONDS,
+              speak: (text) => speak(text, timeline.nowMs),
+            }),
+    }
+    this.#started = started
+    this.#state = 'active'
+    this.#send(withClientEventId({ type: 'session.started', session: this.#resource() }, clientEventId))
+    scheduleHearing(this.#script.hearing, {
+      timeline,
+      send,
+      isMuted: () => this.#muted,
+      onUtterance: (text) => this.#takeTurn(text),
+    })
+    const scheduleUsage = (atMs: number) =>
+      timeline.schedule(atMs, 'listening', () => {
+        this.#send(this.#usageUpdated())
+        scheduleUsage(atMs + USAGE_INTERVAL_MS)
+      })
+    scheduleUsage(USAGE_INTERVAL_MS)
+    this.#faults.armAudioClock(timeline)
+  }
+
+  #dispatch(event: ParsedClientEvent, clientEventId: string | undefined): ProtocolError | null {
+    const started = this.#requireStarted()
+    switch (event.type) {
+      case 'session.start':
+        return protocolError(
+          ERROR_CODES.sessionAlreadyStarted,
+          'session.start may be sent only once.',
+          'type',
+        )
+      case 'session.update':
+        return this.#update(event, clientEventId)
+      case 'session.input_audio.append':
+        return this.#appendAudio(event.audio, started)
+      case 'session.input_audio.mute':
+      case 'session.input_audio.unmute':
+        this.#muted = event.type === 'session.input_audio.mute'
+        this.#send(
+          withClientEventId(
+            { type: this.#muted ? 'session.input_audio.muted' : 'session.input_audio.unmuted' },
+            clientEventId,
+          ),
+        )
+        return null
+      case 'session.instructions.append':
+      case 'session.thinking.append':
+      case 'session.commentary.append':
+        return started.appends.accept(event, clientEventId)
+      case 'response.item.create':
+      case 'response.create':
+        return this.#responseCommand(event, started)
+      case 'session.close':
+        return this.#beginClose(clientEventId)
+    }
+  }
+
+  #update(
+    event: ParsedClientEventOf<'session.update'>,
+    clientEventId: string | undefined,
+  ): ProtocolError | null {
+    const started = this.#requireStarted()
+    const requested = event.session.delegation
+    const current = started.delegation
+    if (requested !== undefined) {
+      if (requested === null || requested.type !== current.type) {
+        if (!(requested === null && current.type === 'client')) {
+          return protocolError(
+            ERROR_CODES.immutableFieldUpdate,
+            'The delegation type cannot change after session startup.',
+            'session.delegation.type',
+          )
+        }
+      } else if (requested.type === 'responses' && current.type === 'responses') {
+        // Sparse update: omitted settings keep their values; a given setting replaces the old one whole.
+        started.delegation = {
+          ...current,
+          ...(requested.acknowledgement_delay_ms === undefined
+            ? {}
+            : { acknowledgement_delay_ms: requested.acknowledgement_delay_ms }),
+          responses: { ...current.responses, ...stripUndefined(requested.responses ?? {}) },
+        }
+      } else if (requested.type === 'client' && requested.acknowledgement_delay_ms !== undefined) {
+        started.delegation = { type: 'client', acknowledgement_delay_ms: requested.acknowledgement_delay_ms }
+      }
+    }
+    this.#send(withClientEventId({ type: 'session.updated', session: this.#resource() }, clientEventId))
+    return null
+  }
+
+  #appendAudio(audio: string, started: Started): ProtocolError | null {
+    if (audio.length === 0) {
+      return protocolError(ERROR_CODES.invalidAudio, 'audio must be non-empty base64 PCM16 audio.', 'audio')
+    }
+    if (!BASE64.test(audio))
+      return protocolError(ERROR_CODES.invalidAudio, 'audio is not valid base64.', 'audio')
+    const byteCount = Buffer.byteLength(audio, 'base64')
+    if (byteCount % 2 !== 0) {
+      return protocolError(
+        ERROR_CODES.invalidAudio,
+        `PCM16 audio needs an even number of bytes (whole 16-bit samples); got ${byteCount}.`,
+        'audio',
+      )
+    }
+    started.timeline.receive(byteCount)
+    return null
+  }
+
+  #responseCommand(
+    event: ParsedClientEventOf<'response.item.create' | 'response.create'>,
+    started: Started,
+  ): ProtocolError | null {
+    const delegation = started.delegation
+    if (delegation.type !== 'responses') {
+      return protocolError(
+        ERROR_CODES.notResponsesDelegation,
+        `${event.type} is only accepted with Responses delegation; this session uses ${delegation.type} delegation.`,
+        'type',
+      )
+    }
+    if (started.responses === null) {
+      return protocolError(
+        ERROR_CODES.unsupportedOffline,
+        `No offline behaviour was registered for this session, so there is no backend response to continue.`,
+      )
+    }
+    return event.type === 'response.item.create'
+      ? started.responses.addItem(event)
+      : started.responses.continue(delegation.responses)
+  }
+
+  /** The voice model's turn after hearing `text`: answer directly, or delegate. */
+  #takeTurn(text: string): void {
+    const behaviour = this.#script.behaviour
+    const started = this.#started
+    if (behaviour === undefined || started === null || this.#state !== 'active') return
+    const now = started.timeline.nowMs
+    const call = behaviour.inferToolCall(text)
+    const delegation = started.delegation
+    if (
+      call === null ||
+      (delegation.type === 'responses' && !backendHasTool(delegation.responses, call.name))
+    ) {
+      started.speaker.speak(behaviour.directAnswer(text), now)
+      return
+    }
+    if (delegation.type === 'responses' && started.responses !== null) {
+      started.responses.start(delegation.responses, text, call, now)
+    } else {
+      started.clientDelegations.start(now)
+    }
+    if (this.#script.acknowledgement !== undefined) started.speaker.speak(this.#script.acknowledgement, now)
+  }
+
+  #beginClose(clientEventId: string | undefined): null {
+    const started = this.#requireStarted()
+    this.#state = 'closing'
+    started.appends.failPending()
+    started.responses?.abandon()
+    // The service lets output already under way drain before it confirms the close.
+    for (const action of started.timeline.takePendingOutput()) action()
+    if (this.#script.faults?.withholdSessionClosed) return null
+    // Finalize on a later turn of the event loop, so commands already in flight are rejected as "closing".
+    setImmediate(() => this.#finishClose('close_requested', clientEventId, true))
+    return null
+  }
+
+  #finishClose(
+    reason: Extract<ServerEvent, { type: 'session.closed' }>['reason'],
+    clientEventId: string | undefined,
+    graceful: boolean,
+  ): void {
+    const started = this.#started
+    if (started === null || this.#state === 'closed') return
+    if (!graceful) started.appends.failPending()
+    this.#send(
+      withClientEventId(
+        {
+          type: 'session.closed',
+          reason,
+          session: this.#resource(),
+          usage: { seconds: usageSeconds(started) },
+        },
+        clientEventId,
+      ),
+    )
+    this.#end(() => this.#transport.close(1000, reason))
+  }
+
+  #end(closeTransport: () => void): void {
+    if (this.#state === 'closed') return
+    this.#state = 'closed'
+    this.#started?.timeline.stop()
+    closeTransport()
+  }
+
+  #refuseStart(error: ProtocolError, clientEventId: string | undefined): void {
+    this.#sendError(error, clientEventId)
+    this.#end(() => this.#transport.close(CLOSE_POLICY_VIOLATION, 'session.start failed'))
+  }
+
+  #sendError(error: ProtocolError, clientEventId: string | undefined): void {
+    const body = {
+      type: error.type ?? 'invalid_request_error',
+      code: error.code,
+      message: error.message,
+      ...(error.param === undefined ? {} : { param: error.param }),
+      ...(clientEventId === undefined ? {} : { client_event_id: clientEventId }),
+    }
+    this.#send(withClientEventId({ type: 'error', error: body }, clientEventId))
+  }
+
+  #send(event: OutboundServerEvent): void {
+    this.#sendText(JSON.stringify(this.#stamper.stamp(event)))
+  }
+
+  #sendText(text: string): void {
+    if (this.#state === 'closed') return
+    this.#transport.sendText(text)
+    this.#sentCount++
+    this.#faults.afterEventSent(this.#sentCount)
+  }
+
+  #usageUpdated(): OutboundServerEvent {
+    return { type: 'session.usage.updated', usage: { seconds: usageSeconds(this.#requireStarted()) } }
+  }
+
+  #resource(): SessionResource {
+    const started = this.#requireStarted()
+    return sessionResource(this.#id, this.#expiresAt, started.config, started.delegation)
+  }
+
+  #delegation(): ResolvedDelegation {
+    return this.#requireStarted().delegation
+  }
+
+  #requireStarted(): Started {
+    if (this.#started === null) throw new Error('offline GPT-Live session: used before session.start')
+    return this.#started
+  }
+}
+
+/** Received caller audio in seconds, to the millisecond (the service reports whole seconds; we keep precision). */
+function usageSeconds(started: Started): number {
+  return Math.round(started.timeline.receivedSeconds * 1000) / 1000
+}
+
+function withClientEventId<T extends object>(event: T, clientEventId: string | undefined): T {
+  return clientEventId === undefined ? event : { ...event, client_event_id: clientEventId }
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
+}

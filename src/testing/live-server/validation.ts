@@ -1,0 +1,174 @@
+// Turns one incoming WebSocket text frame into a parsed client event or the single `error` the service would
+// answer with. Like the service, only the first problem is reported, named by its JSON path (`param`).
+import type { z } from 'zod'
+import {
+  clientEventSchemas,
+  type ParsedClientEvent,
+  type SupportedClientEventType,
+  UNSUPPORTED_CLIENT_EVENT_TYPES,
+} from './client-events-schema.ts'
+import { ERROR_CODES, type ProtocolError, protocolError } from './protocol-errors.ts'
+import { IMMUTABLE_SESSION_FIELDS } from './session-config-schema.ts'
+
+export type FrameParseResult =
+  | { ok: true; event: ParsedClientEvent; clientEventId: string | undefined }
+  | { ok: false; error: ProtocolError; clientEventId: string | undefined }
+
+type JsonRecord = Record<string, unknown>
+
+const isRecord = (value: unknown): value is JsonRecord =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+function isSupportedType(type: string): type is SupportedClientEventType {
+  return Object.hasOwn(clientEventSchemas, type)
+}
+
+export function parseClientFrame(text: string): FrameParseResult {
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch {
+    return fail(
+      protocolError(
+        ERROR_CODES.invalidEvent,
+        'The frame is not valid JSON; send one JSON object per text frame.',
+      ),
+    )
+  }
+  if (!isRecord(raw)) {
+    return fail(
+      protocolError(ERROR_CODES.invalidEvent, 'A client event must be a JSON object with a string `type`.'),
+    )
+  }
+  const clientEventId = typeof raw.event_id === 'string' ? raw.event_id : undefined
+  const reject = (error: ProtocolError): FrameParseResult => ({ ok: false, error, clientEventId })
+  const type = raw.type
+  if (typeof type !== 'string') {
+    return reject(
+      raw.type === undefined
+        ? protocolError(ERROR_CODES.missingRequiredParameter, 'Missing required parameter: `type`.', 'type')
+        : protocolError(ERROR_CODES.invalidValue, 'The event `type` must be a string.', 'type'),
+    )
+  }
+  if (UNSUPPORTED_CLIENT_EVENT_TYPES.has(type)) {
+    return reject(
+      protocolError(
+        ERROR_CODES.unsupportedOffline,
+        `The offline GPT-Live server does not implement '${type}'.`,
+        'type',
+      ),
+    )
+  }
+  if (!isSupportedType(type)) {
+    return reject(protocolError(ERROR_CODES.invalidEvent, `Unknown client event type '${type}'.`, 'type'))
+  }
+  const unsupported = unsupportedFeature(type, raw)
+  if (unsupported !== null) return reject(unsupported)
+  const immutable = type === 'session.update' ? immutableFieldInUpdate(raw) : null
+  if (immutable !== null) return reject(immutable)
+
+  const parsed = clientEventSchemas[type].safeParse(raw)
+  if (!parsed.success) return reject(errorFromIssue(parsed.error.issues, raw))
+  return { ok: true, event: parsed.data, clientEventId }
+}
+
+function fail(error: ProtocolError): FrameParseResult {
+  return { ok: false, error, clientEventId: undefined }
+}
+
+/** Features that exist in the SDK but that this server deliberately does not fake; refused by name. */
+function unsupportedFeature(type: SupportedClientEventType, raw: JsonRecord): ProtocolError | null {
+  const offline = (what: string, param: string) =>
+    protocolError(
+      ERROR_CODES.unsupportedOffline,
+      `The offline GPT-Live server does not implement ${what}.`,
+      param,
+    )
+  if (type === 'session.start' || type === 'session.update') {
+    const session = raw.session
+    if (!isRecord(session)) return null
+    if ('triggers' in session) return offline('Decisions triggers', 'session.triggers')
+    if (isRecord(session.delegation) && session.delegation.type === 'decisions') {
+      return offline('Decisions delegation', 'session.delegation.type')
+    }
+    const format = isRecord(session.audio) && isRecord(session.audio.format) ? session.audio.format : null
+    if (format !== null && (format.type === 'audio/pcmu' || format.type === 'audio/pcma')) {
+      return offline('G.711 audio (use audio/pcm at 16000 or 24000 Hz)', 'session.audio.format.type')
+    }
+  }
+  if (type === 'response.item.create' && isRecord(raw.item)) {
+    const itemType = raw.item.type
+    if (typeof itemType === 'string' && itemType !== 'function_call_output' && itemType !== 'message') {
+      return offline(`'${itemType}' input items (only function_call_output and message)`, 'item.type')
+    }
+  }
+  return null
+}
+
+function immutableFieldInUpdate(raw: JsonRecord): ProtocolError | null {
+  if (!isRecord(raw.session)) return null
+  for (const field of IMMUTABLE_SESSION_FIELDS) {
+    if (field in raw.session) {
+      return protocolError(
+        ERROR_CODES.immutableFieldUpdate,
+        `The session ${field} cannot change after session startup.`,
+        `session.${field}`,
+      )
+    }
+  }
+  return null
+}
+
+/** `session.audio.format.type`, with `[i]` for array indices. */
+export function formatParam(path: readonly PropertyKey[]): string {
+  let out = ''
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`
+    else out += out === '' ? String(key) : `.${String(key)}`
+  }
+  return out
+}
+
+function errorFromIssue(issues: readonly z.core.$ZodIssue[], raw: JsonRecord): ProtocolError {
+  const issue = issues[0]
+  if (issue === undefined) return protocolError(ERROR_CODES.invalidEvent, 'The event is invalid.')
+  const path = issue.path
+  if (issue.code === 'unrecognized_keys') {
+    const param = formatParam([...path, issue.keys[0] ?? ''])
+    return protocolError(ERROR_CODES.unknownParameter, `Unknown parameter: '${param}'.`, param)
+  }
+  if (issue.code === 'invalid_union' && 'discriminator' in issue && typeof issue.discriminator === 'string') {
+    const param = formatParam([...path, issue.discriminator])
+    const value = valueAt(raw, [...path, issue.discriminator])
+    return protocolError(
+      ERROR_CODES.invalidValue,
+      `Invalid value for '${param}': ${JSON.stringify(value)}.`,
+      param,
+    )
+  }
+  const param = formatParam(path)
+  if (issue.code === 'invalid_type' && isMissing(raw, path)) {
+    return protocolError(
+      ERROR_CODES.missingRequiredParameter,
+      `Missing required parameter: '${param}'.`,
+      param,
+    )
+  }
+  return protocolError(ERROR_CODES.invalidValue, `Invalid value for '${param}': ${issue.message}.`, param)
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let node = root
+  for (const key of path) {
+    if (typeof node !== 'object' || node === null) return undefined
+    node = (node as Record<PropertyKey, unknown>)[key]
+  }
+  return node
+}
+
+function isMissing(root: unknown, path: readonly PropertyKey[]): boolean {
+  const last = path.at(-1)
+  if (last === undefined) return false
+  const parent = valueAt(root, path.slice(0, -1))
+  return typeof parent === 'object' && parent !== null && !Object.hasOwn(parent, last)
+}
