@@ -1,0 +1,11 @@
+// The artifacts module's public surface.
+export { ArtifactPathError, artifactPathProblem, resolveArtifactPath } from './destinations.ts'
+export { artifactIdProblem, isArtifactSafeId } from './ids.ts'
+export {
+  makePrivateDirectories,
+  PRIVATE_DIRECTORY_MODE,
+  PRIVATE_FILE_MODE,
+} from './private-directories.ts'
+export { MAX_RUN_NAME_ATTEMPTS, type ReservedRunDirectory, reserveRunDirectory } from './run-directory.ts'
+export { defaultRunLabel, runName, runTimestamp } from './run-name.ts'
+export { appendArtifactLine, writeArtifact, writeJsonArtifact } from './write.ts'

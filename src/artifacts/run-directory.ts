@@ -1,0 +1,50 @@
+// Reserving a run's folder. Runs never merge: the folder is created exclusively (mkdir without
+// `recursive`, which fails if it exists). When two runs with the same label start in the same
+// millisecond (parallel shards, a quick retry), the later one takes the next free millisecond rather than
+// failing, so its name stays in the run-name format and still sorts by start time.
+import { resolve } from 'node:path'
+import { makePrivateDirectories, makePrivateDirectoryExclusively } from './private-directories.ts'
+import { runName } from './run-name.ts'
+
+/** How many following milliseconds to try before giving up on a crowded results folder. */
+export const MAX_RUN_NAME_ATTEMPTS = 1000
+
+export interface ReservedRunDirectory {
+  /** Absolute path of the new, empty, 0700 run folder. */
+  path: string
+  /** Its name, `<label>_<YYYYmmdd_HHMMSS>_<mmm>Z`. */
+  name: string
+  /** The time in the name (later than `now` when earlier names were taken). */
+  startedAt: Date
+}
+
+/** Create `resultsDir` (0700 where new) and inside it a new run folder that no other run has used. */
+export async function reserveRunDirectory(
+  resultsDir: string,
+  label: string,
+  now: Date,
+): Promise<ReservedRunDirectory> {
+  runName(label, now) // validates the label and date before anything is created
+  const root = resolve(resultsDir)
+  try {
+    await makePrivateDirectories(root)
+  } catch (error) {
+    throw new Error(`Cannot create the results folder ${root}: ${(error as Error).message}`)
+  }
+  for (let attempt = 0; attempt < MAX_RUN_NAME_ATTEMPTS; attempt++) {
+    const startedAt = new Date(now.getTime() + attempt)
+    const name = runName(label, startedAt)
+    const path = resolve(root, name)
+    try {
+      await makePrivateDirectoryExclusively(path)
+      return { path, name, startedAt }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue
+      throw new Error(`Cannot create the run folder ${path}: ${(error as Error).message}`)
+    }
+  }
+  throw new Error(
+    `Cannot reserve a run folder in ${root}: the names for label "${label}" from ${runName(label, now)} ` +
+      `on are taken for ${MAX_RUN_NAME_ATTEMPTS} milliseconds; use another label or results folder`,
+  )
+}
