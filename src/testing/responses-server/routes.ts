@@ -1,0 +1,50 @@
+// The route contract of the test OpenAI server: what a handler receives, what it may answer, and the
+// API-shaped error reply. Kept apart from the server so route modules do not import the server.
+
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
+
+export interface RecordedRequest {
+  method: string
+  /** Path without the query string, e.g. `/v1/audio/speech`. */
+  path: string
+  query: Record<string, string>
+  headers: IncomingHttpHeaders
+  /** Parsed JSON body, or null when the body is empty or not JSON. */
+  body: unknown
+  rawBody: Buffer
+}
+
+/** A reply described as data; `body` objects are sent as JSON, bytes and strings as they are. */
+export interface RouteReply {
+  status?: number
+  headers?: Record<string, string>
+  body: Uint8Array | string | object
+}
+
+/**
+ * Handles one request. Return a RouteReply, or write to `response` yourself (for streaming, e.g. server-sent
+ * events) and return undefined once the response has been ended.
+ */
+export type RouteHandler = (
+  request: RecordedRequest,
+  response: ServerResponse,
+) => RouteReply | undefined | Promise<RouteReply | undefined>
+
+/** An error reply in the OpenAI API's shape. */
+export function openAiError(
+  status: number,
+  message: string,
+  details: { type?: string; param?: string | null; code?: string | null } = {},
+): RouteReply {
+  return {
+    status,
+    body: {
+      error: {
+        message,
+        type: details.type ?? 'invalid_request_error',
+        param: details.param ?? null,
+        code: details.code ?? null,
+      },
+    },
+  }
+}
