@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { LiveEventLog } from './event-log.ts'
 import type { ReceivedLiveEvent } from './events.ts'
 import { describeMalformedServerEvent } from './events.ts'
+import { usesTwoByteSamples } from './session.ts'
 
 const received = (seq: number): ReceivedLiveEvent => ({
   seq,
@@ -57,5 +58,20 @@ describe('server event shape checks', () => {
     )
     expect(describeMalformedServerEvent([1])).toBe('event is not a JSON object')
     expect(describeMalformedServerEvent({ kind: 'x' })).toBe('event has no string "type"')
+  })
+})
+
+describe('audio byte-count rule', () => {
+  it('PCM16 (explicit or default) needs even byte counts; G.711 does not', () => {
+    expect(usesTwoByteSamples({ model: 'gpt-live-1' })).toBe(true)
+    expect(
+      usesTwoByteSamples({ model: 'gpt-live-1', audio: { format: { type: 'audio/pcm', rate: 16000 } } }),
+    ).toBe(true)
+    expect(
+      usesTwoByteSamples({ model: 'gpt-live-1', audio: { format: { type: 'audio/pcmu', rate: 8000 } } }),
+    ).toBe(false)
+    expect(
+      usesTwoByteSamples({ model: 'gpt-live-1', audio: { format: { type: 'audio/pcma', rate: 8000 } } }),
+    ).toBe(false)
   })
 })

@@ -44,6 +44,12 @@ type Phase = 'idle' | 'starting' | 'started' | 'closing' | 'ended'
 /** How long we wait for the socket itself to finish closing once the session has its outcome. */
 const SOCKET_CLOSE_GRACE_MS = 2_000
 
+/** PCM16 (the default format) needs whole 16-bit samples; the 8-bit G.711 formats take any byte count. */
+export function usesTwoByteSamples(config: SessionConfig): boolean {
+  const format = config.audio?.format
+  return format === undefined || format.type === 'audio/pcm'
+}
+
 const clientEventIdOf = (event: ServerEvent): string | undefined => {
   if ('client_event_id' in event && typeof event.client_event_id === 'string') return event.client_event_id
   if (event.type === 'error') return event.error.client_event_id
@@ -149,8 +155,7 @@ export class LiveSession {
     }
     if (this.#settled !== undefined) throw this.#settledError()
     this.#phase = 'starting'
-    const format = config.audio?.format
-    this.#evenAudioBytes = format === undefined || format.type === 'audio/pcm'
+    this.#evenAudioBytes = usesTwoByteSamples(config)
     const started = new Promise<void>((resolve) => {
       this.#onStarted = resolve
     })

@@ -1,0 +1,334 @@
+import type { AddressInfo } from 'node:net'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { WebSocketServer } from 'ws'
+import { paceFrames } from '../audio/pacing.ts'
+import { type OfflineSessionScript, startOfflineLiveServer } from '../testing/live-server/index.ts'
+import { LiveSessionError } from './errors.ts'
+import type { SessionConfig } from './events.ts'
+import type { LiveSessionFailed, LiveSessionOutcome } from './outcome.ts'
+import { LiveSession, type LiveSessionOptions } from './session.ts'
+
+type OfflineServer = Awaited<ReturnType<typeof startOfflineLiveServer>>
+
+const CONFIG: SessionConfig = {
+  model: 'gpt-live-1',
+  instructions: 'Answer briefly.',
+  audio: { format: { type: 'audio/pcm', rate: 24000 } },
+  delegation: { type: 'client' },
+}
+
+/** 20 ms of PCM16 silence at 24 kHz. */
+const FRAME = new Uint8Array(960)
+
+let server: OfflineServer
+let tokenCounter = 0
+const opened: LiveSession[] = []
+
+beforeAll(async () => {
+  server = await startOfflineLiveServer()
+})
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((session) => session.dispose()))
+})
+afterAll(async () => {
+  await server.close()
+})
+
+/** A session against the offline server with its own token and script. */
+function offlineSession(
+  script: Partial<OfflineSessionScript> = {},
+  options: LiveSessionOptions = {},
+  settings: { startTimeoutMs?: number; closeTimeoutMs?: number } = {},
+): LiveSession {
+  tokenCounter += 1
+  const token = `session-token-${tokenCounter}`
+  server.registerSession(token, { hearing: [], ...script })
+  const session = new LiveSession(
+    { apiKey: token, baseURL: server.baseURL, allowInsecureLoopback: true, ...settings },
+    options,
+  )
+  opened.push(session)
+  return session
+}
+
+/** Asserts a failed outcome with its stage and kind, and that the message names the stage. */
+function expectFailure(outcome: LiveSessionOutcome, stage: string, kind: string): LiveSessionError {
+  expect(outcome.type).toBe('failed')
+  const { error } = outcome as LiveSessionFailed
+  expect(error).toBeInstanceOf(LiveSessionError)
+  expect({ stage: error.stage, kind: error.kind }).toEqual({ stage, kind })
+  expect(error.message).toContain(`GPT-Live session ${stage}:`)
+  return error
+}
+
+describe('LiveSession over LiveWS: the normal path', () => {
+  it('starts, streams audio, and ends with the provider session.closed (reason and usage kept)', async () => {
+    let tick = 0
+    const session = offlineSession({}, { clock: () => ++tick })
+    const started = await session.start(CONFIG)
+    expect(started.session.id).toMatch(/^live_/)
+    for (let i = 0; i < 50; i += 1) expect(session.appendAudio(FRAME)).toBe(true)
+    const outcome = await session.close()
+    expect(outcome).toMatchObject({
+      type: 'closed',
+      synthetic: false,
+      reason: 'close_requested',
+      requested: true,
+    })
+    if (outcome.type !== 'closed') throw new Error('unreachable')
+    expect(outcome.usageSeconds).toBe(outcome.event.usage.seconds)
+    expect(outcome.usageSeconds).toBeGreaterThanOrEqual(1)
+    expect(await session.outcome).toBe(outcome)
+
+    const received = []
+    for await (const item of session.events()) received.push(item)
+    expect(received.map((item) => item.event.type)).toEqual(['session.started', 'session.closed'])
+    expect(received.map((item) => item.seq)).toEqual([0, 1])
+    const stamps = received.map((item) => item.receivedAtMs)
+    expect(stamps).toEqual([...stamps].sort((a, b) => a - b))
+    expect(new Set(stamps).size).toBe(stamps.length)
+  })
+
+  it('paced audio drives the server clock: the heard utterance comes back as timed transcript deltas', async () => {
+    const session = offlineSession({ hearing: [{ text: 'Is Thursday free', startMs: 200, endMs: 800 }] })
+    await session.start(CONFIG)
+    const oneSecond = Array.from({ length: 50 }, () => FRAME)
+    const report = await paceFrames(oneSecond, (frame) => session.appendAudio(frame), { realTime: false })
+    expect(report.ended).toBe('completed')
+    expect(report.frames.at(-1)?.scheduledMs).toBe(980)
+    const lastWord = await session.waitForEvent(
+      (event) => event.type === 'session.input_transcript.delta' && event.end_ms === 800,
+      { timeoutMs: 5_000, description: 'the transcript of the last heard word' },
+    )
+    expect(lastWord.event.type).toBe('session.input_transcript.delta')
+    const deltas = session.log.events.flatMap((item) =>
+      item.event.type === 'session.input_transcript.delta' ? [item.event] : [],
+    )
+    expect(deltas.map((delta) => delta.delta).join('')).toContain('Thursday')
+    expect(deltas[0]?.start_ms).toBeGreaterThanOrEqual(200)
+    const outcome = await session.close()
+    expect(outcome.type).toBe('closed')
+    // Paced frames stop being accepted once the session is closing: the pacer is told to stop, not failed.
+    const after = await paceFrames([FRAME], (frame) => session.appendAudio(frame), { realTime: false })
+    expect(after.ended).toBe('consumer_stopped')
+  })
+
+  it('refuses audio before session.started and odd PCM16 byte counts', async () => {
+    const session = offlineSession()
+    expect(() => session.appendAudio(FRAME)).toThrow(/before session.started/)
+    expect(() => session.send({ type: 'session.input_audio.mute' })).toThrow(/before session.started/)
+    await session.start(CONFIG)
+    expect(() => session.appendAudio(new Uint8Array(3))).toThrow(/even byte count, got 3/)
+    expect(() => session.appendAudio(new Uint8Array(0))).toThrow(/must not be empty/)
+    await expect(session.start(CONFIG)).rejects.toThrow(/start\(\) called twice/)
+    expect((await session.close()).type).toBe('closed')
+  })
+
+  it('gives client events an event_id and finds the reply by client_event_id', async () => {
+    const session = offlineSession()
+    await session.start(CONFIG)
+    const sent = session.send({ type: 'session.update', session: { delegation: { type: 'client' } } })
+    expect(sent?.eventId).toMatch(/^evt_\d+$/)
+    if (sent === null) throw new Error('unreachable')
+    const reply = await session.reply(sent, 5_000)
+    expect(reply.event).toMatchObject({ type: 'session.updated', client_event_id: sent.eventId })
+    const own = session.send({
+      type: 'session.update',
+      event_id: 'mine-1',
+      session: { delegation: { type: 'client' } },
+    })
+    expect(own?.eventId).toBe('mine-1')
+  })
+
+  it('delivers events to listeners and to late iterators in the same order', async () => {
+    const session = offlineSession()
+    const heard: string[] = []
+    session.subscribe((item) => heard.push(item.event.type))
+    await session.start(CONFIG)
+    await session.close()
+    const late: string[] = []
+    for await (const item of session.events()) late.push(item.event.type)
+    expect(heard).toEqual(late)
+    expect(late.at(-1)).toBe('session.closed')
+  })
+})
+
+describe('LiveSession: exactly one terminal outcome per fault', () => {
+  it('a disconnect mid-stream is one unexpected_eof in stage stream', async () => {
+    const session = offlineSession({ faults: { disconnect: { afterEvents: 1 } } })
+    await session.start(CONFIG)
+    const outcome = await session.outcome
+    const error = expectFailure(outcome, 'stream', 'unexpected_eof')
+    expect(error.closeCode).toBe(1006)
+    expect(await session.close()).toBe(outcome)
+    expect(session.appendAudio(FRAME)).toBe(false)
+  })
+
+  it('a malformed frame is one malformed_event in stage stream', async () => {
+    const session = offlineSession({ faults: { malformedFrame: { afterEvents: 1 } } })
+    await session.start(CONFIG)
+    expectFailure(await session.outcome, 'stream', 'malformed_event')
+  })
+
+  it('an event with a known type but the wrong shape is malformed', async () => {
+    const session = offlineSession({
+      faults: { malformedFrame: { afterEvents: 1, payload: '{"type":"session.closed","reason":"expired"}' } },
+    })
+    await session.start(CONFIG)
+    const error = expectFailure(await session.outcome, 'stream', 'malformed_event')
+    expect(error.message).toContain('usage must be an object')
+  })
+
+  it('an ordinary server error event is delivered and the session goes on', async () => {
+    const session = offlineSession({ faults: { errorEvent: { afterEvents: 1 } } })
+    await session.start(CONFIG)
+    const error = await session.waitForEvent((event) => event.type === 'error', { timeoutMs: 5_000 })
+    expect(error.event.type).toBe('error')
+    expect(session.settled).toBeUndefined()
+    expect((await session.close()).type).toBe('closed')
+  })
+
+  it('a fatal server error event ends the session once, in stage stream', async () => {
+    const session = offlineSession({ faults: { errorEvent: { afterEvents: 1, code: 'invalid_api_key' } } })
+    await session.start(CONFIG)
+    const error = expectFailure(await session.outcome, 'stream', 'server_error')
+    expect(error.serverError?.code).toBe('invalid_api_key')
+  })
+
+  it('a server error answering session.start (strict config) fails start() in stage start', async () => {
+    const session = offlineSession()
+    const invalid = { ...CONFIG, surprise_field: true } as SessionConfig
+    const error = await session.start(invalid).then(
+      () => null,
+      (failure: unknown) => failure,
+    )
+    expect(error).toBeInstanceOf(LiveSessionError)
+    expect(error).toMatchObject({
+      stage: 'start',
+      kind: 'server_error',
+      serverError: { code: 'unknown_parameter' },
+    })
+    expect(await session.outcome).toMatchObject({ type: 'failed', error })
+  })
+
+  it('a missing session.closed is one timeout in stage close', async () => {
+    const session = offlineSession({ faults: { withholdSessionClosed: true } }, {}, { closeTimeoutMs: 200 })
+    await session.start(CONFIG)
+    const outcome = await session.close()
+    const error = expectFailure(outcome, 'close', 'timeout')
+    expect(error.message).toContain('no session.closed within 200 ms')
+    expect(await session.close()).toBe(outcome)
+    expect(await session.dispose()).toBe(outcome)
+    expect(session.settled).toBe(outcome)
+  })
+
+  it('a server-side session.closed (expired) ends normally with its reason, not requested', async () => {
+    const session = offlineSession({ faults: { serverClose: { afterEvents: 1, reason: 'expired' } } })
+    await session.start(CONFIG)
+    expect(await session.outcome).toMatchObject({ type: 'closed', reason: 'expired', requested: false })
+  })
+
+  it('connection_lost is provider finalization too', async () => {
+    const session = offlineSession({ faults: { serverClose: { afterEvents: 1, reason: 'connection_lost' } } })
+    await session.start(CONFIG)
+    expect(await session.outcome).toMatchObject({
+      type: 'closed',
+      synthetic: false,
+      reason: 'connection_lost',
+    })
+  })
+})
+
+describe('LiveSession: connect and start failures', () => {
+  it('a refused connection is one transport failure in stage connect', async () => {
+    const probe = new WebSocketServer({ host: '127.0.0.1', port: 0 })
+    await new Promise((resolve) => probe.once('listening', resolve))
+    const { port } = probe.address() as AddressInfo
+    await new Promise((resolve) => probe.close(resolve))
+    const session = new LiveSession({
+      apiKey: 'k',
+      baseURL: `http://127.0.0.1:${port}/v1`,
+      allowInsecureLoopback: true,
+    })
+    opened.push(session)
+    await expect(session.start(CONFIG)).rejects.toMatchObject({ stage: 'connect', kind: 'transport' })
+    expectFailure(await session.outcome, 'connect', 'transport')
+  })
+
+  it('an unknown bearer token is refused at connect', async () => {
+    const session = new LiveSession({
+      apiKey: 'never-registered',
+      baseURL: server.baseURL,
+      allowInsecureLoopback: true,
+    })
+    opened.push(session)
+    await expect(session.start(CONFIG)).rejects.toMatchObject({ stage: 'connect', kind: 'transport' })
+  })
+
+  it('a server that never answers session.start is one timeout in stage start', async () => {
+    const silent = new WebSocketServer({ host: '127.0.0.1', port: 0 })
+    await new Promise((resolve) => silent.once('listening', resolve))
+    const { port } = silent.address() as AddressInfo
+    try {
+      const session = new LiveSession({
+        apiKey: 'k',
+        baseURL: `http://127.0.0.1:${port}/v1`,
+        allowInsecureLoopback: true,
+        startTimeoutMs: 200,
+      })
+      opened.push(session)
+      await expect(session.start(CONFIG)).rejects.toThrow(
+        /GPT-Live session start: no session.started within 200 ms/,
+      )
+      expectFailure(await session.outcome, 'start', 'timeout')
+      await session.dispose()
+    } finally {
+      for (const client of silent.clients) client.terminate()
+      await new Promise((resolve) => silent.close(resolve))
+    }
+  })
+})
+
+describe('LiveSession: local shutdown and cancellation', () => {
+  it('an abort is a synthetic local shutdown, not a failure, and start() rejects with the abort reason', async () => {
+    const controller = new AbortController()
+    const session = offlineSession({}, { signal: controller.signal })
+    const starting = session.start(CONFIG)
+    controller.abort(new Error('test cancelled'))
+    await expect(starting).rejects.toThrow('test cancelled')
+    expect(await session.outcome).toMatchObject({ type: 'local_shutdown', synthetic: true, cause: 'aborted' })
+  })
+
+  it('aborting after the provider closed changes nothing', async () => {
+    const controller = new AbortController()
+    const session = offlineSession({}, { signal: controller.signal })
+    await session.start(CONFIG)
+    const outcome = await session.close()
+    controller.abort()
+    expect(await session.dispose()).toBe(outcome)
+    expect(outcome.type).toBe('closed')
+  })
+
+  it('dispose mid-stream is synthetic and idempotent; send and audio are quietly refused afterwards', async () => {
+    const session = offlineSession()
+    await session.start(CONFIG)
+    const first = await session.dispose()
+    expect(first).toMatchObject({ type: 'local_shutdown', synthetic: true, cause: 'disposed' })
+    expect(await session.dispose()).toBe(first)
+    expect(await session.close()).toBe(first)
+    expect(session.settled).toBe(first)
+    expect(session.appendAudio(FRAME)).toBe(false)
+    expect(session.send({ type: 'session.input_audio.mute' })).toBeNull()
+  })
+
+  it('close before session.started is a local shutdown (no command may precede started)', async () => {
+    const session = offlineSession()
+    expect(await session.close()).toMatchObject({ type: 'local_shutdown', cause: 'closed_before_start' })
+  })
+
+  it('an already-aborted signal refuses to connect', () => {
+    const controller = new AbortController()
+    controller.abort(new Error('already cancelled'))
+    expect(() => offlineSession({}, { signal: controller.signal })).toThrow('already cancelled')
+  })
+})
