@@ -138,8 +138,10 @@ function errorFromIssue(issues: readonly z.core.$ZodIssue[], raw: JsonRecord): P
     return protocolError(ERROR_CODES.unknownParameter, `Unknown parameter: '${param}'.`, param)
   }
   if (issue.code === 'invalid_union' && 'discriminator' in issue && typeof issue.discriminator === 'string') {
-    const param = formatParam([...path, issue.discriminator])
-    const value = valueAt(raw, [...path, issue.discriminator])
+    // Zod may already end the path at the discriminator key; name it once.
+    const at = path.at(-1) === issue.discriminator ? [...path] : [...path, issue.discriminator]
+    const param = formatParam(at)
+    const value = valueAt(raw, at)
     return protocolError(
       ERROR_CODES.invalidValue,
       `Invalid value for '${param}': ${JSON.stringify(value)}.`,
