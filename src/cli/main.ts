@@ -1,6 +1,46 @@
-// Entry point of the `live-evals` command: dispatches to one verb module per subcommand.
-export async function main(argv: readonly string[]): Promise<number> {
-  const [verb] = argv
-  process.stderr.write(`live-evals: unknown command ${verb ?? '(none)'}\n`)
-  return 2
+import { type CommandIO, processIO, type Verb } from './io.ts'
+
+// Entry point of the `live-evals` command: one verb per module, loaded only when used so that a verb's
+// dependencies (audio, network) cost nothing to the others. Adding a verb is one line in VERBS.
+
+interface VerbEntry {
+  summary: string
+  load: () => Promise<{ run: Verb }>
+}
+
+const VERBS: Record<string, VerbEntry> = {
+  validate: {
+    summary:
+      'validate <dataset.json>...   check datasets against the scenario contract; print counts per phase',
+    load: () => import('./validate.ts'),
+  },
+}
+
+export const EXIT_USAGE = 2
+
+export function helpText(): string {
+  const lines = ['Usage: live-evals <command> [arguments]', '', 'Commands:']
+  for (const [name, verb] of Object.entries(VERBS)) lines.push(`  ${name.padEnd(16)} ${verb.summary}`)
+  lines.push('', 'Run `live-evals <command> --help` for the arguments of one command.')
+  lines.push('Evaluations themselves run through Vitest (see README.md).')
+  return `${lines.join('\n')}\n`
+}
+
+export async function main(argv: readonly string[], io: CommandIO = processIO): Promise<number> {
+  const [verbName, ...rest] = argv
+  if (verbName === '--help' || verbName === '-h' || verbName === 'help') {
+    io.out(helpText())
+    return 0
+  }
+  if (verbName === undefined) {
+    io.err(`live-evals: no command given.\n\n${helpText()}`)
+    return EXIT_USAGE
+  }
+  const verb = Object.hasOwn(VERBS, verbName) ? VERBS[verbName] : undefined
+  if (verb === undefined) {
+    io.err(`live-evals: unknown command "${verbName}".\n\n${helpText()}`)
+    return EXIT_USAGE
+  }
+  const { run } = await verb.load()
+  return run(rest, io)
 }

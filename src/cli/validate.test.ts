@@ -1,0 +1,97 @@
+import { execFile } from 'node:child_process'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { datasetText, multiTurnRaw, setPath, singleTurnRaw } from '../scenarios/fixtures/builders.ts'
+import { captureIO } from './capture-io.ts'
+import { main } from './main.ts'
+
+const REPOSITORY = path.resolve(import.meta.dirname, '..', '..')
+let folder = ''
+const files: Record<string, string> = {}
+
+beforeAll(async () => {
+  folder = await mkdtemp(path.join(tmpdir(), 'live-evals-validate-'))
+  const recorded = setPath(singleTurnRaw('recorded'), 'input.recordings', [{ id: 'take', path: 'take.wav' }])
+  const contents = {
+    good: datasetText([singleTurnRaw('one'), recorded, multiTurnRaw('call')]),
+    forbidden: datasetText([setPath(singleTurnRaw('refusal'), 'expected.delegation', 'forbidden')]),
+    twoProblems: datasetText([
+      singleTurnRaw('dup'),
+      setPath(multiTurnRaw('DUP'), 'expected.golden_path.turns', 2),
+    ]),
+    malformed: '{\n  "schema_version": "1.0",\n  "scenarios": [}\n',
+  }
+  for (const [name, text] of Object.entries(contents)) {
+    files[name] = path.join(folder, `${name}.json`)
+    await writeFile(files[name] as string, text)
+  }
+})
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true })
+})
+
+async function validate(...names: string[]) {
+  const io = captureIO()
+  const code = await main(['validate', ...names.map((name) => files[name] ?? path.join(folder, name))], io)
+  return { code, stdout: io.stdout(), stderr: io.stderr() }
+}
+
+describe('live-evals validate', () => {
+  it('prints the scenario count per phase and exits 0 for valid datasets', async () => {
+    const result = await validate('good')
+    expect(result).toEqual({
+      code: 0,
+      stdout: `ok   ${files.good}: 3 scenarios (crawl 2, walk 1, run 1)\n`,
+      stderr: '',
+    })
+  })
+
+  it('checks every file and lists every violation of every file, then exits 1', async () => {
+    const result = await validate('forbidden', 'good', 'twoProblems', 'malformed', 'absent.json')
+    expect(result.code).toBe(1)
+    expect(result.stdout).toBe(`ok   ${files.good}: 3 scenarios (crawl 2, walk 1, run 1)\n`)
+    const expectedLines = [
+      `FAIL ${files.forbidden}: 1 problem; fix them before running:`,
+      '  - scenarios[0].expected.tools.required [scenario refusal]: a scenario cannot forbid delegation and require a tool',
+      `FAIL ${files.twoProblems}: 2 problems; fix them before running:`,
+      '  - scenarios[1].expected.golden_path.turns [scenario DUP]: RUN scenarios need expected.golden_path.turns >= 7, got 2',
+      '  - scenarios[1].id [scenario DUP]: scenario ids must be unique (case-insensitive): "DUP" repeats the id of scenarios[0]',
+      `FAIL ${files.malformed}: 1 problem; fix them before running:`,
+      `FAIL ${path.join(folder, 'absent.json')}: 1 problem; fix them before running:`,
+      '4 of 5 dataset files failed validation.',
+    ]
+    for (const line of expectedLines) expect(result.stderr.split('\n')).toContain(line)
+    expect(result.stderr).toContain('(file): malformed JSON at line 3, column 17')
+    expect(result.stderr).toContain('(file): cannot read the dataset file (ENOENT)')
+  })
+
+  it('needs at least one file and knows no options', async () => {
+    expect((await validate()).code).toBe(2)
+    const io = captureIO()
+    expect(await main(['validate', '--strict', files.good as string], io)).toBe(2)
+    expect(io.stderr()).toContain('unknown option --strict')
+  })
+
+  it('works as the installed command', async () => {
+    const command = promisify(execFile)
+    const ok = await command(process.execPath, ['bin/live-evals.js', 'validate', files.good as string], {
+      cwd: REPOSITORY,
+    })
+    expect(ok.stdout).toContain('3 scenarios (crawl 2, walk 1, run 1)')
+    const failed = await command(
+      process.execPath,
+      ['bin/live-evals.js', 'validate', files.forbidden as string],
+      {
+        cwd: REPOSITORY,
+      },
+    ).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    )
+    expect(failed.code).toBe(1)
+    expect(failed.stderr).toContain('a scenario cannot forbid delegation and require a tool')
+  })
+})

@@ -1,0 +1,56 @@
+import { type LoadedDataset, loadDataset } from '../scenarios/load.ts'
+import { type Phase, phaseAccepts } from '../scenarios/select.ts'
+import { DatasetValidationError, describeViolations } from '../scenarios/violations.ts'
+import { type CommandIO, processIO } from './io.ts'
+
+// `live-evals validate <dataset.json>...`: checks every file (not only up to the first bad one), prints
+// the scenarios each phase would run, and lists every violation of every file.
+
+const USAGE = `Usage: live-evals validate <dataset.json>...
+
+Checks each dataset against the scenario contract (schema_version "1.0") and the RUN gate, and prints how
+many scenarios the crawl, walk and run phases would select. Exits 1 if any file has a problem.
+`
+
+const PHASES: readonly Phase[] = ['crawl', 'walk', 'run']
+
+export async function run(argv: readonly string[], io: CommandIO = processIO): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(USAGE)
+    return 0
+  }
+  const unknownOption = argv.find((argument) => argument.startsWith('-'))
+  if (unknownOption !== undefined) {
+    io.err(`live-evals validate: unknown option ${unknownOption}\n\n${USAGE}`)
+    return 2
+  }
+  if (argv.length === 0) {
+    io.err(`live-evals validate: name at least one dataset file.\n\n${USAGE}`)
+    return 2
+  }
+  let failedFiles = 0
+  for (const file of argv) {
+    try {
+      io.out(`ok   ${file}: ${phaseCounts(await loadDataset(file))}\n`)
+    } catch (error) {
+      if (!(error instanceof DatasetValidationError)) throw error
+      failedFiles++
+      io.err(`FAIL ${describeViolations(error.violations)}\n`)
+    }
+  }
+  if (failedFiles > 0) {
+    io.err(
+      `${failedFiles} of ${argv.length} dataset file${argv.length === 1 ? '' : 's'} failed validation.\n`,
+    )
+    return 1
+  }
+  return 0
+}
+
+function phaseCounts(dataset: LoadedDataset): string {
+  const counts = PHASES.map(
+    (phase) => `${phase} ${dataset.scenarios.filter((scenario) => phaseAccepts(phase, scenario)).length}`,
+  )
+  const total = dataset.scenarios.length
+  return `${total} scenario${total === 1 ? '' : 's'} (${counts.join(', ')})`
+}
