@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { captureIO } from './capture-io.ts'
-import { main } from './main.ts'
+import { type CommandIO, main } from './main.ts'
 
 describe('live-evals command', () => {
   it('lists its verbs on --help and exits 0', async () => {
@@ -8,7 +7,7 @@ describe('live-evals command', () => {
       const io = captureIO()
       expect(await main([flag], io)).toBe(0)
       expect(io.stdout()).toMatch(/^Usage: live-evals <command>/)
-      expect(io.stdout()).toMatch(/^ {2}validate\s+validate <dataset\.json>/m)
+      expect(io.stdout()).toMatch(/^ {2}validate\s+<dataset\.json>\.\.\. {2}check datasets/m)
     }
   })
 
@@ -30,3 +29,19 @@ describe('live-evals command', () => {
     expect(io.stdout()).toMatch(/^Usage: live-evals validate/)
   })
 })
+
+// Keeps what a command printed.
+function captureIO(): CommandIO & { stdout: () => string; stderr: () => string } {
+  let stdout = ''
+  let stderr = ''
+  return {
+    out: (text) => {
+      stdout += text
+    },
+    err: (text) => {
+      stderr += text
+    },
+    stdout: () => stdout,
+    stderr: () => stderr,
+  }
+}

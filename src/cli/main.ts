@@ -1,7 +1,19 @@
-import { type CommandIO, processIO, type Verb } from './io.ts'
-
 // Entry point of the `live-evals` command: one verb per module, loaded only when used so that a verb's
 // dependencies (audio, network) cost nothing to the others. Adding a verb is one line in VERBS.
+
+/** Where a command writes; verbs receive it so tests can read what a command printed. */
+export interface CommandIO {
+  out(text: string): void
+  err(text: string): void
+}
+
+const processIO: CommandIO = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+}
+
+/** A verb module exports `run`: the arguments after the verb in, the exit code out. */
+export type Verb = (argv: readonly string[], io: CommandIO) => Promise<number>
 
 interface VerbEntry {
   summary: string
@@ -10,8 +22,7 @@ interface VerbEntry {
 
 const VERBS: Record<string, VerbEntry> = {
   validate: {
-    summary:
-      'validate <dataset.json>...   check datasets against the scenario contract; print counts per phase',
+    summary: '<dataset.json>...  check datasets against the scenario contract; print counts per phase',
     load: () => import('./validate.ts'),
   },
 }

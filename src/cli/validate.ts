@@ -1,7 +1,7 @@
 import { type LoadedDataset, loadDataset } from '../scenarios/load.ts'
 import { type Phase, phaseAccepts } from '../scenarios/select.ts'
 import { DatasetValidationError, describeViolations } from '../scenarios/violations.ts'
-import { type CommandIO, processIO } from './io.ts'
+import type { CommandIO } from './main.ts'
 
 // `live-evals validate <dataset.json>...`: checks every file (not only up to the first bad one), prints
 // the scenarios each phase would run, and lists every violation of every file.
@@ -14,7 +14,7 @@ many scenarios the crawl, walk and run phases would select. Exits 1 if any file 
 
 const PHASES: readonly Phase[] = ['crawl', 'walk', 'run']
 
-export async function run(argv: readonly string[], io: CommandIO = processIO): Promise<number> {
+export async function run(argv: readonly string[], io: CommandIO): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     io.out(USAGE)
     return 0
