@@ -33,11 +33,9 @@ function calendarDate(text: string): string | null {
   if (!match) return null
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
   if (year < 1 || month < 1 || month > 12 || day < 1) return null
-  // Day 0 of the next month is the last day of this one; UTC avoids daylight-saving gaps.
-  const daysInMonth = new Date(Date.UTC(2000, month, 0)).getUTCDate()
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
-  const limit = month === 2 ? (leap ? 29 : 28) : daysInMonth
-  return day <= limit ? text : null
+  const daysInMonth = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0
+  return day <= daysInMonth ? text : null
 }
 
 /** A 24-hour clock time (one or two digits per part, as `%H:%M` accepts) as HH:MM, or null. */
