@@ -25,7 +25,8 @@ export interface InteractionTimeline {
 export type ExclusionReason = 'backchannel' | 'caller_closing' | 'assistant_active_at_request_end'
 export type MissReason = 'deadline_expired' | 'next_eligible_request'
 
-export interface ResponseOpportunities {
+// A type alias (not an interface) so it is assignable to the schema's record of counts.
+export type ResponseOpportunities = {
   caller_turn_count: number
   response_eligible_count: number
   response_total: number

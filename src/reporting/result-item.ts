@@ -1,0 +1,181 @@
+// One results.json row: built from grading, metrics and observation facts, then validated. A row that does not
+// validate never breaks the report: it becomes an infrastructure_error at stage `result_validation`, keeps its
+// artifacts, and the other rows are untouched.
+
+import type { CompactOutcomeAssessment } from '../grading/outcome.ts'
+import { parseCountPair } from '../metrics/counts.ts'
+import type { EvidenceMetrics } from '../metrics/evidence.ts'
+import { type InteractionMetrics, unknownInteractionMetrics } from '../metrics/interaction.ts'
+import {
+  AudioMetricsSchema,
+  type Consumption,
+  ConsumptionSchema,
+  type ResultArtifacts,
+  ResultArtifactsSchema,
+  type ResultError,
+  type ResultItem,
+  ResultItemSchema,
+  type TaskMetrics,
+} from './result-schema.ts'
+import { type RawResultStatus, ResultValidationError, resolveResultStatus } from './result-status.ts'
+
+export const TASK_COMPLETED_MESSAGE = 'task_completed must be an explicitly observed boolean'
+
+export interface ResultRowInput {
+  scenario_id: string
+  title?: string
+  /** What the phase recorded: `ok` for a graded execution, `error`/`infrastructure_error` for a broken one. */
+  raw_status: RawResultStatus
+  /** The diagnostic verdict; an infrastructure row keeps it. Typed unknown because it is checked, not trusted. */
+  task_completed: unknown
+  semantic_quality: TaskMetrics['semantic_quality']
+  /** Accuracies and count pairs; null when nothing was observed (every value reported as null). */
+  evidence: EvidenceMetrics | null
+  /** null when the audio could not be measured. */
+  audio: InteractionMetrics | null
+  consumption: Consumption
+  artifacts: ResultArtifacts
+  error: ResultError | null
+  assessment?: CompactOutcomeAssessment
+  recording?: Record<string, unknown>
+  observability?: Record<string, unknown>
+  validity?: Record<string, unknown>
+}
+
+export const NO_ARTIFACTS: ResultArtifacts = {
+  input_audio: null,
+  output_audio: null,
+  conversation_audio: null,
+  conversation_transcript: null,
+  events: null,
+  details: null,
+}
+
+function taskMetrics(input: ResultRowInput): Record<string, unknown> {
+  const evidence = input.evidence
+  return {
+    task_completed: input.task_completed,
+    semantic_quality: input.semantic_quality,
+    tool_accuracy: evidence?.tool_accuracy ?? null,
+    tool_calls: parseCountPair(evidence?.tool_calls),
+    delegation_accuracy: evidence?.delegation_accuracy ?? null,
+    delegations: parseCountPair(evidence?.delegations),
+    turns: parseCountPair(evidence?.turns),
+  }
+}
+
+/** Builds and validates one row. Never throws for bad row data: see validateResultRow. */
+export function buildResultRow(input: ResultRowInput): ResultItem {
+  const failureStage = input.error?.stage ?? null
+  let status: string
+  try {
+    status = resolveResultStatus(
+      input.raw_status,
+      typeof input.task_completed === 'boolean' && input.task_completed,
+      failureStage,
+    )
+  } catch (error) {
+    if (!(error instanceof ResultValidationError)) throw error
+    return resultValidationFailure(
+      { scenario_id: input.scenario_id, title: input.title, artifacts: input.artifacts },
+      error.message,
+    )
+  }
+  const row: Record<string, unknown> = {
+    scenario_id: input.scenario_id,
+    status,
+    metrics: {
+      task: taskMetrics(input),
+      audio: input.audio ?? unknownInteractionMetrics(),
+      consumption: input.consumption,
+    },
+    artifacts: input.artifacts,
+    // An infrastructure row always says where it failed, even when nobody recorded it.
+    error:
+      status === 'infrastructure_error' ? (input.error ?? { stage: 'unknown', message: '' }) : input.error,
+  }
+  for (const key of ['title', 'recording', 'assessment', 'observability', 'validity'] as const) {
+    if (input[key] !== undefined) row[key] = input[key]
+  }
+  return validateResultRow(row)
+}
+
+/** A failure before anything was observed (input setup, connection): every count and accuracy is null. */
+export function infrastructureErrorRow(options: {
+  scenario_id: string
+  title?: string
+  stage: string
+  message: string
+  artifacts?: ResultArtifacts
+  consumption?: Consumption
+}): ResultItem {
+  return buildResultRow({
+    scenario_id: options.scenario_id,
+    ...(options.title === undefined ? {} : { title: options.title }),
+    raw_status: 'infrastructure_error',
+    task_completed: false,
+    semantic_quality: { score: null, dimensions: {} },
+    evidence: null,
+    audio: null,
+    consumption: options.consumption ?? { frontend: {}, backend: {} },
+    artifacts: options.artifacts ?? NO_ARTIFACTS,
+    error: { stage: options.stage, message: options.message },
+  })
+}
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined
+}
+
+function describeIssues(error: {
+  issues: readonly { path: readonly PropertyKey[]; message: string }[]
+}): string {
+  return error.issues
+    .map((issue) => `${issue.path.map(String).join('.') || '(row)'}: ${issue.message}`)
+    .join('; ')
+}
+
+/** The replacement row for an invalid one: keeps what can be kept (id, title, artifacts, audio, consumption). */
+function resultValidationFailure(row: unknown, message: string): ResultItem {
+  const scenarioId = field(row, 'scenario_id')
+  const title = field(row, 'title')
+  const metrics = field(row, 'metrics')
+  const artifacts = ResultArtifactsSchema.safeParse(field(row, 'artifacts'))
+  const audio = AudioMetricsSchema.safeParse(field(metrics, 'audio'))
+  const consumption = ConsumptionSchema.safeParse(field(metrics, 'consumption'))
+  const replacement: ResultItem = {
+    scenario_id: typeof scenarioId === 'string' && scenarioId !== '' ? scenarioId : 'unknown',
+    status: 'infrastructure_error',
+    metrics: {
+      task: {
+        task_completed: false,
+        semantic_quality: { score: null, dimensions: {} },
+        tool_accuracy: null,
+        tool_calls: null,
+        delegation_accuracy: null,
+        delegations: null,
+        turns: null,
+      },
+      audio: audio.success ? audio.data : unknownInteractionMetrics(),
+      consumption: consumption.success ? consumption.data : { frontend: {}, backend: {} },
+    },
+    artifacts: artifacts.success ? artifacts.data : NO_ARTIFACTS,
+    error: { stage: 'result_validation', message },
+  }
+  if (typeof title === 'string') replacement.title = title
+  return replacement
+}
+
+/**
+ * Validates a row against schema 2.0. `task_completed` must be a real boolean ("true", 0, 1, null, [] or a missing
+ * value are not observations). An invalid row is replaced, never mutated, by an infrastructure_error row at stage
+ * `result_validation` whose message says what was wrong.
+ */
+export function validateResultRow(row: unknown): ResultItem {
+  const taskCompleted = field(field(field(row, 'metrics'), 'task'), 'task_completed')
+  if (typeof taskCompleted !== 'boolean') return resultValidationFailure(row, TASK_COMPLETED_MESSAGE)
+  const parsed = ResultItemSchema.safeParse(row)
+  if (!parsed.success)
+    return resultValidationFailure(row, `result row is invalid: ${describeIssues(parsed.error)}`)
+  return parsed.data
+}

@@ -1,0 +1,165 @@
+// results.json, schema "2.0" (§4.1), shared by every phase. This is the compatibility contract with dashboards
+// built for the reference toolkit: field names are exact, unknown metrics are null, unobserved token fields absent.
+
+import { z } from 'zod'
+
+export const RESULTS_SCHEMA_VERSION = '2.0'
+
+const nonNegativeInt = z.number().int().nonnegative()
+const nullableNumber = z.number().finite().nullable()
+const score = z.number().finite().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1')
+
+export const CountPairSchema = z.strictObject({ actual: nonNegativeInt, expected: nonNegativeInt })
+
+export const SemanticQualitySchema = z.strictObject({
+  score: score.nullable(),
+  dimensions: z.record(z.string(), score),
+})
+
+export const TaskMetricsSchema = z.strictObject({
+  /** Must be an explicitly observed boolean: see validateResultRow. */
+  task_completed: z.boolean(),
+  semantic_quality: SemanticQualitySchema,
+  tool_accuracy: score.nullable(),
+  tool_calls: CountPairSchema.nullable(),
+  delegation_accuracy: score.nullable(),
+  delegations: CountPairSchema.nullable(),
+  turns: CountPairSchema.nullable(),
+})
+
+const DurationSummarySchema = z.strictObject({ cumulative: nullableNumber, maximum: nullableNumber })
+
+export const AudioMetricsSchema = z.strictObject({
+  response_rate: nullableNumber,
+  response_latency_ms: nullableNumber,
+  interruption_rate: nullableNumber,
+  speaking_duration_ms: DurationSummarySchema,
+  floor_hold_silence_ms: DurationSummarySchema,
+  metrics_version: z.literal('2.0').optional(),
+  response_deadline_ms: z.number().finite().nonnegative().optional(),
+  response_opportunities: z.record(z.string(), nonNegativeInt).nullable().optional(),
+  response_exclusion_reasons: z.record(z.string(), nonNegativeInt).nullable().optional(),
+})
+
+const FrontendTokenDetailsSchema = z.record(z.string(), nonNegativeInt)
+
+export const FrontendConsumptionSchema = z.strictObject({
+  audio_duration_ms: z.number().finite().nonnegative().optional(),
+  total_tokens: nonNegativeInt.optional(),
+  input: FrontendTokenDetailsSchema.optional(),
+  output: FrontendTokenDetailsSchema.optional(),
+})
+
+export const BackendInputTokensSchema = z.strictObject({
+  total_tokens: nonNegativeInt.optional(),
+  cached_tokens: nonNegativeInt.optional(),
+  cache_write_tokens: nonNegativeInt.optional(),
+  text_tokens: nonNegativeInt.optional(),
+  audio_tokens: nonNegativeInt.optional(),
+  image_tokens: nonNegativeInt.optional(),
+})
+
+export const BackendOutputTokensSchema = z.strictObject({
+  total_tokens: nonNegativeInt.optional(),
+  cached_tokens: nonNegativeInt.optional(),
+  text_tokens: nonNegativeInt.optional(),
+  audio_tokens: nonNegativeInt.optional(),
+  image_tokens: nonNegativeInt.optional(),
+  reasoning_tokens: nonNegativeInt.optional(),
+})
+
+export const BackendConsumptionSchema = z.strictObject({
+  total_tokens: nonNegativeInt.optional(),
+  input: BackendInputTokensSchema.optional(),
+  output: BackendOutputTokensSchema.optional(),
+  /** Only present when more than one backend model answered. */
+  models: z.array(z.string()).min(2).optional(),
+})
+
+export const ConsumptionSchema = z.strictObject({
+  frontend: FrontendConsumptionSchema,
+  backend: BackendConsumptionSchema,
+})
+
+/** Artifact paths relative to the run directory; null when the phase does not produce that artifact. */
+export const ResultArtifactsSchema = z.strictObject({
+  input_audio: z.string().nullable(),
+  output_audio: z.string().nullable(),
+  conversation_audio: z.string().nullable(),
+  conversation_transcript: z.string().nullable(),
+  events: z.string().nullable(),
+  details: z.string().nullable(),
+})
+
+export const ResultErrorSchema = z.strictObject({ stage: z.string(), message: z.string() })
+
+export const ResultStatusSchema = z.enum(['passed', 'failed', 'infrastructure_error'])
+
+export const AssessmentSummarySchema = z.strictObject({
+  passed: z.boolean(),
+  source: z.enum(['deterministic', 'semantic_judge']),
+  rationale: z.string(),
+  checks: z.array(
+    z.strictObject({
+      id: z.string(),
+      status: z.enum(['passed', 'failed', 'not_applicable', 'not_assessed']),
+      required: z.boolean(),
+    }),
+  ),
+})
+
+export const ResultItemSchema = z.strictObject({
+  scenario_id: z.string().min(1),
+  status: ResultStatusSchema,
+  metrics: z.strictObject({
+    task: TaskMetricsSchema,
+    audio: AudioMetricsSchema,
+    consumption: ConsumptionSchema,
+  }),
+  artifacts: ResultArtifactsSchema,
+  error: ResultErrorSchema.nullable(),
+  title: z.string().optional(),
+  /** WALK: the recording object, nested metadata included. */
+  recording: z.record(z.string(), z.unknown()).optional(),
+  assessment: AssessmentSummarySchema.optional(),
+  observability: z.record(z.string(), z.unknown()).optional(),
+  /** RUN: whether the simulated caller made the run valid. */
+  validity: z.record(z.string(), z.unknown()).optional(),
+})
+
+export const RunMetadataSchema = z.strictObject({
+  id: z.string().min(1),
+  module: z.enum(['crawl', 'walk', 'run']),
+  execution_mode: z.enum(['live', 'offline_fixture']),
+  interaction: z.enum(['single_turn', 'multi_turn']),
+  /** Absolute path of the dataset file. */
+  dataset: z.string().min(1),
+  configuration: z.record(z.string(), z.unknown()),
+})
+
+/** Execution counts only: never scores. */
+export const ResultsSummarySchema = z.strictObject({
+  total: nonNegativeInt,
+  passed: nonNegativeInt,
+  failed: nonNegativeInt,
+  infrastructure_errors: nonNegativeInt,
+})
+
+export const ResultsDocumentSchema = z.strictObject({
+  schema_version: z.literal(RESULTS_SCHEMA_VERSION),
+  run: RunMetadataSchema,
+  summary: ResultsSummarySchema,
+  results: z.array(ResultItemSchema),
+})
+
+export type CountPairValue = z.infer<typeof CountPairSchema>
+export type TaskMetrics = z.infer<typeof TaskMetricsSchema>
+export type AudioMetrics = z.infer<typeof AudioMetricsSchema>
+export type Consumption = z.infer<typeof ConsumptionSchema>
+export type ResultArtifacts = z.infer<typeof ResultArtifactsSchema>
+export type ResultError = z.infer<typeof ResultErrorSchema>
+export type ResultStatus = z.infer<typeof ResultStatusSchema>
+export type ResultItem = z.infer<typeof ResultItemSchema>
+export type RunMetadata = z.infer<typeof RunMetadataSchema>
+export type ResultsSummary = z.infer<typeof ResultsSummarySchema>
+export type ResultsDocument = z.infer<typeof ResultsDocumentSchema>
