@@ -1,0 +1,86 @@
+// `live-evals offline-server [--port N]`: serves the offline GPT-Live server on 127.0.0.1 for anyone
+// developing a client without an API key. The first line of output is the WebSocket URL (scripts read it);
+// any non-empty bearer token is accepted, a missing one is refused before the upgrade. Stops on SIGINT/SIGTERM.
+import { startOfflineLiveServer } from '../testing/live-server/index.ts'
+import type { CommandIO } from './main.ts'
+
+const USAGE = `Usage: live-evals offline-server [--port N]
+
+Serves a strict, deterministic offline GPT-Live server on 127.0.0.1 (port 0 = any free port) and prints
+its URL (ws://127.0.0.1:PORT/v1/live/sessions) as the first line. Point the openai client at
+baseURL http://127.0.0.1:PORT/v1 with any API key. Sessions hear nothing and never speak (no hearing
+script is registered), but every protocol rule, timestamp and close path is real. Stop with Ctrl-C.
+`
+
+const processIO: CommandIO = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+}
+
+/** Parses `--port N` / `--port=N`; returns an error message for anything else. */
+export function parseOfflineServerArgs(
+  argv: readonly string[],
+): { port: number } | { error: string } | 'help' {
+  let port = 0
+  for (let i = 0; i < argv.length; i++) {
+    const argument = argv[i] ?? ''
+    if (argument === '--help' || argument === '-h') return 'help'
+    let value: string | undefined
+    if (argument === '--port') value = argv[++i]
+    else if (argument.startsWith('--port=')) value = argument.slice('--port='.length)
+    else return { error: `unknown argument ${argument}` }
+    if (value === undefined || !/^\d+$/.test(value) || Number(value) > 65_535) {
+      return { error: `--port needs an integer from 0 to 65535, got ${value ?? 'nothing'}` }
+    }
+    port = Number(value)
+  }
+  return { port }
+}
+
+/**
+ * Runs the server until SIGINT/SIGTERM (or until `stop` aborts, for tests), then closes it and returns 0.
+ * Exit code 2 for bad arguments, 1 if the port cannot be bound.
+ */
+export async function offlineServerCommand(
+  argv: readonly string[],
+  io: CommandIO = processIO,
+  stop?: AbortSignal,
+): Promise<number> {
+  const parsed = parseOfflineServerArgs(argv)
+  if (parsed === 'help') {
+    io.out(USAGE)
+    return 0
+  }
+  if ('error' in parsed) {
+    io.err(`live-evals offline-server: ${parsed.error}\n\n${USAGE}`)
+    return 2
+  }
+  let server: Awaited<ReturnType<typeof startOfflineLiveServer>>
+  try {
+    server = await startOfflineLiveServer({ port: parsed.port, acceptAnyToken: true })
+  } catch (error) {
+    io.err(
+      `live-evals offline-server: cannot listen on 127.0.0.1:${parsed.port}: ${(error as Error).message}\n`,
+    )
+    return 1
+  }
+  io.out(`${server.url}\n`)
+  io.err(`openai client baseURL: ${server.baseURL} (any API key). Stop with Ctrl-C.\n`)
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done)
+      process.off('SIGTERM', done)
+      stop?.removeEventListener('abort', done)
+      resolve()
+    }
+    process.once('SIGINT', done)
+    process.once('SIGTERM', done)
+    stop?.addEventListener('abort', done, { once: true })
+    if (stop?.aborted) done()
+  })
+  await server.close()
+  return 0
+}
+
+/** The verb entry the `live-evals` dispatch table loads. */
+export const run = (argv: readonly string[], io: CommandIO): Promise<number> => offlineServerCommand(argv, io)
