@@ -1,0 +1,17 @@
+// The client-delegation assistant's own prompts: what the GPT-Live voice model is told, and what the
+// application's backend model (the in-process client backend) is told. Independent of the Responses copy
+// on purpose: each architecture is self-contained.
+import { readPromptFile } from '../../frontend/prompt-file.ts'
+
+/** Instructions for the GPT-Live voice model (before the authorized context is appended). */
+export function clientVoicePrompt(): string {
+  return readPromptFile(new URL('./voice.txt', import.meta.url))
+}
+
+/**
+ * Instructions for the application's own backend model. Never sent to GPT-Live: in client delegation the
+ * application, not the Live session, runs the backend.
+ */
+export function clientBackendPrompt(): string {
+  return readPromptFile(new URL('./backend.txt', import.meta.url))
+}

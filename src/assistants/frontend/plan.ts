@@ -1,0 +1,87 @@
+// The assistant plan: everything the assistant under test is configured with for one scenario, built only
+// from the caller-visible input, the architecture's public business facts, its prompts and its tools. The
+// evaluator's expectations cannot reach it because the plan never sees the scenario, only its visible view.
+import type { FunctionTool, InitialItem } from 'openai/resources/live/live'
+import type { AssistantVisibleInput } from '../../scenarios/visible.ts'
+import { clientBackendPrompt, clientVoicePrompt } from '../client/prompts/prompts.ts'
+import { publicBusinessFacts as clientPublicFacts } from '../client/tools/resources.ts'
+import { responsesBackendPrompt, responsesVoicePrompt } from '../responses/prompts/prompts.ts'
+import {
+  publicBusinessFacts as responsesPublicFacts,
+  restaurantToolDefinitions as responsesToolDefinitions,
+} from '../responses/tools/resources.ts'
+import { normalizeLiveTools } from '../runtime/live-tools.ts'
+import { type AuthorizedContext, authorizedContext, withAuthorizedContext } from './context.ts'
+import { estimateRenderedTokens, historyInputItems } from './history.ts'
+import { type AssistantModels, parseAssistantModels } from './models.ts'
+
+export type Architecture = 'responses' | 'client'
+export const ARCHITECTURES: readonly Architecture[] = ['responses', 'client']
+
+/** GPT-Live's limit on client-supplied instruction tokens (voice instructions). */
+export const MAX_INSTRUCTIONS_TOKENS = 16_384
+
+export interface AssistantPlan {
+  scenarioId: string
+  architecture: Architecture
+  models: AssistantModels
+  /** The authorized context, as appended to both prompts. */
+  context: AuthorizedContext
+  /** Voice prompt + authorized context: the GPT-Live `instructions`. */
+  voiceInstructions: string
+  /**
+   * Backend prompt + authorized context. Responses delegation sends it to GPT-Live as the delegated model's
+   * instructions; client delegation keeps it in the application for its own backend (never sent to GPT-Live).
+   */
+  backendInstructions: string
+  /** The visible history as startup input items. */
+  input: InitialItem[]
+  /** Responses delegation: the normalized function tools for the delegated model; client: empty. */
+  liveTools: FunctionTool[]
+}
+
+export interface AssistantPlanOptions {
+  architecture: Architecture
+  /** Model settings; validated here. */
+  models: AssistantModels
+}
+
+export function buildAssistantPlan(
+  visible: AssistantVisibleInput,
+  options: AssistantPlanOptions,
+): AssistantPlan {
+  const { architecture } = options
+  if (architecture !== 'responses' && architecture !== 'client') {
+    throw new Error(
+      `Unknown assistant architecture ${JSON.stringify(architecture)}; use "responses" or "client".`,
+    )
+  }
+  const models = parseAssistantModels(options.models)
+  const responses = architecture === 'responses'
+  const context = authorizedContext(visible, responses ? responsesPublicFacts() : clientPublicFacts())
+  const voiceInstructions = withAuthorizedContext(
+    responses ? responsesVoicePrompt() : clientVoicePrompt(),
+    context,
+  )
+  const instructionTokens = estimateRenderedTokens(voiceInstructions)
+  if (instructionTokens > MAX_INSTRUCTIONS_TOKENS) {
+    throw new Error(
+      `Scenario ${visible.scenarioId}: the voice instructions with the authorized context come to about ` +
+        `${instructionTokens} tokens; GPT-Live accepts at most ${MAX_INSTRUCTIONS_TOKENS}. Reduce ` +
+        'application.initial_state or input.context.summary.',
+    )
+  }
+  return {
+    scenarioId: visible.scenarioId,
+    architecture,
+    models,
+    context,
+    voiceInstructions,
+    backendInstructions: withAuthorizedContext(
+      responses ? responsesBackendPrompt() : clientBackendPrompt(),
+      context,
+    ),
+    input: historyInputItems(visible.scenarioId, visible.context?.history ?? []),
+    liveTools: responses ? normalizeLiveTools(responsesToolDefinitions()) : [],
+  }
+}
