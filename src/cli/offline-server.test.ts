@@ -11,7 +11,14 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url))
 function captureIO() {
   let out = ''
   let err = ''
-  const io: CommandIO = { out: (text) => void (out += text), err: (text) => void (err += text) }
+  const io: CommandIO = {
+    out: (text) => {
+      out += text
+    },
+    err: (text) => {
+      err += text
+    },
+  }
   return { io, out: () => out, err: () => err }
 }
 
