@@ -1,0 +1,116 @@
+// Benchmark: N concurrent GPT-Live sessions, each streaming real-time-paced 20 ms frames to the offline server.
+//
+// Run (no npm needed; the repository's pinned Node 24 runs TypeScript directly):
+//   node_modules/.bin/node bench/live-sessions.ts [--seconds 5] [--sizes 8,32,64]
+// (or `npx node bench/live-sessions.ts`; the system Node 20 cannot run it).
+//
+// The offline server runs in a child process so this process measures only the client side: every session's
+// send lateness (actual send time minus its absolute-deadline slot, pooled over all frames), pacing stalls,
+// event-loop delay, and this process's CPU time per session while streaming. The server's CPU is shown apart.
+// Figures are measured within one run; none of them is asserted anywhere.
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { parseArgs } from 'node:util'
+import { paceFrames } from '../src/audio/pacing.ts'
+import { LiveSession } from '../src/live/index.ts'
+import { startServerChild } from './live/server-child.ts'
+
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '5' }, sizes: { type: 'string', default: '8,32,64' } },
+})
+const seconds = Number(values.seconds)
+const sizes = values.sizes.split(',').map(Number)
+if (!(seconds > 0) || sizes.some((n) => !Number.isInteger(n) || n < 1)) {
+  throw new Error('usage: live-sessions.ts [--seconds S>0] [--sizes N,N,…] (positive integers)')
+}
+
+/** 20 ms of a 220 Hz tone, PCM16 LE at 24 kHz: what is sent does not matter to the transport, its size does. */
+function toneFrame(): Uint8Array {
+  const samples = new Int16Array(480)
+  for (let i = 0; i < samples.length; i += 1)
+    samples[i] = Math.round(3000 * Math.sin((2 * Math.PI * 220 * i) / 24000))
+  return new Uint8Array(samples.buffer)
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
+}
+
+const fmt = (value: number, digits = 2) => value.toFixed(digits).padStart(8)
+
+/** The same pacing with a consumer that does nothing: what timers alone give on this machine right now. */
+async function timersOnly(sessionCount: number) {
+  const frames = Array.from({ length: Math.round((seconds * 1000) / 20) }, () => null)
+  const reports = await Promise.all(
+    Array.from({ length: sessionCount }, () => paceFrames(frames, () => true)),
+  )
+  const lateness = reports.flatMap((report) => report.frames.map((f) => f.lateMs)).sort((a, b) => a - b)
+  return { p50: percentile(lateness, 50), p99: percentile(lateness, 99) }
+}
+
+async function runOnce(baseURL: string, sessionCount: number, serverCpuMs: () => Promise<number>) {
+  const frame = toneFrame()
+  const frames = Array.from({ length: Math.round((seconds * 1000) / 20) }, () => frame)
+  const sessions = Array.from(
+    { length: sessionCount },
+    (_, i) =>
+      new LiveSession({ apiKey: `bench-${sessionCount}-${i}`, baseURL, allowInsecureLoopback: true }, {}),
+  )
+  await Promise.all(sessions.map((session) => session.start({ model: 'gpt-live-1' })))
+
+  const loopDelay = monitorEventLoopDelay({ resolution: 1 })
+  const serverBefore = await serverCpuMs()
+  const cpuBefore = process.cpuUsage()
+  loopDelay.enable()
+  const reports = await Promise.all(
+    sessions.map((session) => paceFrames(frames, (audio) => session.appendAudio(audio))),
+  )
+  loopDelay.disable()
+  const cpu = process.cpuUsage(cpuBefore)
+  const serverCpu = (await serverCpuMs()) - serverBefore
+
+  const outcomes = await Promise.all(sessions.map((session) => session.close()))
+  const notClosed = outcomes.filter((outcome) => outcome.type !== 'closed')
+  if (notClosed.length > 0) throw new Error(`bench: ${notClosed.length} sessions did not close normally`)
+  const incomplete = reports.filter((report) => report.ended !== 'completed').length
+  if (incomplete > 0) throw new Error(`bench: ${incomplete} sessions stopped streaming early`)
+
+  const lateness = reports.flatMap((report) => report.frames.map((f) => f.lateMs)).sort((a, b) => a - b)
+  return {
+    sessionCount,
+    frames: lateness.length,
+    p50: percentile(lateness, 50),
+    p99: percentile(lateness, 99),
+    max: lateness.at(-1) ?? Number.NaN,
+    stalls: reports.reduce((sum, report) => sum + report.stalls.length, 0),
+    loopDelayP99: loopDelay.percentile(99) / 1e6,
+    cpuMsPerSession: (cpu.user + cpu.system) / 1000 / sessionCount,
+    serverCpuMsPerSession: serverCpu / sessionCount,
+  }
+}
+
+const server = await startServerChild()
+try {
+  console.log(
+    `live-sessions: ${seconds} s of real-time-paced 20 ms frames per session, offline server in a child`,
+  )
+  console.log(
+    '    N   frames  late p50  late p99  late max  stalls  loop p99  client CPU/session  (%audio)  server CPU/session',
+  )
+  for (const n of sizes) {
+    const row = await runOnce(server.baseURL, n, () => server.cpuMs())
+    const baseline = await timersOnly(n)
+    const cpuShare = (100 * row.cpuMsPerSession) / (seconds * 1000)
+    console.log(
+      `${String(n).padStart(5)} ${String(row.frames).padStart(8)}  ${fmt(row.p50)}  ${fmt(row.p99)}  ${fmt(row.max)}` +
+        `  ${String(row.stalls).padStart(6)}  ${fmt(row.loopDelayP99)}  ${fmt(row.cpuMsPerSession, 1)} ms        ` +
+        `${fmt(cpuShare)}%  ${fmt(row.serverCpuMsPerSession, 1)} ms`,
+    )
+    console.log(
+      `      timers only (no sockets, same N): late p50 ${fmt(baseline.p50)}  p99 ${fmt(baseline.p99)}`,
+    )
+  }
+  console.log('(lateness and loop delay in ms; CPU is user+system time while streaming)')
+} finally {
+  await server.stop()
+}
