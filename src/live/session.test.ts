@@ -140,6 +140,25 @@ describe('LiveSession over LiveWS: the normal path', () => {
     expect(own?.eventId).toBe('mine-1')
   })
 
+  it('a delayed acknowledgement times out only the wait, not the session', async () => {
+    const session = offlineSession({ faults: { ackDelayMs: 400 } })
+    await session.start(CONFIG)
+    const sent = session.send({
+      type: 'session.commentary.append',
+      delegation_id: null,
+      content: 'Be brief.',
+    })
+    if (sent === null) throw new Error('unreachable')
+    // The server acknowledges on its received-audio clock; with no audio yet the ack cannot come.
+    await expect(session.reply(sent, 100)).rejects.toMatchObject({ kind: 'timeout', stage: 'stream' })
+    expect(session.settled).toBeUndefined()
+    const frames = Array.from({ length: 50 }, () => FRAME)
+    await paceFrames(frames, (frame) => session.appendAudio(frame), { realTime: false })
+    const ack = await session.reply(sent, 5_000)
+    expect(ack.event).toMatchObject({ type: 'session.commentary.appended', client_event_id: sent.eventId })
+    expect((await session.close()).type).toBe('closed')
+  })
+
   it('delivers events to listeners and to late iterators in the same order', async () => {
     const session = offlineSession()
     const heard: string[] = []
