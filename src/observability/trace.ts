@@ -1,0 +1,83 @@
+// The sanitized event trace of one scenario (events/<id>.jsonl, reference §4.3): every protocol event we sent
+// or received plus the evaluator's own events, numbered from 1 in the order they happened. Raw audio never
+// reaches the file (only its byte count does) and credential-like fields and values are redacted, because
+// artifacts are shared more widely than the run that produced them.
+
+import { redactSecrets } from '../config/redact.ts'
+
+export type TraceSource = 'client' | 'server' | 'evaluator'
+export type TraceDirection = 'sent' | 'received' | 'internal'
+
+export interface TraceRecord {
+  event_index: number
+  source: TraceSource
+  direction: TraceDirection
+  type: string
+  /** Session-clock time (ms) the event was sent, received or produced; null when it has no place on it. */
+  at_ms: number | null
+  event: Record<string, unknown>
+}
+
+export interface TraceOptions {
+  /** Field names to redact besides the built-in secret words (GPT_LIVE_EVALS_REDACT_FIELDS). */
+  redactFields?: readonly string[]
+  /** Secret values (the API key, the session token) to scrub wherever they were copied. */
+  secretValues?: readonly string[]
+}
+
+/** Event types whose named field holds base64 audio. Transcript deltas also have `delta`, but theirs is text. */
+const AUDIO_FIELDS: Readonly<Record<string, string>> = {
+  'session.input_audio.append': 'audio',
+  'session.output_audio.delta': 'delta',
+}
+
+/** Replaces base64 audio by `<field>_bytes` (its decoded size), so the trace keeps how much was sent. */
+export function withoutRawAudio(event: Record<string, unknown>): Record<string, unknown> {
+  const type = typeof event.type === 'string' ? event.type : ''
+  const field = AUDIO_FIELDS[type]
+  if (field === undefined || typeof event[field] !== 'string') return event
+  const { [field]: audio, ...rest } = event
+  return { ...rest, [`${field}_bytes`]: Buffer.byteLength(audio as string, 'base64') }
+}
+
+export class SessionTrace {
+  readonly #records: TraceRecord[] = []
+  readonly #options: TraceOptions
+
+  constructor(options: TraceOptions = {}) {
+    this.#options = options
+  }
+
+  get records(): readonly TraceRecord[] {
+    return this.#records
+  }
+
+  /** Adds one event; it is sanitized now, so nothing raw is ever held by the trace. */
+  add(source: TraceSource, direction: TraceDirection, atMs: number | null, event: object): TraceRecord {
+    const plain = JSON.parse(JSON.stringify(event)) as Record<string, unknown>
+    const sanitized = redactSecrets(withoutRawAudio(plain), {
+      extraNames: this.#options.redactFields ?? [],
+      secretValues: this.#options.secretValues ?? [],
+    }) as Record<string, unknown>
+    const record: TraceRecord = {
+      event_index: this.#records.length + 1,
+      source,
+      direction,
+      type: typeof plain.type === 'string' ? plain.type : 'unknown',
+      at_ms: atMs,
+      event: sanitized,
+    }
+    this.#records.push(record)
+    return record
+  }
+
+  /** An evaluator event (`evaluation.checks.assessed`, `evaluation.outcome.assessed`, ...). */
+  addEvaluation(type: string, atMs: number | null, payload: Record<string, unknown>): TraceRecord {
+    return this.add('evaluator', 'internal', atMs, { type, ...payload })
+  }
+
+  /** JSON Lines, one record per line, ending with a newline (empty string when nothing was traced). */
+  toJsonl(): string {
+    return this.#records.map((record) => `${JSON.stringify(record)}\n`).join('')
+  }
+}
