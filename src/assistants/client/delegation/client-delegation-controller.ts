@@ -1,0 +1,311 @@
+// Client delegation, in process: GPT-Live hands a request to the application (`session.delegation.created`,
+// target client, no task text); the application runs its own backend over the conversation it has heard
+// and answers with `session.commentary.append` carrying the delegation id, which the voice model speaks.
+//
+// The controller observes every Live event: transcripts go to the application's memory, a new client
+// delegation starts a background task, and `session.commentary.appended` (matched by client_event_id)
+// confirms that Live took a chunk. Work is pending from acceptance until its answer was sent and its
+// completion published; failures are retained for wait(); close() is owned by the shared lifecycle.
+import { randomUUID } from 'node:crypto'
+import type { CommentaryAppendEvent } from 'openai/resources/live/live'
+import { DelegationLifecycle, type DelegationWaitOptions } from '../../delegation-lifecycle.ts'
+import {
+  type ApplicationBackend,
+  DELEGATED_TASK,
+  type DelegationHandoff,
+  type EmitObservation,
+  type ObservationEvent,
+} from '../backend/application-backend.ts'
+import { splitUtf8Chunks } from './commentary-chunks.ts'
+import { TranscriptMemory } from './transcript-memory.ts'
+
+/** A failure or cancellation of one client delegation, with the message the controller retains. */
+export class ClientDelegationError extends Error {
+  override name = 'ClientDelegationError'
+  readonly delegationId: string | null
+
+  constructor(message: string, delegationId: string | null, options?: ErrorOptions) {
+    super(message, options)
+    this.delegationId = delegationId
+  }
+}
+
+/** The backend answered nothing the voice model could say. */
+export class BlankAnswerError extends Error {
+  override name = 'BlankAnswerError'
+}
+
+/** The Live session no longer accepts commands, so the answer could not be sent. */
+export class LiveUnavailableError extends Error {
+  override name = 'LiveUnavailableError'
+}
+
+/** Live answered a commentary chunk with an `error` instead of `session.commentary.appended`. */
+export class CommentaryRejectedError extends Error {
+  override name = 'CommentaryRejectedError'
+}
+
+/** The delegation did not finish within its deadline. */
+export class DelegationDeadlineError extends Error {
+  override name = 'DelegationDeadlineError'
+}
+
+export interface ClientDelegationControllerOptions {
+  backend: ApplicationBackend
+  /** Sends one event to GPT-Live; returns false when the session no longer accepts commands. */
+  sendToLive: (event: CommentaryAppendEvent) => boolean
+  /** Receives handoffs, backend observations, completions and failures (never sent to Live). */
+  emit?: EmitObservation
+  /** The session's `initial_items`, so the first handoff includes the conversation history. */
+  initialItems?: readonly unknown[]
+  /** A deadline per delegation in ms; in process the default is none (null). */
+  deadlineMs?: number | null
+}
+
+/** One commentary chunk sent to Live and what Live made of it. */
+export interface CommentaryRecord {
+  delegationId: string
+  eventId: string
+  content: string
+  status: 'sent' | 'accepted' | 'rejected'
+  /** The placement Live reported in `session.commentary.appended`; null until then. */
+  startMs: number | null
+  endMs: number | null
+}
+
+export class ClientDelegationController {
+  readonly memory = new TranscriptMemory()
+  readonly #backend: ApplicationBackend
+  readonly #sendToLive: (event: CommentaryAppendEvent) => boolean
+  readonly #emit: EmitObservation
+  readonly #deadlineMs: number | null
+  readonly #lifecycle = new DelegationLifecycle('client delegation')
+  readonly #seen = new Set<string>()
+  readonly #running = new Map<string, AbortController>()
+  readonly #commentary = new Map<string, CommentaryRecord>()
+  #closing: Promise<void> | null = null
+
+  constructor(options: ClientDelegationControllerOptions) {
+    this.#backend = options.backend
+    this.#sendToLive = options.sendToLive
+    this.#emit = options.emit ?? (() => {})
+    const deadline = options.deadlineMs ?? null
+    if (deadline !== null && !(Number.isFinite(deadline) && deadline > 0)) {
+      throw new RangeError(
+        `deadlineMs must be a finite positive number of milliseconds or null, got ${deadline}`,
+      )
+    }
+    this.#deadlineMs = deadline
+    this.memory.seedHistory(options.initialItems ?? [])
+  }
+
+  /** Delegations accepted whose answer has not been published yet. */
+  get pending(): number {
+    return this.#lifecycle.pending
+  }
+
+  /** The first retained failure, or null. */
+  get error(): Error | null {
+    return this.#lifecycle.error
+  }
+
+  /** Every client delegation id accepted so far, in order. */
+  get delegationIds(): string[] {
+    return [...this.#seen]
+  }
+
+  /** Every commentary chunk sent, in order, with its acceptance. */
+  commentary(): CommentaryRecord[] {
+    return [...this.#commentary.values()].map((record) => ({ ...record }))
+  }
+
+  /** Resolves when nothing is pending; rejects with the retained failure. Cancelling the wait keeps the work. */
+  wait(options?: DelegationWaitOptions): Promise<void> {
+    return this.#lifecycle.wait(options)
+  }
+
+  /** Feeds one event received from GPT-Live. */
+  observe(event: unknown): void {
+    this.memory.observe(event)
+    if (typeof event !== 'object' || event === null) return
+    const typed = event as { type?: unknown }
+    if (typed.type === 'session.delegation.created') this.#onDelegation(event)
+    else if (typed.type === 'session.commentary.appended') this.#onAppended(event)
+    else if (typed.type === 'error') this.#onError(event)
+  }
+
+  /** Cancels one running delegation; its failure is retained as "Client delegation was cancelled". */
+  cancel(delegationId: string): boolean {
+    const running = this.#running.get(delegationId)
+    if (running === undefined) return false
+    running.abort(new ClientDelegationError('Client delegation was cancelled', delegationId))
+    return true
+  }
+
+  /**
+   * Stops accepting delegations, cancels and joins the running ones, then closes the backend (once).
+   * Work cut short is retained as "Client delegation was cancelled during close". Idempotent; never rejects.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutDown()
+    return this.#closing
+  }
+
+  async #shutDown(): Promise<void> {
+    for (const delegationId of this.#running.keys()) {
+      const message = 'Client delegation was cancelled during close'
+      this.#lifecycle.fail(new ClientDelegationError(message, delegationId))
+      this.#publish({
+        type: 'error',
+        error: { code: 'client_delegation_cancelled', message },
+        delegation_id: delegationId,
+      })
+    }
+    await this.#lifecycle.close()
+    try {
+      await this.#backend.close()
+    } catch (error) {
+      this.#lifecycle.fail(
+        new ClientDelegationError(`Closing the client backend failed (${className(error)})`, null, {
+          cause: error,
+        }),
+      )
+    }
+  }
+
+  #onDelegation(event: object): void {
+    const delegation = (event as { delegation?: unknown }).delegation
+    if (typeof delegation !== 'object' || delegation === null) return
+    const { id, target } = delegation as { id?: unknown; target?: unknown }
+    // Responses delegations belong to GPT-Live's own backend; an id-less delegation cannot be answered.
+    if (target !== 'client' || typeof id !== 'string' || id === '') return
+    if (this.#seen.has(id) || this.#lifecycle.closed) return
+    this.#seen.add(id)
+    const handoff: DelegationHandoff = {
+      task: DELEGATED_TASK,
+      transcript_srt: this.memory.consumeSrt(),
+      follow_up: this.#seen.size > 1,
+    }
+    const own = new AbortController()
+    this.#running.set(id, own)
+    this.#lifecycle.track(id, (closing) => this.#run(id, handoff, closing, own))
+  }
+
+  async #run(
+    id: string,
+    handoff: DelegationHandoff,
+    closing: AbortSignal,
+    own: AbortController,
+  ): Promise<void> {
+    const signal = AbortSignal.any([closing, own.signal])
+    const deadline =
+      this.#deadlineMs === null
+        ? undefined
+        : setTimeout(() => {
+            own.abort(new DelegationDeadlineError(`no answer within ${this.#deadlineMs} ms`))
+          }, this.#deadlineMs)
+    try {
+      this.#publish({ type: 'client_delegation.handoff', delegation_id: id, handoff: { ...handoff } })
+      // A backend that keeps going after cancellation is no longer heard.
+      const emit: EmitObservation = (observed) => {
+        if (!signal.aborted) this.#publish({ ...observed, delegation_id: id })
+      }
+      const answer = await untilAborted(this.#backend.run(handoff, emit, { signal }), signal)
+      if (typeof answer !== 'string' || answer.trim() === '') {
+        throw new BlankAnswerError('the backend returned a blank answer')
+      }
+      for (const content of splitUtf8Chunks(answer)) this.#sendCommentary(id, content, signal)
+      this.#publish({ type: 'client_delegation.completed', delegation_id: id, text: answer })
+    } catch (error) {
+      // Close owns the message for work it cut short (and the lifecycle ignores tasks it aborted).
+      if (closing.aborted) throw error
+      const cancelled = error instanceof ClientDelegationError && own.signal.reason === error
+      const failure = cancelled
+        ? error
+        : new ClientDelegationError(`Client delegation failed (${className(error)})`, id, { cause: error })
+      const code = cancelled ? 'client_delegation_cancelled' : 'client_delegation_failed'
+      this.#lifecycle.fail(failure)
+      this.#publish({ type: 'error', error: { code, message: failure.message }, delegation_id: id })
+    } finally {
+      clearTimeout(deadline)
+      this.#running.delete(id)
+    }
+  }
+
+  #sendCommentary(delegationId: string, content: string, signal: AbortSignal): void {
+    signal.throwIfAborted()
+    const event: CommentaryAppendEvent = {
+      type: 'session.commentary.append',
+      event_id: `event_${randomUUID().replaceAll('-', '')}`,
+      delegation_id: delegationId,
+      content,
+    }
+    const eventId = event.event_id as string
+    this.#commentary.set(eventId, {
+      delegationId,
+      eventId,
+      content,
+      status: 'sent',
+      startMs: null,
+      endMs: null,
+    })
+    if (!this.#sendToLive(event)) {
+      throw new LiveUnavailableError('the Live session no longer accepts commentary')
+    }
+  }
+
+  #onAppended(event: object): void {
+    const { client_event_id, start_ms, end_ms } = event as Record<string, unknown>
+    const record = typeof client_event_id === 'string' ? this.#commentary.get(client_event_id) : undefined
+    if (record === undefined) return
+    record.status = 'accepted'
+    record.startMs = typeof start_ms === 'number' ? start_ms : null
+    record.endMs = typeof end_ms === 'number' ? end_ms : null
+  }
+
+  /** Live refused one of our chunks: the caller will not hear that part of the answer. */
+  #onError(event: object): void {
+    const { client_event_id, error } = event as {
+      client_event_id?: unknown
+      error?: { client_event_id?: unknown }
+    }
+    const eventId = typeof client_event_id === 'string' ? client_event_id : error?.client_event_id
+    const record = typeof eventId === 'string' ? this.#commentary.get(eventId) : undefined
+    if (record === undefined || record.status === 'rejected') return
+    record.status = 'rejected'
+    const cause = new CommentaryRejectedError(`Live refused commentary ${record.eventId}`)
+    const failure = new ClientDelegationError(
+      `Client delegation failed (${cause.name})`,
+      record.delegationId,
+      {
+        cause,
+      },
+    )
+    this.#lifecycle.fail(failure)
+    this.#publish({
+      type: 'error',
+      error: { code: 'client_delegation_failed', message: failure.message },
+      delegation_id: record.delegationId,
+    })
+  }
+
+  #publish(event: ObservationEvent): void {
+    this.#emit(event)
+  }
+}
+
+/** The class of what was thrown, never its message (which may carry a backend's secrets or internals). */
+function className(error: unknown): string {
+  if (error instanceof Error) return error.constructor.name === 'Error' ? error.name : error.constructor.name
+  return typeof error
+}
+
+/** Settles with `work`, or rejects with the signal's reason as soon as it aborts (a backend may ignore it). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
+}
