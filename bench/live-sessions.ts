@@ -1,13 +1,17 @@
 // Benchmark: N concurrent GPT-Live sessions, each streaming real-time-paced 20 ms frames to the offline server.
 //
 // Run (no npm needed; the repository's pinned Node 24 runs TypeScript directly):
-//   node_modules/.bin/node bench/live-sessions.ts [--seconds 5] [--sizes 8,32,64]
+//   node_modules/.bin/node bench/live-sessions.ts [--seconds 5] [--sizes 8,32,64] [--aligned]
 // (or `npx node bench/live-sessions.ts`; the system Node 20 cannot run it).
 //
 // The offline server runs in a child process so this process measures only the client side: every session's
 // send lateness (actual send time minus its absolute-deadline slot, pooled over all frames), pacing stalls,
 // event-loop delay, and this process's CPU time per session while streaming. The server's CPU is shown apart.
 // Figures are measured within one run; none of them is asserted anywhere.
+//
+// Session phases: real sessions start whenever their tests do, so by default session i's 20 ms grid is offset
+// by i·20/N ms (phases spread evenly). `--aligned` puts every session on the same grid instead: the worst case,
+// where all N sends fall in the same millisecond.
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { paceFrames } from '../src/audio/pacing.ts'
@@ -15,7 +19,11 @@ import { LiveSession } from '../src/live/index.ts'
 import { startServerChild } from './live/server-child.ts'
 
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '5' }, sizes: { type: 'string', default: '8,32,64' } },
+  options: {
+    seconds: { type: 'string', default: '5' },
+    sizes: { type: 'string', default: '8,32,64' },
+    aligned: { type: 'boolean', default: false },
+  },
 })
 const seconds = Number(values.seconds)
 const sizes = values.sizes.split(',').map(Number)
@@ -31,6 +39,9 @@ function toneFrame(): Uint8Array {
   return new Uint8Array(samples.buffer)
 }
 
+/** Where session i's frame grid starts, relative to a common origin. */
+const phaseOffsetMs = (i: number, n: number) => (values.aligned ? 0 : (i * 20) / n)
+
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
@@ -41,8 +52,11 @@ const fmt = (value: number, digits = 2) => value.toFixed(digits).padStart(8)
 /** The same pacing with a consumer that does nothing: what timers alone give on this machine right now. */
 async function timersOnly(sessionCount: number) {
   const frames = Array.from({ length: Math.round((seconds * 1000) / 20) }, () => null)
+  const origin = performance.now() + 20
   const reports = await Promise.all(
-    Array.from({ length: sessionCount }, () => paceFrames(frames, () => true)),
+    Array.from({ length: sessionCount }, (_, i) =>
+      paceFrames(frames, () => true, { startAtMs: origin + phaseOffsetMs(i, sessionCount) }),
+    ),
   )
   const lateness = reports.flatMap((report) => report.frames.map((f) => f.lateMs)).sort((a, b) => a - b)
   return { p50: percentile(lateness, 50), p99: percentile(lateness, 99) }
@@ -62,8 +76,13 @@ async function runOnce(baseURL: string, sessionCount: number, serverCpuMs: () =>
   const serverBefore = await serverCpuMs()
   const cpuBefore = process.cpuUsage()
   loopDelay.enable()
+  const origin = performance.now() + 20
   const reports = await Promise.all(
-    sessions.map((session) => paceFrames(frames, (audio) => session.appendAudio(audio))),
+    sessions.map((session, i) =>
+      paceFrames(frames, (audio) => session.appendAudio(audio), {
+        startAtMs: origin + phaseOffsetMs(i, sessionCount),
+      }),
+    ),
   )
   loopDelay.disable()
   const cpu = process.cpuUsage(cpuBefore)
@@ -91,9 +110,8 @@ async function runOnce(baseURL: string, sessionCount: number, serverCpuMs: () =>
 
 const server = await startServerChild()
 try {
-  console.log(
-    `live-sessions: ${seconds} s of real-time-paced 20 ms frames per session, offline server in a child`,
-  )
+  const phases = values.aligned ? 'all on one 20 ms grid (worst case)' : 'phases spread over the 20 ms grid'
+  console.log(`live-sessions: ${seconds} s of real-time-paced 20 ms frames per session, ${phases}`)
   console.log(
     '    N   frames  late p50  late p99  late max  stalls  loop p99  client CPU/session  (%audio)  server CPU/session',
   )
