@@ -1,0 +1,219 @@
+// The assistant under test for one scenario: a GPT-Live session configured from the assistant plan only, this
+// scenario's own application (executor + tool runtime over a deep copy of the authorized initial state), and
+// the delegation controller of the chosen architecture. The evaluator drives it with caller audio and reads
+// back the event stream, the tool executions, the final state and the delegation records.
+import { randomUUID } from 'node:crypto'
+import type { ReceivedLiveEvent, SessionConfig, SessionStartedEvent } from '../live/index.ts'
+import { type LiveEndpointSettingsInput, LiveSession } from '../live/index.ts'
+import type { LiveSessionOutcome } from '../live/outcome.ts'
+import type { AssistantVisibleInput } from '../scenarios/visible.ts'
+import type { HeardUtterance, OfflineLiveServer, OfflineSessionScript } from '../testing/live-server/index.ts'
+import { RestaurantOfflineBehaviour as ClientOfflineBehaviour } from './client/offline/restaurant-offline-behaviour.ts'
+import { RestaurantTools as ClientRestaurantTools } from './client/tools/restaurant-tools.ts'
+import type { DelegationWaitOptions } from './delegation-lifecycle.ts'
+import {
+  type Architecture,
+  type AssistantModels,
+  type AssistantPlan,
+  buildAssistantPlan,
+  buildSessionStart,
+  type SessionStartOptions,
+} from './frontend/index.ts'
+import type { JsonObject, OfflineBehaviour } from './offline-behaviour.ts'
+import {
+  ResponsesDelegationController,
+  type ResponsesDelegationObservation,
+} from './responses/delegation/index.ts'
+import { RestaurantOfflineBehaviour as ResponsesOfflineBehaviour } from './responses/offline/restaurant-offline-behaviour.ts'
+import { RestaurantTools as ResponsesRestaurantTools } from './responses/tools/restaurant-tools.ts'
+import type { ToolExecutionRecord } from './runtime/tool-executor.ts'
+import { ToolRuntime } from './runtime/tool-runtime.ts'
+
+/**
+ * The controller contract both architectures share (see delegation-lifecycle.ts): pending work, waiting for
+ * it, closing once, and a serializable record of what it observed.
+ */
+export interface DelegationController {
+  readonly pending: number
+  wait(options?: DelegationWaitOptions): Promise<void>
+  close(): Promise<void>
+  observation(): unknown
+}
+
+/** What a client-delegation controller is built from: the started session, this scenario's tools and plan. */
+export interface ClientControllerContext {
+  session: LiveSession
+  runtime: ToolRuntime
+  plan: AssistantPlan
+  visibleInput: AssistantVisibleInput
+  clock: () => number
+}
+export type ClientControllerFactory = (context: ClientControllerContext) => DelegationController
+
+export interface AssistantConnection {
+  /** OPENAI_API_KEY live; offline, the token registerOfflineAssistant returned. */
+  apiKey: string
+  baseURL?: string
+  allowInsecureLoopback?: boolean
+  startTimeoutMs?: number
+  closeTimeoutMs?: number
+}
+
+export interface OpenAssistantOptions {
+  visibleInput: AssistantVisibleInput
+  architecture: Architecture
+  models: AssistantModels
+  connection: AssistantConnection
+  /** Client delegation only: builds the application's controller (required for `architecture: 'client'`). */
+  clientController?: ClientControllerFactory
+  sessionStart?: SessionStartOptions
+  /** Session clock in milliseconds; stamps events and records. Defaults to `performance.now()`. */
+  clock?: () => number
+  /** Aborting shuts the session down locally (synthetic, never a provider failure). */
+  signal?: AbortSignal
+}
+
+export type DelegationObservation =
+  | { architecture: 'responses'; records: ResponsesDelegationObservation }
+  | { architecture: 'client'; records: unknown }
+
+export interface AssistantUnderTest {
+  readonly plan: AssistantPlan
+  /** Exactly what was sent as `session.start`'s session. */
+  readonly sessionConfig: SessionConfig
+  readonly started: SessionStartedEvent
+  readonly session: LiveSession
+  /** Sends caller audio (PCM16 24 kHz mono); false once the session is closing or over. */
+  sendAudio(pcm: Int16Array): boolean
+  /** Every received event, in order, from the first; ends when the session ends. */
+  events(): AsyncGenerator<ReceivedLiveEvent, void, undefined>
+  readonly tools: {
+    /** Every execution, completed and failed, in the order they finished. */
+    executions(): ToolExecutionRecord[]
+    /** The application state now. */
+    snapshot(): JsonObject
+    /** The state the scenario started from (a copy). */
+    readonly initialState: JsonObject
+  }
+  delegations(): DelegationObservation
+  /** Resolves once no delegated work is pending; rejects with the controller's retained error. */
+  waitForDelegatedWork(options?: DelegationWaitOptions): Promise<void>
+  /** Closes the controller, then the session; once. Never rejects: the outcome says how the session ended. */
+  close(): Promise<LiveSessionOutcome>
+}
+
+export async function openAssistantUnderTest(options: OpenAssistantOptions): Promise<AssistantUnderTest> {
+  const { visibleInput, architecture } = options
+  if (architecture === 'client' && options.clientController === undefined) {
+    throw new Error(
+      `Scenario ${visibleInput.scenarioId}: client delegation needs a clientController factory (the ` +
+        'application controller of src/assistants/client/delegation); pass one, or use architecture "responses".',
+    )
+  }
+  const plan = buildAssistantPlan(visibleInput, { architecture, models: options.models })
+  const sessionConfig = buildSessionStart(plan, options.sessionStart)
+  const initialState = structuredClone(visibleInput.initialState)
+  // Each scenario gets its own application: a fresh executor over its own copy of the state.
+  const executor =
+    architecture === 'responses'
+      ? new ResponsesRestaurantTools({ initialState: structuredClone(initialState) })
+      : new ClientRestaurantTools({ initialState: structuredClone(initialState) })
+  const runtime = new ToolRuntime(executor)
+  const clock = options.clock ?? (() => performance.now())
+  const endpoint: LiveEndpointSettingsInput = { ...options.connection }
+  const session = new LiveSession(endpoint, {
+    clock,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  })
+  // Attached before start so no delegation event can slip past it.
+  const controller: DelegationController =
+    architecture === 'responses'
+      ? new ResponsesDelegationController(session, runtime, { clock })
+      : (options.clientController as ClientControllerFactory)({
+          session,
+          runtime,
+          plan,
+          visibleInput,
+          clock,
+        })
+
+  let started: SessionStartedEvent
+  try {
+    started = await session.start(sessionConfig)
+  } catch (error) {
+    await controller.close()
+    await session.dispose()
+    throw error
+  }
+
+  // A session that ends on its own (server close, transport failure) ends its delegated work too, so no wait
+  // outlives the session; unpublished rounds then surface as the controller's retained error.
+  void session.outcome.then(() => controller.close())
+  let closing: Promise<LiveSessionOutcome> | null = null
+  return {
+    plan,
+    sessionConfig,
+    started,
+    session,
+    sendAudio: (pcm) => session.appendAudio(new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength)),
+    events: () => session.events(),
+    tools: {
+      executions: () => runtime.executions(),
+      snapshot: () => runtime.snapshot(),
+      initialState: structuredClone(initialState),
+    },
+    delegations: () =>
+      architecture === 'responses'
+        ? {
+            architecture,
+            records: (controller as ResponsesDelegationController).observation(),
+          }
+        : { architecture, records: controller.observation() },
+    waitForDelegatedWork: (waitOptions) => controller.wait(waitOptions),
+    close() {
+      closing ??= controller.close().then(() => session.close())
+      return closing
+    },
+  }
+}
+
+/** The visible conversation context as one text: the summary, then `role: text` history lines. */
+function visibleConversationText(visible: AssistantVisibleInput): string {
+  if (visible.context === null) return ''
+  const lines = visible.context.history.map((message) => `${message.role}: ${message.text}`)
+  return (visible.context.summary.trim() === '' ? lines : [visible.context.summary, ...lines]).join('\n')
+}
+
+/** The assistant-owned offline behaviour of an architecture, built from the visible input only. */
+export function offlineBehaviourFor(
+  visible: AssistantVisibleInput,
+  architecture: Architecture,
+): OfflineBehaviour {
+  const options = {
+    conversationContext: visibleConversationText(visible),
+    initialState: structuredClone(visible.initialState),
+  }
+  return architecture === 'responses'
+    ? new ResponsesOfflineBehaviour(options)
+    : new ClientOfflineBehaviour(options)
+}
+
+/**
+ * Offline mode: registers a fresh session with the offline GPT-Live server (what the caller says, and the
+ * assistant's offline behaviour built from the visible input) and returns the bearer token to connect with.
+ */
+export function registerOfflineAssistant(
+  server: Pick<OfflineLiveServer, 'registerSession'>,
+  visibleInput: AssistantVisibleInput,
+  architecture: Architecture,
+  hearing: HeardUtterance[],
+  extra: Pick<OfflineSessionScript, 'faults' | 'acknowledgement'> = {},
+): string {
+  const token = `offline-${visibleInput.scenarioId}-${randomUUID()}`
+  server.registerSession(token, {
+    hearing,
+    behaviour: offlineBehaviourFor(visibleInput, architecture),
+    ...extra,
+  })
+  return token
+}
