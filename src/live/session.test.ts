@@ -183,8 +183,13 @@ describe('LiveSession: exactly one terminal outcome per fault', () => {
     expect(session.appendAudio(FRAME)).toBe(false)
   })
 
-  it('a malformed frame is one malformed_event in stage stream', async () => {
-    const session = offlineSession({ faults: { malformedFrame: { afterEvents: 1 } } })
+  it.each([
+    ['truncated JSON', '{"type": "session.'],
+    ['an object without a type', '{"kind": "session.closed"}'],
+    ['a JSON array', '[1, 2]'],
+    ['a reserved type', '{"type": "close"}'],
+  ])('a malformed frame (%s) is one malformed_event in stage stream', async (_name, payload) => {
+    const session = offlineSession({ faults: { malformedFrame: { afterEvents: 1, payload } } })
     await session.start(CONFIG)
     expectFailure(await session.outcome, 'stream', 'malformed_event')
   })
