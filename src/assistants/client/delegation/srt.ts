@@ -28,3 +28,34 @@ export function renderSrt(entries: readonly SrtEntry[]): string {
     )
     .join('\n\n')
 }
+
+const TIMESTAMP = /^(\d+):(\d{2}):(\d{2}),(\d{3})$/
+const BLOCK = /^\d+\n(\S+) --> (\S+)\n(USER|ASSISTANT): ([\s\S]*)$/
+// A new block starts after a blank line with its number and timing line (text itself may hold blank lines).
+const BLOCK_BREAK = /\n\n(?=\d+\n\d+:\d{2}:\d{2},\d{3} --> )/
+
+function parseTimestamp(text: string): number | null {
+  const match = TIMESTAMP.exec(text)
+  if (match === null) return null
+  const [, hours, minutes, seconds, millis] = match.map(Number)
+  return (((hours ?? 0) * 60 + (minutes ?? 0)) * 60 + (seconds ?? 0)) * 1000 + (millis ?? 0)
+}
+
+/** Reads back what renderSrt wrote; throws naming the block when the text is not our SRT. */
+export function parseSrt(srt: string): SrtEntry[] {
+  if (srt.trim() === '') return []
+  return srt
+    .trim()
+    .split(BLOCK_BREAK)
+    .map((block, index) => {
+      const match = BLOCK.exec(block)
+      const startMs = match === null ? null : parseTimestamp(match[1] ?? '')
+      const endMs = match === null ? null : parseTimestamp(match[2] ?? '')
+      if (match === null || startMs === null || endMs === null) {
+        throw new Error(
+          `Transcript SRT block ${index + 1} is not "n", "HH:MM:SS,mmm --> HH:MM:SS,mmm", "ROLE: text": ${JSON.stringify(block.slice(0, 80))}`,
+        )
+      }
+      return { role: match[3] as SrtEntry['role'], startMs, endMs, text: match[4] ?? '' }
+    })
+}

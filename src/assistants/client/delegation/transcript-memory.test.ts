@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { srtTimestamp } from './srt.ts'
+import { parseSrt, renderSrt, srtTimestamp } from './srt.ts'
 import { TranscriptMemory } from './transcript-memory.ts'
 
 let nextId = 0
@@ -34,6 +34,16 @@ describe('SRT rendering', () => {
     expect(memory.consumeSrt()).toBe(
       '1\n00:00:00,600 --> 00:00:01,900\nUSER: Is Thursday free?\n\n2\n00:00:02,500 --> 00:00:03,100\nASSISTANT: Let me look.',
     )
+  })
+
+  it('reads back what it renders, and names a block that is not ours', () => {
+    const entries = [
+      { role: 'USER' as const, startMs: 5, endMs: 3_723_045, text: 'Two lines\n\nof text' },
+      { role: 'ASSISTANT' as const, startMs: 4_000_000, endMs: 4_000_001, text: 'Ok.' },
+    ]
+    expect(parseSrt(renderSrt(entries))).toEqual(entries)
+    expect(parseSrt('')).toEqual([])
+    expect(() => parseSrt('1\nnot a timing line\nUSER: x')).toThrow(/block 1/)
   })
 
   it('renders the empty string when nothing new arrived', () => {

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest'
+import { ToolRuntime } from '../../runtime/tool-runtime.ts'
+import { renderSrt } from '../delegation/srt.ts'
+import { RestaurantTools } from '../tools/restaurant-tools.ts'
+import { DELEGATED_TASK, type ObservationEvent } from './application-backend.ts'
+import { OfflineApplicationBackend, restaurantOfflineBackend } from './offline-backend.ts'
+import { runtimeToolCallback } from './tool-callback.ts'
+
+const handoff = (lines: Array<['USER' | 'ASSISTANT', string]>, followUp = false) => ({
+  task: DELEGATED_TASK,
+  follow_up: followUp,
+  transcript_srt: renderSrt(
+    lines.map(([role, text], index) => ({ role, text, startMs: index * 1_000, endMs: index * 1_000 + 900 })),
+  ),
+})
+
+function restaurant(initialState: Record<string, unknown> = {}, authorizedContext = '') {
+  const runtime = new ToolRuntime(new RestaurantTools({ initialState }))
+  const backend = restaurantOfflineBackend({
+    authorizedContext,
+    initialState,
+    callTool: runtimeToolCallback(runtime),
+  })
+  return { runtime, backend }
+}
+
+describe('the offline client backend', () => {
+  it('runs the inferred tool on the scenario executor and answers with the final answer', async () => {
+    const { runtime, backend } = restaurant()
+    const observed: ObservationEvent[] = []
+    const answer = await backend.run(
+      handoff([['USER', 'Is a table for 4 available on August 7 at 7 p.m.?']]),
+      (event) => observed.push(event),
+    )
+    expect(answer).toBe('A table for 4 is available on 2026-08-07 at 19:00. No reservation has been made.')
+    expect(runtime.executions()).toEqual([
+      expect.objectContaining({ call_id: 'call_offline_1', name: 'check_availability', status: 'completed' }),
+    ])
+    expect(observed.map((event) => event.type)).toEqual(['tool.called', 'tool.completed'])
+    expect(observed[1]).toMatchObject({ call_id: 'call_offline_1', output: { ok: true, available: true } })
+  })
+
+  it('answers directly, running nothing, when no tool applies', async () => {
+    const { runtime, backend } = restaurant()
+    const answer = await backend.run(handoff([['USER', 'Where can I park?']]), () => {})
+    expect(answer).toBe('Complimentary parking is available in the adjacent restaurant lot.')
+    expect(runtime.executions()).toEqual([])
+  })
+
+  it('acts on what the caller said after the assistant last spoke, with earlier turns as context', async () => {
+    const { runtime, backend } = restaurant()
+    await backend.run(handoff([['USER', 'I want to book a table under Rivera.']]), () => {})
+    const answer = await backend.run(
+      handoff(
+        [
+          ['ASSISTANT', 'What date, time and party size?'],
+          ['USER', 'August 7 at 6:30 p.m. for 2.'],
+        ],
+        true,
+      ),
+      () => {},
+    )
+    expect(answer).toBe('Your reservation for Rivera and 2 guests is confirmed on 2026-08-07 at 18:30.')
+    expect(runtime.snapshot()).toMatchObject({
+      reservations: [expect.objectContaining({ guest_name: 'Rivera' })],
+    })
+  })
+
+  it('uses the authorized context it was built with (authorized cancellation ids)', async () => {
+    const { runtime, backend } = restaurant({
+      authorized_reservation_ids: ['R-100'],
+      reservations: [{ reservation_id: 'R-100', cancelled: false }],
+    })
+    const answer = await backend.run(handoff([['USER', 'Cancel R-200. Correction: cancel R-100.']]), () => {})
+    expect(answer).toBe('Reservation R-100 has been cancelled.')
+    expect(runtime.executions()[0]).toMatchObject({
+      name: 'cancel_reservation',
+      arguments: { reservation_id: 'R-100' },
+    })
+  })
+
+  it('builds the behaviour only from the authorized context and the handed-over transcript', async () => {
+    const contexts: string[] = []
+    const backend = new OfflineApplicationBackend({
+      authorizedContext: 'summary: guest Rivera',
+      callTool: async () => ({ ok: true }),
+      behaviourFor: (context) => {
+        contexts.push(context)
+        return { inferToolCall: () => null, directAnswer: (text) => `heard ${text}`, finalAnswer: () => '' }
+      },
+    })
+    expect(await backend.run(handoff([['USER', 'first']]), () => {})).toBe('heard first')
+    expect(
+      await backend.run(
+        handoff(
+          [
+            ['ASSISTANT', 'ok'],
+            ['USER', 'second'],
+          ],
+          true,
+        ),
+        () => {},
+      ),
+    ).toBe('heard second')
+    expect(contexts).toEqual(['summary: guest Rivera', 'summary: guest Rivera\nuser: first\nassistant: ok'])
+  })
+
+  it('refuses to run after close', async () => {
+    const { backend } = restaurant()
+    await backend.close()
+    await expect(backend.run(handoff([['USER', 'hi']]), () => {})).rejects.toThrow(/closed/)
+  })
+})

@@ -1,0 +1,112 @@
+// The client backend for offline runs: the assistant's deterministic offline behaviour plays the backend
+// model. Like a real backend it knows only what the application knows: the authorized context it was built
+// with and the transcript the delegations handed over (its own memory, grown run by run). It acts on the
+// caller's latest request, runs at most one tool through the host's callback, and answers with the
+// behaviour's final answer (or its direct answer when no tool applies).
+import type { JsonObject, OfflineBehaviour } from '../../offline-behaviour.ts'
+import { parseSrt, type SrtEntry } from '../delegation/srt.ts'
+import { RestaurantOfflineBehaviour } from '../offline/restaurant-offline-behaviour.ts'
+import { publicBusinessFacts } from '../tools/resources.ts'
+import type {
+  ApplicationBackend,
+  ApplicationToolCallback,
+  BackendRunOptions,
+  DelegationHandoff,
+  EmitObservation,
+} from './application-backend.ts'
+import { callToolObserved } from './tool-callback.ts'
+
+export interface OfflineBackendOptions {
+  /** Builds the behaviour over the visible conversation: the authorized context plus the transcript before the request. */
+  behaviourFor: (conversationContext: string) => OfflineBehaviour
+  callTool: ApplicationToolCallback
+  /** What the application may tell its backend before the call: summary and history lines. */
+  authorizedContext?: string
+}
+
+export class OfflineApplicationBackend implements ApplicationBackend {
+  readonly #behaviourFor: (conversationContext: string) => OfflineBehaviour
+  readonly #callTool: ApplicationToolCallback
+  readonly #authorizedContext: string
+  /** The transcript handed over so far, as `role: text` lines (the application-owned memory). */
+  readonly #heard: string[] = []
+  #calls = 0
+  #closed = false
+
+  constructor(options: OfflineBackendOptions) {
+    this.#behaviourFor = options.behaviourFor
+    this.#callTool = options.callTool
+    this.#authorizedContext = options.authorizedContext ?? ''
+  }
+
+  async run(
+    handoff: DelegationHandoff,
+    emit: EmitObservation,
+    options: BackendRunOptions = {},
+  ): Promise<string> {
+    if (this.#closed) throw new Error('The offline client backend is closed; create a new one per session.')
+    const entries = parseSrt(handoff.transcript_srt)
+    const { before, request } = splitLatestRequest(entries)
+    const context = [this.#authorizedContext, ...this.#heard, ...before.map(asContextLine)]
+      .filter((line) => line.trim() !== '')
+      .join('\n')
+    this.#heard.push(...entries.map(asContextLine))
+    const behaviour = this.#behaviourFor(context)
+    const call = behaviour.inferToolCall(request)
+    if (call === null) return behaviour.directAnswer(request)
+    options.signal?.throwIfAborted()
+    this.#calls += 1
+    const output: JsonObject = await callToolObserved(this.#callTool, emit, {
+      name: call.name,
+      arguments: call.arguments,
+      callId: `call_offline_${this.#calls}`,
+    })
+    return behaviour.finalAnswer(output)
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true
+  }
+}
+
+export interface RestaurantOfflineBackendOptions {
+  /** The scenario's visible conversation context (summary, then `role: text` history lines). */
+  authorizedContext: string
+  /** The application state the assistant is authorized to read. */
+  initialState: JsonObject
+  callTool: ApplicationToolCallback
+}
+
+/** The client copy's restaurant behaviour as the offline backend; it sees public facts only. */
+export function restaurantOfflineBackend(
+  options: RestaurantOfflineBackendOptions,
+): OfflineApplicationBackend {
+  const facts = publicBusinessFacts()
+  const initialState = structuredClone(options.initialState)
+  return new OfflineApplicationBackend({
+    authorizedContext: options.authorizedContext,
+    callTool: options.callTool,
+    behaviourFor: (conversationContext) =>
+      new RestaurantOfflineBehaviour({ conversationContext, initialState, facts }),
+  })
+}
+
+/**
+ * The caller's latest request: what the caller said after the assistant last spoke in the new part of the
+ * transcript (everything the caller said in it, if the assistant said nothing). The rest is context.
+ */
+function splitLatestRequest(entries: readonly SrtEntry[]): { before: SrtEntry[]; request: string } {
+  let lastAssistant = -1
+  entries.forEach((entry, index) => {
+    if (entry.role === 'ASSISTANT') lastAssistant = index
+  })
+  const after = entries.slice(lastAssistant + 1)
+  return {
+    before: entries.slice(0, lastAssistant + 1),
+    request: after.map((entry) => entry.text).join(' '),
+  }
+}
+
+function asContextLine(entry: SrtEntry): string {
+  return `${entry.role === 'USER' ? 'user' : 'assistant'}: ${entry.text}`
+}
