@@ -1,0 +1,67 @@
+// Shared by the assistant-session and leak-boundary tests: open an offline assistant that hears its request,
+// feed it silence, and read what it said.
+import { silence } from '../audio/pcm.ts'
+import { syntheticSpeech } from '../audio/synthetic-voice.ts'
+import type { ReceivedLiveEvent } from '../live/index.ts'
+import type { AssistantVisibleInput } from '../scenarios/visible.ts'
+import type { OfflineLiveServer } from '../testing/live-server/index.ts'
+import {
+  type AssistantUnderTest,
+  type ClientControllerFactory,
+  openAssistantUnderTest,
+  registerOfflineAssistant,
+} from './assistant-session.ts'
+import type { Architecture, AssistantModels } from './frontend/index.ts'
+
+export const models: AssistantModels = {
+  liveModel: 'gpt-live-1',
+  voice: 'marin',
+  backendModel: 'gpt-5.6-terra',
+  backendReasoningEffort: 'none',
+  backendMaxOutputTokens: 1000,
+  backendVerbosity: 'low',
+}
+
+export function visibleRequest(
+  inputText: string,
+  overrides: Partial<AssistantVisibleInput> = {},
+): AssistantVisibleInput {
+  return {
+    scenarioId: 'session_case',
+    interaction: 'single_turn',
+    inputText,
+    context: null,
+    initialState: { reservations: [], authorized_reservation_ids: [] },
+    ...overrides,
+  }
+}
+
+/** Opens an offline assistant that hears `visible.inputText` spoken from 0 ms. */
+export async function openOffline(
+  target: OfflineLiveServer,
+  visible: AssistantVisibleInput,
+  architecture: Architecture,
+  clientController?: ClientControllerFactory,
+): Promise<{ assistant: AssistantUnderTest; speech: Int16Array }> {
+  const speech = syntheticSpeech(visible.inputText)
+  const endMs = Math.round((speech.length / 24_000) * 1000)
+  const token = registerOfflineAssistant(target, visible, architecture, [
+    { text: visible.inputText, startMs: 0, endMs },
+  ])
+  const assistant = await openAssistantUnderTest({
+    visibleInput: visible,
+    architecture,
+    models,
+    connection: { apiKey: token, baseURL: target.baseURL, allowInsecureLoopback: true },
+    ...(clientController === undefined ? {} : { clientController }),
+  })
+  return { assistant, speech }
+}
+
+/** Sends `ms` of caller silence in 100 ms appends. */
+export function sendSilence(assistant: AssistantUnderTest, ms: number): void {
+  for (let sent = 0; sent < ms; sent += 100) assistant.sendAudio(silence(100))
+}
+
+export const outputTranscript = (events: readonly ReceivedLiveEvent[]) =>
+  events.map(({ event }) => (event.type === 'session.output_transcript.delta' ? event.delta : '')).join('')

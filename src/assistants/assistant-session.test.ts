@@ -1,0 +1,138 @@
+// The assistant under test over loopback, through openai's LiveWS, against the strict offline GPT-Live server.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { type OfflineLiveServer, startOfflineLiveServer } from '../testing/live-server/index.ts'
+import {
+  models,
+  openOffline,
+  outputTranscript,
+  sendSilence,
+  visibleRequest,
+} from './assistant-session.fixtures.ts'
+import { openAssistantUnderTest } from './assistant-session.ts'
+
+let server: OfflineLiveServer
+beforeAll(async () => {
+  server = await startOfflineLiveServer()
+})
+afterAll(async () => {
+  await server.close()
+})
+
+describe('the assistant under test against the offline GPT-Live server', () => {
+  test('a plain turn: the hours question is answered directly, with transcript and audio', async () => {
+    const visible = visibleRequest('What are your hours?')
+    const { assistant, speech } = await openOffline(server, visible, 'responses')
+    assistant.sendAudio(speech)
+    sendSilence(assistant, 3_000)
+    const outcome = await assistant.close()
+    expect(outcome).toMatchObject({ type: 'closed', reason: 'close_requested' })
+    const events = assistant.session.log.events
+    expect(outputTranscript(events).trim()).toBe('Our restaurant hours are 11:00 a.m. to 10:00 p.m. daily.')
+    expect(events.some(({ event }) => event.type === 'session.output_audio.delta')).toBe(true)
+    expect(events.some(({ event }) => event.type === 'session.delegation.created')).toBe(false)
+    expect(assistant.tools.executions()).toEqual([])
+    expect(assistant.started.session.delegation).toMatchObject({ type: 'responses' })
+  })
+
+  test('Responses delegation: function call, execution, result injection and the spoken final answer', async () => {
+    const visible = visibleRequest('Could you book a table under Alvarez on August 12 at 7 p.m. for four?')
+    const { assistant, speech } = await openOffline(server, visible, 'responses')
+    assistant.sendAudio(speech)
+    sendSilence(assistant, 1_000)
+    await assistant.session.waitForEvent(
+      (event) => event.type === 'response.event' && event.event.type === 'response.completed',
+      { timeoutMs: 5_000 },
+    )
+    await assistant.waitForDelegatedWork()
+    // The offline backend answers the continuation with the final message, which the voice model speaks.
+    await assistant.session.waitForEvent(
+      (event) =>
+        event.type === 'response.event' &&
+        event.event.type === 'response.output_item.done' &&
+        (event.event.item as { type?: string }).type === 'message',
+      { timeoutMs: 5_000 },
+    )
+    sendSilence(assistant, 6_000)
+    await assistant.close()
+
+    const reservation = {
+      reservation_id: 'R-001',
+      guest_name: 'Alvarez',
+      date: '2026-08-12',
+      time: '19:00',
+      party_size: 4,
+      cancelled: false,
+    }
+    expect(assistant.tools.executions()).toEqual([
+      expect.objectContaining({
+        name: 'create_reservation',
+        status: 'completed',
+        output: expect.objectContaining({ ok: true, reservation_id: 'R-001' }),
+      }),
+    ])
+    expect(assistant.tools.snapshot()).toMatchObject({
+      reservations: [reservation],
+      reservation_created: true,
+    })
+    // The scenario's own state copy: the visible input and the recorded initial state are untouched.
+    expect(visible.initialState).toEqual({ reservations: [], authorized_reservation_ids: [] })
+    expect(assistant.tools.initialState).toEqual({ reservations: [], authorized_reservation_ids: [] })
+    expect(outputTranscript(assistant.session.log.events)).toContain(
+      'Your reservation for Alvarez and 4 guests is confirmed on 2026-08-12 at 19:00.',
+    )
+    const delegations = assistant.delegations()
+    expect(delegations.architecture).toBe('responses')
+    if (delegations.architecture !== 'responses') return
+    expect(delegations.records.delegations).toHaveLength(1)
+    expect(delegations.records.delegations[0]?.responseIds).toHaveLength(2)
+    expect(delegations.records.publications).toEqual([expect.objectContaining({ outcome: 'published' })])
+    expect(delegations.records.backendUsage.every((entry) => entry.usage !== null)).toBe(true)
+  })
+
+  test('a refused cancellation inside a session is a failed execution whose error reaches the model', async () => {
+    // R-001 is authorized but does not exist: the executor refuses, the runtime records the failure.
+    const visible = visibleRequest('Please cancel reservation R-001.', {
+      initialState: { reservations: [], authorized_reservation_ids: ['R-001'] },
+    })
+    const { assistant, speech } = await openOffline(server, visible, 'responses')
+    assistant.sendAudio(speech)
+    sendSilence(assistant, 1_000)
+    await assistant.session.waitForEvent(
+      (event) => event.type === 'response.event' && event.event.type === 'response.completed',
+      { timeoutMs: 5_000 },
+    )
+    await assistant.waitForDelegatedWork()
+    sendSilence(assistant, 4_000)
+    await assistant.close()
+    expect(assistant.tools.executions()).toEqual([
+      {
+        call_id: expect.any(String),
+        name: 'cancel_reservation',
+        arguments: { reservation_id: 'R-001' },
+        status: 'failed',
+        output: { ok: false, error: 'Reservation R-001 does not exist' },
+      },
+    ])
+    expect(outputTranscript(assistant.session.log.events)).toContain(
+      "I couldn't complete that restaurant request.",
+    )
+  })
+
+  test('close() closes once: a second call returns the same outcome', async () => {
+    const { assistant } = await openOffline(server, visibleRequest('What are your hours?'), 'responses')
+    const first = assistant.close()
+    expect(assistant.close()).toBe(first)
+    expect(await first).toMatchObject({ type: 'closed' })
+  })
+
+  test('client delegation without a controller factory is refused before connecting', async () => {
+    await expect(
+      openAssistantUnderTest({
+        visibleInput: visibleRequest('What are your hours?'),
+        architecture: 'client',
+        models,
+        connection: { apiKey: 'unused', baseURL: server.baseURL, allowInsecureLoopback: true },
+      }),
+    ).rejects.toThrow(/client delegation needs a clientController factory/)
+  })
+})
