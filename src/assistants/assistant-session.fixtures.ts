@@ -65,3 +65,21 @@ export function sendSilence(assistant: AssistantUnderTest, ms: number): void {
 
 export const outputTranscript = (events: readonly ReceivedLiveEvent[]) =>
   events.map(({ event }) => (event.type === 'session.output_transcript.delta' ? event.delta : '')).join('')
+
+/**
+ * Feeds caller silence in 100 ms appends, letting the loopback round-trip run between them, until `done()` or
+ * `maxAudioMs` of audio was sent. The offline server's clock is the received audio, so work that waits on the
+ * session timeline (acknowledgements, speech) needs audio to keep flowing.
+ */
+export async function pumpSilenceUntil(
+  assistant: AssistantUnderTest,
+  done: () => boolean,
+  maxAudioMs = 20_000,
+): Promise<boolean> {
+  for (let sent = 0; sent < maxAudioMs; sent += 100) {
+    if (done()) return true
+    if (!assistant.sendAudio(silence(100))) return done()
+    await new Promise((resolve) => setTimeout(resolve, 1))
+  }
+  return done()
+}

@@ -5,10 +5,11 @@ import {
   models,
   openOffline,
   outputTranscript,
+  pumpSilenceUntil,
   sendSilence,
   visibleRequest,
 } from './assistant-session.fixtures.ts'
-import { openAssistantUnderTest } from './assistant-session.ts'
+import { offlineClientController, openAssistantUnderTest } from './assistant-session.ts'
 
 let server: OfflineLiveServer
 beforeAll(async () => {
@@ -116,6 +117,36 @@ describe('the assistant under test against the offline GPT-Live server', () => {
     expect(outputTranscript(assistant.session.log.events)).toContain(
       "I couldn't complete that restaurant request.",
     )
+  })
+
+  test('client delegation: the application answers with commentary carrying the delegation id', async () => {
+    const visible = visibleRequest('Could you book a table under Alvarez on August 12 at 7 p.m. for four?')
+    const { assistant, speech } = await openOffline(server, visible, 'client', offlineClientController)
+    expect(assistant.sessionConfig.delegation).toEqual({ type: 'client' })
+    assistant.sendAudio(speech)
+    sendSilence(assistant, 1_000)
+    await assistant.session.waitForEvent((event) => event.type === 'session.delegation.created', {
+      timeoutMs: 5_000,
+    })
+    const answered = () =>
+      outputTranscript(assistant.session.log.events).includes('is confirmed on 2026-08-12 at 19:00')
+    expect(await pumpSilenceUntil(assistant, answered)).toBe(true)
+    await assistant.waitForDelegatedWork()
+    await assistant.close()
+
+    expect(assistant.tools.executions()).toEqual([
+      expect.objectContaining({ name: 'create_reservation', status: 'completed' }),
+    ])
+    const delegations = assistant.delegations()
+    if (delegations.architecture !== 'client') throw new Error('expected client delegation records')
+    const [delegationId] = delegations.records.delegationIds
+    expect(delegations.records.delegationIds).toHaveLength(1)
+    expect(delegations.records.commentary).toEqual([
+      expect.objectContaining({ delegationId, status: 'accepted' }),
+    ])
+    // The strict server rejected nothing: in particular no response.* command was sent under client delegation.
+    const errors = assistant.session.log.events.filter(({ event }) => event.type === 'error')
+    expect(errors).toEqual([])
   })
 
   test('close() closes once: a second call returns the same outcome', async () => {

@@ -8,6 +8,13 @@ import { type LiveEndpointSettingsInput, LiveSession } from '../live/index.ts'
 import type { LiveSessionOutcome } from '../live/outcome.ts'
 import type { AssistantVisibleInput } from '../scenarios/visible.ts'
 import type { HeardUtterance, OfflineLiveServer, OfflineSessionScript } from '../testing/live-server/index.ts'
+import type { ApplicationBackend, ObservationEvent } from './client/backend/application-backend.ts'
+import { restaurantOfflineBackend } from './client/backend/offline-backend.ts'
+import { runtimeToolCallback } from './client/backend/tool-callback.ts'
+import {
+  ClientDelegationController,
+  type CommentaryRecord,
+} from './client/delegation/client-delegation-controller.ts'
 import { RestaurantOfflineBehaviour as ClientOfflineBehaviour } from './client/offline/restaurant-offline-behaviour.ts'
 import { RestaurantTools as ClientRestaurantTools } from './client/tools/restaurant-tools.ts'
 import type { DelegationWaitOptions } from './delegation-lifecycle.ts'
@@ -48,7 +55,63 @@ export interface ClientControllerContext {
   visibleInput: AssistantVisibleInput
   clock: () => number
 }
-export type ClientControllerFactory = (context: ClientControllerContext) => DelegationController
+
+/** What the client-delegation side records: delegations answered, commentary and its acceptance, backend events. */
+export interface ClientDelegationObservation {
+  delegationIds: string[]
+  commentary: CommentaryRecord[]
+  /** The backend's published observations (handoffs, tool calls, completions, failures); never sent to Live. */
+  events: ObservationEvent[]
+}
+
+export interface ClientDelegationHandle extends DelegationController {
+  observation(): ClientDelegationObservation
+}
+export type ClientControllerFactory = (context: ClientControllerContext) => ClientDelegationHandle
+
+/**
+ * The in-process client controller (src/assistants/client/delegation) over a backend of your choice, fed by
+ * the session's events and answering with `session.commentary.append`.
+ */
+export function clientControllerWith(
+  backendFor: (context: ClientControllerContext) => ApplicationBackend,
+): ClientControllerFactory {
+  return (context) => {
+    const events: ObservationEvent[] = []
+    const controller = new ClientDelegationController({
+      backend: backendFor(context),
+      sendToLive: (event) => context.session.send(event) !== null,
+      emit: (event) => events.push(structuredClone(event)),
+      initialItems: context.plan.input,
+    })
+    const unsubscribe = context.session.subscribe(({ event }) => controller.observe(event))
+    return {
+      get pending() {
+        return controller.pending
+      },
+      wait: (options) => controller.wait(options),
+      close() {
+        unsubscribe()
+        return controller.close()
+      },
+      observation: () => ({
+        delegationIds: controller.delegationIds,
+        commentary: controller.commentary(),
+        events: structuredClone(events),
+      }),
+    }
+  }
+}
+
+/** Offline client delegation: the client copy's deterministic restaurant backend on this scenario's tools. */
+export const offlineClientController: ClientControllerFactory = clientControllerWith(
+  ({ visibleInput, runtime }) =>
+    restaurantOfflineBackend({
+      authorizedContext: visibleConversationText(visibleInput),
+      initialState: structuredClone(visibleInput.initialState),
+      callTool: runtimeToolCallback(runtime),
+    }),
+)
 
 export interface AssistantConnection {
   /** OPENAI_API_KEY live; offline, the token registerOfflineAssistant returned. */
@@ -75,7 +138,7 @@ export interface OpenAssistantOptions {
 
 export type DelegationObservation =
   | { architecture: 'responses'; records: ResponsesDelegationObservation }
-  | { architecture: 'client'; records: unknown }
+  | { architecture: 'client'; records: ClientDelegationObservation }
 
 export interface AssistantUnderTest {
   readonly plan: AssistantPlan
@@ -126,16 +189,17 @@ export async function openAssistantUnderTest(options: OpenAssistantOptions): Pro
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   })
   // Attached before start so no delegation event can slip past it.
+  const responsesController =
+    architecture === 'responses' ? new ResponsesDelegationController(session, runtime, { clock }) : null
   const controller: DelegationController =
-    architecture === 'responses'
-      ? new ResponsesDelegationController(session, runtime, { clock })
-      : (options.clientController as ClientControllerFactory)({
-          session,
-          runtime,
-          plan,
-          visibleInput,
-          clock,
-        })
+    responsesController ??
+    (options.clientController as ClientControllerFactory)({
+      session,
+      runtime,
+      plan,
+      visibleInput,
+      clock,
+    })
 
   let started: SessionStartedEvent
   try {
@@ -163,12 +227,9 @@ export async function openAssistantUnderTest(options: OpenAssistantOptions): Pro
       initialState: structuredClone(initialState),
     },
     delegations: () =>
-      architecture === 'responses'
-        ? {
-            architecture,
-            records: (controller as ResponsesDelegationController).observation(),
-          }
-        : { architecture, records: controller.observation() },
+      responsesController !== null
+        ? { architecture: 'responses', records: responsesController.observation() }
+        : { architecture: 'client', records: (controller as ClientDelegationHandle).observation() },
     waitForDelegatedWork: (waitOptions) => controller.wait(waitOptions),
     close() {
       closing ??= controller.close().then(() => session.close())
