@@ -24,6 +24,8 @@ describe('selectScenarios', () => {
 
   it('filters by ids, keeping dataset order', () => {
     expect(ids(selectScenarios(scenarios, 'crawl', { scenarioIds: ['s2', 's1'] }))).toEqual(['s1', 's2'])
+    // An empty filter (e.g. a config default) is no filter rather than an empty run.
+    expect(ids(selectScenarios(scenarios, 'run', { scenarioIds: [] }))).toEqual(['m1', 'm2'])
   })
 
   it('refuses unknown ids and ids of another phase', () => {

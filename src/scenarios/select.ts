@@ -6,7 +6,7 @@ import type { Scenario } from './scenario.ts'
 export type Phase = 'crawl' | 'walk' | 'run'
 
 export interface SelectionOptions {
-  /** Only these ids (exact match); each must exist and belong to the phase. */
+  /** Only these ids (exact match); each must exist and belong to the phase. Empty or absent: no filter. */
   scenarioIds?: readonly string[]
   /** Keep at most this many after filtering; 0 or absent keeps all. */
   maxExamples?: number
@@ -36,7 +36,7 @@ export function selectScenarios<T extends Scenario>(
     throw new Error(`max examples must be a whole number >= 0 (0 runs all), got ${maxExamples}`)
   }
   let selected = scenarios.filter(rule.accepts)
-  if (options.scenarioIds !== undefined) {
+  if (options.scenarioIds !== undefined && options.scenarioIds.length > 0) {
     const wanted = new Set(options.scenarioIds)
     const known = new Set(scenarios.map((scenario) => scenario.id))
     const unknown = [...wanted].filter((id) => !known.has(id))
