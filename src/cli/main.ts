@@ -25,6 +25,10 @@ const VERBS: Record<string, VerbEntry> = {
     summary: '<dataset.json>...  check datasets against the scenario contract; print counts per phase',
     load: () => import('./validate.ts'),
   },
+  'offline-server': {
+    summary: '[--port N]  serve the offline GPT-Live server on 127.0.0.1 (its URL is the first line printed)',
+    load: () => import('./offline-server.ts'),
+  },
 }
 
 export const EXIT_USAGE = 2

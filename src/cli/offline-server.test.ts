@@ -54,9 +54,10 @@ describe('live-evals offline-server', () => {
   })
 
   it('as a process: the first stdout line is the URL, and SIGTERM stops it with exit code 0', async () => {
-    const entry =
-      "import('./src/cli/offline-server.ts').then(async (m) => { process.exitCode = await m.offlineServerCommand(['--port', '0']) })"
-    const child = spawn(process.execPath, ['-e', entry], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['bin/live-evals.js', 'offline-server', '--port', '0'], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     try {
       const lines = createInterface({ input: child.stdout })
       const first = await new Promise<string>((resolve, reject) => {
