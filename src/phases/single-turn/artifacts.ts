@@ -1,0 +1,103 @@
+// The per-scenario artifacts of a single-turn execution (reference §4.3), written 0600 under the run directory
+// through the checked-destination writer. Paths in results rows are relative to the run directory.
+
+import { writeArtifact, writeJsonArtifact } from '../../artifacts/index.ts'
+import type { SessionTimeline } from '../../observability/timeline.ts'
+import type { SessionTrace } from '../../observability/trace.ts'
+import type { ResultArtifacts } from '../../reporting/result-schema.ts'
+import type { SingleTurnArtifactPaths } from './types.ts'
+
+export function artifactLayout(scenarioId: string): Record<keyof SingleTurnArtifactPaths, string> {
+  return {
+    input_audio: `audio/${scenarioId}/input.wav`,
+    output_audio: `audio/${scenarioId}/output.wav`,
+    conversation_audio: `audio/${scenarioId}/conversation.wav`,
+    conversation_transcript: `audio/${scenarioId}/conversation.transcript.txt`,
+    events: `events/${scenarioId}.jsonl`,
+    details: `transcripts/${scenarioId}.json`,
+  }
+}
+
+export function emptyArtifactPaths(): SingleTurnArtifactPaths {
+  return {
+    input_audio: null,
+    output_audio: null,
+    conversation_audio: null,
+    conversation_transcript: null,
+    events: null,
+    details: null,
+  }
+}
+
+/** Relative paths of the artifacts that exist, for the results row. */
+export function relativeArtifacts(scenarioId: string, written: SingleTurnArtifactPaths): ResultArtifacts {
+  const layout = artifactLayout(scenarioId)
+  const relative = (key: keyof SingleTurnArtifactPaths) => (written[key] === null ? null : layout[key])
+  return {
+    input_audio: relative('input_audio'),
+    output_audio: relative('output_audio'),
+    conversation_audio: relative('conversation_audio'),
+    conversation_transcript: relative('conversation_transcript'),
+    events: relative('events'),
+    details: relative('details'),
+  }
+}
+
+function formatMs(ms: number): string {
+  const total = Math.max(0, Math.round(ms))
+  const minutes = Math.floor(total / 60_000)
+  const seconds = Math.floor((total % 60_000) / 1000)
+  return `${String(minutes).padStart(2, '0')}:${String(seconds).padStart(2, '0')}.${String(total % 1000).padStart(3, '0')}`
+}
+
+/** The readable transcript: one `[mm:ss.mmm] ROLE: text` line per utterance, on the session clock. */
+export function conversationTranscriptText(timeline: SessionTimeline): string {
+  return timeline
+    .lines()
+    .map(
+      (line) =>
+        `[${formatMs(line.startMs)}] ${line.role === 'user' ? 'CALLER' : 'ASSISTANT'}: ${line.text}\n`,
+    )
+    .join('')
+}
+
+/** Writes the audio, transcript and event artifacts into `written` as they succeed (kept on a later failure). */
+export async function writeSessionArtifacts(
+  runDirectory: string,
+  scenarioId: string,
+  timeline: SessionTimeline,
+  trace: SessionTrace,
+  written: SingleTurnArtifactPaths,
+): Promise<void> {
+  const layout = artifactLayout(scenarioId)
+  written.input_audio = await writeArtifact(
+    runDirectory,
+    layout.input_audio,
+    timeline.recorder.toMonoWav('caller'),
+  )
+  written.output_audio = await writeArtifact(
+    runDirectory,
+    layout.output_audio,
+    timeline.recorder.toMonoWav('assistant'),
+  )
+  written.conversation_audio = await writeArtifact(
+    runDirectory,
+    layout.conversation_audio,
+    timeline.recorder.toStereoWav(),
+  )
+  written.conversation_transcript = await writeArtifact(
+    runDirectory,
+    layout.conversation_transcript,
+    conversationTranscriptText(timeline),
+  )
+  written.events = await writeArtifact(runDirectory, layout.events, trace.toJsonl())
+}
+
+export async function writeDetails(
+  runDirectory: string,
+  scenarioId: string,
+  details: Record<string, unknown>,
+  written: SingleTurnArtifactPaths,
+): Promise<void> {
+  written.details = await writeJsonArtifact(runDirectory, artifactLayout(scenarioId).details, details)
+}

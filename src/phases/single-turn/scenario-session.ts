@@ -1,0 +1,184 @@
+// Opening the assistant under test for one scenario and wiring everything it says into the observation side:
+// the session timeline (the one clock), the sanitized trace and the completion tracker. Offline, the session is
+// registered with the offline server under a fresh token carrying only what the caller says; live, it connects
+// to the real endpoint with the API key.
+
+import {
+  type AssistantUnderTest,
+  openAssistantUnderTest,
+  registerOfflineAssistant,
+} from '../../assistants/assistant-session.ts'
+import { assistantModelsFromSettings } from '../../assistants/frontend/index.ts'
+import { pcm16FromBase64 } from '../../audio/pcm.ts'
+import type { ReceivedLiveEvent } from '../../live/index.ts'
+import { LiveSessionError } from '../../live/index.ts'
+import { SessionTimeline } from '../../observability/timeline.ts'
+import { SessionTrace } from '../../observability/trace.ts'
+import { assistantVisibleInput, type Scenario } from '../../scenarios/index.ts'
+import { ResponseCompletionTracker } from './response-completion.ts'
+import { type CallerAudio, describeError, type SingleTurnEnv, StageError } from './types.ts'
+
+/** A connected assistant under test plus what observes it. */
+export interface ScenarioSession {
+  scenarioId: string
+  assistant: AssistantUnderTest
+  timeline: SessionTimeline
+  trace: SessionTrace
+  tracker: ResponseCompletionTracker
+  /** Ids of every `session.delegation.created`, repeats included. */
+  delegationIds: string[]
+  /** Problems observed while listening (an undecodable audio delta); reported, never thrown from the listener. */
+  listenerProblems: string[]
+  /** Stops listening (idempotent). */
+  detach(): void
+}
+
+/** Whether the offline virtual clock drives this run (offline and not paced in real time). */
+export function usesVirtualClock(env: Pick<SingleTurnEnv, 'settings'>): boolean {
+  return env.settings.execution.mode === 'offline' && !env.settings.audio.real_time
+}
+
+export async function openScenarioSession(
+  scenario: Scenario,
+  env: SingleTurnEnv,
+  callerAudio: CallerAudio,
+  options: { signal?: AbortSignal } = {},
+): Promise<ScenarioSession> {
+  const settings = env.settings
+  const visibleInput = assistantVisibleInput(scenario)
+  const timeline = new SessionTimeline({ mode: usesVirtualClock(env) ? 'virtual' : 'real_time' })
+  const secretValues: string[] = []
+  let connection: { apiKey: string; baseURL?: string; allowInsecureLoopback?: boolean }
+  if (settings.execution.mode === 'offline') {
+    if (env.offlineServer === null) {
+      throw new StageError('input_setup', `Scenario ${scenario.id}: offline mode needs env.offlineServer.`)
+    }
+    const token = registerOfflineAssistant(
+      env.offlineServer,
+      visibleInput,
+      env.architecture,
+      callerAudio.hearing,
+    )
+    secretValues.push(token)
+    connection = { apiKey: token, baseURL: env.offlineServer.baseURL, allowInsecureLoopback: true }
+  } else {
+    const apiKey = settings.credentials.openai_api_key
+    if (apiKey === null) {
+      throw new StageError(
+        'connection',
+        'Live mode needs OPENAI_API_KEY; set it, or run offline with LIVE_EVALS_MODE=offline.',
+      )
+    }
+    secretValues.push(apiKey)
+    connection = {
+      apiKey,
+      ...(settings.connection.live_endpoint === null ? {} : { baseURL: settings.connection.live_endpoint }),
+      allowInsecureLoopback: settings.connection.live_allow_insecure_loopback,
+    }
+  }
+  if (env.architecture === 'client' && env.clientController === undefined) {
+    throw new StageError(
+      'input_setup',
+      `Scenario ${scenario.id}: client delegation needs env.clientController (the application's controller).`,
+    )
+  }
+
+  const trace = new SessionTrace({ redactFields: settings.redact_fields, secretValues })
+  let assistant: AssistantUnderTest
+  try {
+    assistant = await openAssistantUnderTest({
+      visibleInput,
+      architecture: env.architecture,
+      models: assistantModelsFromSettings(settings.models),
+      connection,
+      clock: () => timeline.nowMs(),
+      ...(env.clientController === undefined ? {} : { clientController: env.clientController }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    })
+  } catch (error) {
+    const stage =
+      error instanceof LiveSessionError && (error.stage === 'connect' || error.stage === 'configuration')
+        ? 'connection'
+        : 'session_start'
+    throw new StageError(
+      stage,
+      `Scenario ${scenario.id}: the assistant session did not start: ${describeError(error)}`,
+      {
+        cause: error,
+      },
+    )
+  }
+  // The reference trace starts with the session start, its configuration under `event.session`.
+  trace.add('client', 'sent', 0, { type: 'session.start', session: assistant.sessionConfig })
+
+  const tracker = new ResponseCompletionTracker({
+    responseTimeoutMs: settings.execution.response_timeout_seconds * 1000,
+  })
+  const scenarioSession: ScenarioSession = {
+    scenarioId: scenario.id,
+    assistant,
+    timeline,
+    trace,
+    tracker,
+    delegationIds: [],
+    listenerProblems: [],
+    detach: () => {},
+  }
+  // Events already logged (session.started) first, then every later one as it arrives.
+  for (const received of assistant.session.log.events) observeEvent(scenarioSession, received)
+  scenarioSession.detach = assistant.session.subscribe((received) => observeEvent(scenarioSession, received))
+  return scenarioSession
+}
+
+/** Puts one received event on the timeline, the trace and the completion tracker. */
+export function observeEvent(session: ScenarioSession, received: ReceivedLiveEvent): void {
+  const { timeline, trace, tracker } = session
+  const at = received.receivedAtMs
+  const event = received.event
+  trace.add('server', 'received', at, event)
+  switch (event.type) {
+    case 'session.output_audio.delta': {
+      let samples: Int16Array
+      try {
+        samples = pcm16FromBase64(event.delta)
+      } catch (error) {
+        session.listenerProblems.push(`output audio delta at ${at} ms: ${describeError(error)}`)
+        return
+      }
+      if (samples.length === 0) return
+      const placed = timeline.assistantAudioReceived(at, samples)
+      tracker.assistantAudio(placed.startMs, placed.endMs, placed.voiced)
+      return
+    }
+    case 'session.output_transcript.delta':
+      timeline.transcript({
+        role: 'assistant',
+        text: event.delta,
+        startMs: event.start_ms,
+        endMs: event.end_ms,
+        receivedAtMs: at,
+      })
+      tracker.assistantCaption(at)
+      return
+    case 'session.input_transcript.delta':
+      timeline.transcript({
+        role: 'user',
+        text: event.delta,
+        startMs: event.start_ms,
+        endMs: event.end_ms,
+        receivedAtMs: at,
+      })
+      return
+    case 'session.delegation.created':
+      session.delegationIds.push(event.delegation.id)
+      timeline.delegationCreated(event.delegation.id, at)
+      tracker.delegationStarted(event.delegation.id)
+      return
+    case 'session.usage.updated':
+    case 'session.closed':
+      timeline.usageReported(event.usage.seconds, at)
+      return
+    default:
+      return
+  }
+}
