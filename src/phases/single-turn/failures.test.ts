@@ -1,0 +1,115 @@
+import { access } from 'node:fs/promises'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { OfflineBehaviour } from '../../assistants/offline-behaviour.ts'
+import {
+  type OfflineLiveServer,
+  type OfflineSessionScript,
+  startOfflineLiveServer,
+} from '../../testing/live-server/index.ts'
+import { executeSingleTurnScenario } from './execute.ts'
+import { bundledCrawlScenario, freshRunDirectory, offlineCrawlSettings, offlineEnv } from './test-support.ts'
+
+let server: OfflineLiveServer
+beforeAll(async () => {
+  server = await startOfflineLiveServer()
+})
+afterAll(async () => {
+  await server.close()
+})
+
+/** The same server, with each registered script rewritten by the test (what the voice model does). */
+function scripted(rewrite: (script: OfflineSessionScript) => OfflineSessionScript): OfflineLiveServer {
+  return { ...server, registerSession: (token, script) => server.registerSession(token, rewrite(script)) }
+}
+
+const BOOKING = 'crawl_001_booking_complete_request'
+
+describe('single-turn failures', () => {
+  it('ends as response_timeout when the assistant never answers, keeping the artifacts', async () => {
+    const settings = await offlineCrawlSettings({ timeoutSeconds: 2 })
+    const scenario = await bundledCrawlScenario(BOOKING)
+    const silent = scripted(({ behaviour: _behaviour, ...script }) => script)
+    const execution = await executeSingleTurnScenario(
+      scenario,
+      offlineEnv(settings, silent, await freshRunDirectory(), 'responses'),
+    )
+    expect(execution.observation?.termination_reason).toBe('response_timeout')
+    expect(execution.row.status).toBe('failed')
+    expect(execution.row.error?.stage).toBe('response_timeout')
+    expect(execution.row.metrics.task.task_completed).toBe(false)
+    for (const path of Object.values(execution.artifacts)) await access(path as string)
+  })
+
+  it('turns a disconnect mid-response into an infrastructure_error at response_collection with artifacts', async () => {
+    const settings = await offlineCrawlSettings()
+    const scenario = await bundledCrawlScenario(BOOKING)
+    const dropping = scripted((script) => ({ ...script, faults: { disconnect: { atAudioMs: 6_000 } } }))
+    const execution = await executeSingleTurnScenario(
+      scenario,
+      offlineEnv(settings, dropping, await freshRunDirectory(), 'responses'),
+    )
+    expect(execution.failure?.stage).toBe('response_collection')
+    expect(execution.row.status).toBe('infrastructure_error')
+    expect(execution.row.error?.stage).toBe('response_collection')
+    expect(execution.row.metrics.task.tool_calls).toBeNull()
+    expect(execution.row.artifacts.events).toBe(`events/${BOOKING}.jsonl`)
+    await access(execution.artifacts.conversation_audio as string)
+    await access(execution.artifacts.events as string)
+  })
+
+  it('grades a wrong tool call as a real failure naming the failed checks', async () => {
+    const settings = await offlineCrawlSettings()
+    const scenario = await bundledCrawlScenario(BOOKING)
+    const wrongDate = scripted((script) => {
+      const behaviour = script.behaviour as OfflineBehaviour
+      const wrong: OfflineBehaviour = {
+        inferToolCall: (text) => {
+          const call = behaviour.inferToolCall(text)
+          return call === null ? null : { ...call, arguments: { ...call.arguments, date: '2026-08-13' } }
+        },
+        directAnswer: (text) => behaviour.directAnswer(text),
+        finalAnswer: (output) => behaviour.finalAnswer(output),
+      }
+      return { ...script, behaviour: wrong }
+    })
+    const execution = await executeSingleTurnScenario(
+      scenario,
+      offlineEnv(settings, wrongDate, await freshRunDirectory(), 'responses'),
+    )
+    expect(execution.failure).toBeNull()
+    expect(execution.row.status).toBe('failed')
+    expect(execution.grade?.tool_call_grade.tool_call_arg_correctness).toBe(0)
+    expect(execution.row.assessment?.checks.some((check) => check.status === 'failed')).toBe(true)
+  })
+
+  it('replaces a corrupted row by a result_validation infrastructure_error that keeps the artifacts', async () => {
+    const settings = await offlineCrawlSettings()
+    const scenario = await bundledCrawlScenario(BOOKING)
+    const execution = await executeSingleTurnScenario(
+      scenario,
+      offlineEnv(settings, server, await freshRunDirectory(), 'responses'),
+      {
+        transformRow: (row) => {
+          ;(row.metrics as { task: Record<string, unknown> }).task.task_completed = 'true'
+          return row
+        },
+      },
+    )
+    expect(execution.row.status).toBe('infrastructure_error')
+    expect(execution.row.error?.stage).toBe('result_validation')
+    expect(execution.failure?.stage).toBe('result_validation')
+    expect(execution.row.artifacts.details).toBe(`transcripts/${BOOKING}.json`)
+  })
+
+  it('names audio_synthesis when live mode has no synthesizer', async () => {
+    const settings = await offlineCrawlSettings()
+    const live = { ...settings, execution: { ...settings.execution, mode: 'live' as const } }
+    const scenario = await bundledCrawlScenario(BOOKING)
+    const execution = await executeSingleTurnScenario(scenario, {
+      ...offlineEnv(live, server, await freshRunDirectory(), 'responses'),
+      offlineServer: null,
+    })
+    expect(execution.row.error?.stage).toBe('audio_synthesis')
+    expect(execution.row.metrics.task.turns).toBeNull()
+  })
+})
