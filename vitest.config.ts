@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config'
+import { liveEvalsProject } from './src/vitest/project.ts'
 
-// One Vitest project per concern: `unit` holds the colocated module tests; each evaluation phase
-// (crawl, walk, run) gets its own project when its issue lands, so `vitest run --project unit`
-// never opens a GPT-Live session.
+// One Vitest project per concern: `unit` holds the colocated module tests and never opens a GPT-Live session;
+// each evaluation phase is a live-evals project (custom runner, matchers, run plan, canonical reporter) whose
+// settings come from its module-owned config.toml and the LIVE_EVALS_* / OPENAI_* environment variables.
+// `npx vitest run specs/crawl` runs the CRAWL evaluation; `vitest run --project unit` runs the unit tests.
 export default defineConfig({
   test: {
     projects: [
@@ -14,6 +16,7 @@ export default defineConfig({
           testTimeout: 20_000,
         },
       },
+      liveEvalsProject({ phase: 'crawl', config: 'specs/crawl/config.toml' }),
     ],
   },
 })

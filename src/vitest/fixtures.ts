@@ -1,0 +1,87 @@
+// The fixtures of a scenario test. Each test gets its own caller audio, application and assistant session, and
+// everything it opens is closed when it ends, failed or not (onCleanup). The offline GPT-Live server is shared by
+// the tests of one file and stopped after them. `scenario` and `architecture` are placeholders that the suite
+// helper binds per describe block with test.override.
+import { test as base, inject } from 'vitest'
+import type { CrawlSettings } from '../config/index.ts'
+import type { SingleTurnEnv } from '../phases/single-turn/types.ts'
+import type { LoadedScenario } from '../scenarios/index.ts'
+import { startOfflineLiveServer } from '../testing/live-server/index.ts'
+import { attachScenarioAudio } from './attachments.ts'
+import { runPlanOf } from './provided.ts'
+import { plannedRunFor } from './run-plan.ts'
+import { bindRunToMeta, type ScenarioRun } from './scenario-run.ts'
+import type { AssistantArchitecture } from './settings.ts'
+import { loadSuiteSettings } from './settings.ts'
+import {
+  clientControllerFor,
+  createSpeechSynthesizer,
+  createToolState,
+  executeScenario,
+  prepareCallerAudio,
+} from './single-turn.ts'
+
+function unbound(name: string): never {
+  throw new Error(
+    `The ${name} fixture is bound per scenario by scenarioSuite(); use it inside a suite built by scenarioSuite()`,
+  )
+}
+
+export const scenarioTest = base
+  .extend('runPlan', { scope: 'worker' }, () => runPlanOf({ liveEvalsRun: inject('liveEvalsRun') }))
+  .extend('suiteSettings', { scope: 'file' }, ({ runPlan }): CrawlSettings => {
+    if (runPlan.phase !== 'crawl') throw new Error(`No single-turn suite for the ${runPlan.phase} phase`)
+    const settings = loadSuiteSettings('crawl', runPlan.configFile)
+    // The plan was made in the main process; a worker that resolved another mode would grade a different run.
+    if (settings.execution.mode !== runPlan.mode) {
+      throw new Error(
+        `This worker resolved execution mode "${settings.execution.mode}" but the run was planned as "${runPlan.mode}"; ` +
+          'do not change LIVE_EVALS_MODE while a run starts',
+      )
+    }
+    return settings
+  })
+  .extend('offlineServer', { scope: 'file' }, async ({ runPlan }, { onCleanup }) => {
+    if (runPlan.mode !== 'offline') return null
+    const server = await startOfflineLiveServer()
+    onCleanup(() => server.close())
+    return server
+  })
+  .extend('speech', { scope: 'file' }, ({ suiteSettings }) => createSpeechSynthesizer(suiteSettings))
+  .extend('scenario', (): LoadedScenario => unbound('scenario'))
+  .extend('architecture', (): AssistantArchitecture => unbound('architecture'))
+  .extend('scenarioEnv', ({ runPlan, suiteSettings, offlineServer, speech, architecture }): SingleTurnEnv => {
+    const clientController = architecture === 'client' ? clientControllerFor(suiteSettings) : undefined
+    return {
+      phase: 'crawl',
+      settings: suiteSettings,
+      runDirectory: plannedRunFor(runPlan, architecture).directory,
+      offlineServer,
+      speech,
+      architecture,
+      ...(clientController === undefined ? {} : { clientController }),
+    }
+  })
+  .extend('callerAudio', ({ scenario, scenarioEnv, signal }) =>
+    prepareCallerAudio(scenario, scenarioEnv, { signal }),
+  )
+  .extend('toolState', ({ scenario, architecture }) => createToolState(scenario, architecture))
+  .extend('liveSession', async ({ scenario, scenarioEnv, task, annotate, signal }) => {
+    const execution = await executeScenario(scenario, scenarioEnv, { signal })
+    const run: ScenarioRun = {
+      scenarioId: scenario.id,
+      architecture: scenarioEnv.architecture,
+      expected: scenario.expected,
+      observation: execution.observation,
+      grade: execution.grade,
+      failure: execution.failure,
+      row: execution.row,
+    }
+    const meta = task.meta.liveEvals
+    if (meta !== undefined) {
+      meta.row = execution.row
+      bindRunToMeta(run, meta)
+    }
+    await attachScenarioAudio(annotate, execution.artifacts)
+    return run
+  })

@@ -1,0 +1,218 @@
+// The scenario matchers. Each grades the executed scenario with src/grading (never by its own rules), records its
+// grade in the test's meta, and on failure names the failed checks and shows the evidence, so a red test explains
+// itself without opening the artifacts. Registered with expect.extend by the project's setup file.
+import type { MatcherState } from 'vitest'
+import { delegationDecisionPassed } from '../grading/dimensions.ts'
+import { expectedArgumentsMatch } from '../grading/matching.ts'
+import { computeToolCallGrade } from '../grading/tool-grade.ts'
+import type { ExpectedToolCall } from '../scenarios/index.ts'
+import type { MatcherGrade } from './meta.ts'
+import { isScenarioRun, recordGrade, type ScenarioRun } from './scenario-run.ts'
+
+type ToolCallLike = Pick<ExpectedToolCall, 'name' | 'arguments'>
+
+interface MatcherOutcome {
+  pass: boolean
+  message: () => string
+}
+
+const json = (value: unknown) => JSON.stringify(value)
+
+function notARun(matcher: string, received: unknown): MatcherOutcome {
+  return {
+    pass: false,
+    message: () =>
+      `${matcher} grades the value of the liveSession fixture (an executed scenario); got ${typeof received}`,
+  }
+}
+
+function heading(run: ScenarioRun): string {
+  return `Scenario ${run.scenarioId} (${run.architecture} assistant)`
+}
+
+function infrastructureText(run: ScenarioRun): string {
+  const failure = run.failure ?? { stage: 'unknown', message: 'nothing was observed' }
+  return `${heading(run)} failed before it could be graded, at stage ${failure.stage}: ${failure.message}`
+}
+
+/** Records the grade, then returns the result Vitest expects (it flips `pass` for `.not` itself). */
+function finish(
+  this: MatcherState,
+  run: ScenarioRun,
+  grade: MatcherGrade,
+  failureText: () => string,
+): MatcherOutcome {
+  recordGrade(run, grade)
+  return {
+    pass: grade.passed,
+    message: () =>
+      this.isNot ? `${heading(run)}: expected ${grade.matcher} to fail, but ${grade.summary}` : failureText(),
+  }
+}
+
+function assistantSpeech(run: ScenarioRun): string {
+  const lines = run.observation?.transcript.filter((line) => line.role === 'assistant') ?? []
+  return lines.length === 0 ? '(the assistant said nothing)' : lines.map((line) => `"${line.text}"`).join(' ')
+}
+
+function toCompleteTask(this: MatcherState, received: unknown): MatcherOutcome {
+  if (!isScenarioRun(received)) return notARun('toCompleteTask', received)
+  const run = received
+  const grade = run.grade
+  if (grade === null || run.observation === null) {
+    const stage = run.failure?.stage ?? 'unknown'
+    return finish.call(
+      this,
+      run,
+      {
+        matcher: 'toCompleteTask',
+        passed: false,
+        failed_checks: [`infrastructure:${stage}`],
+        summary: 'not graded',
+      },
+      () => infrastructureText(run),
+    )
+  }
+  const failedChecks = grade.assessment.checks.filter((check) => check.required && check.status === 'failed')
+  const failedDimensions = Object.entries(grade.dimension_grades).filter(
+    ([, dimension]) => dimension.status === 'failed',
+  )
+  const failedIds = [
+    ...failedChecks.map((check) => check.id),
+    ...failedDimensions.map(([name]) => `dimension:${name}`),
+  ]
+  const infrastructure = run.failure === null ? [] : [`infrastructure:${run.failure.stage}`]
+  const lines = [
+    `${heading(run)} did not complete the task. Failed checks: ${[...infrastructure, ...failedIds].join(', ') || '(none recorded)'}`,
+    ...(run.failure === null
+      ? []
+      : [`  execution failure at stage ${run.failure.stage}: ${run.failure.message}`]),
+    ...failedChecks.map((check) => `  ${check.id}: ${check.reason} evidence ${json(check.evidence)}`),
+    ...failedDimensions.map(
+      ([name, dimension]) =>
+        `  dimension ${name}: ${dimension.rationale} evidence ${json(dimension.evidence)}`,
+    ),
+    `  termination: ${run.observation.termination_reason ?? 'unknown'}`,
+    `  requested tool calls: ${json(run.observation.requested_tool_calls)}`,
+    `  assistant said: ${assistantSpeech(run)}`,
+  ]
+  return finish.call(
+    this,
+    run,
+    {
+      matcher: 'toCompleteTask',
+      passed: grade.task_completed,
+      failed_checks: [...infrastructure, ...failedIds],
+      summary: grade.task_completed ? 'every required check passed' : grade.assessment.rationale,
+    },
+    () => lines.join('\n'),
+  )
+}
+
+/** Where the requested calls first differ from the expected ones, in words. */
+function toolCallDifferences(calls: readonly ToolCallLike[], expected: readonly ToolCallLike[]): string[] {
+  const differences: string[] = []
+  if (calls.length !== expected.length)
+    differences.push(`expected ${expected.length} call(s), the assistant requested ${calls.length}`)
+  expected.forEach((expectation, index) => {
+    const call = calls[index]
+    if (call === undefined) differences.push(`call ${index + 1}: missing ${expectation.name}`)
+    else if (call.name !== expectation.name)
+      differences.push(`call ${index + 1}: expected ${expectation.name}, got ${call.name}`)
+    else if (!expectedArgumentsMatch(expectation.arguments, call.arguments))
+      differences.push(
+        `call ${index + 1} (${call.name}): arguments ${json(call.arguments)} do not contain ${json(expectation.arguments)}`,
+      )
+  })
+  calls.slice(expected.length).forEach((call, offset) => {
+    differences.push(`call ${expected.length + offset + 1}: unexpected ${call.name} ${json(call.arguments)}`)
+  })
+  return differences
+}
+
+function toMatchToolCalls(
+  this: MatcherState,
+  received: unknown,
+  expected?: readonly ToolCallLike[],
+): MatcherOutcome {
+  if (!isScenarioRun(received)) return notARun('toMatchToolCalls', received)
+  const run = received
+  const observation = run.observation
+  if (observation === null) {
+    return finish.call(
+      this,
+      run,
+      {
+        matcher: 'toMatchToolCalls',
+        passed: false,
+        failed_checks: ['tool_calls_observed'],
+        summary: 'not graded',
+      },
+      () => infrastructureText(run),
+    )
+  }
+  const wanted = expected ?? run.expected.tools.required
+  const toolGrade = computeToolCallGrade(observation.requested_tool_calls, wanted)
+  const failedChecks = [
+    ...(toolGrade.tool_call_correctness === 0 ? ['tool_call_correctness'] : []),
+    ...(toolGrade.tool_call_arg_correctness === 0 ? ['tool_call_arg_correctness'] : []),
+  ]
+  return finish.call(
+    this,
+    run,
+    {
+      matcher: 'toMatchToolCalls',
+      passed: toolGrade.grade === 1,
+      failed_checks: failedChecks,
+      summary: toolGrade.grade === 1 ? 'the requested tool calls match' : 'the requested tool calls differ',
+    },
+    () =>
+      [
+        `${heading(run)}: the requested tool calls do not match. Failed checks: ${failedChecks.join(', ')}`,
+        ...toolCallDifferences(observation.requested_tool_calls, wanted).map((line) => `  ${line}`),
+        `  expected: ${json(wanted)}`,
+        `  requested: ${json(observation.requested_tool_calls)}`,
+      ].join('\n'),
+  )
+}
+
+function toFollowDelegationPolicy(this: MatcherState, received: unknown): MatcherOutcome {
+  if (!isScenarioRun(received)) return notARun('toFollowDelegationPolicy', received)
+  const run = received
+  const observation = run.observation
+  if (observation === null) {
+    return finish.call(
+      this,
+      run,
+      {
+        matcher: 'toFollowDelegationPolicy',
+        passed: false,
+        failed_checks: ['delegation_policy'],
+        summary: 'not graded',
+      },
+      () => infrastructureText(run),
+    )
+  }
+  const policy = run.expected.delegation
+  const delegations = new Set(observation.delegation_ids).size
+  const passed = delegationDecisionPassed(policy, delegations)
+  return finish.call(
+    this,
+    run,
+    {
+      matcher: 'toFollowDelegationPolicy',
+      passed,
+      failed_checks: passed ? [] : ['delegation_policy'],
+      summary: `delegation is ${policy} and the assistant delegated ${delegations} time(s)`,
+    },
+    () =>
+      [
+        `${heading(run)}: delegation is ${policy}, but the assistant delegated ${delegations} time(s). Failed checks: delegation_policy`,
+        `  delegation ids: ${json(observation.delegation_ids)}`,
+        `  requested tool calls: ${json(observation.requested_tool_calls)}`,
+        `  assistant said: ${assistantSpeech(run)}`,
+      ].join('\n'),
+  )
+}
+
+export const scenarioMatchers = { toCompleteTask, toMatchToolCalls, toFollowDelegationPolicy }

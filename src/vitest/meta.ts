@@ -1,0 +1,64 @@
+// What a live-evals test records in Vitest's task meta, and the type augmentations that make it (and our matchers)
+// part of Vitest's types. Meta travels from the worker to the reporters as JSON, so everything here is plain data.
+// Fields marked per-attempt are reset by the runner before each retry.
+import type { Phase } from '../config/index.ts'
+import type { ResultItem } from '../reporting/result-schema.ts'
+import type { ExpectedToolCall } from '../scenarios/index.ts'
+import type { RunPlan } from './run-plan.ts'
+import type { AssistantArchitecture } from './settings.ts'
+
+/** One matcher's verdict, as the reporter and `vitest --ui` show it. */
+export interface MatcherGrade {
+  matcher: 'toCompleteTask' | 'toMatchToolCalls' | 'toFollowDelegationPolicy'
+  passed: boolean
+  /** Ids of the checks that failed (outcome checks, dimensions, or the matcher's own check names). */
+  failed_checks: string[]
+  summary: string
+}
+
+export interface LiveEvalsTaskMeta {
+  phase: Phase
+  scenarioId: string
+  scenarioType: string
+  architecture: AssistantArchitecture
+  /** The run directory this test's row belongs to (one per architecture). */
+  runDirectory: string
+  /** Per-attempt: 0 for the first try, n for the n-th retry. */
+  attempt: number
+  /** Per-attempt: the grades matchers recorded. */
+  grades: MatcherGrade[]
+  /** Per-attempt: the validated results.json row of this execution; null until the scenario ran. */
+  row: ResultItem | null
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    liveEvals?: LiveEvalsTaskMeta
+    /** On test files: the plan of the run the file belongs to (lets reporters work on merged blob reports). */
+    liveEvalsRun?: RunPlan
+  }
+
+  // Type parameters must repeat Vitest's declaration exactly for the interfaces to merge.
+  interface Matchers<R extends void | Promise<void> = void | Promise<void>, T = unknown> {
+    /** The scenario's task was completed: every required outcome check passed. */
+    toCompleteTask: () => R
+    /** The requested tool calls match `expected` (default: the scenario's required tools) in order and arguments. */
+    toMatchToolCalls: (expected?: readonly Pick<ExpectedToolCall, 'name' | 'arguments'>[]) => R
+    /** The assistant delegated when the scenario requires it and did not when the scenario forbids it. */
+    toFollowDelegationPolicy: () => R
+  }
+}
+
+/** Fresh meta for a scenario test, given at collection so reporters know the test before it runs. */
+export function initialMeta(
+  fields: Omit<LiveEvalsTaskMeta, 'attempt' | 'grades' | 'row'>,
+): LiveEvalsTaskMeta {
+  return { ...fields, attempt: 0, grades: [], row: null }
+}
+
+/** Clears what one attempt recorded, so a retry reports only its own grades and row. */
+export function resetAttemptMeta(meta: LiveEvalsTaskMeta, attempt: number): void {
+  meta.attempt = attempt
+  meta.grades = []
+  meta.row = null
+}

@@ -1,0 +1,45 @@
+// Values a live-evals phase project shares with its workers through Vitest's provide/inject: the static project
+// options (set in the config by liveEvalsProject) and the run plan (provided by the global setup).
+import type { Phase } from '../config/index.ts'
+import type { RunPlan } from './run-plan.ts'
+
+export interface LiveEvalsProjectOptions {
+  phase: Phase
+  /** Absolute path of the phase's module-owned config.toml (LIVE_EVALS_CONFIG may name another). */
+  configFile: string
+  /** Tags the project declares, so scenario tags never break collection under strictTags. */
+  declaredTags: string[]
+}
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    liveEvalsProject: LiveEvalsProjectOptions
+    liveEvalsRun: RunPlan
+  }
+}
+
+type Provided = Partial<{ liveEvalsProject: LiveEvalsProjectOptions; liveEvalsRun: RunPlan }>
+
+/** The project options, or an error that says how to configure the project. */
+export function projectOptionsOf(provided: Provided, projectName: string): LiveEvalsProjectOptions {
+  const options = provided.liveEvalsProject
+  if (options === undefined) {
+    throw new Error(
+      `Vitest project "${projectName}" runs live-evals suites but was not configured for them; ` +
+        'build it with liveEvalsProject({ phase, config }) from src/vitest/project.ts in vitest.config.ts',
+    )
+  }
+  return options
+}
+
+/** The run plan, or an error that says the global setup did not run. */
+export function runPlanOf(provided: Provided): RunPlan {
+  const plan = provided.liveEvalsRun
+  if (plan === undefined) {
+    throw new Error(
+      'No live-evals run plan was provided: the project must list src/vitest/global-setup.ts in globalSetup ' +
+        '(liveEvalsProject() does this)',
+    )
+  }
+  return plan
+}

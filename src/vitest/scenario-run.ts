@@ -1,0 +1,48 @@
+// What the matchers grade: one executed scenario, its evaluator-only expectations and what was observed. Built by
+// the liveSession fixture; never shown to the assistant under test.
+
+import type { SingleTurnObservation } from '../grading/observation.ts'
+import type { SingleTurnGrade } from '../grading/single-turn.ts'
+import type { ResultItem } from '../reporting/result-schema.ts'
+import type { ExpectedOutcome } from '../scenarios/index.ts'
+import type { LiveEvalsTaskMeta, MatcherGrade } from './meta.ts'
+import type { AssistantArchitecture } from './settings.ts'
+
+export interface ScenarioFailure {
+  stage: string
+  message: string
+}
+
+export interface ScenarioRun {
+  scenarioId: string
+  architecture: AssistantArchitecture
+  expected: ExpectedOutcome
+  /** null when the execution failed before anything was observed. */
+  observation: SingleTurnObservation | null
+  grade: SingleTurnGrade | null
+  /** The infrastructure failure that ended the execution, if any. */
+  failure: ScenarioFailure | null
+  row: ResultItem
+}
+
+const taskMetaOfRun = new WeakMap<ScenarioRun, LiveEvalsTaskMeta>()
+
+/** Ties a run to its test's meta, so a matcher records its grade on the right test even under concurrency. */
+export function bindRunToMeta(run: ScenarioRun, meta: LiveEvalsTaskMeta): void {
+  taskMetaOfRun.set(run, meta)
+}
+
+export function recordGrade(run: ScenarioRun, grade: MatcherGrade): void {
+  taskMetaOfRun.get(run)?.grades.push(grade)
+}
+
+export function isScenarioRun(value: unknown): value is ScenarioRun {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ScenarioRun).scenarioId === 'string' &&
+    'expected' in value &&
+    'observation' in value &&
+    'grade' in value
+  )
+}

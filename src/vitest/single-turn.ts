@@ -1,0 +1,39 @@
+// The single-turn phase as the fixtures use it: one place that knows the phase module's entry points.
+import OpenAI from 'openai'
+import { type ClientControllerFactory, offlineClientController } from '../assistants/assistant-session.ts'
+import { SpeechSynthesizer } from '../audio/synthesis.ts'
+import type { CrawlSettings } from '../config/index.ts'
+import { executeSingleTurnScenario } from '../phases/single-turn/execute.ts'
+import type { SingleTurnEnv, SingleTurnExecution } from '../phases/single-turn/types.ts'
+import type { LoadedScenario } from '../scenarios/index.ts'
+import { speechCacheDirectory } from './phase-runs.ts'
+
+export { prepareCallerAudio } from '../phases/single-turn/caller-audio.ts'
+export { createToolState } from '../phases/single-turn/tool-state.ts'
+
+/** Live runs speak the request with OpenAI text-to-speech behind the cache; offline runs need no synthesizer. */
+export function createSpeechSynthesizer(settings: CrawlSettings): SpeechSynthesizer | null {
+  if (settings.execution.mode !== 'live') return null
+  const apiKey = settings.credentials.openai_api_key
+  if (apiKey === null) {
+    throw new Error('OPENAI_API_KEY is required for a live run; or run offline with LIVE_EVALS_MODE=offline')
+  }
+  return new SpeechSynthesizer({ client: new OpenAI({ apiKey }), cacheDir: speechCacheDirectory(settings) })
+}
+
+/**
+ * The application's controller for client delegation. Offline it is the client copy's deterministic backend;
+ * live there is none yet, so the phase reports a clear input_setup failure for client scenarios.
+ */
+export function clientControllerFor(settings: CrawlSettings): ClientControllerFactory | undefined {
+  return settings.execution.mode === 'offline' ? offlineClientController : undefined
+}
+
+/** Runs one scenario end to end; failures come back as an infrastructure_error row naming their stage. */
+export function executeScenario(
+  scenario: LoadedScenario,
+  env: SingleTurnEnv,
+  options: { signal: AbortSignal },
+): Promise<SingleTurnExecution> {
+  return executeSingleTurnScenario(scenario, env, options)
+}

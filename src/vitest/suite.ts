@@ -1,0 +1,79 @@
+// scenarioSuite(): one call in a spec file turns a phase's dataset into tests.
+//   describe(<architecture>) → describe(<scenario id>) → test(<title>)
+// Each test carries tags (phase, architecture, scenario type) and initial meta, so reporters and filters know it
+// before it runs. The dataset is validated first; a bad dataset throws with every violation listed and no test
+// is registered.
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, inject } from 'vitest'
+import type { Phase } from '../config/index.ts'
+import { scenarioType } from '../scenarios/index.ts'
+import { scenarioTest } from './fixtures.ts'
+import { initialMeta } from './meta.ts'
+import { projectOptionsOf, runPlanOf } from './provided.ts'
+import { selectedScenarios } from './run-plan.ts'
+import { loadSuiteSettings } from './settings.ts'
+import { architectureTag, phaseTag, scenarioTypeTag } from './tags.ts'
+
+export interface ScenarioSuiteOptions {
+  phase: Phase
+  /** The phase's config.toml. It must be the file the project was configured with (liveEvalsProject). */
+  config: string | URL
+}
+
+export async function scenarioSuite(options: ScenarioSuiteOptions): Promise<void> {
+  const project = projectOptionsOf({ liveEvalsProject: inject('liveEvalsProject') }, 'this')
+  const plan = runPlanOf({ liveEvalsRun: inject('liveEvalsRun') })
+  if (options.phase !== plan.phase) {
+    throw new Error(
+      `scenarioSuite({ phase: '${options.phase}' }) is in a ${plan.phase} project; use phase '${plan.phase}'`,
+    )
+  }
+  const configFile = options.config instanceof URL ? fileURLToPath(options.config) : resolve(options.config)
+  if (configFile !== project.configFile) {
+    throw new Error(
+      `scenarioSuite names ${configFile} but its Vitest project was configured with ${project.configFile}; ` +
+        'give liveEvalsProject() and scenarioSuite() the same config.toml (LIVE_EVALS_CONFIG replaces both)',
+    )
+  }
+  const settings = loadSuiteSettings(plan.phase, project.configFile)
+  const scenarios = await selectedScenarios(settings)
+  const declared = new Set(project.declaredTags)
+  const declaredOnly = (tags: string[]) => tags.filter((tag) => declared.has(tag))
+
+  for (const run of plan.runs) {
+    describe(run.architecture, () => {
+      scenarioTest.override('architecture', run.architecture)
+      for (const scenario of scenarios) {
+        const type = scenarioType(scenario)
+        describe(scenario.id, () => {
+          scenarioTest.override('scenario', scenario)
+          scenarioTest(
+            scenario.title,
+            {
+              tags: declaredOnly([
+                phaseTag(plan.phase),
+                architectureTag(run.architecture),
+                scenarioTypeTag(type),
+              ]),
+              meta: {
+                liveEvals: initialMeta({
+                  phase: plan.phase,
+                  scenarioId: scenario.id,
+                  scenarioType: type,
+                  architecture: run.architecture,
+                  runDirectory: run.directory,
+                }),
+              },
+            },
+            async ({ liveSession, expect }) => {
+              expect.soft(liveSession).toMatchToolCalls()
+              expect.soft(liveSession).toFollowDelegationPolicy()
+              expect(liveSession).toCompleteTask()
+            },
+          )
+        })
+      }
+    })
+  }
+}
