@@ -127,6 +127,11 @@ export interface OpenAssistantOptions {
   architecture: Architecture
   models: AssistantModels
   connection: AssistantConnection
+  /**
+   * The application's business facts, private overrides included: the executor decides with all of them, the
+   * assistant sees only the public part. Default: the architecture's own facts.json.
+   */
+  facts?: JsonObject
   /** Client delegation only: builds the application's controller (required for `architecture: 'client'`). */
   clientController?: ClientControllerFactory
   sessionStart?: SessionStartOptions
@@ -173,14 +178,19 @@ export async function openAssistantUnderTest(options: OpenAssistantOptions): Pro
         'application controller of src/assistants/client/delegation); pass one, or use architecture "responses".',
     )
   }
-  const plan = buildAssistantPlan(visibleInput, { architecture, models: options.models })
+  const facts = options.facts === undefined ? undefined : structuredClone(options.facts)
+  const plan = buildAssistantPlan(visibleInput, {
+    architecture,
+    models: options.models,
+    ...(facts === undefined ? {} : { facts }),
+  })
   const sessionConfig = buildSessionStart(plan, options.sessionStart)
   const initialState = structuredClone(visibleInput.initialState)
   // Each scenario gets its own application: a fresh executor over its own copy of the state.
   const executor =
     architecture === 'responses'
-      ? new ResponsesRestaurantTools({ initialState: structuredClone(initialState) })
-      : new ClientRestaurantTools({ initialState: structuredClone(initialState) })
+      ? new ResponsesRestaurantTools({ initialState: structuredClone(initialState), facts })
+      : new ClientRestaurantTools({ initialState: structuredClone(initialState), facts })
   const runtime = new ToolRuntime(executor)
   const clock = options.clock ?? (() => performance.now())
   const endpoint: LiveEndpointSettingsInput = { ...options.connection }

@@ -58,6 +58,19 @@ describe('authorized context rendering', () => {
     expect(plan.voiceInstructions).not.toContain('availability_overrides')
   })
 
+  test('given facts: the plan keeps only their public part (overrides stay with the executor)', () => {
+    const facts = {
+      business_name: 'Juniper Table',
+      hours: 'noon to midnight',
+      availability_overrides: [{ date: '2026-08-07', available: false }],
+    }
+    const plan = buildAssistantPlan(visible(), { architecture: 'client', models: testModels, facts })
+    expect(plan.context.business_facts).toEqual({ business_name: 'Juniper Table', hours: 'noon to midnight' })
+    expect(plan.voiceInstructions).toContain('"hours": "noon to midnight"')
+    expect(plan.voiceInstructions).not.toContain('availability_overrides')
+    expect(plan.backendInstructions).not.toContain('2026-08-07')
+  })
+
   test('a blank summary adds no previous_conversation_summary; no context at all is fine', () => {
     const blank = buildAssistantPlan(
       visible({ context: { summary: '  ', history: [{ role: 'user', text: 'hi' }] } }),

@@ -5,6 +5,7 @@ import type { FunctionTool, InitialItem } from 'openai/resources/live/live'
 import type { AssistantVisibleInput } from '../../scenarios/visible.ts'
 import { clientBackendPrompt, clientVoicePrompt } from '../client/prompts/prompts.ts'
 import { publicBusinessFacts as clientPublicFacts } from '../client/tools/resources.ts'
+import type { JsonObject } from '../offline-behaviour.ts'
 import { responsesBackendPrompt, responsesVoicePrompt } from '../responses/prompts/prompts.ts'
 import {
   publicBusinessFacts as responsesPublicFacts,
@@ -44,6 +45,11 @@ export interface AssistantPlanOptions {
   architecture: Architecture
   /** Model settings; validated here. */
   models: AssistantModels
+  /**
+   * The application's business facts, private overrides included (the executor's view); the plan keeps only
+   * the public part. Default: the architecture's own facts.json.
+   */
+  facts?: JsonObject
 }
 
 export function buildAssistantPlan(
@@ -58,7 +64,11 @@ export function buildAssistantPlan(
   }
   const models = parseAssistantModels(options.models)
   const responses = architecture === 'responses'
-  const context = authorizedContext(visible, responses ? responsesPublicFacts() : clientPublicFacts())
+  const publicFacts = responses ? responsesPublicFacts : clientPublicFacts
+  const context = authorizedContext(
+    visible,
+    options.facts === undefined ? publicFacts() : publicFacts(options.facts),
+  )
   const voiceInstructions = withAuthorizedContext(
     responses ? responsesVoicePrompt() : clientVoicePrompt(),
     context,
