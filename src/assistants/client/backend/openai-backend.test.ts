@@ -31,10 +31,12 @@ const handoff = (text: string, followUp = false): DelegationHandoff => ({
   follow_up: followUp,
   transcript_srt: `1\n00:00:00,600 --> 00:00:01,900\nUSER: ${text}`,
 })
+type Body = Record<string, unknown>
+type InputItem = { type?: string; call_id?: string; output?: string; content?: Array<{ text: string }> }
 const requests = () =>
-  server.requestsTo('POST', '/v1/responses').map((request) => request.body as Record<string, unknown>)
-const inputTypes = (body: Record<string, unknown> | undefined) =>
-  (body?.input as Array<{ type?: string }>).map((item) => item.type)
+  server.requestsTo('POST', '/v1/responses').map((request) => (request.body ?? {}) as Body)
+const inputOf = (body: Body | undefined) => (body?.input ?? []) as InputItem[]
+const inputTypes = (body: Body | undefined) => inputOf(body).map((item) => item.type)
 const emit = (event: ObservationEvent) => observed.push(event)
 
 beforeEach(async () => {
@@ -79,7 +81,7 @@ describe('the OpenAI reference backend', () => {
     const [first, second] = requests()
     expect(inputTypes(first)).toEqual(['message'])
     expect(inputTypes(second)).toEqual(['message', 'reasoning', 'function_call', 'function_call_output'])
-    const output = (second?.input as Array<Record<string, unknown>>)[3]
+    const output = inputOf(second)[3]
     expect(output).toMatchObject({ type: 'function_call_output', call_id: 'call_1' })
     expect(JSON.parse(String(output?.output))).toEqual({ ok: true, available: true, ...table })
     expect(runtime.executions()).toEqual([
@@ -102,14 +104,12 @@ describe('the OpenAI reference backend', () => {
       include: ['reasoning.encrypted_content'],
     })
     expect(body).not.toHaveProperty('previous_response_id')
-    expect((body?.tools as Array<{ name: string }>).map((tool) => tool.name)).toEqual([
+    expect(((body?.tools ?? []) as Array<{ name: string }>).map((tool) => tool.name)).toEqual([
       'check_availability',
       'create_reservation',
       'cancel_reservation',
     ])
-    const prompt = (
-      (body?.input as Array<{ content: Array<{ text: string }> }>)[0]?.content[0]?.text ?? ''
-    ).split('\n')
+    const prompt = (inputOf(body)[0]?.content?.[0]?.text ?? '').split('\n')
     expect(prompt[0]).toBe('Voice conversation so far, rendered as timestamped SRT:')
     expect(prompt.at(-1)).toBe(DELEGATED_TASK)
   })
@@ -123,7 +123,7 @@ describe('the OpenAI reference backend', () => {
     await backend.run(handoff('Friday', true), emit)
     const [, second] = requests()
     expect(inputTypes(second)).toEqual(['message', 'message', 'message'])
-    const followUpPrompt = (second?.input as Array<{ content: Array<{ text: string }> }>)[2]?.content[0]?.text
+    const followUpPrompt = inputOf(second)[2]?.content?.[0]?.text
     expect(followUpPrompt).toMatch(/^Voice conversation since the previous delegation/)
   })
 
