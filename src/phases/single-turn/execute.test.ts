@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ResultItemSchema } from '../../reporting/result-schema.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../../testing/live-server/index.ts'
+import { offlineClientController } from './client-controller.ts'
 import { executeSingleTurnScenario } from './execute.ts'
 import { bundledCrawlScenario, freshRunDirectory, offlineCrawlSettings, offlineEnv } from './test-support.ts'
 
@@ -69,5 +70,22 @@ describe('executeSingleTurnScenario offline (responses delegation)', () => {
       expect(a.equals(b), key).toBe(true)
     }
     expect(first?.row).toEqual(second?.row)
+  })
+})
+
+describe('executeSingleTurnScenario offline (client delegation)', () => {
+  it('passes the booking scenario with the in-process application controller', async () => {
+    const settings = await offlineCrawlSettings()
+    const scenario = await bundledCrawlScenario(BOOKING)
+    const execution = await executeSingleTurnScenario(
+      scenario,
+      offlineEnv(settings, server, await freshRunDirectory(), 'client', {
+        clientController: offlineClientController,
+      }),
+    )
+    expect(execution.failure).toBeNull()
+    expect(execution.row.status, JSON.stringify(execution.grade?.assessment)).toBe('passed')
+    expect(execution.observation?.tool_executions.map((call) => call.name)).toEqual(['create_reservation'])
+    expect(ResultItemSchema.parse(execution.row)).toEqual(execution.row)
   })
 })
