@@ -1,0 +1,57 @@
+// Offline CRAWL throughput: every bundled CRAWL scenario, both architectures, on the virtual clock against the
+// offline GPT-Live server. Prints wall time against the caller-side audio processed (speed-up factor; target
+// >= 20x) and the per-scenario harness overhead. Run: node bench/crawl-offline.ts
+import { performance } from 'node:perf_hooks'
+import { readMonoWavFile } from '../src/audio/wav.ts'
+import { offlineClientController } from '../src/phases/single-turn/client-controller.ts'
+import { executeSingleTurnScenario } from '../src/phases/single-turn/execute.ts'
+import {
+  BUNDLED_CRAWL_DATASET,
+  freshRunDirectory,
+  offlineCrawlSettings,
+  offlineEnv,
+} from '../src/phases/single-turn/test-support.ts'
+import { loadDataset, type Scenario, selectScenarios } from '../src/scenarios/index.ts'
+import { startOfflineLiveServer } from '../src/testing/live-server/index.ts'
+
+const settings = await offlineCrawlSettings()
+const dataset = await loadDataset(BUNDLED_CRAWL_DATASET)
+const scenarios = selectScenarios(dataset.scenarios as Scenario[], 'crawl')
+const server = await startOfflineLiveServer()
+const runDirectory = await freshRunDirectory()
+
+let totalWallMs = 0
+let totalAudioMs = 0
+const statuses: Record<string, number> = {}
+for (const architecture of ['responses', 'client'] as const) {
+  for (const scenario of scenarios) {
+    const env = offlineEnv(settings, server, `${runDirectory}`, architecture, {
+      clientController: offlineClientController,
+    })
+    const started = performance.now()
+    const execution = await executeSingleTurnScenario(
+      { ...scenario, id: `${scenario.id}.${architecture}` },
+      env,
+    )
+    const wallMs = performance.now() - started
+    // The session audio processed = the caller track streamed to the server (request plus listening silence).
+    const input = execution.artifacts.input_audio
+    const audioMs = input === null ? 0 : ((await readMonoWavFile(input)).samples.length * 1000) / 24_000
+    totalWallMs += wallMs
+    totalAudioMs += audioMs
+    statuses[execution.row.status] = (statuses[execution.row.status] ?? 0) + 1
+    console.log(
+      `${architecture.padEnd(9)} ${scenario.id.padEnd(42)} ${execution.row.status.padEnd(20)} ` +
+        `audio ${(audioMs / 1000).toFixed(1).padStart(5)} s  wall ${wallMs.toFixed(0).padStart(5)} ms  ` +
+        `x${(audioMs / wallMs).toFixed(1)}`,
+    )
+  }
+}
+await server.close()
+const count = scenarios.length * 2
+console.log(`\nscenario executions: ${count}  statuses: ${JSON.stringify(statuses)}`)
+console.log(
+  `caller audio processed: ${(totalAudioMs / 1000).toFixed(1)} s; wall time: ${(totalWallMs / 1000).toFixed(2)} s`,
+)
+console.log(`speed-up factor: ${(totalAudioMs / totalWallMs).toFixed(1)}x (target >= 20x)`)
+console.log(`mean harness time per scenario: ${(totalWallMs / count).toFixed(0)} ms`)
