@@ -1,0 +1,104 @@
+import { describe, expect, test } from 'vitest'
+import { passingRowInput } from '../src/reporting/reporting-fixtures.ts'
+import { buildResultRow, infrastructureErrorRow } from '../src/reporting/result-item.ts'
+import { ResultsDocumentSchema } from '../src/reporting/result-schema.ts'
+import { initialMeta } from '../src/vitest/meta.ts'
+import type { PlannedRun, RunPlan } from '../src/vitest/run-plan.ts'
+import {
+  consoleSummaryLines,
+  type FinishedScenarioTest,
+  resultsDocumentOf,
+  rowsOfRun,
+} from './run-results.ts'
+
+function plannedRun(architecture: 'responses' | 'client'): PlannedRun {
+  const name = `crawl_offline_${architecture}_20260818_000000_000Z`
+  return {
+    architecture,
+    directory: `/results/${name}`,
+    name,
+    metadata: {
+      id: name,
+      module: 'crawl',
+      execution_mode: 'offline_fixture',
+      interaction: 'single_turn',
+      dataset: '/data/crawl.json',
+      configuration: { assistant_mode: architecture },
+    },
+  }
+}
+
+const responses = plannedRun('responses')
+const client = plannedRun('client')
+const plan: RunPlan = {
+  phase: 'crawl',
+  configFile: '/specs/crawl/config.toml',
+  mode: 'offline',
+  dataset: '/data/crawl.json',
+  scenarioIds: ['first', 'second', 'third'],
+  runs: [responses, client],
+}
+
+function finishedTest(
+  scenarioId: string,
+  run: PlannedRun,
+  state: FinishedScenarioTest['state'],
+  withRow: boolean,
+  errors: string[] = [],
+): FinishedScenarioTest {
+  const meta = initialMeta({
+    phase: 'crawl',
+    scenarioId,
+    scenarioType: 'booking',
+    architecture: run.architecture,
+    runDirectory: run.directory,
+  })
+  if (withRow) meta.row = buildResultRow(passingRowInput({ scenario_id: scenarioId }))
+  return { name: `title of ${scenarioId}`, state, meta, errors }
+}
+
+describe('rowsOfRun', () => {
+  test("keeps only this run's executed tests and uses their recorded rows", () => {
+    const rows = rowsOfRun(responses, [
+      finishedTest('second', responses, 'passed', true),
+      finishedTest('first', client, 'passed', true),
+      finishedTest('third', responses, 'skipped', false),
+      { name: 'a unit test', state: 'passed', meta: undefined, errors: [] },
+    ])
+    expect(rows.map((row) => row.scenario_id)).toEqual(['second'])
+    expect(rows[0]?.status).toBe('passed')
+  })
+
+  test('a test that ended without a row becomes an infrastructure error with null metrics', () => {
+    const [row] = rowsOfRun(responses, [
+      finishedTest('first', responses, 'failed', false, ['Test timed out in 5000ms.']),
+    ])
+    expect(row).toEqual(
+      infrastructureErrorRow({
+        scenario_id: 'first',
+        title: 'title of first',
+        stage: 'example_execution',
+        message: 'Test timed out in 5000ms.',
+      }),
+    )
+    expect(row?.metrics.task.tool_calls).toBeNull()
+  })
+})
+
+describe('results document and console summary', () => {
+  test('rows follow dataset order and the document validates', () => {
+    const rows = rowsOfRun(responses, [
+      finishedTest('third', responses, 'failed', false, ['boom']),
+      finishedTest('first', responses, 'passed', true),
+    ])
+    const document = resultsDocumentOf(plan, responses, rows)
+    expect(ResultsDocumentSchema.parse(document)).toEqual(document)
+    expect(document.results.map((row) => row.scenario_id)).toEqual(['first', 'third'])
+    expect(document.run).toEqual(responses.metadata)
+    expect(document.summary).toEqual({ total: 2, passed: 1, failed: 0, infrastructure_errors: 1 })
+    expect(consoleSummaryLines(plan, responses, document)).toEqual([
+      '[responses] Completed 1/3 valid examples; 1 passed; 0 failed; 1 infrastructure failures.',
+      `Results: ${responses.directory}`,
+    ])
+  })
+})

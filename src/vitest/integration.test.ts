@@ -1,0 +1,186 @@
+// End-to-end runs of a tiny live-evals project (src/vitest/fixtures) in a child Vitest, offline. Each run costs
+// seconds, so one run checks many things: results.json, the summary lines, the failing test's message, retries,
+// and the standard reporters beside ours; the failing-fast cases stop before any worker starts.
+import { spawn } from 'node:child_process'
+import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { ResultsDocumentSchema } from '../reporting/result-schema.ts'
+
+const ROOT = resolve(import.meta.dirname, '../..')
+const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
+const FIXTURE_CONFIG = 'src/vitest/fixtures/vitest.config.ts'
+const SPAWN_TIMEOUT_MS = 120_000
+
+interface ChildRun {
+  code: number | null
+  output: string
+}
+
+/** The parent's environment without Vitest's worker variables or any live-evals/OpenAI setting. */
+function cleanEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [name, value] of Object.entries(process.env)) {
+    if (/^(VITEST|LIVE_EVALS_|OPENAI_|GPT_LIVE_EVALS_)/.test(name) || name === 'NODE_OPTIONS') continue
+    env[name] = value
+  }
+  return { ...env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ...extra }
+}
+
+function runVitest(args: string[], env: Record<string, string>): Promise<ChildRun> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [VITEST, ...args], { cwd: ROOT, env: cleanEnvironment(env) })
+    let output = ''
+    child.stdout.on('data', (chunk) => (output += chunk))
+    child.stderr.on('data', (chunk) => (output += chunk))
+    child.on('error', reject)
+    child.on('close', (code) => resolvePromise({ code, output }))
+  })
+}
+
+async function scratch(): Promise<{ dir: string; env: Record<string, string> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'live-evals-vitest-'))
+  const envFile = join(dir, 'empty.env')
+  await writeFile(envFile, '')
+  return { dir, env: { LIVE_EVALS_ENV_FILE: envFile, LIVE_EVALS_RESULTS_DIR: join(dir, 'results') } }
+}
+
+const lines = (output: string) => output.split(/\r?\n/).map((line) => line.trim())
+
+describe('an offline run of the fixture project (one wrong-tool scenario, one correct)', () => {
+  let dir = ''
+  let run: ChildRun = { code: null, output: '' }
+  let runDirectory = ''
+
+  beforeAll(async () => {
+    const scratchSpace = await scratch()
+    dir = scratchSpace.dir
+    // --reporter replaces the configured reporters: the canonical one must still be added by the project.
+    run = await runVitest(
+      [
+        'run',
+        '--config',
+        FIXTURE_CONFIG,
+        '--retry=1',
+        '--reporter=default',
+        '--reporter=junit',
+        '--reporter=json',
+        '--reporter=blob',
+        `--outputFile.junit=${join(dir, 'junit.xml')}`,
+        `--outputFile.json=${join(dir, 'report.json')}`,
+        `--outputFile.blob=${join(dir, 'blobs', 'blob.json')}`,
+      ],
+      { ...scratchSpace.env, OPENAI_ASSISTANT_MODE: 'responses' },
+    )
+    const runs = await readdir(join(dir, 'results'))
+    expect(runs).toHaveLength(1)
+    runDirectory = join(dir, 'results', runs[0] ?? '')
+  }, SPAWN_TIMEOUT_MS)
+
+  test('writes a valid results.json in dataset order with the run metadata', async () => {
+    expect(runDirectory).toMatch(/crawl_offline_responses_\d{8}_\d{6}_\d{3}Z$/)
+    const document = ResultsDocumentSchema.parse(
+      JSON.parse(await readFile(join(runDirectory, 'results.json'), 'utf8')),
+    )
+    expect(document.run).toMatchObject({
+      module: 'crawl',
+      execution_mode: 'offline_fixture',
+      interaction: 'single_turn',
+      dataset: join(ROOT, 'src/vitest/fixtures/tiny-dataset.json'),
+      configuration: { assistant_mode: 'responses', audio_source: 'synthetic' },
+    })
+    expect(document.results.map((row) => [row.scenario_id, row.status])).toEqual([
+      ['fixture_wrong_tool', 'failed'],
+      ['fixture_hours', 'passed'],
+    ])
+    expect(document.summary).toEqual({ total: 2, passed: 1, failed: 1, infrastructure_errors: 0 })
+    expect((await stat(join(runDirectory, 'results.json'))).mode & 0o777).toBe(0o600)
+  })
+
+  test('prints the summary, the results path and a plain "N passed, N failed" line', () => {
+    expect(run.code).not.toBe(0)
+    const printed = lines(run.output)
+    expect(printed).toContain(
+      '[responses] Completed 2/2 valid examples; 1 passed; 1 failed; 0 infrastructure failures.',
+    )
+    expect(printed).toContain(`Results: ${runDirectory}`)
+    expect(printed).toContain('1 passed, 1 failed')
+  })
+
+  test('the wrong tool call fails its test with the failed checks and the evidence', () => {
+    expect(run.output).toContain('did not complete the task. Failed checks: tool_contract')
+    expect(run.output).toContain('call 1: expected create_reservation, got check_availability')
+  })
+
+  test('a retried test reports only its last attempt in meta; junit and json reporters still write', async () => {
+    const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'))
+    const results = report.testResults.flatMap(
+      (file: { assertionResults: unknown[] }) => file.assertionResults,
+    )
+    const wrong = results.find(
+      (result: { meta?: { liveEvals?: { scenarioId: string } } }) =>
+        result.meta?.liveEvals?.scenarioId === 'fixture_wrong_tool',
+    )
+    expect(wrong.status).toBe('failed')
+    expect(wrong.meta.liveEvals.attempt).toBe(1)
+    expect(wrong.meta.liveEvals.grades.map((grade: { matcher: string }) => grade.matcher)).toEqual([
+      'toMatchToolCalls',
+      'toFollowDelegationPolicy',
+      'toCompleteTask',
+    ])
+    const junit = await readFile(join(dir, 'junit.xml'), 'utf8')
+    expect(junit).toContain('tests="2"')
+    expect(junit).toContain('<failure')
+  })
+
+  test(
+    '--merge-reports reports the blobs again without rewriting results.json',
+    async () => {
+      const before = await readFile(join(runDirectory, 'results.json'), 'utf8')
+      const merged = await runVitest(
+        ['run', '--config', FIXTURE_CONFIG, `--merge-reports=${join(dir, 'blobs')}`, '--reporter=default'],
+        (await scratch()).env,
+      )
+      const printed = lines(merged.output)
+      expect(printed).toContain('1 passed, 1 failed')
+      expect(printed).toContain(
+        '(merged report: results.json was written by the original run, not rewritten)',
+      )
+      expect(await readFile(join(runDirectory, 'results.json'), 'utf8')).toBe(before)
+    },
+    SPAWN_TIMEOUT_MS,
+  )
+})
+
+describe('runs that must not start', () => {
+  test(
+    'a bad dataset fails before any test runs, listing every violation',
+    async () => {
+      const { dir, env } = await scratch()
+      const run = await runVitest(['run', '--config', FIXTURE_CONFIG], {
+        ...env,
+        LIVE_EVALS_DATASET: 'src/vitest/fixtures/bad-dataset.json',
+      })
+      expect(run.code).not.toBe(0)
+      expect(run.output).toContain('scenarios[0].title [scenario fixture_bad_one]: missing required field')
+      expect(run.output).toContain('scenarios[1].expected.delegation [scenario fixture_bad_two]')
+      expect(lines(run.output)).toContain('0 passed, 0 failed')
+      await expect(readdir(join(dir, 'results'))).rejects.toThrow(/ENOENT/)
+    },
+    SPAWN_TIMEOUT_MS,
+  )
+
+  test(
+    'live mode without OPENAI_API_KEY fails fast and says how to run offline',
+    async () => {
+      const { dir, env } = await scratch()
+      const run = await runVitest(['run', '--config', FIXTURE_CONFIG], { ...env, LIVE_EVALS_MODE: 'live' })
+      expect(run.code).not.toBe(0)
+      expect(run.output).toContain('OPENAI_API_KEY is required for a live run')
+      expect(run.output).toContain('LIVE_EVALS_MODE=offline')
+      await expect(readdir(join(dir, 'results'))).rejects.toThrow(/ENOENT/)
+    },
+    SPAWN_TIMEOUT_MS,
+  )
+})

@@ -1,0 +1,132 @@
+import { describe, expect, test } from 'vitest'
+import { bookingObservation, bookingScenario, expectedToolCall } from '../grading/grading-fixtures.ts'
+import type { SingleTurnObservation } from '../grading/observation.ts'
+import { gradeSingleTurn } from '../grading/single-turn.ts'
+import { infrastructureErrorRow } from '../reporting/result-item.ts'
+import { scenarioMatchers } from './matchers.ts'
+import { initialMeta, type LiveEvalsTaskMeta } from './meta.ts'
+import { bindRunToMeta, type ScenarioRun } from './scenario-run.ts'
+
+expect.extend(scenarioMatchers)
+
+const facts = bookingScenario()
+
+function graded(observation: SingleTurnObservation): { run: ScenarioRun; meta: LiveEvalsTaskMeta } {
+  const run: ScenarioRun = {
+    scenarioId: 'restaurant_001',
+    architecture: 'responses',
+    expected: facts.expected,
+    observation,
+    grade: gradeSingleTurn(observation, facts),
+    failure: null,
+    row: infrastructureErrorRow({ scenario_id: 'restaurant_001', stage: 'unused', message: '' }),
+  }
+  const meta = initialMeta({
+    phase: 'crawl',
+    scenarioId: 'restaurant_001',
+    scenarioType: 'booking',
+    architecture: 'responses',
+    runDirectory: '/tmp/run',
+  })
+  bindRunToMeta(run, meta)
+  return { run, meta }
+}
+
+function failureMessage(assertion: () => void): string {
+  try {
+    assertion()
+  } catch (error) {
+    return (error as Error).message
+  }
+  throw new Error('the assertion passed')
+}
+
+const wrongTool = () =>
+  bookingObservation({
+    requested_tool_calls: [{ name: 'check_availability', arguments: { party_size: 2 } }],
+    tool_executions: [],
+    final_application_state: { reservations: [] },
+  })
+
+describe('toCompleteTask', () => {
+  test('passes a completed task and records the grade on the bound meta', () => {
+    const { run, meta } = graded(bookingObservation())
+    expect(run).toCompleteTask()
+    expect(meta.grades).toEqual([
+      { matcher: 'toCompleteTask', passed: true, failed_checks: [], summary: 'every required check passed' },
+    ])
+  })
+
+  test('fails a wrong tool call naming the failed checks and showing the evidence', () => {
+    const { run, meta } = graded(wrongTool())
+    const message = failureMessage(() => expect(run).toCompleteTask())
+    expect(message).toContain('did not complete the task. Failed checks: application_state, tool_contract')
+    expect(message).toContain('dimension:tool_selection')
+    expect(message).toContain('"requested":["check_availability"]')
+    expect(message).toContain('assistant said: "One moment."')
+    expect(meta.grades[0]?.passed).toBe(false)
+    expect(meta.grades[0]?.failed_checks).toContain('tool_contract')
+  })
+
+  test('an execution that failed before grading fails with its stage', () => {
+    const { run, meta } = graded(bookingObservation())
+    const broken = {
+      ...run,
+      observation: null,
+      grade: null,
+      failure: { stage: 'connection', message: 'refused' },
+    }
+    bindRunToMeta(broken, meta)
+    const message = failureMessage(() => expect(broken).toCompleteTask())
+    expect(message).toContain('failed before it could be graded, at stage connection: refused')
+    expect(meta.grades[0]?.failed_checks).toEqual(['infrastructure:connection'])
+  })
+
+  test('rejects a value that is not an executed scenario', () => {
+    expect(failureMessage(() => expect({}).toCompleteTask())).toContain('value of the liveSession fixture')
+  })
+
+  test('.not fails when the task was completed', () => {
+    const { run } = graded(bookingObservation())
+    expect(failureMessage(() => expect(run).not.toCompleteTask())).toContain(
+      'expected toCompleteTask to fail',
+    )
+  })
+})
+
+describe('toMatchToolCalls', () => {
+  test('compares with the scenario tools by default and says where the calls differ', () => {
+    const { run } = graded(wrongTool())
+    const message = failureMessage(() => expect(run).toMatchToolCalls())
+    expect(message).toContain('Failed checks: tool_call_correctness, tool_call_arg_correctness')
+    expect(message).toContain('call 1: expected create_reservation, got check_availability')
+  })
+
+  test('takes an explicit expectation, arguments compared after normalization', () => {
+    const { run, meta } = graded(bookingObservation())
+    expect(run).toMatchToolCalls([expectedToolCall('create_reservation', { guest_name: ' MAYA ' })])
+    const message = failureMessage(() =>
+      expect(run).toMatchToolCalls([expectedToolCall('create_reservation', { party_size: 4 })]),
+    )
+    expect(message).toContain('arguments {"guest_name":"Maya","party_size":2')
+    expect(message).toContain('do not contain {"party_size":4}')
+    expect(meta.grades.map((grade) => grade.passed)).toEqual([true, false])
+  })
+
+  test('reports extra calls', () => {
+    const { run } = graded(bookingObservation())
+    const message = failureMessage(() => expect(run).toMatchToolCalls([]))
+    expect(message).toContain('call 1: unexpected create_reservation')
+  })
+})
+
+describe('toFollowDelegationPolicy', () => {
+  test('required delegation must happen; repeated ids count once', () => {
+    const { run } = graded(bookingObservation({ delegation_ids: ['del_1', 'del_1'] }))
+    expect(run).toFollowDelegationPolicy()
+    const { run: silent, meta } = graded(bookingObservation({ delegation_ids: [] }))
+    const message = failureMessage(() => expect(silent).toFollowDelegationPolicy())
+    expect(message).toContain('delegation is required, but the assistant delegated 0 time(s)')
+    expect(meta.grades[0]?.failed_checks).toEqual(['delegation_policy'])
+  })
+})

@@ -1,0 +1,113 @@
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { DatasetValidationError } from '../scenarios/index.ts'
+import { plannedRunFor, planRun } from './run-plan.ts'
+import { architecturesToEvaluate, loadSuiteSettings, resultsDirectory } from './settings.ts'
+
+const FIXTURES = resolve(import.meta.dirname, 'fixtures')
+const CONFIG = join(FIXTURES, 'crawl.toml')
+
+async function scratch(): Promise<{ dir: string; env: Record<string, string> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'live-evals-plan-'))
+  const envFile = join(dir, 'empty.env')
+  await writeFile(envFile, '')
+  return { dir, env: { LIVE_EVALS_ENV_FILE: envFile, LIVE_EVALS_RESULTS_DIR: join(dir, 'results') } }
+}
+
+const NOW = new Date(Date.UTC(2026, 7, 18, 0, 0, 0, 0))
+
+describe('architectures', () => {
+  test('both when nobody chose one, only the chosen one otherwise', async () => {
+    const { env } = await scratch()
+    expect(architecturesToEvaluate(loadSuiteSettings('crawl', CONFIG, { env }))).toEqual([
+      'responses',
+      'client',
+    ])
+    const chosen = loadSuiteSettings('crawl', CONFIG, { env: { ...env, OPENAI_ASSISTANT_MODE: 'client' } })
+    expect(architecturesToEvaluate(chosen)).toEqual(['client'])
+  })
+
+  test('results go to results/<phase>/ under the project unless a folder is set', async () => {
+    const { env } = await scratch()
+    const settings = loadSuiteSettings('crawl', CONFIG, { env: { ...env, LIVE_EVALS_RESULTS_DIR: '' } })
+    expect(resultsDirectory(settings, '/project')).toBe('/project/results/crawl')
+  })
+})
+
+describe('planRun', () => {
+  test('reserves one directory per architecture with its results.json run block', async () => {
+    const { dir, env } = await scratch()
+    const settings = loadSuiteSettings('crawl', CONFIG, { env })
+    const plan = await planRun(settings, { projectRoot: dir, now: NOW })
+    expect(plan.scenarioIds).toEqual(['fixture_wrong_tool', 'fixture_hours'])
+    expect(plan.runs.map((run) => run.name)).toEqual([
+      'crawl_offline_responses_20260818_000000_000Z',
+      'crawl_offline_client_20260818_000000_000Z',
+    ])
+    expect((await readdir(join(dir, 'results'))).sort()).toEqual(plan.runs.map((run) => run.name).sort())
+    const client = plannedRunFor(plan, 'client')
+    expect(client.metadata).toMatchObject({
+      id: client.name,
+      module: 'crawl',
+      execution_mode: 'offline_fixture',
+      interaction: 'single_turn',
+      dataset: join(FIXTURES, 'tiny-dataset.json'),
+      configuration: {
+        audio_source: 'synthetic',
+        assistant_mode: 'client',
+        concurrency: 1,
+        real_time: false,
+      },
+    })
+  })
+
+  test('never reuses a run directory: a second plan in the same millisecond gets its own', async () => {
+    const { dir, env } = await scratch()
+    const settings = loadSuiteSettings('crawl', CONFIG, {
+      env: { ...env, OPENAI_ASSISTANT_MODE: 'responses' },
+    })
+    const first = await planRun(settings, { projectRoot: dir, now: NOW })
+    const second = await planRun(settings, { projectRoot: dir, now: NOW })
+    expect(second.runs[0]?.directory).not.toBe(first.runs[0]?.directory)
+  })
+
+  test('a live run without a key fails before anything is created and says how to run offline', async () => {
+    const { dir, env } = await scratch()
+    const settings = loadSuiteSettings('crawl', CONFIG, { env: { ...env, LIVE_EVALS_MODE: 'live' } })
+    await expect(planRun(settings, { projectRoot: dir, now: NOW })).rejects.toThrow(/LIVE_EVALS_MODE=offline/)
+    await expect(readdir(join(dir, 'results'))).rejects.toThrow(/ENOENT/)
+  })
+
+  test('a bad dataset fails with every violation before anything is created', async () => {
+    const { dir, env } = await scratch()
+    const settings = loadSuiteSettings('crawl', CONFIG, {
+      env: { ...env, LIVE_EVALS_DATASET: join(FIXTURES, 'bad-dataset.json') },
+    })
+    const failure = planRun(settings, { projectRoot: dir, now: NOW })
+    await expect(failure).rejects.toBeInstanceOf(DatasetValidationError)
+    await expect(failure).rejects.toThrow(
+      /title \[scenario fixture_bad_one\][\s\S]*delegation \[scenario fixture_bad_two\]/,
+    )
+    await expect(readdir(join(dir, 'results'))).rejects.toThrow(/ENOENT/)
+  })
+
+  test('secrets never reach the configuration block', async () => {
+    const { dir, env } = await scratch()
+    const secret = 'sk-live-evals-sentinel-0123456789'
+    const settings = loadSuiteSettings('crawl', CONFIG, {
+      env: {
+        ...env,
+        OPENAI_ASSISTANT_MODE: 'client',
+        OPENAI_CLIENT_ASSISTANT_TOKEN: secret,
+        OPENAI_CLIENT_ASSISTANT_ENDPOINT: `https://app.example/hook?token=${secret}`,
+      },
+    })
+    const plan = await planRun(settings, { projectRoot: dir, now: NOW })
+    expect(JSON.stringify(plan)).not.toContain(secret)
+    expect(plan.runs[0]?.metadata.configuration.assistant_endpoint).toBe(
+      'https://app.example/hook?token=[redacted]',
+    )
+  })
+})
