@@ -1,0 +1,202 @@
+// Client delegation end to end over loopback: openai's LiveWS (through LiveSession) talks to the offline
+// GPT-Live server in client-delegation mode; the server hears the caller and delegates; our controller runs
+// the offline backend, whose tool runs on the scenario's executor; the answer goes back as commentary, the
+// server acknowledges it by client_event_id and speaks it.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { LiveSession, type SessionConfig } from '../../../live/index.ts'
+import { type OfflineLiveServer, startOfflineLiveServer } from '../../../testing/live-server/index.ts'
+import { ToolRuntime } from '../../runtime/tool-runtime.ts'
+import type { ObservationEvent } from '../backend/application-backend.ts'
+import { restaurantOfflineBackend } from '../backend/offline-backend.ts'
+import { runtimeToolCallback } from '../backend/tool-callback.ts'
+import { RestaurantOfflineBehaviour } from '../offline/restaurant-offline-behaviour.ts'
+import { RestaurantTools } from '../tools/restaurant-tools.ts'
+import { ClientDelegationController } from './client-delegation-controller.ts'
+
+const CONFIG: SessionConfig = {
+  model: 'gpt-live-1',
+  instructions: 'You are the Juniper Table voice agent.',
+  audio: { format: { type: 'audio/pcm', rate: 24000 } },
+  delegation: { type: 'client' },
+}
+const FRAME = new Uint8Array(960) // 20 ms of 24 kHz PCM16 silence
+const REQUEST = 'Is a table for 4 available on August 7 at 7 p.m.?'
+const ANSWER = 'A table for 4 is available on 2026-08-07 at 19:00. No reservation has been made.'
+/** Audio we are willing to stream while waiting for the server's clock-driven output (not a time limit). */
+const MAX_AUDIO_MS = 60_000
+
+let server: OfflineLiveServer
+let session: LiveSession | undefined
+
+beforeEach(async () => {
+  server = await startOfflineLiveServer()
+})
+afterEach(async () => {
+  await session?.dispose()
+  await server.close()
+})
+
+/** Streams silence frame by frame, letting the loop turn, until `done()` or the audio budget is spent. */
+async function streamUntil(live: LiveSession, done: () => boolean): Promise<boolean> {
+  for (let sentMs = 0; sentMs < MAX_AUDIO_MS; sentMs += 20) {
+    if (done()) return true
+    live.appendAudio(FRAME)
+    if (sentMs % 200 === 0) await new Promise((resolve) => setImmediate(resolve))
+  }
+  return done()
+}
+
+describe('client delegation over loopback', () => {
+  it('delegates, runs the tool on the executor, publishes commentary that the server acknowledges and speaks', async () => {
+    server.registerSession('client-token', {
+      hearing: [{ text: REQUEST, startMs: 200, endMs: 2_400 }],
+      behaviour: new RestaurantOfflineBehaviour({ conversationContext: '', initialState: {} }),
+      acknowledgement: 'One moment.',
+    })
+    const live = new LiveSession({
+      apiKey: 'client-token',
+      baseURL: server.baseURL,
+      allowInsecureLoopback: true,
+    })
+    session = live
+    const runtime = new ToolRuntime(new RestaurantTools())
+    const backend = restaurantOfflineBackend({
+      authorizedContext: '',
+      initialState: {},
+      callTool: runtimeToolCallback(runtime),
+    })
+    const observed: ObservationEvent[] = []
+    const controller = new ClientDelegationController({
+      backend,
+      sendToLive: (event) => live.send(event) !== null,
+      emit: (event) => observed.push(event),
+    })
+    live.subscribe(({ event }) => controller.observe(event))
+    const events = () => live.log.events.map((received) => received.event)
+
+    await live.start(CONFIG)
+    const delegated = await streamUntil(live, () =>
+      events().some((e) => e.type === 'session.delegation.created'),
+    )
+    expect(delegated).toBe(true)
+    await controller.wait()
+
+    const created = events().find((e) => e.type === 'session.delegation.created')
+    const delegationId = created?.type === 'session.delegation.created' ? created.delegation.id : null
+    expect(controller.delegationIds).toEqual([delegationId])
+    const handoff = observed.find((event) => event.type === 'client_delegation.handoff')
+    expect(JSON.stringify(handoff)).toContain(`USER: ${REQUEST}`)
+    expect(runtime.executions()).toEqual([
+      expect.objectContaining({ call_id: 'call_offline_1', name: 'check_availability', status: 'completed' }),
+    ])
+
+    const [commentary] = controller.commentary()
+    expect(commentary).toMatchObject({ delegationId, content: ANSWER, status: 'sent' })
+    const spoken = () =>
+      events()
+        .flatMap((e) => (e.type === 'session.output_transcript.delta' ? [e.delta] : []))
+        .join('')
+    expect(await streamUntil(live, () => spoken().includes(ANSWER))).toBe(true)
+
+    const appended = events().find((e) => e.type === 'session.commentary.appended')
+    expect(appended).toMatchObject({ client_event_id: commentary?.eventId })
+    expect(controller.commentary()[0]?.status).toBe('accepted')
+    expect(spoken()).toBe(`One moment.${ANSWER}`)
+    expect(observed.at(-1)).toMatchObject({
+      type: 'client_delegation.completed',
+      delegation_id: delegationId,
+      text: ANSWER,
+    })
+
+    const outcome = await live.close()
+    expect(outcome).toMatchObject({ type: 'closed', reason: 'close_requested' })
+    await controller.close()
+    expect(controller.error).toBeNull()
+  })
+
+  it('hands a follow-up delegation only the conversation since the previous one', async () => {
+    const second = 'Is a patio table for 2 available on August 8 at 6 p.m.?'
+    server.registerSession('follow-up-token', {
+      hearing: [
+        { text: REQUEST, startMs: 200, endMs: 2_400 },
+        { text: second, startMs: 12_000, endMs: 14_000 },
+      ],
+      behaviour: new RestaurantOfflineBehaviour({ conversationContext: '', initialState: {} }),
+    })
+    const live = new LiveSession({
+      apiKey: 'follow-up-token',
+      baseURL: server.baseURL,
+      allowInsecureLoopback: true,
+    })
+    session = live
+    const runtime = new ToolRuntime(new RestaurantTools())
+    const backend = restaurantOfflineBackend({
+      authorizedContext: '',
+      initialState: {},
+      callTool: runtimeToolCallback(runtime),
+    })
+    const handoffs: ObservationEvent[] = []
+    const controller = new ClientDelegationController({
+      backend,
+      sendToLive: (event) => live.send(event) !== null,
+      emit: (event) => {
+        if (event.type === 'client_delegation.handoff') handoffs.push(event)
+      },
+    })
+    live.subscribe(({ event }) => controller.observe(event))
+    await live.start(CONFIG)
+    const bothAccepted = () =>
+      controller.commentary().filter((record) => record.status === 'accepted').length === 2
+    expect(await streamUntil(live, bothAccepted)).toBe(true)
+    await controller.wait()
+
+    const [first, next] = handoffs.map(
+      (event) => event.handoff as { follow_up: boolean; transcript_srt: string },
+    )
+    expect(first?.follow_up).toBe(false)
+    expect(first?.transcript_srt).toContain(`USER: ${REQUEST}`)
+    expect(next?.follow_up).toBe(true)
+    expect(next?.transcript_srt).not.toContain(REQUEST)
+    expect(next?.transcript_srt).toContain(`ASSISTANT: ${ANSWER}`)
+    expect(next?.transcript_srt).toContain(`USER: ${second}`)
+    expect(runtime.executions().map((record) => record.arguments)).toEqual([
+      { date: '2026-08-07', time: '19:00', party_size: 4 },
+      { date: '2026-08-08', time: '18:00', party_size: 2, seating: 'patio' },
+    ])
+    await live.close()
+    await controller.close()
+    expect(controller.error).toBeNull()
+  })
+
+  it('fails the delegation when the session closes before Live took the commentary', async () => {
+    server.registerSession('closing-token', {
+      hearing: [{ text: REQUEST, startMs: 200, endMs: 2_400 }],
+      behaviour: new RestaurantOfflineBehaviour({ conversationContext: '', initialState: {} }),
+    })
+    const live = new LiveSession({
+      apiKey: 'closing-token',
+      baseURL: server.baseURL,
+      allowInsecureLoopback: true,
+    })
+    session = live
+    const runtime = new ToolRuntime(new RestaurantTools())
+    const backend = restaurantOfflineBackend({
+      authorizedContext: '',
+      initialState: {},
+      callTool: runtimeToolCallback(runtime),
+    })
+    const controller = new ClientDelegationController({
+      backend,
+      sendToLive: (event) => live.send(event) !== null,
+    })
+    live.subscribe(({ event }) => controller.observe(event))
+    await live.start(CONFIG)
+    expect(await streamUntil(live, () => controller.commentary().length === 1)).toBe(true)
+    await controller.wait()
+    // No more audio: the server's clock never reaches the ack, so the close answers the append with an error.
+    await live.close()
+    expect(controller.commentary()[0]?.status).toBe('rejected')
+    await expect(controller.wait()).rejects.toThrow('Client delegation failed (CommentaryRejectedError)')
+    await controller.close()
+  })
+})
