@@ -10,6 +10,7 @@ import {
   visibleRequest,
 } from './assistant-session.fixtures.ts'
 import { offlineClientController, openAssistantUnderTest } from './assistant-session.ts'
+import { startScriptedLivePeer } from './responses/delegation/scripted-live-peer.ts'
 
 let server: OfflineLiveServer
 beforeAll(async () => {
@@ -147,6 +148,46 @@ describe('the assistant under test against the offline GPT-Live server', () => {
     // The strict server rejected nothing: in particular no response.* command was sent under client delegation.
     const errors = assistant.session.log.events.filter(({ event }) => event.type === 'error')
     expect(errors).toEqual([])
+  })
+
+  test('a session that ends underneath the assistant ends its delegated work, so no wait hangs', async () => {
+    const peer = await startScriptedLivePeer()
+    const visible = visibleRequest('Is there a table for 2 on August 12 at 7 p.m.?')
+    const assistant = await openAssistantUnderTest({
+      visibleInput: visible,
+      architecture: 'responses',
+      models,
+      connection: { apiKey: 'peer-token', baseURL: peer.baseURL, allowInsecureLoopback: true },
+    })
+    const nested = (event: Record<string, unknown>) =>
+      peer.push({ type: 'response.event', delegation_id: 'item_deleg_1', event })
+    peer.push({
+      type: 'session.delegation.created',
+      offset_ms: 0,
+      delegation: { id: 'item_deleg_1', type: 'delegation', target: 'responses', response_id: 'resp_1' },
+    })
+    nested({ type: 'response.created', response: { id: 'resp_1', output: [] } })
+    nested({
+      type: 'response.output_item.done',
+      output_index: 0,
+      item: {
+        type: 'function_call',
+        call_id: 'call_1',
+        name: 'check_availability',
+        arguments: JSON.stringify({ date: '2026-08-12', time: '19:00', party_size: 2 }),
+        status: 'completed',
+      },
+    })
+    // The response never completes: the connection drops first.
+    await assistant.session.waitForEvent(
+      (event) => event.type === 'response.event' && event.event.type === 'response.output_item.done',
+      { timeoutMs: 5_000 },
+    )
+    await peer.close()
+    const outcome = await assistant.session.outcome
+    expect(outcome).toMatchObject({ type: 'failed', error: { kind: 'unexpected_eof' } })
+    await expect(assistant.waitForDelegatedWork()).rejects.toMatchObject({ kind: 'closed_with_pending_work' })
+    expect(await assistant.close()).toBe(outcome)
   })
 
   test('close() closes once: a second call returns the same outcome', async () => {

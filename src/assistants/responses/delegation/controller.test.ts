@@ -3,6 +3,7 @@
 import { setImmediate as nextMacrotask } from 'node:timers/promises'
 import { afterEach, describe, expect, test } from 'vitest'
 import { LiveSession } from '../../../live/index.ts'
+import type { ToolExecutor } from '../../runtime/tool-executor.ts'
 import { ToolRuntime } from '../../runtime/tool-runtime.ts'
 import { RestaurantTools } from '../tools/restaurant-tools.ts'
 import { ResponsesDelegationController } from './controller.ts'
@@ -26,16 +27,16 @@ interface Harness {
 }
 const open: Harness[] = []
 
-async function connect(): Promise<Harness> {
+async function connect(executor?: ToolExecutor): Promise<Harness> {
   const peer = await startScriptedLivePeer()
   const session = new LiveSession({
     apiKey: 'peer-token',
     baseURL: peer.baseURL,
     allowInsecureLoopback: true,
   })
-  const tools = new RestaurantTools({
-    initialState: { reservations: [], authorized_reservation_ids: ['R-001'] },
-  })
+  const tools =
+    executor ??
+    new RestaurantTools({ initialState: { reservations: [], authorized_reservation_ids: ['R-001'] } })
   const runtime = new ToolRuntime(tools)
   const controller = new ResponsesDelegationController(session, runtime)
   const harness = { peer, session, runtime, controller }
@@ -275,5 +276,53 @@ describe('ResponsesDelegationController', () => {
     await nextMacrotask()
     expect(sentTypes(h)).toEqual([])
     expect(h.runtime.executions()).toHaveLength(1)
+  })
+
+  test('an executor crash is retained: wait() rejects with it and nothing is published', async () => {
+    const definitions = new RestaurantTools().definitions
+    const crashing: ToolExecutor = {
+      definitions,
+      executions: [],
+      execute: () => {
+        throw new Error('database unreachable')
+      },
+      snapshot: () => ({}),
+    }
+    const h = await connect(crashing)
+    created(h, 'resp_1')
+    functionCall(h, 'call_1', 'completed')
+    terminal(h, 'resp_1')
+    await settle(h)
+    await expect(h.controller.wait()).rejects.toThrow(
+      /response resp_1 failed: Tool check_availability .*database unreachable/,
+    )
+    await settle(h)
+    expect(sentTypes(h)).toEqual([])
+    // Retained: a later wait reports it too.
+    await expect(h.controller.wait()).rejects.toThrow(/database unreachable/)
+  })
+
+  test('cancelling a wait does not cancel the round: it still publishes', async () => {
+    const h = await connect()
+    created(h, 'resp_1')
+    functionCall(h, 'call_1', 'completed')
+    await settle(h)
+    const waiter = new AbortController()
+    const cancelled = h.controller.wait({ signal: waiter.signal })
+    waiter.abort(new Error('turn deadline'))
+    await expect(cancelled).rejects.toThrow('turn deadline')
+    expect(h.controller.pending).toBe(1)
+    terminal(h, 'resp_1')
+    await h.controller.wait()
+    await h.peer.receivedFrame((frame) => frame.type === 'response.create')
+    expect(sentTypes(h)).toEqual(['response.item.create', 'response.create'])
+  })
+
+  test('close() is idempotent and a closed controller is quiet', async () => {
+    const h = await connect()
+    const first = h.controller.close()
+    expect(h.controller.close()).toBe(first)
+    await first
+    await expect(h.controller.wait()).resolves.toBeUndefined()
   })
 })
