@@ -177,6 +177,37 @@ describe('the OpenAI reference backend', () => {
     expect(toolEvents[0]).toMatchObject({ call_id: 'call_1', arguments: table })
   })
 
+  it('runs the calls of one response one after another, in order', async () => {
+    const order: string[] = []
+    const sequential = new OpenAiReferenceBackend({
+      client: new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0 }),
+      model: 'm',
+      instructions: 'i',
+      tools: restaurantToolDefinitions(),
+      reasoningEffort: null,
+      maxOutputTokens: null,
+      callTool: async (_name, _args, callId) => {
+        order.push(`start ${callId}`)
+        await new Promise((resolve) => setImmediate(resolve))
+        order.push(`end ${callId}`)
+        return { ok: true }
+      },
+    })
+    script.push(
+      { output: [availability(table, 'call_a'), availability(table, 'call_b')] },
+      { output: [{ type: 'message', text: 'Both done.' }] },
+    )
+    await sequential.run(handoff('Two tables'), emit)
+    expect(order).toEqual(['start call_a', 'end call_a', 'start call_b', 'end call_b'])
+    expect(inputTypes(requests()[1])).toEqual([
+      'message',
+      'function_call',
+      'function_call',
+      'function_call_output',
+      'function_call_output',
+    ])
+  })
+
   it('refuses a call_id that already completed, and arguments that are not an object', async () => {
     script.push(
       { output: [availability(table, 'call_same')] },

@@ -296,6 +296,32 @@ describe('ClientDelegationController', () => {
     expect(controller.pending).toBe(0)
   })
 
+  it('drops observations a cancelled backend still emits', async () => {
+    let lateEmit: EmitObservation | null = null
+    const backend = new ScriptedBackend((_handoff, emit) => {
+      lateEmit = emit
+      return new Promise<string>(() => {})
+    })
+    const { controller, observed } = setup(backend)
+    controller.observe(delegation('item_1'))
+    controller.cancel('item_1')
+    await expect(controller.wait()).rejects.toThrow('cancelled')
+    const count = observed.length
+    ;(lateEmit as EmitObservation | null)?.({ type: 'tool.called', call_id: 'late' })
+    expect(observed).toHaveLength(count)
+  })
+
+  it('retains a failure to close the backend, by class only', async () => {
+    class BrokenCloseError extends Error {}
+    const backend = new ScriptedBackend(() => 'Done.')
+    backend.close = async () => {
+      throw new BrokenCloseError('secret detail')
+    }
+    const { controller } = setup(backend)
+    await controller.close()
+    expect(controller.error?.message).toBe('Closing the client backend failed (BrokenCloseError)')
+  })
+
   it('closes cleanly with nothing pending', async () => {
     const backend = new ScriptedBackend(() => 'Done.')
     const { controller } = setup(backend)

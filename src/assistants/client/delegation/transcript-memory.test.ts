@@ -166,6 +166,13 @@ describe('observing events', () => {
     expect(texts(memory)).toEqual(['USER: First.', 'USER: Second.'])
   })
 
+  it('does not join an id-less delta that ends before the latest live segment starts', () => {
+    const memory = new TranscriptMemory()
+    memory.observe(inputDelta('Later words', 2_000, 2_500))
+    memory.observe(inputDelta('Earlier words', 1_000, 1_999))
+    expect(texts(memory)).toEqual(['USER: Earlier words', 'USER: Later words'])
+  })
+
   it('does not join an id-less delta to the other role', () => {
     const memory = new TranscriptMemory()
     memory.observe(inputDelta('Caller', 0, 500))
