@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import type { AssistantVisibleInput } from '../../scenarios/visible.ts'
 import { clientBackendPrompt, clientVoicePrompt } from '../client/prompts/prompts.ts'
+import { bundledRows } from '../parity/bundled-datasets.ts'
 import { responsesBackendPrompt, responsesVoicePrompt } from '../responses/prompts/prompts.ts'
 import {
   type AssistantModels,
@@ -188,5 +189,20 @@ describe('session.start', () => {
     expect(() =>
       buildAssistantPlan(visible(), { architecture: 'decisions' as 'client', models: testModels }),
     ).toThrow(/Unknown assistant architecture "decisions"/)
+  })
+})
+
+describe('bundled datasets', () => {
+  test('every bundled scenario builds a plan and a session.start in both architectures', async () => {
+    const rows = await bundledRows()
+    expect(rows.length).toBeGreaterThan(20)
+    for (const { visible } of rows) {
+      for (const architecture of ['responses', 'client'] as const) {
+        const plan = buildAssistantPlan(visible, { architecture, models: testModels })
+        const config = buildSessionStart(plan)
+        expect(config.input ?? []).toHaveLength(visible.context?.history.length ?? 0)
+        expect(config.instructions).toContain(AUTHORIZED_CONTEXT_HEADING)
+      }
+    }
   })
 })
