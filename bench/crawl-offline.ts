@@ -2,8 +2,8 @@
 // offline GPT-Live server. Prints wall time against the caller-side audio processed (speed-up factor; target
 // >= 20x) and the per-scenario harness overhead. Run: node bench/crawl-offline.ts
 import { performance } from 'node:perf_hooks'
+import { offlineClientController } from '../src/assistants/assistant-session.ts'
 import { readMonoWavFile } from '../src/audio/wav.ts'
-import { offlineClientController } from '../src/phases/single-turn/client-controller.ts'
 import { executeSingleTurnScenario } from '../src/phases/single-turn/execute.ts'
 import {
   BUNDLED_CRAWL_DATASET,

@@ -1,9 +1,9 @@
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { offlineClientController } from '../../assistants/assistant-session.ts'
 import { ResultItemSchema } from '../../reporting/result-schema.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../../testing/live-server/index.ts'
-import { offlineClientController } from './client-controller.ts'
 import { executeSingleTurnScenario } from './execute.ts'
 import { bundledCrawlScenario, freshRunDirectory, offlineCrawlSettings, offlineEnv } from './test-support.ts'
 

@@ -1,7 +1,6 @@
 // Running one single-turn scenario (CRAWL, later WALK): the steps the Vitest fixtures wrap, and their composition.
 export { artifactLayout, conversationTranscriptText } from './artifacts.ts'
 export { LEAD_IN_MS, prepareCallerAudio } from './caller-audio.ts'
-export { offlineClientController } from './client-controller.ts'
 export { type CollectedResponse, collectSingleTurn, STEP_MS } from './collect.ts'
 export { DETAILS_SCHEMA_VERSION, type ExecuteOptions, executeSingleTurnScenario } from './execute.ts'
 export { buildObservation, interactionMetrics } from './observation.ts'
