@@ -48,20 +48,22 @@ export const scenarioTest = base
     return server
   })
   .extend('speech', { scope: 'file' }, ({ suiteSettings }) => createSpeechSynthesizer(suiteSettings))
+  // One factory (and, live, one openai client) per file; every scenario still gets its own backend.
+  .extend('clientController', { scope: 'file' }, ({ suiteSettings }) => clientControllerFor(suiteSettings))
   .extend('scenario', (): LoadedScenario => unbound('scenario'))
   .extend('architecture', (): AssistantArchitecture => unbound('architecture'))
-  .extend('scenarioEnv', ({ runPlan, suiteSettings, offlineServer, speech, architecture }): SingleTurnEnv => {
-    const clientController = architecture === 'client' ? clientControllerFor(suiteSettings) : undefined
-    return {
+  .extend(
+    'scenarioEnv',
+    ({ runPlan, suiteSettings, offlineServer, speech, clientController, architecture }): SingleTurnEnv => ({
       phase: 'crawl',
       settings: suiteSettings,
       runDirectory: plannedRunFor(runPlan, architecture).directory,
       offlineServer,
       speech,
       architecture,
-      ...(clientController === undefined ? {} : { clientController }),
-    }
-  })
+      ...(architecture === 'client' ? { clientController } : {}),
+    }),
+  )
   .extend('callerAudio', ({ scenario, scenarioEnv, signal }) =>
     prepareCallerAudio(scenario, scenarioEnv, { signal }),
   )

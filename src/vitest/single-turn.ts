@@ -6,6 +6,7 @@ import type { CrawlSettings } from '../config/index.ts'
 import { executeSingleTurnScenario } from '../phases/single-turn/execute.ts'
 import type { SingleTurnEnv, SingleTurnExecution } from '../phases/single-turn/types.ts'
 import type { LoadedScenario } from '../scenarios/index.ts'
+import { liveClientController } from './live-client-controller.ts'
 import { speechCacheDirectory } from './phase-runs.ts'
 
 export { prepareCallerAudio } from '../phases/single-turn/caller-audio.ts'
@@ -23,10 +24,10 @@ export function createSpeechSynthesizer(settings: CrawlSettings): SpeechSynthesi
 
 /**
  * The application's controller for client delegation. Offline it is the client copy's deterministic backend;
- * live there is none yet, so the phase reports a clear input_setup failure for client scenarios.
+ * live it is the OpenAI reference backend on the Responses API. Never the offline one in a live run.
  */
-export function clientControllerFor(settings: CrawlSettings): ClientControllerFactory | undefined {
-  return settings.execution.mode === 'offline' ? offlineClientController : undefined
+export function clientControllerFor(settings: CrawlSettings): ClientControllerFactory {
+  return settings.execution.mode === 'offline' ? offlineClientController : liveClientController(settings)
 }
 
 /** Runs one scenario end to end; failures come back as an infrastructure_error row naming their stage. */

@@ -1,0 +1,124 @@
+// The live client controller over loopback: a GPT-Live session on the offline server delegates to the client,
+// the controller's OpenAI reference backend asks the test Responses route (which scripts a tool call, then an
+// answer), the tool runs in this scenario's own application, and the answer goes back as commentary.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import {
+  models,
+  openOffline,
+  outputTranscript,
+  pumpSilenceUntil,
+  visibleRequest,
+} from '../assistants/assistant-session.fixtures.ts'
+import { clientBackendPrompt } from '../assistants/client/prompts/prompts.ts'
+import { restaurantToolDefinitions } from '../assistants/client/tools/resources.ts'
+import { AUTHORIZED_CONTEXT_HEADING } from '../assistants/frontend/index.ts'
+import { type OfflineLiveServer, startOfflineLiveServer } from '../testing/live-server/index.ts'
+import { responsesRoute } from '../testing/responses-server/responses-route.ts'
+import { type ResponsesServer, startResponsesServer } from '../testing/responses-server/server.ts'
+import { liveClientController } from './live-client-controller.ts'
+
+const RESPONSES_KEY = 'sk-test-responses-key-0123456789'
+const GENERAL_KEY = 'sk-test-general-key-0123456789'
+const ANSWER = 'Your table for four under Alvarez is booked for August 12 at 7 p.m., reference R-001.'
+const BOOKING = { date: '2026-08-12', time: '19:00', party_size: 4, guest_name: 'Alvarez' }
+
+const credentials = (keys: { openai?: string; responses?: string }) => ({
+  credentials: {
+    openai_api_key: keys.openai ?? null,
+    responses_api_key: keys.responses ?? null,
+    client_assistant_token: null,
+  },
+})
+
+let live: OfflineLiveServer
+let openai: ResponsesServer
+beforeAll(async () => {
+  live = await startOfflineLiveServer()
+  openai = await startResponsesServer({
+    routes: {
+      // First request: book the table; second (after the tool output): the answer.
+      'POST /v1/responses': responsesRoute({
+        respond: (request) =>
+          Array.isArray(request.input) && request.input.some((item) => item.type === 'function_call_output')
+            ? { output: [{ type: 'message', text: ANSWER }] }
+            : {
+                output: [
+                  { type: 'function_call', name: 'create_reservation', arguments: JSON.stringify(BOOKING) },
+                ],
+              },
+      }),
+    },
+  })
+})
+afterAll(async () => {
+  await Promise.all([live.close(), openai.close()])
+})
+
+describe('liveClientController', () => {
+  test('delegated work runs on the OpenAI reference backend with the plan, the client tools and this scenario’s runtime', async () => {
+    const before = openai.requestsTo('POST', '/v1/responses').length
+    const controller = liveClientController(credentials({ openai: GENERAL_KEY, responses: RESPONSES_KEY }), {
+      baseURL: openai.baseURL,
+    })
+    const visible = visibleRequest('Could you book a table under Alvarez on August 12 at 7 p.m. for four?')
+    const { assistant, speech } = await openOffline(live, visible, 'client', controller)
+    assistant.sendAudio(speech)
+    const spoken = () => outputTranscript(assistant.session.log.events).includes('reference R-001')
+    expect(await pumpSilenceUntil(assistant, spoken)).toBe(true)
+    await assistant.waitForDelegatedWork()
+    await assistant.close()
+
+    const requests = openai.requestsTo('POST', '/v1/responses').slice(before)
+    expect(requests).toHaveLength(2)
+    for (const request of requests) {
+      // The dedicated Responses key wins over the general one.
+      expect(request.headers.authorization).toBe(`Bearer ${RESPONSES_KEY}`)
+      const body = request.body as Record<string, unknown>
+      expect(body).toMatchObject({
+        model: models.backendModel,
+        instructions: assistant.plan.backendInstructions,
+        reasoning: { effort: models.backendReasoningEffort },
+        max_output_tokens: models.backendMaxOutputTokens,
+        store: false,
+        stream: true,
+      })
+      expect((body.tools as { name: string }[]).map((tool) => tool.name)).toEqual(
+        restaurantToolDefinitions().map((tool) => tool.name),
+      )
+    }
+    // The client copy's backend prompt plus the authorized context: never sent to GPT-Live.
+    const instructions = assistant.plan.backendInstructions
+    expect(instructions.startsWith(`${clientBackendPrompt()}${AUTHORIZED_CONTEXT_HEADING}`)).toBe(true)
+    expect(JSON.stringify(assistant.sessionConfig)).not.toContain(clientBackendPrompt())
+
+    // The tool ran in this scenario's own application, recorded like any other execution.
+    expect(assistant.tools.executions()).toEqual([
+      expect.objectContaining({ name: 'create_reservation', status: 'completed' }),
+    ])
+    expect(JSON.stringify(assistant.tools.snapshot())).toContain('Alvarez')
+    const delegations = assistant.delegations()
+    if (delegations.architecture !== 'client') throw new Error('expected client delegation records')
+    expect(delegations.records.commentary).toEqual([
+      expect.objectContaining({ delegationId: delegations.records.delegationIds[0], status: 'accepted' }),
+    ])
+  })
+
+  test('falls back to OPENAI_API_KEY when no Responses key is set', async () => {
+    const before = openai.requestsTo('POST', '/v1/responses').length
+    const controller = liveClientController(credentials({ openai: GENERAL_KEY }), { baseURL: openai.baseURL })
+    const visible = visibleRequest('Could you book a table under Alvarez on August 12 at 7 p.m. for four?')
+    const { assistant, speech } = await openOffline(live, visible, 'client', controller)
+    assistant.sendAudio(speech)
+    expect(await pumpSilenceUntil(assistant, () => openai.requests.length > before + 1)).toBe(true)
+    await assistant.waitForDelegatedWork()
+    await assistant.close()
+    const [first] = openai.requestsTo('POST', '/v1/responses').slice(before)
+    expect(first?.headers.authorization).toBe(`Bearer ${GENERAL_KEY}`)
+  })
+
+  test('without any key it refuses up front and names both variables', () => {
+    expect(() => liveClientController(credentials({}), { baseURL: openai.baseURL })).toThrow(
+      /OPENAI_RESPONSES_API_KEY or OPENAI_API_KEY/,
+    )
+  })
+})
