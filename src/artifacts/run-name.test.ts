@@ -10,8 +10,18 @@ describe('runName', () => {
   })
 
   it('uses UTC, not the local time zone', () => {
-    // 23:30 at UTC-05:00 is the next day in UTC.
-    expect(runTimestamp(new Date('2026-12-31T23:30:00.999-05:00'))).toBe('20270101_043000_999Z')
+    // Machines (and CI) often run in UTC, where local and UTC fields agree. At UTC-09:30 every field from
+    // the year to the minute differs from UTC for this instant. Node re-reads TZ when it is assigned.
+    const savedZone = process.env.TZ
+    process.env.TZ = 'Pacific/Marquesas'
+    try {
+      expect(new Date('2026-12-31T23:30:00.999-05:00').getMinutes()).toBe(0)
+      // 23:30 at UTC-05:00 is the next day in UTC.
+      expect(runTimestamp(new Date('2026-12-31T23:30:00.999-05:00'))).toBe('20270101_043000_999Z')
+    } finally {
+      if (savedZone === undefined) delete process.env.TZ
+      else process.env.TZ = savedZone
+    }
   })
 
   it.each(['', 'has space', '../up', 'a/b', '_x', 'trailing.', 'CON', 'café'])(
