@@ -192,6 +192,13 @@ describe('finalAnswer', () => {
     expect(offline.finalAnswer({ ok: false, error: 'Not authorized to cancel reservation R-200' })).toBe(
       "I couldn't complete that restaurant request.",
     )
+    // A result that is not ok claims nothing, even when it carries fields of a successful one.
+    for (const output of [
+      { ok: false, cancelled: true, reservation_id: 'R-100' },
+      { ok: false, date: '2026-08-07', time: '21:00', party_size: 6, available: true },
+    ]) {
+      expect(offline.finalAnswer(output)).toBe("I couldn't complete that restaurant request.")
+    }
   })
 
   test('availability, with and without seating', () => {
