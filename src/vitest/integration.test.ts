@@ -1,52 +1,19 @@
 // End-to-end runs of a tiny live-evals project (src/vitest/fixtures) in a child Vitest, offline. Each run costs
 // seconds, so one run checks many things: results.json, the summary lines, the failing test's message, retries,
 // and the standard reporters beside ours; the failing-fast cases stop before any worker starts.
-import { spawn } from 'node:child_process'
-import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { readdir, readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { ResultsDocumentSchema } from '../reporting/result-schema.ts'
-
-const ROOT = resolve(import.meta.dirname, '../..')
-const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
-const FIXTURE_CONFIG = 'src/vitest/fixtures/vitest.config.ts'
-const SPAWN_TIMEOUT_MS = 120_000
-
-interface ChildRun {
-  code: number | null
-  output: string
-}
-
-/** The parent's environment without Vitest's worker variables or any live-evals/OpenAI setting. */
-function cleanEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {}
-  for (const [name, value] of Object.entries(process.env)) {
-    if (/^(VITEST|LIVE_EVALS_|OPENAI_|GPT_LIVE_EVALS_)/.test(name) || name === 'NODE_OPTIONS') continue
-    env[name] = value
-  }
-  return { ...env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ...extra }
-}
-
-function runVitest(args: string[], env: Record<string, string>): Promise<ChildRun> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [VITEST, ...args], { cwd: ROOT, env: cleanEnvironment(env) })
-    let output = ''
-    child.stdout.on('data', (chunk) => (output += chunk))
-    child.stderr.on('data', (chunk) => (output += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => resolvePromise({ code, output }))
-  })
-}
-
-async function scratch(): Promise<{ dir: string; env: Record<string, string> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'live-evals-vitest-'))
-  const envFile = join(dir, 'empty.env')
-  await writeFile(envFile, '')
-  return { dir, env: { LIVE_EVALS_ENV_FILE: envFile, LIVE_EVALS_RESULTS_DIR: join(dir, 'results') } }
-}
-
-const lines = (output: string) => output.split(/\r?\n/).map((line) => line.trim())
+import {
+  type ChildRun,
+  FIXTURE_CONFIG,
+  lines,
+  ROOT,
+  runVitest,
+  SPAWN_TIMEOUT_MS,
+  scratch,
+} from './child-vitest.ts'
 
 describe('an offline run of the fixture project (one wrong-tool scenario, one correct)', () => {
   let dir = ''

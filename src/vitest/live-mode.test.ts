@@ -1,0 +1,165 @@
+// Live mode, wired end to end without the internet: the fixture project runs in a child Vitest with
+// LIVE_EVALS_MODE=live and a (fake) API key, its GPT-Live endpoint pointed at our offline server (any bearer
+// accepted) and the openai SDK's base URL (text-to-speech, Responses) at the loopback test server. Nothing is
+// registered with the offline server, so it hears nothing and never answers: the honest result is a response
+// timeout in every test, recorded as a live run. It runs twice to show the speech cache is used.
+import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
+import { type OfflineLiveServer, startOfflineLiveServer } from '../testing/live-server/index.ts'
+import { responsesRoute } from '../testing/responses-server/responses-route.ts'
+import { type ResponsesServer, startResponsesServer } from '../testing/responses-server/server.ts'
+import { type ChildRun, FIXTURE_CONFIG, ROOT, runVitest, SPAWN_TIMEOUT_MS, scratch } from './child-vitest.ts'
+
+// Sentinel secrets: shaped like real keys, so the redaction that looks for key patterns is exercised too.
+const API_KEY = 'sk-test-LIVEWIRING-api-key-5f1c2a9e'
+const RESPONSES_KEY = 'sk-test-LIVEWIRING-responses-key-77d0b3'
+const DATASET = join(ROOT, 'src/vitest/fixtures/tiny-dataset.json')
+const SPEECH = ['POST', '/v1/audio/speech'] as const
+
+let live: OfflineLiveServer
+let openai: ResponsesServer
+let dir = ''
+let cacheDir = ''
+let first: ChildRun = { code: null, output: '' }
+let second: ChildRun = { code: null, output: '' }
+let speechAfterFirst = 0
+const documents = new Map<string, ResultsDocument>()
+
+async function filesUnder(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true })
+  return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name))
+}
+
+const tomlText = (tomlLines: string[]) => `${tomlLines.join('\n')}\n`
+
+beforeAll(async () => {
+  live = await startOfflineLiveServer({ acceptAnyToken: true })
+  openai = await startResponsesServer({
+    routes: {
+      'POST /v1/responses': responsesRoute({
+        respond: () => ({ output: [{ type: 'message', text: 'ok' }] }),
+      }),
+    },
+  })
+  const scratchSpace = await scratch()
+  dir = scratchSpace.dir
+  cacheDir = join(dir, 'speech-cache')
+  // A TOML of its own: a one-second response timeout, a private speech cache, all four tests at once.
+  const config = join(dir, 'crawl-live.toml')
+  await writeFile(
+    config,
+    tomlText([
+      '[dataset]',
+      `path = ${JSON.stringify(DATASET)}`,
+      '[execution]',
+      'concurrency = 4',
+      'response_timeout_seconds = 1.0',
+      '[audio]',
+      `cache_dir = ${JSON.stringify(cacheDir)}`,
+    ]),
+  )
+  const env = {
+    ...scratchSpace.env,
+    LIVE_EVALS_CONFIG: config,
+    LIVE_EVALS_MODE: 'live',
+    OPENAI_API_KEY: API_KEY,
+    OPENAI_RESPONSES_API_KEY: RESPONSES_KEY,
+    OPENAI_LIVE_ENDPOINT: live.baseURL,
+    OPENAI_LIVE_ALLOW_INSECURE_LOOPBACK: '1',
+    // The openai SDK's own variable: text-to-speech and the client backend read it; GPT-Live uses its endpoint.
+    OPENAI_BASE_URL: openai.baseURL,
+  }
+  first = await runVitest(['run', '--config', FIXTURE_CONFIG], env)
+  speechAfterFirst = openai.requestsTo(...SPEECH).length
+  second = await runVitest(['run', '--config', FIXTURE_CONFIG], env)
+  for (const run of await readdir(join(dir, 'results'))) {
+    const text = await readFile(join(dir, 'results', run, 'results.json'), 'utf8')
+    documents.set(run, ResultsDocumentSchema.parse(JSON.parse(text)))
+  }
+}, 2 * SPAWN_TIMEOUT_MS)
+
+afterAll(async () => {
+  await Promise.all([live?.close(), openai?.close()])
+})
+
+describe('a live run against loopback stand-ins of the OpenAI services', () => {
+  test('each run evaluates both architectures as live runs, every scenario ending in a response timeout', () => {
+    expect(first.output).toContain('0 passed, 4 failed')
+    expect(second.output).toContain('0 passed, 4 failed')
+    const names = [...documents.keys()].sort()
+    expect(names).toHaveLength(4)
+    expect(names.filter((name) => /^crawl_live_responses_\d{8}_\d{6}_\d{3}Z$/.test(name))).toHaveLength(2)
+    expect(names.filter((name) => /^crawl_live_client_\d{8}_\d{6}_\d{3}Z$/.test(name))).toHaveLength(2)
+    for (const document of documents.values()) {
+      expect(document.run.execution_mode).toBe('live')
+      expect(document.results.map((row) => row.scenario_id)).toEqual(['fixture_wrong_tool', 'fixture_hours'])
+      for (const row of document.results) {
+        expect(row.status).not.toBe('passed')
+        // Failed or infrastructure_error is the phase's call; it must say why and never pass.
+        expect(row.error?.stage).toBe('response_timeout')
+        expect(row.observability?.completion).toMatchObject({ termination_reason: 'response_timeout' })
+        expect(row.observability?.provenance).toMatchObject({ execution_mode: 'live', clock: 'real_time' })
+      }
+    }
+    // A live run never becomes offline: nothing in either run's output speaks of the offline fixture mode.
+    expect(`${first.output}\n${second.output}`).not.toMatch(/offline_fixture|crawl_offline_/)
+  })
+
+  test('the caller audio is synthesized once per scenario, and a second run reads it from the cache', async () => {
+    const speech = openai.requestsTo(...SPEECH)
+    // Two scenarios with different texts; both architectures share each synthesis.
+    expect(speechAfterFirst).toBe(2)
+    expect(speech).toHaveLength(2)
+    const dataset = JSON.parse(await readFile(DATASET, 'utf8')) as {
+      scenarios: { input: { text: string } }[]
+    }
+    expect(speech.map((request) => (request.body as { input: string }).input).sort()).toEqual(
+      dataset.scenarios.map((scenario) => scenario.input.text).sort(),
+    )
+    for (const request of speech) {
+      expect(request.headers.authorization).toBe(`Bearer ${API_KEY}`)
+      expect(request.body).toMatchObject({ model: 'gpt-4o-mini-tts', voice: 'marin', response_format: 'pcm' })
+    }
+    expect((await readdir(cacheDir)).filter((name) => name.endsWith('.pcm'))).toHaveLength(2)
+    // The server heard nothing, so nothing was delegated and the client backend had nothing to ask.
+    expect(openai.requestsTo('POST', '/v1/responses')).toHaveLength(0)
+  })
+
+  test('run.configuration holds the CRAWL keys of the live settings', () => {
+    for (const [name, document] of documents) {
+      const architecture = name.includes('_client_') ? 'client' : 'responses'
+      expect(document.run.configuration).toEqual({
+        audio_source: 'synthetic',
+        model: 'gpt-live-1',
+        backend_model: 'gpt-5.6-terra',
+        assistant_mode: architecture,
+        assistant_endpoint: null,
+        voice: 'marin',
+        tts_model: 'gpt-4o-mini-tts',
+        audio_cache_dir: cacheDir,
+        refresh_audio: false,
+        concurrency: 4,
+        sample_rate_hz: 24_000,
+        chunk_ms: 20,
+        real_time: true,
+      })
+    }
+  })
+
+  test('the sessions reached the configured endpoint, and no key appears in any artifact or output', async () => {
+    const files = await filesUnder(join(dir, 'results'))
+    const events = files.filter((file) => file.endsWith('.jsonl'))
+    expect(events).toHaveLength(8)
+    for (const file of events) expect(await readFile(file, 'utf8')).toContain('"session.started"')
+    for (const file of files) {
+      const text = await readFile(file, 'latin1')
+      expect(text, file).not.toContain(API_KEY)
+      expect(text, file).not.toContain(RESPONSES_KEY)
+      expect(text, file).not.toContain('LIVEWIRING')
+    }
+    expect(first.output).not.toContain('LIVEWIRING')
+    expect(second.output).not.toContain('LIVEWIRING')
+  })
+})
