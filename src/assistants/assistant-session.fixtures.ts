@@ -12,6 +12,7 @@ import {
   registerOfflineAssistant,
 } from './assistant-session.ts'
 import type { Architecture, AssistantModels } from './frontend/index.ts'
+import type { JsonObject } from './offline-behaviour.ts'
 
 export const models: AssistantModels = {
   liveModel: 'gpt-live-1',
@@ -36,12 +37,20 @@ export function visibleRequest(
   }
 }
 
+export interface OpenOfflineOptions {
+  /** The application's business facts, private overrides included (default: the copy's facts.json). */
+  facts?: JsonObject
+  /** Connect here instead of the server itself (e.g. a recording proxy in front of it). */
+  baseURL?: string
+}
+
 /** Opens an offline assistant that hears `visible.inputText` spoken from 0 ms. */
 export async function openOffline(
   target: OfflineLiveServer,
   visible: AssistantVisibleInput,
   architecture: Architecture,
   clientController?: ClientControllerFactory,
+  options: OpenOfflineOptions = {},
 ): Promise<{ assistant: AssistantUnderTest; speech: Int16Array }> {
   const speech = syntheticSpeech(visible.inputText)
   const endMs = Math.round((speech.length / 24_000) * 1000)
@@ -52,7 +61,8 @@ export async function openOffline(
     visibleInput: visible,
     architecture,
     models,
-    connection: { apiKey: token, baseURL: target.baseURL, allowInsecureLoopback: true },
+    ...(options.facts === undefined ? {} : { facts: options.facts }),
+    connection: { apiKey: token, baseURL: options.baseURL ?? target.baseURL, allowInsecureLoopback: true },
     ...(clientController === undefined ? {} : { clientController }),
   })
   return { assistant, speech }

@@ -103,15 +103,20 @@ export function clientControllerWith(
   }
 }
 
+/**
+ * The client copy's deterministic restaurant backend for one scenario: it knows the visible conversation
+ * context and the authorized initial state, and reaches the tools through this scenario's runtime.
+ */
+export function offlineClientBackend({ visibleInput, runtime }: ClientControllerContext): ApplicationBackend {
+  return restaurantOfflineBackend({
+    authorizedContext: visibleConversationText(visibleInput),
+    initialState: structuredClone(visibleInput.initialState),
+    callTool: runtimeToolCallback(runtime),
+  })
+}
+
 /** Offline client delegation: the client copy's deterministic restaurant backend on this scenario's tools. */
-export const offlineClientController: ClientControllerFactory = clientControllerWith(
-  ({ visibleInput, runtime }) =>
-    restaurantOfflineBackend({
-      authorizedContext: visibleConversationText(visibleInput),
-      initialState: structuredClone(visibleInput.initialState),
-      callTool: runtimeToolCallback(runtime),
-    }),
-)
+export const offlineClientController: ClientControllerFactory = clientControllerWith(offlineClientBackend)
 
 export interface AssistantConnection {
   /** OPENAI_API_KEY live; offline, the token registerOfflineAssistant returned. */

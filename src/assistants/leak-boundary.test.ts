@@ -1,24 +1,30 @@
 // The leak boundary, end to end: a scenario whose evaluator-only fields (expected answer, criteria, expected
-// tools and state, procedure, caller goal/persona/agenda) and whose private business facts (availability
-// overrides) all carry sentinel strings is run through the real harness path (visible view → plan →
-// session.start → delegation → tools) in both architectures. A recording proxy between LiveWS and the offline
-// server captures everything the client sent; no sentinel may appear in it.
+// tools and state, golden path, procedure, caller goal/persona/agenda) and whose private business facts
+// (availability overrides) all carry sentinel strings is run through the real harness path (visible view →
+// plan → session.start → delegation → tools) in both architectures. A recording proxy between LiveWS and the
+// offline server captures everything the client sent to GPT-Live; under client delegation the application's
+// backend is recorded too: every handoff, tool output and answer of the offline backend, and every request
+// body the OpenAI reference backend sends to the (loopback) Responses API. No sentinel may appear in any.
 import { readFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { WebSocket, WebSocketServer } from 'ws'
-import { syntheticSpeech } from '../audio/synthetic-voice.ts'
 import type { SessionConfig } from '../live/index.ts'
 import { parseDataset } from '../scenarios/load.ts'
 import { type AssistantVisibleInput, assistantVisibleInput } from '../scenarios/visible.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../testing/live-server/index.ts'
-import { models, outputTranscript, pumpSilenceUntil, sendSilence } from './assistant-session.fixtures.ts'
+import { type ResponsesRequest, responsesRoute } from '../testing/responses-server/responses-route.ts'
+import { type ResponsesServer, startResponsesServer } from '../testing/responses-server/server.ts'
+import { liveClientController } from '../vitest/live-client-controller.ts'
+import { openOffline, outputTranscript, pumpSilenceUntil, sendSilence } from './assistant-session.fixtures.ts'
 import {
-  offlineClientController,
-  openAssistantUnderTest,
-  registerOfflineAssistant,
+  type ClientControllerFactory,
+  clientControllerWith,
+  offlineClientBackend,
 } from './assistant-session.ts'
+import type { ApplicationBackend } from './client/backend/application-backend.ts'
 import type { Architecture } from './frontend/index.ts'
 import { restaurantFacts } from './responses/tools/resources.ts'
 
@@ -59,6 +65,7 @@ function sentinelScenario() {
     { name: mark('prohibited-tool').toLowerCase(), arguments: { note: mark('prohibited-arg') } },
   ]
   expected.state = { note: mark('state') }
+  expected.golden_path.steps = [mark('golden-step-1'), mark('golden-step-2')]
   expected.procedure.id = mark('procedure').toLowerCase()
   for (const step of expected.procedure.steps) {
     if (step.kind === 'state') step.arguments = { note: mark('procedure-state') }
@@ -70,7 +77,13 @@ function sentinelScenario() {
   simulation.known_facts = { ...simulation.known_facts, guest_name: mark('known-fact') }
   simulation.persona.description = mark('persona')
   simulation.persona.speech_instructions = mark('speech-instructions')
-  for (const item of simulation.agenda) item.response_hint = mark(`hint-${item.id}`)
+  simulation.persona.backchannels = [mark('backchannel')]
+  for (const item of simulation.agenda) {
+    item.commitment = mark(`commitment-${item.id}`)
+    item.trigger_condition = mark(`trigger-${item.id}`)
+    item.completion_condition = mark(`completion-${item.id}`)
+    item.response_hint = mark(`hint-${item.id}`)
+  }
   const dataset = parseDataset(
     JSON.stringify({ schema_version: '1.0', scenarios: [scenario] }),
     'leak-boundary.json',
@@ -130,28 +143,94 @@ async function startRecordingProxy(target: string): Promise<RecordingProxy> {
   }
 }
 
+/** Wraps a client backend so the test sees every handoff it got, every event it emitted and every answer. */
+function recordingBackend(inner: ApplicationBackend, seen: string[]): ApplicationBackend {
+  return {
+    async run(handoff, emit, options) {
+      seen.push(JSON.stringify(handoff))
+      const recordAndEmit: typeof emit = (event) => {
+        seen.push(JSON.stringify(event))
+        emit(event)
+      }
+      const answer = await inner.run(handoff, recordAndEmit, options)
+      seen.push(answer)
+      return answer
+    },
+    close: () => inner.close(),
+  }
+}
+
+/**
+ * The reference backend's model, scripted: it checks the requested table, then reports the tool's verdict.
+ * What it is sent is recorded by the Responses test server.
+ */
+function scriptedBackendModel(request: ResponsesRequest) {
+  const items = Array.isArray(request.input) ? request.input : []
+  const answered = items.some((item) => item.type === 'function_call_output')
+  return {
+    output: [
+      answered
+        ? { type: 'message' as const, text: 'A table for 6 on 2026-08-07 at 21:00 is not available.' }
+        : {
+            type: 'function_call' as const,
+            name: 'check_availability',
+            arguments: JSON.stringify({ date: '2026-08-07', time: '21:00', party_size: 6 }),
+          },
+    ],
+  }
+}
+
+const VARIANTS = ['responses', 'client, offline backend', 'client, OpenAI reference backend'] as const
+type Variant = (typeof VARIANTS)[number]
+
 let server: OfflineLiveServer
+let responsesApi: ResponsesServer
 beforeAll(async () => {
   server = await startOfflineLiveServer()
+  responsesApi = await startResponsesServer({
+    routes: { 'POST /v1/responses': responsesRoute({ respond: scriptedBackendModel }) },
+  })
 })
 afterAll(async () => {
   await server.close()
+  await responsesApi.close()
 })
 
-async function runThroughProxy(visible: AssistantVisibleInput, architecture: Architecture) {
+/** The application side of a variant, and where it records what its backend was given. */
+function applicationFor(variant: Variant): {
+  controller?: ClientControllerFactory
+  backendSaw: () => string[]
+} {
+  if (variant === 'responses') return { backendSaw: () => [] }
+  if (variant === 'client, offline backend') {
+    const seen: string[] = []
+    const controller = clientControllerWith((context) =>
+      recordingBackend(offlineClientBackend(context), seen),
+    )
+    return { controller, backendSaw: () => seen }
+  }
+  const before = responsesApi.requestsTo('POST', '/v1/responses').length
+  const client = new OpenAI({ apiKey: 'test-backend-key', baseURL: responsesApi.baseURL, maxRetries: 0 })
+  // The live wiring itself (plan backend instructions, client tool definitions, runtime callback).
+  const controller = liveClientController(
+    { credentials: { openai_api_key: null, responses_api_key: null, client_assistant_token: null } },
+    { client },
+  )
+  const bodies = () =>
+    responsesApi
+      .requestsTo('POST', '/v1/responses')
+      .slice(before)
+      .map((request) => request.rawBody.toString('utf8'))
+  return { controller, backendSaw: bodies }
+}
+
+async function runThroughProxy(visible: AssistantVisibleInput, variant: Variant) {
+  const architecture: Architecture = variant === 'responses' ? 'responses' : 'client'
+  const application = applicationFor(variant)
   const proxy = await startRecordingProxy(server.url)
-  const speech = syntheticSpeech(visible.inputText)
-  const endMs = Math.round((speech.length / 24_000) * 1000)
-  const token = registerOfflineAssistant(server, visible, architecture, [
-    { text: visible.inputText, startMs: 0, endMs },
-  ])
-  const assistant = await openAssistantUnderTest({
-    visibleInput: visible,
-    architecture,
-    models,
+  const { assistant, speech } = await openOffline(server, visible, architecture, application.controller, {
     facts: privateFacts(),
-    connection: { apiKey: token, baseURL: proxy.baseURL, allowInsecureLoopback: true },
-    ...(architecture === 'client' ? { clientController: offlineClientController } : {}),
+    baseURL: proxy.baseURL,
   })
   assistant.sendAudio(speech)
   sendSilence(assistant, 1_000)
@@ -160,76 +239,93 @@ async function runThroughProxy(visible: AssistantVisibleInput, architecture: Arc
   await assistant.waitForDelegatedWork()
   await assistant.close()
   await proxy.close()
-  return { assistant, sent: proxy.sent, heardAnswer }
+  return { assistant, sent: proxy.sent, backendSaw: application.backendSaw(), heardAnswer }
 }
 
-describe('leak boundary: nothing evaluator-only or private reaches GPT-Live', () => {
+const expectNoLeak = (texts: readonly string[]) => {
+  for (const text of texts) {
+    expect(text).not.toMatch(new RegExp(SENTINEL, 'i'))
+    expect(text).not.toContain('availability_overrides')
+    expect(text).not.toContain('sop_')
+  }
+}
+
+describe('leak boundary: nothing evaluator-only or private reaches GPT-Live or the application backend', () => {
   const scenario = sentinelScenario()
   const visible = assistantVisibleInput(scenario)
 
   test('the sentinel scenario really carries its sentinels outside the visible view', () => {
     const everything = JSON.stringify(scenario)
-    expect(everything.match(new RegExp(SENTINEL, 'gi'))?.length ?? 0).toBeGreaterThan(15)
+    expect(everything.match(new RegExp(SENTINEL, 'gi'))?.length ?? 0).toBeGreaterThan(25)
+    for (const field of ['golden-step-1', 'commitment-', 'trigger-', 'completion-', 'backchannel']) {
+      expect(everything).toContain(`${SENTINEL}-${field}`)
+    }
     expect(JSON.stringify(visible)).not.toMatch(new RegExp(SENTINEL, 'i'))
   })
 
-  test.each(['responses', 'client'] as const)(
-    '%s delegation: no sent frame contains a sentinel',
-    async (architecture) => {
-      const { assistant, sent, heardAnswer } = await runThroughProxy(visible, architecture)
-      // The run was real: the private override decided availability through a tool, and the answer was spoken.
-      expect(heardAnswer).toBe(true)
-      expect(assistant.tools.executions()).toEqual([
-        expect.objectContaining({
-          name: 'check_availability',
-          status: 'completed',
-          output: expect.objectContaining({ available: false }),
-        }),
-      ])
-      expect(sent.length).toBeGreaterThan(3)
-      for (const frame of sent) {
-        expect(frame).not.toMatch(new RegExp(SENTINEL, 'i'))
-        expect(frame).not.toContain('availability_overrides')
-        expect(frame).not.toContain('sop_')
-      }
+  test.each(VARIANTS)('%s: no sent frame and no backend input contains a sentinel', async (variant) => {
+    const { assistant, sent, backendSaw, heardAnswer } = await runThroughProxy(visible, variant)
+    // The run was real: the private override decided availability through a tool, and the answer was spoken.
+    expect(heardAnswer).toBe(true)
+    expect(assistant.tools.executions()).toEqual([
+      expect.objectContaining({
+        name: 'check_availability',
+        status: 'completed',
+        output: expect.objectContaining({ available: false }),
+      }),
+    ])
+    expect(sent.length).toBeGreaterThan(3)
+    expectNoLeak(sent)
+    expectNoLeak(backendSaw)
+    expectNoLeak([JSON.stringify(assistant.delegations())])
 
-      // Positive check: session.start carries the authorized context and the history.
-      const start = sent
-        .map((frame) => JSON.parse(frame) as { type?: string; session?: SessionConfig })
-        .find((frame) => frame.type === 'session.start')
-      const session = start?.session
-      if (session === undefined) throw new Error('no session.start frame was captured')
-      expect(session.instructions).toContain(
-        '## Authorized factual application context\n{"business_facts": {"business_name": "Juniper Table"',
-      )
-      expect(session.instructions).toContain(
-        '"authorized_application_state": {"reservations": [], "authorized_reservation_ids": ["R-001"]}',
-      )
-      expect(session.instructions).toContain(
-        '"previous_conversation_summary": "The caller phoned earlier about a birthday dinner."',
-      )
-      expect(session.input).toEqual([
-        {
-          type: 'message',
-          role: 'user',
-          content: [{ type: 'input_text', text: 'Hi, I called about a birthday dinner.' }],
+    // Positive checks: session.start carries the authorized context and the history.
+    const start = sent
+      .map((frame) => JSON.parse(frame) as { type?: string; session?: SessionConfig })
+      .find((frame) => frame.type === 'session.start')
+    const session = start?.session
+    if (session === undefined) throw new Error('no session.start frame was captured')
+    expect(session.instructions).toContain(
+      '## Authorized factual application context\n{"business_facts": {"business_name": "Juniper Table"',
+    )
+    expect(session.instructions).toContain(
+      '"authorized_application_state": {"reservations": [], "authorized_reservation_ids": ["R-001"]}',
+    )
+    expect(session.instructions).toContain(
+      '"previous_conversation_summary": "The caller phoned earlier about a birthday dinner."',
+    )
+    expect(session.input).toEqual([
+      {
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text: 'Hi, I called about a birthday dinner.' }],
+      },
+      {
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'Happy to help with that.' }],
+      },
+    ])
+    if (variant === 'responses') {
+      expect(session.delegation).toMatchObject({
+        type: 'responses',
+        responses: {
+          instructions: expect.stringContaining('"business_facts": {"business_name": "Juniper Table"'),
         },
-        {
-          type: 'message',
-          role: 'assistant',
-          content: [{ type: 'output_text', text: 'Happy to help with that.' }],
-        },
-      ])
-      if (architecture === 'responses') {
-        expect(session.delegation).toMatchObject({
-          type: 'responses',
-          responses: {
-            instructions: expect.stringContaining('"business_facts": {"business_name": "Juniper Table"'),
-          },
-        })
-      } else {
-        expect(session.delegation).toEqual({ type: 'client' })
-      }
-    },
-  )
+      })
+      return
+    }
+    expect(session.delegation).toEqual({ type: 'client' })
+    // The backend really was given the conversation (history and what the caller said) and the tool's output.
+    const backendInput = backendSaw.join('\n')
+    expect(backendInput).toContain('Hi, I called about a birthday dinner.')
+    expect(backendInput).toContain('table for 6')
+    expect(backendInput).toMatch(/\\?"available\\?": ?false/)
+    if (variant === 'client, OpenAI reference backend') {
+      expect(backendSaw).toHaveLength(2)
+      const [first] = backendSaw.map((body) => JSON.parse(body) as { instructions?: string; store?: boolean })
+      expect(first?.instructions).toContain('"business_facts": {"business_name": "Juniper Table"')
+      expect(first?.store).toBe(false)
+    }
+  })
 })
