@@ -7,6 +7,9 @@ import { liveEvalsProject } from './src/vitest/project.ts'
 // `npx vitest run specs/crawl` runs the CRAWL evaluation; `vitest run --project unit` runs the unit tests.
 export default defineConfig({
   test: {
+    // Vitest copies every attached file (each scenario's audio, for `vitest --ui`) here, once per run: keep
+    // those copies with the other generated run output, which git and the linter already ignore.
+    attachmentsDir: 'results/.attachments',
     projects: [
       {
         test: {

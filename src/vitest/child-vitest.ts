@@ -1,7 +1,7 @@
 // Test support for the spawned-Vitest integration tests: run the fixture project (src/vitest/fixtures) in a
 // child Vitest from the repository root, with a clean environment and a scratch folder of its own.
 import { spawn } from 'node:child_process'
-import { mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
@@ -45,3 +45,8 @@ export async function scratch(): Promise<{ dir: string; env: Record<string, stri
 }
 
 export const lines = (output: string) => output.split(/\r?\n/).map((line) => line.trim())
+
+/** The run directories in a results folder (Vitest's `.attachments` copies sit beside them). */
+export async function runDirectoriesIn(resultsDir: string): Promise<string[]> {
+  return (await readdir(resultsDir)).filter((name) => !name.startsWith('.')).sort()
+}

@@ -10,6 +10,7 @@ import {
   FIXTURE_CONFIG,
   lines,
   ROOT,
+  runDirectoriesIn,
   runVitest,
   SPAWN_TIMEOUT_MS,
   scratch,
@@ -40,7 +41,7 @@ describe('an offline run of the fixture project (one wrong-tool scenario, one co
       ],
       { ...scratchSpace.env, OPENAI_ASSISTANT_MODE: 'responses' },
     )
-    const runs = await readdir(join(dir, 'results'))
+    const runs = await runDirectoriesIn(join(dir, 'results'))
     expect(runs).toHaveLength(1)
     runDirectory = join(dir, 'results', runs[0] ?? '')
   }, SPAWN_TIMEOUT_MS)

@@ -10,7 +10,15 @@ import { type ResultsDocument, ResultsDocumentSchema } from '../reporting/result
 import { type OfflineLiveServer, startOfflineLiveServer } from '../testing/live-server/index.ts'
 import { responsesRoute } from '../testing/responses-server/responses-route.ts'
 import { type ResponsesServer, startResponsesServer } from '../testing/responses-server/server.ts'
-import { type ChildRun, FIXTURE_CONFIG, ROOT, runVitest, SPAWN_TIMEOUT_MS, scratch } from './child-vitest.ts'
+import {
+  type ChildRun,
+  FIXTURE_CONFIG,
+  ROOT,
+  runDirectoriesIn,
+  runVitest,
+  SPAWN_TIMEOUT_MS,
+  scratch,
+} from './child-vitest.ts'
 
 // Sentinel secrets: shaped like real keys, so the redaction that looks for key patterns is exercised too.
 const API_KEY = 'sk-test-LIVEWIRING-api-key-5f1c2a9e'
@@ -74,7 +82,7 @@ beforeAll(async () => {
   first = await runVitest(['run', '--config', FIXTURE_CONFIG], env)
   speechAfterFirst = openai.requestsTo(...SPEECH).length
   second = await runVitest(['run', '--config', FIXTURE_CONFIG], env)
-  for (const run of await readdir(join(dir, 'results'))) {
+  for (const run of await runDirectoriesIn(join(dir, 'results'))) {
     const text = await readFile(join(dir, 'results', run, 'results.json'), 'utf8')
     documents.set(run, ResultsDocumentSchema.parse(JSON.parse(text)))
   }
@@ -159,6 +167,10 @@ describe('a live run against loopback stand-ins of the OpenAI services', () => {
       expect(text, file).not.toContain(RESPONSES_KEY)
       expect(text, file).not.toContain('LIVEWIRING')
     }
+    // Vitest's copies of the attached audio stay with the run's output (scanned above), not in the repository.
+    expect(
+      files.filter((file) => file.includes('/.attachments/') && file.endsWith('.wav')).length,
+    ).toBeGreaterThan(0)
     expect(first.output).not.toContain('LIVEWIRING')
     expect(second.output).not.toContain('LIVEWIRING')
   })
