@@ -154,15 +154,23 @@ describe('the OpenAI reference backend', () => {
   })
 
   it('gives up after 8 tool rounds', async () => {
+    // The limit is the reference's 8, written out: a test in terms of the constant would follow any change.
+    expect(MAX_TOOL_ROUNDS).toBe(8)
     script.push((index) => ({ output: [availability(table, `call_${index}`)] }))
-    await expect(backend.run(handoff('Loop'), emit)).rejects.toThrow(
-      `exceeded ${MAX_TOOL_ROUNDS} tool rounds`,
+    await expect(backend.run(handoff('Loop'), emit)).rejects.toThrow('exceeded 8 tool rounds')
+    expect(requests()).toHaveLength(8)
+    expect(runtime.executions()).toHaveLength(8)
+    expect(observed.filter((event) => event.type === 'client_delegation.context.assembled')).toHaveLength(8)
+  })
+
+  it('answers on the 8th round: the limit counts requests, not one more', async () => {
+    script.push((index) =>
+      index < 7
+        ? { output: [availability(table, `call_${index}`)] }
+        : { output: [{ type: 'message', text: 'Finally free.' }] },
     )
-    expect(requests()).toHaveLength(MAX_TOOL_ROUNDS)
-    expect(runtime.executions()).toHaveLength(MAX_TOOL_ROUNDS)
-    expect(observed.filter((event) => event.type === 'client_delegation.context.assembled')).toHaveLength(
-      MAX_TOOL_ROUNDS,
-    )
+    await expect(backend.run(handoff('Nearly a loop'), emit)).resolves.toBe('Finally free.')
+    expect(requests()).toHaveLength(8)
   })
 
   it('runs a call with a blank optional argument once without it, emitting tool.called then tool.completed', async () => {

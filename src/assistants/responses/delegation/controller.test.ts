@@ -2,11 +2,12 @@
 // tests deliver what the offline server never sends (non-completed statuses, repeated call_ids, failures).
 import { setImmediate as nextMacrotask } from 'node:timers/promises'
 import { afterEach, describe, expect, test } from 'vitest'
+import type { ReceivedLiveEvent } from '../../../live/events.ts'
 import { LiveSession } from '../../../live/index.ts'
 import type { ToolExecutor } from '../../runtime/tool-executor.ts'
 import { ToolRuntime } from '../../runtime/tool-runtime.ts'
 import { RestaurantTools } from '../tools/restaurant-tools.ts'
-import { ResponsesDelegationController } from './controller.ts'
+import { type LiveEventChannel, ResponsesDelegationController } from './controller.ts'
 import { type ScriptedLivePeer, startScriptedLivePeer } from './scripted-live-peer.ts'
 
 const DELEGATION = 'item_deleg_1'
@@ -316,6 +317,49 @@ describe('ResponsesDelegationController', () => {
     await h.controller.wait()
     await h.peer.receivedFrame((frame) => frame.type === 'response.create')
     expect(sentTypes(h)).toEqual(['response.item.create', 'response.create'])
+  })
+
+  test('a channel that still delivers after close() gets nothing run and nothing sent', async () => {
+    // LiveSession stops delivering at unsubscribe; a channel that does not must still not start work whose
+    // result could never be published.
+    let deliver: ((received: ReceivedLiveEvent) => void) | null = null
+    const sent: unknown[] = []
+    const channel: LiveEventChannel = {
+      subscribe: (listener) => {
+        deliver = listener
+        return () => {}
+      },
+      send: (event) => {
+        sent.push(event)
+        return null
+      },
+    }
+    const runtime = new ToolRuntime(new RestaurantTools())
+    const controller = new ResponsesDelegationController(channel, runtime)
+    await controller.close()
+    const item = {
+      type: 'function_call',
+      call_id: 'call_late',
+      name: 'check_availability',
+      arguments: checkArgs,
+    }
+    const late = (event: Record<string, unknown>, seq: number) =>
+      (deliver as ((received: ReceivedLiveEvent) => void) | null)?.({
+        seq,
+        receivedAtMs: seq,
+        event: { type: 'response.event', event_id: `e${seq}`, delegation_id: DELEGATION, event },
+      } as unknown as ReceivedLiveEvent)
+    late({ type: 'response.created', response: { id: 'resp_late', output: [] } }, 1)
+    late({ type: 'response.output_item.done', output_index: 0, item: { ...item, status: 'completed' } }, 2)
+    late({ type: 'response.completed', response: { id: 'resp_late', output: [] } }, 3)
+    await nextMacrotask()
+    await runtime.settled()
+    expect(runtime.executions()).toEqual([])
+    expect(sent).toEqual([])
+    expect(controller.pending).toBe(0)
+    expect(controller.observation().requestedCalls).toEqual([
+      expect.objectContaining({ callId: 'call_late', executed: false }),
+    ])
   })
 
   test('close() is idempotent and a closed controller is quiet', async () => {
