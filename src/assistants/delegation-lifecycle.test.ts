@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { DelegationLifecycle, DelegationLifecycleError } from './delegation-lifecycle.ts'
+import { DelegationLifecycle, DelegationLifecycleError, untilAborted } from './delegation-lifecycle.ts'
 
 /** A task the test finishes by hand. */
 function gate() {
@@ -135,5 +135,24 @@ describe('DelegationLifecycle', () => {
     })
     await lifecycle.close()
     expect(lifecycle.error).toMatchObject({ kind: 'closed_with_pending_work' })
+  })
+})
+
+describe('untilAborted', () => {
+  test('settles like the work while the signal stays quiet', async () => {
+    await expect(untilAborted(Promise.resolve('done'), new AbortController().signal)).resolves.toBe('done')
+    await expect(
+      untilAborted(Promise.reject(new Error('broke')), new AbortController().signal),
+    ).rejects.toThrow('broke')
+  })
+
+  test('rejects with the reason as soon as the signal aborts, though the work never ends', async () => {
+    const controller = new AbortController()
+    const waiting = untilAborted(new Promise<never>(() => {}), controller.signal)
+    expect(await settledState(waiting)).toBe('pending')
+    const reason = new Error('closing')
+    controller.abort(reason)
+    await expect(waiting).rejects.toBe(reason)
+    await expect(untilAborted(Promise.resolve(1), controller.signal)).rejects.toBe(reason)
   })
 })

@@ -158,6 +158,19 @@ export class DelegationLifecycle {
   }
 }
 
+/**
+ * Settles with `work`, or rejects with the signal's reason as soon as it aborts. Tasks wrap what they wait on
+ * in it so close() can end them even when the awaited work (a tool, a backend) ignores the signal.
+ */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
+}
+
 /** Runs `work` synchronously; a synchronous throw becomes a rejection like any other task failure. */
 function startNow(work: (signal: AbortSignal) => Promise<void>, signal: AbortSignal): Promise<void> {
   try {

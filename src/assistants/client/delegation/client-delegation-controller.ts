@@ -8,7 +8,7 @@
 // completion published; failures are retained for wait(); close() is owned by the shared lifecycle.
 import { randomUUID } from 'node:crypto'
 import type { CommentaryAppendEvent } from 'openai/resources/live/live'
-import { DelegationLifecycle, type DelegationWaitOptions } from '../../delegation-lifecycle.ts'
+import { DelegationLifecycle, type DelegationWaitOptions, untilAborted } from '../../delegation-lifecycle.ts'
 import {
   type ApplicationBackend,
   DELEGATED_TASK,
@@ -298,14 +298,4 @@ export class ClientDelegationController {
 function className(error: unknown): string {
   if (error instanceof Error) return error.constructor.name === 'Error' ? error.name : error.constructor.name
   return typeof error
-}
-
-/** Settles with `work`, or rejects with the signal's reason as soon as it aborts (a backend may ignore it). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason)
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
-  })
 }

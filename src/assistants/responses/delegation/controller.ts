@@ -11,7 +11,7 @@
 // cancel command). Everything seen is recorded for the observation.
 import type { ReceivedLiveEvent } from '../../../live/events.ts'
 import type { LiveSession } from '../../../live/session.ts'
-import { DelegationLifecycle, type DelegationWaitOptions } from '../../delegation-lifecycle.ts'
+import { DelegationLifecycle, type DelegationWaitOptions, untilAborted } from '../../delegation-lifecycle.ts'
 import type { ToolCallResult, ToolRuntime } from '../../runtime/tool-runtime.ts'
 import { type FunctionCallItem, observeNestedEvent, type TerminalResponseEventType } from './nested-events.ts'
 import type {
@@ -225,23 +225,4 @@ export class ResponsesDelegationController {
     if (continued === null) return void end('session_ended', sentCallIds, this.#clock())
     end('published', sentCallIds, continued.sentAtMs)
   }
-}
-
-/** `promise`, or a rejection with the signal's reason as soon as it aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason)
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort)
-        resolve(value)
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort)
-        reject(error)
-      },
-    )
-  })
 }
