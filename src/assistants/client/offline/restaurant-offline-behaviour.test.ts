@@ -148,6 +148,12 @@ describe('inferToolCall: intent', () => {
     })
   })
 
+  test('intent words count inside longer words, as the reference reads them', () => {
+    expect(infer(`Could I get reservations under Maya ${slot}?`)?.name).toBe('create_reservation')
+    expect(infer(`Please rebook under Maya ${slot}.`)?.name).toBe('create_reservation')
+    expect(infer(`Tell me if it is unavailable ${slot}.`)?.name).toBe('check_availability')
+  })
+
   test('availability wins over booking and never needs a name', () => {
     expect(infer(`Before you book under Maya, is it available ${slot}?`)?.name).toBe('check_availability')
   })

@@ -3,7 +3,6 @@
 // business facts) and decides from the caller's words alone: cancel, answer a fact, check a table,
 // book, or ask for what is missing. Availability itself is decided by the executor, never here.
 import type { InferredToolCall, JsonObject, OfflineBehaviour } from '../../offline-behaviour.ts'
-import { isJsonObject } from '../../runtime/json.ts'
 import { publicBusinessFacts } from '../tools/resources.ts'
 import { type BookingDetails, lastReservationId, mergedDetails } from './extract.ts'
 
@@ -20,9 +19,11 @@ const defaultReferenceYear = 2026
 const mentionsCancel = /cancel/i
 const mentionsParking = /\bpark(?:ing)?\b/i
 const mentionsOpeningHours = /\b(?:hours|open|opens|opening|close|closes|closing|closed)\b/i
-const asksAvailability = /\bavailab(?:le|ility)\b/i
+// Intent words count anywhere in a word, as the reference behaviour reads them: "reservations",
+// "rebooked" and "unavailable" carry the intent too.
+const asksAvailability = /available|availability/i
 const opensAvailabilityQuestion = /^\s*(?:do you have|is there|can you check)\b/i
-const asksBooking = /\b(?:book|booked|booking|reserve|reservation)\b|\bmake it\b/i
+const asksBooking = /book|reserve|reservation|make it/i
 
 export class RestaurantOfflineBehaviour implements OfflineBehaviour {
   readonly conversationContext: string
@@ -111,9 +112,7 @@ export class RestaurantOfflineBehaviour implements OfflineBehaviour {
   }
 
   #isAuthorized(reservationId: string): boolean {
-    const authorized = isJsonObject(this.#initialState)
-      ? this.#initialState.authorized_reservation_ids
-      : undefined
+    const authorized = this.#initialState.authorized_reservation_ids
     return Array.isArray(authorized) && authorized.includes(reservationId)
   }
 }
