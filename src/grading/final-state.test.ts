@@ -50,6 +50,12 @@ describe('RUN containment', () => {
       containsExpected({ reservations: [{ reservation_id: 'R-101' }, { reservation_id: 'R-100' }] }, final),
     ).toBe(true)
   })
+  test('an expected key must be an own key of the actual object, not an inherited one', () => {
+    // JSON.parse makes "__proto__" an own key; a plain lookup on the actual side would find Object.prototype.
+    const expected = JSON.parse('{"__proto__": {}}') as Record<string, unknown>
+    expect(containsExpected(expected, {})).toBe(false)
+    expect(containsExpected(expected, JSON.parse('{"__proto__": {"a": 1}}'))).toBe(true)
+  })
   test('unchanged means exact equality in RUN too', () => {
     expect(verifyRunFinalState({ unchanged: true }, { a: [1] }, { a: [1] })).toBe(true)
     expect(verifyRunFinalState({ unchanged: true }, { a: [1] }, { a: [1, 2] })).toBe(false)

@@ -58,6 +58,17 @@ describe('expectedArgumentsMatch', () => {
     expect(expectedValueMatches('2', 2)).toBe(true)
     expect(expectedValueMatches(2, '2')).toBe(true)
   })
+  test('numbers never compare as text: a sign or decimal point is not punctuation to drop', () => {
+    // As normalized text, -1 and 1 would both read "1"; numeric equality keeps them apart.
+    expect(expectedValueMatches(-1, 1)).toBe(false)
+    expect(expectedValueMatches(1, -1)).toBe(false)
+    expect(expectedValueMatches(1.5, 1.5)).toBe(true)
+  })
+  test('an expected key must be present even when its expected value is null', () => {
+    // A missing key and None would both read "none" as text; presence is checked first.
+    expect(expectedArgumentsMatch({ notes: null }, {})).toBe(false)
+    expect(expectedArgumentsMatch({ notes: null }, { notes: null })).toBe(true)
+  })
 })
 
 describe('uniqueExpectedMatches', () => {

@@ -17,16 +17,12 @@ function valueAsText(value: unknown): string {
 }
 
 /**
- * Text form used to compare spoken-style values: case-folded, punctuation turned into spaces, whitespace collapsed.
+ * Text form used to compare spoken-style values: case-folded, punctuation turned into spaces, whitespace collapsed
+ * and trimmed (one final trim covers leading/trailing whitespace and punctuation alike).
  * "Window-seat" and "window seat" become equal; "Maya" and "Amaya" stay different.
  */
 export function normalizeArgumentText(value: unknown): string {
-  return valueAsText(value)
-    .toLowerCase()
-    .trim()
-    .replace(NON_WORD_NON_SPACE, ' ')
-    .replace(WHITESPACE_RUN, ' ')
-    .trim()
+  return valueAsText(value).toLowerCase().replace(NON_WORD_NON_SPACE, ' ').replace(WHITESPACE_RUN, ' ').trim()
 }
 
 function isNumber(value: unknown): value is number {

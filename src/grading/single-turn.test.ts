@@ -81,6 +81,32 @@ describe('gradeSingleTurn', () => {
     expect(grade.task_completed).toBe(false)
   })
 
+  test('a clarification that delegates under an optional policy fails although every outcome check passes', () => {
+    // delegation_policy does not apply to an optional policy; only clarification_behavior sees the delegation.
+    const clarification = scenarioFacts({ scenario_type: 'clarification' })
+    const delegatedQuestion = bookingObservation({
+      requested_tool_calls: [],
+      tool_executions: [],
+      final_application_state: { reservations: [] },
+    })
+    const grade = gradeSingleTurn(delegatedQuestion, clarification)
+    expect(grade.assessment.passed).toBe(true)
+    expect(grade.dimension_grades.clarification_behavior.status).toBe('failed')
+    expect(grade.task_completed).toBe(false)
+    expect(gradeSingleTurn({ ...delegatedQuestion, delegation_ids: [] }, clarification).task_completed).toBe(
+      true,
+    )
+  })
+
+  test('speech after the tools without post-tool text passes the assessment but not grounded_relay_order', () => {
+    const grade = gradeSingleTurn(bookingObservation({ post_tool_assistant_text: '' }), bookingScenario())
+    expect(grade.assessment.checks.find((item) => item.id === 'grounded_assistant_response')?.status).toBe(
+      'passed',
+    )
+    expect(grade.dimension_grades.grounded_relay_order.status).toBe('failed')
+    expect(grade.task_completed).toBe(false)
+  })
+
   test('the outcome assessment can fail a reconciled pass (grounded response missing)', () => {
     const scenario = bookingScenario()
     const observation = bookingObservation({
@@ -125,6 +151,35 @@ describe('gradeSingleTurn', () => {
       }),
     })
     expect(gradeSingleTurn(failedAttempt, anyStatus).base.prohibited_tool_call_count).toBe(1)
+  })
+
+  test('a prohibited expectation with arguments counts only calls that contain them', () => {
+    const protectR200 = scenarioFacts({
+      expected: expectedOutcome({
+        tools: {
+          required: [],
+          prohibited: [expectedToolCall('cancel_reservation', { reservation_id: 'R-200' })],
+        },
+      }),
+    })
+    const cancel = (reservation_id: string) =>
+      bookingObservation({
+        tool_executions: [execution({ name: 'cancel_reservation', arguments: { reservation_id } })],
+      })
+    expect(gradeSingleTurn(cancel('R-100'), protectR200).base.prohibited_tool_call_count).toBe(0)
+    expect(gradeSingleTurn(cancel('r 200'), protectR200).base.prohibited_tool_call_count).toBe(1)
+  })
+
+  test('the delegation policy reaches the base result and the delegation_policy outcome check', () => {
+    const required = gradeSingleTurn(bookingObservation({ delegation_ids: [] }), bookingScenario())
+    expect(required.base).toMatchObject({ delegation_required: true, delegation_prohibited: false })
+    expect(required.assessment.checks.find((item) => item.id === 'delegation_policy')?.status).toBe('failed')
+    const forbidden = gradeSingleTurn(
+      bookingObservation({ requested_tool_calls: [], tool_executions: [] }),
+      scenarioFacts({ expected: expectedOutcome({ delegation: 'forbidden' }) }),
+    )
+    expect(forbidden.base).toMatchObject({ delegation_required: false, delegation_prohibited: true })
+    expect(forbidden.assessment.checks.find((item) => item.id === 'delegation_policy')?.status).toBe('failed')
   })
 
   test('with no expected tools: coverage 1 when nothing completed, 0 otherwise', () => {

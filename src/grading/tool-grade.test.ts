@@ -27,6 +27,13 @@ describe('computeToolCallGrade', () => {
   test('an extra call grades 0', () => {
     expect(computeToolCallGrade([checkCall, createCall], [create]).grade).toBe(0)
   })
+  test('argument correctness needs correct names: an extra trailing call fails it although position 0 matches', () => {
+    expect(computeToolCallGrade([createCall, checkCall], [create])).toEqual({
+      tool_call_correctness: 0,
+      tool_call_arg_correctness: 0,
+      grade: 0,
+    })
+  })
   test('right names with a wrong argument: names correct, arguments not', () => {
     const wrong = { name: 'create_reservation', arguments: { guest_name: 'Amaya' } }
     expect(computeToolCallGrade([wrong], [create])).toEqual({

@@ -48,4 +48,14 @@ describe('efficiency metrics', () => {
       unexpected_completed_tool_invocation_count: 1,
     })
   })
+  test('the efficiency match ignores order while unexpected executions follow the positional match', () => {
+    // Reversed calls: no position matches, but a one-to-one assignment still pairs both.
+    const required = [expectedToolCall('check_availability'), expectedToolCall('create_reservation')]
+    const observation = bookingObservation({
+      tool_executions: [execution({ call_id: 'a' }), execution({ call_id: 'b', name: 'check_availability' })],
+    })
+    const metrics = computeEfficiencyMetrics(observation, required, 0)
+    expect(metrics.matched_tool_call_count).toBe(2)
+    expect(metrics.unexpected_completed_tool_invocation_count).toBe(2)
+  })
 })
