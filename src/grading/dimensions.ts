@@ -3,7 +3,12 @@
 
 import { type DimensionGrade, decidedDimension, notApplicableDimension } from './dimension-grade.ts'
 import { verifyFinalState } from './final-state.ts'
-import { completedExecutions, failedExecutions, type SingleTurnObservation } from './observation.ts'
+import {
+  completedExecutions,
+  executionSummaries,
+  failedExecutions,
+  type SingleTurnObservation,
+} from './observation.ts'
 import type { ScenarioFacts } from './scenario-facts.ts'
 import type { ToolCallGrade } from './tool-grade.ts'
 import { positionalExecutionMatchCount } from './tool-matching.ts'
@@ -67,12 +72,7 @@ export function gradeDeterministicDimensions(
   const executionCorrect = toolExecutionCorrect(observation, scenario)
   const executionEvidence = {
     expected: expected.tools.required.map(({ name, arguments: args }) => ({ name, arguments: args })),
-    executed: executions.map(({ name, status, arguments: args, call_id }) => ({
-      name,
-      status,
-      arguments: args,
-      call_id,
-    })),
+    executed: executionSummaries(executions),
   }
   const postToolText = observation.post_tool_assistant_text.trim()
 

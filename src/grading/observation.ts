@@ -68,3 +68,13 @@ export function completedExecutions(executions: readonly ToolExecution[]): ToolE
 export function failedExecutions(executions: readonly ToolExecution[]): ToolExecution[] {
   return executions.filter((execution) => execution.status === 'failed')
 }
+
+/** The reportable view of an execution (no output): what dimensions show as evidence and rows as observability. */
+export function executionSummaries(executions: readonly ToolExecution[]) {
+  return executions.map(({ name, status, arguments: args, call_id }) => ({
+    name,
+    status,
+    arguments: args,
+    call_id,
+  }))
+}

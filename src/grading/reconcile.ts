@@ -1,15 +1,10 @@
 // Reconciliation (§3.3 step 4): turns the tool grade, executions and dimensions into the deterministic verdict.
 
 import type { BaseTaskResult } from './base-result.ts'
-import type { DeterministicDimensionGrades } from './dimensions.ts'
+import { type DeterministicDimensionGrades, toolExecutionCorrect } from './dimensions.ts'
 import { verifyFinalState } from './final-state.ts'
 import type { JsonObject } from './json-values.ts'
-import {
-  completedExecutions,
-  failedExecutions,
-  type SingleTurnObservation,
-  type ToolExecution,
-} from './observation.ts'
+import { completedExecutions, type SingleTurnObservation, type ToolExecution } from './observation.ts'
 import type { ScenarioFacts } from './scenario-facts.ts'
 import type { ToolCallGrade } from './tool-grade.ts'
 import { positionalExecutionMatchCount } from './tool-matching.ts'
@@ -33,23 +28,21 @@ export function reconcileTaskResult(
   observation: SingleTurnObservation,
   scenario: ScenarioFacts,
   base: BaseTaskResult,
-  toolGrade: ToolCallGrade,
+  // Kept for the public signature: the tool grade reaches the verdict through the tool_selection and
+  // parameter_accuracy dimensions.
+  _toolGrade: ToolCallGrade,
   dimensions: DeterministicDimensionGrades,
 ): ReconciledTaskResult {
   const required = scenario.expected.tools.required
   const completed = completedExecutions(observation.tool_executions)
-  const failed = failedExecutions(observation.tool_executions)
   const matched = positionalExecutionMatchCount(required, completed)
-  const executionCorrect =
-    matched === required.length && completed.length === required.length && failed.length === 0
-  const delegationOk = dimensions.delegation_decision.status === 'passed'
+  // The same rule as the tool_execution dimension: one definition, so the two can never disagree.
+  const executionCorrect = toolExecutionCorrect(observation, scenario)
+  // §3.3 step 4 lists delegation OK, tool grade 1, execution_correct, no prohibited call and no failed dimension.
+  // The first three *are* dimensions (delegation_decision, tool_selection + parameter_accuracy, tool_execution), so
+  // "no dimension failed" already holds them; testing them again would be checks that can never decide anything.
   const noDimensionFailed = Object.values(dimensions).every((grade) => grade.status !== 'failed')
-  const requirementsSatisfied =
-    delegationOk &&
-    toolGrade.grade === 1 &&
-    executionCorrect &&
-    base.prohibited_tool_call_count === 0 &&
-    noDimensionFailed
+  const requirementsSatisfied = base.prohibited_tool_call_count === 0 && noDimensionFailed
   return {
     matched_tool_call_count: matched,
     execution_correct: executionCorrect,

@@ -5,6 +5,7 @@
 import { computeEfficiencyMetrics, type EfficiencyMetrics } from '../metrics/efficiency.ts'
 import { buildEvidenceMetrics, type EvidenceMetrics, type EvidenceOverrides } from '../metrics/evidence.ts'
 import { type GoldenValues, singleTurnGolden } from '../metrics/golden.ts'
+import type { SemanticQuality } from '../metrics/semantic-quality.ts'
 import { type BaseTaskResult, buildBaseResult } from './base-result.ts'
 import type { DimensionGrade } from './dimension-grade.ts'
 import { type DeterministicDimensionGrades, gradeDeterministicDimensions } from './dimensions.ts'
@@ -15,10 +16,7 @@ import type { ScenarioFacts } from './scenario-facts.ts'
 import { offlineSemanticGrades, type SemanticDimension } from './semantic-applicability.ts'
 import { computeToolCallGrade, type ToolCallGrade } from './tool-grade.ts'
 
-export interface SemanticQuality {
-  score: number | null
-  dimensions: Record<string, number>
-}
+export type { SemanticQuality }
 
 export interface SingleTurnGrade {
   /** The verdict after outcome assessment: what `task_completed` reports. */
@@ -74,8 +72,15 @@ export function gradeSingleTurn(
     },
     { strictTools: true },
   )
-  // The assessment can only tighten the reconciled verdict: its checks include everything reconciliation needs
-  // except the dimension failures, which reconciliation already folded into requirements_satisfied.
+  // Deliberate deviation from §3.3 step 5, where the assessment's verdict simply overwrites the reconciled one.
+  // Its checks do not cover everything reconciliation requires, so overwriting would let some failures pass:
+  // - tool_contract compares *executions* only; the tool grade judges the *requested* calls, so an extra, missing or
+  //   misnamed request that never produced a terminal execution (tool_selection/parameter_accuracy) goes unseen;
+  // - delegation_policy is not_applicable under an optional policy, while clarification_behavior forbids any
+  //   delegation in a clarification scenario;
+  // - grounded_assistant_response accepts any assistant line after the last tool, while grounded_relay_order needs
+  //   the post-tool text.
+  // So a pass needs both: reconciled requirements (with every deterministic dimension) and the assessment.
   const requirementsSatisfied = reconciled.requirements_satisfied && assessment.passed
   const golden = singleTurnGolden(scenario.expected)
   const evidence = buildEvidenceMetrics(

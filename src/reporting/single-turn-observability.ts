@@ -1,7 +1,7 @@
 // The `observability` block of a single-turn row (§4.1): how the execution went, in counts and statuses, without
 // evaluator-only expectations. Single-turn rows never carry `agenda` or `floor` (those are RUN's).
 
-import type { SingleTurnObservation } from '../grading/observation.ts'
+import { executionSummaries, type SingleTurnObservation } from '../grading/observation.ts'
 import type { ScenarioFacts } from '../grading/scenario-facts.ts'
 import type { SingleTurnGrade } from '../grading/single-turn.ts'
 
@@ -30,12 +30,7 @@ export function singleTurnObservability(input: SingleTurnObservabilityInput): Re
       delegations: grade.efficiency.delegation_count,
     },
     tools: {
-      executed: observation.tool_executions.map(({ name, status, arguments: args, call_id }) => ({
-        name,
-        status,
-        arguments: args,
-        call_id,
-      })),
+      executed: executionSummaries(observation.tool_executions),
       expected_count: scenario.expected.tools.required.length,
       matched_count: grade.reconciled.matched_tool_call_count,
       unexpected_completed_count: grade.efficiency.unexpected_completed_tool_invocation_count,
