@@ -126,6 +126,9 @@ describe('gradeDeterministicDimensions', () => {
     })
     const noTools = scenarioFacts()
     expect(grade(bookingObservation(), noTools).grounded_relay_order.status).toBe('not_applicable')
+    // Speech after a tool that did not run as expected relays nothing grounded.
+    const failedTool = bookingObservation({ tool_executions: [execution({ status: 'failed' })] })
+    expect(grade(failedTool, bookingScenario()).grounded_relay_order.status).toBe('failed')
   })
 
   test('run_validity always passes once there is an observation', () => {
