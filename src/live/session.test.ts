@@ -290,26 +290,14 @@ describe('LiveSession: connect and start failures', () => {
   })
 
   it('a server that never answers session.start is one timeout in stage start', async () => {
-    const silent = new WebSocketServer({ host: '127.0.0.1', port: 0 })
-    await new Promise((resolve) => silent.once('listening', resolve))
-    const { port } = silent.address() as AddressInfo
-    try {
-      const session = new LiveSession({
-        apiKey: 'k',
-        baseURL: `http://127.0.0.1:${port}/v1`,
-        allowInsecureLoopback: true,
-        startTimeoutMs: 200,
-      })
-      opened.push(session)
-      await expect(session.start(CONFIG)).rejects.toThrow(
-        /GPT-Live session start: no session.started within 200 ms/,
-      )
-      expectFailure(await session.outcome, 'start', 'timeout')
-      await session.dispose()
-    } finally {
-      for (const client of silent.clients) client.terminate()
-      await new Promise((resolve) => silent.close(resolve))
-    }
+    const session = offlineSession({ faults: { withholdSessionStarted: true } }, {}, { startTimeoutMs: 200 })
+    await expect(session.start(CONFIG)).rejects.toThrow(
+      /GPT-Live session start: no session.started within 200 ms/,
+    )
+    const outcome = await session.outcome
+    expectFailure(outcome, 'start', 'timeout')
+    expect(await session.dispose()).toBe(outcome)
+    expect(await session.close()).toBe(outcome)
   })
 })
 

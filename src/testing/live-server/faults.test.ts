@@ -66,6 +66,22 @@ describe('fault injection', () => {
     },
   )
 
+  it('never answers session.start when told to withhold session.started, and ignores what follows', async () => {
+    const token = 'silent-start'
+    server.registerSession(token, { hearing: [], faults: { withholdSessionStarted: true } })
+    const client = await RawLiveClient.connect(server.url, token)
+    clients.push(client)
+    client.send({ type: 'session.start', event_id: 'evt_start', session: { model: 'gpt-live-1' } })
+    client.send({ type: 'session.input_audio.mute', event_id: 'probe' })
+    client.sendText('not json')
+    // A control session on the same server proves the frames above had time to be processed.
+    const control = await connectWith({})
+    control.send({ type: 'session.input_audio.mute', event_id: 'sync' })
+    await control.waitFor((event) => event.client_event_id === 'sync')
+    expect(client.frames).toEqual([])
+    expect(client.closeCode).toBeNull()
+  })
+
   it('never sends session.closed when told to withhold it', async () => {
     const client = await connectWith({ withholdSessionClosed: true })
     client.send({ type: 'session.close', event_id: 'bye' })

@@ -50,6 +50,8 @@ export const faultPlanSchema = z.strictObject({
     })
     .refine(exactlyOneTrigger, triggerMessage)
     .optional(),
+  /** Never answer `session.start`: no `session.started` and no error; the socket stays open and silent. */
+  withholdSessionStarted: z.boolean().default(false),
   /** After `session.close`, never send `session.closed` (the session stays closing; the socket stays open). */
   withholdSessionClosed: z.boolean().default(false),
   /** Extra received-audio milliseconds before each `session.*.appended` acknowledgement. */

@@ -5,10 +5,12 @@ import type { ServerEvent, SessionResource } from 'openai/resources/live/live'
 import { ContextAppends } from './appends.ts'
 import type { ParsedClientEvent, ParsedClientEventOf } from './client-events-schema.ts'
 import { ClientDelegations } from './delegation-client.ts'
-import { backendHasTool, ResponsesDelegation } from './delegation-responses.ts'
+import { ResponsesDelegation } from './delegation-responses.ts'
+import { applyDelegationUpdate } from './delegation-update.ts'
 import { EventStamper, type OutboundServerEvent, SessionIds } from './events.ts'
 import { FaultInjector } from './faults.ts'
 import { scheduleHearing } from './hearing.ts'
+import { decodedAudioBytes } from './input-audio.ts'
 import { ERROR_CODES, type ProtocolError, protocolError } from './protocol-errors.ts'
 import type { ResolvedSessionScript } from './script.ts'
 import type { ParsedSessionConfig } from './session-config-schema.ts'
@@ -20,6 +22,7 @@ import {
 } from './session-resource.ts'
 import { Speaker } from './speech.ts'
 import { AudioClockTimeline } from './timeline.ts'
+import { takeVoiceTurn } from './turn-taking.ts'
 import { parseClientFrame } from './validation.ts'
 
 /** What the session needs from its WebSocket. */
@@ -36,9 +39,9 @@ export const USAGE_INTERVAL_MS = 60_000
 const DEFAULT_LIFETIME_SECONDS = 3_600
 /** WebSocket close code for a policy violation: a session that never started. */
 const CLOSE_POLICY_VIOLATION = 1008
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
 
-type State = 'awaiting_start' | 'active' | 'closing' | 'closed'
+/** `start_withheld`: the withholdSessionStarted fault swallowed session.start; nothing is ever answered. */
+type State = 'awaiting_start' | 'start_withheld' | 'active' | 'closing' | 'closed'
 
 interface Started {
   config: ParsedSessionConfig
@@ -83,7 +86,7 @@ export class OfflineLiveSession {
 
   /** One text frame from the client. */
   handleFrame(text: string): void {
-    if (this.#state === 'closed') return
+    if (this.#state === 'closed' || this.#state === 'start_withheld') return
     const parsed = parseClientFrame(text)
     if (this.#state === 'awaiting_start') {
       if (!parsed.ok) {
@@ -91,6 +94,8 @@ export class OfflineLiveSession {
       } else if (parsed.event.type !== 'session.start') {
         const message = `The first client event must be session.start, got ${parsed.event.type}.`
         this.#refuseStart(protocolError(ERROR_CODES.sessionNotStarted, message, 'type'), parsed.clientEventId)
+      } else if (this.#script.faults?.withholdSessionStarted) {
+        this.#state = 'start_withheld'
       } else {
         this.#start(parsed.event, parsed.clientEventId)
       }
@@ -112,7 +117,7 @@ export class OfflineLiveSession {
 
   /** Events are JSON text frames; the service accepts no binary frames. */
   handleBinaryFrame(): void {
-    if (this.#state === 'closed') return
+    if (this.#state === 'closed' || this.#state === 'start_withheld') return
     const error = protocolError(
       ERROR_CODES.invalidEvent,
       'Binary frames are not accepted; send JSON text frames.',
@@ -226,48 +231,16 @@ export class OfflineLiveSession {
     clientEventId: string | undefined,
   ): ProtocolError | null {
     const started = this.#requireStarted()
-    const requested = event.session.delegation
-    const current = started.delegation
-    if (requested !== undefined) {
-      if (requested === null || requested.type !== current.type) {
-        if (!(requested === null && current.type === 'client')) {
-          return protocolError(
-            ERROR_CODES.immutableFieldUpdate,
-            'The delegation type cannot change after session startup.',
-            'session.delegation.type',
-          )
-        }
-      } else if (requested.type === 'responses' && current.type === 'responses') {
-        // Sparse update: omitted settings keep their values; a given setting replaces the old one whole.
-        started.delegation = {
-          ...current,
-          ...(requested.acknowledgement_delay_ms === undefined
-            ? {}
-            : { acknowledgement_delay_ms: requested.acknowledgement_delay_ms }),
-          responses: { ...current.responses, ...stripUndefined(requested.responses ?? {}) },
-        }
-      } else if (requested.type === 'client' && requested.acknowledgement_delay_ms !== undefined) {
-        started.delegation = { type: 'client', acknowledgement_delay_ms: requested.acknowledgement_delay_ms }
-      }
-    }
+    const updated = applyDelegationUpdate(started.delegation, event.session.delegation)
+    if ('code' in updated) return updated
+    started.delegation = updated
     this.#send(withClientEventId({ type: 'session.updated', session: this.#resource() }, clientEventId))
     return null
   }
 
   #appendAudio(audio: string, started: Started): ProtocolError | null {
-    if (audio.length === 0) {
-      return protocolError(ERROR_CODES.invalidAudio, 'audio must be non-empty base64 PCM16 audio.', 'audio')
-    }
-    if (!BASE64.test(audio))
-      return protocolError(ERROR_CODES.invalidAudio, 'audio is not valid base64.', 'audio')
-    const byteCount = Buffer.byteLength(audio, 'base64')
-    if (byteCount % 2 !== 0) {
-      return protocolError(
-        ERROR_CODES.invalidAudio,
-        `PCM16 audio needs an even number of bytes (whole 16-bit samples); got ${byteCount}.`,
-        'audio',
-      )
-    }
+    const byteCount = decodedAudioBytes(audio)
+    if (typeof byteCount !== 'number') return byteCount
     started.timeline.receive(byteCount)
     return null
   }
@@ -295,27 +268,20 @@ export class OfflineLiveSession {
       : started.responses.continue(delegation.responses)
   }
 
-  /** The voice model's turn after hearing `text`: answer directly, or delegate. */
+  /** The voice model's turn after hearing `text` (only while active, and only with a behaviour). */
   #takeTurn(text: string): void {
     const behaviour = this.#script.behaviour
     const started = this.#started
     if (behaviour === undefined || started === null || this.#state !== 'active') return
-    const now = started.timeline.nowMs
-    const call = behaviour.inferToolCall(text)
-    const delegation = started.delegation
-    if (
-      call === null ||
-      (delegation.type === 'responses' && !backendHasTool(delegation.responses, call.name))
-    ) {
-      started.speaker.speak(behaviour.directAnswer(text), now)
-      return
-    }
-    if (delegation.type === 'responses' && started.responses !== null) {
-      started.responses.start(delegation.responses, text, call, now)
-    } else {
-      started.clientDelegations.start(now)
-    }
-    if (this.#script.acknowledgement !== undefined) started.speaker.speak(this.#script.acknowledgement, now)
+    takeVoiceTurn(text, {
+      behaviour,
+      delegation: started.delegation,
+      speaker: started.speaker,
+      responses: started.responses,
+      clientDelegations: started.clientDelegations,
+      acknowledgement: this.#script.acknowledgement,
+      nowMs: started.timeline.nowMs,
+    })
   }
 
   #beginClose(clientEventId: string | undefined): null {
@@ -413,8 +379,4 @@ function usageSeconds(started: Started): number {
 
 function withClientEventId<T extends object>(event: T, clientEventId: string | undefined): T {
   return clientEventId === undefined ? event : { ...event, client_event_id: clientEventId }
-}
-
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
 }

@@ -1,0 +1,38 @@
+// The offline voice model's turn after it heard the caller: answer directly, or delegate (Responses or
+// client) and optionally say an acknowledgement while the delegated work runs. What it decides comes only
+// from the assistant-owned offline behaviour and the words heard, never from evaluator data.
+import type { OfflineBehaviour } from '../../assistants/offline-behaviour.ts'
+import type { ClientDelegations } from './delegation-client.ts'
+import { backendHasTool, type ResponsesDelegation } from './delegation-responses.ts'
+import type { ResolvedDelegation } from './session-resource.ts'
+import type { Speaker } from './speech.ts'
+
+export interface VoiceTurnContext {
+  behaviour: OfflineBehaviour
+  delegation: ResolvedDelegation
+  speaker: Speaker
+  responses: ResponsesDelegation | null
+  clientDelegations: ClientDelegations
+  /** Spoken right after a delegation starts, when the script gives one. */
+  acknowledgement: string | undefined
+  /** The received-audio clock when the turn is taken. */
+  nowMs: number
+}
+
+export function takeVoiceTurn(heardText: string, turn: VoiceTurnContext): void {
+  const { behaviour, delegation, speaker, nowMs } = turn
+  const call = behaviour.inferToolCall(heardText)
+  // A Responses backend without the needed tool cannot do the work; the voice model answers itself.
+  const backendCannot =
+    delegation.type === 'responses' && call !== null && !backendHasTool(delegation.responses, call.name)
+  if (call === null || backendCannot) {
+    speaker.speak(behaviour.directAnswer(heardText), nowMs)
+    return
+  }
+  if (delegation.type === 'responses' && turn.responses !== null) {
+    turn.responses.start(delegation.responses, heardText, call, nowMs)
+  } else {
+    turn.clientDelegations.start(nowMs)
+  }
+  if (turn.acknowledgement !== undefined) speaker.speak(turn.acknowledgement, nowMs)
+}
