@@ -6,6 +6,7 @@ import { responsesBackendPrompt, responsesVoicePrompt } from '../responses/promp
 import {
   type AssistantModels,
   AUTHORIZED_CONTEXT_HEADING,
+  authorizedContext,
   buildAssistantPlan,
   buildSessionStart,
   historyInputItems,
@@ -70,6 +71,13 @@ describe('authorized context rendering', () => {
     expect(plan.voiceInstructions).toContain('"hours": "noon to midnight"')
     expect(plan.voiceInstructions).not.toContain('availability_overrides')
     expect(plan.backendInstructions).not.toContain('2026-08-07')
+  })
+
+  test('facts that still hold the private overrides are refused, naming the scenario', () => {
+    const facts = { business_name: 'Juniper Table', availability_overrides: [] }
+    expect(() => authorizedContext(visible(), facts)).toThrow(
+      /Scenario frontend_case: the business facts given to the assistant plan still hold the private availability_overrides/,
+    )
   })
 
   test('a blank summary adds no previous_conversation_summary; no context at all is fine', () => {

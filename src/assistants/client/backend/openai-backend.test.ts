@@ -185,6 +185,18 @@ describe('the OpenAI reference backend', () => {
     expect(toolEvents[0]).toMatchObject({ call_id: 'call_1', arguments: table })
   })
 
+  it('drops explicitly null arguments before the call is published or run', async () => {
+    script.push(
+      { output: [availability({ ...table, seating: null })] },
+      { output: [{ type: 'message', text: 'Free.' }] },
+    )
+    await backend.run(handoff('Table?'), emit)
+    // tool.called shows what the backend passed to the application: the null is gone there already.
+    const called = observed.find((event) => event.type === 'tool.called')
+    expect(called?.arguments).toEqual(table)
+    expect(runtime.executions()).toEqual([expect.objectContaining({ arguments: table })])
+  })
+
   it('runs the calls of one response one after another, in order', async () => {
     const order: string[] = []
     const sequential = new OpenAiReferenceBackend({
