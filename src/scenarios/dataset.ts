@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { runGateProblems, type ScenarioProblem } from './run-gate.ts'
-import { ScenarioSchema } from './scenario.ts'
+import { isJsonObject } from './json-object.ts'
+import { RunGatedScenarioSchema, type ScenarioProblem } from './run-gate.ts'
 
 // The dataset wrapper `{ schema_version: "1.0", scenarios: [...] }` and the rules that span scenarios.
 
@@ -33,20 +33,16 @@ export function duplicateScenarioIdProblems(ids: readonly unknown[]): ScenarioPr
 export const DatasetSchema = z
   .strictObject({
     schema_version: z.literal(SCHEMA_VERSION),
-    scenarios: z.array(ScenarioSchema),
+    scenarios: z.array(RunGatedScenarioSchema),
   })
-  .superRefine((dataset, ctx) => {
-    for (const problem of duplicateScenarioIdProblems(dataset.scenarios.map((scenario) => scenario.id))) {
-      ctx.addIssue({ code: 'custom', ...problem })
-    }
-    dataset.scenarios.forEach((scenario, index) => {
-      for (const problem of runGateProblems(scenario)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['scenarios', index, ...problem.path],
-          message: problem.message,
-        })
-      }
-    })
-  })
+  .superRefine(
+    (dataset, ctx) => {
+      // Scenarios that failed their own rules still carry their ids, so repeats are found among all of them.
+      const ids = dataset.scenarios.map((scenario: unknown) =>
+        isJsonObject(scenario) ? scenario.id : undefined,
+      )
+      for (const problem of duplicateScenarioIdProblems(ids)) ctx.addIssue({ code: 'custom', ...problem })
+    },
+    { when: (payload) => isJsonObject(payload.value) && Array.isArray(payload.value.scenarios) },
+  )
 export type Dataset = z.infer<typeof DatasetSchema>

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { JsonObjectSchema, nonEmptyString } from './json-object.ts'
+import { EACH, whenParsed } from './when-parsed.ts'
 
 // `expected`: the evaluator-only outcome of a scenario. Nothing here may reach the assistant under test
 // (see visible.ts); graders and the judge read it.
@@ -57,22 +58,25 @@ export const SopStepSchema = z
     required: z.boolean().default(true),
     critical: z.boolean().default(false),
   })
-  .superRefine((step, ctx) => {
-    if (step.kind === 'tool' && !step.tool) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['tool'],
-        message: 'procedure steps of kind "tool" must name a tool',
-      })
-    }
-    if (step.critical && !step.required) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['critical'],
-        message: 'critical procedure steps must be required',
-      })
-    }
-  })
+  .superRefine(
+    (step, ctx) => {
+      if (step.kind === 'tool' && !step.tool) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['tool'],
+          message: 'procedure steps of kind "tool" must name a tool',
+        })
+      }
+      if (step.critical && !step.required) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['critical'],
+          message: 'critical procedure steps must be required',
+        })
+      }
+    },
+    { when: whenParsed(['kind'], ['tool'], ['required'], ['critical']) },
+  )
 export type SopStep = z.infer<typeof SopStepSchema>
 
 export const ProcedureSchema = z
@@ -80,28 +84,31 @@ export const ProcedureSchema = z
     id: nonEmptyString(),
     steps: z.array(SopStepSchema).min(1),
   })
-  .superRefine((procedure, ctx) => {
-    const earlier = new Set<string>()
-    procedure.steps.forEach((step, index) => {
-      if (earlier.has(step.id)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['steps', index, 'id'],
-          message: `duplicate procedure step id "${step.id}": step ids must be unique`,
-        })
-      }
-      step.after.forEach((reference, afterIndex) => {
-        if (!earlier.has(reference)) {
+  .superRefine(
+    (procedure, ctx) => {
+      const earlier = new Set<string>()
+      procedure.steps.forEach((step, index) => {
+        if (earlier.has(step.id)) {
           ctx.addIssue({
             code: 'custom',
-            path: ['steps', index, 'after', afterIndex],
-            message: `procedure step "${step.id}" may only come after earlier steps; "${reference}" is not an earlier step id`,
+            path: ['steps', index, 'id'],
+            message: `duplicate procedure step id "${step.id}": step ids must be unique`,
           })
         }
+        step.after.forEach((reference, afterIndex) => {
+          if (!earlier.has(reference)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['steps', index, 'after', afterIndex],
+              message: `procedure step "${step.id}" may only come after earlier steps; "${reference}" is not an earlier step id`,
+            })
+          }
+        })
+        earlier.add(step.id)
       })
-      earlier.add(step.id)
-    })
-  })
+    },
+    { when: whenParsed(['steps', EACH, 'id'], ['steps', EACH, 'after']) },
+  )
 export type Procedure = z.infer<typeof ProcedureSchema>
 
 export const ExpectedOutcomeSchema = z
@@ -117,13 +124,16 @@ export const ExpectedOutcomeSchema = z
     state: JsonObjectSchema.default(() => ({})),
     procedure: ProcedureSchema.nullable().default(null),
   })
-  .superRefine((expected, ctx) => {
-    if (expected.delegation === 'forbidden' && expected.tools.required.length > 0) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['tools', 'required'],
-        message: 'a scenario cannot forbid delegation and require a tool',
-      })
-    }
-  })
+  .superRefine(
+    (expected, ctx) => {
+      if (expected.delegation === 'forbidden' && expected.tools.required.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['tools', 'required'],
+          message: 'a scenario cannot forbid delegation and require a tool',
+        })
+      }
+    },
+    { when: whenParsed(['delegation'], ['tools', 'required']) },
+  )
 export type ExpectedOutcome = z.infer<typeof ExpectedOutcomeSchema>

@@ -53,7 +53,22 @@ describe('dataset wrapper', () => {
     setPath(multi, 'simulation_parameters.persona', { accent: 'none' })
     ;((multi.simulation_parameters as { agenda: RawObject[] }).agenda[0] as RawObject).priority = 1
     setPath(multi, 'expected.procedure', { id: 'p', steps: [{ id: 's', kind: 'state', weight: 2 }] })
-    expect(pathsAndMessages(violationsOf([single, multi])).map((line) => line.split(':')[0])).toEqual([
+    const nested = singleTurnRaw('nested')
+    setPath(nested, 'input.recordings', [{ id: 'take', path: 'a.wav', gain: 1 }])
+    setPath(nested, 'input.context', {
+      summary: 'x',
+      history: [{ role: 'user', text: 'hi', at: 0 }],
+      notes: '',
+    })
+    setPath(nested, 'application.seed', 1)
+    setPath(nested, 'expected.tools.optional', [])
+    setPath(nested, 'expected.rubric', 'x')
+    const wrappers = multiTurnRaw('wrappers')
+    setPath(wrappers, 'expected.procedure', { id: 'p', steps: [{ id: 's', kind: 'state' }], owner: 'ops' })
+    setPath(wrappers, 'simulation_parameters.mood', 'calm')
+    expect(
+      pathsAndMessages(violationsOf([single, multi, nested, wrappers])).map((line) => line.split(':')[0]),
+    ).toEqual([
       'scenarios[0].input.speaker',
       'scenarios[0].expected.tools.required[0].args',
       'scenarios[0].expected.golden_path.cost',
@@ -61,6 +76,14 @@ describe('dataset wrapper', () => {
       'scenarios[1].expected.procedure.steps[0].weight',
       'scenarios[1].simulation_parameters.persona.accent',
       'scenarios[1].simulation_parameters.agenda[0].priority',
+      'scenarios[2].input.recordings[0].gain',
+      'scenarios[2].input.context.history[0].at',
+      'scenarios[2].input.context.notes',
+      'scenarios[2].application.seed',
+      'scenarios[2].expected.tools.optional',
+      'scenarios[2].expected.rubric',
+      'scenarios[3].expected.procedure.owner',
+      'scenarios[3].simulation_parameters.mood',
     ])
     expect(violationsOf([single])[0]?.message).toBe(
       'unknown field "speaker": schema 1.0 does not define it (check the spelling or remove it)',
@@ -133,9 +156,69 @@ describe('dataset wrapper', () => {
       scenarios: [singleTurnRaw('a'), setPath(multiTurnRaw('A'), 'expected.golden_path.turns', 2)],
     })
     expect(result.success).toBe(false)
-    expect(result.error?.issues.map((issue) => issue.message)).toEqual([
-      'scenario ids must be unique (case-insensitive): "A" repeats the id of scenarios[0]',
-      'RUN scenarios need expected.golden_path.turns >= 7, got 2',
+    expect(result.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['scenarios.1.expected.golden_path.turns', 'RUN scenarios need expected.golden_path.turns >= 7, got 2'],
+      [
+        'scenarios.1.id',
+        'scenario ids must be unique (case-insensitive): "A" repeats the id of scenarios[0]',
+      ],
+    ])
+    // Ids repeat across scenarios that fail their own rules too.
+    const broken = DatasetSchema.safeParse({
+      schema_version: '1.0',
+      scenarios: [setPath(singleTurnRaw('a'), 'title', 5), singleTurnRaw('A')],
+    })
+    expect(broken.error?.issues.map((issue) => issue.path.join('.'))).toEqual([
+      'scenarios.0.title',
+      'scenarios.1.id',
+    ])
+  })
+
+  it('lists cross-field and RUN gate violations beside a type error elsewhere in the same scenario', () => {
+    const single = setPath(singleTurnRaw('single'), 'title', 5)
+    setPath(single, 'simulation_parameters', { goal: 'x' })
+    setPath(single, 'expected.golden_path', { turns: 3, steps: ['a', 'b', 'c'] })
+    setPath(single, 'expected.procedure', { id: 'sop', steps: [{ id: 's', kind: 'refusal' }] })
+    const forbidden = setPath(singleTurnRaw('forbidden'), 'expected.criteria', 'not a list')
+    setPath(forbidden, 'expected.delegation', 'forbidden')
+    setPath(forbidden, 'expected.rubric', 'x')
+    const multi = setPath(multiTurnRaw('multi'), 'tags', 'booking')
+    setPath(multi, 'input.recordings', [{ id: 'take', path: 'a.wav' }])
+    setPath(multi, 'expected.golden_path.turns', 3)
+    setPath(multi, 'simulation_parameters.persona', { voice: 3 })
+    setPath(multi, 'simulation_parameters.known_facts.phone', '555')
+    const agenda = (multi.simulation_parameters as { agenda: RawObject[] }).agenda
+    ;(agenda[1] as RawObject).facts = ['email']
+    const missingParameters = setPath(multiTurnRaw('bare'), 'title', '')
+    setPath(missingParameters, 'simulation_parameters', undefined)
+    setPath(missingParameters, 'expected.golden_path.delegations', undefined)
+    const procedure = setPath(multiTurnRaw('sop'), 'expected.procedure', {
+      id: 'sop',
+      steps: [
+        { id: 'a', kind: 'state', arguments: [] },
+        { id: 'b', kind: 'tool', after: ['c'] },
+      ],
+    })
+    expect(pathsAndMessages(violationsOf([single, forbidden, multi, missingParameters, procedure]))).toEqual([
+      'scenarios[0].title: must be a string, got 5',
+      'scenarios[0].simulation_parameters: single-turn scenarios must not define simulation parameters or a caller persona',
+      'scenarios[0].expected.golden_path.turns: a single-turn golden path is one caller request and one assistant response: turns must be 0 or 2, got 3',
+      'scenarios[0].expected.golden_path.steps: a single-turn golden path is one caller request and one assistant response: at most 2 steps, got 3',
+      'scenarios[0].expected.procedure: single-turn scenarios must not define a procedure; procedures are graded only in RUN',
+      'scenarios[1].expected.criteria: must be a list, got "not a list"',
+      'scenarios[1].expected.rubric: unknown field "rubric": schema 1.0 does not define it (check the spelling or remove it)',
+      'scenarios[1].expected.tools.required: a scenario cannot forbid delegation and require a tool',
+      'scenarios[2].tags: must be a list, got "booking"',
+      'scenarios[2].simulation_parameters.persona.voice: must be a string, got 3',
+      'scenarios[2].simulation_parameters.agenda[1].facts: caller agenda item "fix_time" references unknown facts "email"; facts must be keys of known_facts',
+      'scenarios[2].input.recordings: recorded multi-turn interactions require a live human caller',
+      'scenarios[2].expected.golden_path.turns: RUN scenarios need expected.golden_path.turns >= 7, got 3',
+      'scenarios[3].title: must not be empty',
+      'scenarios[3].simulation_parameters: multi-turn scenarios require simulation parameters and a caller persona',
+      'scenarios[3].expected.golden_path.delegations: RUN scenarios must define expected.golden_path.delegations',
+      'scenarios[4].expected.procedure.steps[0].arguments: must be a JSON object, got a list',
+      'scenarios[4].expected.procedure.steps[1].tool: procedure steps of kind "tool" must name a tool',
+      'scenarios[4].expected.procedure.steps[1].after[0]: procedure step "b" may only come after earlier steps; "c" is not an earlier step id',
     ])
   })
 })

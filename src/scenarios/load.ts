@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { duplicateScenarioIdProblems, SCHEMA_VERSION } from './dataset.ts'
+import { isJsonObject } from './json-object.ts'
 import { jsonSyntaxErrorOffset, positionOfOffset } from './json-syntax.ts'
-import { runGateProblems } from './run-gate.ts'
-import { type Recording, type Scenario, ScenarioSchema } from './scenario.ts'
+import { RunGatedScenarioSchema } from './run-gate.ts'
+import type { Recording, Scenario } from './scenario.ts'
 import {
   DatasetValidationError,
   type DatasetViolation,
@@ -110,7 +111,7 @@ function validateDocument(json: unknown, file: string, violations: DatasetViolat
     return []
   }
   const rawScenarios: unknown[] = document.scenarios
-  const rawIds = rawScenarios.map((raw) => (isRecord(raw) ? raw.id : undefined))
+  const rawIds = rawScenarios.map((raw) => (isJsonObject(raw) ? raw.id : undefined))
   const scenarioIdAt = (index: number) => {
     const id = rawIds[index]
     return typeof id === 'string' ? { scenarioId: id } : {}
@@ -120,17 +121,15 @@ function validateDocument(json: unknown, file: string, violations: DatasetViolat
 
   const scenarios: Scenario[] = []
   rawScenarios.forEach((raw, index) => {
-    const result = ScenarioSchema.safeParse(raw, { reportInput: true })
-    if (!result.success) {
-      for (const issue of result.error.issues) {
-        for (const problem of problemsOfIssue(issue))
-          add(index, ['scenarios', index, ...problem.path], problem.message)
-      }
+    const result = RunGatedScenarioSchema.safeParse(raw, { reportInput: true })
+    if (result.success) {
+      scenarios.push(result.data)
       return
     }
-    for (const problem of runGateProblems(result.data))
-      add(index, ['scenarios', index, ...problem.path], problem.message)
-    scenarios.push(result.data)
+    for (const issue of result.error.issues) {
+      for (const problem of problemsOfIssue(issue))
+        add(index, ['scenarios', index, ...problem.path], problem.message)
+    }
   })
   for (const problem of duplicateScenarioIdProblems(rawIds))
     add(problem.path[1] as number, problem.path, problem.message)
@@ -148,8 +147,4 @@ function withResolvedRecordings(scenario: Scenario, folder: string): LoadedScena
       })),
     },
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

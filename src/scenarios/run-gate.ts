@@ -1,5 +1,6 @@
-import type { Scenario } from './scenario.ts'
+import { type Scenario, ScenarioSchema } from './scenario.ts'
 import { NON_SUBSTANTIVE_ACTIONS } from './simulation.ts'
+import { EACH, whenParsed } from './when-parsed.ts'
 
 // The RUN dataset gate: a multi-turn scenario must describe a call rich enough to simulate and grade.
 // It is applied to every multi_turn scenario when a dataset loads, whichever phase is about to run.
@@ -64,3 +65,30 @@ export function runGateProblems(scenario: Scenario): ScenarioProblem[] {
   }
   return problems
 }
+
+/**
+ * A scenario with the RUN gate applied, as datasets are loaded. The gate runs once the fields it reads
+ * parsed, so it reports alongside other problems of the same scenario. A multi-turn scenario without
+ * simulation parameters is already refused by ScenarioSchema in the toolkit's words; it is not said twice.
+ */
+export const RunGatedScenarioSchema = ScenarioSchema.superRefine(
+  (scenario, ctx) => {
+    for (const problem of runGateProblems(scenario)) {
+      const saidByScenarioSchema =
+        scenario.simulation_parameters === null &&
+        problem.path.length === 1 &&
+        problem.path[0] === 'simulation_parameters'
+      if (!saidByScenarioSchema)
+        ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message })
+    }
+  },
+  {
+    when: whenParsed(
+      ['interaction'],
+      ['simulation_parameters', 'agenda', EACH, 'action'],
+      ['simulation_parameters', 'known_facts'],
+      ['expected', 'golden_path'],
+      ['expected', 'delegation'],
+    ),
+  },
+)

@@ -120,4 +120,22 @@ describe('scenario contract rules', () => {
       'scenarios[0].input.recordings[0].condition: must be one of "clean", "noisy"',
     )
   })
+
+  it('requires the non-empty strings of the contract', () => {
+    expect(only(setPath(singleTurnRaw(), 'input.text', ''))).toEqual([
+      'scenarios[0].input.text: must not be empty',
+    ])
+    expect(only(setPath(singleTurnRaw(), 'type', ''))).toEqual(['scenarios[0].type: must not be empty'])
+    expect(only(setPath(singleTurnRaw(), 'type', null))).toEqual([])
+    expect(only(setPath(singleTurnRaw(), 'input.recordings', [{ id: 'take', path: '' }]))).toEqual([
+      'scenarios[0].input.recordings[0].path: must not be empty',
+    ])
+    const history = (message: unknown) => setPath(singleTurnRaw(), 'input.context', { history: [message] })
+    expect(only(history({ role: 'user', text: '' }))).toEqual([
+      'scenarios[0].input.context.history[0].text: must not be empty',
+    ])
+    expect(only(history({ role: 'system', text: 'Be brief.' }))).toEqual([
+      'scenarios[0].input.context.history[0].role: must be one of "user", "assistant", got "system"',
+    ])
+  })
 })

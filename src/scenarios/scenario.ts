@@ -3,6 +3,7 @@ import { artifactIdProblem } from '../artifacts/ids.ts'
 import { ExpectedOutcomeSchema } from './expected.ts'
 import { JsonObjectSchema, nonEmptyString } from './json-object.ts'
 import { SimulationParametersSchema } from './simulation.ts'
+import { EACH, whenParsed } from './when-parsed.ts'
 
 // One scenario of the schema 1.0 contract: field shapes, defaults and every rule that ties fields together.
 
@@ -45,11 +46,14 @@ export const ConversationContextSchema = z
     summary: z.string().default(''),
     history: z.array(HistoryMessageSchema).default(() => []),
   })
-  .superRefine((context, ctx) => {
-    if (context.summary.trim() === '' && context.history.length === 0) {
-      ctx.addIssue({ code: 'custom', message: 'conversation context requires a summary or prior history' })
-    }
-  })
+  .superRefine(
+    (context, ctx) => {
+      if (context.summary.trim() === '' && context.history.length === 0) {
+        ctx.addIssue({ code: 'custom', message: 'conversation context requires a summary or prior history' })
+      }
+    },
+    { when: whenParsed(['summary'], ['history']) },
+  )
 export type ConversationContext = z.infer<typeof ConversationContextSchema>
 
 export const ScenarioInputSchema = z
@@ -58,19 +62,22 @@ export const ScenarioInputSchema = z
     recordings: z.array(RecordingSchema).default(() => []),
     context: ConversationContextSchema.nullable().default(null),
   })
-  .superRefine((input, ctx) => {
-    const seen = new Set<string>()
-    input.recordings.forEach((recording, index) => {
-      if (seen.has(recording.id)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['recordings', index, 'id'],
-          message: `recording ids must be unique within a scenario; "${recording.id}" repeats`,
-        })
-      }
-      seen.add(recording.id)
-    })
-  })
+  .superRefine(
+    (input, ctx) => {
+      const seen = new Set<string>()
+      input.recordings.forEach((recording, index) => {
+        if (seen.has(recording.id)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['recordings', index, 'id'],
+            message: `recording ids must be unique within a scenario; "${recording.id}" repeats`,
+          })
+        }
+        seen.add(recording.id)
+      })
+    },
+    { when: whenParsed(['recordings', EACH, 'id']) },
+  )
 export type ScenarioInput = z.infer<typeof ScenarioInputSchema>
 
 export const ApplicationSchema = z.strictObject({
@@ -94,16 +101,32 @@ export const ScenarioSchema = z
     expected: ExpectedOutcomeSchema,
     simulation_parameters: SimulationParametersSchema.nullable().default(null),
   })
-  .superRefine((scenario, ctx) => {
-    const { golden_path: goldenPath, procedure } = scenario.expected
-    if (scenario.interaction === 'single_turn') {
-      if (scenario.simulation_parameters !== null) {
+  // Each cross-field rule runs once the fields it reads parsed, so a bad field elsewhere hides none of them.
+  .superRefine(
+    (scenario, ctx) => {
+      // Only presence matters here, so the parameters' own problems (reported inside them) do not block it.
+      const hasParameters = scenario.simulation_parameters !== null
+      if (scenario.interaction === 'single_turn' && hasParameters) {
         ctx.addIssue({
           code: 'custom',
           path: ['simulation_parameters'],
           message: 'single-turn scenarios must not define simulation parameters or a caller persona',
         })
       }
+      if (scenario.interaction === 'multi_turn' && !hasParameters) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['simulation_parameters'],
+          message: 'multi-turn scenarios require simulation parameters and a caller persona',
+        })
+      }
+    },
+    { when: whenParsed(['interaction']) },
+  )
+  .superRefine(
+    (scenario, ctx) => {
+      if (scenario.interaction !== 'single_turn') return
+      const goldenPath = scenario.expected.golden_path
       if (goldenPath.turns !== 0 && goldenPath.turns !== 2) {
         ctx.addIssue({
           code: 'custom',
@@ -118,28 +141,31 @@ export const ScenarioSchema = z
           message: `${SINGLE_TURN_PATH}: at most 2 steps, got ${goldenPath.steps.length}`,
         })
       }
-      if (procedure !== null) {
+    },
+    { when: whenParsed(['interaction'], ['expected', 'golden_path']) },
+  )
+  .superRefine(
+    (scenario, ctx) => {
+      if (scenario.interaction === 'single_turn' && scenario.expected.procedure !== null) {
         ctx.addIssue({
           code: 'custom',
           path: ['expected', 'procedure'],
           message: 'single-turn scenarios must not define a procedure; procedures are graded only in RUN',
         })
       }
-      return
-    }
-    if (scenario.simulation_parameters === null) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['simulation_parameters'],
-        message: 'multi-turn scenarios require simulation parameters and a caller persona',
-      })
-    }
-    if (scenario.input.recordings.length > 0) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['input', 'recordings'],
-        message: 'recorded multi-turn interactions require a live human caller',
-      })
-    }
-  })
+    },
+    { when: whenParsed(['interaction'], ['expected', 'procedure']) },
+  )
+  .superRefine(
+    (scenario, ctx) => {
+      if (scenario.interaction === 'multi_turn' && scenario.input.recordings.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['input', 'recordings'],
+          message: 'recorded multi-turn interactions require a live human caller',
+        })
+      }
+    },
+    { when: whenParsed(['interaction'], ['input', 'recordings']) },
+  )
 export type Scenario = z.infer<typeof ScenarioSchema>

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { nonEmptyString } from './json-object.ts'
+import { EACH, whenParsed } from './when-parsed.ts'
 
 // `simulation_parameters`: what the simulated caller of a RUN scenario knows and intends. Only the
 // caller brief reads it; the assistant under test never sees it.
@@ -58,35 +59,45 @@ export const SimulationParametersSchema = z
     persona: PersonaSchema.nullish().transform((persona) => persona ?? defaultPersona()),
     agenda: z.array(CallerAgendaItemSchema).default(() => []),
   })
-  .superRefine((parameters, ctx) => {
-    const earlier = new Set<string>()
-    parameters.agenda.forEach((item, index) => {
-      if (earlier.has(item.id)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['agenda', index, 'id'],
-          message: `duplicate caller agenda item "${item.id}"`,
-        })
-      }
-      const unknownFacts = item.facts.filter((fact) => !Object.hasOwn(parameters.known_facts, fact))
-      if (unknownFacts.length > 0) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['agenda', index, 'facts'],
-          message: `caller agenda item "${item.id}" references unknown facts ${quoteList(unknownFacts)}; facts must be keys of known_facts`,
-        })
-      }
-      const missingPrior = item.after.filter((reference) => !earlier.has(reference))
-      if (missingPrior.length > 0) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['agenda', index, 'after'],
-          message: `caller agenda item "${item.id}" references missing prior items ${quoteList(missingPrior)}; after may only name earlier items`,
-        })
-      }
-      earlier.add(item.id)
-    })
-  })
+  .superRefine(
+    (parameters, ctx) => {
+      const earlier = new Set<string>()
+      parameters.agenda.forEach((item, index) => {
+        if (earlier.has(item.id)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['agenda', index, 'id'],
+            message: `duplicate caller agenda item "${item.id}"`,
+          })
+        }
+        const unknownFacts = item.facts.filter((fact) => !Object.hasOwn(parameters.known_facts, fact))
+        if (unknownFacts.length > 0) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['agenda', index, 'facts'],
+            message: `caller agenda item "${item.id}" references unknown facts ${quoteList(unknownFacts)}; facts must be keys of known_facts`,
+          })
+        }
+        const missingPrior = item.after.filter((reference) => !earlier.has(reference))
+        if (missingPrior.length > 0) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['agenda', index, 'after'],
+            message: `caller agenda item "${item.id}" references missing prior items ${quoteList(missingPrior)}; after may only name earlier items`,
+          })
+        }
+        earlier.add(item.id)
+      })
+    },
+    {
+      when: whenParsed(
+        ['agenda', EACH, 'id'],
+        ['agenda', EACH, 'facts'],
+        ['agenda', EACH, 'after'],
+        ['known_facts'],
+      ),
+    },
+  )
 export type SimulationParameters = z.infer<typeof SimulationParametersSchema>
 
 function quoteList(values: readonly string[]): string {
