@@ -81,7 +81,7 @@ export const sessionScriptSchema = z.strictObject({
   faults: faultPlanSchema.optional(),
   /** Spoken right after each delegation starts ("One moment."), like the service's automatic acknowledgement. */
   acknowledgement: z.string().trim().min(1).optional(),
-  /** `expires_at` (Unix seconds) reported in session snapshots; defaults to wall clock + 1 hour. */
+  /** `expires_at` (Unix seconds) reported in session snapshots; defaults to a fixed far-future instant. */
   expiresAt: z.number().int().positive().optional(),
 })
 

@@ -37,6 +37,12 @@ export interface SessionTransport {
 /** `session.usage.updated` is sent about once a minute on the service; ours every 60 s of received audio. */
 export const USAGE_INTERVAL_MS = 60_000
 const DEFAULT_LIFETIME_SECONDS = 3_600
+/**
+ * Default `expires_at` (2100-01-01T00:00:00Z). Fixed rather than "now + 1 h" so that the bytes a session sends
+ * (session snapshots, backend `created_at`) never depend on the wall clock; far enough ahead that no client
+ * takes the session for expired.
+ */
+const DEFAULT_EXPIRES_AT = 4_102_444_800
 /** WebSocket close code for a policy violation: a session that never started. */
 const CLOSE_POLICY_VIOLATION = 1008
 
@@ -71,7 +77,7 @@ export class OfflineLiveSession {
     this.#script = script
     this.#id = `live_offline_${ordinal}`
     this.#stamper = new EventStamper(String(ordinal))
-    this.#expiresAt = script.expiresAt ?? Math.floor(Date.now() / 1000) + DEFAULT_LIFETIME_SECONDS
+    this.#expiresAt = script.expiresAt ?? DEFAULT_EXPIRES_AT
     this.#faults = new FaultInjector(script.faults, {
       disconnect: () => this.#end(() => this.#transport.terminate()),
       sendMalformed: (payload) => this.#sendText(payload),

@@ -1,5 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type OfflineLiveServer, RESPONSE_SILENCE_MS, startOfflineLiveServer } from './index.ts'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import {
+  INJECTION_MS_PER_TOKEN,
+  type OfflineLiveServer,
+  RESPONSE_SILENCE_MS,
+  startOfflineLiveServer,
+  USAGE_INTERVAL_MS,
+} from './index.ts'
 import { bookTableTool, type Frame, RawLiveClient, testBehaviour } from './test-support.ts'
 
 let server: OfflineLiveServer
@@ -93,7 +99,6 @@ describe('the received-audio clock', () => {
         {
           hearing: [{ text: 'please book it', startMs: 200, endMs: 900 }],
           behaviour: testBehaviour,
-          expiresAt: 2_000_000_000,
         },
         on,
       )
@@ -111,14 +116,63 @@ describe('the received-audio clock', () => {
       return client.frames
     }
     const first = await run(server)
+    // The second run happens "years later" by the wall clock: nothing the server sends may depend on it.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(new Date('2031-05-01T12:00:00Z'))
     const other = await startOfflineLiveServer()
     try {
       const second = await run(other)
       expect(second).toEqual(first)
       expect(first.some((frame) => frame.includes('session.output_audio.delta'))).toBe(true)
+      expect(first.some((frame) => frame.includes('"response.completed"'))).toBe(true)
     } finally {
+      vi.useRealTimers()
       await other.close()
     }
+  })
+
+  it('acknowledges an append only when the audio clock reaches the estimated end of the injection', async () => {
+    const client = await connect({ hearing: [] })
+    await client.start()
+    client.sendAudio(100)
+    const content = 'x'.repeat(400) // 100 estimated tokens
+    client.send({ type: 'session.instructions.append', event_id: 'i', delegation_id: null, content })
+    const endMs = 100 + 100 * INJECTION_MS_PER_TOKEN
+    client.sendAudio(endMs - 100 - 20)
+    client.send({ type: 'session.input_audio.mute', event_id: 'sync' })
+    await client.waitFor((event) => event.client_event_id === 'sync')
+    expect(ofType(client, 'session.instructions.appended')).toHaveLength(0)
+    client.sendAudio(20)
+    const ack = await client.waitFor((event) => event.type === 'session.instructions.appended')
+    expect(ack).toMatchObject({ client_event_id: 'i', start_ms: 100, end_ms: endMs })
+  })
+
+  it('reports cumulative usage once per USAGE_INTERVAL_MS of received audio', async () => {
+    const client = await connect({ hearing: [] })
+    await client.start()
+    client.sendAudio(2 * USAGE_INTERVAL_MS + 500, 5_000)
+    client.send({ type: 'session.input_audio.mute', event_id: 'sync' })
+    await client.waitFor((event) => event.client_event_id === 'sync')
+    const seconds = ofType(client, 'session.usage.updated').map(
+      (event) => (event.usage as { seconds: number }).seconds,
+    )
+    expect(seconds).toEqual([USAGE_INTERVAL_MS / 1000, (2 * USAGE_INTERVAL_MS) / 1000])
+  })
+
+  it('lets speech already under way finish before session.closed', async () => {
+    const client = await connect({
+      hearing: [{ text: 'hello', startMs: 0, endMs: 400 }],
+      behaviour: testBehaviour,
+    })
+    await client.start()
+    client.sendAudio(400 + RESPONSE_SILENCE_MS + 100)
+    client.send({ type: 'session.close', event_id: 'bye' })
+    await client.waitFor((event) => event.type === 'session.closed')
+    const types = client.events.map((event) => event.type)
+    const said = ofType(client, 'session.output_transcript.delta').map((event) => event.delta)
+    expect(said.join('')).toBe(testBehaviour.directAnswer('hello'))
+    expect(said.length).toBeGreaterThan(2)
+    expect(types.lastIndexOf('session.output_audio.delta')).toBeLessThan(types.indexOf('session.closed'))
   })
 })
 
@@ -253,6 +307,7 @@ describe('client delegation', () => {
     client.sendAudio(1_000)
     const created = await client.waitFor((event) => event.type === 'session.delegation.created')
     expect(created.delegation).toEqual({ id: 'item_deleg_1', type: 'delegation', target: 'client' })
+    expect(created.offset_ms).toBe(600 + RESPONSE_SILENCE_MS)
     expect(JSON.stringify(created)).not.toContain('book')
     client.sendAudio(1_000)
     await client.waitFor((event) => event.type === 'session.usage.updated')
