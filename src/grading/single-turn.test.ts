@@ -49,6 +49,8 @@ describe('gradeSingleTurn', () => {
       expect(grade.task_completed).toBe(false)
       // Requirements can still be satisfied: the failure is the conversation, not the work.
       expect(grade.reconciled.requirements_satisfied).toBe(true)
+      expect(grade.reconciled.task_completed).toBe(false)
+      expect(grade.assessment.checks[0]).toMatchObject({ id: 'conversation_completed', status: 'failed' })
     }
   })
 
@@ -180,6 +182,37 @@ describe('gradeSingleTurn', () => {
     )
     expect(forbidden.base).toMatchObject({ delegation_required: false, delegation_prohibited: true })
     expect(forbidden.assessment.checks.find((item) => item.id === 'delegation_policy')?.status).toBe('failed')
+  })
+
+  test('a matched prohibited call alone fails the reconciled requirements', () => {
+    // The required call has no argument constraint, so the one execution satisfies it and tool_execution passes.
+    const scenario = scenarioFacts({
+      expected: expectedOutcome({
+        tools: {
+          required: [expectedToolCall('cancel_reservation')],
+          prohibited: [expectedToolCall('cancel_reservation', { reservation_id: 'R-200' })],
+        },
+      }),
+    })
+    const call = { name: 'cancel_reservation', arguments: { reservation_id: 'R-200' } }
+    const grade = gradeSingleTurn(
+      bookingObservation({ requested_tool_calls: [call], tool_executions: [execution(call)] }),
+      scenario,
+    )
+    expect(grade.dimension_grades.tool_execution.status).toBe('passed')
+    expect(grade.base.prohibited_tool_call_count).toBe(1)
+    expect(grade.reconciled.requirements_satisfied).toBe(false)
+  })
+
+  test('tool_call_coverage is matched / expected by position', () => {
+    const twoCalls = bookingScenario({
+      tools: {
+        required: [expectedToolCall('check_availability'), expectedToolCall('create_reservation')],
+        prohibited: [],
+      },
+    })
+    const onlyCheck = bookingObservation({ tool_executions: [execution({ name: 'check_availability' })] })
+    expect(gradeSingleTurn(onlyCheck, twoCalls).reconciled.tool_call_coverage).toBe(0.5)
   })
 
   test('with no expected tools: coverage 1 when nothing completed, 0 otherwise', () => {

@@ -98,7 +98,8 @@ export function gradeSingleTurn(
     overrides,
   )
   return {
-    task_completed: base.conversation_completed && requirementsSatisfied,
+    // The assessment's conversation_completed check is always required, so the verdict already holds it.
+    task_completed: requirementsSatisfied,
     requirements_satisfied: requirementsSatisfied,
     base,
     tool_call_grade: toolGrade,
