@@ -74,7 +74,8 @@ describe('live-evals validate', () => {
     expect(io.stderr()).toContain('unknown option --strict')
   })
 
-  it('works as the installed command', async () => {
+  // Two real processes: generous under a loaded machine; nothing here is a timing claim.
+  it('works as the installed command', { timeout: 60_000 }, async () => {
     const command = promisify(execFile)
     const ok = await command(process.execPath, ['bin/live-evals.js', 'validate', files.good as string], {
       cwd: REPOSITORY,

@@ -34,4 +34,20 @@ describe('reference toolkit dataset (schema 1.0)', () => {
     ;(expected[4]?.simulation_parameters as { persona: unknown }).persona = defaultPersona()
     expect(comparable).toEqual(expected)
   })
+
+  it('writes out every optional field somewhere, so the check above covers it', async () => {
+    const text = await readFile(FIXTURE, 'utf8')
+    // A null type, a float fact and a recording condition other than the default are the easy ones to lose.
+    expect(text).toContain('"type": null')
+    expect(text).toContain('"budget_per_person": 42.5')
+    expect(text).toContain('"condition": "telephony"')
+    const loaded = await loadDataset(FIXTURE)
+    const walk = loaded.scenarios[1]
+    expect(walk?.type).toBeNull()
+    expect(walk?.input.recordings[0]?.metadata).toHaveProperty('generation.audio_realism.seed', 43)
+    expect(loaded.scenarios[0]?.input.context).toMatchObject({
+      summary: expect.any(String),
+      history: [{}, {}],
+    })
+  })
 })
