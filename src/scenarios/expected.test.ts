@@ -47,9 +47,14 @@ describe('expected outcome', () => {
     const bad = setPath(singleTurnRaw(), 'expected.tools.prohibited', [
       { name: 'cancel_reservation', status: 'done' },
     ])
-    expect(only(bad)[0]).toContain(
-      'scenarios[0].expected.tools.prohibited[0].status: must be one of "any", "completed"',
-    )
+    expect(only(bad)).toEqual([
+      'scenarios[0].expected.tools.prohibited[0].status: must be one of "any", "completed", got "done"',
+    ])
+    // A failed attempt is not an expectation status: "any" is how a dataset counts failed attempts.
+    const failed = setPath(singleTurnRaw(), 'expected.tools.prohibited', [
+      { name: 'cancel_reservation', status: 'failed' },
+    ])
+    expect(only(failed)).toHaveLength(1)
   })
 })
 
