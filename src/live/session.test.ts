@@ -263,6 +263,33 @@ describe('LiveSession: exactly one terminal outcome per fault', () => {
   })
 })
 
+describe('LiveSession: after a fault, cleanup and cancellation add nothing', () => {
+  it.each([
+    ['a disconnect', { disconnect: { afterEvents: 1 } }],
+    ['a malformed frame', { malformedFrame: { afterEvents: 1 } }],
+    ['a fatal error event', { errorEvent: { afterEvents: 1, code: 'invalid_api_key' } }],
+    ['an expired close', { serverClose: { afterEvents: 1, reason: 'expired' } }],
+    ['a connection_lost close', { serverClose: { afterEvents: 1, reason: 'connection_lost' } }],
+  ] as const)(
+    '%s: one outcome; close, abort and dispose afterwards return it unchanged',
+    async (_name, faults) => {
+      const controller = new AbortController()
+      const session = offlineSession({ faults }, { signal: controller.signal })
+      await session.start(CONFIG)
+      const outcome = await session.outcome
+      // close() also waits for the socket itself, so the transport's own close event has been seen by now.
+      expect(await session.close()).toBe(outcome)
+      controller.abort(new Error('cancelled after the end'))
+      expect(await session.dispose()).toBe(outcome)
+      expect(await session.close()).toBe(outcome)
+      expect(session.settled).toBe(outcome)
+      expect(session.log.sealed).toBe(true)
+      const closedEvents = session.log.events.filter((item) => item.event.type === 'session.closed')
+      expect(closedEvents).toHaveLength(outcome.type === 'closed' ? 1 : 0)
+    },
+  )
+})
+
 describe('LiveSession: connect and start failures', () => {
   it('a refused connection is one transport failure in stage connect', async () => {
     const probe = new WebSocketServer({ host: '127.0.0.1', port: 0 })

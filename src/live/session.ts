@@ -117,6 +117,8 @@ export class LiveSession {
     this.#ws.on('error', (error) => {
       // Server `error` events arrive here too, already handled by #receive (error.error carries them).
       if (error.error !== undefined) return
+      // LiveWS reports a frame it cannot use as an event (bad JSON, no own string type, reserved type) with a
+      // message starting "received "; anything else is the socket itself failing.
       const malformed = error.message.startsWith('received ')
       this.#fail(malformed ? 'malformed_event' : 'transport', error.message, { cause: error.cause ?? error })
     })
