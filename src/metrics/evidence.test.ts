@@ -130,7 +130,7 @@ describe('toolAccuracy', () => {
   })
   test('coverage fallback must be a finite number in 0..1, rounded half to even', () => {
     const efficiency = { unique_tool_invocation_count: 2 }
-    for (const coverage of [1.5, -0.1, Number.NaN, '0.5', true]) {
+    for (const coverage of [1.5, -0.1, Number.NaN, Number.POSITIVE_INFINITY, '0.5', true]) {
       expect(toolAccuracy({ ...sources(), efficiency, task: { tool_call_coverage: coverage } })).toBeNull()
     }
     // 0.25 × 2 = 0.5 rounds to 0 (even), so nothing matched.
@@ -213,6 +213,9 @@ describe('buildEvidenceMetrics', () => {
     expect(buildEvidenceMetrics(sources(), { tool_accuracy: 0.5 }).tool_accuracy).toBe(0.5)
     expect(buildEvidenceMetrics(sources(), { delegation_accuracy: null }).delegation_accuracy).toBeNull()
     expect(buildEvidenceMetrics(sources(), { tool_accuracy: 7 }).tool_accuracy).toBeNull()
+    for (const notAScore of [Number.NaN, -0.5, '1', true]) {
+      expect(buildEvidenceMetrics(sources(), { tool_accuracy: notAScore }).tool_accuracy).toBeNull()
+    }
   })
   test('overrides never fill in an unknown score', () => {
     const unknown = sources({ efficiency: { unique_tool_invocation_count: null, delegation_count: null } })

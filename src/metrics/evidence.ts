@@ -27,7 +27,8 @@ function matchedToolCalls(sources: EvidenceSources, expected: number): number | 
   }
   if (matched !== null) return matched
   const coverage = task.tool_call_coverage
-  if (typeof coverage === 'number' && Number.isFinite(coverage) && coverage >= 0 && coverage <= 1) {
+  // The range test also refuses NaN and the infinities.
+  if (typeof coverage === 'number' && coverage >= 0 && coverage <= 1) {
     return roundHalfEvenToInteger(coverage * expected)
   }
   return null
@@ -101,7 +102,8 @@ export interface EvidenceMetrics {
 export type EvidenceOverrides = Partial<Record<'tool_accuracy' | 'delegation_accuracy', unknown>>
 
 function isScore(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 1
+  // NaN and the infinities fail the range test.
+  return typeof value === 'number' && value >= 0 && value <= 1
 }
 
 /**

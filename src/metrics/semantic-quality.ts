@@ -12,7 +12,8 @@ export interface SemanticQuality {
 export function semanticQualityFromScores(scores: Readonly<Record<string, unknown>>): SemanticQuality {
   const dimensions: Record<string, number> = {}
   for (const [dimension, value] of Object.entries(scores)) {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
+    // Written as a negated range so that NaN (which fails every comparison) is refused too.
+    if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
       throw new RangeError(
         `semantic score of dimension "${dimension}" must be a finite number between 0 and 1 (got ${String(value)}); ` +
           'check the judge answer that produced it',
