@@ -1,7 +1,7 @@
 // The live client controller over loopback: a GPT-Live session on the offline server delegates to the client,
 // the controller's OpenAI reference backend asks the test Responses route (which scripts a tool call, then an
 // answer), the tool runs in this scenario's own application, and the answer goes back as commentary.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import {
   models,
   openOffline,
@@ -9,6 +9,7 @@ import {
   pumpSilenceUntil,
   visibleRequest,
 } from '../assistants/assistant-session.fixtures.ts'
+import { offlineClientController } from '../assistants/assistant-session.ts'
 import { clientBackendPrompt } from '../assistants/client/prompts/prompts.ts'
 import { restaurantToolDefinitions } from '../assistants/client/tools/resources.ts'
 import { AUTHORIZED_CONTEXT_HEADING } from '../assistants/frontend/index.ts'
@@ -16,6 +17,8 @@ import { type OfflineLiveServer, startOfflineLiveServer } from '../testing/live-
 import { responsesRoute } from '../testing/responses-server/responses-route.ts'
 import { type ResponsesServer, startResponsesServer } from '../testing/responses-server/server.ts'
 import { liveClientController } from './live-client-controller.ts'
+import { loadSuiteSettings } from './settings.ts'
+import { clientControllerFor } from './single-turn.ts'
 
 const RESPONSES_KEY = 'sk-test-responses-key-0123456789'
 const GENERAL_KEY = 'sk-test-general-key-0123456789'
@@ -120,5 +123,36 @@ describe('liveClientController', () => {
     expect(() => liveClientController(credentials({}), { baseURL: openai.baseURL })).toThrow(
       /OPENAI_RESPONSES_API_KEY or OPENAI_API_KEY/,
     )
+  })
+})
+
+describe('clientControllerFor', () => {
+  const settingsIn = (mode: 'live' | 'offline') =>
+    loadSuiteSettings('crawl', 'specs/crawl/config.toml', {
+      env: { LIVE_EVALS_MODE: mode, OPENAI_API_KEY: GENERAL_KEY },
+    })
+
+  test('offline it is the deterministic offline controller', () => {
+    expect(clientControllerFor(settingsIn('offline'))).toBe(offlineClientController)
+  })
+
+  test('live it delegates to the Responses API (here the loopback server named by OPENAI_BASE_URL)', async () => {
+    vi.stubEnv('OPENAI_BASE_URL', openai.baseURL)
+    try {
+      const before = openai.requestsTo('POST', '/v1/responses').length
+      const controller = clientControllerFor(settingsIn('live'))
+      const visible = visibleRequest('Could you book a table under Alvarez on August 12 at 7 p.m. for four?')
+      const { assistant, speech } = await openOffline(live, visible, 'client', controller)
+      assistant.sendAudio(speech)
+      const asked = () => openai.requestsTo('POST', '/v1/responses').length > before
+      expect(await pumpSilenceUntil(assistant, asked)).toBe(true)
+      await assistant.waitForDelegatedWork()
+      await assistant.close()
+      expect(assistant.tools.executions()).toEqual([
+        expect.objectContaining({ name: 'create_reservation', status: 'completed' }),
+      ])
+    } finally {
+      vi.unstubAllEnvs()
+    }
   })
 })

@@ -3,7 +3,7 @@
 // accepted) and the openai SDK's base URL (text-to-speech, Responses) at the loopback test server. Nothing is
 // registered with the offline server, so it hears nothing and never answers: the honest result is a response
 // timeout in every test, recorded as a live run. It runs twice to show the speech cache is used.
-import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
@@ -90,6 +90,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([live?.close(), openai?.close()])
+  // The scratch folder holds several megabytes of audio per run.
+  if (dir !== '') await rm(dir, { recursive: true, force: true })
 })
 
 describe('a live run against loopback stand-ins of the OpenAI services', () => {
