@@ -58,6 +58,21 @@ describe('expected outcome', () => {
   })
 })
 
+describe('expected outcome bounds', () => {
+  it('requires tool names and non-negative whole delegation counts', () => {
+    expect(only(setPath(singleTurnRaw(), 'expected.tools.prohibited', [{ name: '' }]))).toEqual([
+      'scenarios[0].expected.tools.prohibited[0].name: must not be empty',
+    ])
+    expect(only(setPath(singleTurnRaw(), 'expected.golden_path.delegations', -1))).toEqual([
+      'scenarios[0].expected.golden_path.delegations: must be >= 0, got -1',
+    ])
+    expect(only(setPath(singleTurnRaw(), 'expected.golden_path.delegations', 0.5))[0]).toContain('integer')
+    expect(only(setPath(singleTurnRaw(), 'expected.state', ['unchanged']))).toEqual([
+      'scenarios[0].expected.state: must be a JSON object, got a list',
+    ])
+  })
+})
+
 describe('procedure (SOP) rules', () => {
   const tool = { id: 'book', kind: 'tool', tool: 'create_reservation' }
 
