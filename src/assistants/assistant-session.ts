@@ -2,7 +2,6 @@
 // scenario's own application (executor + tool runtime over a deep copy of the authorized initial state), and
 // the delegation controller of the chosen architecture. The evaluator drives it with caller audio and reads
 // back the event stream, the tool executions, the final state and the delegation records.
-import { randomUUID } from 'node:crypto'
 import type { ReceivedLiveEvent, SessionConfig, SessionStartedEvent } from '../live/index.ts'
 import { type LiveEndpointSettingsInput, LiveSession } from '../live/index.ts'
 import type { LiveSessionOutcome } from '../live/outcome.ts'
@@ -274,6 +273,19 @@ export function offlineBehaviourFor(
     : new ClientOfflineBehaviour(options)
 }
 
+// Registrations per server and scenario: the n-th session of one scenario and architecture on one server gets
+// the same token in every run, so the server's session and event ids (derived from the token) are reproducible
+// whatever order concurrent scenarios connect in.
+const registrations = new WeakMap<object, Map<string, number>>()
+
+function offlineSessionToken(server: object, key: string): string {
+  const counts = registrations.get(server) ?? new Map<string, number>()
+  registrations.set(server, counts)
+  const n = (counts.get(key) ?? 0) + 1
+  counts.set(key, n)
+  return `offline-${key}-${n}`
+}
+
 /**
  * Offline mode: registers a fresh session with the offline GPT-Live server (what the caller says, and the
  * assistant's offline behaviour built from the visible input) and returns the bearer token to connect with.
@@ -285,7 +297,7 @@ export function registerOfflineAssistant(
   hearing: HeardUtterance[],
   extra: Pick<OfflineSessionScript, 'faults' | 'acknowledgement'> = {},
 ): string {
-  const token = `offline-${visibleInput.scenarioId}-${randomUUID()}`
+  const token = offlineSessionToken(server, `${visibleInput.scenarioId}-${architecture}`)
   server.registerSession(token, {
     hearing,
     behaviour: offlineBehaviourFor(visibleInput, architecture),

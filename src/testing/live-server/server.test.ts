@@ -35,6 +35,28 @@ describe('startOfflineLiveServer', () => {
     }
   })
 
+  it('names registered sessions after their token, whatever order concurrent sessions connect in', async () => {
+    const sessionIds = async (order: string[]) => {
+      const fresh = await startOfflineLiveServer()
+      try {
+        const ids: Record<string, unknown> = {}
+        for (const token of order) {
+          fresh.registerSession(token, { hearing: [] })
+          const client = await RawLiveClient.connect(fresh.url, token)
+          const started = await client.start()
+          ids[token] = (started.session as { id: string }).id
+          client.close()
+        }
+        return ids
+      } finally {
+        await fresh.close()
+      }
+    }
+    const first = await sessionIds(['scenario-a', 'scenario-b'])
+    expect(await sessionIds(['scenario-b', 'scenario-a'])).toEqual(first)
+    expect(first['scenario-a']).not.toBe(first['scenario-b'])
+  })
+
   it('refuses other paths with HTTP 404', async () => {
     server.registerSession('t', { hearing: [] })
     await expect(RawLiveClient.connect(server.url.replace('/sessions', '/other'), 't')).rejects.toThrow(

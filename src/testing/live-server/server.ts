@@ -1,6 +1,7 @@
 // The offline GPT-Live server: an HTTP server on loopback whose only route is the WebSocket upgrade at
 // /v1/live/sessions, where openai's LiveWS arrives with `baseURL: http://127.0.0.1:PORT/v1`. The bearer
 // token is checked before the upgrade and selects the session script registered by the harness.
+import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
@@ -34,6 +35,16 @@ export interface OfflineLiveServer {
 }
 
 const EMPTY_SCRIPT: ResolvedSessionScript = { hearing: [] }
+
+/**
+ * The label behind a session's ids (`live_offline_<label>`, `event_<label>_N`). A registered session is named
+ * after a digest of its token, so its ids do not depend on the order in which concurrent sessions connect; an
+ * unregistered one (acceptAnyToken) takes the next connection number.
+ */
+function sessionLabel(token: string, connectionNumber: number | null): string {
+  if (connectionNumber !== null) return String(connectionNumber)
+  return createHash('sha256').update(token).digest('hex').slice(0, 12)
+}
 
 export async function startOfflineLiveServer(
   options: OfflineLiveServerOptions = {},
@@ -87,7 +98,7 @@ export async function startOfflineLiveServer(
           terminate: () => ws.terminate(),
         },
         script,
-        ++ordinal,
+        sessionLabel(token, scripts.has(token) ? null : ++ordinal),
       )
       ws.on('message', (data, isBinary) => {
         if (isBinary) session.handleBinaryFrame()

@@ -72,11 +72,11 @@ export class OfflineLiveSession {
   #muted = false
   #sentCount = 0
 
-  constructor(transport: SessionTransport, script: ResolvedSessionScript, ordinal: number) {
+  constructor(transport: SessionTransport, script: ResolvedSessionScript, label: string) {
     this.#transport = transport
     this.#script = script
-    this.#id = `live_offline_${ordinal}`
-    this.#stamper = new EventStamper(String(ordinal))
+    this.#id = `live_offline_${label}`
+    this.#stamper = new EventStamper(label)
     this.#expiresAt = script.expiresAt ?? DEFAULT_EXPIRES_AT
     this.#faults = new FaultInjector(script.faults, {
       disconnect: () => this.#end(() => this.#transport.terminate()),

@@ -18,8 +18,11 @@ afterEach(async () => {
   await server.close()
 })
 
-async function connect(script: Parameters<OfflineLiveServer['registerSession']>[1], on = server) {
-  const token = `token-${clients.length}`
+async function connect(
+  script: Parameters<OfflineLiveServer['registerSession']>[1],
+  on = server,
+  token = `token-${clients.length}`,
+) {
   on.registerSession(token, script)
   const client = await RawLiveClient.connect(on.url, token)
   clients.push(client)
@@ -101,6 +104,8 @@ describe('the received-audio clock', () => {
           behaviour: testBehaviour,
         },
         on,
+        // Session and event ids derive from the token, so both runs register the same one.
+        'determinism-token',
       )
       await client.start(responsesSession)
       client.sendAudio(1_400, 40)
