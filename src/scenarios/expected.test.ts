@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ExpectedOutcomeSchema } from './expected.ts'
+import { ExpectedOutcomeSchema, SopStepSchema } from './expected.ts'
 import { multiTurnRaw, setPath, singleTurnRaw } from './fixtures/builders.ts'
 import { pathsAndMessages, violationsOf } from './fixtures/violations-of.ts'
 
@@ -27,6 +27,18 @@ describe('expected outcome', () => {
       delegation: 'optional',
       state: {},
       procedure: null,
+    })
+  })
+
+  it('fills the procedure step defaults', () => {
+    expect(SopStepSchema.parse({ id: 'ask', kind: 'clarification' })).toEqual({
+      id: 'ask',
+      kind: 'clarification',
+      tool: null,
+      arguments: {},
+      after: [],
+      required: true,
+      critical: false,
     })
   })
 

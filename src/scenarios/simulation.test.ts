@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { multiTurnRaw, type RawObject, setPath } from './fixtures/builders.ts'
 import { pathsAndMessages, violationsOf } from './fixtures/violations-of.ts'
-import { defaultPersona, SimulationParametersSchema } from './simulation.ts'
+import { CallerAgendaItemSchema, defaultPersona, SimulationParametersSchema } from './simulation.ts'
 
 const only = (scenario: RawObject) => pathsAndMessages(violationsOf([scenario]))
 
@@ -49,6 +49,31 @@ describe('simulation parameters', () => {
 })
 
 describe('caller agenda rules', () => {
+  it('fills the agenda item defaults', () => {
+    const item = {
+      id: 'a',
+      commitment: 'c',
+      trigger_condition: 't',
+      completion_condition: 'd',
+      action: 'answer',
+    }
+    expect(CallerAgendaItemSchema.parse(item)).toEqual({
+      ...item,
+      completion_basis: 'expression',
+      wording_policy: 'adapt_to_live_context',
+      facts: [],
+      response_hint: '',
+      after: [],
+      required: true,
+    })
+    expect(SimulationParametersSchema.parse({})).toMatchObject({
+      goal: '',
+      known_facts: {},
+      expectations: [],
+      agenda: [],
+    })
+  })
+
   it('refuses duplicate agenda item ids', () => {
     const scenario = multiTurnRaw()
     const [first] = agendaOf(scenario)
