@@ -1,6 +1,9 @@
 // Offline CRAWL throughput: every bundled CRAWL scenario, both architectures, on the virtual clock against the
 // offline GPT-Live server. Prints wall time against the caller-side audio processed (speed-up factor; target
-// >= 20x) and the per-scenario harness overhead. Run: node bench/crawl-offline.ts
+// >= 20x) and the per-scenario harness overhead. The machine may be shared, so it also prints the load
+// average and the process CPU time (harness and in-process offline server together): CPU time per second
+// of audio barely moves with load, wall time does. Run: npx node bench/crawl-offline.ts
+import { availableParallelism, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { offlineClientController } from '../src/assistants/assistant-session.ts'
 import { readMonoWavFile } from '../src/audio/wav.ts'
@@ -20,6 +23,8 @@ const scenarios = selectScenarios(dataset.scenarios as Scenario[], 'crawl')
 const server = await startOfflineLiveServer()
 const runDirectory = await freshRunDirectory()
 
+const loadBefore = loadavg()
+const cpuBefore = process.cpuUsage()
 let totalWallMs = 0
 let totalAudioMs = 0
 const statuses: Record<string, number> = {}
@@ -47,6 +52,9 @@ for (const architecture of ['responses', 'client'] as const) {
     )
   }
 }
+const cpu = process.cpuUsage(cpuBefore)
+const cpuMs = (cpu.user + cpu.system) / 1000
+const loadAfter = loadavg()
 await server.close()
 const count = scenarios.length * 2
 console.log(`\nscenario executions: ${count}  statuses: ${JSON.stringify(statuses)}`)
@@ -55,3 +63,12 @@ console.log(
 )
 console.log(`speed-up factor: ${(totalAudioMs / totalWallMs).toFixed(1)}x (target >= 20x)`)
 console.log(`mean harness time per scenario: ${(totalWallMs / count).toFixed(0)} ms`)
+console.log(
+  `CPU time (harness + offline server): ${(cpuMs / 1000).toFixed(2)} s; audio per CPU second: ` +
+    `${(totalAudioMs / cpuMs).toFixed(1)}x; CPU per scenario: ${(cpuMs / count).toFixed(0)} ms`,
+)
+const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(' ')
+console.log(
+  `load average (1/5/15 min) before: ${load(loadBefore)}; after: ${load(loadAfter)}; ` +
+    `cores: ${availableParallelism()}`,
+)

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { silence } from '../audio/pcm.ts'
 import { syntheticSpeech } from '../audio/synthetic-voice.ts'
 import { SessionTimeline } from './timeline.ts'
@@ -43,6 +43,26 @@ describe('session timeline', () => {
     expect(speech.caller[0]?.startMs).toBeGreaterThanOrEqual(200)
     expect(speech.assistant).toHaveLength(1)
     expect(speech.assistant[0]?.startMs).toBeGreaterThanOrEqual(2_000)
+  })
+
+  it('measures speech once per state of the audio and remeasures after new audio', () => {
+    const timeline = new SessionTimeline({ mode: 'virtual' })
+    timeline.callerAudioSent(syntheticSpeech('Book a table'))
+    const render = vi.spyOn(timeline.recorder, 'render')
+    const first = timeline.speechIntervals()
+    const again = timeline.speechIntervals()
+    expect(render).toHaveBeenCalledTimes(1)
+    expect(again).toEqual(first)
+    // Callers get copies: changing one never changes the cached measurement.
+    if (first.caller[0] !== undefined) first.caller[0].startMs = -1
+    expect(timeline.speechIntervals().caller[0]?.startMs).toBeGreaterThanOrEqual(0)
+
+    timeline.assistantAudioReceived(5_000, syntheticSpeech('Done'))
+    expect(timeline.speechIntervals().assistant).toHaveLength(1)
+    timeline.callerAudioSent(silence(3_000))
+    timeline.callerAudioSent(syntheticSpeech('Thanks'))
+    expect(timeline.speechIntervals().caller).toHaveLength(2)
+    expect(render).toHaveBeenCalledTimes(3)
   })
 
   it('joins transcript fragments into lines per role and splits on a gap or a role change', () => {

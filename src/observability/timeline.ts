@@ -79,6 +79,10 @@ export class SessionTimeline {
   readonly #wallClock: () => number
   #wallStartMs: number | null = null
   #sentSamples = 0
+  /** Bumped by every audio change, so the measured speech intervals are reused until the audio changes. */
+  #audioVersion = 0
+  #speech: { version: number; intervals: { caller: SpeechInterval[]; assistant: SpeechInterval[] } } | null =
+    null
 
   constructor(options: TimelineOptions) {
     this.mode = options.mode
@@ -99,6 +103,7 @@ export class SessionTimeline {
     const startMs = this.nowMs()
     this.recorder.place('caller', startMs, samples)
     this.#sentSamples += samples.length
+    this.#audioVersion += 1
     return { startMs, endMs: startMs + (samples.length * 1000) / this.sampleRateHz }
   }
 
@@ -108,6 +113,7 @@ export class SessionTimeline {
     samples: Int16Array,
   ): { startMs: number; endMs: number; voiced: boolean } {
     const startMs = this.recorder.play('assistant', arrivalMs, samples)
+    this.#audioVersion += 1
     const endMs = startMs + (samples.length * 1000) / this.sampleRateHz
     return { startMs, endMs, voiced: rmsDbfs(samples) >= DEFAULT_SPEECH_ACTIVITY.onsetDbfs }
   }
@@ -147,13 +153,27 @@ export class SessionTimeline {
     this.usage.push({ seconds, atMs })
   }
 
-  /** Voiced intervals of each channel, measured on the recorded audio (caller: what we sent). */
+  /**
+   * Voiced intervals of each channel, measured on the recorded audio (caller: what we sent). Measured once
+   * per state of the audio: observation and metrics ask for them several times after collection ended.
+   * Callers get copies, so nothing they do changes the cached measurement.
+   */
   speechIntervals(): { caller: SpeechInterval[]; assistant: SpeechInterval[] } {
-    const rendered = this.recorder.render()
-    const options = { sampleRateHz: this.sampleRateHz }
+    if (this.#speech === null || this.#speech.version !== this.#audioVersion) {
+      const rendered = this.recorder.render()
+      const options = { sampleRateHz: this.sampleRateHz }
+      this.#speech = {
+        version: this.#audioVersion,
+        intervals: {
+          caller: detectSpeech(rendered.caller, options),
+          assistant: detectSpeech(rendered.assistant, options),
+        },
+      }
+    }
+    const { caller, assistant } = this.#speech.intervals
     return {
-      caller: detectSpeech(rendered.caller, options),
-      assistant: detectSpeech(rendered.assistant, options),
+      caller: caller.map((interval) => ({ ...interval })),
+      assistant: assistant.map((interval) => ({ ...interval })),
     }
   }
 

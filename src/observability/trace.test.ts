@@ -1,9 +1,13 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { SessionTrace, withoutRawAudio } from './trace.ts'
 
 const AUDIO = Buffer.alloc(960, 7).toString('base64')
 
 describe('sanitized session trace', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
   it('numbers records from 1 in the order they were added', () => {
     const trace = new SessionTrace()
     trace.add('client', 'sent', 0, { type: 'session.start', session: { model: 'gpt-live-1' } })
@@ -33,6 +37,20 @@ describe('sanitized session trace', () => {
     const trace = new SessionTrace()
     trace.add('server', 'received', 1, { type: 'session.output_audio.delta', delta: AUDIO })
     expect(trace.toJsonl()).not.toContain(AUDIO)
+  })
+
+  it('drops the audio before copying the event, so base64 audio is never serialized', () => {
+    const stringify = vi.spyOn(JSON, 'stringify')
+    const trace = new SessionTrace()
+    trace.add('server', 'received', 1, { type: 'session.output_audio.delta', delta: AUDIO })
+    trace.add('client', 'sent', 2, { type: 'session.input_audio.append', audio: AUDIO })
+    const serialized = stringify.mock.results.map((result) => String(result.value))
+    expect(serialized.length).toBeGreaterThan(0)
+    for (const text of serialized) expect(text).not.toContain(AUDIO)
+    expect(trace.records.map((record) => record.event)).toEqual([
+      { type: 'session.output_audio.delta', delta_bytes: 960 },
+      { type: 'session.input_audio.append', audio_bytes: 960 },
+    ])
   })
 
   it('redacts secret fields, configured extra fields and known secret values', () => {

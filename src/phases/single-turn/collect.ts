@@ -1,27 +1,46 @@
-// Streaming the request and collecting the response. The request is sent in 20 ms frames, then silence keeps
-// flowing (GPT-Live listens to a continuous stream and, offline, its clock is that stream) until the
-// completion tracker says the response is complete or the response timeout passed.
+// Streaming the request and collecting the response. GPT-Live listens to a continuous stream, so after the
+// request silence keeps flowing (offline, the server's clock is that stream) until the completion tracker
+// says the response is complete or the response timeout passed.
 //
-// Real time: frames are paced on absolute deadlines. Virtual clock (offline): frames go out in steps of
-// STEP_MS; after each step a round trip proves the server processed everything and its events arrived, and
-// the delegation controllers get to react, so every decision sits at a known audio position.
+// Real time: 20 ms frames paced on absolute deadlines, as a phone line delivers them. Virtual clock
+// (offline): each step sends STEP_MS of audio as ONE append (the protocol takes any even byte count; fewer,
+// larger appends are most of the offline speed-up), then a round trip proves the server processed it and
+// every event it produced arrived, and the delegation controllers get to react, so every decision sits at a
+// known audio position and a run produces the same bytes every time.
 
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { AssistantUnderTest } from '../../assistants/assistant-session.ts'
 import { FramePacer } from '../../audio/pacing.ts'
-import { silence, splitFrames } from '../../audio/pcm.ts'
+import { concatPcm16, SAMPLE_RATE_HZ, silence, splitFrames } from '../../audio/pcm.ts'
 import type { LiveSessionOutcome } from '../../live/index.ts'
 import { ROUND_TRIP_COMMAND, roundTrip } from '../../live/round-trip.ts'
 import type { ScenarioSession } from './scenario-session.ts'
 import { type CallerAudio, describeError, type SingleTurnEnv, StageError } from './types.ts'
 
-/** Audio per virtual-clock step: decisions are taken every 100 ms of audio. */
-export const STEP_MS = 100
-const FRAMES_PER_STEP = STEP_MS / 20
+/**
+ * Audio per virtual-clock step: decisions (completion, timeout, delegation settlement) and the arrival time
+ * of server events are quantized to it. Real-time mode decides at the same cadence.
+ */
+export const STEP_MS = 200
+const FRAME_MS = 20
+const FRAMES_PER_STEP = STEP_MS / FRAME_MS
+const STEP_SAMPLES = (SAMPLE_RATE_HZ * STEP_MS) / 1000
 /** How long one round trip may take before the server is considered gone. */
 const ROUND_TRIP_TIMEOUT_MS = 10_000
 /** Bound on sync rounds per step (each one lets controllers react to what the previous one delivered). */
 const MAX_SYNC_ROUNDS = 20
+/**
+ * Server events no delegation controller reacts to (output audio and captions, caller transcripts, usage,
+ * the round trip's own answer). A sync round that brought only these needs no further round unless
+ * delegated work is still running.
+ */
+const PASSIVE_EVENT_TYPES: ReadonlySet<string> = new Set([
+  'session.output_audio.delta',
+  'session.output_transcript.delta',
+  'session.input_transcript.delta',
+  'session.usage.updated',
+  'session.input_audio.unmuted',
+])
 
 export interface CollectedResponse {
   terminationReason: 'response_completed' | 'response_timeout'
@@ -36,38 +55,37 @@ export interface CollectedResponse {
 export async function collectSingleTurn(
   session: ScenarioSession,
   callerAudio: CallerAudio,
-  env: Pick<SingleTurnEnv, 'settings'>,
+  _env: Pick<SingleTurnEnv, 'settings'>,
   options: { signal?: AbortSignal } = {},
 ): Promise<CollectedResponse> {
-  const { assistant, timeline, tracker, trace } = session
+  const { assistant, timeline, tracker } = session
   const virtual = timeline.mode === 'virtual'
-  const request = splitFrames(callerAudio.samples)
-  const quietFrame = silence(20)
-  const pacer = new FramePacer({ realTime: !virtual, ...(options.signal ? { signal: options.signal } : {}) })
+  // The request in whole 20 ms frames (the last one padded), the same audio in both clock modes.
+  const requestFrames = splitFrames(callerAudio.samples)
+  const stream = virtual
+    ? new VirtualStepSource(concatPcm16(requestFrames))
+    : new PacedFrameSource(requestFrames, options.signal)
   const delegation = new DelegationWatch(assistant)
   let callerInputEndMs: number | null = null
-  let sent = 0
 
-  const sendFrame = (frame: Int16Array) => {
+  const sendChunk = (chunk: Int16Array, requestSamples: number) => {
     const at = timeline.nowMs()
-    if (!assistant.sendAudio(frame)) throw ended(assistant, 'while streaming caller audio')
-    timeline.callerAudioSent(frame)
-    trace.add('client', 'sent', at, { type: 'session.input_audio.append', audio_bytes: frame.byteLength })
-    sent += 1
-    if (sent === request.length) {
-      callerInputEndMs = timeline.nowMs()
+    if (!assistant.sendAudio(chunk)) throw ended(assistant, 'while streaming caller audio')
+    timeline.callerAudioSent(chunk)
+    session.trace.add('client', 'sent', at, {
+      type: 'session.input_audio.append',
+      audio_bytes: chunk.byteLength,
+    })
+    if (callerInputEndMs === null && requestSamples >= 0) {
+      callerInputEndMs = at + (requestSamples * 1000) / SAMPLE_RATE_HZ
       tracker.callerInputEnded(callerInputEndMs)
     }
   }
 
   try {
     for (;;) {
-      for (let k = 0; k < FRAMES_PER_STEP; k++) {
-        const slot = await pacer.nextSlot()
-        sendFrame(request[sent] ?? quietFrame)
-        pacer.markSent(slot)
-      }
-      if (virtual) await synchronize(session)
+      await stream.sendStep(sendChunk)
+      if (virtual) await synchronize(session, delegation)
       await delegation.update(session)
       if (assistant.session.settled !== undefined) throw ended(assistant, 'while collecting the response')
       const decision = tracker.decide(timeline.nowMs())
@@ -110,22 +128,92 @@ function ended(assistant: AssistantUnderTest, when: string): StageError {
 }
 
 /**
- * Round trips until one brings back nothing but its own answer: the server has processed every frame, and the
- * controllers have had the chance to react to everything that arrived (their commands were answered too).
+ * Sends one step of caller audio. `send(chunk, requestSamples)` gets, in the chunk that finishes the request,
+ * how many of its samples still belonged to the request (else -1).
  */
-async function synchronize(session: ScenarioSession): Promise<void> {
+type SendChunk = (chunk: Int16Array, requestSamples: number) => void
+
+/** Virtual clock: one append of STEP_MS per step, the request first, then silence. */
+class VirtualStepSource {
+  readonly #request: Int16Array
+  #position = 0
+  #silentStep: Int16Array | null = null
+
+  constructor(request: Int16Array) {
+    this.#request = request
+  }
+
+  async sendStep(send: SendChunk): Promise<void> {
+    const remaining = this.#request.length - this.#position
+    if (remaining <= 0) {
+      // Past the request every step is the same silence; one buffer serves them all (it is never mutated).
+      this.#silentStep ??= new Int16Array(STEP_SAMPLES)
+      send(this.#silentStep, -1)
+      return
+    }
+    const chunk = new Int16Array(STEP_SAMPLES)
+    chunk.set(this.#request.subarray(this.#position, this.#position + STEP_SAMPLES))
+    this.#position += STEP_SAMPLES
+    send(chunk, remaining <= STEP_SAMPLES ? remaining : -1)
+  }
+}
+
+/** Real time: 20 ms frames on absolute deadlines, FRAMES_PER_STEP per step. */
+class PacedFrameSource {
+  readonly #frames: Int16Array[]
+  readonly #pacer: FramePacer
+  readonly #quietFrame = silence(FRAME_MS)
+  #sent = 0
+
+  constructor(frames: Int16Array[], signal: AbortSignal | undefined) {
+    this.#frames = frames
+    this.#pacer = new FramePacer({ realTime: true, ...(signal ? { signal } : {}) })
+  }
+
+  async sendStep(send: SendChunk): Promise<void> {
+    for (let k = 0; k < FRAMES_PER_STEP; k++) {
+      const slot = await this.#pacer.nextSlot()
+      const frame = this.#frames[this.#sent] ?? this.#quietFrame
+      this.#sent += 1
+      send(frame, this.#sent === this.#frames.length ? frame.length : -1)
+      this.#pacer.markSent(slot)
+    }
+  }
+}
+
+/**
+ * Round trips until the server has processed every frame and the controllers have had the chance to react to
+ * everything that arrived (their commands answered too). A round that brought back only its own answer ends
+ * it; so does one that brought only passive events while no delegated work is running (nobody reacts to
+ * audio or captions), which spares a second round trip on most steps where the assistant speaks.
+ */
+async function synchronize(session: ScenarioSession, delegation: DelegationWatch): Promise<void> {
   const live = session.assistant.session
   for (let round = 0; round < MAX_SYNC_ROUNDS; round++) {
     const before = live.log.events.length
-    const sentAt = session.timeline.nowMs()
-    session.trace.add('client', 'sent', sentAt, { type: ROUND_TRIP_COMMAND })
+    session.trace.add('client', 'sent', session.timeline.nowMs(), { type: ROUND_TRIP_COMMAND })
     if (!(await roundTrip(live, ROUND_TRIP_TIMEOUT_MS))) return
     // Tool executions and controller reactions run on later ticks; let them happen before the next check.
     await nextTurn()
     await nextTurn()
-    if (live.log.events.length === before + 1) return
+    const arrived = live.log.events.length - before
+    if (arrived === 1) return
+    if (onlyPassiveSince(live.log.events, before) && (await delegation.idle())) return
   }
 }
+
+function onlyPassiveSince(events: readonly { event: { type: string } }[], from: number): boolean {
+  for (let index = from; index < events.length; index++) {
+    if (!PASSIVE_EVENT_TYPES.has(events[index]?.event.type ?? '')) return false
+  }
+  return true
+}
+
+/**
+ * The reason given when an idleness probe stops waiting. One shared value: a default abort reason is a fresh
+ * DOMException with a captured stack, and probes run on most steps.
+ */
+const PROBE_OVER = Object.freeze({ probe: 'delegated work is still running' })
 
 /** Follows the controller's pending work: when it drains, every open delegation's result was published. */
 class DelegationWatch {
@@ -139,7 +227,7 @@ class DelegationWatch {
   async update(session: ScenarioSession): Promise<void> {
     const open = session.timeline.delegations.filter((span) => span.settledMs === null)
     if (open.length === 0) return
-    if (!(await this.#idle())) return
+    if (!(await this.idle())) return
     const now = session.timeline.nowMs()
     for (const span of open.filter((candidate) => this.#backendFinished(candidate.id))) {
       session.timeline.delegationSettled(span.id, now)
@@ -165,7 +253,7 @@ class DelegationWatch {
   }
 
   /** True when nothing is pending (or the controller failed: the work is over either way). */
-  async #idle(): Promise<boolean> {
+  async idle(): Promise<boolean> {
     const cancel = new AbortController()
     const drained = this.#assistant.waitForDelegatedWork({ signal: cancel.signal }).then(
       () => true,
@@ -177,7 +265,7 @@ class DelegationWatch {
     )
     const stillBusy = nextTurn().then(() => false)
     const idle = await Promise.race([drained, stillBusy])
-    cancel.abort()
+    cancel.abort(PROBE_OVER)
     await drained
     return idle
   }
