@@ -14,6 +14,8 @@ const SINGLE_TURN_EXECUTION = {
 }
 
 const AUDIO = { chunk_ms: 20, sample_rate_hz: 24_000, real_time: true }
+// Cached speech is reused unless a run asks for it to be synthesized again.
+const CRAWL_AUDIO = { ...AUDIO, refresh_audio: false }
 
 const ASSISTANT = { mode: 'responses', endpoint: '' }
 
@@ -34,7 +36,7 @@ const CONNECTION = { live_allow_insecure_loopback: false, client_assistant_allow
 const DATASET = { path: 'data/scenarios.json' }
 
 const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
-  crawl: { dataset: DATASET, execution: SINGLE_TURN_EXECUTION, audio: AUDIO, assistant: ASSISTANT },
+  crawl: { dataset: DATASET, execution: SINGLE_TURN_EXECUTION, audio: CRAWL_AUDIO, assistant: ASSISTANT },
   walk: { dataset: DATASET, execution: SINGLE_TURN_EXECUTION, audio: AUDIO, assistant: ASSISTANT },
   run: {
     dataset: DATASET,

@@ -47,7 +47,13 @@ describe('built-in defaults', () => {
       response_timeout_seconds: 30,
       results_dir: null,
     })
-    expect(settings.audio).toEqual({ chunk_ms: 20, sample_rate_hz: 24000, real_time: true, cache_dir: null })
+    expect(settings.audio).toEqual({
+      chunk_ms: 20,
+      sample_rate_hz: 24000,
+      real_time: true,
+      cache_dir: null,
+      refresh_audio: false,
+    })
     expect(settings.assistant).toEqual({ mode: 'responses', endpoint: '' })
     expect(settings.models).toEqual({
       live_model: 'gpt-live-1',
@@ -72,6 +78,7 @@ describe('built-in defaults', () => {
     })
     expect(settings.origins['execution.concurrency']).toEqual({ source: 'default' })
     expect(settings.origins['execution.results_dir']).toEqual({ source: 'default' })
+    expect(settings.origins['audio.refresh_audio']).toEqual({ source: 'default' })
   })
 
   it('gives WALK no audio cache', () => {
@@ -139,6 +146,8 @@ describe('TOML values', () => {
     ['[execution]\nmax_examples = -1', 'execution.max_examples must be 0 (all) or greater'],
     ['[audio]\nchunk_ms = 0', 'audio.chunk_ms must be greater than 0'],
     ['[dataset]\npath = ""', 'dataset.path must not be empty'],
+    ['[audio]\nrefresh_audio = "yes"', 'audio.refresh_audio must be a boolean'],
+    ['[audio]\nrefresh_audio = 1', 'audio.refresh_audio must be a boolean'],
   ])('rejects %j with the toolkit wording', (toml, problem) => {
     const path = writeToml(toml)
     expect(problemOf(() => loadPhaseConfig('crawl', path, { env: {}, cwd }))).toBe(
@@ -159,6 +168,7 @@ describe('TOML values', () => {
     ['crawl', '[simulation]\nseed = 1', 'Configuration has unknown section [simulation]'],
     ['crawl', '[models]\nlive_model = "x"', 'Configuration has unknown section [models]'],
     ['walk', '[audio]\ncache_dir = "c"', 'Configuration has unknown key audio.cache_dir'],
+    ['walk', '[audio]\nrefresh_audio = true', 'Configuration has unknown key audio.refresh_audio'],
     ['run', '[audio]\nchunk_ms = 20', 'Configuration has unknown section [audio]'],
     [
       'run',
@@ -261,6 +271,27 @@ describe('precedence: override > environment > TOML > default', () => {
     expect(settings.origins['execution.response_timeout_seconds']).toEqual({ source: 'default' })
   })
 
+  it('resolves audio.refresh_audio through every layer and records the winner', () => {
+    const path = writeToml('[audio]\nrefresh_audio = true')
+    const fromToml = loadPhaseConfig('crawl', path, { env: {}, cwd })
+    expect(fromToml.audio.refresh_audio).toBe(true)
+    expect(fromToml.origins['audio.refresh_audio']).toEqual({ source: 'toml', file: path })
+    const env = { LIVE_EVALS_REFRESH_AUDIO: 'false' }
+    const fromEnv = loadPhaseConfig('crawl', path, { env, cwd })
+    expect(fromEnv.audio.refresh_audio).toBe(false)
+    expect(fromEnv.origins['audio.refresh_audio']).toEqual({
+      source: 'env',
+      variable: 'LIVE_EVALS_REFRESH_AUDIO',
+    })
+    const fromOverride = loadPhaseConfig('crawl', path, {
+      env,
+      cwd,
+      overrides: { audio: { refresh_audio: true } },
+    })
+    expect(fromOverride.audio.refresh_audio).toBe(true)
+    expect(fromOverride.origins['audio.refresh_audio']).toEqual({ source: 'override' })
+  })
+
   it('lets the environment beat TOML for the assistant mode', () => {
     const path = writeToml('[assistant]\nmode = "client"')
     const settings = loadPhaseConfig('crawl', path, { env: { OPENAI_ASSISTANT_MODE: 'responses' }, cwd })
@@ -328,6 +359,32 @@ describe('environment variables', () => {
     expect(Object.values(settings.origins)).toContainEqual({ source: 'env', variable })
   })
 
+  it.each([
+    ['true', true],
+    [' ON ', true],
+    ['1', true],
+    ['no', false],
+  ])('LIVE_EVALS_REFRESH_AUDIO=%j sets audio.refresh_audio in CRAWL', (text, expected) => {
+    const settings = loadPhaseConfig('crawl', writeToml(''), { env: { LIVE_EVALS_REFRESH_AUDIO: text }, cwd })
+    expect(settings.audio.refresh_audio).toBe(expected)
+    expect(settings.origins['audio.refresh_audio']).toEqual({
+      source: 'env',
+      variable: 'LIVE_EVALS_REFRESH_AUDIO',
+    })
+  })
+
+  it('ignores LIVE_EVALS_REFRESH_AUDIO in WALK and RUN, which have no speech cache', () => {
+    const env = { LIVE_EVALS_REFRESH_AUDIO: 'true' }
+    const walk = loadPhaseConfig('walk', writeToml(''), { env, cwd })
+    expect('refresh_audio' in walk.audio).toBe(false)
+    expect(walk.origins['audio.refresh_audio']).toBeUndefined()
+    const run = loadPhaseConfig('run', writeToml(''), { env, cwd })
+    expect(Object.values(run.origins)).not.toContainEqual({
+      source: 'env',
+      variable: 'LIVE_EVALS_REFRESH_AUDIO',
+    })
+  })
+
   it('treats a blank variable as unset', () => {
     const settings = loadPhaseConfig('crawl', writeToml(''), { env: { LIVE_EVALS_CONCURRENCY: '  ' }, cwd })
     expect(settings.execution.concurrency).toBe(1)
@@ -358,6 +415,11 @@ describe('environment variables', () => {
       'OPENAI_LIVE_ALLOW_INSECURE_LOOPBACK',
       'maybe',
       'Environment variable OPENAI_LIVE_ALLOW_INSECURE_LOOPBACK must be',
+    ],
+    [
+      'LIVE_EVALS_REFRESH_AUDIO',
+      'sometimes',
+      'Environment variable LIVE_EVALS_REFRESH_AUDIO must be true/false, yes/no, on/off or 1/0 (got "sometimes")',
     ],
     [
       'OPENAI_LIVE_BACKEND_VERBOSITY',

@@ -44,7 +44,9 @@ const executionFields = {
 const singleTurnExecutionFields = { ...executionFields, response_timeout_seconds: positiveNumber() }
 
 const audioFields = { chunk_ms: positiveInteger(), sample_rate_hz: positiveInteger(), real_time: boolean() }
-const crawlAudioFields = { ...audioFields, cache_dir: nonEmptyString() }
+// CRAWL synthesizes its caller speech behind a content-addressed cache; refresh_audio re-requests what was cached
+// before the run (the reference toolkit's --refresh-audio).
+const crawlAudioFields = { ...audioFields, cache_dir: nonEmptyString(), refresh_audio: boolean() }
 
 const assistantFields = { mode: oneOf(ASSISTANT_MODES), endpoint: string() }
 
@@ -201,7 +203,7 @@ export const crawlSettingsSchema = z.strictObject({
   phase: z.literal('crawl'),
   ...commonSettings,
   execution: resolvedSingleTurnExecution,
-  audio: z.strictObject({ ...audioFields, cache_dir: nullable(crawlAudioFields.cache_dir) }),
+  audio: z.strictObject({ ...crawlAudioFields, cache_dir: nullable(crawlAudioFields.cache_dir) }),
 })
 
 export const walkSettingsSchema = z.strictObject({
