@@ -2,7 +2,8 @@
 // LIVE_EVALS_MODE=live and a (fake) API key, its GPT-Live endpoint pointed at our offline server (any bearer
 // accepted) and the openai SDK's base URL (text-to-speech, Responses) at the loopback test server. Nothing is
 // registered with the offline server, so it hears nothing and never answers: the honest result is a response
-// timeout in every test, recorded as a live run. It runs twice to show the speech cache is used.
+// timeout in every test, recorded as a live run. It runs twice to show the speech cache is used, then a third
+// time, responses architecture only, with LIVE_EVALS_REFRESH_AUDIO=true to show refresh bypasses the cache.
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -32,8 +33,13 @@ let dir = ''
 let cacheDir = ''
 let first: ChildRun = { code: null, output: '' }
 let second: ChildRun = { code: null, output: '' }
+let refreshed: ChildRun = { code: null, output: '' }
 let speechAfterFirst = 0
+let speechAfterSecond = 0
+/** The two cache-reading runs' documents, by run name. */
 const documents = new Map<string, ResultsDocument>()
+/** The refresh run's documents, by run name. */
+const refreshDocuments = new Map<string, ResultsDocument>()
 
 async function filesUnder(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true })
@@ -41,6 +47,15 @@ async function filesUnder(folder: string): Promise<string[]> {
 }
 
 const tomlText = (tomlLines: string[]) => `${tomlLines.join('\n')}\n`
+
+type RecordedRequest = ReturnType<ResponsesServer['requestsTo']>[number]
+const spokenTexts = (requests: RecordedRequest[]) =>
+  requests.map((request) => (request.body as { input: string }).input).sort()
+
+async function datasetTexts(): Promise<string[]> {
+  const dataset = JSON.parse(await readFile(DATASET, 'utf8')) as { scenarios: { input: { text: string } }[] }
+  return dataset.scenarios.map((scenario) => scenario.input.text).sort()
+}
 
 beforeAll(async () => {
   live = await startOfflineLiveServer({ acceptAnyToken: true })
@@ -82,11 +97,20 @@ beforeAll(async () => {
   first = await runVitest(['run', '--config', FIXTURE_CONFIG], env)
   speechAfterFirst = openai.requestsTo(...SPEECH).length
   second = await runVitest(['run', '--config', FIXTURE_CONFIG], env)
+  speechAfterSecond = openai.requestsTo(...SPEECH).length
+  const cachedRuns = await runDirectoriesIn(join(dir, 'results'))
+  // One architecture is enough to show the refresh, and keeps this third run short.
+  refreshed = await runVitest(['run', '--config', FIXTURE_CONFIG], {
+    ...env,
+    LIVE_EVALS_REFRESH_AUDIO: 'true',
+    OPENAI_ASSISTANT_MODE: 'responses',
+  })
   for (const run of await runDirectoriesIn(join(dir, 'results'))) {
     const text = await readFile(join(dir, 'results', run, 'results.json'), 'utf8')
-    documents.set(run, ResultsDocumentSchema.parse(JSON.parse(text)))
+    const target = cachedRuns.includes(run) ? documents : refreshDocuments
+    target.set(run, ResultsDocumentSchema.parse(JSON.parse(text)))
   }
-}, 2 * SPAWN_TIMEOUT_MS)
+}, 3 * SPAWN_TIMEOUT_MS)
 
 afterAll(async () => {
   await Promise.all([live?.close(), openai?.close()])
@@ -114,20 +138,17 @@ describe('a live run against loopback stand-ins of the OpenAI services', () => {
       }
     }
     // A live run never becomes offline: nothing in either run's output speaks of the offline fixture mode.
-    expect(`${first.output}\n${second.output}`).not.toMatch(/offline_fixture|crawl_offline_/)
+    expect(`${first.output}\n${second.output}\n${refreshed.output}`).not.toMatch(
+      /offline_fixture|crawl_offline_/,
+    )
   })
 
   test('the caller audio is synthesized once per scenario, and a second run reads it from the cache', async () => {
-    const speech = openai.requestsTo(...SPEECH)
+    const speech = openai.requestsTo(...SPEECH).slice(0, speechAfterSecond)
     // Two scenarios with different texts; both architectures share each synthesis.
     expect(speechAfterFirst).toBe(2)
-    expect(speech).toHaveLength(2)
-    const dataset = JSON.parse(await readFile(DATASET, 'utf8')) as {
-      scenarios: { input: { text: string } }[]
-    }
-    expect(speech.map((request) => (request.body as { input: string }).input).sort()).toEqual(
-      dataset.scenarios.map((scenario) => scenario.input.text).sort(),
-    )
+    expect(speechAfterSecond).toBe(2)
+    expect(spokenTexts(speech)).toEqual(await datasetTexts())
     for (const request of speech) {
       expect(request.headers.authorization).toBe(`Bearer ${API_KEY}`)
       expect(request.body).toMatchObject({ model: 'gpt-4o-mini-tts', voice: 'marin', response_format: 'pcm' })
@@ -135,6 +156,20 @@ describe('a live run against loopback stand-ins of the OpenAI services', () => {
     expect((await readdir(cacheDir)).filter((name) => name.endsWith('.pcm'))).toHaveLength(2)
     // The server heard nothing, so nothing was delegated and the client backend had nothing to ask.
     expect(openai.requestsTo('POST', '/v1/responses')).toHaveLength(0)
+  })
+
+  test('LIVE_EVALS_REFRESH_AUDIO=true synthesizes every request again and says so in run.configuration', async () => {
+    expect(refreshed.output).toContain('0 passed, 2 failed')
+    // Both scenarios' audio was in the cache, and each was requested once more.
+    expect(spokenTexts(openai.requestsTo(...SPEECH).slice(speechAfterSecond))).toEqual(await datasetTexts())
+    // The fresh audio replaced the old entries under the same content keys.
+    expect((await readdir(cacheDir)).filter((name) => name.endsWith('.pcm'))).toHaveLength(2)
+    const names = [...refreshDocuments.keys()]
+    expect(names).toHaveLength(1)
+    expect(names[0]).toMatch(/^crawl_live_responses_\d{8}_\d{6}_\d{3}Z$/)
+    for (const document of refreshDocuments.values()) {
+      expect(document.run.configuration).toMatchObject({ assistant_mode: 'responses', refresh_audio: true })
+    }
   })
 
   test('run.configuration holds the CRAWL keys of the live settings', () => {
@@ -161,7 +196,8 @@ describe('a live run against loopback stand-ins of the OpenAI services', () => {
   test('the sessions reached the configured endpoint, and no key appears in any artifact or output', async () => {
     const files = await filesUnder(join(dir, 'results'))
     const events = files.filter((file) => file.endsWith('.jsonl'))
-    expect(events).toHaveLength(8)
+    // Two scenarios in two architectures in each cache-reading run, plus the refresh run's two.
+    expect(events).toHaveLength(10)
     for (const file of events) expect(await readFile(file, 'utf8')).toContain('"session.started"')
     for (const file of files) {
       const text = await readFile(file, 'latin1')
@@ -175,5 +211,6 @@ describe('a live run against loopback stand-ins of the OpenAI services', () => {
     ).toBeGreaterThan(0)
     expect(first.output).not.toContain('LIVEWIRING')
     expect(second.output).not.toContain('LIVEWIRING')
+    expect(refreshed.output).not.toContain('LIVEWIRING')
   })
 })

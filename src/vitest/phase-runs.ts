@@ -38,8 +38,7 @@ export function crawlRunConfiguration(
     voice: settings.models.live_voice,
     tts_model: settings.models.tts_model,
     audio_cache_dir: speechCacheDirectory(settings),
-    // The harness never bypasses its speech cache; there is no refresh setting.
-    refresh_audio: false,
+    refresh_audio: settings.audio.refresh_audio,
     concurrency: settings.execution.concurrency,
     sample_rate_hz: settings.audio.sample_rate_hz,
     chunk_ms: settings.audio.chunk_ms,

@@ -12,14 +12,22 @@ import { speechCacheDirectory } from './phase-runs.ts'
 export { prepareCallerAudio } from '../phases/single-turn/caller-audio.ts'
 export { createToolState } from '../phases/single-turn/tool-state.ts'
 
-/** Live runs speak the request with OpenAI text-to-speech behind the cache; offline runs need no synthesizer. */
+/**
+ * Live runs speak the request with OpenAI text-to-speech behind the cache (bypassed for entries older than this
+ * run when `audio.refresh_audio` is set); offline runs need no synthesizer.
+ */
 export function createSpeechSynthesizer(settings: CrawlSettings): SpeechSynthesizer | null {
   if (settings.execution.mode !== 'live') return null
   const apiKey = settings.credentials.openai_api_key
   if (apiKey === null) {
     throw new Error('OPENAI_API_KEY is required for a live run; or run offline with LIVE_EVALS_MODE=offline')
   }
-  return new SpeechSynthesizer({ client: new OpenAI({ apiKey }), cacheDir: speechCacheDirectory(settings) })
+  return new SpeechSynthesizer({
+    client: new OpenAI({ apiKey }),
+    cacheDir: speechCacheDirectory(settings),
+    // Refresh ignores what was cached before this run; what this synthesizer makes is still shared by the file's tests.
+    refresh: settings.audio.refresh_audio,
+  })
 }
 
 /**
