@@ -201,9 +201,9 @@ describe('delegationAccuracy', () => {
 describe('buildEvidenceMetrics', () => {
   test('count pairs for tool calls, delegations and turns', () => {
     const metrics = buildEvidenceMetrics(
-      sources({ efficiency: { total_turns: 2 }, golden: { total_turns: 2 } }),
+      sources({ efficiency: { total_turns: 5 }, golden: { total_turns: 6 } }),
     )
-    expect(metrics).toMatchObject({ tool_calls: '2/2', delegations: '1/1', turns: '2/2' })
+    expect(metrics).toMatchObject({ tool_calls: '2/2', delegations: '1/1', turns: '5/6' })
   })
   test('a boolean delegation_observed never fabricates a delegation count', () => {
     const efficiency = { unique_tool_invocation_count: 2, delegation_observed: true }

@@ -127,6 +127,42 @@ describe('interruptions, speaking time and floor-hold silence', () => {
     )
     expect(metrics.interruption_rate).toBe(0.5)
   })
+  test('an onset exactly at a request start or end is not an interruption; backchannels are not requests', () => {
+    const metrics = computeInteractionMetrics(
+      timeline({
+        caller_turns: [
+          request(0, 4_000),
+          { start_ms: 5_000, end_ms: 6_000, kind: 'backchannel' },
+          request(10_000, 11_000),
+        ],
+        // Onsets at 4 000 (end of the first request), 5 500 (inside the backchannel), 9 000 and 10 000 (start of
+        // the second request, after the previous speech stopped).
+        assistant_turns: [
+          [voiced(4_000, 4_800)],
+          [voiced(5_500, 5_700)],
+          [voiced(9_000, 9_500), voiced(10_000, 10_200)],
+        ],
+      }),
+    )
+    expect(metrics.interruption_rate).toBe(0)
+  })
+  test('censored requests stay out of the response rate but count as eligible for interruptions', () => {
+    const metrics = computeInteractionMetrics(
+      timeline({
+        caller_turns: [request(0, 1_000), request(2_000, 3_000)],
+        assistant_turns: [[voiced(500, 800)], [voiced(1_500, 1_900)]],
+        observation_end_ms: 4_000,
+      }),
+    )
+    expect(metrics.response_opportunities).toMatchObject({
+      response_count: 1,
+      response_censored_count: 1,
+      response_total: 1,
+      response_eligible_count: 2,
+    })
+    expect(metrics.response_rate).toBe(1)
+    expect(metrics.interruption_rate).toBe(0.5)
+  })
   test('interruption rate is null without eligible turns', () => {
     expect(computeInteractionMetrics(timeline({})).interruption_rate).toBeNull()
   })

@@ -3,6 +3,7 @@ import { passingRowInput } from './reporting-fixtures.ts'
 import {
   buildResultRow,
   infrastructureErrorRow,
+  type ResultRowInput,
   TASK_COMPLETED_MESSAGE,
   validateResultRow,
 } from './result-item.ts'
@@ -106,6 +107,16 @@ describe('validateResultRow', () => {
       passingRowInput({ semantic_quality: { score: 0.5, dimensions: { task_understanding: 2 } } }),
     )
     expect(row.error?.message).toContain('between 0 and 1')
+    const outOfRange: ResultRowInput['semantic_quality'][] = [
+      { score: 0.5, dimensions: { task_understanding: -0.1 } },
+      { score: 1.5, dimensions: {} },
+      { score: -0.5, dimensions: {} },
+    ]
+    for (const semantic_quality of outOfRange) {
+      const invalid = buildResultRow(passingRowInput({ semantic_quality }))
+      expect(invalid.error).toMatchObject({ stage: 'result_validation' })
+      expect(invalid.error?.message).toContain('between 0 and 1')
+    }
   })
   test('a valid row passes through unchanged', () => {
     const row = buildResultRow(passingRowInput())

@@ -71,7 +71,8 @@ export function buildResultRow(input: ResultRowInput): ResultItem {
   try {
     status = resolveResultStatus(
       input.raw_status,
-      typeof input.task_completed === 'boolean' && input.task_completed,
+      // Only a real `true` can pass; any other value is refused below by validateResultRow.
+      input.task_completed === true,
       failureStage,
     )
   } catch (error) {
