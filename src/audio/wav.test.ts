@@ -183,6 +183,16 @@ describe('encoding', () => {
     expect(() => encodeStereoWav(left, Int16Array.of(1))).toThrow(/same length.*left has 3 samples, right 1/)
   })
 
+  it('writes the same bytes as a general-purpose WAV encoder (wavefile), mono and stereo', () => {
+    const mono = new WaveFile()
+    mono.fromScratch(1, 24000, '16', tone)
+    expect(Buffer.from(encodeMonoWav(tone)).equals(Buffer.from(mono.toBuffer()))).toBe(true)
+    const stereo = new WaveFile()
+    const right = tone.map((sample) => -sample)
+    stereo.fromScratch(2, 16000, '16', [tone, right])
+    expect(Buffer.from(encodeStereoWav(tone, right, 16000)).equals(Buffer.from(stereo.toBuffer()))).toBe(true)
+  })
+
   it('writes a 44-byte PCM header followed by little-endian samples', () => {
     const bytes = encodeMonoWav(Int16Array.of(0x0102))
     expect(bytes.length).toBe(46)
