@@ -174,6 +174,21 @@ describe('dataset wrapper', () => {
     ])
   })
 
+  it('names every unknown key of one object, and runs no rule on a field that failed', () => {
+    const twoKeys = setPath(setPath(singleTurnRaw('keys'), 'input.speaker', 'x'), 'input.locale', 'en')
+    // With `expected` not an object, rules reading it would report nonsense (or crash); they stay quiet.
+    const noExpected = setPath(singleTurnRaw('flat'), 'expected', 'x')
+    const noGoldenPath = setPath(multiTurnRaw('gp'), 'expected.golden_path', [])
+    expect(
+      pathsAndMessages(violationsOf([twoKeys, noExpected, noGoldenPath])).map((line) => line.split(':')[0]),
+    ).toEqual([
+      'scenarios[0].input.speaker',
+      'scenarios[0].input.locale',
+      'scenarios[1].expected',
+      'scenarios[2].expected.golden_path',
+    ])
+  })
+
   it('lists cross-field and RUN gate violations beside a type error elsewhere in the same scenario', () => {
     const single = setPath(singleTurnRaw('single'), 'title', 5)
     setPath(single, 'simulation_parameters', { goal: 'x' })
