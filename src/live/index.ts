@@ -36,5 +36,7 @@ export {
   LiveSession,
   type LiveSessionOptions,
   type SentClientEvent,
+  type SentEventListener,
+  type SentLiveEvent,
   usesTwoByteSamples,
 } from './session.ts'

@@ -172,6 +172,91 @@ describe('LiveSession over LiveWS: the normal path', () => {
   })
 })
 
+describe('LiveSession: sent-frame notices and open waits', () => {
+  it('reports every frame actually sent, in order, with its clock time and receive position', async () => {
+    let tick = 0
+    const session = offlineSession({}, { clock: () => ++tick })
+    const sent: Array<{ type: string; sentAtMs: number; seq: number; event: Record<string, unknown> }> = []
+    const stop = session.onSent(({ event, sentAtMs, seq }) =>
+      sent.push({ type: event.type, sentAtMs, seq, event: event as unknown as Record<string, unknown> }),
+    )
+    await session.start(CONFIG)
+    expect(session.appendAudio(FRAME)).toBe(true)
+    const update = session.send({ type: 'session.update', session: { delegation: { type: 'client' } } })
+    if (update === null) throw new Error('unreachable')
+    await session.reply(update, 5_000)
+    await session.close()
+    expect(sent.map((item) => item.type)).toEqual([
+      'session.start',
+      'session.input_audio.append',
+      'session.update',
+      'session.close',
+    ])
+    expect(sent[0]?.event.session).toEqual(CONFIG)
+    expect(sent[0]?.seq).toBe(0)
+    // The append went out after session.started was received, so replies to it come after position 1.
+    expect(sent[1]?.seq).toBe(1)
+    expect(sent[1]?.event.audio).toBe(Buffer.from(FRAME).toString('base64'))
+    expect(sent[2]).toMatchObject({ sentAtMs: update.sentAtMs, seq: update.seq })
+    expect(sent[2]?.event.event_id).toBe(update.eventId)
+    const times = sent.map((item) => item.sentAtMs)
+    expect(times).toEqual([...times].sort((a, b) => a - b))
+    // Frames refused after the close are not reported, and an unsubscribed listener hears nothing more.
+    expect(session.appendAudio(FRAME)).toBe(false)
+    expect(sent).toHaveLength(4)
+    stop()
+  })
+
+  it('an unsubscribed listener is not called, and frames refused before the start are not reported', async () => {
+    const session = offlineSession()
+    const sent: string[] = []
+    const stop = session.onSent(({ event }) => sent.push(event.type))
+    expect(() => session.appendAudio(FRAME)).toThrow(/before session.started/)
+    await session.start(CONFIG)
+    stop()
+    session.appendAudio(FRAME)
+    await session.close()
+    expect(sent).toEqual(['session.start'])
+  })
+
+  it('a wait that resolves or times out leaves nothing attached to the session', async () => {
+    const session = offlineSession()
+    await session.start(CONFIG)
+    for (let i = 0; i < 20; i += 1) {
+      const sent = session.send({ type: 'session.input_audio.unmute' })
+      if (sent === null) throw new Error('unreachable')
+      await session.reply(sent, 5_000)
+    }
+    await expect(
+      session.waitForEvent((event) => event.type === 'session.output_audio.delta', { timeoutMs: 20 }),
+    ).rejects.toMatchObject({ kind: 'timeout' })
+    expect(session.openWaitCount).toBe(0)
+    expect((await session.close()).type).toBe('closed')
+  })
+
+  it('the end of the session rejects every wait still open, once, and leaves none behind', async () => {
+    const session = offlineSession()
+    await session.start(CONFIG)
+    const never = (event: { type: string }) => event.type === 'session.thinking.appended'
+    const waits = [0, 1, 2].map(() =>
+      session.waitForEvent(never, { timeoutMs: 60_000, description: 'thinking' }),
+    )
+    const settled = waits.map((wait) =>
+      wait.then(
+        () => 'resolved',
+        (error: unknown) => error,
+      ),
+    )
+    expect(session.openWaitCount).toBe(3)
+    await session.close()
+    expect(session.openWaitCount).toBe(0)
+    for (const result of await Promise.all(settled)) {
+      expect(result).toMatchObject({ kind: 'ended' })
+      expect((result as Error).message).toMatch(/ended \(closed\) while waiting for thinking/)
+    }
+  })
+})
+
 describe('LiveSession: exactly one terminal outcome per fault', () => {
   it('a disconnect mid-stream is one unexpected_eof in stage stream', async () => {
     const session = offlineSession({ faults: { disconnect: { afterEvents: 1 } } })

@@ -3,6 +3,7 @@ import { type LiveEndpointSettingsInput, resolveLiveEndpoint } from './endpoint.
 import { type LiveErrorKind, LiveSessionError, type LiveSessionStage } from './errors.ts'
 import { type LiveEventListener, LiveEventLog } from './event-log.ts'
 import {
+  type ClientEvent,
   describeMalformedServerEvent,
   type ErrorEvent,
   type ReceivedLiveEvent,
@@ -38,6 +39,16 @@ export interface SentClientEvent {
   /** Receive-log position at send time; replies can only come after it. */
   seq: number
 }
+
+/** A frame as it left for the server: the exact event, when (session clock) and after how many received events. */
+export interface SentLiveEvent {
+  event: ClientEvent
+  sentAtMs: number
+  /** Receive-log position at send time; replies can only come after it. */
+  seq: number
+}
+
+export type SentEventListener = (sent: SentLiveEvent) => void
 
 type Phase = 'idle' | 'starting' | 'started' | 'closing' | 'ended'
 
@@ -87,6 +98,12 @@ export class LiveSession {
   #onStarted: (() => void) | undefined
   #timer: NodeJS.Timeout | undefined
   #closeRequestId: string | undefined
+  readonly #sentListeners = new Set<SentEventListener>()
+  /**
+   * Rejecters of the waits still open. The session's end rejects them all at once in #settle, so a wait that
+   * resolves normally leaves nothing behind (a per-wait `outcome.then` would stay attached until the end).
+   */
+  readonly #openWaits = new Set<(outcome: LiveSessionOutcome) => void>()
   readonly #socketClosed: Promise<void>
   #markSocketClosed!: () => void
 
@@ -161,7 +178,7 @@ export class LiveSession {
     const started = new Promise<void>((resolve) => {
       this.#onStarted = resolve
     })
-    this.#ws.send({ type: 'session.start', event_id: this.#newEventId(), session: config })
+    this.#transmit({ type: 'session.start', event_id: this.#newEventId(), session: config })
     this.#arm(this.#startTimeoutMs, () =>
       this.#socketOpen
         ? `no session.started within ${this.#startTimeoutMs} ms of session.start`
@@ -184,7 +201,7 @@ export class LiveSession {
       throw this.#misuse(`PCM16 audio needs an even byte count, got ${audio.byteLength} bytes`)
     }
     const base64 = Buffer.from(audio.buffer, audio.byteOffset, audio.byteLength).toString('base64')
-    this.#ws.send({ type: 'session.input_audio.append', audio: base64 })
+    this.#transmit({ type: 'session.input_audio.append', audio: base64 })
     return true
   }
 
@@ -196,9 +213,25 @@ export class LiveSession {
     if (this.#settled !== undefined || this.#phase === 'closing' || this.#phase === 'ended') return null
     if (this.#phase !== 'started') throw this.#misuse(`${event.type} must not be sent before session.started`)
     const eventId = event.event_id ?? this.#newEventId()
-    const seq = this.log.events.length
-    this.#ws.send({ ...event, event_id: eventId })
-    return { eventId, sentAtMs: this.#clock(), seq }
+    const { sentAtMs, seq } = this.#transmit({ ...event, event_id: eventId })
+    return { eventId, sentAtMs, seq }
+  }
+
+  /**
+   * Calls `listener` synchronously after every frame actually sent from now on: `session.start`, each audio
+   * append (its base64 included; drop it before keeping the event), `send()`'s events and `session.close`.
+   * Frames refused locally (after the close, before the start) are never reported.
+   */
+  onSent(listener: SentEventListener): () => void {
+    this.#sentListeners.add(listener)
+    return () => {
+      this.#sentListeners.delete(listener)
+    }
+  }
+
+  /** How many waitForEvent/reply waits are still open (each is settled by its match, its deadline or the end). */
+  get openWaitCount(): number {
+    return this.#openWaits.size
   }
 
   /** Every received event, in order, from the first; ends after the session's outcome. */
@@ -235,6 +268,7 @@ export class LiveSession {
       const done = (action: () => void) => {
         clearTimeout(timer)
         unsubscribe()
+        this.#openWaits.delete(onEnd)
         action()
       }
       const timer = setTimeout(() => {
@@ -243,15 +277,15 @@ export class LiveSession {
       const unsubscribe = this.log.subscribe((received) => {
         if (predicate(received.event)) done(() => resolve(received))
       })
-      void this.outcome.then((outcome) =>
+      const onEnd = (outcome: LiveSessionOutcome) =>
         done(() =>
           reject(
             outcome.type === 'failed'
               ? outcome.error
               : this.#waitError(`the session ended (${outcome.type}) while waiting for ${what}`, 'ended'),
           ),
-        ),
-      )
+        )
+      this.#openWaits.add(onEnd)
     })
   }
 
@@ -265,7 +299,7 @@ export class LiveSession {
       if (this.#phase === 'started') {
         this.#phase = 'closing'
         this.#closeRequestId = this.#newEventId()
-        this.#ws.send({ type: 'session.close', event_id: this.#closeRequestId })
+        this.#transmit({ type: 'session.close', event_id: this.#closeRequestId })
         this.#arm(
           this.#closeTimeoutMs,
           () => `no session.closed within ${this.#closeTimeoutMs} ms of session.close`,
@@ -357,8 +391,23 @@ export class LiveSession {
     this.#signal?.removeEventListener('abort', this.#onAbort)
     this.log.seal()
     this.#resolveOutcome(stamped)
+    const waits = [...this.#openWaits]
+    this.#openWaits.clear()
+    for (const endWait of waits) endWait(stamped)
     // After the outcome the socket has no purpose; closing it twice is harmless in LiveWS.
     this.#ws.close()
+  }
+
+  /** Every frame leaves through here, so the sent-event listeners see exactly what went out, in order. */
+  #transmit(event: ClientEvent): { sentAtMs: number; seq: number } {
+    this.#ws.send(event)
+    const sent = { sentAtMs: this.#clock(), seq: this.log.events.length }
+    // Audio appends are most of the frames; with nobody listening they cost nothing more.
+    if (this.#sentListeners.size > 0) {
+      const notice: SentLiveEvent = { event, ...sent }
+      for (const listener of this.#sentListeners) listener(notice)
+    }
+    return sent
   }
 
   #arm(timeoutMs: number, describe: () => string): void {
