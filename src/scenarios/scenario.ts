@@ -27,7 +27,9 @@ export const AudioConditionSchema = z.enum(AUDIO_CONDITIONS)
 export type AudioCondition = z.infer<typeof AudioConditionSchema>
 
 export const RecordingSchema = z.strictObject({
-  id: artifactIdSchema('recording id'),
+  // Any non-empty text, as the reference contract allows: recording ids only need to be unique within their
+  // scenario, and artifacts are named after the scenario id, never the recording id.
+  id: nonEmptyString(),
   // Relative to the dataset file, never to the working directory (the loader resolves it).
   path: nonEmptyString(),
   condition: AudioConditionSchema.default('clean'),
