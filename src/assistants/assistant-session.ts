@@ -5,6 +5,7 @@
 import type { ReceivedLiveEvent, SessionConfig, SessionStartedEvent } from '../live/index.ts'
 import { type LiveEndpointSettingsInput, LiveSession } from '../live/index.ts'
 import type { LiveSessionOutcome } from '../live/outcome.ts'
+import { renderConversationContext } from '../scenarios/derived.ts'
 import type { AssistantVisibleInput } from '../scenarios/visible.ts'
 import type { HeardUtterance, OfflineLiveServer, OfflineSessionScript } from '../testing/live-server/index.ts'
 import type { ApplicationBackend, ObservationEvent } from './client/backend/application-backend.ts'
@@ -108,7 +109,7 @@ export function clientControllerWith(
  */
 export function offlineClientBackend({ visibleInput, runtime }: ClientControllerContext): ApplicationBackend {
   return restaurantOfflineBackend({
-    authorizedContext: visibleConversationText(visibleInput),
+    authorizedContext: renderConversationContext(visibleInput.context),
     initialState: structuredClone(visibleInput.initialState),
     callTool: runtimeToolCallback(runtime),
   })
@@ -252,20 +253,13 @@ export async function openAssistantUnderTest(options: OpenAssistantOptions): Pro
   }
 }
 
-/** The visible conversation context as one text: the summary, then `role: text` history lines. */
-function visibleConversationText(visible: AssistantVisibleInput): string {
-  if (visible.context === null) return ''
-  const lines = visible.context.history.map((message) => `${message.role}: ${message.text}`)
-  return (visible.context.summary.trim() === '' ? lines : [visible.context.summary, ...lines]).join('\n')
-}
-
 /** The assistant-owned offline behaviour of an architecture, built from the visible input only. */
 export function offlineBehaviourFor(
   visible: AssistantVisibleInput,
   architecture: Architecture,
 ): OfflineBehaviour {
   const options = {
-    conversationContext: visibleConversationText(visible),
+    conversationContext: renderConversationContext(visible.context),
     initialState: structuredClone(visible.initialState),
   }
   return architecture === 'responses'

@@ -7,11 +7,19 @@ export type ContextMode = 'none' | 'summary' | 'history' | 'summary_and_history'
 
 /** The prior conversation as text: the summary, then one `role: text` line per history message. */
 export function conversationContext(scenario: Scenario): string {
-  const context = scenario.input.context
+  return renderConversationContext(scenario.input.context)
+}
+
+/**
+ * The same rendering for any context, e.g. the assistant-visible copy (`assistantVisibleInput(s).context`), so
+ * the assistant side derives its text without holding the scenario.
+ */
+export function renderConversationContext(
+  context: { summary: string; history: ReadonlyArray<{ role: string; text: string }> } | null,
+): string {
   if (context === null) return ''
   const lines = context.history.map((message) => `${message.role}: ${message.text}`)
-  const summary = context.summary.trim()
-  return (summary === '' ? lines : [context.summary, ...lines]).join('\n')
+  return (context.summary.trim() === '' ? lines : [context.summary, ...lines]).join('\n')
 }
 
 export function contextMode(scenario: Scenario): ContextMode {

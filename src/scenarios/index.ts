@@ -6,6 +6,7 @@ export {
   contextMode,
   conversationContext,
   persona,
+  renderConversationContext,
   scenarioType,
   simulationGoal,
 } from './derived.ts'

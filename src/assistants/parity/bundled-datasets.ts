@@ -3,6 +3,7 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { renderConversationContext } from '../../scenarios/derived.ts'
 import { type LoadedScenario, loadDataset } from '../../scenarios/load.ts'
 import { type AssistantVisibleInput, assistantVisibleInput } from '../../scenarios/visible.ts'
 
@@ -16,13 +17,6 @@ export interface BundledRow {
   conversationContext: string
 }
 
-/** The visible context as text, built only from the visible input (same rule as the contract's). */
-export function visibleConversationContext(visible: AssistantVisibleInput): string {
-  if (visible.context === null) return ''
-  const lines = visible.context.history.map((message) => `${message.role}: ${message.text}`)
-  return (visible.context.summary.trim() === '' ? lines : [visible.context.summary, ...lines]).join('\n')
-}
-
 /** All `scenarios/<phase>/*.json` datasets, loaded and validated. */
 export async function bundledRows(): Promise<BundledRow[]> {
   const files = readdirSync(scenariosDir, { withFileTypes: true, recursive: true })
@@ -34,7 +28,7 @@ export async function bundledRows(): Promise<BundledRow[]> {
     const dataset = await loadDataset(file)
     for (const scenario of dataset.scenarios) {
       const visible = assistantVisibleInput(scenario)
-      rows.push({ file, scenario, visible, conversationContext: visibleConversationContext(visible) })
+      rows.push({ file, scenario, visible, conversationContext: renderConversationContext(visible.context) })
     }
   }
   return rows
