@@ -194,6 +194,7 @@ describe('LiveSession: sent-frame notices and open waits', () => {
     ])
     expect(sent[0]?.event.session).toEqual(CONFIG)
     expect(sent[0]?.seq).toBe(0)
+    expect(session.startSent).toMatchObject({ event: sent[0]?.event, sentAtMs: sent[0]?.sentAtMs, seq: 0 })
     // The append went out after session.started was received, so replies to it come after position 1.
     expect(sent[1]?.seq).toBe(1)
     expect(sent[1]?.event.audio).toBe(Buffer.from(FRAME).toString('base64'))

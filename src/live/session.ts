@@ -95,6 +95,7 @@ export class LiveSession {
   #settled: LiveSessionOutcome | undefined
   #resolveOutcome!: (outcome: LiveSessionOutcome) => void
   #started: SessionStartedEvent | undefined
+  #startSent: SentLiveEvent | undefined
   #onStarted: (() => void) | undefined
   #timer: NodeJS.Timeout | undefined
   #closeRequestId: string | undefined
@@ -162,6 +163,14 @@ export class LiveSession {
     return this.#started
   }
 
+  /**
+   * The `session.start` frame as it was sent, once start() sent it. Consumers that can only subscribe to
+   * onSent after start() returned (the handshake happens inside whoever opened the session) read it here.
+   */
+  get startSent(): SentLiveEvent | undefined {
+    return this.#startSent
+  }
+
   /** The outcome if the session already ended. */
   get settled(): LiveSessionOutcome | undefined {
     return this.#settled
@@ -178,7 +187,8 @@ export class LiveSession {
     const started = new Promise<void>((resolve) => {
       this.#onStarted = resolve
     })
-    this.#transmit({ type: 'session.start', event_id: this.#newEventId(), session: config })
+    const startEvent: ClientEvent = { type: 'session.start', event_id: this.#newEventId(), session: config }
+    this.#startSent = { event: startEvent, ...this.#transmit(startEvent) }
     this.#arm(this.#startTimeoutMs, () =>
       this.#socketOpen
         ? `no session.started within ${this.#startTimeoutMs} ms of session.start`

@@ -13,7 +13,7 @@ import type { AssistantUnderTest } from '../../assistants/assistant-session.ts'
 import { FramePacer } from '../../audio/pacing.ts'
 import { concatPcm16, SAMPLE_RATE_HZ, silence, splitFrames } from '../../audio/pcm.ts'
 import type { LiveSessionOutcome } from '../../live/index.ts'
-import { ROUND_TRIP_COMMAND, roundTrip } from '../../live/round-trip.ts'
+import { roundTrip } from '../../live/round-trip.ts'
 import type { ScenarioSession } from './scenario-session.ts'
 import { type CallerAudio, describeError, type SingleTurnEnv, StageError } from './types.ts'
 
@@ -72,10 +72,6 @@ export async function collectSingleTurn(
     const at = timeline.nowMs()
     if (!assistant.sendAudio(chunk)) throw ended(assistant, 'while streaming caller audio')
     timeline.callerAudioSent(chunk)
-    session.trace.add('client', 'sent', at, {
-      type: 'session.input_audio.append',
-      audio_bytes: chunk.byteLength,
-    })
     if (callerInputEndMs === null && requestSamples >= 0) {
       callerInputEndMs = at + (requestSamples * 1000) / SAMPLE_RATE_HZ
       tracker.callerInputEnded(callerInputEndMs)
@@ -90,7 +86,7 @@ export async function collectSingleTurn(
       if (assistant.session.settled !== undefined) throw ended(assistant, 'while collecting the response')
       const decision = tracker.decide(timeline.nowMs())
       if (decision.state !== 'waiting') {
-        const closeOutcome = await closeSession(session)
+        const closeOutcome = await assistant.close()
         return {
           terminationReason: decision.state === 'completed' ? 'response_completed' : 'response_timeout',
           callerInputEndMs: callerInputEndMs ?? timeline.nowMs(),
@@ -191,7 +187,6 @@ async function synchronize(session: ScenarioSession, delegation: DelegationWatch
   const live = session.assistant.session
   for (let round = 0; round < MAX_SYNC_ROUNDS; round++) {
     const before = live.log.events.length
-    session.trace.add('client', 'sent', session.timeline.nowMs(), { type: ROUND_TRIP_COMMAND })
     if (!(await roundTrip(live, ROUND_TRIP_TIMEOUT_MS))) return
     // Tool executions and controller reactions run on later ticks; let them happen before the next check.
     await nextTurn()
@@ -269,9 +264,4 @@ class DelegationWatch {
     await drained
     return idle
   }
-}
-
-async function closeSession(session: ScenarioSession): Promise<LiveSessionOutcome> {
-  session.trace.add('client', 'sent', session.timeline.nowMs(), { type: 'session.close' })
-  return session.assistant.close()
 }

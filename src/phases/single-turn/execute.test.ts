@@ -1,11 +1,12 @@
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { offlineClientController } from '../../assistants/assistant-session.ts'
+import { type ClientControllerFactory, offlineClientController } from '../../assistants/assistant-session.ts'
 import { ResultItemSchema } from '../../reporting/result-schema.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../../testing/live-server/index.ts'
 import { executeSingleTurnScenario } from './execute.ts'
 import { bundledCrawlScenario, freshRunDirectory, offlineCrawlSettings, offlineEnv } from './test-support.ts'
+import type { SingleTurnExecution } from './types.ts'
 
 let server: OfflineLiveServer
 beforeAll(async () => {
@@ -45,42 +46,6 @@ describe('executeSingleTurnScenario offline (responses delegation)', () => {
     expect(records.map((record) => record.type)).toContain('evaluation.outcome.assessed')
     expect(events.join('\n')).not.toMatch(/"(audio|delta)":"[A-Za-z0-9+/]{200,}/)
   })
-
-  it('produces identical artifact bytes for the same input twice', async () => {
-    const settings = await offlineCrawlSettings()
-    const scenario = await bundledCrawlScenario(BOOKING)
-    const runs = []
-    for (let i = 0; i < 2; i++) {
-      const runDirectory = await freshRunDirectory()
-      const execution = await executeSingleTurnScenario(
-        scenario,
-        offlineEnv(settings, server, runDirectory, 'responses'),
-      )
-      runs.push(execution)
-    }
-    const [first, second] = runs
-    for (const key of [
-      'input_audio',
-      'output_audio',
-      'conversation_audio',
-      'conversation_transcript',
-    ] as const) {
-      const a = await readFile(first?.artifacts[key] as string)
-      const b = await readFile(second?.artifacts[key] as string)
-      expect(a.equals(b), key).toBe(true)
-    }
-    // The trace too, apart from what the offline server stamps from the wall clock (resource timestamps) and
-    // the session label (both runs share one server, so the second registration gets the next token).
-    const comparableTrace = async (path: string | null | undefined) =>
-      (await readFile(path as string, 'utf8'))
-        .replace(/"(created_at|expires_at)":\d+/g, '"$1":0')
-        .replace(/live_offline_[0-9a-f]+/g, 'live_offline_S')
-        .replace(/"event_[0-9a-f]+_/g, '"event_S_')
-    expect(await comparableTrace(second?.artifacts.events)).toBe(
-      await comparableTrace(first?.artifacts.events),
-    )
-    expect(first?.row).toEqual(second?.row)
-  })
 })
 
 describe('executeSingleTurnScenario offline (client delegation)', () => {
@@ -98,4 +63,150 @@ describe('executeSingleTurnScenario offline (client delegation)', () => {
     expect(execution.observation?.tool_executions.map((call) => call.name)).toEqual(['create_reservation'])
     expect(ResultItemSchema.parse(execution.row)).toEqual(execution.row)
   })
+})
+
+/** The events JSONL of one execution, parsed. */
+async function traceOf(execution: SingleTurnExecution): Promise<Array<Record<string, unknown>>> {
+  const text = await readFile(execution.artifacts.events as string, 'utf8')
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+}
+
+const sentTypes = (records: Array<Record<string, unknown>>) =>
+  records.filter((record) => record.direction === 'sent').map((record) => record.type)
+
+describe('the events JSONL holds what the assistant side sent', () => {
+  it('Responses delegation: the function output (response.item.create) and the continuation (response.create)', async () => {
+    const settings = await offlineCrawlSettings()
+    const execution = await executeSingleTurnScenario(
+      await bundledCrawlScenario(BOOKING),
+      offlineEnv(settings, server, await freshRunDirectory(), 'responses'),
+    )
+    const records = await traceOf(execution)
+    const sent = sentTypes(records)
+    expect(sent[0]).toBe('session.start')
+    expect(sent.at(-1)).toBe('session.close')
+    expect(sent).toContain('session.input_audio.append')
+    const itemCreate = records.find((record) => record.type === 'response.item.create')
+    expect(itemCreate).toMatchObject({
+      source: 'client',
+      direction: 'sent',
+      event: { item: { type: 'function_call_output' } },
+    })
+    const continuation = sent.indexOf('response.create')
+    expect(continuation).toBeGreaterThan(sent.indexOf('response.item.create'))
+    // Each sent record sits where it happened: after the delegation that caused it was received.
+    const indexOf = (type: string) => records.findIndex((record) => record.type === type)
+    expect(indexOf('response.item.create')).toBeGreaterThan(indexOf('session.delegation.created'))
+    // Raw caller audio never reaches the file; its size does.
+    const append = records.find((record) => record.type === 'session.input_audio.append')
+    expect(append?.event).toEqual({ type: 'session.input_audio.append', audio_bytes: expect.any(Number) })
+  })
+
+  it('client delegation: the application answer as session.commentary.append with its delegation id', async () => {
+    const settings = await offlineCrawlSettings()
+    const execution = await executeSingleTurnScenario(
+      await bundledCrawlScenario(BOOKING),
+      offlineEnv(settings, server, await freshRunDirectory(), 'client', {
+        clientController: offlineClientController,
+      }),
+    )
+    const records = await traceOf(execution)
+    const commentary = records.find((record) => record.type === 'session.commentary.append')
+    const delegation = records.find((record) => record.type === 'session.delegation.created')
+    expect(commentary).toMatchObject({
+      source: 'client',
+      direction: 'sent',
+      event: { event_id: 'commentary_1' },
+    })
+    const delegationId = (delegation?.event as { delegation: { id: string } }).delegation.id
+    expect((commentary?.event as { delegation_id: string }).delegation_id).toBe(delegationId)
+    expect(sentTypes(records)).not.toContain('response.create')
+  })
+
+  it('redacts the Responses-API key and the client assistant token wherever a sent frame carries them', async () => {
+    const base = await offlineCrawlSettings()
+    const responsesKey = 'resp-key-SENTINEL-0001'
+    const clientToken = 'client-token-SENTINEL-0002'
+    const settings = {
+      ...base,
+      credentials: {
+        ...base.credentials,
+        responses_api_key: responsesKey,
+        client_assistant_token: clientToken,
+      },
+    }
+    // An application that (wrongly) speaks its own credentials: the trace must still not hold them.
+    const leaky: ClientControllerFactory = (context) => {
+      const handle = offlineClientController(context)
+      let leaked = false
+      return {
+        ...handle,
+        get pending() {
+          return handle.pending
+        },
+        wait(options) {
+          if (!leaked) {
+            leaked = true
+            context.session.send({
+              type: 'session.commentary.append',
+              delegation_id: null,
+              content: `keys ${responsesKey} and ${clientToken}`,
+            })
+          }
+          return handle.wait(options)
+        },
+      }
+    }
+    const execution = await executeSingleTurnScenario(
+      await bundledCrawlScenario(BOOKING),
+      offlineEnv(settings, server, await freshRunDirectory(), 'client', { clientController: leaky }),
+    )
+    const text = await readFile(execution.artifacts.events as string, 'utf8')
+    expect(text).toContain('[redacted]')
+    expect(text).not.toContain(responsesKey)
+    expect(text).not.toContain(clientToken)
+  })
+})
+
+describe('byte-determinism of a run', () => {
+  for (const architecture of ['responses', 'client'] as const) {
+    it(`${architecture}: the same input on a fresh offline server gives the same artifact bytes, trace included`, async () => {
+      const settings = await offlineCrawlSettings()
+      const scenario = await bundledCrawlScenario(BOOKING)
+      const runs: SingleTurnExecution[] = []
+      for (let i = 0; i < 2; i++) {
+        // A fresh server per run: session tokens, session ids and event ids start over as for a new process.
+        const fresh = await startOfflineLiveServer()
+        try {
+          runs.push(
+            await executeSingleTurnScenario(
+              scenario,
+              offlineEnv(settings, fresh, await freshRunDirectory(), architecture, {
+                ...(architecture === 'client' ? { clientController: offlineClientController } : {}),
+              }),
+            ),
+          )
+        } finally {
+          await fresh.close()
+        }
+      }
+      const [first, second] = runs
+      expect(first?.row.status).toBe('passed')
+      for (const key of [
+        'input_audio',
+        'output_audio',
+        'conversation_audio',
+        'conversation_transcript',
+        'events',
+      ] as const) {
+        const a = await readFile(first?.artifacts[key] as string)
+        const b = await readFile(second?.artifacts[key] as string)
+        expect(a.equals(b), key).toBe(true)
+      }
+      expect(first?.row).toEqual(second?.row)
+    })
+  }
 })

@@ -1,5 +1,7 @@
 // Opening the assistant under test for one scenario and wiring everything it says into the observation side:
-// the session timeline (the one clock), the sanitized trace and the completion tracker. Offline, the session is
+// the session timeline (the one clock), the sanitized trace and the completion tracker. The trace hears both
+// directions from the session itself: every frame sent (start, caller audio, the controllers' commands, round
+// trips, close) and every event received, in the order they happened. Offline, the session is
 // registered with the offline server under a fresh token carrying only what the caller says; live, it connects
 // to the real endpoint with the API key.
 
@@ -10,7 +12,7 @@ import {
 } from '../../assistants/assistant-session.ts'
 import { assistantModelsFromSettings } from '../../assistants/frontend/index.ts'
 import { pcm16FromBase64 } from '../../audio/pcm.ts'
-import type { ReceivedLiveEvent } from '../../live/index.ts'
+import type { ReceivedLiveEvent, SentLiveEvent } from '../../live/index.ts'
 import { LiveSessionError } from '../../live/index.ts'
 import { SessionTimeline } from '../../observability/timeline.ts'
 import { SessionTrace } from '../../observability/trace.ts'
@@ -33,6 +35,16 @@ export interface ScenarioSession {
   detach(): void
 }
 
+/**
+ * Every credential this run holds, scrubbed by value from the trace wherever it was copied: the GPT-Live key
+ * (or the offline session token), the Responses-API key of the backend, and the client assistant's token.
+ */
+export function traceSecretValues(settings: SingleTurnEnv['settings'], connectionKey: string): string[] {
+  const { openai_api_key, responses_api_key, client_assistant_token } = settings.credentials
+  const values = [connectionKey, openai_api_key, responses_api_key, client_assistant_token]
+  return [...new Set(values.filter((value): value is string => value !== null && value !== ''))]
+}
+
 /** Whether the offline virtual clock drives this run (offline and not paced in real time). */
 export function usesVirtualClock(env: Pick<SingleTurnEnv, 'settings'>): boolean {
   return env.settings.execution.mode === 'offline' && !env.settings.audio.real_time
@@ -47,7 +59,6 @@ export async function openScenarioSession(
   const settings = env.settings
   const visibleInput = assistantVisibleInput(scenario)
   const timeline = new SessionTimeline({ mode: usesVirtualClock(env) ? 'virtual' : 'real_time' })
-  const secretValues: string[] = []
   let connection: { apiKey: string; baseURL?: string; allowInsecureLoopback?: boolean }
   if (settings.execution.mode === 'offline') {
     if (env.offlineServer === null) {
@@ -59,7 +70,6 @@ export async function openScenarioSession(
       env.architecture,
       callerAudio.hearing,
     )
-    secretValues.push(token)
     connection = { apiKey: token, baseURL: env.offlineServer.baseURL, allowInsecureLoopback: true }
   } else {
     const apiKey = settings.credentials.openai_api_key
@@ -69,7 +79,6 @@ export async function openScenarioSession(
         'Live mode needs OPENAI_API_KEY; set it, or run offline with LIVE_EVALS_MODE=offline.',
       )
     }
-    secretValues.push(apiKey)
     connection = {
       apiKey,
       ...(settings.connection.live_endpoint === null ? {} : { baseURL: settings.connection.live_endpoint }),
@@ -83,7 +92,10 @@ export async function openScenarioSession(
     )
   }
 
-  const trace = new SessionTrace({ redactFields: settings.redact_fields, secretValues })
+  const trace = new SessionTrace({
+    redactFields: settings.redact_fields,
+    secretValues: traceSecretValues(settings, connection.apiKey),
+  })
   let assistant: AssistantUnderTest
   try {
     assistant = await openAssistantUnderTest({
@@ -108,8 +120,10 @@ export async function openScenarioSession(
       },
     )
   }
-  // The reference trace starts with the session start, its configuration under `event.session`.
-  trace.add('client', 'sent', 0, { type: 'session.start', session: assistant.sessionConfig })
+  // The reference trace starts with the session start, its configuration under `event.session`. The handshake
+  // happened inside openAssistantUnderTest, before anyone could subscribe, so its frame is read back here.
+  const startSent = assistant.session.startSent
+  if (startSent !== undefined) traceSent(trace, startSent)
 
   const tracker = new ResponseCompletionTracker({
     responseTimeoutMs: settings.execution.response_timeout_seconds * 1000,
@@ -124,10 +138,20 @@ export async function openScenarioSession(
     listenerProblems: [],
     detach: () => {},
   }
-  // Events already logged (session.started) first, then every later one as it arrives.
+  // Events already logged (session.started) first, then every later one as it arrives, in both directions.
   for (const received of assistant.session.log.events) observeEvent(scenarioSession, received)
-  scenarioSession.detach = assistant.session.subscribe((received) => observeEvent(scenarioSession, received))
+  const stopReceiving = assistant.session.subscribe((received) => observeEvent(scenarioSession, received))
+  const stopSending = assistant.session.onSent((sent) => traceSent(trace, sent))
+  scenarioSession.detach = () => {
+    stopReceiving()
+    stopSending()
+  }
   return scenarioSession
+}
+
+/** One frame we sent, as the trace keeps it (the trace drops raw audio and redacts secrets itself). */
+function traceSent(trace: SessionTrace, sent: SentLiveEvent): void {
+  trace.add('client', 'sent', sent.sentAtMs, sent.event)
 }
 
 /** Puts one received event on the timeline, the trace and the completion tracker. */

@@ -28,7 +28,8 @@ export interface ResponsesDelegationDeps {
   ids: SessionIds
   send: (event: OutboundServerEvent) => void
   behaviour: OfflineBehaviour
-  createdAt: number
+  /** `created_at` (Unix seconds) for a backend response created now. */
+  createdAt: () => number
   /** Makes the voice model say `text` now. */
   speak: (text: string) => void
 }
@@ -137,7 +138,7 @@ export class ResponsesDelegation {
     return {
       responseId,
       model: config.model,
-      createdAt: this.#deps.createdAt,
+      createdAt: this.#deps.createdAt(),
       parallelToolCalls: config.parallel_tool_calls ?? true,
       inputText,
     }

@@ -175,7 +175,9 @@ export class OfflineLiveSession {
               ids: this.#ids,
               send,
               behaviour,
-              createdAt: this.#expiresAt - DEFAULT_LIFETIME_SECONDS,
+              // The session's fixed start instant plus its audio clock: never the wall clock, so the bytes
+              // of a run depend only on what it sent.
+              createdAt: () => this.#expiresAt - DEFAULT_LIFETIME_SECONDS + Math.floor(timeline.nowMs / 1000),
               speak: (text) => speak(text, timeline.nowMs),
             }),
     }

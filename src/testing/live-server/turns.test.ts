@@ -256,6 +256,34 @@ describe('Responses delegation', () => {
     ).toBe('Booked table 7.')
   })
 
+  it('stamps backend created_at from the session start instant plus the received-audio clock', async () => {
+    const expiresAt = 2_000_000_000
+    // The session's start instant: expires_at minus the one-hour lifetime.
+    const startedAt = expiresAt - 3_600
+    const client = await connect({
+      hearing: [{ text: 'book a table', startMs: 0, endMs: 600 }],
+      behaviour: testBehaviour,
+      expiresAt,
+    })
+    await client.start(responsesSession)
+    client.sendAudio(1_000)
+    await client.waitFor((event) => (event.event as Frame | undefined)?.type === 'response.completed')
+    client.sendAudio(2_600)
+    client.send({ type: 'session.input_audio.unmute', event_id: 'sync' })
+    await client.waitFor((event) => event.client_event_id === 'sync')
+    client.send({
+      type: 'response.item.create',
+      item: { type: 'function_call_output', call_id: 'call_1', output: '{"ok":true,"table":7}' },
+    })
+    client.send({ type: 'response.create' })
+    await client.waitFor((event) => (event.event as Frame | undefined)?.type === 'response.output_text.done')
+    const createdAt = nested(client)
+      .filter((event) => event.type === 'response.created')
+      .map((event) => event.response?.created_at)
+    // The first response starts within the first second of audio; the continuation after 3.6 s of it.
+    expect(createdAt).toEqual([startedAt, startedAt + 3])
+  })
+
   it('rejects outputs for unknown calls, duplicates and a premature response.create', async () => {
     const client = await connect({
       hearing: [{ text: 'book a table', startMs: 0, endMs: 600 }],

@@ -110,7 +110,7 @@ describe('ClientDelegationController', () => {
     expect(sent).toEqual([
       {
         type: 'session.commentary.append',
-        event_id: expect.stringMatching(/^event_[0-9a-f]{32}$/),
+        event_id: 'commentary_1',
         delegation_id: 'item_1',
         content: 'Thursday at 2:00 PM is available.',
       },
@@ -139,6 +139,21 @@ describe('ClientDelegationController', () => {
     ).toBe(true)
     expect(sent.map((event) => event.content).join('')).toBe(answer)
     expect(new Set(sent.map((event) => event.event_id)).size).toBe(sent.length)
+  })
+
+  it('numbers commentary event ids per controller, so two runs of the same input send the same ids', async () => {
+    const run = async () => {
+      const { controller, sent } = setup(new ScriptedBackend(() => 'Confirmed. '.repeat(60)))
+      controller.observe(delegation('item_1'))
+      await controller.wait()
+      controller.observe(delegation('item_2'))
+      await controller.wait()
+      return sent.map((event) => event.event_id)
+    }
+    const first = await run()
+    expect(first.length).toBeGreaterThan(2)
+    expect(first).toEqual(first.map((_, index) => `commentary_${index + 1}`))
+    expect(await run()).toEqual(first)
   })
 
   it('ignores responses-target delegations and delegations without an id', async () => {

@@ -6,7 +6,6 @@
 // delegation starts a background task, and `session.commentary.appended` (matched by client_event_id)
 // confirms that Live took a chunk. Work is pending from acceptance until its answer was sent and its
 // completion published; failures are retained for wait(); close() is owned by the shared lifecycle.
-import { randomUUID } from 'node:crypto'
 import type { CommentaryAppendEvent } from 'openai/resources/live/live'
 import { DelegationLifecycle, type DelegationWaitOptions, untilAborted } from '../../delegation-lifecycle.ts'
 import {
@@ -73,8 +72,16 @@ export interface CommentaryRecord {
   endMs: number | null
 }
 
+/**
+ * Prefix of the commentary `event_id`s. The protocol only needs them unique within the session (they come back
+ * as `client_event_id`); a counter keeps runs byte-identical, and the prefix keeps them apart from the ids
+ * LiveSession gives its own commands (`evt_N`).
+ */
+export const COMMENTARY_EVENT_ID_PREFIX = 'commentary_'
+
 export class ClientDelegationController {
   readonly memory = new TranscriptMemory()
+  #commentarySent = 0
   readonly #backend: ApplicationBackend
   readonly #sendToLive: (event: CommentaryAppendEvent) => boolean
   readonly #emit: EmitObservation
@@ -236,7 +243,7 @@ export class ClientDelegationController {
     signal.throwIfAborted()
     const event: CommentaryAppendEvent = {
       type: 'session.commentary.append',
-      event_id: `event_${randomUUID().replaceAll('-', '')}`,
+      event_id: `${COMMENTARY_EVENT_ID_PREFIX}${++this.#commentarySent}`,
       delegation_id: delegationId,
       content,
     }
