@@ -133,7 +133,6 @@ async function gradeAndRecord(
     audio_source: 'synthetic',
     provenance,
   })
-  const timedOut = collected.terminationReason === 'response_timeout'
   const rowInput = {
     scenario_id: scenario.id,
     title: scenario.title,
@@ -144,12 +143,12 @@ async function gradeAndRecord(
     audio,
     consumption,
     artifacts: relativeArtifacts(scenario.id, { ...written, details: artifactLayout(scenario.id).details }),
-    error: timedOut
-      ? {
-          stage: 'response_timeout',
-          message: `No complete response within ${env.settings.execution.response_timeout_seconds} s of the end of caller input.`,
-        }
-      : null,
+    // A response timeout is the assistant's failure, not ours: the session ran, the harness observed all of
+    // it, and the assistant never completed an answer. Under the reference status mapping a `failed` row with
+    // a failure stage reads as an infrastructure_error, so this row carries no error at all: it is a graded
+    // `failed` (task_completed false via the required conversation_completed check), its termination reason
+    // is `response_timeout` in observability.completion and in the details JSON, and its artifacts are kept.
+    error: null,
     assessment: compactAssessment(grade.assessment),
     observability,
   }

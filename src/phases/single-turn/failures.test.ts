@@ -1,6 +1,7 @@
-import { access } from 'node:fs/promises'
+import { access, readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { OfflineBehaviour } from '../../assistants/offline-behaviour.ts'
+import { resolveResultStatus } from '../../reporting/result-status.ts'
 import {
   type OfflineLiveServer,
   type OfflineSessionScript,
@@ -25,7 +26,7 @@ function scripted(rewrite: (script: OfflineSessionScript) => OfflineSessionScrip
 const BOOKING = 'crawl_001_booking_complete_request'
 
 describe('single-turn failures', () => {
-  it('ends as response_timeout when the assistant never answers, keeping the artifacts', async () => {
+  it('grades a silent assistant as a target failure: failed, no error, response_timeout visible, artifacts kept', async () => {
     const settings = await offlineCrawlSettings({ timeoutSeconds: 2 })
     const scenario = await bundledCrawlScenario(BOOKING)
     const silent = scripted(({ behaviour: _behaviour, ...script }) => script)
@@ -34,10 +35,27 @@ describe('single-turn failures', () => {
       offlineEnv(settings, silent, await freshRunDirectory(), 'responses'),
     )
     expect(execution.observation?.termination_reason).toBe('response_timeout')
+    expect(execution.failure).toBeNull()
     expect(execution.row.status).toBe('failed')
-    expect(execution.row.error?.stage).toBe('response_timeout')
+    // No failure stage: the reference mapping would turn a failed row with one into an infrastructure_error.
+    expect(execution.row.error).toBeNull()
+    expect(resolveResultStatus('failed', false, null)).toBe(execution.row.status)
     expect(execution.row.metrics.task.task_completed).toBe(false)
+    expect(execution.row.observability?.completion).toMatchObject({
+      termination_reason: 'response_timeout',
+      passed: false,
+    })
+    expect((execution.row.observability?.completion as { failed_checks: string[] }).failed_checks).toContain(
+      'conversation_completed',
+    )
+    expect(execution.row.assessment?.checks).toContainEqual({
+      id: 'conversation_completed',
+      status: 'failed',
+      required: true,
+    })
     for (const path of Object.values(execution.artifacts)) await access(path as string)
+    const details = JSON.parse(await readFile(execution.artifacts.details as string, 'utf8'))
+    expect(details.termination_reason).toBe('response_timeout')
   })
 
   it('turns a disconnect mid-response into an infrastructure_error at response_collection with artifacts', async () => {
