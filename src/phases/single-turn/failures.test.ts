@@ -45,9 +45,8 @@ describe('single-turn failures', () => {
       termination_reason: 'response_timeout',
       passed: false,
     })
-    expect((execution.row.observability?.completion as { failed_checks: string[] }).failed_checks).toContain(
-      'conversation_completed',
-    )
+    const completion = execution.row.observability?.completion as { failed_checks?: string[] } | undefined
+    expect(completion?.failed_checks).toContain('conversation_completed')
     expect(execution.row.assessment?.checks).toContainEqual({
       id: 'conversation_completed',
       status: 'failed',
