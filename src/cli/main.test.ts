@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { type CommandIO, main } from './main.ts'
+import { captureIO } from './capture-io.ts'
+import { main } from './main.ts'
 
 describe('live-evals command', () => {
   it('lists its verbs on --help and exits 0', async () => {
@@ -29,19 +30,3 @@ describe('live-evals command', () => {
     expect(io.stdout()).toMatch(/^Usage: live-evals validate/)
   })
 })
-
-// Keeps what a command printed.
-function captureIO(): CommandIO & { stdout: () => string; stderr: () => string } {
-  let stdout = ''
-  let stderr = ''
-  return {
-    out: (text) => {
-      stdout += text
-    },
-    err: (text) => {
-      stderr += text
-    },
-    stdout: () => stdout,
-    stderr: () => stderr,
-  }
-}

@@ -3,24 +3,10 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { RawLiveClient } from '../testing/live-server/test-support.ts'
-import type { CommandIO } from './main.ts'
+import { captureIO } from './capture-io.ts'
 import { offlineServerCommand, parseOfflineServerArgs } from './offline-server.ts'
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url))
-
-function captureIO() {
-  let out = ''
-  let err = ''
-  const io: CommandIO = {
-    out: (text) => {
-      out += text
-    },
-    err: (text) => {
-      err += text
-    },
-  }
-  return { io, out: () => out, err: () => err }
-}
 
 describe('live-evals offline-server', () => {
   it('parses --port N and --port=N, and refuses anything else', () => {
@@ -34,16 +20,16 @@ describe('live-evals offline-server', () => {
 
   it('exits 2 on a bad argument', async () => {
     const capture = captureIO()
-    expect(await offlineServerCommand(['--port'], capture.io)).toBe(2)
-    expect(capture.err()).toContain('--port needs an integer')
+    expect(await offlineServerCommand(['--port'], capture)).toBe(2)
+    expect(capture.stderr()).toContain('--port needs an integer')
   })
 
   it('prints the URL first, accepts any bearer token, refuses a missing one, and stops when told', async () => {
     const capture = captureIO()
     const stop = new AbortController()
-    const running = offlineServerCommand(['--port', '0'], capture.io, stop.signal)
-    await expect.poll(() => capture.out()).toMatch(/\n/)
-    const url = capture.out().split('\n')[0] ?? ''
+    const running = offlineServerCommand(['--port', '0'], capture, stop.signal)
+    await expect.poll(() => capture.stdout()).toMatch(/\n/)
+    const url = capture.stdout().split('\n')[0] ?? ''
     expect(url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/v1\/live\/sessions$/)
     await expect(RawLiveClient.connect(url, null)).rejects.toThrow('HTTP 401')
     const client = await RawLiveClient.connect(url, 'any-key-at-all')

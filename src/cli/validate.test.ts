@@ -5,7 +5,8 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { datasetText, multiTurnRaw, setPath, singleTurnRaw } from '../scenarios/fixtures/builders.ts'
-import { type CommandIO, main } from './main.ts'
+import { captureIO } from './capture-io.ts'
+import { main } from './main.ts'
 
 const REPOSITORY = path.resolve(import.meta.dirname, '..', '..')
 let folder = ''
@@ -95,19 +96,3 @@ describe('live-evals validate', () => {
     expect(failed.stderr).toContain('a scenario cannot forbid delegation and require a tool')
   })
 })
-
-// Keeps what a command printed.
-function captureIO(): CommandIO & { stdout: () => string; stderr: () => string } {
-  let stdout = ''
-  let stderr = ''
-  return {
-    out: (text) => {
-      stdout += text
-    },
-    err: (text) => {
-      stderr += text
-    },
-    stdout: () => stdout,
-    stderr: () => stderr,
-  }
-}

@@ -50,6 +50,21 @@ function finish(
   }
 }
 
+/** A run that failed before anything could be graded: the matcher fails with the infrastructure error. */
+function notGraded(
+  this: MatcherState,
+  run: ScenarioRun,
+  matcher: MatcherGrade['matcher'],
+  failedCheck: string,
+): MatcherOutcome {
+  return finish.call(
+    this,
+    run,
+    { matcher, passed: false, failed_checks: [failedCheck], summary: 'not graded' },
+    () => infrastructureText(run),
+  )
+}
+
 function assistantSpeech(run: ScenarioRun): string {
   const lines = run.observation?.transcript.filter((line) => line.role === 'assistant') ?? []
   return lines.length === 0 ? '(the assistant said nothing)' : lines.map((line) => `"${line.text}"`).join(' ')
@@ -60,18 +75,7 @@ function toCompleteTask(this: MatcherState, received: unknown): MatcherOutcome {
   const run = received
   const grade = run.grade
   if (grade === null || run.observation === null) {
-    const stage = run.failure?.stage ?? 'unknown'
-    return finish.call(
-      this,
-      run,
-      {
-        matcher: 'toCompleteTask',
-        passed: false,
-        failed_checks: [`infrastructure:${stage}`],
-        summary: 'not graded',
-      },
-      () => infrastructureText(run),
-    )
+    return notGraded.call(this, run, 'toCompleteTask', `infrastructure:${run.failure?.stage ?? 'unknown'}`)
   }
   const failedChecks = grade.assessment.checks.filter((check) => check.required && check.status === 'failed')
   const failedDimensions = Object.entries(grade.dimension_grades).filter(
@@ -138,19 +142,7 @@ function toMatchToolCalls(
   if (!isScenarioRun(received)) return notARun('toMatchToolCalls', received)
   const run = received
   const observation = run.observation
-  if (observation === null) {
-    return finish.call(
-      this,
-      run,
-      {
-        matcher: 'toMatchToolCalls',
-        passed: false,
-        failed_checks: ['tool_calls_observed'],
-        summary: 'not graded',
-      },
-      () => infrastructureText(run),
-    )
-  }
+  if (observation === null) return notGraded.call(this, run, 'toMatchToolCalls', 'tool_calls_observed')
   const wanted = expected ?? run.expected.tools.required
   const toolGrade = computeToolCallGrade(observation.requested_tool_calls, wanted)
   const failedChecks = [
@@ -180,19 +172,7 @@ function toFollowDelegationPolicy(this: MatcherState, received: unknown): Matche
   if (!isScenarioRun(received)) return notARun('toFollowDelegationPolicy', received)
   const run = received
   const observation = run.observation
-  if (observation === null) {
-    return finish.call(
-      this,
-      run,
-      {
-        matcher: 'toFollowDelegationPolicy',
-        passed: false,
-        failed_checks: ['delegation_policy'],
-        summary: 'not graded',
-      },
-      () => infrastructureText(run),
-    )
-  }
+  if (observation === null) return notGraded.call(this, run, 'toFollowDelegationPolicy', 'delegation_policy')
   const policy = run.expected.delegation
   const delegations = new Set(observation.delegation_ids).size
   const passed = delegationDecisionPassed(policy, delegations)

@@ -18,17 +18,6 @@ export function artifactLayout(scenarioId: string): Record<keyof SingleTurnArtif
   }
 }
 
-export function emptyArtifactPaths(): SingleTurnArtifactPaths {
-  return {
-    input_audio: null,
-    output_audio: null,
-    conversation_audio: null,
-    conversation_transcript: null,
-    events: null,
-    details: null,
-  }
-}
-
 /** Relative paths of the artifacts that exist, for the results row. */
 export function relativeArtifacts(scenarioId: string, written: SingleTurnArtifactPaths): ResultArtifacts {
   const layout = artifactLayout(scenarioId)

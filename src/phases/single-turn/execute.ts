@@ -6,17 +6,16 @@ import { compactAssessment } from '../../grading/outcome.ts'
 import { scenarioFactsOf } from '../../grading/scenario-facts.ts'
 import { gradeSingleTurn } from '../../grading/single-turn.ts'
 import { buildConsumption } from '../../reporting/consumption.ts'
-import { buildResultRow, infrastructureErrorRow, validateResultRow } from '../../reporting/result-item.ts'
+import {
+  buildResultRow,
+  infrastructureErrorRow,
+  NO_ARTIFACTS,
+  validateResultRow,
+} from '../../reporting/result-item.ts'
 import type { ResultItem } from '../../reporting/result-schema.ts'
 import { singleTurnObservability } from '../../reporting/single-turn-observability.ts'
 import { contextMode, conversationContext, type Scenario, scenarioType } from '../../scenarios/index.ts'
-import {
-  artifactLayout,
-  emptyArtifactPaths,
-  relativeArtifacts,
-  writeDetails,
-  writeSessionArtifacts,
-} from './artifacts.ts'
+import { artifactLayout, relativeArtifacts, writeDetails, writeSessionArtifacts } from './artifacts.ts'
 import { prepareCallerAudio } from './caller-audio.ts'
 import { type CollectedResponse, collectSingleTurn } from './collect.ts'
 import { backendUsageRecords, buildObservation, interactionMetrics } from './observation.ts'
@@ -24,6 +23,7 @@ import { openScenarioSession, type ScenarioSession } from './scenario-session.ts
 import {
   type CallerAudio,
   describeError,
+  type SingleTurnArtifactPaths,
   type SingleTurnEnv,
   type SingleTurnExecution,
   StageError,
@@ -43,7 +43,7 @@ export async function executeSingleTurnScenario(
   env: SingleTurnEnv,
   options: ExecuteOptions = {},
 ): Promise<SingleTurnExecution> {
-  const written = emptyArtifactPaths()
+  const written: SingleTurnArtifactPaths = { ...NO_ARTIFACTS }
   const signal = options.signal === undefined ? {} : { signal: options.signal }
   let session: ScenarioSession | null = null
   let stage: StageFailure['stage'] = 'input_setup'

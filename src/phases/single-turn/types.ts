@@ -7,7 +7,7 @@ import type { SpeechSynthesizer } from '../../audio/synthesis.ts'
 import type { CrawlSettings } from '../../config/index.ts'
 import type { SingleTurnObservation } from '../../grading/observation.ts'
 import type { SingleTurnGrade } from '../../grading/single-turn.ts'
-import type { ResultItem } from '../../reporting/result-schema.ts'
+import type { ResultArtifacts, ResultItem } from '../../reporting/result-schema.ts'
 import type { OfflineLiveServer } from '../../testing/live-server/index.ts'
 
 /**
@@ -71,15 +71,11 @@ export class StageError extends Error {
   }
 }
 
-/** Absolute paths of the artifacts written for one scenario; null when not written. */
-export interface SingleTurnArtifactPaths {
-  input_audio: string | null
-  output_audio: string | null
-  conversation_audio: string | null
-  conversation_transcript: string | null
-  events: string | null
-  details: string | null
-}
+/**
+ * Absolute paths of the artifacts written for one scenario; null when not written. The keys are the results
+ * row's `artifacts` (which holds the same files relative to the run directory).
+ */
+export type SingleTurnArtifactPaths = ResultArtifacts
 
 export interface SingleTurnExecution {
   scenarioId: string
