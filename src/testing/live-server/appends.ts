@@ -2,11 +2,12 @@
 // the service, acknowledged with `session.*.appended` only once the received-audio clock reaches the
 // estimated end of the injection, and answered with errors if the session closes first. Commentary is
 // speakable: once injected, the voice model says it.
+
+import { estimatedTokens } from '../estimated-usage.ts'
 import type { ParsedClientEventOf } from './client-events-schema.ts'
 import { MAX_APPEND_TOKENS } from './client-events-schema.ts'
 import type { OutboundServerEvent } from './events.ts'
 import { ERROR_CODES, type ProtocolError, protocolError } from './protocol-errors.ts'
-import { estimateTokens } from './session-config-schema.ts'
 import type { AudioClockTimeline } from './timeline.ts'
 
 /** Our estimate of how long injecting context takes on the session timeline: 4 ms per estimated token. */
@@ -52,7 +53,7 @@ export class ContextAppends {
     if (problem !== null) return problem
     const { timeline, send } = this.#deps
     const startMs = timeline.nowMs
-    const endMs = startMs + estimateTokens(event.content) * INJECTION_MS_PER_TOKEN
+    const endMs = startMs + estimatedTokens(event.content) * INJECTION_MS_PER_TOKEN
     const pending: PendingAck = { clientEventId, type: event.type }
     this.#pending.add(pending)
     timeline.schedule(endMs + this.#deps.ackDelayMs, 'listening', () => {
@@ -86,7 +87,7 @@ export class ContextAppends {
     if (event.content.trim() === '') {
       return protocolError(ERROR_CODES.invalidValue, 'content must be a non-empty string.', 'content')
     }
-    if (estimateTokens(event.content) > MAX_APPEND_TOKENS) {
+    if (estimatedTokens(event.content) > MAX_APPEND_TOKENS) {
       return protocolError(
         ERROR_CODES.invalidValue,
         `content exceeds ${MAX_APPEND_TOKENS} tokens.`,

@@ -10,7 +10,7 @@ import type {
   ResponseStreamEvent,
   ResponseUsage,
 } from 'openai/resources/responses/responses'
-import { estimateTokens } from './session-config-schema.ts'
+import { estimatedUsage } from '../estimated-usage.ts'
 
 /** `output_text` is a convenience the SDK computes client-side; it is not on the wire. */
 type WireResponse = Omit<Response, 'output_text'>
@@ -59,15 +59,7 @@ function snapshot(
 }
 
 function usageFor(context: BackendResponseContext, outputText: string): ResponseUsage {
-  const input = estimateTokens(context.inputText)
-  const output = estimateTokens(outputText)
-  return {
-    input_tokens: input,
-    input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
-    output_tokens: output,
-    output_tokens_details: { reasoning_tokens: 0 },
-    total_tokens: input + output,
-  }
+  return estimatedUsage(context.inputText, outputText)
 }
 
 /** A backend response that ends in one completed function call. */

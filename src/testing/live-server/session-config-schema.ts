@@ -3,16 +3,12 @@
 // at the bottom of this file, so a schema that drifts from the SDK fails typechecking instead of the wire.
 import type { SessionConfig, SessionUpdateConfig } from 'openai/resources/live/live'
 import { z } from 'zod'
+import { estimatedTokens } from '../estimated-usage.ts'
 
 /** The service counts tokens with a tokenizer it does not publish; like other fakes we estimate 4 chars/token. */
-export const CHARS_PER_TOKEN_ESTIMATE = 4
 export const MAX_INSTRUCTIONS_TOKENS = 16_384
 export const MAX_INPUT_MESSAGES = 128
 export const MAX_INPUT_TOKENS = 8_192
-
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / CHARS_PER_TOKEN_ESTIMATE)
-}
 
 export const audioFormatSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('audio/pcm'), rate: z.union([z.literal(16_000), z.literal(24_000)]) }),
@@ -163,7 +159,7 @@ export const sessionConfigSchema = z.strictObject({
     .string()
     .nullable()
     .optional()
-    .refine((text) => text == null || estimateTokens(text) <= MAX_INSTRUCTIONS_TOKENS, {
+    .refine((text) => text == null || estimatedTokens(text) <= MAX_INSTRUCTIONS_TOKENS, {
       message: `instructions exceed ${MAX_INSTRUCTIONS_TOKENS} tokens`,
     }),
   audio: audioSchema.optional(),
@@ -175,7 +171,8 @@ export const sessionConfigSchema = z.strictObject({
     .refine(
       (items) =>
         items === undefined ||
-        items.reduce((sum, item) => sum + estimateTokens(item.content[0]?.text ?? ''), 0) <= MAX_INPUT_TOKENS,
+        items.reduce((sum, item) => sum + estimatedTokens(item.content[0]?.text ?? ''), 0) <=
+          MAX_INPUT_TOKENS,
       { message: `input exceeds ${MAX_INPUT_TOKENS} rendered tokens` },
     ),
   store: z.boolean().optional(),

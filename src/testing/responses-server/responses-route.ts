@@ -4,13 +4,9 @@
 // done, then completed/failed/incomplete). Reasoning items carry `encrypted_content` only when the request
 // asked for it with `include: ["reasoning.encrypted_content"]`, as the API does.
 import type { ServerResponse } from 'node:http'
-import type {
-  Response,
-  ResponseOutputItem,
-  ResponseStreamEvent,
-  ResponseUsage,
-} from 'openai/resources/responses/responses'
+import type { Response, ResponseOutputItem, ResponseStreamEvent } from 'openai/resources/responses/responses'
 import { z } from 'zod'
+import { estimatedUsage } from '../estimated-usage.ts'
 import { openAiError, type RouteHandler } from './routes.ts'
 
 // The request fields the API accepts that the harness may send; anything else is refused like the API does.
@@ -117,7 +113,7 @@ function buildResponse(
     tool_choice: 'auto',
     tools: [],
     top_p: null,
-    usage: usage(JSON.stringify(request.input ?? ''), outputText),
+    usage: estimatedUsage(JSON.stringify(request.input ?? ''), outputText),
   }
   return { final, items }
 }
@@ -219,19 +215,6 @@ function writeEventStream(response: ServerResponse, events: WireEvent[]): void {
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
   for (const event of events) response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
   response.end()
-}
-
-function usage(inputText: string, outputText: string): ResponseUsage {
-  const tokens = (text: string) => Math.ceil(text.length / 4)
-  const input = tokens(inputText)
-  const output = tokens(outputText)
-  return {
-    input_tokens: input,
-    input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
-    output_tokens: output,
-    output_tokens_details: { reasoning_tokens: 0 },
-    total_tokens: input + output,
-  }
 }
 
 /** Ids are counted per route, not random, so the same requests always get the same bytes back. */
