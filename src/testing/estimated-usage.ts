@@ -1,4 +1,6 @@
-// about four characters per token; the numbers only need to be plausible, deterministic and shaped like the API's.
+// Token estimates for the test servers: Responses usage and the offline GPT-Live server's context limits.
+// Nothing tokenizes offline, so both estimate about four characters per token; the numbers only need to be
+// plausible, deterministic and shaped like the API's.
 import type { ResponseUsage } from 'openai/resources/responses/responses'
 
 const CHARS_PER_TOKEN = 4
