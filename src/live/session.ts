@@ -1,4 +1,9 @@
+// The public GPT-Live session class: its lifecycle (connect, start/started, stream, close) over the SDK's LiveWS.
+// The rules it applies live beside it: sent-frames.ts (onSent), open-waits.ts (waitForEvent/reply),
+// terminal-state.ts (stages, fatal errors, start failures), audio-append.ts (audio framing) and socket-teardown.ts
+// (the closing grace). Their names that callers use are re-exported here so `./session.ts` keeps its public surface.
 import { LiveWS } from 'openai/resources/live/ws'
+import { audioAppendProblem, encodeAudioAppend, usesTwoByteSamples } from './audio-append.ts'
 import { type LiveEndpointSettingsInput, resolveLiveEndpoint } from './endpoint.ts'
 import { type LiveErrorKind, LiveSessionError, type LiveSessionStage } from './errors.ts'
 import { type LiveEventListener, LiveEventLog } from './event-log.ts'
@@ -12,15 +17,30 @@ import {
   type SessionConfig,
   type SessionStartedEvent,
 } from './events.ts'
+import { clientEventIdOf, OpenWaits } from './open-waits.ts'
 import type { LiveSessionOutcome } from './outcome.ts'
+import {
+  type SentClientEvent,
+  type SentEventListener,
+  SentFrameListeners,
+  type SentLiveEvent,
+} from './sent-frames.ts'
+import { SOCKET_CLOSE_GRACE_MS, SocketTeardown } from './socket-teardown.ts'
+import {
+  closedOutcomeOf,
+  FATAL_SERVER_ERROR_CODES,
+  type SessionPhase,
+  serverErrorEndsSession,
+  serverErrorMessage,
+  socketErrorKind,
+  stageOf,
+  startFailureOf,
+  unexpectedCloseMessage,
+} from './terminal-state.ts'
 
-/** Server error codes that end a started session (account or key problems); other command errors do not. */
-export const FATAL_SERVER_ERROR_CODES: ReadonlySet<string> = new Set([
-  'invalid_api_key',
-  'insufficient_quota',
-  'account_deactivated',
-  'billing_hard_limit_reached',
-])
+export { usesTwoByteSamples } from './audio-append.ts'
+export type { SentClientEvent, SentEventListener, SentLiveEvent } from './sent-frames.ts'
+export { FATAL_SERVER_ERROR_CODES } from './terminal-state.ts'
 
 export interface LiveSessionOptions {
   /** Milliseconds on the caller's timeline; stamps every received event. Defaults to `performance.now()`. */
@@ -31,40 +51,6 @@ export interface LiveSessionOptions {
   isFatalServerError?: (error: ErrorEvent['error']) => boolean
   /** Prefix of generated client `event_id`s. */
   eventIdPrefix?: string
-}
-
-export interface SentClientEvent {
-  eventId: string
-  sentAtMs: number
-  /** Receive-log position at send time; replies can only come after it. */
-  seq: number
-}
-
-/** A frame as it left for the server: the exact event, when (session clock) and after how many received events. */
-export interface SentLiveEvent {
-  event: ClientEvent
-  sentAtMs: number
-  /** Receive-log position at send time; replies can only come after it. */
-  seq: number
-}
-
-export type SentEventListener = (sent: SentLiveEvent) => void
-
-type Phase = 'idle' | 'starting' | 'started' | 'closing' | 'ended'
-
-/** How long we wait for the socket itself to finish closing once the session has its outcome. */
-const SOCKET_CLOSE_GRACE_MS = 2_000
-
-/** PCM16 (the default format) needs whole 16-bit samples; the 8-bit G.711 formats take any byte count. */
-export function usesTwoByteSamples(config: SessionConfig): boolean {
-  const format = config.audio?.format
-  return format === undefined || format.type === 'audio/pcm'
-}
-
-const clientEventIdOf = (event: ServerEvent): string | undefined => {
-  if ('client_event_id' in event && typeof event.client_event_id === 'string') return event.client_event_id
-  if (event.type === 'error') return event.error.client_event_id
-  return undefined
 }
 
 /**
@@ -88,7 +74,7 @@ export class LiveSession {
   readonly #onAbort = () =>
     this.#settle({ type: 'local_shutdown', synthetic: true, cause: 'aborted', atMs: 0 })
 
-  #phase: Phase = 'idle'
+  #phase: SessionPhase = 'idle'
   #socketOpen = false
   #evenAudioBytes = true
   #nextEventId = 0
@@ -99,14 +85,10 @@ export class LiveSession {
   #onStarted: (() => void) | undefined
   #timer: NodeJS.Timeout | undefined
   #closeRequestId: string | undefined
-  readonly #sentListeners = new Set<SentEventListener>()
-  /**
-   * Rejecters of the waits still open. The session's end rejects them all at once in #settle, so a wait that
-   * resolves normally leaves nothing behind (a per-wait `outcome.then` would stay attached until the end).
-   */
-  readonly #openWaits = new Set<(outcome: LiveSessionOutcome) => void>()
-  readonly #socketClosed: Promise<void>
-  #markSocketClosed!: () => void
+  readonly #sentListeners = new SentFrameListeners()
+  /** Waits still open; the session's end rejects them all at once in #settle. */
+  readonly #openWaits = new OpenWaits()
+  readonly #teardown = new SocketTeardown()
 
   constructor(settings: LiveEndpointSettingsInput, options: LiveSessionOptions = {}) {
     const endpoint = resolveLiveEndpoint(settings)
@@ -120,9 +102,6 @@ export class LiveSession {
     this.outcome = new Promise((resolve) => {
       this.#resolveOutcome = resolve
     })
-    this.#socketClosed = new Promise((resolve) => {
-      this.#markSocketClosed = resolve
-    })
     if (this.#signal?.aborted) throw this.#signal.reason
 
     // LiveWS dials in its constructor and queues sends until the socket opens.
@@ -135,27 +114,18 @@ export class LiveSession {
     this.#ws.on('error', (error) => {
       // Server `error` events arrive here too, already handled by #receive (error.error carries them).
       if (error.error !== undefined) return
-      // LiveWS reports a frame it cannot use as an event (bad JSON, no own string type, reserved type) with a
-      // message starting "received "; anything else is the socket itself failing.
-      const malformed = error.message.startsWith('received ')
-      this.#fail(malformed ? 'malformed_event' : 'transport', error.message, { cause: error.cause ?? error })
+      this.#fail(socketErrorKind(error.message), error.message, { cause: error.cause ?? error })
     })
     this.#ws.on('close', (code, reason) => {
-      this.#markSocketClosed()
-      const detail = reason ? `code ${code}, "${reason}"` : `code ${code}`
-      const finalization = this.#phase === 'closing' ? '; finalization unconfirmed' : ''
-      this.#fail('unexpected_eof', `connection closed (${detail}) before session.closed${finalization}`, {
-        closeCode: code,
-      })
+      this.#teardown.markClosed()
+      this.#fail('unexpected_eof', unexpectedCloseMessage(code, reason, this.#phase), { closeCode: code })
     })
     this.#signal?.addEventListener('abort', this.#onAbort, { once: true })
   }
 
   /** The stage a failure right now would be attributed to. */
   get stage(): LiveSessionStage {
-    if (this.#phase === 'closing') return 'close'
-    if (this.#phase === 'started') return 'stream'
-    return this.#socketOpen ? 'start' : 'connect'
+    return stageOf(this.#phase, this.#socketOpen)
   }
 
   /** The resolved session snapshot from `session.started`, once it arrived. */
@@ -206,12 +176,9 @@ export class LiveSession {
   appendAudio(audio: Uint8Array): boolean {
     if (this.#settled !== undefined || this.#phase === 'closing' || this.#phase === 'ended') return false
     if (this.#phase !== 'started') throw this.#misuse('audio must not be sent before session.started')
-    if (audio.byteLength === 0) throw this.#misuse('an audio append must not be empty')
-    if (this.#evenAudioBytes && audio.byteLength % 2 !== 0) {
-      throw this.#misuse(`PCM16 audio needs an even byte count, got ${audio.byteLength} bytes`)
-    }
-    const base64 = Buffer.from(audio.buffer, audio.byteOffset, audio.byteLength).toString('base64')
-    this.#transmit({ type: 'session.input_audio.append', audio: base64 })
+    const problem = audioAppendProblem(audio, this.#evenAudioBytes)
+    if (problem !== null) throw this.#misuse(problem)
+    this.#transmit({ type: 'session.input_audio.append', audio: encodeAudioAppend(audio) })
     return true
   }
 
@@ -233,10 +200,7 @@ export class LiveSession {
    * Frames refused locally (after the close, before the start) are never reported.
    */
   onSent(listener: SentEventListener): () => void {
-    this.#sentListeners.add(listener)
-    return () => {
-      this.#sentListeners.delete(listener)
-    }
+    return this.#sentListeners.add(listener)
   }
 
   /** How many waitForEvent/reply waits are still open (each is settled by its match, its deadline or the end). */
@@ -271,32 +235,9 @@ export class LiveSession {
     predicate: (event: ServerEvent) => boolean,
     options: { timeoutMs: number; fromSeq?: number; description?: string },
   ): Promise<ReceivedLiveEvent> {
-    const what = options.description ?? 'a matching event'
-    const seen = this.log.events.slice(options.fromSeq ?? 0).find((received) => predicate(received.event))
-    if (seen !== undefined) return Promise.resolve(seen)
-    return new Promise((resolve, reject) => {
-      const done = (action: () => void) => {
-        clearTimeout(timer)
-        unsubscribe()
-        this.#openWaits.delete(onEnd)
-        action()
-      }
-      const timer = setTimeout(() => {
-        done(() => reject(this.#waitError(`no ${what} within ${options.timeoutMs} ms`, 'timeout')))
-      }, options.timeoutMs)
-      const unsubscribe = this.log.subscribe((received) => {
-        if (predicate(received.event)) done(() => resolve(received))
-      })
-      const onEnd = (outcome: LiveSessionOutcome) =>
-        done(() =>
-          reject(
-            outcome.type === 'failed'
-              ? outcome.error
-              : this.#waitError(`the session ended (${outcome.type}) while waiting for ${what}`, 'ended'),
-          ),
-        )
-      this.#openWaits.add(onEnd)
-    })
+    return this.#openWaits.wait(this.log, predicate, options, (message, kind) =>
+      this.#waitError(message, kind),
+    )
   }
 
   /**
@@ -356,23 +297,11 @@ export class LiveSession {
         this.#onStarted?.()
         return
       case 'session.closed':
-        this.#settle({
-          type: 'closed',
-          synthetic: false,
-          reason: event.reason,
-          usageSeconds: event.usage.seconds,
-          requested: this.#closeRequestId !== undefined,
-          event,
-          atMs: received.receivedAtMs,
-        })
+        this.#settle(closedOutcomeOf(event, this.#closeRequestId !== undefined, received.receivedAtMs))
         return
       case 'error': {
-        const fatal = this.#phase === 'idle' || this.#phase === 'starting' || this.#isFatal(event.error)
-        if (fatal) {
-          const code = event.error.code ?? 'no code'
-          this.#fail('server_error', `server error ${code}: ${event.error.message}`, {
-            serverError: event.error,
-          })
+        if (serverErrorEndsSession(this.#phase, event.error, this.#isFatal)) {
+          this.#fail('server_error', serverErrorMessage(event.error), { serverError: event.error })
         }
         return
       }
@@ -401,9 +330,7 @@ export class LiveSession {
     this.#signal?.removeEventListener('abort', this.#onAbort)
     this.log.seal()
     this.#resolveOutcome(stamped)
-    const waits = [...this.#openWaits]
-    this.#openWaits.clear()
-    for (const endWait of waits) endWait(stamped)
+    this.#openWaits.endAll(stamped)
     // After the outcome the socket has no purpose; closing it twice is harmless in LiveWS.
     this.#ws.close()
   }
@@ -412,11 +339,7 @@ export class LiveSession {
   #transmit(event: ClientEvent): { sentAtMs: number; seq: number } {
     this.#ws.send(event)
     const sent = { sentAtMs: this.#clock(), seq: this.log.events.length }
-    // Audio appends are most of the frames; with nobody listening they cost nothing more.
-    if (this.#sentListeners.size > 0) {
-      const notice: SentLiveEvent = { event, ...sent }
-      for (const listener of this.#sentListeners) listener(notice)
-    }
+    this.#sentListeners.notify(event, sent)
     return sent
   }
 
@@ -430,15 +353,8 @@ export class LiveSession {
     this.#timer = undefined
   }
 
-  async #socketClosedWithin(ms: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined
-    const expired = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(true), ms)
-    })
-    const timedOut = await Promise.race([this.#socketClosed.then(() => false), expired])
-    clearTimeout(timer)
-    // A peer that ignores the closing handshake must not keep the process (or a test) alive.
-    if (timedOut) this.#ws.socket.terminate?.()
+  #socketClosedWithin(ms: number): Promise<void> {
+    return this.#teardown.closedWithin(ms, () => this.#ws.socket.terminate?.())
   }
 
   #newEventId(): string {
@@ -456,15 +372,6 @@ export class LiveSession {
 
   /** Why start() cannot succeed: the failure itself, the abort reason, or a local-shutdown error. */
   #settledError(): unknown {
-    const outcome = this.#settled
-    if (outcome?.type === 'failed') return outcome.error
-    if (outcome?.type === 'local_shutdown' && outcome.cause === 'aborted') return this.#signal?.reason
-    return new LiveSessionError(
-      `session was ${outcome?.type === 'closed' ? 'closed' : 'shut down locally'}`,
-      {
-        stage: 'start',
-        kind: 'local_shutdown',
-      },
-    )
+    return startFailureOf(this.#settled, this.#signal)
   }
 }
