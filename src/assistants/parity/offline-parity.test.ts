@@ -20,6 +20,9 @@ const extraUtterances = [
   'Can you check August 9 at 8pm for ten?',
   'The caller is Priya Shah. Reserve August 12 at 12 a.m. for 12.',
   'Jon Park requested a booking. Make it August 3 at 11 a.m. for one.',
+  'The caller is Nguyen and wants to book August 4 at 7 p.m. for two.',
+  'THE CALLER IS Nguyen Van An. Book August 4 at 7 p.m. for two.',
+  'the caller is nguyen, book August 4 at 7 p.m. for two.',
   'Are you open on Sundays?',
   'Cancel my reservation, please.',
 ]

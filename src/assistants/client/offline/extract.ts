@@ -29,10 +29,14 @@ const numberWords = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eig
 
 // A name is one to three capitalized words; months and number words are never names.
 const nameWords = "[A-Z][A-Za-z'’-]*(?:\\s+[A-Z][A-Za-z'’-]*){0,2}"
+// No pattern may carry the `i` flag: it would make `[A-Z]` in the name match any word ("The caller is Nguyen
+// and wants…" would name "Nguyen and wants"). Lead-in words that may come in any case are spelled out per letter.
+const anyCase = (words: string) =>
+  words.replace(/[a-z]/gi, (letter) => `[${letter.toUpperCase()}${letter.toLowerCase()}]`)
 const namePatterns = [
   new RegExp(`\\b[Uu]nder\\s+(${nameWords})`, 'g'),
   new RegExp(`\\b[Ff]or\\s+(${nameWords})\\s+on\\b`, 'g'),
-  new RegExp(`\\bcaller is\\s+(${nameWords})`, 'gi'),
+  new RegExp(`\\b${anyCase('caller is')}\\s+(${nameWords})`, 'g'),
   new RegExp(`(?:^|[.!?]\\s+)(${nameWords})\\s+requested\\b`, 'g'),
 ]
 

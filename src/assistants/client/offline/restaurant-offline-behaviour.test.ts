@@ -77,6 +77,18 @@ describe('inferToolCall: details', () => {
     expect(infer(text)?.arguments.guest_name).toBe(name)
   })
 
+  test('"caller is" may come in any case, but the name stays capitalised words only', () => {
+    const slot = 'Book August 6 at 7 p.m. for two.'
+    expect(infer(`The caller is Nguyen and wants a table. ${slot}`)?.arguments.guest_name).toBe('Nguyen')
+    expect(infer(`THE CALLER IS Nguyen Van An and wants a table. ${slot}`)?.arguments.guest_name).toBe(
+      'Nguyen Van An',
+    )
+    expect(
+      infer(`Book under Maya Lopez and friends on August 6 at 7 p.m. for two.`)?.arguments.guest_name,
+    ).toBe('Maya Lopez')
+    expect(infer(`The caller is nguyen. ${slot}`)).toBeNull()
+  })
+
   test('a name needs one of the patterns; "requested" only counts at a sentence start', () => {
     expect(infer('Book a table on August 6 at 7 p.m. for two, we heard Gupta requested one.')).toBeNull()
     expect(infer('Book a table for Four on August 6 at 7 p.m.')).toBeNull()
