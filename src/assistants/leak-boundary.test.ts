@@ -12,6 +12,7 @@ import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { WebSocket, WebSocketServer } from 'ws'
 import type { SessionConfig } from '../live/index.ts'
+import { simulationGoal } from '../scenarios/derived.ts'
 import { parseDataset } from '../scenarios/load.ts'
 import { type AssistantVisibleInput, assistantVisibleInput } from '../scenarios/visible.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../testing/live-server/index.ts'
@@ -242,10 +243,25 @@ async function runThroughProxy(visible: AssistantVisibleInput, variant: Variant)
   return { assistant, sent: proxy.sent, backendSaw: application.backendSaw(), heardAnswer }
 }
 
+/**
+ * Evaluator-side key names of reference §1.5: none may show up in anything sent, even with harmless values
+ * (their presence would mean an evaluator structure was serialized into a prompt or a frame). The procedure id
+ * and the simulation goal are values, not keys: they are sentinels in the scenario above, so the SENTINEL check
+ * covers them (the first test below makes sure they really are).
+ */
+const EVALUATOR_KEY_NAMES = [
+  'availability_overrides',
+  'expected_response',
+  'expected_final_state',
+  'expected_tool_args',
+  'task_understanding',
+  'initial_items',
+] as const
+
 const expectNoLeak = (texts: readonly string[]) => {
   for (const text of texts) {
     expect(text).not.toMatch(new RegExp(SENTINEL, 'i'))
-    expect(text).not.toContain('availability_overrides')
+    for (const key of EVALUATOR_KEY_NAMES) expect(text).not.toContain(key)
     expect(text).not.toContain('sop_')
   }
 }
@@ -261,6 +277,19 @@ describe('leak boundary: nothing evaluator-only or private reaches GPT-Live or t
       expect(everything).toContain(`${SENTINEL}-${field}`)
     }
     expect(JSON.stringify(visible)).not.toMatch(new RegExp(SENTINEL, 'i'))
+  })
+
+  test('the procedure id and the simulation goal are sentinels, so the sentinel check covers them', () => {
+    expect(scenario.expected.procedure?.id).toMatch(new RegExp(`^${SENTINEL}-procedure$`, 'i'))
+    expect(scenario.simulation_parameters?.goal).toBe(`${SENTINEL}-goal`)
+    expect(simulationGoal(scenario)).toBe(`${SENTINEL}-goal`)
+  })
+
+  test('the no-leak check fails on each evaluator key name and on a sentinel in any case', () => {
+    for (const planted of [...EVALUATOR_KEY_NAMES, 'leaksentinel-procedure', `{"note":"${SENTINEL}-goal"}`]) {
+      expect(() => expectNoLeak(['{"type":"session.start"}', `{"instructions":"x ${planted} y"}`])).toThrow()
+    }
+    expect(() => expectNoLeak(['{"type":"session.start"}'])).not.toThrow()
   })
 
   test.each(VARIANTS)('%s: no sent frame and no backend input contains a sentinel', async (variant) => {
