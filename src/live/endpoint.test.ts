@@ -64,6 +64,53 @@ describe('live endpoint settings and transport security', () => {
     refusal(() => resolveLiveEndpoint({ apiKey: 'k', baseURL: 'https://token@example.test/v1' }))
   })
 
+  it('refuses credential-like query parameters, naming the parameter but never its value', () => {
+    const names = [
+      'api_key',
+      'apikey',
+      'access_token',
+      'client_secret',
+      'password',
+      'auth',
+      'X-Amz-Signature',
+    ]
+    for (const name of [...names, 'API-KEY', 'Token', 'Authorization']) {
+      const error = refusal(() =>
+        resolveLiveEndpoint({ apiKey: 'k', baseURL: `https://example.test/v1?region=eu&${name}=hunter2` }),
+      )
+      expect(error).toMatchObject({ stage: 'configuration', kind: 'insecure_endpoint' })
+      expect(error.message).toContain(`credential-like query parameters ("${name}")`)
+      expect(error.message).not.toContain('hunter2')
+    }
+    // A name that is not an ordinary identifier may itself be a pasted secret: it is not shown.
+    const pasted = refusal(() =>
+      resolveLiveEndpoint({ apiKey: 'k', baseURL: 'https://example.test/v1?sk-key/hunter2' }),
+    )
+    expect(pasted.message).toMatch(/credential-like query parameters \(a parameter whose name is not shown\)/)
+    expect(pasted.message).not.toContain('hunter2')
+  })
+
+  it('accepts ordinary query parameters', () => {
+    const endpoint = resolveLiveEndpoint({
+      apiKey: 'k',
+      baseURL: 'https://example.test/v1?api-version=2026-01&region=eu',
+    })
+    expect(endpoint.url.protocol).toBe('wss:')
+  })
+
+  it('refuses any fragment, without echoing it', () => {
+    for (const baseURL of [
+      'https://example.test/v1#access_token=hunter2',
+      'https://example.test/v1#hunter2',
+      'https://example.test/v1#',
+    ]) {
+      const error = refusal(() => resolveLiveEndpoint({ apiKey: 'k', baseURL }))
+      expect(error).toMatchObject({ stage: 'configuration', kind: 'insecure_endpoint' })
+      expect(error.message).toMatch(/carries a #fragment/)
+      expect(error.message).not.toContain('hunter2')
+    }
+  })
+
   it('rejects invalid settings with the field named', () => {
     expect(refusal(() => resolveLiveEndpoint({ apiKey: '' })).message).toMatch(/apiKey/)
     expect(refusal(() => resolveLiveEndpoint({ apiKey: 'k', baseURL: 'not a url' })).message).toMatch(

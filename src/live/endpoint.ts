@@ -44,10 +44,40 @@ function refuse(message: string, kind: 'insecure_endpoint' | 'invalid_settings')
   throw new LiveSessionError(message, { stage: 'configuration', kind })
 }
 
+/** Query parameter names that look like they carry a secret (api_key, access_token, X-Amz-Signature, auth, …). */
+const CREDENTIAL_PARAMETER = /key|token|secret|password|auth|signature/i
+
+/** A parameter name fit to print: ordinary identifiers are shown; anything else could be a pasted secret. */
+const parameterLabel = (name: string) =>
+  /^[A-Za-z_][A-Za-z0-9_.-]{0,39}$/.test(name) ? JSON.stringify(name) : 'a parameter whose name is not shown'
+
+/**
+ * Refuses secrets riding in the URL outside the Authorization header: a credential-like query parameter or any
+ * fragment (where implicit-flow tokens live). Such URLs end up in logs, artifacts and error messages, so the
+ * refusal names the parameter but never its value, and never the fragment.
+ */
+function refuseCredentialCarriers(base: URL): void {
+  const suspicious = [...new Set(base.searchParams.keys())].filter((name) => CREDENTIAL_PARAMETER.test(name))
+  if (suspicious.length > 0) {
+    refuse(
+      `baseURL carries credential-like query parameters (${suspicious.map(parameterLabel).join(', ')}); ` +
+        'remove them and pass the key as apiKey instead',
+      'insecure_endpoint',
+    )
+  }
+  // `new URL('…#')` leaves `hash` empty, so the raw text decides whether a fragment was given at all.
+  if (base.hash !== '' || base.href.endsWith('#')) {
+    refuse(
+      'baseURL carries a #fragment; remove it (a base URL has no use for one, and secrets hide there)',
+      'insecure_endpoint',
+    )
+  }
+}
+
 /**
  * Validates endpoint settings and applies the transport security rules before any socket exists:
- * credentials inside the URL are refused (they would travel outside the Authorization header and leak into
- * logs), `wss` is required except for loopback hosts with an explicit `allowInsecureLoopback` opt-in.
+ * credentials inside the URL (user:password@, credential-like query parameters, fragments) are refused (they
+ * would travel outside the Authorization header and leak into logs), `wss` is required except for loopback hosts with an explicit `allowInsecureLoopback` opt-in.
  */
 export function resolveLiveEndpoint(input: LiveEndpointSettingsInput): ResolvedLiveEndpoint {
   const parsed = liveEndpointSettingsSchema.safeParse(input)
@@ -72,6 +102,7 @@ export function resolveLiveEndpoint(input: LiveEndpointSettingsInput): ResolvedL
       'insecure_endpoint',
     )
   }
+  refuseCredentialCarriers(base)
   if (!['http:', 'https:', 'ws:', 'wss:'].includes(base.protocol)) {
     refuse(`baseURL must use http(s) or ws(s), got ${base.protocol}`, 'invalid_settings')
   }
