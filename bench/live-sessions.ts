@@ -1,17 +1,20 @@
 // Benchmark: N concurrent GPT-Live sessions, each streaming real-time-paced 20 ms frames to the offline server.
 //
 // Run (no npm needed; the repository's pinned Node 24 runs TypeScript directly):
-//   node_modules/.bin/node bench/live-sessions.ts [--seconds 5] [--sizes 8,32,64] [--aligned]
+//   node_modules/.bin/node bench/live-sessions.ts [--seconds 5] [--sizes 8,32,64] [--repeat 3] [--aligned]
 // (or `npx node bench/live-sessions.ts`; the system Node 20 cannot run it).
 //
 // The offline server runs in a child process so this process measures only the client side: every session's
 // send lateness (actual send time minus its absolute-deadline slot, pooled over all frames), pacing stalls,
 // event-loop delay, and this process's CPU time per session while streaming. The server's CPU is shown apart.
-// Figures are measured within one run; none of them is asserted anywhere.
+// Figures are measured within one run; none of them is asserted anywhere. Each size runs `--repeat` times and
+// gets a summary line (median and worst p99 over the repeats); the load average is printed before and after
+// each size, so a figure taken while something else was loading the machine shows as such.
 //
 // Session phases: real sessions start whenever their tests do, so by default session i's 20 ms grid is offset
 // by i·20/N ms (phases spread evenly). `--aligned` puts every session on the same grid instead: the worst case,
 // where all N sends fall in the same millisecond.
+import { availableParallelism, loadavg } from 'node:os'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { type PacingReport, paceFrames } from '../src/audio/pacing.ts'
@@ -22,13 +25,20 @@ const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '5' },
     sizes: { type: 'string', default: '8,32,64' },
+    repeat: { type: 'string', default: '3' },
     aligned: { type: 'boolean', default: false },
   },
 })
 const seconds = Number(values.seconds)
 const sizes = values.sizes.split(',').map(Number)
-if (!(seconds > 0) || sizes.some((n) => !Number.isInteger(n) || n < 1)) {
-  throw new Error('usage: live-sessions.ts [--seconds S>0] [--sizes N,N,…] (positive integers)')
+const repeat = Number(values.repeat)
+if (
+  !(seconds > 0) ||
+  !Number.isInteger(repeat) ||
+  repeat < 1 ||
+  sizes.some((n) => !Number.isInteger(n) || n < 1)
+) {
+  throw new Error('usage: live-sessions.ts [--seconds S>0] [--sizes N,N,…] [--repeat R] (positive integers)')
 }
 
 /** 20 ms of a 220 Hz tone, PCM16 LE at 24 kHz: what is sent does not matter to the transport, its size does. */
@@ -57,6 +67,26 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 const fmt = (value: number, digits = 2) => value.toFixed(digits).padStart(8)
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  if (sorted.length === 0) return Number.NaN
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2
+}
+
+/** A 1-minute load average at or above this share of the cores means the figures were taken under load. */
+const BUSY_LOAD_PER_CORE = 0.75
+const cores = availableParallelism()
+
+/** The 1/5/15-minute load averages, with a warning when the machine was busy. */
+function loadLine(when: string): string {
+  const [one = 0, five = 0, fifteen = 0] = loadavg()
+  const busy = one >= BUSY_LOAD_PER_CORE * cores ? `  <- BUSY (${cores} cores): figures taken under load` : ''
+  return `      load average ${when}: ${one.toFixed(2)} ${five.toFixed(2)} ${fifteen.toFixed(2)}${busy}`
+}
 
 /** The same pacing with a consumer that does nothing: what timers alone give on this machine right now. */
 async function timersOnly(sessionCount: number) {
@@ -125,17 +155,29 @@ try {
     '    N   frames  late p50  late p99  late max  stalls  loop p99  client CPU/session  (%audio)  server CPU/session',
   )
   for (const n of sizes) {
-    const row = await runOnce(server.baseURL, n, () => server.cpuMs())
-    const baseline = await timersOnly(n)
-    const cpuShare = (100 * row.cpuMsPerSession) / (seconds * 1000)
+    console.log(loadLine('before'))
+    const p50s: number[] = []
+    const p99s: number[] = []
+    for (let run = 1; run <= repeat; run += 1) {
+      const row = await runOnce(server.baseURL, n, () => server.cpuMs())
+      const baseline = await timersOnly(n)
+      p50s.push(row.p50)
+      p99s.push(row.p99)
+      const cpuShare = (100 * row.cpuMsPerSession) / (seconds * 1000)
+      console.log(
+        `${String(n).padStart(5)} ${String(row.frames).padStart(8)}  ${fmt(row.p50)}  ${fmt(row.p99)}  ${fmt(row.max)}` +
+          `  ${String(row.stalls).padStart(6)}  ${fmt(row.loopDelayP99)}  ${fmt(row.cpuMsPerSession, 1)} ms        ` +
+          `${fmt(cpuShare)}%  ${fmt(row.serverCpuMsPerSession, 1)} ms   (run ${run}/${repeat})`,
+      )
+      console.log(
+        `      timers only (no sockets, same N): late p50 ${fmt(baseline.p50)}  p99 ${fmt(baseline.p99)}`,
+      )
+    }
     console.log(
-      `${String(n).padStart(5)} ${String(row.frames).padStart(8)}  ${fmt(row.p50)}  ${fmt(row.p99)}  ${fmt(row.max)}` +
-        `  ${String(row.stalls).padStart(6)}  ${fmt(row.loopDelayP99)}  ${fmt(row.cpuMsPerSession, 1)} ms        ` +
-        `${fmt(cpuShare)}%  ${fmt(row.serverCpuMsPerSession, 1)} ms`,
+      `  N=${n} over ${repeat} run(s): late p50 median ${fmt(median(p50s))}  late p99 median ${fmt(median(p99s))}` +
+        `  worst p99 ${fmt(Math.max(...p99s))}`,
     )
-    console.log(
-      `      timers only (no sockets, same N): late p50 ${fmt(baseline.p50)}  p99 ${fmt(baseline.p99)}`,
-    )
+    console.log(loadLine('after '))
   }
   console.log('(lateness and loop delay in ms; CPU is user+system time while streaming)')
 } finally {
