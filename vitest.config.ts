@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config'
+import { attachmentsDirectoryFor } from './src/vitest/attachments.ts'
 import { liveEvalsProject } from './src/vitest/project.ts'
+
+const CRAWL_CONFIG = 'specs/crawl/config.toml'
 
 // One Vitest project per concern: `unit` holds the colocated module tests and never opens a GPT-Live session;
 // each evaluation phase is a live-evals project (custom runner, matchers, run plan, canonical reporter) whose
@@ -8,8 +11,9 @@ import { liveEvalsProject } from './src/vitest/project.ts'
 export default defineConfig({
   test: {
     // Vitest copies every attached file (each scenario's audio, for `vitest --ui`) here, once per run: keep
-    // those copies with the other generated run output, which git and the linter already ignore.
-    attachmentsDir: 'results/.attachments',
+    // those copies with the run output, in `<results dir>/.attachments` (LIVE_EVALS_RESULTS_DIR or the TOML's
+    // execution.results_dir; default results/crawl/). The phase's global setup creates it 0700 before tests run.
+    attachmentsDir: attachmentsDirectoryFor('crawl', CRAWL_CONFIG),
     projects: [
       {
         test: {
@@ -19,7 +23,7 @@ export default defineConfig({
           testTimeout: 20_000,
         },
       },
-      liveEvalsProject({ phase: 'crawl', config: 'specs/crawl/config.toml' }),
+      liveEvalsProject({ phase: 'crawl', config: CRAWL_CONFIG }),
     ],
   },
 })

@@ -57,7 +57,9 @@ export default class CanonicalReporter implements Reporter {
       for (const run of plan.runs) {
         const rows = rowsOfRun(run, tests)
         if (rows.length === 0) {
-          log(`[${run.architecture}] No scenario ran; no results.json was written to ${run.directory}`)
+          log(
+            `[${run.architecture}] No scenario ran; nothing was written (its empty run directory is removed)`,
+          )
           continue
         }
         const document = resultsDocumentOf(plan, run, rows)

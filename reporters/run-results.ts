@@ -51,11 +51,14 @@ export function resultsDocumentOf(
 
 const UNITS = { crawl: 'examples', walk: 'recordings', run: 'conversations' } as const
 
-/** The reference toolkit's closing lines of a run. */
+/**
+ * The reference toolkit's closing lines of a run. The denominator is the scenarios this run executed (its
+ * rows), not the dataset's selection: a `-t` filter or a skip leaves the others out of the run, not unfinished.
+ */
 export function consoleSummaryLines(plan: RunPlan, run: PlannedRun, document: ResultsDocument): string[] {
-  const { passed, failed, infrastructure_errors: infrastructure } = document.summary
+  const { total, passed, failed, infrastructure_errors: infrastructure } = document.summary
   return [
-    `[${run.architecture}] Completed ${passed + failed}/${plan.scenarioIds.length} valid ${UNITS[plan.phase]}; ` +
+    `[${run.architecture}] Completed ${passed + failed}/${total} valid ${UNITS[plan.phase]}; ` +
       `${passed} passed; ${failed} failed; ${infrastructure} infrastructure failures.`,
     `Results: ${run.directory}`,
   ]

@@ -9,7 +9,12 @@ import {
   sendSilence,
   visibleRequest,
 } from './assistant-session.fixtures.ts'
-import { offlineClientController, openAssistantUnderTest } from './assistant-session.ts'
+import {
+  createScenarioApplication,
+  offlineClientController,
+  openAssistantUnderTest,
+  registerOfflineAssistant,
+} from './assistant-session.ts'
 import { startScriptedLivePeer } from './responses/delegation/scripted-live-peer.ts'
 
 let server: OfflineLiveServer
@@ -195,6 +200,42 @@ describe('the assistant under test against the offline GPT-Live server', () => {
     const first = assistant.close()
     expect(assistant.close()).toBe(first)
     expect(await first).toMatchObject({ type: 'closed' })
+  })
+
+  test("a pre-built application serves one session: its tools are the session's, a second session is refused", async () => {
+    const visible = visibleRequest('What are your hours?')
+    const application = createScenarioApplication(visible, 'responses')
+    const open = () =>
+      openAssistantUnderTest({
+        visibleInput: visible,
+        architecture: 'responses',
+        models,
+        application,
+        connection: {
+          apiKey: registerOfflineAssistant(server, visible, 'responses', []),
+          baseURL: server.baseURL,
+          allowInsecureLoopback: true,
+        },
+      })
+    const assistant = await open()
+    expect(assistant.tools.initialState).toEqual(application.initialState)
+    expect(assistant.tools.snapshot()).toEqual(application.snapshot())
+    await assistant.close()
+    await expect(open()).rejects.toThrow(/another session already used it; build a fresh one per session/)
+  })
+
+  test('business facts beside a pre-built application are refused (the application has its own)', async () => {
+    const visible = visibleRequest('What are your hours?')
+    await expect(
+      openAssistantUnderTest({
+        visibleInput: visible,
+        architecture: 'responses',
+        models,
+        facts: {},
+        application: createScenarioApplication(visible, 'responses'),
+        connection: { apiKey: 'unused', baseURL: server.baseURL, allowInsecureLoopback: true },
+      }),
+    ).rejects.toThrow(/pass the business facts to createScenarioApplication/)
   })
 
   test('client delegation without a controller factory is refused before connecting', async () => {

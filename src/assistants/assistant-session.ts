@@ -137,6 +137,12 @@ export interface OpenAssistantOptions {
    * assistant sees only the public part. Default: the architecture's own facts.json.
    */
   facts?: JsonObject
+  /**
+   * This scenario's application, built beforehand with createScenarioApplication (so an evaluator can hold the
+   * very state the assistant changes). Default: a fresh one. It must be built for this scenario and
+   * architecture, serves one session only, and carries its own facts (do not also pass `facts`).
+   */
+  application?: ScenarioApplication
   /** Client delegation only: builds the application's controller (required for `architecture: 'client'`). */
   clientController?: ClientControllerFactory
   sessionStart?: SessionStartOptions
@@ -144,6 +150,80 @@ export interface OpenAssistantOptions {
   clock?: () => number
   /** Aborting shuts the session down locally (synthetic, never a provider failure). */
   signal?: AbortSignal
+}
+
+/** What an evaluator reads of a scenario's application. */
+export interface ApplicationView {
+  /** Every execution, completed and failed, in the order they finished. */
+  executions(): ToolExecutionRecord[]
+  /** The application state now. */
+  snapshot(): JsonObject
+  /** The state the scenario started from (a copy). */
+  readonly initialState: JsonObject
+}
+
+/**
+ * One scenario's isolated application: the architecture's own restaurant executor over a deep copy of the
+ * authorized initial state, and the tool runtime the assistant's calls go through.
+ */
+export interface ScenarioApplication extends ApplicationView {
+  readonly scenarioId: string
+  readonly architecture: Architecture
+  readonly runtime: ToolRuntime
+}
+
+/**
+ * A fresh application for one scenario in `architecture`'s own copy. `facts` are the application's business
+ * facts, private overrides included (default: that copy's facts.json).
+ */
+export function createScenarioApplication(
+  visibleInput: Pick<AssistantVisibleInput, 'scenarioId' | 'initialState'>,
+  architecture: Architecture,
+  facts?: JsonObject,
+): ScenarioApplication {
+  const initialState = structuredClone(visibleInput.initialState)
+  const executorOptions = { initialState: structuredClone(initialState), facts: structuredClone(facts) }
+  const executor =
+    architecture === 'responses'
+      ? new ResponsesRestaurantTools(executorOptions)
+      : new ClientRestaurantTools(executorOptions)
+  const runtime = new ToolRuntime(executor)
+  return {
+    scenarioId: visibleInput.scenarioId,
+    architecture,
+    runtime,
+    executions: () => runtime.executions(),
+    snapshot: () => runtime.snapshot(),
+    initialState,
+  }
+}
+
+// Applications already given to a session: a second session on the same one would share its state.
+const applicationsInUse = new WeakSet<ScenarioApplication>()
+
+/**
+ * Refuses an application that is not this scenario's, not this architecture's, or not fresh; the message says
+ * which and what to do.
+ */
+export function checkScenarioApplication(
+  application: ScenarioApplication,
+  scenarioId: string,
+  architecture: Architecture,
+): void {
+  const problem =
+    application.scenarioId !== scenarioId
+      ? `it was built for scenario ${application.scenarioId}`
+      : application.architecture !== architecture
+        ? `it is the ${application.architecture} copy, not the ${architecture} one`
+        : applicationsInUse.has(application) || application.runtime.executions().length > 0
+          ? 'another session already used it'
+          : null
+  if (problem !== null) {
+    throw new Error(
+      `Scenario ${scenarioId}: the application given to the ${architecture} assistant cannot be used: ${problem}; ` +
+        'build a fresh one per session with createScenarioApplication(visibleInput, architecture).',
+    )
+  }
 }
 
 export type DelegationObservation =
@@ -160,14 +240,7 @@ export interface AssistantUnderTest {
   sendAudio(pcm: Int16Array): boolean
   /** Every received event, in order, from the first; ends when the session ends. */
   events(): AsyncGenerator<ReceivedLiveEvent, void, undefined>
-  readonly tools: {
-    /** Every execution, completed and failed, in the order they finished. */
-    executions(): ToolExecutionRecord[]
-    /** The application state now. */
-    snapshot(): JsonObject
-    /** The state the scenario started from (a copy). */
-    readonly initialState: JsonObject
-  }
+  readonly tools: ApplicationView
   delegations(): DelegationObservation
   /** Resolves once no delegated work is pending; rejects with the controller's retained error. */
   waitForDelegatedWork(options?: DelegationWaitOptions): Promise<void>
@@ -183,6 +256,12 @@ export async function openAssistantUnderTest(options: OpenAssistantOptions): Pro
         'application controller of src/assistants/client/delegation); pass one, or use architecture "responses".',
     )
   }
+  if (options.application !== undefined && options.facts !== undefined) {
+    throw new Error(
+      `Scenario ${visibleInput.scenarioId}: pass the business facts to createScenarioApplication, not beside a ` +
+        'pre-built application (its executor already decides with its own facts).',
+    )
+  }
   const facts = options.facts === undefined ? undefined : structuredClone(options.facts)
   const plan = buildAssistantPlan(visibleInput, {
     architecture,
@@ -190,13 +269,12 @@ export async function openAssistantUnderTest(options: OpenAssistantOptions): Pro
     ...(facts === undefined ? {} : { facts }),
   })
   const sessionConfig = buildSessionStart(plan, options.sessionStart)
-  const initialState = structuredClone(visibleInput.initialState)
-  // Each scenario gets its own application: a fresh executor over its own copy of the state.
-  const executor =
-    architecture === 'responses'
-      ? new ResponsesRestaurantTools({ initialState: structuredClone(initialState), facts })
-      : new ClientRestaurantTools({ initialState: structuredClone(initialState), facts })
-  const runtime = new ToolRuntime(executor)
+  // Each scenario gets its own application: a fresh executor over its own copy of the state, either built
+  // here or handed in by the evaluator that wants to read it.
+  const application = options.application ?? createScenarioApplication(visibleInput, architecture, facts)
+  checkScenarioApplication(application, visibleInput.scenarioId, architecture)
+  applicationsInUse.add(application)
+  const { runtime } = application
   const clock = options.clock ?? (() => performance.now())
   const endpoint: LiveEndpointSettingsInput = { ...options.connection }
   const session = new LiveSession(endpoint, {
@@ -237,9 +315,9 @@ export async function openAssistantUnderTest(options: OpenAssistantOptions): Pro
     sendAudio: (pcm) => session.appendAudio(new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength)),
     events: () => session.events(),
     tools: {
-      executions: () => runtime.executions(),
-      snapshot: () => runtime.snapshot(),
-      initialState: structuredClone(initialState),
+      executions: () => application.executions(),
+      snapshot: () => application.snapshot(),
+      initialState: structuredClone(application.initialState),
     },
     delegations: () =>
       responsesController !== null

@@ -1,5 +1,7 @@
 // The fixtures of a scenario test. Each test gets its own caller audio, application and assistant session, and
-// everything it opens is closed when it ends, failed or not (onCleanup). The offline GPT-Live server is shared by
+// everything it opens is closed when it ends, failed or not (onCleanup). liveSession runs on the test's
+// callerAudio and toolState: the audio a test reads is the audio streamed, the state it reads is the state the
+// assistant changed. The offline GPT-Live server is shared by
 // the tests of one file and stopped after them. `scenario` and `architecture` are placeholders that the suite
 // helper binds per describe block with test.override.
 import { test as base, inject } from 'vitest'
@@ -14,6 +16,7 @@ import { bindRunToMeta, type ScenarioRun } from './scenario-run.ts'
 import type { AssistantArchitecture } from './settings.ts'
 import { loadSuiteSettings } from './settings.ts'
 import {
+  callerAudioFailure,
   clientControllerFor,
   createSpeechSynthesizer,
   createToolState,
@@ -64,26 +67,42 @@ export const scenarioTest = base
       ...(architecture === 'client' ? { clientController } : {}),
     }),
   )
-  .extend('callerAudio', ({ scenario, scenarioEnv, signal }) =>
-    prepareCallerAudio(scenario, scenarioEnv, { signal }),
-  )
-  .extend('toolState', ({ scenario, architecture }) => createToolState(scenario, architecture))
-  .extend('liveSession', async ({ scenario, scenarioEnv, task, annotate, signal }) => {
-    const execution = await executeScenario(scenario, scenarioEnv, { signal })
-    const run: ScenarioRun = {
-      scenarioId: scenario.id,
-      architecture: scenarioEnv.architecture,
-      expected: scenario.expected,
-      observation: execution.observation,
-      grade: execution.grade,
-      failure: execution.failure,
-      row: execution.row,
+  // The request exactly as liveSession streams it. A request that cannot be prepared (text-to-speech failed)
+  // still leaves its infrastructure_error row, naming the stage, before the test fails.
+  .extend('callerAudio', async ({ scenario, scenarioEnv, task, signal }) => {
+    try {
+      return await prepareCallerAudio(scenario, scenarioEnv, { signal })
+    } catch (error) {
+      const meta = task.meta.liveEvals
+      if (meta !== undefined) meta.row = callerAudioFailure(scenario, error).row
+      throw error
     }
-    const meta = task.meta.liveEvals
-    if (meta !== undefined) {
-      meta.row = execution.row
-      bindRunToMeta(run, meta)
-    }
-    await attachScenarioAudio(annotate, execution.artifacts)
-    return run
   })
+  // The scenario's application: liveSession's assistant uses this one, so its state is the state after the run.
+  .extend('toolState', ({ scenario, architecture }) => createToolState(scenario, architecture))
+  .extend(
+    'liveSession',
+    async ({ scenario, scenarioEnv, callerAudio, toolState, task, annotate, signal }) => {
+      const execution = await executeScenario(scenario, scenarioEnv, {
+        signal,
+        callerAudio,
+        application: toolState,
+      })
+      const run: ScenarioRun = {
+        scenarioId: scenario.id,
+        architecture: scenarioEnv.architecture,
+        expected: scenario.expected,
+        observation: execution.observation,
+        grade: execution.grade,
+        failure: execution.failure,
+        row: execution.row,
+      }
+      const meta = task.meta.liveEvals
+      if (meta !== undefined) {
+        meta.row = execution.row
+        bindRunToMeta(run, meta)
+      }
+      await attachScenarioAudio(annotate, execution.artifacts)
+      return run
+    },
+  )

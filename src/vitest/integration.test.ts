@@ -66,6 +66,12 @@ describe('an offline run of the fixture project (one wrong-tool scenario, one co
     expect((await stat(join(runDirectory, 'results.json'))).mode & 0o777).toBe(0o600)
   })
 
+  test("Vitest's attachment copies go to <results dir>/.attachments, created private", async () => {
+    const attachments = join(dir, 'results', '.attachments')
+    expect((await stat(attachments)).mode & 0o777).toBe(0o700)
+    expect((await readdir(attachments)).some((name) => name.endsWith('.wav'))).toBe(true)
+  })
+
   test('prints the summary, the results path and a plain "N passed, N failed" line', () => {
     expect(run.code).not.toBe(0)
     const printed = lines(run.output)
@@ -121,6 +127,16 @@ describe('an offline run of the fixture project (one wrong-tool scenario, one co
   )
 })
 
+/** A run that could not start: exit 1, the problem in plain text, no Vitest crash report, nothing created. */
+async function expectCleanStartupFailure(run: ChildRun, dir: string): Promise<void> {
+  expect(run.code).toBe(1)
+  expect(run.output).toContain('live-evals: the crawl run cannot start; nothing was run')
+  expect(run.output).not.toContain('Unhandled Error')
+  expect(run.output).not.toContain('false positive')
+  expect(run.output).not.toMatch(/❯ |\n\s+at /)
+  await expect(readdir(join(dir, 'results'))).rejects.toThrow(/ENOENT/)
+}
+
 describe('runs that must not start', () => {
   test(
     'a bad dataset fails before any test runs, listing every violation',
@@ -130,11 +146,23 @@ describe('runs that must not start', () => {
         ...env,
         LIVE_EVALS_DATASET: 'src/vitest/fixtures/bad-dataset.json',
       })
-      expect(run.code).not.toBe(0)
       expect(run.output).toContain('scenarios[0].title [scenario fixture_bad_one]: missing required field')
       expect(run.output).toContain('scenarios[1].expected.delegation [scenario fixture_bad_two]')
-      expect(lines(run.output)).toContain('0 passed, 0 failed')
-      await expect(readdir(join(dir, 'results'))).rejects.toThrow(/ENOENT/)
+      await expectCleanStartupFailure(run, dir)
+    },
+    SPAWN_TIMEOUT_MS,
+  )
+
+  test(
+    'a bad setting fails the same way, naming the setting',
+    async () => {
+      const { dir, env } = await scratch()
+      const run = await runVitest(['run', '--config', FIXTURE_CONFIG], {
+        ...env,
+        LIVE_EVALS_CONCURRENCY: 'many',
+      })
+      expect(run.output).toMatch(/concurrency/i)
+      await expectCleanStartupFailure(run, dir)
     },
     SPAWN_TIMEOUT_MS,
   )
@@ -144,10 +172,40 @@ describe('runs that must not start', () => {
     async () => {
       const { dir, env } = await scratch()
       const run = await runVitest(['run', '--config', FIXTURE_CONFIG], { ...env, LIVE_EVALS_MODE: 'live' })
-      expect(run.code).not.toBe(0)
       expect(run.output).toContain('OPENAI_API_KEY is required for a live run')
       expect(run.output).toContain('LIVE_EVALS_MODE=offline')
-      await expect(readdir(join(dir, 'results'))).rejects.toThrow(/ENOENT/)
+      await expectCleanStartupFailure(run, dir)
+    },
+    SPAWN_TIMEOUT_MS,
+  )
+})
+
+describe('runs that select part of the dataset', () => {
+  test(
+    '-t: the summary counts the scenarios that ran; a run the filter emptied leaves no directory',
+    async () => {
+      const { dir, env } = await scratch()
+      // Both architectures are planned; the filter keeps one scenario of the client run only.
+      const run = await runVitest(['run', '--config', FIXTURE_CONFIG, '-t', 'client.*fixture_hours'], env)
+      expect(run.code, run.output).toBe(0)
+      const printed = lines(run.output)
+      expect(printed).toContain(
+        '[client] Completed 1/1 valid examples; 1 passed; 0 failed; 0 infrastructure failures.',
+      )
+      const runs = await runDirectoriesIn(join(dir, 'results'))
+      expect(runs).toEqual([expect.stringMatching(/^crawl_offline_client_/)])
+    },
+    SPAWN_TIMEOUT_MS,
+  )
+
+  test(
+    '`vitest list` reserves nothing that stays',
+    async () => {
+      const { dir, env } = await scratch()
+      const run = await runVitest(['list', '--no-static-parse', '--config', FIXTURE_CONFIG], env)
+      expect(run.code, run.output).toBe(0)
+      expect(run.output).toContain('fixture_hours')
+      expect(await runDirectoriesIn(join(dir, 'results'))).toEqual([])
     },
     SPAWN_TIMEOUT_MS,
   )

@@ -1,9 +1,10 @@
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { DatasetValidationError } from '../scenarios/index.ts'
-import { plannedRunFor, planRun } from './run-plan.ts'
+import { attachmentsDirectoryFor } from './attachments.ts'
+import { plannedRunFor, planRun, releaseEmptyRunDirectories } from './run-plan.ts'
 import { architecturesToEvaluate, loadSuiteSettings, resultsDirectory } from './settings.ts'
 
 const FIXTURES = resolve(import.meta.dirname, 'fixtures')
@@ -108,6 +109,38 @@ describe('planRun', () => {
     expect(JSON.stringify(plan)).not.toContain(secret)
     expect(plan.runs[0]?.metadata.configuration.assistant_endpoint).toBe(
       'https://app.example/hook?token=[redacted]',
+    )
+  })
+})
+
+describe('releaseEmptyRunDirectories', () => {
+  test('removes the planned directories nothing was written into and keeps the others', async () => {
+    const { dir, env } = await scratch()
+    const plan = await planRun(loadSuiteSettings('crawl', CONFIG, { env }), { projectRoot: dir, now: NOW })
+    const [used, unused] = plan.runs.map((run) => run.directory)
+    await writeFile(join(used ?? '', 'results.json'), '{}')
+    expect(await releaseEmptyRunDirectories(plan.runs)).toEqual([unused])
+    expect(await readdir(join(dir, 'results'))).toEqual([basename(used ?? '')])
+    // Released twice (a watch rerun, then the teardown): nothing left to do, no error.
+    expect(await releaseEmptyRunDirectories(plan.runs)).toEqual([])
+  })
+})
+
+describe('attachmentsDirectoryFor', () => {
+  test('is .attachments inside the results directory the runs use', async () => {
+    const { dir, env } = await scratch()
+    expect(attachmentsDirectoryFor('crawl', CONFIG, { env })).toBe(join(dir, 'results', '.attachments'))
+    const withoutOverride = { ...env, LIVE_EVALS_RESULTS_DIR: '' }
+    expect(attachmentsDirectoryFor('crawl', CONFIG, { env: withoutOverride, projectRoot: '/project' })).toBe(
+      '/project/results/crawl/.attachments',
+    )
+    const toml = join(dir, 'with-results-dir.toml')
+    await writeFile(
+      toml,
+      `[dataset]\npath = "${join(FIXTURES, 'tiny-dataset.json')}"\n[execution]\nresults_dir = "out"\n`,
+    )
+    expect(attachmentsDirectoryFor('crawl', toml, { env: withoutOverride })).toBe(
+      join(dir, 'out', '.attachments'),
     )
   })
 })

@@ -2,6 +2,7 @@
 // collected: the validated dataset, the scenarios selected, the execution mode, and one reserved run directory per
 // assistant architecture. The global setup builds it and `provide`s it; workers and the canonical reporter read
 // it. It is plain JSON (it crosses process boundaries) and holds no secret: the configuration block is redacted.
+import { rmdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { z } from 'zod'
 import { defaultRunLabel, reserveRunDirectory } from '../artifacts/index.ts'
@@ -40,6 +41,11 @@ export const RunPlanSchema = z.strictObject({
 export type PlannedRun = z.infer<typeof PlannedRunSchema>
 export type RunPlan = z.infer<typeof RunPlanSchema>
 
+/** A problem found while planning a run that is neither a configuration nor a dataset error (e.g. selection). */
+export class RunPlanProblem extends Error {
+  override name = 'RunPlanProblem'
+}
+
 /** The scenarios a phase runs with these settings; throws DatasetValidationError listing every violation. */
 export async function selectedScenarios<P extends Phase>(settings: SettingsFor<P>) {
   const dataset = await loadDataset(settings.dataset.path)
@@ -48,7 +54,7 @@ export async function selectedScenarios<P extends Phase>(settings: SettingsFor<P
       maxExamples: settings.execution.max_examples,
     })
   } catch (error) {
-    throw new Error(`Dataset ${settings.dataset.path}: ${(error as Error).message}`)
+    throw new RunPlanProblem(`Dataset ${settings.dataset.path}: ${(error as Error).message}`)
   }
 }
 
@@ -75,7 +81,14 @@ export async function planRun<P extends Phase>(
   const runs: PlannedRun[] = []
   for (const architecture of architecturesToEvaluate(settings)) {
     const label = runLabel(settings.phase, mode, architecture)
-    const reserved = await reserveRunDirectory(resultsDir, label, now)
+    let reserved: Awaited<ReturnType<typeof reserveRunDirectory>>
+    try {
+      reserved = await reserveRunDirectory(resultsDir, label, now)
+    } catch (error) {
+      // All or nothing: a run that cannot start leaves no run directory behind.
+      await releaseEmptyRunDirectories(runs)
+      throw error
+    }
     runs.push({
       architecture,
       directory: reserved.path,
@@ -98,6 +111,28 @@ export async function planRun<P extends Phase>(
     scenarioIds: scenarios.map((scenario) => scenario.id),
     runs,
   })
+}
+
+/**
+ * Removes the planned run directories that are still empty (`vitest list`, a `-t` that matched nothing in a
+ * run, a run that could not start). Called once the run is over: removal only ever takes an empty directory
+ * (rmdir), so a directory anything was written into, even concurrently, stays. Returns what was removed.
+ */
+export async function releaseEmptyRunDirectories(
+  runs: readonly Pick<PlannedRun, 'directory'>[],
+): Promise<string[]> {
+  const removed: string[] = []
+  for (const { directory } of runs) {
+    try {
+      await rmdir(directory)
+      removed.push(directory)
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      // Not empty: it holds the run's output. Gone already: nothing to release.
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'ENOENT') throw error
+    }
+  }
+  return removed
 }
 
 /** The configuration block as it may be stored: secret-named fields and secret values (keys, tokens) redacted. */

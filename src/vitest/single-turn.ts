@@ -3,8 +3,9 @@ import OpenAI from 'openai'
 import { type ClientControllerFactory, offlineClientController } from '../assistants/assistant-session.ts'
 import { SpeechSynthesizer } from '../audio/synthesis.ts'
 import type { CrawlSettings } from '../config/index.ts'
-import { executeSingleTurnScenario } from '../phases/single-turn/execute.ts'
-import type { SingleTurnEnv, SingleTurnExecution } from '../phases/single-turn/types.ts'
+import { executeSingleTurnScenario, failedExecution, stageFailureOf } from '../phases/single-turn/execute.ts'
+import type { ToolState } from '../phases/single-turn/tool-state.ts'
+import type { CallerAudio, SingleTurnEnv, SingleTurnExecution } from '../phases/single-turn/types.ts'
 import type { LoadedScenario } from '../scenarios/index.ts'
 import { liveClientController } from './live-client-controller.ts'
 import { speechCacheDirectory } from './phase-runs.ts'
@@ -38,11 +39,23 @@ export function clientControllerFor(settings: CrawlSettings): ClientControllerFa
   return settings.execution.mode === 'offline' ? offlineClientController : liveClientController(settings)
 }
 
-/** Runs one scenario end to end; failures come back as an infrastructure_error row naming their stage. */
+/**
+ * Runs one scenario end to end with the test's own caller audio and application (the `callerAudio` and
+ * `toolState` fixtures), so what the test holds is what was streamed and changed. Failures come back as an
+ * infrastructure_error row naming their stage.
+ */
 export function executeScenario(
   scenario: LoadedScenario,
   env: SingleTurnEnv,
-  options: { signal: AbortSignal },
+  options: { signal: AbortSignal; callerAudio: CallerAudio; application: ToolState },
 ): Promise<SingleTurnExecution> {
   return executeSingleTurnScenario(scenario, env, options)
+}
+
+/**
+ * The row of a scenario whose caller audio could not be prepared (the `callerAudio` fixture failed): the same
+ * infrastructure_error, with its stage, that executeScenario would have produced.
+ */
+export function callerAudioFailure(scenario: LoadedScenario, error: unknown): SingleTurnExecution {
+  return failedExecution(scenario, stageFailureOf(error, 'input_setup'))
 }

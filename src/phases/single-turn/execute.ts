@@ -2,6 +2,7 @@
 // row, with the artifacts of §4.3. Any failure becomes an infrastructure_error row naming its stage, with the
 // artifacts written so far kept and unknown counts null.
 
+import type { ScenarioApplication } from '../../assistants/assistant-session.ts'
 import { compactAssessment } from '../../grading/outcome.ts'
 import { scenarioFactsOf } from '../../grading/scenario-facts.ts'
 import { gradeSingleTurn } from '../../grading/single-turn.ts'
@@ -34,6 +35,10 @@ export const DETAILS_SCHEMA_VERSION = '2.0'
 
 export interface ExecuteOptions {
   signal?: AbortSignal
+  /** The request exactly as it is to be streamed (the `callerAudio` fixture); default: prepared here. */
+  callerAudio?: CallerAudio
+  /** The scenario's application (the `toolState` fixture); default: a fresh one per session. */
+  application?: ScenarioApplication
   /** Test seam: rewrites the finished row before validation (a corrupted row must become result_validation). */
   transformRow?: (row: Record<string, unknown>) => unknown
 }
@@ -48,9 +53,12 @@ export async function executeSingleTurnScenario(
   let session: ScenarioSession | null = null
   let stage: StageFailure['stage'] = 'input_setup'
   try {
-    const callerAudio: CallerAudio = await prepareCallerAudio(scenario, env, signal)
+    const callerAudio: CallerAudio = options.callerAudio ?? (await prepareCallerAudio(scenario, env, signal))
     stage = 'connection'
-    session = await openScenarioSession(scenario, env, callerAudio, signal)
+    session = await openScenarioSession(scenario, env, callerAudio, {
+      ...signal,
+      ...(options.application === undefined ? {} : { application: options.application }),
+    })
     stage = 'response_collection'
     let collected: CollectedResponse
     try {
@@ -61,10 +69,7 @@ export async function executeSingleTurnScenario(
     stage = 'example_execution'
     return await gradeAndRecord(scenario, env, session, callerAudio, collected, written, options)
   } catch (error) {
-    const failure: StageFailure =
-      error instanceof StageError
-        ? { stage: error.stage, message: error.message }
-        : { stage, message: describeError(error) }
+    const failure = stageFailureOf(error, stage)
     if (session !== null) {
       session.detach()
       await session.assistant.close()
@@ -74,15 +79,34 @@ export async function executeSingleTurnScenario(
         // Keep whatever was written; the row below still reports the original failure.
       }
     }
-    const row = infrastructureErrorRow({
-      scenario_id: scenario.id,
-      title: scenario.title,
-      stage: failure.stage,
-      message: failure.message,
-      artifacts: relativeArtifacts(scenario.id, written),
-    })
-    return { scenarioId: scenario.id, observation: null, grade: null, row, artifacts: written, failure }
+    return failedExecution(scenario, failure, written)
   }
+}
+
+/** The failure an error stands for: its own stage when it knows one, else the stage that was running. */
+export function stageFailureOf(error: unknown, runningStage: StageFailure['stage']): StageFailure {
+  return error instanceof StageError
+    ? { stage: error.stage, message: error.message }
+    : { stage: runningStage, message: describeError(error) }
+}
+
+/**
+ * An execution that failed: an infrastructure_error row naming the stage, unknown counts null, and the
+ * artifacts written so far (none when it failed before the session, e.g. preparing the caller audio).
+ */
+export function failedExecution(
+  scenario: Pick<Scenario, 'id' | 'title'>,
+  failure: StageFailure,
+  written: SingleTurnArtifactPaths = { ...NO_ARTIFACTS },
+): SingleTurnExecution {
+  const row = infrastructureErrorRow({
+    scenario_id: scenario.id,
+    title: scenario.title,
+    stage: failure.stage,
+    message: failure.message,
+    artifacts: relativeArtifacts(scenario.id, written),
+  })
+  return { scenarioId: scenario.id, observation: null, grade: null, row, artifacts: written, failure }
 }
 
 async function gradeAndRecord(

@@ -7,8 +7,10 @@
 
 import {
   type AssistantUnderTest,
+  checkScenarioApplication,
   openAssistantUnderTest,
   registerOfflineAssistant,
+  type ScenarioApplication,
 } from '../../assistants/assistant-session.ts'
 import { assistantModelsFromSettings } from '../../assistants/frontend/index.ts'
 import { pcm16FromBase64 } from '../../audio/pcm.ts'
@@ -50,14 +52,27 @@ export function usesVirtualClock(env: Pick<SingleTurnEnv, 'settings'>): boolean 
   return env.settings.execution.mode === 'offline' && !env.settings.audio.real_time
 }
 
+export interface OpenScenarioSessionOptions {
+  signal?: AbortSignal
+  /** The scenario's application, built beforehand (the `toolState` fixture); default: a fresh one. */
+  application?: ScenarioApplication
+}
+
 export async function openScenarioSession(
   scenario: Scenario,
   env: SingleTurnEnv,
   callerAudio: CallerAudio,
-  options: { signal?: AbortSignal } = {},
+  options: OpenScenarioSessionOptions = {},
 ): Promise<ScenarioSession> {
   const settings = env.settings
   const visibleInput = assistantVisibleInput(scenario)
+  if (options.application !== undefined) {
+    try {
+      checkScenarioApplication(options.application, scenario.id, env.architecture)
+    } catch (error) {
+      throw new StageError('input_setup', describeError(error), { cause: error })
+    }
+  }
   const timeline = new SessionTimeline({ mode: usesVirtualClock(env) ? 'virtual' : 'real_time' })
   let connection: { apiKey: string; baseURL?: string; allowInsecureLoopback?: boolean }
   if (settings.execution.mode === 'offline') {
@@ -105,6 +120,7 @@ export async function openScenarioSession(
       connection,
       clock: () => timeline.nowMs(),
       ...(env.clientController === undefined ? {} : { clientController: env.clientController }),
+      ...(options.application === undefined ? {} : { application: options.application }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     })
   } catch (error) {

@@ -1,32 +1,23 @@
-// The scenario's isolated application. The assistant session builds its own executor over a deep copy of the
-// authorized initial state; this exposes that one (so tests read the state the assistant changed) and, before a
-// session exists, builds a standalone copy of the same architecture's application from the visible input only.
+// The scenario's isolated application, as the Vitest `toolState` fixture holds it. It is built before the session
+// from the assistant-visible input only and handed to the session (openScenarioSession), so the state a test reads
+// is the state the assistant under test actually changed.
 
-import type { AssistantUnderTest } from '../../assistants/assistant-session.ts'
-import { RestaurantTools as ClientRestaurantTools } from '../../assistants/client/tools/restaurant-tools.ts'
+import {
+  type AssistantUnderTest,
+  createScenarioApplication,
+  type ScenarioApplication,
+} from '../../assistants/assistant-session.ts'
 import type { Architecture } from '../../assistants/frontend/index.ts'
-import { RestaurantTools as ResponsesRestaurantTools } from '../../assistants/responses/tools/restaurant-tools.ts'
-import { ToolRuntime } from '../../assistants/runtime/index.ts'
 import { assistantVisibleInput, type Scenario } from '../../scenarios/index.ts'
 
-export type ToolState = AssistantUnderTest['tools']
+export type ToolState = ScenarioApplication
 
-/** A fresh application for `scenario` in `architecture`'s own restaurant copy, never shared with anything. */
+/** A fresh application for `scenario` in `architecture`'s own restaurant copy, for one session only. */
 export function createToolState(scenario: Scenario, architecture: Architecture): ToolState {
-  const initialState = assistantVisibleInput(scenario).initialState
-  const executor =
-    architecture === 'responses'
-      ? new ResponsesRestaurantTools({ initialState: structuredClone(initialState) })
-      : new ClientRestaurantTools({ initialState: structuredClone(initialState) })
-  const runtime = new ToolRuntime(executor)
-  return {
-    executions: () => runtime.executions(),
-    snapshot: () => runtime.snapshot(),
-    initialState: structuredClone(initialState),
-  }
+  return createScenarioApplication(assistantVisibleInput(scenario), architecture)
 }
 
 /** The application the connected assistant actually uses. */
-export function toolStateOf(assistant: Pick<AssistantUnderTest, 'tools'>): ToolState {
+export function toolStateOf(assistant: Pick<AssistantUnderTest, 'tools'>): AssistantUnderTest['tools'] {
   return assistant.tools
 }
