@@ -62,17 +62,15 @@ describe('loadEnvironment', () => {
     })
   })
 
-  it('never touches process.env unless asked, and then only fills what is missing', () => {
+  it('never touches process.env: the file is merged into the returned copy only', () => {
     const fresh = `LIVE_EVALS_TEST_FRESH_${process.pid}`
     const taken = `LIVE_EVALS_TEST_TAKEN_${process.pid}`
     writeFileSync(join(cwd, '.env'), `${fresh}=from-file\n${taken}=from-file\n`)
     process.env[taken] = 'from-shell'
     try {
-      loadEnvironment({ env: { ...process.env }, cwd })
+      const merged = loadEnvironment({ cwd })
       expect(process.env[fresh]).toBeUndefined()
-      const merged = loadEnvironment({ cwd, apply: true })
-      expect(process.env[fresh]).toBe('from-file')
-      expect(process.env[taken]).toBe('from-shell')
+      expect(merged[fresh]).toBe('from-file')
       expect(merged[taken]).toBe('from-shell')
     } finally {
       delete process.env[fresh]

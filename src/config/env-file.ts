@@ -21,8 +21,6 @@ export interface EnvironmentFileChoice {
 export interface LoadEnvironmentOptions {
   env?: Environment
   cwd?: string
-  /** Also copy the file's values into process.env (never overwriting what is there). Off by default. */
-  apply?: boolean
 }
 
 /** Which `.env` file applies. Throws when the two naming variables disagree. */
@@ -60,7 +58,7 @@ function readEnvironmentFile(choice: EnvironmentFileChoice): Record<string, stri
 
 /**
  * The environment with the chosen `.env` file's values added underneath the existing ones.
- * Returns a new object; process.env changes only with `apply: true`.
+ * Returns a new object; process.env is never changed (every process reads the file itself).
  */
 export function loadEnvironment(options: LoadEnvironmentOptions = {}): Environment {
   const env = options.env ?? process.env
@@ -68,9 +66,5 @@ export function loadEnvironment(options: LoadEnvironmentOptions = {}): Environme
   const fileValues = readEnvironmentFile(chooseEnvironmentFile(env, cwd))
   const merged: Environment = { ...fileValues }
   for (const [name, value] of Object.entries(env)) if (value !== undefined) merged[name] = value
-  if (options.apply) {
-    for (const [name, value] of Object.entries(fileValues))
-      if (process.env[name] === undefined) process.env[name] = value
-  }
   return merged
 }

@@ -5,7 +5,7 @@
 import { HarnessConfigError } from './errors.ts'
 import type { Phase } from './schema.ts'
 
-type ValueKind = 'string' | 'integer' | 'number' | 'boolean'
+type ValueKind = 'string' | 'integer' | 'boolean'
 
 export interface EnvironmentSetting {
   variable: string
@@ -100,12 +100,6 @@ function convert(setting: EnvironmentSetting, text: string): string | number | b
       if (!/^[+-]?\d+$/.test(text))
         throw new Error(`Environment variable ${setting.variable} must be an integer${shown}`)
       return Number(text)
-    case 'number': {
-      const value = Number(text)
-      if (!Number.isFinite(value))
-        throw new Error(`Environment variable ${setting.variable} must be a number${shown}`)
-      return value
-    }
     case 'boolean': {
       const word = text.toLowerCase()
       if (TRUE_WORDS.has(word)) return true
