@@ -45,7 +45,7 @@ export function delegationDecisionPassed(
  * Completed executions match the ordered required list position by position, there are exactly as many as
  * expected, and nothing failed. With no expected tools this means: nothing completed, nothing failed.
  */
-export function toolExecutionCorrect(observation: SingleTurnObservation, scenario: ScenarioFacts): boolean {
+function toolExecutionCorrect(observation: SingleTurnObservation, scenario: ScenarioFacts): boolean {
   const required = scenario.expected.tools.required
   const completed = completedExecutions(observation.tool_executions)
   const matched = positionalExecutionMatchCount(required, completed)

@@ -43,7 +43,7 @@ export function gradeSingleTurn(
   const base = buildBaseResult(observation, scenario)
   const toolGrade = computeToolCallGrade(observation.requested_tool_calls, scenario.expected.tools.required)
   const dimensions = gradeDeterministicDimensions(observation, scenario, toolGrade)
-  const reconciled = reconcileTaskResult(observation, scenario, base, toolGrade, dimensions)
+  const reconciled = reconcileTaskResult(observation, scenario, base, dimensions)
   const efficiency = computeEfficiencyMetrics(
     observation,
     scenario.expected.tools.required,
