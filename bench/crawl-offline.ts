@@ -6,6 +6,7 @@
 import { availableParallelism, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { offlineClientController } from '../src/assistants/assistant-session.ts'
+import { durationMs } from '../src/audio/pcm.ts'
 import { readMonoWavFile } from '../src/audio/wav.ts'
 import { executeSingleTurnScenario } from '../src/phases/single-turn/execute.ts'
 import {
@@ -41,7 +42,7 @@ for (const architecture of ['responses', 'client'] as const) {
     const wallMs = performance.now() - started
     // The session audio processed = the caller track streamed to the server (request plus listening silence).
     const input = execution.artifacts.input_audio
-    const audioMs = input === null ? 0 : ((await readMonoWavFile(input)).samples.length * 1000) / 24_000
+    const audioMs = input === null ? 0 : durationMs((await readMonoWavFile(input)).samples.length)
     totalWallMs += wallMs
     totalAudioMs += audioMs
     statuses[execution.row.status] = (statuses[execution.row.status] ?? 0) + 1

@@ -18,6 +18,7 @@ import { availableParallelism, loadavg } from 'node:os'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { type PacingReport, paceFrames } from '../src/audio/pacing.ts'
+import { FRAME_MS, pcm16ToBytes, SAMPLE_RATE_HZ, SAMPLES_PER_FRAME } from '../src/audio/pcm.ts'
 import { LiveSession } from '../src/live/index.ts'
 import { startServerChild } from './live/server-child.ts'
 
@@ -43,11 +44,14 @@ if (
 
 /** 20 ms of a 220 Hz tone, PCM16 LE at 24 kHz: what is sent does not matter to the transport, its size does. */
 function toneFrame(): Uint8Array {
-  const samples = new Int16Array(480)
+  const samples = new Int16Array(SAMPLES_PER_FRAME)
   for (let i = 0; i < samples.length; i += 1)
-    samples[i] = Math.round(3000 * Math.sin((2 * Math.PI * 220 * i) / 24000))
-  return new Uint8Array(samples.buffer)
+    samples[i] = Math.round(3000 * Math.sin((2 * Math.PI * 220 * i) / SAMPLE_RATE_HZ))
+  return pcm16ToBytes(samples)
 }
+
+/** Frames each session streams. */
+const frameCount = Math.round((seconds * 1000) / FRAME_MS)
 
 /**
  * Per-frame lateness. A re-anchored frame counts with its lateness against the schedule it missed (otherwise a
@@ -59,7 +63,7 @@ function truthfulLateness(report: PacingReport): number[] {
 }
 
 /** Where session i's frame grid starts, relative to a common origin. */
-const phaseOffsetMs = (i: number, n: number) => (values.aligned ? 0 : (i * 20) / n)
+const phaseOffsetMs = (i: number, n: number) => (values.aligned ? 0 : (i * FRAME_MS) / n)
 
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN
@@ -90,8 +94,8 @@ function loadLine(when: string): string {
 
 /** The same pacing with a consumer that does nothing: what timers alone give on this machine right now. */
 async function timersOnly(sessionCount: number) {
-  const frames = Array.from({ length: Math.round((seconds * 1000) / 20) }, () => null)
-  const origin = performance.now() + 20
+  const frames = Array.from({ length: frameCount }, () => null)
+  const origin = performance.now() + FRAME_MS
   const reports = await Promise.all(
     Array.from({ length: sessionCount }, (_, i) =>
       paceFrames(frames, () => true, { startAtMs: origin + phaseOffsetMs(i, sessionCount) }),
@@ -103,7 +107,7 @@ async function timersOnly(sessionCount: number) {
 
 async function runOnce(baseURL: string, sessionCount: number, serverCpuMs: () => Promise<number>) {
   const frame = toneFrame()
-  const frames = Array.from({ length: Math.round((seconds * 1000) / 20) }, () => frame)
+  const frames = Array.from({ length: frameCount }, () => frame)
   const sessions = Array.from(
     { length: sessionCount },
     (_, i) =>
@@ -115,7 +119,7 @@ async function runOnce(baseURL: string, sessionCount: number, serverCpuMs: () =>
   const serverBefore = await serverCpuMs()
   const cpuBefore = process.cpuUsage()
   loopDelay.enable()
-  const origin = performance.now() + 20
+  const origin = performance.now() + FRAME_MS
   const reports = await Promise.all(
     sessions.map((session, i) =>
       paceFrames(frames, (audio) => session.appendAudio(audio), {

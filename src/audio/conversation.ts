@@ -7,14 +7,13 @@
 // relative level and nothing is clipped. Channels are scaled independently and the gains are reported,
 // so artifacts can say when a recording was attenuated.
 
-import { SAMPLE_RATE_HZ } from './pcm.ts'
+import { durationMs, SAMPLE_RATE_HZ, samplesForMs } from './pcm.ts'
 import { encodeMonoWav, encodeStereoWav } from './wav.ts'
 
 export type ConversationChannel = 'caller' | 'assistant'
 
 export interface RenderedConversation {
-  /** Interleaved stereo PCM16 (L, R, L, R, …): caller left, assistant right. */
-  interleaved: Int16Array
+  /** Both channels have the same length (the later channel's end), padded with silence. */
   caller: Int16Array
   assistant: Int16Array
   durationMs: number
@@ -92,12 +91,12 @@ export class ConversationRecorder {
     const start = Math.max(this.#sampleIndex(arrivalMs, channel), accumulator.cursor)
     accumulator.add(start, samples)
     accumulator.cursor = start + samples.length
-    return (start * 1000) / this.sampleRateHz
+    return durationMs(start, this.sampleRateHz)
   }
 
   /** End of the later channel, in ms. */
   get durationMs(): number {
-    return (this.#lengthSamples() * 1000) / this.sampleRateHz
+    return durationMs(this.#lengthSamples(), this.sampleRateHz)
   }
 
   /** Both channels padded with silence to the same length, mixed without clipping. */
@@ -105,16 +104,10 @@ export class ConversationRecorder {
     const length = this.#lengthSamples()
     const caller = this.#channels.caller.render(length)
     const assistant = this.#channels.assistant.render(length)
-    const interleaved = new Int16Array(length * 2)
-    for (let i = 0; i < length; i++) {
-      interleaved[2 * i] = caller.pcm[i] ?? 0
-      interleaved[2 * i + 1] = assistant.pcm[i] ?? 0
-    }
     return {
-      interleaved,
       caller: caller.pcm,
       assistant: assistant.pcm,
-      durationMs: (length * 1000) / this.sampleRateHz,
+      durationMs: durationMs(length, this.sampleRateHz),
       gains: { caller: caller.gain, assistant: assistant.gain },
     }
   }
@@ -142,6 +135,6 @@ export class ConversationRecorder {
           `session clock; got ${atMs}`,
       )
     }
-    return Math.round((atMs * this.sampleRateHz) / 1000)
+    return samplesForMs(atMs, this.sampleRateHz)
   }
 }

@@ -1,4 +1,5 @@
 import { setTimeout as sleepFor } from 'node:timers/promises'
+import { FRAME_MS } from './pcm.ts'
 
 /**
  * Absolute-deadline pacing of audio frames (spec audio §8). Frame k is due at anchor + k·frameMs, so sleeping
@@ -20,9 +21,8 @@ export const realTimeClock: PacingClock = {
   sleep: (ms, signal) => sleepFor(ms, undefined, signal === undefined ? undefined : { signal }),
 }
 
-export const DEFAULT_FRAME_MS = 20
-
 export interface PacingOptions {
+  /** The transport frame (20 ms) by default. */
   frameMs?: number
   /** false = virtual clock: no waiting, frames go out as fast as the consumer takes them, times are virtual. */
   realTime?: boolean
@@ -69,7 +69,7 @@ export class FramePacer {
   #nextIndex = 0
 
   constructor(options: PacingOptions = {}) {
-    this.frameMs = options.frameMs ?? DEFAULT_FRAME_MS
+    this.frameMs = options.frameMs ?? FRAME_MS
     if (!(this.frameMs > 0)) throw new RangeError(`pacing frameMs must be positive, got ${this.frameMs}`)
     this.realTime = options.realTime ?? true
     this.#clock = options.clock ?? realTimeClock

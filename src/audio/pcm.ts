@@ -33,17 +33,22 @@ export function pcm16ToBytes(samples: Int16Array): Uint8Array {
 
 const BASE64_PATTERN = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
 
+/**
+ * True when `text` is strict base64 (standard alphabet, padded). Node's decoder silently skips invalid
+ * characters, which would turn a corrupted payload into plausible-looking noise, so check this before decoding.
+ */
+export function isStrictBase64(text: string): boolean {
+  return BASE64_PATTERN.test(text)
+}
+
 /** Base64 of the PCM16 bytes, as carried by protocol audio fields. */
 export function pcm16ToBase64(samples: Int16Array): string {
   return Buffer.from(pcm16ToBytes(samples)).toString('base64')
 }
 
-/**
- * Decode protocol base64 audio. Node's decoder silently skips invalid characters, which would turn a
- * corrupted payload into plausible-looking noise, so the text is checked against strict base64 first.
- */
+/** Decode protocol base64 audio; anything but strict base64 is refused (see isStrictBase64). */
 export function pcm16FromBase64(base64: string): Int16Array {
-  if (!BASE64_PATTERN.test(base64)) {
+  if (!isStrictBase64(base64)) {
     throw new Error('Audio payload is not valid base64 (standard alphabet, padded); the event is malformed.')
   }
   return pcm16FromBytes(Buffer.from(base64, 'base64'))

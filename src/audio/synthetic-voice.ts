@@ -7,6 +7,7 @@
 // follows a gentle text-seeded contour, shaped by four cascaded formant resonators, the first two of which
 // change per syllable (a different "vowel" each time), under a raised-cosine syllable envelope. Only integer
 // PRNG state and IEEE arithmetic are used, so the output is reproducible on any platform running V8.
+import { SAMPLE_RATE_HZ, samplesForMs } from './pcm.ts'
 
 export const SYNTHETIC_MS_PER_CHARACTER = 65
 export const SYNTHETIC_MIN_DURATION_MS = 300
@@ -31,12 +32,12 @@ export function syntheticSpeechDurationMs(text: string): number {
 
 /** Deterministic voiced audio (mono PCM16) whose length is proportional to `text`. */
 export function syntheticSpeech(text: string, options: SyntheticSpeechOptions = {}): Int16Array {
-  const sampleRateHz = options.sampleRateHz ?? 24_000
+  const sampleRateHz = options.sampleRateHz ?? SAMPLE_RATE_HZ
   if (!Number.isInteger(sampleRateHz) || sampleRateHz < 8_000) {
     throw new Error(`syntheticSpeech: sampleRateHz must be an integer >= 8000, got ${sampleRateHz}`)
   }
   const durationMs = syntheticSpeechDurationMs(text)
-  const sampleCount = Math.round((durationMs * sampleRateHz) / 1000)
+  const sampleCount = samplesForMs(durationMs, sampleRateHz)
   const random = mulberry32(fnv1a(text))
   const syllables = planSyllables(sampleCount, sampleRateHz, random)
 
@@ -50,7 +51,7 @@ export function syntheticSpeech(text: string, options: SyntheticSpeechOptions = 
   const formant4 = new Resonator()
   formant4.tune(3300 + random() * 400, 250, sampleRateHz)
   let syllableIndex = -1
-  const fadeSamples = Math.max(1, Math.round((EDGE_FADE_MS * sampleRateHz) / 1000))
+  const fadeSamples = Math.max(1, samplesForMs(EDGE_FADE_MS, sampleRateHz))
 
   for (let n = 0; n < sampleCount; n++) {
     const syllable = syllableAt(syllables, n)
@@ -97,7 +98,7 @@ function planSyllables(sampleCount: number, sampleRateHz: number, random: () => 
   let start = 0
   while (start < sampleCount) {
     const lengthMs = SYLLABLE_MS * (0.7 + 0.6 * random())
-    let length = Math.max(1, Math.round((lengthMs * sampleRateHz) / 1000))
+    let length = Math.max(1, samplesForMs(lengthMs, sampleRateHz))
     // Fold a short remainder into the last syllable instead of leaving a stub.
     if (sampleCount - (start + length) < length / 2) length = sampleCount - start
     const vowel = VOWELS[Math.floor(random() * VOWELS.length)] ?? VOWELS[0]

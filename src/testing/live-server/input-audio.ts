@@ -1,15 +1,14 @@
 // `session.input_audio.append` payloads: non-empty base64 of whole 16-bit samples (the offline server speaks
 // PCM16 only; G.711 is refused at session.start). The byte count is what advances the session clock.
+import { isStrictBase64 } from '../../audio/pcm.ts'
 import { ERROR_CODES, type ProtocolError, protocolError } from './protocol-errors.ts'
-
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
 
 /** The number of audio bytes in `audio`, or the `invalid_audio` error the service answers with. */
 export function decodedAudioBytes(audio: string): number | ProtocolError {
   if (audio.length === 0) {
     return protocolError(ERROR_CODES.invalidAudio, 'audio must be non-empty base64 PCM16 audio.', 'audio')
   }
-  if (!BASE64.test(audio))
+  if (!isStrictBase64(audio))
     return protocolError(ERROR_CODES.invalidAudio, 'audio is not valid base64.', 'audio')
   const byteCount = Buffer.byteLength(audio, 'base64')
   if (byteCount % 2 !== 0) {
