@@ -8,4 +8,4 @@ export {
 } from './private-directories.ts'
 export { MAX_RUN_NAME_ATTEMPTS, type ReservedRunDirectory, reserveRunDirectory } from './run-directory.ts'
 export { defaultRunLabel, runName, runTimestamp } from './run-name.ts'
-export { appendArtifactLine, writeArtifact, writeJsonArtifact } from './write.ts'
+export { writeArtifact, writeJsonArtifact } from './write.ts'

@@ -1,6 +1,5 @@
 import {
   chmodSync,
-  constants,
   linkSync,
   mkdirSync,
   mkdtempSync,
@@ -14,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { reserveRunDirectory } from './run-directory.ts'
-import { appendArtifactLine, openResolvedDestination, writeArtifact, writeJsonArtifact } from './write.ts'
+import { openResolvedDestination, writeArtifact, writeJsonArtifact } from './write.ts'
 
 let root: string
 let runDir: string
@@ -85,40 +84,15 @@ describe('writeArtifact', () => {
   })
 })
 
-describe('appendArtifactLine', () => {
-  it('appends lines to a 0600 file, creating it and its folder', async () => {
-    await appendArtifactLine(runDir, 'events/s1.jsonl', '{"event_index":1}')
-    await appendArtifactLine(runDir, 'events/s1.jsonl', '{"event_index":2}')
-    const path = join(runDir, 'events/s1.jsonl')
-    expect(readFileSync(path, 'utf8')).toBe('{"event_index":1}\n{"event_index":2}\n')
-    expect(modeOf(path)).toBe(0o600)
-    expect(modeOf(join(runDir, 'events'))).toBe(0o700)
-  })
-
-  it('refuses a line with a line break, which would split a JSONL record', async () => {
-    await expect(appendArtifactLine(runDir, 'events/s1.jsonl', '{"a":\n1}')).rejects.toThrow('line break')
-  })
-
-  it('refuses symlinked and hard-linked destinations', async () => {
-    const target = join(outside, 'log.jsonl')
-    writeFileSync(target, '')
-    symlinkSync(target, join(runDir, 'a.jsonl'))
-    await expect(appendArtifactLine(runDir, 'a.jsonl', '{}')).rejects.toThrow('symbolic link')
-    linkSync(target, join(runDir, 'b.jsonl'))
-    await expect(appendArtifactLine(runDir, 'b.jsonl', '{}')).rejects.toThrow('hard-linked')
-    expect(readFileSync(target, 'utf8')).toBe('')
-  })
-})
-
 describe('the guard on the opened file (against a swap after the path check)', () => {
   it('refuses a destination that became a symlink (O_NOFOLLOW)', async () => {
     const target = join(outside, 'target.json')
     writeFileSync(target, 'original')
     const destination = join(runDir, 'results.json')
     symlinkSync(target, destination)
-    await expect(
-      openResolvedDestination(runDir, 'results.json', destination, constants.O_WRONLY),
-    ).rejects.toThrow('the destination is a symbolic link')
+    await expect(openResolvedDestination(runDir, 'results.json', destination)).rejects.toThrow(
+      'the destination is a symbolic link',
+    )
     expect(readFileSync(target, 'utf8')).toBe('original')
   })
 
@@ -127,9 +101,9 @@ describe('the guard on the opened file (against a swap after the path check)', (
     writeFileSync(precious, 'keep me')
     const destination = join(runDir, 'results.json')
     linkSync(precious, destination)
-    await expect(
-      openResolvedDestination(runDir, 'results.json', destination, constants.O_WRONLY),
-    ).rejects.toThrow('the destination is hard-linked (2 links)')
+    await expect(openResolvedDestination(runDir, 'results.json', destination)).rejects.toThrow(
+      'the destination is hard-linked (2 links)',
+    )
     expect(readFileSync(precious, 'utf8')).toBe('keep me')
   })
 })

@@ -27,11 +27,11 @@ async function makeParentFolders(runDir: string, relativePath: string): Promise<
   }
 }
 
-async function openChecked(runDir: string, relativePath: string, flags: number): Promise<FileHandle> {
+async function openChecked(runDir: string, relativePath: string): Promise<FileHandle> {
   const root = resolve(runDir)
   const destination = await resolveArtifactPath(root, relativePath)
   await makeParentFolders(root, relativePath)
-  return openResolvedDestination(root, relativePath, destination, flags)
+  return openResolvedDestination(root, relativePath, destination)
 }
 
 /**
@@ -43,11 +43,12 @@ export async function openResolvedDestination(
   root: string,
   relativePath: string,
   destination: string,
-  flags: number,
 ): Promise<FileHandle> {
   let handle: FileHandle
   try {
-    handle = await open(destination, flags | constants.O_CREAT | constants.O_NOFOLLOW, PRIVATE_FILE_MODE)
+    // No O_TRUNC: the link count is checked on the open file first, so a hard-linked file is never emptied.
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW
+    handle = await open(destination, flags, PRIVATE_FILE_MODE)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ELOOP')
@@ -79,8 +80,7 @@ export async function writeArtifact(
   relativePath: string,
   data: string | Uint8Array,
 ): Promise<string> {
-  // No O_TRUNC: the link count is checked on the open file first, so a hard-linked file is never emptied.
-  const handle = await openChecked(runDir, relativePath, constants.O_WRONLY)
+  const handle = await openChecked(runDir, relativePath)
   try {
     await handle.truncate(0)
     await handle.writeFile(data)
@@ -97,21 +97,4 @@ export async function writeJsonArtifact(
   value: unknown,
 ): Promise<string> {
   return writeArtifact(runDir, relativePath, `${JSON.stringify(value, null, 2)}\n`)
-}
-
-/** Append one line to a JSONL artifact (created 0600 if missing). The line must not contain a line break. */
-export async function appendArtifactLine(runDir: string, relativePath: string, line: string): Promise<void> {
-  if (/[\r\n]/.test(line)) {
-    throw new ArtifactPathError(
-      resolve(runDir),
-      relativePath,
-      'an appended line must not contain a line break',
-    )
-  }
-  const handle = await openChecked(runDir, relativePath, constants.O_WRONLY | constants.O_APPEND)
-  try {
-    await handle.write(`${line}\n`)
-  } finally {
-    await handle.close()
-  }
 }
