@@ -31,9 +31,10 @@ const VERBS: Record<string, VerbEntry> = {
   },
 }
 
+/** Exit code for a command line that cannot be understood (every verb uses it). */
 export const EXIT_USAGE = 2
 
-export function helpText(): string {
+function helpText(): string {
   const lines = ['Usage: live-evals <command> [arguments]', '', 'Commands:']
   for (const [name, verb] of Object.entries(VERBS)) lines.push(`  ${name.padEnd(16)} ${verb.summary}`)
   lines.push('', 'Run `live-evals <command> --help` for the arguments of one command.')

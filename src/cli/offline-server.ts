@@ -2,7 +2,7 @@
 // developing a client without an API key. The first line of output is the WebSocket URL (scripts read it);
 // any non-empty bearer token is accepted, a missing one is refused before the upgrade. Stops on SIGINT/SIGTERM.
 import { startOfflineLiveServer } from '../testing/live-server/index.ts'
-import type { CommandIO } from './main.ts'
+import { type CommandIO, EXIT_USAGE } from './main.ts'
 
 const USAGE = `Usage: live-evals offline-server [--port N]
 
@@ -11,11 +11,6 @@ its URL (ws://127.0.0.1:PORT/v1/live/sessions) as the first line. Point the open
 baseURL http://127.0.0.1:PORT/v1 with any API key. Sessions hear nothing and never speak (no hearing
 script is registered), but every protocol rule, timestamp and close path is real. Stop with Ctrl-C.
 `
-
-const processIO: CommandIO = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-}
 
 /** Parses `--port N` / `--port=N`; returns an error message for anything else. */
 export function parseOfflineServerArgs(
@@ -43,7 +38,7 @@ export function parseOfflineServerArgs(
  */
 export async function offlineServerCommand(
   argv: readonly string[],
-  io: CommandIO = processIO,
+  io: CommandIO,
   stop?: AbortSignal,
 ): Promise<number> {
   const parsed = parseOfflineServerArgs(argv)
@@ -53,7 +48,7 @@ export async function offlineServerCommand(
   }
   if ('error' in parsed) {
     io.err(`live-evals offline-server: ${parsed.error}\n\n${USAGE}`)
-    return 2
+    return EXIT_USAGE
   }
   let server: Awaited<ReturnType<typeof startOfflineLiveServer>>
   try {

@@ -1,7 +1,7 @@
 import { type LoadedDataset, loadDataset } from '../scenarios/load.ts'
 import { type Phase, phaseAccepts } from '../scenarios/select.ts'
 import { DatasetValidationError, describeViolations } from '../scenarios/violations.ts'
-import type { CommandIO } from './main.ts'
+import { type CommandIO, EXIT_USAGE } from './main.ts'
 
 // `live-evals validate <dataset.json>...`: checks every file (not only up to the first bad one), prints
 // the scenarios each phase would run, and lists every violation of every file.
@@ -22,11 +22,11 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
   const unknownOption = argv.find((argument) => argument.startsWith('-'))
   if (unknownOption !== undefined) {
     io.err(`live-evals validate: unknown option ${unknownOption}\n\n${USAGE}`)
-    return 2
+    return EXIT_USAGE
   }
   if (argv.length === 0) {
     io.err(`live-evals validate: name at least one dataset file.\n\n${USAGE}`)
-    return 2
+    return EXIT_USAGE
   }
   let failedFiles = 0
   for (const file of argv) {
