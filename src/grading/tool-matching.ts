@@ -4,18 +4,24 @@ import { expectedArgumentsMatch } from './matching.ts'
 import type { ToolExecution } from './observation.ts'
 import type { ExpectedToolCall } from './scenario-facts.ts'
 
+/** Same tool name and the expected arguments contained in the actual ones (an empty expectation matches any call). */
+export function callMatchesExpectation(
+  expectation: Pick<ExpectedToolCall, 'name' | 'arguments'>,
+  call: Pick<ToolExecution, 'name' | 'arguments'>,
+): boolean {
+  return call.name === expectation.name && expectedArgumentsMatch(expectation.arguments, call.arguments)
+}
+
 /**
- * Same tool name, an acceptable status and the expected arguments contained in the actual ones (an empty
- * expectation matches any call of that name). `status: "completed"` (the contract's default) ignores failed attempts;
- * `status: "any"` counts them too.
+ * callMatchesExpectation with an acceptable status: `status: "completed"` (the contract's default) ignores failed
+ * attempts; `status: "any"` counts them too.
  */
-export function executionMatchesExpectation(
+function executionMatchesExpectation(
   expectation: Pick<ExpectedToolCall, 'name' | 'arguments' | 'status'>,
   execution: Pick<ToolExecution, 'name' | 'arguments' | 'status'>,
 ): boolean {
-  if (execution.name !== expectation.name) return false
   if (expectation.status === 'completed' && execution.status !== 'completed') return false
-  return expectedArgumentsMatch(expectation.arguments, execution.arguments)
+  return callMatchesExpectation(expectation, execution)
 }
 
 /**
@@ -41,10 +47,6 @@ export function positionalExecutionMatchCount(
 ): number {
   return required.filter((expectation, index) => {
     const execution = completed[index]
-    return (
-      execution !== undefined &&
-      execution.name === expectation.name &&
-      expectedArgumentsMatch(expectation.arguments, execution.arguments)
-    )
+    return execution !== undefined && callMatchesExpectation(expectation, execution)
   }).length
 }

@@ -1,9 +1,15 @@
 // Efficiency counts of one execution (§3.3 steps 1 and 4). Counts here are observed facts: a zero means "observed
 // none", and the only unknown (null) is the turn total when the timeline could not establish turns.
 
-import { expectedArgumentsMatch, uniqueExpectedMatches } from '../grading/matching.ts'
-import type { SingleTurnObservation, ToolExecution } from '../grading/observation.ts'
+import { uniqueExpectedMatches } from '../grading/matching.ts'
+import {
+  completedExecutions,
+  failedExecutions,
+  type SingleTurnObservation,
+  type ToolExecution,
+} from '../grading/observation.ts'
 import type { ExpectedToolCall } from '../grading/scenario-facts.ts'
+import { callMatchesExpectation } from '../grading/tool-matching.ts'
 
 export interface EfficiencyMetrics {
   /** Substantive caller turns + assistant response episodes + closing turns (backchannels excluded). */
@@ -54,8 +60,8 @@ export function computeEfficiencyMetrics(
   positionalMatchCount: number,
 ): EfficiencyMetrics {
   const unique = uniqueToolInvocations(observation.tool_executions)
-  const completed = unique.filter((execution) => execution.status === 'completed')
-  const failed = unique.filter((execution) => execution.status === 'failed')
+  const completed = completedExecutions(unique)
+  const failed = failedExecutions(unique)
   return {
     total_turns: totalTurns(observation),
     delegation_count: new Set(observation.delegation_ids).size,
@@ -63,13 +69,7 @@ export function computeEfficiencyMetrics(
     unique_tool_invocation_count: unique.length,
     unique_completed_tool_invocation_count: completed.length,
     unique_failed_tool_invocation_count: failed.length,
-    matched_tool_call_count: uniqueExpectedMatches(
-      required,
-      completed,
-      (expectation, execution) =>
-        expectation.name === execution.name &&
-        expectedArgumentsMatch(expectation.arguments, execution.arguments),
-    ),
+    matched_tool_call_count: uniqueExpectedMatches(required, completed, callMatchesExpectation),
     unexpected_completed_tool_invocation_count: Math.max(0, completed.length - positionalMatchCount),
   }
 }
