@@ -61,11 +61,13 @@ export const COMPLETED_TERMINATION_REASONS: ReadonlySet<string> = new Set([
   'response_completed',
 ])
 
-export function completedExecutions(executions: readonly ToolExecution[]): ToolExecution[] {
+type WithStatus = Pick<ToolExecution, 'status'>
+
+export function completedExecutions<T extends WithStatus>(executions: readonly T[]): T[] {
   return executions.filter((execution) => execution.status === 'completed')
 }
 
-export function failedExecutions(executions: readonly ToolExecution[]): ToolExecution[] {
+export function failedExecutions<T extends WithStatus>(executions: readonly T[]): T[] {
   return executions.filter((execution) => execution.status === 'failed')
 }
 

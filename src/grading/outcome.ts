@@ -2,7 +2,7 @@
 // check failed. Non-required checks stay visible as diagnostics (for example the tool contract in RUN).
 
 import { isJsonObject, type JsonObject, jsonEqual } from './json-values.ts'
-import type { ToolExecution, TranscriptLine } from './observation.ts'
+import { completedExecutions, type ToolExecution, type TranscriptLine } from './observation.ts'
 
 export type CheckStatus = 'passed' | 'failed' | 'not_applicable' | 'not_assessed'
 
@@ -82,24 +82,24 @@ function notApplicable(id: OutcomeCheckId, reason: string): OutcomeCheck {
   return { id, status: 'not_applicable', required: false, reason, evidence: {} }
 }
 
-function assistantLines(input: OutcomeInput): OutcomeInput['transcript'] {
-  return input.transcript.filter((line) => line.role === 'assistant' && line.text.trim().length > 0)
-}
-
 /** An assistant utterance began at or after the last completed tool event, or speech was heard after the tools. */
-function groundedResponseHeard(input: OutcomeInput): boolean {
-  if (input.post_tool_assistant_text.trim().length > 0) return true
-  const completionTimes = input.tool_executions
-    .filter((execution) => execution.status === 'completed')
-    .map((execution) => execution.completed_at_ms)
+function groundedResponseHeard(
+  postToolText: string,
+  completed: OutcomeInput['tool_executions'],
+  spoken: OutcomeInput['transcript'],
+): boolean {
+  if (postToolText.trim().length > 0) return true
+  const completionTimes = completed.map((execution) => execution.completed_at_ms)
   // Without a time for every completed tool the order cannot be proven from the timeline.
   if (completionTimes.some((time) => time === null)) return false
   const lastToolMs = Math.max(...(completionTimes as number[]))
-  return assistantLines(input).some((line) => line.start_ms !== null && line.start_ms >= lastToolMs)
+  return spoken.some((line) => line.start_ms !== null && line.start_ms >= lastToolMs)
 }
 
 export function assessOutcome(input: OutcomeInput, options: OutcomeOptions): OutcomeAssessment {
-  const completedTools = input.tool_executions.filter((execution) => execution.status === 'completed').length
+  const completed = completedExecutions(input.tool_executions)
+  const completedTools = completed.length
+  const spoken = input.transcript.filter((line) => line.role === 'assistant' && line.text.trim().length > 0)
   const expectedState = input.expected_application_state
   const expectsState = isJsonObject(expectedState) && Object.keys(expectedState).length > 0
   const delegationPolicyApplies = input.delegation_required || input.delegation_prohibited
@@ -117,15 +117,9 @@ export function assessOutcome(input: OutcomeInput, options: OutcomeOptions): Out
       input.conversation_completed,
       'The conversation must end normally.',
     ),
-    check(
-      'assistant_responded',
-      true,
-      assistantLines(input).length > 0,
-      'The assistant must say something.',
-      {
-        assistant_lines: assistantLines(input).length,
-      },
-    ),
+    check('assistant_responded', true, spoken.length > 0, 'The assistant must say something.', {
+      assistant_lines: spoken.length,
+    }),
     expectsState
       ? check(
           'application_state',
@@ -185,7 +179,7 @@ export function assessOutcome(input: OutcomeInput, options: OutcomeOptions): Out
       ? check(
           'grounded_assistant_response',
           true,
-          groundedResponseHeard(input),
+          groundedResponseHeard(input.post_tool_assistant_text, completed, spoken),
           'The assistant must speak after the last completed tool result.',
           { post_tool_assistant_text: input.post_tool_assistant_text },
         )
