@@ -53,25 +53,22 @@ export type NestedObservation =
   | { kind: 'terminal'; type: TerminalResponseEventType; responseId: string; usage: BackendUsage | null }
   | { kind: 'function_call'; item: FunctionCallItem }
   /** A function_call item we cannot act on (missing call_id, name or arguments); kept as evidence. */
-  | { kind: 'malformed_function_call'; item: Record<string, unknown>; problem: string }
-  | { kind: 'arguments_done'; itemId: string | null }
-  | { kind: 'other'; type: string }
+  | { kind: 'malformed_function_call'; item: Record<string, unknown> }
+  | { kind: 'arguments_done' }
+  | { kind: 'other' }
 
 export function observeNestedEvent(event: Record<string, unknown>): NestedObservation {
-  const type = typeof event.type === 'string' ? event.type : '(no type)'
-  if (type === 'response.output_item.done') {
+  if (event.type === 'response.output_item.done') {
     const done = outputItemDoneSchema.safeParse(event)
-    if (!done.success || done.data.item.type !== 'function_call') return { kind: 'other', type }
+    if (!done.success || done.data.item.type !== 'function_call') return { kind: 'other' }
     const call = functionCallItemSchema.safeParse(done.data.item)
-    if (call.success) return { kind: 'function_call', item: call.data }
-    const problem = call.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')
-    return { kind: 'malformed_function_call', item: done.data.item, problem }
+    return call.success
+      ? { kind: 'function_call', item: call.data }
+      : { kind: 'malformed_function_call', item: done.data.item }
   }
-  if (type === 'response.function_call_arguments.done') {
-    return { kind: 'arguments_done', itemId: typeof event.item_id === 'string' ? event.item_id : null }
-  }
+  if (event.type === 'response.function_call_arguments.done') return { kind: 'arguments_done' }
   const lifecycle = lifecycleEventSchema.safeParse(event)
-  if (!lifecycle.success) return { kind: 'other', type }
+  if (!lifecycle.success) return { kind: 'other' }
   const { response } = lifecycle.data
   if (lifecycle.data.type === 'response.created') return { kind: 'created', responseId: response.id }
   return {
