@@ -110,7 +110,8 @@ export function clientControllerWith(
 export function offlineClientBackend({ visibleInput, runtime }: ClientControllerContext): ApplicationBackend {
   return restaurantOfflineBackend({
     authorizedContext: renderConversationContext(visibleInput.context),
-    initialState: structuredClone(visibleInput.initialState),
+    // The backend keeps its own copy of the state.
+    initialState: visibleInput.initialState,
     callTool: runtimeToolCallback(runtime),
   })
 }
@@ -182,7 +183,8 @@ export function createScenarioApplication(
   facts?: JsonObject,
 ): ScenarioApplication {
   const initialState = structuredClone(visibleInput.initialState)
-  const executorOptions = { initialState: structuredClone(initialState), facts: structuredClone(facts) }
+  // The executor deep-copies both, so it never shares state with this view or with the caller's facts.
+  const executorOptions = { initialState, facts }
   const executor =
     architecture === 'responses'
       ? new ResponsesRestaurantTools(executorOptions)
@@ -262,7 +264,8 @@ export async function openAssistantUnderTest(options: OpenAssistantOptions): Pro
         'pre-built application (its executor already decides with its own facts).',
     )
   }
-  const facts = options.facts === undefined ? undefined : structuredClone(options.facts)
+  // The plan keeps a public copy and the executor its own copy: neither aliases the caller's facts.
+  const { facts } = options
   const plan = buildAssistantPlan(visibleInput, {
     architecture,
     models: options.models,
@@ -332,13 +335,11 @@ export async function openAssistantUnderTest(options: OpenAssistantOptions): Pro
 }
 
 /** The assistant-owned offline behaviour of an architecture, built from the visible input only. */
-export function offlineBehaviourFor(
-  visible: AssistantVisibleInput,
-  architecture: Architecture,
-): OfflineBehaviour {
+function offlineBehaviourFor(visible: AssistantVisibleInput, architecture: Architecture): OfflineBehaviour {
+  // The behaviour copies the state itself.
   const options = {
     conversationContext: renderConversationContext(visible.context),
-    initialState: structuredClone(visible.initialState),
+    initialState: visible.initialState,
   }
   return architecture === 'responses'
     ? new ResponsesOfflineBehaviour(options)
