@@ -13,7 +13,6 @@ import {
   DELEGATED_TASK,
   type DelegationHandoff,
   type EmitObservation,
-  type ObservationEvent,
 } from '../backend/application-backend.ts'
 import { splitUtf8Chunks } from './commentary-chunks.ts'
 import { TranscriptMemory } from './transcript-memory.ts'
@@ -160,13 +159,8 @@ export class ClientDelegationController {
 
   async #shutDown(): Promise<void> {
     for (const delegationId of this.#running.keys()) {
-      const message = 'Client delegation was cancelled during close'
-      this.#lifecycle.fail(new ClientDelegationError(message, delegationId))
-      this.#publish({
-        type: 'error',
-        error: { code: 'client_delegation_cancelled', message },
-        delegation_id: delegationId,
-      })
+      const failure = new ClientDelegationError('Client delegation was cancelled during close', delegationId)
+      this.#fail(failure, 'client_delegation_cancelled')
     }
     await this.#lifecycle.close()
     try {
@@ -212,17 +206,17 @@ export class ClientDelegationController {
             own.abort(new DelegationDeadlineError(`no answer within ${this.#deadlineMs} ms`))
           }, this.#deadlineMs)
     try {
-      this.#publish({ type: 'client_delegation.handoff', delegation_id: id, handoff: { ...handoff } })
+      this.#emit({ type: 'client_delegation.handoff', delegation_id: id, handoff: { ...handoff } })
       // A backend that keeps going after cancellation is no longer heard.
       const emit: EmitObservation = (observed) => {
-        if (!signal.aborted) this.#publish({ ...observed, delegation_id: id })
+        if (!signal.aborted) this.#emit({ ...observed, delegation_id: id })
       }
       const answer = await untilAborted(this.#backend.run(handoff, emit, { signal }), signal)
       if (typeof answer !== 'string' || answer.trim() === '') {
         throw new BlankAnswerError('the backend returned a blank answer')
       }
       for (const content of splitUtf8Chunks(answer)) this.#sendCommentary(id, content, signal)
-      this.#publish({ type: 'client_delegation.completed', delegation_id: id, text: answer })
+      this.#emit({ type: 'client_delegation.completed', delegation_id: id, text: answer })
     } catch (error) {
       // Close owns the message for work it cut short (and the lifecycle ignores tasks it aborted).
       if (closing.aborted) throw error
@@ -230,9 +224,7 @@ export class ClientDelegationController {
       const failure = cancelled
         ? error
         : new ClientDelegationError(`Client delegation failed (${className(error)})`, id, { cause: error })
-      const code = cancelled ? 'client_delegation_cancelled' : 'client_delegation_failed'
-      this.#lifecycle.fail(failure)
-      this.#publish({ type: 'error', error: { code, message: failure.message }, delegation_id: id })
+      this.#fail(failure, cancelled ? 'client_delegation_cancelled' : 'client_delegation_failed')
     } finally {
       clearTimeout(deadline)
       this.#running.delete(id)
@@ -241,13 +233,13 @@ export class ClientDelegationController {
 
   #sendCommentary(delegationId: string, content: string, signal: AbortSignal): void {
     signal.throwIfAborted()
+    const eventId = `${COMMENTARY_EVENT_ID_PREFIX}${++this.#commentarySent}`
     const event: CommentaryAppendEvent = {
       type: 'session.commentary.append',
-      event_id: `${COMMENTARY_EVENT_ID_PREFIX}${++this.#commentarySent}`,
+      event_id: eventId,
       delegation_id: delegationId,
       content,
     }
-    const eventId = event.event_id as string
     this.#commentary.set(eventId, {
       delegationId,
       eventId,
@@ -288,16 +280,20 @@ export class ClientDelegationController {
         cause,
       },
     )
-    this.#lifecycle.fail(failure)
-    this.#publish({
-      type: 'error',
-      error: { code: 'client_delegation_failed', message: failure.message },
-      delegation_id: record.delegationId,
-    })
+    this.#fail(failure, 'client_delegation_failed')
   }
 
-  #publish(event: ObservationEvent): void {
-    this.#emit(event)
+  /** Retains a delegation's failure for wait() and publishes it as an `error` observation. */
+  #fail(
+    failure: ClientDelegationError,
+    code: 'client_delegation_cancelled' | 'client_delegation_failed',
+  ): void {
+    this.#lifecycle.fail(failure)
+    this.#emit({
+      type: 'error',
+      error: { code, message: failure.message },
+      delegation_id: failure.delegationId,
+    })
   }
 }
 
