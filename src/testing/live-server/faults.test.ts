@@ -1,22 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type FaultPlan, type OfflineLiveServer, startOfflineLiveServer } from './index.ts'
-import { RawLiveClient } from './test-support.ts'
+import { describe, expect, it } from 'vitest'
+import type { FaultPlan } from './index.ts'
+import { useOfflineLiveServer } from './test-support.ts'
 
-let server: OfflineLiveServer
-const clients: RawLiveClient[] = []
-beforeEach(async () => {
-  server = await startOfflineLiveServer()
-})
-afterEach(async () => {
-  for (const client of clients.splice(0)) client.close()
-  await server.close()
-})
+const offline = useOfflineLiveServer()
 
 async function connectWith(faults: FaultPlan) {
-  const token = `token-${clients.length}`
-  server.registerSession(token, { hearing: [{ text: 'one two three', startMs: 0, endMs: 300 }], faults })
-  const client = await RawLiveClient.connect(server.url, token)
-  clients.push(client)
+  const client = await offline.connect({
+    hearing: [{ text: 'one two three', startMs: 0, endMs: 300 }],
+    faults,
+  })
   await client.start()
   return client
 }
@@ -67,10 +59,7 @@ describe('fault injection', () => {
   )
 
   it('never answers session.start when told to withhold session.started, and ignores what follows', async () => {
-    const token = 'silent-start'
-    server.registerSession(token, { hearing: [], faults: { withholdSessionStarted: true } })
-    const client = await RawLiveClient.connect(server.url, token)
-    clients.push(client)
+    const client = await offline.connect({ hearing: [], faults: { withholdSessionStarted: true } })
     client.send({ type: 'session.start', event_id: 'evt_start', session: { model: 'gpt-live-1' } })
     client.send({ type: 'session.input_audio.mute', event_id: 'probe' })
     client.sendText('not json')
@@ -105,7 +94,7 @@ describe('fault injection', () => {
 
   it('refuses an invalid fault plan at registration, naming the field', () => {
     expect(() =>
-      server.registerSession('bad', {
+      offline.server.registerSession('bad', {
         hearing: [],
         faults: { disconnect: { afterEvents: 1, atAudioMs: 5 } },
       }),

@@ -1,25 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type OfflineLiveServer, startOfflineLiveServer } from './index.ts'
-import { bookTableTool, type Frame, RawLiveClient, testBehaviour } from './test-support.ts'
+import { describe, expect, it } from 'vitest'
+import {
+  bookTableTool,
+  type Frame,
+  type RawLiveClient,
+  testBehaviour,
+  useOfflineLiveServer,
+} from './test-support.ts'
 
-let server: OfflineLiveServer
-const clients: RawLiveClient[] = []
-
-beforeEach(async () => {
-  server = await startOfflineLiveServer()
-})
-afterEach(async () => {
-  for (const client of clients.splice(0)) client.close()
-  await server.close()
-})
-
-async function connect(script: Parameters<OfflineLiveServer['registerSession']>[1] = { hearing: [] }) {
-  const token = `token-${clients.length}`
-  server.registerSession(token, script)
-  const client = await RawLiveClient.connect(server.url, token)
-  clients.push(client)
-  return client
-}
+const { connect } = useOfflineLiveServer()
 
 const isError = (clientEventId: string) => (event: Frame) =>
   event.type === 'error' && event.client_event_id === clientEventId

@@ -1,7 +1,10 @@
 // Test helpers for the offline server: a raw `ws` client that records every frame it receives, with
 // deadline-bounded waits (a missing event fails the test with what did arrive, never hangs).
+import { afterEach, beforeEach } from 'vitest'
 import WebSocket from 'ws'
 import type { OfflineBehaviour } from '../../assistants/offline-behaviour.ts'
+import type { OfflineSessionScript } from './script.ts'
+import { type OfflineLiveServer, startOfflineLiveServer } from './server.ts'
 
 export type Frame = Record<string, unknown> & { type: string }
 
@@ -126,4 +129,41 @@ export const bookTableTool = {
   name: 'book_table',
   description: 'Books a table',
   parameters: { type: 'object', properties: { party: { type: 'integer' } } },
+}
+
+export interface OfflineServerHarness {
+  /** The server of the running test (a fresh one per test). */
+  readonly server: OfflineLiveServer
+  /** Registers `script` under a new token on `on` (the test's server by default) and connects a raw client. */
+  connect(script?: OfflineSessionScript, on?: OfflineLiveServer, token?: string): Promise<RawLiveClient>
+}
+
+/**
+ * Starts a fresh offline server before each test of the calling file and, after it, drops every client
+ * `connect` opened and closes the server, so no test sees another's sessions.
+ */
+export function useOfflineLiveServer(): OfflineServerHarness {
+  let current: OfflineLiveServer | undefined
+  const clients: RawLiveClient[] = []
+  beforeEach(async () => {
+    current = await startOfflineLiveServer()
+  })
+  afterEach(async () => {
+    for (const client of clients.splice(0)) client.close()
+    await current?.close()
+    current = undefined
+  })
+  const harness: OfflineServerHarness = {
+    get server() {
+      if (current === undefined) throw new Error('useOfflineLiveServer: the server exists only inside a test')
+      return current
+    },
+    async connect(script = { hearing: [] }, on = harness.server, token = `token-${clients.length}`) {
+      on.registerSession(token, script)
+      const client = await RawLiveClient.connect(on.url, token)
+      clients.push(client)
+      return client
+    },
+  }
+  return harness
 }

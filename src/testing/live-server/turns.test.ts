@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import {
   INJECTION_MS_PER_TOKEN,
   type OfflineLiveServer,
@@ -6,28 +6,16 @@ import {
   startOfflineLiveServer,
   USAGE_INTERVAL_MS,
 } from './index.ts'
-import { bookTableTool, type Frame, RawLiveClient, testBehaviour } from './test-support.ts'
+import {
+  bookTableTool,
+  type Frame,
+  type RawLiveClient,
+  testBehaviour,
+  useOfflineLiveServer,
+} from './test-support.ts'
 
-let server: OfflineLiveServer
-const clients: RawLiveClient[] = []
-beforeEach(async () => {
-  server = await startOfflineLiveServer()
-})
-afterEach(async () => {
-  for (const client of clients.splice(0)) client.close()
-  await server.close()
-})
-
-async function connect(
-  script: Parameters<OfflineLiveServer['registerSession']>[1],
-  on = server,
-  token = `token-${clients.length}`,
-) {
-  on.registerSession(token, script)
-  const client = await RawLiveClient.connect(on.url, token)
-  clients.push(client)
-  return client
-}
+const offline = useOfflineLiveServer()
+const { connect } = offline
 
 const ofType = (client: RawLiveClient, type: string) => client.events.filter((event) => event.type === type)
 const nested = (client: RawLiveClient) =>
@@ -120,7 +108,7 @@ describe('the received-audio clock', () => {
       await client.waitFor((event) => event.type === 'session.closed')
       return client.frames
     }
-    const first = await run(server)
+    const first = await run(offline.server)
     // The second run happens "years later" by the wall clock: nothing the server sends may depend on it.
     vi.useFakeTimers({ toFake: ['Date'] })
     vi.setSystemTime(new Date('2031-05-01T12:00:00Z'))
