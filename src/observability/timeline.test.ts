@@ -81,25 +81,12 @@ describe('session timeline', () => {
     ])
   })
 
-  it('keeps the first record of repeated delegations and tool calls', () => {
+  it('keeps the first record of a repeated delegation and its first settlement', () => {
     const timeline = new SessionTimeline({ mode: 'virtual' })
     timeline.delegationCreated('del_1', 100)
     timeline.delegationCreated('del_1', 200)
     timeline.delegationSettled('del_1', 300)
     timeline.delegationSettled('del_1', 400)
     expect(timeline.delegations).toEqual([{ id: 'del_1', startMs: 100, settledMs: 300 }])
-    timeline.toolRequested('c1', 'create_reservation', { party_size: 2 }, 150)
-    timeline.toolRequested('c1', 'create_reservation', { party_size: 3 }, 160)
-    timeline.toolFinished('c1', 'completed', 250)
-    expect(timeline.tools).toEqual([
-      {
-        callId: 'c1',
-        name: 'create_reservation',
-        arguments: { party_size: 2 },
-        requestedMs: 150,
-        finishedMs: 250,
-        status: 'completed',
-      },
-    ])
   })
 })

@@ -45,20 +45,6 @@ export interface DelegationSpan {
   settledMs: number | null
 }
 
-export interface ToolEvent {
-  callId: string
-  name: string
-  arguments: Record<string, unknown>
-  requestedMs: number
-  finishedMs: number | null
-  status: 'completed' | 'failed' | null
-}
-
-export interface CommentaryPublication {
-  delegationId: string
-  atMs: number
-}
-
 export interface UsageSample {
   seconds: number
   atMs: number
@@ -73,8 +59,6 @@ export class SessionTimeline {
   readonly recorder: ConversationRecorder
   readonly transcripts: TranscriptFragment[] = []
   readonly delegations: DelegationSpan[] = []
-  readonly tools: ToolEvent[] = []
-  readonly commentary: CommentaryPublication[] = []
   readonly usage: UsageSample[] = []
   readonly #wallClock: () => number
   #wallStartMs: number | null = null
@@ -130,23 +114,6 @@ export class SessionTimeline {
   delegationSettled(id: string, atMs: number): void {
     const span = this.delegations.find((candidate) => candidate.id === id)
     if (span !== undefined && span.settledMs === null) span.settledMs = atMs
-  }
-
-  toolRequested(callId: string, name: string, args: Record<string, unknown>, atMs: number): void {
-    if (this.tools.some((tool) => tool.callId === callId)) return
-    this.tools.push({ callId, name, arguments: args, requestedMs: atMs, finishedMs: null, status: null })
-  }
-
-  toolFinished(callId: string, status: 'completed' | 'failed', atMs: number): void {
-    const tool = this.tools.find((candidate) => candidate.callId === callId)
-    if (tool !== undefined && tool.finishedMs === null) {
-      tool.finishedMs = atMs
-      tool.status = status
-    }
-  }
-
-  commentaryPublished(delegationId: string, atMs: number): void {
-    this.commentary.push({ delegationId, atMs })
   }
 
   usageReported(seconds: number, atMs: number): void {
