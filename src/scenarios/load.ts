@@ -76,8 +76,8 @@ function parseJson(text: string, file: string): unknown {
   }
 }
 
-function validateDocument(json: unknown, file: string, violations: DatasetViolation[]): Scenario[] {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+function validateDocument(document: unknown, file: string, violations: DatasetViolation[]): Scenario[] {
+  if (!isJsonObject(document)) {
     violations.push({
       file,
       path: '',
@@ -85,7 +85,6 @@ function validateDocument(json: unknown, file: string, violations: DatasetViolat
     })
     return []
   }
-  const document = json as Record<string, unknown>
   for (const key of Object.keys(document)) {
     if (key !== 'schema_version' && key !== 'scenarios') {
       violations.push({

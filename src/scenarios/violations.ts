@@ -32,7 +32,7 @@ export function describeViolations(violations: readonly DatasetViolation[]): str
   return lines.join('\n')
 }
 
-export function describeViolation(violation: DatasetViolation): string {
+function describeViolation(violation: DatasetViolation): string {
   const where = violation.path === '' ? '(file)' : violation.path
   const scenario = violation.scenarioId === undefined ? '' : ` [scenario ${violation.scenarioId}]`
   return `${where}${scenario}: ${violation.message}`
