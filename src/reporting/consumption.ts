@@ -4,6 +4,7 @@
 
 import type { SessionUsage } from 'openai/resources/live/live'
 import type { ResponseUsage } from 'openai/resources/responses/responses'
+import { optionalCount } from '../metrics/counts.ts'
 import type { Consumption } from './result-schema.ts'
 
 /** Usage as it arrives in nested `response.*` events: fakes and older services may omit any field. */
@@ -27,17 +28,14 @@ export interface ConsumptionInput {
   usage_records: readonly UsageRecord[]
 }
 
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0
-}
-
 /**
  * Sum of one field over every backend response, or undefined unless every response reported it: a partial sum
  * would present an undercount as a measurement.
  */
 function summedWhenAllObserved(values: readonly unknown[]): number | undefined {
-  if (values.length === 0 || !values.every(isCount)) return undefined
-  return (values as number[]).reduce((sum, value) => sum + value, 0)
+  const counts = values.map(optionalCount)
+  if (counts.length === 0 || counts.includes(null)) return undefined
+  return (counts as number[]).reduce((sum, value) => sum + value, 0)
 }
 
 /** Builds an object from the defined entries only, so unobserved fields are absent rather than null. */
