@@ -7,7 +7,7 @@ import type { ServerResponse } from 'node:http'
 import type { Response, ResponseOutputItem, ResponseStreamEvent } from 'openai/resources/responses/responses'
 import { z } from 'zod'
 import { estimatedUsage } from '../estimated-usage.ts'
-import { openAiError, type RouteHandler } from './routes.ts'
+import { invalidRequest, openAiError, type RouteHandler } from './routes.ts'
 
 // The request fields the API accepts that the harness may send; anything else is refused like the API does.
 const ResponsesRequest = z.strictObject({
@@ -59,13 +59,7 @@ export function responsesRoute(options: ResponsesRouteOptions): RouteHandler {
   const hex = idCounter()
   return (request, response) => {
     const parsed = ResponsesRequest.safeParse(request.body)
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]
-      const param = issue?.path.join('.') || null
-      const what =
-        issue?.code === 'unrecognized_keys' ? `Unknown parameter: ${issue.keys.join(', ')}` : issue?.message
-      return openAiError(400, `Invalid responses request: ${what ?? 'body must be a JSON object'}`, { param })
-    }
+    if (!parsed.success) return invalidRequest('responses request', parsed.error)
     const scripted = options.respond(parsed.data, index++)
     const built = buildResponse(parsed.data, scripted, hex)
     if (parsed.data.stream !== true) {

@@ -2,6 +2,7 @@
 // API-shaped error reply. Kept apart from the server so route modules do not import the server.
 
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
+import type { z } from 'zod'
 
 export interface RecordedRequest {
   method: string
@@ -47,4 +48,13 @@ export function openAiError(
       },
     },
   }
+}
+
+/** The API's 400 for a request body that failed `what`'s schema: the first problem, naming its parameter. */
+export function invalidRequest(what: string, error: z.ZodError): RouteReply {
+  const issue = error.issues[0]
+  const param = issue?.path.join('.') || null
+  const problem =
+    issue?.code === 'unrecognized_keys' ? `Unknown parameter: ${issue.keys.join(', ')}` : issue?.message
+  return openAiError(400, `Invalid ${what}: ${problem ?? 'body must be a JSON object'}`, { param })
 }

@@ -1,5 +1,5 @@
-// A real HTTP server on loopback that answers the openai SDK in tests (text-to-speech now; Responses,
-// judge and observer handlers can be added as routes). It records every request so tests can assert on
+// A real HTTP server on loopback that answers the openai SDK in tests (text-to-speech built in; Responses
+// and any other endpoint are added as routes, e.g. responses-route.ts). It records every request so tests can assert on
 // what the harness actually sent, and it answers unknown routes and failures the way the OpenAI API does
 // (a JSON `error` object), so the SDK raises its ordinary typed errors.
 

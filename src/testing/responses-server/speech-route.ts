@@ -6,7 +6,7 @@ import type { SpeechCreateParams } from 'openai/resources/audio/speech'
 import { z } from 'zod'
 import { pcm16ToBytes } from '../../audio/pcm.ts'
 import { syntheticSpeech } from '../../audio/synthetic-voice.ts'
-import { openAiError, type RouteHandler } from './routes.ts'
+import { invalidRequest, openAiError, type RouteHandler } from './routes.ts'
 
 // Mirrors the SDK's SpeechCreateParams; `satisfies` below keeps the two from drifting apart.
 const SpeechRequest = z.strictObject({
@@ -30,13 +30,7 @@ export function speechRoute(options: SpeechRouteOptions = {}): RouteHandler {
   const synthesize = options.synthesize ?? ((request: SpeechRequest) => syntheticSpeech(request.input))
   return (request) => {
     const parsed = SpeechRequest.safeParse(request.body)
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]
-      const param = issue?.path.join('.') || null
-      return openAiError(400, `Invalid speech request: ${issue?.message ?? 'body must be a JSON object'}`, {
-        param,
-      })
-    }
+    if (!parsed.success) return invalidRequest('speech request', parsed.error)
     if (parsed.data.response_format !== 'pcm') {
       // Only raw PCM is synthesised here; other formats would need an encoder the harness never uses.
       return openAiError(400, `The test server only produces response_format "pcm".`, {
