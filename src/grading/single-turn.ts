@@ -25,7 +25,7 @@ export interface SingleTurnGrade {
   base: BaseTaskResult
   tool_call_grade: ToolCallGrade
   dimension_grades: DeterministicDimensionGrades
-  /** Reconciliation before the assessment overwrote its verdict (kept for the detailed artifact). */
+  /** Reconciliation before the assessment joined its verdict (its matched count feeds observability). */
   reconciled: ReconciledTaskResult
   efficiency: EfficiencyMetrics
   assessment: OutcomeAssessment

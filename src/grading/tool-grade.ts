@@ -10,7 +10,7 @@ export interface ToolCallGrade {
   tool_call_correctness: 0 | 1
   /** 1 iff the names are correct and each call's arguments contain its expected arguments. */
   tool_call_arg_correctness: 0 | 1
-  /** 1 iff both of the above are 1. */
+  /** 1 iff both of the above are 1 (argument correctness already requires correct names). */
   grade: 0 | 1
 }
 
@@ -33,6 +33,6 @@ export function computeToolCallGrade(
   return {
     tool_call_correctness: asBit(namesInOrder),
     tool_call_arg_correctness: asBit(argumentsMatch),
-    grade: asBit(namesInOrder && argumentsMatch),
+    grade: asBit(argumentsMatch),
   }
 }
