@@ -235,9 +235,7 @@ export class LiveSession {
     predicate: (event: ServerEvent) => boolean,
     options: { timeoutMs: number; fromSeq?: number; description?: string },
   ): Promise<ReceivedLiveEvent> {
-    return this.#openWaits.wait(this.log, predicate, options, (message, kind) =>
-      this.#waitError(message, kind),
-    )
+    return this.#openWaits.wait(this.log, predicate, options, (message, kind) => this.#error(message, kind))
   }
 
   /**
@@ -363,10 +361,11 @@ export class LiveSession {
   }
 
   #misuse(message: string): LiveSessionError {
-    return new LiveSessionError(message, { stage: this.stage, kind: 'misuse' })
+    return this.#error(message, 'misuse')
   }
 
-  #waitError(message: string, kind: LiveErrorKind): Error {
+  /** An error attributed to the stage the session is in now. */
+  #error(message: string, kind: LiveErrorKind): LiveSessionError {
     return new LiveSessionError(message, { stage: this.stage, kind })
   }
 

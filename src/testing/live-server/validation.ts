@@ -120,7 +120,7 @@ function immutableFieldInUpdate(raw: JsonRecord): ProtocolError | null {
 }
 
 /** `session.audio.format.type`, with `[i]` for array indices. */
-export function formatParam(path: readonly PropertyKey[]): string {
+function formatParam(path: readonly PropertyKey[]): string {
   let out = ''
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`
