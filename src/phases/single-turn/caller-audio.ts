@@ -3,7 +3,7 @@
 // through the cached synthesizer. Either way the request starts after a short lead-in of silence, the way a
 // phone caller starts speaking a moment after the line opens.
 
-import { concatPcm16, durationMs, SAMPLE_RATE_HZ, silence } from '../../audio/pcm.ts'
+import { concatPcm16, durationMs, silence } from '../../audio/pcm.ts'
 import { syntheticSpeech } from '../../audio/synthetic-voice.ts'
 import type { Scenario } from '../../scenarios/index.ts'
 import { type CallerAudio, describeError, type SingleTurnEnv, StageError } from './types.ts'
@@ -51,9 +51,4 @@ export async function prepareCallerAudio(
       cause: error,
     })
   }
-}
-
-/** Duration of the request audio in ms. */
-export function callerAudioDurationMs(audio: CallerAudio): number {
-  return (audio.samples.length * 1000) / SAMPLE_RATE_HZ
 }

@@ -15,7 +15,7 @@ import { concatPcm16, SAMPLE_RATE_HZ, silence, splitFrames } from '../../audio/p
 import type { LiveSessionOutcome } from '../../live/index.ts'
 import { roundTrip } from '../../live/round-trip.ts'
 import type { ScenarioSession } from './scenario-session.ts'
-import { type CallerAudio, describeError, type SingleTurnEnv, StageError } from './types.ts'
+import { type CallerAudio, describeError, StageError } from './types.ts'
 
 /**
  * Audio per virtual-clock step: decisions (completion, timeout, delegation settlement) and the arrival time
@@ -55,7 +55,6 @@ export interface CollectedResponse {
 export async function collectSingleTurn(
   session: ScenarioSession,
   callerAudio: CallerAudio,
-  _env: Pick<SingleTurnEnv, 'settings'>,
   options: { signal?: AbortSignal } = {},
 ): Promise<CollectedResponse> {
   const { assistant, timeline, tracker } = session

@@ -62,7 +62,7 @@ export async function executeSingleTurnScenario(
     stage = 'response_collection'
     let collected: CollectedResponse
     try {
-      collected = await collectSingleTurn(session, callerAudio, env, signal)
+      collected = await collectSingleTurn(session, callerAudio, signal)
     } finally {
       session.detach()
     }

@@ -10,7 +10,7 @@ export {
   ResponseCompletionTracker,
 } from './response-completion.ts'
 export { openScenarioSession, type ScenarioSession, usesVirtualClock } from './scenario-session.ts'
-export { createToolState, type ToolState, toolStateOf } from './tool-state.ts'
+export { createToolState, type ToolState } from './tool-state.ts'
 export {
   type CallerAudio,
   type FailureStage,

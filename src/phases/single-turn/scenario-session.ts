@@ -41,10 +41,11 @@ export interface ScenarioSession {
  * Every credential this run holds, scrubbed by value from the trace wherever it was copied: the GPT-Live key
  * (or the offline session token), the Responses-API key of the backend, and the client assistant's token.
  */
-export function traceSecretValues(settings: SingleTurnEnv['settings'], connectionKey: string): string[] {
-  const { openai_api_key, responses_api_key, client_assistant_token } = settings.credentials
-  const values = [connectionKey, openai_api_key, responses_api_key, client_assistant_token]
-  return [...new Set(values.filter((value): value is string => value !== null && value !== ''))]
+function traceSecretValues(settings: SingleTurnEnv['settings'], connectionKey: string): string[] {
+  // redactSecrets drops duplicates and values too short to scrub safely.
+  return [connectionKey, ...Object.values(settings.credentials)].filter(
+    (value): value is string => value !== null,
+  )
 }
 
 /** Whether the offline virtual clock drives this run (offline and not paced in real time). */
@@ -171,7 +172,7 @@ function traceSent(trace: SessionTrace, sent: SentLiveEvent): void {
 }
 
 /** Puts one received event on the timeline, the trace and the completion tracker. */
-export function observeEvent(session: ScenarioSession, received: ReceivedLiveEvent): void {
+function observeEvent(session: ScenarioSession, received: ReceivedLiveEvent): void {
   const { timeline, trace, tracker } = session
   const at = received.receivedAtMs
   const event = received.event

@@ -2,11 +2,7 @@
 // from the assistant-visible input only and handed to the session (openScenarioSession), so the state a test reads
 // is the state the assistant under test actually changed.
 
-import {
-  type AssistantUnderTest,
-  createScenarioApplication,
-  type ScenarioApplication,
-} from '../../assistants/assistant-session.ts'
+import { createScenarioApplication, type ScenarioApplication } from '../../assistants/assistant-session.ts'
 import type { Architecture } from '../../assistants/frontend/index.ts'
 import { assistantVisibleInput, type Scenario } from '../../scenarios/index.ts'
 
@@ -15,9 +11,4 @@ export type ToolState = ScenarioApplication
 /** A fresh application for `scenario` in `architecture`'s own restaurant copy, for one session only. */
 export function createToolState(scenario: Scenario, architecture: Architecture): ToolState {
   return createScenarioApplication(assistantVisibleInput(scenario), architecture)
-}
-
-/** The application the connected assistant actually uses. */
-export function toolStateOf(assistant: Pick<AssistantUnderTest, 'tools'>): AssistantUnderTest['tools'] {
-  return assistant.tools
 }
