@@ -1,5 +1,6 @@
+import { PHASES } from '../config/schema.ts'
 import { type LoadedDataset, loadDataset } from '../scenarios/load.ts'
-import { type Phase, phaseAccepts } from '../scenarios/select.ts'
+import { phaseAccepts } from '../scenarios/select.ts'
 import { DatasetValidationError, describeViolations } from '../scenarios/violations.ts'
 import { type CommandIO, EXIT_USAGE } from './main.ts'
 
@@ -11,8 +12,6 @@ const USAGE = `Usage: live-evals validate <dataset.json>...
 Checks each dataset against the scenario contract (schema_version "1.0") and the RUN gate, and prints how
 many scenarios the crawl, walk and run phases would select. Exits 1 if any file has a problem.
 `
-
-const PHASES: readonly Phase[] = ['crawl', 'walk', 'run']
 
 export async function run(argv: readonly string[], io: CommandIO): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {

@@ -1,9 +1,11 @@
+import type { Phase } from '../config/schema.ts'
 import type { Scenario } from './scenario.ts'
 
 // Which scenarios of a dataset a phase runs. CRAWL and WALK share single-turn scenarios (WALK needs a
 // recording to play); RUN simulates multi-turn calls. Dataset order is kept so runs are comparable.
 
-export type Phase = 'crawl' | 'walk' | 'run'
+// The phases are the configuration's (one list for the whole project).
+export type { Phase }
 
 export interface SelectionOptions {
   /** Only these ids (exact match); each must exist and belong to the phase. Empty or absent: no filter. */
