@@ -74,7 +74,7 @@ describe('toCompleteTask', () => {
       ...run,
       observation: null,
       grade: null,
-      failure: { stage: 'connection', message: 'refused' },
+      failure: { stage: 'connection' as const, message: 'refused' },
     }
     bindRunToMeta(broken, meta)
     const message = failureMessage(() => expect(broken).toCompleteTask())

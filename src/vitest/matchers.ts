@@ -86,20 +86,23 @@ function toCompleteTask(this: MatcherState, received: unknown): MatcherOutcome {
     ...failedDimensions.map(([name]) => `dimension:${name}`),
   ]
   const infrastructure = run.failure === null ? [] : [`infrastructure:${run.failure.stage}`]
-  const lines = [
-    `${heading(run)} did not complete the task. Failed checks: ${[...infrastructure, ...failedIds].join(', ') || '(none recorded)'}`,
-    ...(run.failure === null
-      ? []
-      : [`  execution failure at stage ${run.failure.stage}: ${run.failure.message}`]),
-    ...failedChecks.map((check) => `  ${check.id}: ${check.reason} evidence ${json(check.evidence)}`),
-    ...failedDimensions.map(
-      ([name, dimension]) =>
-        `  dimension ${name}: ${dimension.rationale} evidence ${json(dimension.evidence)}`,
-    ),
-    `  termination: ${run.observation.termination_reason ?? 'unknown'}`,
-    `  requested tool calls: ${json(run.observation.requested_tool_calls)}`,
-    `  assistant said: ${assistantSpeech(run)}`,
-  ]
+  const observation = run.observation
+  // Built only when Vitest shows the failure: a passing test never pays for the evidence dump.
+  const failureText = () =>
+    [
+      `${heading(run)} did not complete the task. Failed checks: ${[...infrastructure, ...failedIds].join(', ') || '(none recorded)'}`,
+      ...(run.failure === null
+        ? []
+        : [`  execution failure at stage ${run.failure.stage}: ${run.failure.message}`]),
+      ...failedChecks.map((check) => `  ${check.id}: ${check.reason} evidence ${json(check.evidence)}`),
+      ...failedDimensions.map(
+        ([name, dimension]) =>
+          `  dimension ${name}: ${dimension.rationale} evidence ${json(dimension.evidence)}`,
+      ),
+      `  termination: ${observation.termination_reason ?? 'unknown'}`,
+      `  requested tool calls: ${json(observation.requested_tool_calls)}`,
+      `  assistant said: ${assistantSpeech(run)}`,
+    ].join('\n')
   return finish.call(
     this,
     run,
@@ -109,7 +112,7 @@ function toCompleteTask(this: MatcherState, received: unknown): MatcherOutcome {
       failed_checks: [...infrastructure, ...failedIds],
       summary: grade.task_completed ? 'every required check passed' : grade.assessment.rationale,
     },
-    () => lines.join('\n'),
+    failureText,
   )
 }
 

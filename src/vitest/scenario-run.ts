@@ -3,15 +3,11 @@
 
 import type { SingleTurnObservation } from '../grading/observation.ts'
 import type { SingleTurnGrade } from '../grading/single-turn.ts'
+import type { StageFailure } from '../phases/single-turn/types.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
 import type { ExpectedOutcome } from '../scenarios/index.ts'
 import type { LiveEvalsTaskMeta, MatcherGrade } from './meta.ts'
 import type { AssistantArchitecture } from './settings.ts'
-
-export interface ScenarioFailure {
-  stage: string
-  message: string
-}
 
 export interface ScenarioRun {
   scenarioId: string
@@ -21,7 +17,7 @@ export interface ScenarioRun {
   observation: SingleTurnObservation | null
   grade: SingleTurnGrade | null
   /** The infrastructure failure that ended the execution, if any. */
-  failure: ScenarioFailure | null
+  failure: StageFailure | null
   row: ResultItem
 }
 
