@@ -1,6 +1,7 @@
 // Outcome assessment shared by all phases (§3.5): an ordered list of checks; the outcome passes iff no *required*
 // check failed. Non-required checks stay visible as diagnostics (for example the tool contract in RUN).
 
+import type { AssessmentSummary } from '../reporting/result-schema.ts'
 import { isJsonObject, type JsonObject, jsonEqual } from './json-values.ts'
 import { completedExecutions, type ToolExecution, type TranscriptLine } from './observation.ts'
 
@@ -204,15 +205,8 @@ export function assessOutcome(input: OutcomeInput, options: OutcomeOptions): Out
   }
 }
 
-export interface CompactOutcomeAssessment {
-  passed: boolean
-  source: OutcomeAssessment['source']
-  rationale: string
-  checks: { id: OutcomeCheckId; status: CheckStatus; required: boolean }[]
-}
-
-/** The reported form: reasons and evidence stay in the detailed artifacts. */
-export function compactAssessment(assessment: OutcomeAssessment): CompactOutcomeAssessment {
+/** The reported form (results.json `assessment`): reasons and evidence stay in the detailed artifacts. */
+export function compactAssessment(assessment: OutcomeAssessment): AssessmentSummary {
   return {
     passed: assessment.passed,
     source: assessment.source,

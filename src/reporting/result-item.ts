@@ -2,11 +2,11 @@
 // validate never breaks the report: it becomes an infrastructure_error at stage `result_validation`, keeps its
 // artifacts, and the other rows are untouched.
 
-import type { CompactOutcomeAssessment } from '../grading/outcome.ts'
 import { parseCountPair } from '../metrics/counts.ts'
 import type { EvidenceMetrics } from '../metrics/evidence.ts'
 import { type InteractionMetrics, unknownInteractionMetrics } from '../metrics/interaction.ts'
 import {
+  type AssessmentSummary,
   AudioMetricsSchema,
   type Consumption,
   ConsumptionSchema,
@@ -36,7 +36,7 @@ export interface ResultRowInput {
   consumption: Consumption
   artifacts: ResultArtifacts
   error: ResultError | null
-  assessment?: CompactOutcomeAssessment
+  assessment?: AssessmentSummary
   recording?: Record<string, unknown>
   observability?: Record<string, unknown>
   validity?: Record<string, unknown>

@@ -159,6 +159,7 @@ export type Consumption = z.infer<typeof ConsumptionSchema>
 export type ResultArtifacts = z.infer<typeof ResultArtifactsSchema>
 export type ResultError = z.infer<typeof ResultErrorSchema>
 export type ResultStatus = z.infer<typeof ResultStatusSchema>
+export type AssessmentSummary = z.infer<typeof AssessmentSummarySchema>
 export type ResultItem = z.infer<typeof ResultItemSchema>
 export type RunMetadata = z.infer<typeof RunMetadataSchema>
 export type ResultsSummary = z.infer<typeof ResultsSummarySchema>
