@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest'
 import type { AssistantVisibleInput } from '../../scenarios/visible.ts'
+import { models } from '../assistant-session.fixtures.ts'
 import { clientBackendPrompt, clientVoicePrompt } from '../client/prompts/prompts.ts'
 import { bundledRows } from '../parity/bundled-datasets.ts'
 import { responsesBackendPrompt, responsesVoicePrompt } from '../responses/prompts/prompts.ts'
 import {
-  type AssistantModels,
   AUTHORIZED_CONTEXT_HEADING,
   authorizedContext,
   buildAssistantPlan,
@@ -14,15 +14,6 @@ import {
   parseAssistantModels,
   renderPythonJson,
 } from './index.ts'
-
-const testModels: AssistantModels = {
-  liveModel: 'gpt-live-1',
-  voice: 'marin',
-  backendModel: 'gpt-5.6-terra',
-  backendReasoningEffort: 'none',
-  backendMaxOutputTokens: 1000,
-  backendVerbosity: 'low',
-}
 
 const visible = (overrides: Partial<AssistantVisibleInput> = {}): AssistantVisibleInput => ({
   scenarioId: 'frontend_case',
@@ -47,7 +38,7 @@ describe('authorized context rendering', () => {
   })
 
   test('voice and backend instructions carry the prompt, the heading and the exact context JSON', () => {
-    const plan = buildAssistantPlan(visible(), { architecture: 'responses', models: testModels })
+    const plan = buildAssistantPlan(visible(), { architecture: 'responses', models })
     const context =
       '{"business_facts": {"business_name": "Juniper Table", "reference_year": 2026, "hours": ' +
       '"11:00 a.m. to 10:00 p.m. daily", "parking": "Complimentary parking is available in the adjacent ' +
@@ -66,7 +57,7 @@ describe('authorized context rendering', () => {
       hours: 'noon to midnight',
       availability_overrides: [{ date: '2026-08-07', available: false }],
     }
-    const plan = buildAssistantPlan(visible(), { architecture: 'client', models: testModels, facts })
+    const plan = buildAssistantPlan(visible(), { architecture: 'client', models, facts })
     expect(plan.context.business_facts).toEqual({ business_name: 'Juniper Table', hours: 'noon to midnight' })
     expect(plan.voiceInstructions).toContain('"hours": "noon to midnight"')
     expect(plan.voiceInstructions).not.toContain('availability_overrides')
@@ -83,12 +74,12 @@ describe('authorized context rendering', () => {
   test('a blank summary adds no previous_conversation_summary; no context at all is fine', () => {
     const blank = buildAssistantPlan(
       visible({ context: { summary: '  ', history: [{ role: 'user', text: 'hi' }] } }),
-      { architecture: 'client', models: testModels },
+      { architecture: 'client', models },
     )
     expect(blank.context).not.toHaveProperty('previous_conversation_summary')
     const none = buildAssistantPlan(visible({ context: null }), {
       architecture: 'client',
-      models: testModels,
+      models,
     })
     expect(none.input).toEqual([])
     expect(none.voiceInstructions.startsWith(clientVoicePrompt())).toBe(true)
@@ -97,7 +88,7 @@ describe('authorized context rendering', () => {
 
   test('the plan holds copies: changing the visible state later does not change the plan', () => {
     const input = visible()
-    const plan = buildAssistantPlan(input, { architecture: 'responses', models: testModels })
+    const plan = buildAssistantPlan(input, { architecture: 'responses', models })
     ;(input.initialState.authorized_reservation_ids as string[]).push('R-999')
     expect(plan.context.authorized_application_state).toEqual({
       reservations: [],
@@ -108,7 +99,7 @@ describe('authorized context rendering', () => {
 
 describe('history input items', () => {
   test('user turns are input_text and assistant turns output_text, one part each, in order', () => {
-    const plan = buildAssistantPlan(visible(), { architecture: 'responses', models: testModels })
+    const plan = buildAssistantPlan(visible(), { architecture: 'responses', models })
     expect(plan.input).toEqual([
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'I booked under Kim.' }] },
       {
@@ -143,7 +134,7 @@ describe('history input items', () => {
 
 describe('session.start', () => {
   test('responses delegation: model, voice, PCM 24 kHz, backend config with normalized tools', () => {
-    const plan = buildAssistantPlan(visible(), { architecture: 'responses', models: testModels })
+    const plan = buildAssistantPlan(visible(), { architecture: 'responses', models })
     const config = buildSessionStart(plan)
     expect(config).toMatchObject({
       model: 'gpt-live-1',
@@ -173,7 +164,7 @@ describe('session.start', () => {
   })
 
   test('client delegation: {type: "client"} and no backend instructions or tools anywhere', () => {
-    const plan = buildAssistantPlan(visible(), { architecture: 'client', models: testModels })
+    const plan = buildAssistantPlan(visible(), { architecture: 'client', models })
     const config = buildSessionStart(plan)
     expect(config.delegation).toEqual({ type: 'client' })
     const wire = JSON.stringify(config)
@@ -185,18 +176,18 @@ describe('session.start', () => {
   test('no history means no input field', () => {
     const plan = buildAssistantPlan(visible({ context: null }), {
       architecture: 'client',
-      models: testModels,
+      models,
     })
     expect(buildSessionStart(plan)).not.toHaveProperty('input')
   })
 
   test('bad model settings and unknown architectures fail with the field named', () => {
-    expect(() => parseAssistantModels({ ...testModels, backendMaxOutputTokens: 8 })).toThrow(
+    expect(() => parseAssistantModels({ ...models, backendMaxOutputTokens: 8 })).toThrow(
       /models.backendMaxOutputTokens/,
     )
-    expect(() =>
-      buildAssistantPlan(visible(), { architecture: 'decisions' as 'client', models: testModels }),
-    ).toThrow(/Unknown assistant architecture "decisions"/)
+    expect(() => buildAssistantPlan(visible(), { architecture: 'decisions' as 'client', models })).toThrow(
+      /Unknown assistant architecture "decisions"/,
+    )
   })
 })
 
@@ -206,7 +197,7 @@ describe('bundled datasets', () => {
     expect(rows.length).toBeGreaterThan(20)
     for (const { visible } of rows) {
       for (const architecture of ['responses', 'client'] as const) {
-        const plan = buildAssistantPlan(visible, { architecture, models: testModels })
+        const plan = buildAssistantPlan(visible, { architecture, models })
         const config = buildSessionStart(plan)
         expect(config.input ?? []).toHaveLength(visible.context?.history.length ?? 0)
         expect(config.instructions).toContain(AUTHORIZED_CONTEXT_HEADING)

@@ -4,7 +4,11 @@
 // server acknowledges it by client_event_id and speaks it.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { LiveSession, type SessionConfig } from '../../../live/index.ts'
-import { type OfflineLiveServer, startOfflineLiveServer } from '../../../testing/live-server/index.ts'
+import {
+  type OfflineLiveServer,
+  type OfflineSessionScript,
+  startOfflineLiveServer,
+} from '../../../testing/live-server/index.ts'
 import { ToolRuntime } from '../../runtime/tool-runtime.ts'
 import type { ObservationEvent } from '../backend/application-backend.ts'
 import { restaurantOfflineBackend } from '../backend/offline-backend.ts'
@@ -46,32 +50,44 @@ async function streamUntil(live: LiveSession, done: () => boolean): Promise<bool
   return done()
 }
 
+/**
+ * Registers `token` with the offline server (the restaurant behaviour over an empty context and state), opens a
+ * LiveSession on it, and wires a controller whose offline backend runs tools on a fresh executor.
+ */
+function connectClientDelegation(
+  token: string,
+  script: Pick<OfflineSessionScript, 'hearing' | 'acknowledgement'>,
+  emit?: (event: ObservationEvent) => void,
+) {
+  server.registerSession(token, {
+    ...script,
+    behaviour: new RestaurantOfflineBehaviour({ conversationContext: '', initialState: {} }),
+  })
+  const live = new LiveSession({ apiKey: token, baseURL: server.baseURL, allowInsecureLoopback: true })
+  session = live
+  const runtime = new ToolRuntime(new RestaurantTools())
+  const backend = restaurantOfflineBackend({
+    authorizedContext: '',
+    initialState: {},
+    callTool: runtimeToolCallback(runtime),
+  })
+  const controller = new ClientDelegationController({
+    backend,
+    sendToLive: (event) => live.send(event) !== null,
+    ...(emit === undefined ? {} : { emit }),
+  })
+  live.subscribe(({ event }) => controller.observe(event))
+  return { live, runtime, controller }
+}
+
 describe('client delegation over loopback', () => {
   it('delegates, runs the tool on the executor, publishes commentary that the server acknowledges and speaks', async () => {
-    server.registerSession('client-token', {
-      hearing: [{ text: REQUEST, startMs: 200, endMs: 2_400 }],
-      behaviour: new RestaurantOfflineBehaviour({ conversationContext: '', initialState: {} }),
-      acknowledgement: 'One moment.',
-    })
-    const live = new LiveSession({
-      apiKey: 'client-token',
-      baseURL: server.baseURL,
-      allowInsecureLoopback: true,
-    })
-    session = live
-    const runtime = new ToolRuntime(new RestaurantTools())
-    const backend = restaurantOfflineBackend({
-      authorizedContext: '',
-      initialState: {},
-      callTool: runtimeToolCallback(runtime),
-    })
     const observed: ObservationEvent[] = []
-    const controller = new ClientDelegationController({
-      backend,
-      sendToLive: (event) => live.send(event) !== null,
-      emit: (event) => observed.push(event),
-    })
-    live.subscribe(({ event }) => controller.observe(event))
+    const { live, runtime, controller } = connectClientDelegation(
+      'client-token',
+      { hearing: [{ text: REQUEST, startMs: 200, endMs: 2_400 }], acknowledgement: 'One moment.' },
+      (event) => observed.push(event),
+    )
     const events = () => live.log.events.map((received) => received.event)
 
     await live.start(CONFIG)
@@ -116,34 +132,14 @@ describe('client delegation over loopback', () => {
 
   it('hands a follow-up delegation only the conversation since the previous one', async () => {
     const second = 'Is a patio table for 2 available on August 8 at 6 p.m.?'
-    server.registerSession('follow-up-token', {
-      hearing: [
-        { text: REQUEST, startMs: 200, endMs: 2_400 },
-        { text: second, startMs: 12_000, endMs: 14_000 },
-      ],
-      behaviour: new RestaurantOfflineBehaviour({ conversationContext: '', initialState: {} }),
-    })
-    const live = new LiveSession({
-      apiKey: 'follow-up-token',
-      baseURL: server.baseURL,
-      allowInsecureLoopback: true,
-    })
-    session = live
-    const runtime = new ToolRuntime(new RestaurantTools())
-    const backend = restaurantOfflineBackend({
-      authorizedContext: '',
-      initialState: {},
-      callTool: runtimeToolCallback(runtime),
-    })
     const handoffs: ObservationEvent[] = []
-    const controller = new ClientDelegationController({
-      backend,
-      sendToLive: (event) => live.send(event) !== null,
-      emit: (event) => {
-        if (event.type === 'client_delegation.handoff') handoffs.push(event)
-      },
+    const hearing = [
+      { text: REQUEST, startMs: 200, endMs: 2_400 },
+      { text: second, startMs: 12_000, endMs: 14_000 },
+    ]
+    const { live, runtime, controller } = connectClientDelegation('follow-up-token', { hearing }, (event) => {
+      if (event.type === 'client_delegation.handoff') handoffs.push(event)
     })
-    live.subscribe(({ event }) => controller.observe(event))
     await live.start(CONFIG)
     const bothAccepted = () =>
       controller.commentary().filter((record) => record.status === 'accepted').length === 2
@@ -169,27 +165,9 @@ describe('client delegation over loopback', () => {
   })
 
   it('fails the delegation when the session closes before Live took the commentary', async () => {
-    server.registerSession('closing-token', {
+    const { live, controller } = connectClientDelegation('closing-token', {
       hearing: [{ text: REQUEST, startMs: 200, endMs: 2_400 }],
-      behaviour: new RestaurantOfflineBehaviour({ conversationContext: '', initialState: {} }),
     })
-    const live = new LiveSession({
-      apiKey: 'closing-token',
-      baseURL: server.baseURL,
-      allowInsecureLoopback: true,
-    })
-    session = live
-    const runtime = new ToolRuntime(new RestaurantTools())
-    const backend = restaurantOfflineBackend({
-      authorizedContext: '',
-      initialState: {},
-      callTool: runtimeToolCallback(runtime),
-    })
-    const controller = new ClientDelegationController({
-      backend,
-      sendToLive: (event) => live.send(event) !== null,
-    })
-    live.subscribe(({ event }) => controller.observe(event))
     await live.start(CONFIG)
     expect(await streamUntil(live, () => controller.commentary().length === 1)).toBe(true)
     await controller.wait()
