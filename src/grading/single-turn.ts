@@ -16,8 +16,6 @@ import type { ScenarioFacts } from './scenario-facts.ts'
 import { offlineSemanticGrades, type SemanticDimension } from './semantic-applicability.ts'
 import { computeToolCallGrade, type ToolCallGrade } from './tool-grade.ts'
 
-export type { SemanticQuality }
-
 export interface SingleTurnGrade {
   /** The verdict after outcome assessment: what `task_completed` reports. */
   task_completed: boolean

@@ -1,13 +1,11 @@
 // The row's `semantic_quality` from the judge's per-dimension scores (§4.1): their mean, rounded to 4 places.
 // A score outside [0, 1] (or not a finite number) is a broken judge answer, not a low grade, so it is refused.
 
+import type { TaskMetrics } from '../reporting/result-schema.ts'
 import { roundToFourPlaces } from './rounding.ts'
 
-export interface SemanticQuality {
-  /** Mean of the dimension scores; null when no dimension was scored (offline, or nothing applicable). */
-  score: number | null
-  dimensions: Record<string, number>
-}
+/** `score` is the mean of the dimension scores; null when no dimension was scored (offline, or nothing applicable). */
+export type SemanticQuality = TaskMetrics['semantic_quality']
 
 export function semanticQualityFromScores(scores: Readonly<Record<string, unknown>>): SemanticQuality {
   const dimensions: Record<string, number> = {}
