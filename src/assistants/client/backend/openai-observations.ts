@@ -7,7 +7,7 @@ import type { ObservationEvent } from './application-backend.ts'
 const KEPT_RESPONSE_FIELDS = ['id', 'status', 'model', 'usage', 'error'] as const
 
 export function observedStreamEvent(event: ResponseStreamEvent): ObservationEvent {
-  const observed: ObservationEvent = { ...(structuredClone(event) as unknown as ObservationEvent) }
+  const observed = structuredClone(event) as unknown as ObservationEvent
   const response = observed.response
   if (typeof response === 'object' && response !== null) {
     const source = response as Record<string, unknown>
