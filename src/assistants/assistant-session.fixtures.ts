@@ -1,6 +1,6 @@
 // Shared by the assistant-session and leak-boundary tests: open an offline assistant that hears its request,
 // feed it silence, and read what it said.
-import { silence } from '../audio/pcm.ts'
+import { durationMs, silence } from '../audio/pcm.ts'
 import { syntheticSpeech } from '../audio/synthetic-voice.ts'
 import type { ReceivedLiveEvent } from '../live/index.ts'
 import type { AssistantVisibleInput } from '../scenarios/visible.ts'
@@ -53,7 +53,7 @@ export async function openOffline(
   options: OpenOfflineOptions = {},
 ): Promise<{ assistant: AssistantUnderTest; speech: Int16Array }> {
   const speech = syntheticSpeech(visible.inputText)
-  const endMs = Math.round((speech.length / 24_000) * 1000)
+  const endMs = Math.round(durationMs(speech.length))
   const token = registerOfflineAssistant(target, visible, architecture, [
     { text: visible.inputText, startMs: 0, endMs },
   ])
