@@ -1,10 +1,11 @@
 // The `session.start` configuration for the assistant under test, from its plan only. Client delegation
 // sends `{type: "client"}` and nothing of the backend: the application runs its backend itself.
 import type { SessionConfig } from 'openai/resources/live/live'
+import { SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
 import type { AssistantPlan } from './plan.ts'
 
 /** GPT-Live's primary-WebSocket audio: PCM16 at 24 kHz in both directions. */
-export const SESSION_AUDIO_FORMAT = { type: 'audio/pcm', rate: 24_000 } as const
+export const SESSION_AUDIO_FORMAT = { type: 'audio/pcm', rate: SAMPLE_RATE_HZ } as const
 
 export interface SessionStartOptions {
   /**
