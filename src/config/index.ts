@@ -23,7 +23,14 @@ export {
   type SettingsOverrides,
   selectConfigFile,
 } from './load.ts'
-export { describeSettings, isSecretName, REDACTED, type RedactOptions, redactSecrets } from './redact.ts'
+export {
+  credentialValues,
+  describeSettings,
+  isSecretName,
+  REDACTED,
+  type RedactOptions,
+  redactSecrets,
+} from './redact.ts'
 export {
   ASSISTANT_MODES,
   type CrawlSettings,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { loadPhaseConfig } from './load.ts'
-import { describeSettings, isSecretName, REDACTED, redactSecrets } from './redact.ts'
+import { credentialValues, describeSettings, isSecretName, REDACTED, redactSecrets } from './redact.ts'
 
 const SENTINEL_KEY = 'sentinel-api-key-7c1f9e2b'
 const SENTINEL_TOKEN = 'sentinel-token-0a9d3b7e5f'
@@ -53,6 +53,10 @@ describe('describeSettings', () => {
   })
   const described = describeSettings(settings)
   const text = JSON.stringify(described)
+
+  it('lists every credential the settings hold, and only those, for scrubbing by value', () => {
+    expect(credentialValues(settings).sort()).toEqual([SENTINEL_KEY, SENTINEL_TOKEN].sort())
+  })
 
   it('never contains the secret values', () => {
     expect(text).not.toContain(SENTINEL_KEY)

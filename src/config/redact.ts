@@ -103,6 +103,14 @@ export function redactSecrets(value: unknown, options: RedactOptions = {}): unkn
   return redactValue(value, extraNames, secretValues)
 }
 
+/**
+ * The credentials a run holds, as values to scrub wherever they were copied (a results configuration block, a
+ * trace): fields named like secrets are redacted by name, but a key pasted into an ordinary field only by value.
+ */
+export function credentialValues(settings: Pick<PhaseSettings, 'credentials'>): string[] {
+  return Object.values(settings.credentials).filter((value): value is string => value !== null)
+}
+
 /** The settings as plain data safe to print or store: credentials and other secret-like values redacted. */
 export function describeSettings(settings: PhaseSettings): Record<string, unknown> {
   return redactSecrets(settings, { extraNames: settings.redact_fields }) as Record<string, unknown>

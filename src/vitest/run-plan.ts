@@ -6,7 +6,13 @@ import { rmdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { z } from 'zod'
 import { defaultRunLabel, reserveRunDirectory } from '../artifacts/index.ts'
-import { assertLiveCredentials, type Phase, redactSecrets, type SettingsFor } from '../config/index.ts'
+import {
+  assertLiveCredentials,
+  credentialValues,
+  type Phase,
+  redactSecrets,
+  type SettingsFor,
+} from '../config/index.ts'
 import { RunMetadataSchema } from '../reporting/result-schema.ts'
 import { loadDataset, selectScenarios } from '../scenarios/index.ts'
 import { phaseRunDescription } from './phase-runs.ts'
@@ -137,7 +143,7 @@ export async function releaseEmptyRunDirectories(
 
 /** The configuration block as it may be stored: secret-named fields and secret values (keys, tokens) redacted. */
 function redactedConfiguration(settings: SettingsFor<Phase>, configuration: Record<string, unknown>) {
-  const secretValues = Object.values(settings.credentials).filter((value): value is string => value !== null)
+  const secretValues = credentialValues(settings)
   return redactSecrets(configuration, { extraNames: settings.redact_fields, secretValues }) as Record<
     string,
     unknown

@@ -14,6 +14,7 @@ import {
 } from '../../assistants/assistant-session.ts'
 import { assistantModelsFromSettings } from '../../assistants/frontend/index.ts'
 import { pcm16FromBase64 } from '../../audio/pcm.ts'
+import { credentialValues } from '../../config/redact.ts'
 import type { ReceivedLiveEvent, SentLiveEvent } from '../../live/index.ts'
 import { LiveSessionError } from '../../live/index.ts'
 import { SessionTimeline } from '../../observability/timeline.ts'
@@ -35,17 +36,6 @@ export interface ScenarioSession {
   listenerProblems: string[]
   /** Stops listening (idempotent). */
   detach(): void
-}
-
-/**
- * Every credential this run holds, scrubbed by value from the trace wherever it was copied: the GPT-Live key
- * (or the offline session token), the Responses-API key of the backend, and the client assistant's token.
- */
-function traceSecretValues(settings: SingleTurnEnv['settings'], connectionKey: string): string[] {
-  // redactSecrets drops duplicates and values too short to scrub safely.
-  return [connectionKey, ...Object.values(settings.credentials)].filter(
-    (value): value is string => value !== null,
-  )
 }
 
 /** Whether the offline virtual clock drives this run (offline and not paced in real time). */
@@ -110,7 +100,8 @@ export async function openScenarioSession(
 
   const trace = new SessionTrace({
     redactFields: settings.redact_fields,
-    secretValues: traceSecretValues(settings, connection.apiKey),
+    // Every credential of the run plus the key this session connects with (live key or offline token).
+    secretValues: [connection.apiKey, ...credentialValues(settings)],
   })
   let assistant: AssistantUnderTest
   try {
