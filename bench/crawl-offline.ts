@@ -42,7 +42,13 @@ for (const architecture of ['responses', 'client'] as const) {
     const wallMs = performance.now() - started
     // The session audio processed = the caller track streamed to the server (request plus listening silence).
     const input = execution.artifacts.input_audio
-    const audioMs = input === null ? 0 : durationMs((await readMonoWavFile(input)).samples.length)
+    // Without its recording the audio processed is unknown; counting it as 0 would skew the speed-up.
+    if (input === null) {
+      throw new Error(
+        `${scenario.id} (${architecture}) wrote no input.wav: ${JSON.stringify(execution.failure)}`,
+      )
+    }
+    const audioMs = durationMs((await readMonoWavFile(input)).samples.length)
     totalWallMs += wallMs
     totalAudioMs += audioMs
     statuses[execution.row.status] = (statuses[execution.row.status] ?? 0) + 1
