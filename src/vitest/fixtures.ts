@@ -23,6 +23,8 @@ import {
   executeScenario,
   prepareCallerAudio,
 } from './single-turn.ts'
+import { verdictOf } from './verdict.ts'
+import { recordVerdict } from './verdict-record.ts'
 
 function unbound(name: string): never {
   throw new Error(
@@ -30,7 +32,34 @@ function unbound(name: string): never {
   )
 }
 
+// The executed run of each test (by task id), for the verdict: the liveSession fixture fills it.
+const executedRuns = new Map<string, ScenarioRun>()
+
 export const scenarioTest = base
+  // First and automatic, so it is cleaned up last: when the test body and every other fixture are done, the
+  // test's state and its results.json row are made to agree (src/vitest/verdict.ts).
+  .extend('verdict', { auto: true }, ({ task }, { onCleanup }) => {
+    onCleanup(async () => {
+      const meta = task.meta.liveEvals
+      const result = task.result
+      const run = executedRuns.get(task.id)
+      executedRuns.delete(task.id)
+      if (meta === undefined || result === undefined) return
+      if (result.state !== 'pass' && result.state !== 'fail') return
+      const verdict = verdictOf({
+        scenarioId: meta.scenarioId,
+        title: task.name,
+        state: result.state,
+        errors: result.errors ?? [],
+        grades: meta.grades,
+        row: meta.row,
+      })
+      meta.row = verdict.row
+      meta.sealed = true
+      if (run !== undefined) await recordVerdict(run, verdict.row)
+      if (verdict.failTestWith !== null) throw new Error(verdict.failTestWith)
+    })
+  })
   .extend('runPlan', { scope: 'worker' }, () => runPlanOf({ liveEvalsRun: inject('liveEvalsRun') }))
   .extend('suiteSettings', { scope: 'file' }, ({ runPlan }): CrawlSettings => {
     if (runPlan.phase !== 'crawl') throw new Error(`No single-turn suite for the ${runPlan.phase} phase`)
@@ -96,11 +125,14 @@ export const scenarioTest = base
         grade: execution.grade,
         failure: execution.failure,
         row: execution.row,
+        detailsPath: execution.artifacts.details,
       }
       const meta = task.meta.liveEvals
-      if (meta !== undefined) {
+      // A test that already ended (it timed out while this ran) keeps the verdict it got.
+      if (meta !== undefined && !meta.sealed) {
         meta.row = execution.row
         bindRunToMeta(run, meta)
+        executedRuns.set(task.id, run)
       }
       await attachScenarioAudio(annotate, execution.artifacts)
       return run

@@ -20,6 +20,7 @@ function graded(observation: SingleTurnObservation): { run: ScenarioRun; meta: L
     grade: gradeSingleTurn(observation, facts),
     failure: null,
     row: infrastructureErrorRow({ scenario_id: 'restaurant_001', stage: 'unused', message: '' }),
+    detailsPath: null,
   }
   const meta = initialMeta({
     phase: 'crawl',
@@ -53,7 +54,14 @@ describe('toCompleteTask', () => {
     const { run, meta } = graded(bookingObservation())
     expect(run).toCompleteTask()
     expect(meta.grades).toEqual([
-      { matcher: 'toCompleteTask', passed: true, failed_checks: [], summary: 'every required check passed' },
+      {
+        matcher: 'toCompleteTask',
+        passed: true,
+        assertion_failed: false,
+        failure_text: null,
+        failed_checks: [],
+        summary: 'every required check passed',
+      },
     ])
   })
 

@@ -35,19 +35,24 @@ function infrastructureText(run: ScenarioRun): string {
   return `${heading(run)} failed before it could be graded, at stage ${failure.stage}: ${failure.message}`
 }
 
-/** Records the grade, then returns the result Vitest expects (it flips `pass` for `.not` itself). */
+/**
+ * Records the grade, then returns the result Vitest expects (it flips `pass` for `.not` itself). A failed
+ * assertion's text is built once, here, so the verdict can tell this matcher's error from other failures.
+ */
 function finish(
   this: MatcherState,
   run: ScenarioRun,
-  grade: MatcherGrade,
+  found: Omit<MatcherGrade, 'assertion_failed' | 'failure_text'>,
   failureText: () => string,
 ): MatcherOutcome {
-  recordGrade(run, grade)
-  return {
-    pass: grade.passed,
-    message: () =>
-      this.isNot ? `${heading(run)}: expected ${grade.matcher} to fail, but ${grade.summary}` : failureText(),
-  }
+  const assertionFailed = found.passed === Boolean(this.isNot)
+  const text = !assertionFailed
+    ? null
+    : this.isNot
+      ? `${heading(run)}: expected ${found.matcher} to fail, but ${found.summary}`
+      : failureText()
+  recordGrade(run, { ...found, assertion_failed: assertionFailed, failure_text: text })
+  return { pass: found.passed, message: () => text ?? `${heading(run)}: ${found.summary}` }
 }
 
 /** A run that failed before anything could be graded: the matcher fails with the infrastructure error. */

@@ -10,7 +10,12 @@ import type { AssistantArchitecture } from './settings.ts'
 /** One matcher's verdict, as the reporter and `vitest --ui` show it. */
 export interface MatcherGrade {
   matcher: 'toCompleteTask' | 'toMatchToolCalls' | 'toFollowDelegationPolicy'
+  /** What the matcher found (before `.not`). */
   passed: boolean
+  /** Whether the assertion failed (`passed` flipped by `.not`): a failed assertion fails the row too. */
+  assertion_failed: boolean
+  /** The failure text Vitest shows for a failed assertion; null when it passed. */
+  failure_text: string | null
   /** Ids of the checks that failed (outcome checks, dimensions, or the matcher's own check names). */
   failed_checks: string[]
   summary: string
@@ -29,6 +34,8 @@ export interface LiveEvalsTaskMeta {
   grades: MatcherGrade[]
   /** Per-attempt: the validated results.json row of this execution; null until the scenario ran. */
   row: ResultItem | null
+  /** Per-attempt: set once the verdict made the row final; nothing may change the row after it. */
+  sealed: boolean
 }
 
 declare module 'vitest' {
@@ -51,9 +58,9 @@ declare module 'vitest' {
 
 /** Fresh meta for a scenario test, given at collection so reporters know the test before it runs. */
 export function initialMeta(
-  fields: Omit<LiveEvalsTaskMeta, 'attempt' | 'grades' | 'row'>,
+  fields: Omit<LiveEvalsTaskMeta, 'attempt' | 'grades' | 'row' | 'sealed'>,
 ): LiveEvalsTaskMeta {
-  return { ...fields, attempt: 0, grades: [], row: null }
+  return { ...fields, attempt: 0, grades: [], row: null, sealed: false }
 }
 
 /** Clears what one attempt recorded, so a retry reports only its own grades and row. */
@@ -61,4 +68,5 @@ export function resetAttemptMeta(meta: LiveEvalsTaskMeta, attempt: number): void
   meta.attempt = attempt
   meta.grades = []
   meta.row = null
+  meta.sealed = false
 }

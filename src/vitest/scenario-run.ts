@@ -19,6 +19,8 @@ export interface ScenarioRun {
   /** The infrastructure failure that ended the execution, if any. */
   failure: StageFailure | null
   row: ResultItem
+  /** Absolute path of the details JSON when it was written (the verdict adds its part to it). */
+  detailsPath: string | null
 }
 
 const taskMetaOfRun = new WeakMap<ScenarioRun, LiveEvalsTaskMeta>()

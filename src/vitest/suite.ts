@@ -15,10 +15,24 @@ import { selectedScenarios } from './run-plan.ts'
 import { loadSuiteSettings } from './settings.ts'
 import { architectureTag, phaseTag, scenarioTypeTag } from './tags.ts'
 
+/** What a scenario test body receives: the Vitest context with the scenario fixtures. */
+export type ScenarioTestContext = Parameters<Parameters<typeof scenarioTest>[2] & {}>[0]
+
 export interface ScenarioSuiteOptions {
   phase: Phase
   /** The phase's config.toml. It must be the file the project was configured with (liveEvalsProject). */
   config: string | URL
+  /**
+   * The test body of every scenario (default: the task, tool-call and delegation matchers). Its verdict reaches
+   * results.json: a failing assertion or a thrown error fails the row (see src/vitest/verdict.ts).
+   */
+  test?: (context: ScenarioTestContext) => Promise<void> | void
+}
+
+async function defaultBody({ liveSession, expect }: ScenarioTestContext): Promise<void> {
+  expect.soft(liveSession).toMatchToolCalls()
+  expect.soft(liveSession).toFollowDelegationPolicy()
+  expect(liveSession).toCompleteTask()
 }
 
 export async function scenarioSuite(options: ScenarioSuiteOptions): Promise<void> {
@@ -66,11 +80,7 @@ export async function scenarioSuite(options: ScenarioSuiteOptions): Promise<void
                 }),
               },
             },
-            async ({ liveSession, expect }) => {
-              expect.soft(liveSession).toMatchToolCalls()
-              expect.soft(liveSession).toFollowDelegationPolicy()
-              expect(liveSession).toCompleteTask()
-            },
+            options.test ?? defaultBody,
           )
         })
       }

@@ -1,0 +1,18 @@
+// The verdict's trace in the artifacts: when a test's assertions changed its row, the details JSON says so, so
+// the per-scenario evidence and results.json tell the same story.
+import { readFile } from 'node:fs/promises'
+import { dirname, relative } from 'node:path'
+import { writeJsonArtifact } from '../artifacts/index.ts'
+import type { ResultItem } from '../reporting/result-schema.ts'
+import type { ScenarioRun } from './scenario-run.ts'
+
+export async function recordVerdict(run: ScenarioRun, row: ResultItem): Promise<void> {
+  if (run.detailsPath === null || row === run.row) return
+  const runDirectory = dirname(dirname(run.detailsPath))
+  const details = JSON.parse(await readFile(run.detailsPath, 'utf8')) as Record<string, unknown>
+  details.verdict = {
+    status: row.status,
+    assessment: row.assessment ?? null,
+  }
+  await writeJsonArtifact(runDirectory, relative(runDirectory, run.detailsPath), details)
+}
