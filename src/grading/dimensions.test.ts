@@ -8,7 +8,7 @@ import {
   expectedToolCall,
   scenarioFacts,
 } from './grading-fixtures.ts'
-import type { SingleTurnObservation } from './observation.ts'
+import type { SingleTurnObservation } from '../observability/observation.ts'
 import type { ScenarioFacts } from './scenario-facts.ts'
 import { computeToolCallGrade } from './tool-grade.ts'
 

@@ -8,7 +8,7 @@ import {
   executionSummaries,
   failedExecutions,
   type SingleTurnObservation,
-} from './observation.ts'
+} from '../observability/observation.ts'
 import type { ScenarioFacts } from './scenario-facts.ts'
 import type { ToolCallGrade } from './tool-grade.ts'
 import { positionalExecutionMatchCount } from './tool-matching.ts'

@@ -1,7 +1,7 @@
 // Builders for grading inputs: a passing single-turn booking that tests alter one fact at a time, so each test
 // shows exactly which rule it exercises. Used by tests here and by phase tests that need a realistic grade.
 
-import type { SingleTurnObservation, ToolExecution } from './observation.ts'
+import type { SingleTurnObservation, ToolExecution } from '../observability/observation.ts'
 import type { ExpectedOutcome, ExpectedToolCall, ScenarioFacts } from './scenario-facts.ts'
 
 export function expectedToolCall(

@@ -3,7 +3,7 @@
 
 import type { AssessmentSummary } from '../reporting/result-schema.ts'
 import { isJsonObject, type JsonObject, jsonEqual } from './json-values.ts'
-import { completedExecutions, type ToolExecution, type TranscriptLine } from './observation.ts'
+import { completedExecutions, type ToolExecution, type TranscriptLine } from '../observability/observation.ts'
 
 export type CheckStatus = 'passed' | 'failed' | 'not_applicable' | 'not_assessed'
 

@@ -4,7 +4,7 @@
 import type { BaseTaskResult } from './base-result.ts'
 import type { DeterministicDimensionGrades } from './dimensions.ts'
 import type { JsonObject } from './json-values.ts'
-import { completedExecutions, type SingleTurnObservation, type ToolExecution } from './observation.ts'
+import { completedExecutions, type SingleTurnObservation, type ToolExecution } from '../observability/observation.ts'
 import type { ScenarioFacts } from './scenario-facts.ts'
 import { positionalExecutionMatchCount } from './tool-matching.ts'
 

@@ -2,7 +2,7 @@
 // tools in the wrong order, a missing call, an extra call or a wrong argument all give grade 0.
 
 import { expectedArgumentsMatch } from './matching.ts'
-import type { RequestedToolCall } from './observation.ts'
+import type { RequestedToolCall } from '../observability/observation.ts'
 import type { ExpectedToolCall } from './scenario-facts.ts'
 
 export interface ToolCallGrade {

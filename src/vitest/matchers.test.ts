@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { bookingObservation, bookingScenario, expectedToolCall } from '../grading/grading-fixtures.ts'
-import type { SingleTurnObservation } from '../grading/observation.ts'
+import type { SingleTurnObservation } from '../observability/observation.ts'
 import { gradeSingleTurn } from '../grading/single-turn.ts'
 import { infrastructureErrorRow } from '../reporting/result-item.ts'
 import { scenarioMatchers } from './matchers.ts'

@@ -1,7 +1,7 @@
 // What the matchers grade: one executed scenario, its evaluator-only expectations and what was observed. Built by
 // the liveSession fixture; never shown to the assistant under test.
 
-import type { SingleTurnObservation } from '../grading/observation.ts'
+import type { SingleTurnObservation } from '../observability/observation.ts'
 import type { SingleTurnGrade } from '../grading/single-turn.ts'
 import type { StageFailure } from '../phases/single-turn/types.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'

@@ -7,7 +7,7 @@ import {
   type SingleTurnObservation,
   SingleTurnObservationSchema,
   type ToolExecution,
-} from '../../grading/observation.ts'
+} from '../../observability/observation.ts'
 import { computeInteractionMetrics, type InteractionMetrics } from '../../metrics/interaction.ts'
 import type { UsageRecord } from '../../reporting/consumption.ts'
 import type { CollectedResponse } from './collect.ts'

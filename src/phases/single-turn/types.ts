@@ -5,7 +5,7 @@ import type { ClientControllerFactory } from '../../assistants/assistant-session
 import type { Architecture } from '../../assistants/frontend/index.ts'
 import type { SpeechSynthesizer } from '../../audio/synthesis.ts'
 import type { CrawlSettings } from '../../config/index.ts'
-import type { SingleTurnObservation } from '../../grading/observation.ts'
+import type { SingleTurnObservation } from '../../observability/observation.ts'
 import type { SingleTurnGrade } from '../../grading/single-turn.ts'
 import type { ResultArtifacts, ResultItem } from '../../reporting/result-schema.ts'
 import type { OfflineLiveServer } from '../../testing/live-server/index.ts'
