@@ -7,7 +7,7 @@ import {
   failedExecutions,
   type SingleTurnObservation,
   type ToolExecution,
-} from '../grading/observation.ts'
+} from '../observability/observation.ts'
 import type { ExpectedToolCall } from '../grading/scenario-facts.ts'
 import { callMatchesExpectation } from '../grading/tool-matching.ts'
 
