@@ -2,11 +2,13 @@
 // then answers with a response the test scripts, either as one JSON body or, with `stream: true`, as
 // server-sent events in the order the API sends them (created, in_progress, per item added → deltas →
 // done, then completed/failed/incomplete). Reasoning items carry `encrypted_content` only when the request
-// asked for it with `include: ["reasoning.encrypted_content"]`, as the API does.
+// asked for it with `include: ["reasoning.encrypted_content"]`, as the API does. A script may instead answer with
+// a fault (faults.ts), delay its reply, or answer a structured call (`responses.parse`) with structuredAnswer().
 import type { ServerResponse } from 'node:http'
 import type { Response, ResponseOutputItem, ResponseStreamEvent } from 'openai/resources/responses/responses'
 import { z } from 'zod'
 import { estimatedUsage } from '../estimated-usage.ts'
+import { delayReply, faultReply, isScriptedFault, type ScriptedFault, unscriptedReply } from './faults.ts'
 import { invalidRequest, openAiError, type RouteHandler } from './routes.ts'
 
 // The request fields the API accepts that the harness may send; anything else is refused like the API does.
@@ -39,6 +41,8 @@ export type ResponsesRequest = z.infer<typeof ResponsesRequest>
 /** One output item a scripted response produces. */
 export type ScriptedOutputItem =
   | { type: 'message'; text: string }
+  /** A message whose only content is a refusal, as the API sends when the model declines. */
+  | { type: 'refusal'; refusal: string }
   | { type: 'function_call'; name: string; arguments: string; call_id?: string }
   /** `encrypted_content: null` simulates a reasoning item that comes back without it even when requested. */
   | { type: 'reasoning'; summary?: string[]; encrypted_content?: string | null }
@@ -47,20 +51,37 @@ export interface ScriptedResponse {
   output: ScriptedOutputItem[]
   /** How the response ends: `completed` (default), `failed`, `incomplete`, an `error` event, or a stream cut short. */
   ending?: 'completed' | 'failed' | 'incomplete' | 'error_event' | 'cut_short'
+  /** Wait this long before answering (a slow model). */
+  delayMs?: number
 }
 
 export interface ResponsesRouteOptions {
-  /** The response to a validated request; `index` counts this route's valid requests from 0. */
-  respond: (request: ResponsesRequest, index: number) => ScriptedResponse
+  /**
+   * The reply to a validated request; `index` counts this route's valid requests from 0. Undefined (nothing
+   * scripted) answers a 500 naming the request.
+   */
+  respond: (request: ResponsesRequest, index: number) => ScriptedResponse | ScriptedFault | undefined
+}
+
+/** A completed response whose output text is `value` as JSON: what `responses.parse` reads as the parsed answer. */
+export function structuredAnswer(
+  value: unknown,
+  extra: Omit<ScriptedResponse, 'output'> = {},
+): ScriptedResponse {
+  return { ...extra, output: [{ type: 'message', text: JSON.stringify(value) }] }
 }
 
 export function responsesRoute(options: ResponsesRouteOptions): RouteHandler {
   let index = 0
   const hex = idCounter()
-  return (request, response) => {
+  return async (request, response) => {
     const parsed = ResponsesRequest.safeParse(request.body)
     if (!parsed.success) return invalidRequest('responses request', parsed.error)
-    const scripted = options.respond(parsed.data, index++)
+    const number = index++
+    const scripted = options.respond(parsed.data, number)
+    if (scripted === undefined) return unscriptedReply('POST /v1/responses', number)
+    if (isScriptedFault(scripted)) return faultReply(scripted, response)
+    if (!(await delayReply(scripted.delayMs, response))) return undefined
     const built = buildResponse(parsed.data, scripted, hex)
     if (parsed.data.stream !== true) {
       if (scripted.ending === 'error_event' || scripted.ending === 'cut_short') {
@@ -122,6 +143,14 @@ function outputItem(item: ScriptedOutputItem, withEncrypted: boolean, hex: () =>
         status: 'completed',
         content: [{ type: 'output_text', text: item.text, annotations: [] }],
       }
+    case 'refusal':
+      return {
+        id: `msg_${hex()}`,
+        type: 'message',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'refusal', refusal: item.refusal }],
+      }
     case 'function_call':
       return {
         id: `fc_${hex()}`,
@@ -162,7 +191,8 @@ function streamEvents(built: BuiltResponse, ending: NonNullable<ScriptedResponse
   )
   built.items.forEach((item, output_index) => {
     events.push({ type: 'response.output_item.added', output_index, item: startedItem(item) })
-    if (item.type === 'message') {
+    // Refusal messages are streamed as their added/done items only; the harness never streams one.
+    if (item.type === 'message' && item.content[0]?.type === 'output_text') {
       const where = { item_id: item.id, output_index, content_index: 0 }
       const text = item.content[0]?.type === 'output_text' ? item.content[0].text : ''
       events.push({
