@@ -1,0 +1,7 @@
+// Int16Array assignment wraps out-of-range values (40000 becomes -25536), which would turn a loud mix into
+// clicks; every effect that adds to a signal rounds and saturates through this instead.
+
+export function saturatePcm16(value: number): number {
+  const rounded = Math.round(value)
+  return rounded > 32767 ? 32767 : rounded < -32768 ? -32768 : rounded
+}

@@ -1,0 +1,41 @@
+// Seeded pseudo-random numbers for the effects. Every random choice (noise samples, packet-loss positions,
+// the cough's breath noise) comes from one of these generators, so a seed fixes the output bytes on every
+// platform: the state is a 32-bit integer and the mixing uses only Math.imul and shifts.
+//
+// The generator adds a Weyl constant to its state and passes it through an integer hash (xor-shift /
+// multiply rounds), which gives well-mixed output even for neighbouring seeds such as 41 and 42.
+
+const WEYL_INCREMENT = 0x9e3779b9
+const TWO_TO_32 = 4_294_967_296
+
+export class SeededRandom {
+  #state: number
+
+  constructor(seed: number) {
+    this.#state = seed >>> 0
+  }
+
+  /** Next unsigned 32-bit integer. */
+  nextUint32(): number {
+    this.#state = (this.#state + WEYL_INCREMENT) >>> 0
+    let z = this.#state
+    z = Math.imul(z ^ (z >>> 16), 0x21f0aaad)
+    z = Math.imul(z ^ (z >>> 15), 0x735a2d97)
+    return (z ^ (z >>> 15)) >>> 0
+  }
+
+  /** Uniform in [0, 1). */
+  nextUnit(): number {
+    return this.nextUint32() / TWO_TO_32
+  }
+
+  /** Uniform integer in [low, high] (both inclusive). */
+  nextIntInclusive(low: number, high: number): number {
+    return low + Math.floor(this.nextUnit() * (high - low + 1))
+  }
+}
+
+/** A seed for one effect, derived from the recording's seed so effects never share a random stream. */
+export function effectSeed(seed: number, salt: number): number {
+  return (seed ^ salt) >>> 0
+}

@@ -1,0 +1,89 @@
+// A narrowband phone line: down to 8 kHz, band-pass 300-3,400 Hz, gain ×1.8, G.711 μ-law encode and decode
+// (alawmulaw), and back up to the 24 kHz transport rate.
+//
+// Band-pass: two high-pass and two low-pass Butterworth sections (Q 0.7071), the reference's two-stage
+// filters; each edge is -6 dB at its corner and falls 24 dB per octave below 300 Hz. They run at 8 kHz, as a
+// phone codec's filters do, after the resampler's own anti-alias filter has removed everything above 4 kHz:
+// a third of the work of filtering at 24 kHz, and the low-pass reaches zero at 4 kHz (the 8 kHz Nyquist).
+// Resampler: speex (see ../resampler.ts), not the reference's sample-and-hold. Holding each 8 kHz sample for
+// three 24 kHz samples leaves images of the voice at 8 kHz ± f, only about 16 dB down at 7 kHz, and the
+// decimation folds 4-8 kHz content into the band: a buzz no real phone gateway produces, since gateways
+// interpolate with a proper low-pass filter. Speex rejects both, stays frame-safe (its state carries across
+// chunks) and costs about 1/600 of real time per direction. The price is a fixed 10 ms delay through the line
+// (speex's latency, 240 samples at 24 kHz), which a stream cannot remove; LATENCY_MS reports it.
+// Chunk sizes: 24k->8k gives ceil(n/3) samples after n inputs and 8k->24k exactly three per input, so after
+// any n input samples at least n output samples exist; the up to two extra ones wait for the next chunk.
+
+import alawmulaw from 'alawmulaw'
+import { StreamingResampler } from '../resampler.ts'
+import { Biquad } from './biquad.ts'
+import type { AudioEffect } from './effect.ts'
+import { saturatePcm16 } from './pcm16-clamp.ts'
+
+export const TELEPHONY_SAMPLE_RATE_HZ = 8000
+export const TELEPHONY_BAND_HZ = [300, 3400] as const
+export const TELEPHONY_CODEC = 'g711_mulaw'
+/** Gain before the codec: brings the band-limited voice up to where μ-law's resolution is spent well. */
+export const TELEPHONY_GAIN = 1.8
+const BUTTERWORTH_Q = Math.SQRT1_2
+/** The speex round trip's delay at quality 5: 40 samples at 8 kHz plus 120 at 24 kHz, i.e. 240 at 24 kHz. */
+export const TELEPHONY_LATENCY_MS = 10
+
+/** G.711 μ-law encode then decode: what survives the codec (8 bits per sample, logarithmic steps). */
+export function muLawRoundTrip(samples: Int16Array): Int16Array {
+  return alawmulaw.mulaw.decode(alawmulaw.mulaw.encode(samples))
+}
+
+export class Telephony implements AudioEffect {
+  readonly #filters: Biquad[]
+  readonly #down: StreamingResampler
+  readonly #up: StreamingResampler
+  #work = new Float64Array(0)
+  #carry = new Int16Array(0)
+
+  private constructor(down: StreamingResampler, up: StreamingResampler) {
+    const [low, high] = TELEPHONY_BAND_HZ
+    const rate = TELEPHONY_SAMPLE_RATE_HZ
+    this.#filters = [
+      Biquad.highPass(low, BUTTERWORTH_Q, rate),
+      Biquad.highPass(low, BUTTERWORTH_Q, rate),
+      Biquad.lowPass(high, BUTTERWORTH_Q, rate),
+      Biquad.lowPass(high, BUTTERWORTH_Q, rate),
+    ]
+    this.#down = down
+    this.#up = up
+  }
+
+  static async create(transportRateHz: number): Promise<Telephony> {
+    const down = await StreamingResampler.create(transportRateHz, TELEPHONY_SAMPLE_RATE_HZ)
+    const up = await StreamingResampler.create(TELEPHONY_SAMPLE_RATE_HZ, transportRateHz)
+    return new Telephony(down, up)
+  }
+
+  process(samples: Int16Array): void {
+    const narrow = this.#down.process(samples)
+    if (this.#work.length < narrow.length) this.#work = new Float64Array(narrow.length)
+    const work = this.#work.subarray(0, narrow.length)
+    for (let i = 0; i < narrow.length; i++) work[i] = narrow[i] as number
+    for (const filter of this.#filters) filter.process(work)
+    for (let i = 0; i < narrow.length; i++) narrow[i] = saturatePcm16((work[i] as number) * TELEPHONY_GAIN)
+    const decoded = muLawRoundTrip(narrow)
+    const wide = this.#up.process(decoded)
+
+    const queued = new Int16Array(this.#carry.length + wide.length)
+    queued.set(this.#carry)
+    queued.set(wide, this.#carry.length)
+    if (queued.length < samples.length) {
+      throw new Error(
+        `telephony: the resamplers produced ${queued.length} samples for ${samples.length} (internal invariant broken)`,
+      )
+    }
+    samples.set(queued.subarray(0, samples.length))
+    this.#carry = queued.slice(samples.length)
+  }
+
+  close(): void {
+    this.#down.close()
+    this.#up.close()
+  }
+}
