@@ -1,17 +1,27 @@
 // Token and audio consumption of the assistant under test (§4.1 `consumption`). Only what was observed is reported:
 // GPT-Live gives the frontend only cumulative audio seconds, so frontend tokens are never inferred from duration,
-// and usage of evaluator-side models (judge, observer, simulated caller) is never counted.
+// and usage of evaluator-side models (judge, observer, simulated caller) is never counted. A token field is
+// present only when every backend response reported it: a partial sum would present an undercount as a measurement.
 
 import type { SessionUsage } from 'openai/resources/live/live'
 import type { ResponseUsage } from 'openai/resources/responses/responses'
 import { optionalCount } from '../metrics/counts.ts'
-import type { Consumption } from './result-schema.ts'
+import type { BackendModelUsage, Consumption } from './result-schema.ts'
+
+/** Modality counts the service may add to a usage breakdown (named as in §4.1); the SDK's types do not list them. */
+interface ModalityTokens {
+  text_tokens: number
+  audio_tokens: number
+  image_tokens: number
+}
 
 /** Usage as it arrives in nested `response.*` events: fakes and older services may omit any field. */
 export type ObservedResponseUsage = Partial<
   Omit<ResponseUsage, 'input_tokens_details' | 'output_tokens_details'> & {
-    input_tokens_details: Partial<ResponseUsage['input_tokens_details']>
-    output_tokens_details: Partial<ResponseUsage['output_tokens_details']>
+    input_tokens_details: Partial<ResponseUsage['input_tokens_details'] & ModalityTokens>
+    output_tokens_details: Partial<
+      ResponseUsage['output_tokens_details'] & ModalityTokens & { cached_tokens: number }
+    >
   }
 >
 
@@ -28,27 +38,78 @@ export interface ConsumptionInput {
   usage_records: readonly UsageRecord[]
 }
 
-/**
- * Sum of one field over every backend response, or undefined unless every response reported it: a partial sum
- * would present an undercount as a measurement.
- */
+const INPUT_DETAILS = [
+  'cached_tokens',
+  'cache_write_tokens',
+  'text_tokens',
+  'audio_tokens',
+  'image_tokens',
+] as const
+const OUTPUT_DETAILS = [
+  'cached_tokens',
+  'text_tokens',
+  'audio_tokens',
+  'image_tokens',
+  'reasoning_tokens',
+] as const
+
+/** Sum of one field over every response, or undefined unless every response reported it as a count. */
 function summedWhenAllObserved(values: readonly unknown[]): number | undefined {
   const counts = values.map(optionalCount)
   if (counts.length === 0 || counts.includes(null)) return undefined
   return (counts as number[]).reduce((sum, value) => sum + value, 0)
 }
 
-/** Builds an object from the defined entries only, so unobserved fields are absent rather than null. */
-function observedFields<T extends Record<string, number | undefined>>(
-  fields: T,
-): Partial<Record<keyof T, number>> {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<
-    Record<keyof T, number>
-  >
+/** An object of the fully observed fields only, or undefined when none was: unobserved means absent, not 0. */
+function observedFields(
+  names: readonly string[],
+  valuesOf: (name: string) => readonly unknown[],
+): Record<string, number> | undefined {
+  const entries = names.flatMap((name) => {
+    const sum = summedWhenAllObserved(valuesOf(name))
+    return sum === undefined ? [] : [[name, sum] as const]
+  })
+  return entries.length === 0 ? undefined : Object.fromEntries(entries)
 }
 
-function nonEmpty<T extends object>(value: T): T | undefined {
-  return Object.keys(value).length > 0 ? value : undefined
+const detail = (details: object | undefined, name: string): unknown =>
+  details === undefined ? undefined : (details as Record<string, unknown>)[name]
+
+function backendTotals(usages: readonly ObservedResponseUsage[]): Consumption['backend'] {
+  const backend: Consumption['backend'] = {}
+  const total = summedWhenAllObserved(usages.map((usage) => usage.total_tokens))
+  if (total !== undefined) backend.total_tokens = total
+  const input = observedFields(['total_tokens', ...INPUT_DETAILS], (name) =>
+    usages.map((usage) =>
+      name === 'total_tokens' ? usage.input_tokens : detail(usage.input_tokens_details, name),
+    ),
+  )
+  if (input !== undefined) backend.input = input
+  const output = observedFields(['total_tokens', ...OUTPUT_DETAILS], (name) =>
+    usages.map((usage) =>
+      name === 'total_tokens' ? usage.output_tokens : detail(usage.output_tokens_details, name),
+    ),
+  )
+  if (output !== undefined) backend.output = output
+  return backend
+}
+
+/** One model's share, in the Responses usage names (the reference's `models` entries). */
+function modelUsage(model: string, usages: readonly ObservedResponseUsage[]): BackendModelUsage {
+  const entry: BackendModelUsage = { model }
+  for (const name of ['total_tokens', 'input_tokens', 'output_tokens'] as const) {
+    const sum = summedWhenAllObserved(usages.map((usage) => usage[name]))
+    if (sum !== undefined) entry[name] = sum
+  }
+  const input = observedFields(INPUT_DETAILS, (name) =>
+    usages.map((u) => detail(u.input_tokens_details, name)),
+  )
+  if (input !== undefined) entry.input_tokens_details = input
+  const output = observedFields(OUTPUT_DETAILS, (name) =>
+    usages.map((u) => detail(u.output_tokens_details, name)),
+  )
+  if (output !== undefined) entry.output_tokens_details = output
+  return entry
 }
 
 export function buildConsumption(input: ConsumptionInput): Consumption {
@@ -58,33 +119,13 @@ export function buildConsumption(input: ConsumptionInput): Consumption {
     frontend.audio_duration_ms = Math.round(seconds * 1000)
   }
 
-  const backendUsages = input.usage_records.filter((record) => record.source === 'assistant_backend')
-  const usages = backendUsages.map((record) => record.usage)
-  const backend: Consumption['backend'] = {}
-  const total = summedWhenAllObserved(usages.map((usage) => usage.total_tokens))
-  if (total !== undefined) backend.total_tokens = total
-  const backendInput = nonEmpty(
-    observedFields({
-      total_tokens: summedWhenAllObserved(usages.map((usage) => usage.input_tokens)),
-      cached_tokens: summedWhenAllObserved(usages.map((usage) => usage.input_tokens_details?.cached_tokens)),
-      cache_write_tokens: summedWhenAllObserved(
-        usages.map((usage) => usage.input_tokens_details?.cache_write_tokens),
-      ),
-    }),
-  )
-  if (backendInput !== undefined) backend.input = backendInput
-  const backendOutput = nonEmpty(
-    observedFields({
-      total_tokens: summedWhenAllObserved(usages.map((usage) => usage.output_tokens)),
-      reasoning_tokens: summedWhenAllObserved(
-        usages.map((usage) => usage.output_tokens_details?.reasoning_tokens),
-      ),
-    }),
-  )
-  if (backendOutput !== undefined) backend.output = backendOutput
-  const models = [
-    ...new Set(backendUsages.flatMap((record) => (record.model === null ? [] : [record.model]))),
-  ]
-  if (models.length > 1) backend.models = models
+  const backendRecords = input.usage_records.filter((record) => record.source === 'assistant_backend')
+  const backend = backendTotals(backendRecords.map((record) => record.usage))
+  const byModel = new Map<string, ObservedResponseUsage[]>()
+  for (const record of backendRecords) {
+    if (record.model === null) continue
+    byModel.set(record.model, [...(byModel.get(record.model) ?? []), record.usage])
+  }
+  if (byModel.size > 1) backend.models = [...byModel].map(([model, usages]) => modelUsage(model, usages))
   return { frontend, backend }
 }

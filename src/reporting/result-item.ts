@@ -4,9 +4,17 @@
 
 import { parseCountPair } from '../metrics/counts.ts'
 import type { EvidenceMetrics } from '../metrics/evidence.ts'
-import { type InteractionMetrics, unknownInteractionMetrics } from '../metrics/interaction.ts'
+import type { InteractionMetrics } from '../metrics/interaction.ts'
+import { ResultValidationError } from './errors.ts'
+import {
+  EXTENSION_KEY,
+  RowExtensionBlockSchema,
+  type RowExtensions,
+  rowExtensionBlock,
+} from './extensions/registry.ts'
 import {
   type AssessmentSummary,
+  type AudioMetrics,
   AudioMetricsSchema,
   type Consumption,
   ConsumptionSchema,
@@ -17,7 +25,7 @@ import {
   ResultItemSchema,
   type TaskMetrics,
 } from './result-schema.ts'
-import { type RawResultStatus, ResultValidationError, resolveResultStatus } from './result-status.ts'
+import { type RawResultStatus, resolveResultStatus } from './result-status.ts'
 
 export const TASK_COMPLETED_MESSAGE = 'task_completed must be an explicitly observed boolean'
 
@@ -40,6 +48,20 @@ export interface ResultRowInput {
   recording?: Record<string, unknown>
   observability?: Record<string, unknown>
   validity?: Record<string, unknown>
+  /** What this row adds beyond the reference's shapes; written to `observability.live_evals` (extensions/). */
+  extensions?: RowExtensions
+}
+
+/**
+ * The audio of a row whose audio was not measured, as the reference writes it: the five metrics null and no
+ * contract-v2 policy fields (nothing was measured under a policy).
+ */
+export const UNMEASURED_AUDIO: AudioMetrics = {
+  response_rate: null,
+  response_latency_ms: null,
+  interruption_rate: null,
+  speaking_duration_ms: null,
+  floor_hold_silence_ms: null,
 }
 
 export const NO_ARTIFACTS: ResultArtifacts = {
@@ -87,7 +109,7 @@ export function buildResultRow(input: ResultRowInput): ResultItem {
     status,
     metrics: {
       task: taskMetrics(input),
-      audio: input.audio ?? unknownInteractionMetrics(),
+      audio: input.audio ?? UNMEASURED_AUDIO,
       consumption: input.consumption,
     },
     artifacts: input.artifacts,
@@ -98,6 +120,8 @@ export function buildResultRow(input: ResultRowInput): ResultItem {
   for (const key of ['title', 'recording', 'assessment', 'observability', 'validity'] as const) {
     if (input[key] !== undefined) row[key] = input[key]
   }
+  const block = rowExtensionBlock(input.extensions)
+  if (block !== undefined) row.observability = { ...input.observability, [EXTENSION_KEY]: block }
   return validateResultRow(row)
 }
 
@@ -109,6 +133,7 @@ export function infrastructureErrorRow(options: {
   message: string
   artifacts?: ResultArtifacts
   consumption?: Consumption
+  extensions?: RowExtensions
 }): ResultItem {
   return buildResultRow({
     scenario_id: options.scenario_id,
@@ -121,6 +146,7 @@ export function infrastructureErrorRow(options: {
     consumption: options.consumption ?? { frontend: {}, backend: {} },
     artifacts: options.artifacts ?? NO_ARTIFACTS,
     error: { stage: options.stage, message: options.message },
+    ...(options.extensions === undefined ? {} : { extensions: options.extensions }),
   })
 }
 
@@ -136,7 +162,10 @@ function describeIssues(error: {
     .join('; ')
 }
 
-/** The replacement row for an invalid one: keeps what can be kept (id, title, artifacts, audio, consumption). */
+/**
+ * The replacement row for an invalid one: keeps what can be kept (id, title, artifacts, audio, consumption, and
+ * the extension block, so a repeated trial that failed validation keeps its row key).
+ */
 function resultValidationFailure(row: unknown, message: string): ResultItem {
   const scenarioId = field(row, 'scenario_id')
   const title = field(row, 'title')
@@ -157,13 +186,15 @@ function resultValidationFailure(row: unknown, message: string): ResultItem {
         delegations: null,
         turns: null,
       },
-      audio: audio.success ? audio.data : unknownInteractionMetrics(),
+      audio: audio.success ? audio.data : UNMEASURED_AUDIO,
       consumption: consumption.success ? consumption.data : { frontend: {}, backend: {} },
     },
     artifacts: artifacts.success ? artifacts.data : NO_ARTIFACTS,
     error: { stage: 'result_validation', message },
   }
   if (typeof title === 'string') replacement.title = title
+  const block = RowExtensionBlockSchema.safeParse(field(field(row, 'observability'), EXTENSION_KEY))
+  if (block.success) replacement.observability = { [EXTENSION_KEY]: block.data }
   return replacement
 }
 

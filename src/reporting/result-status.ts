@@ -2,6 +2,7 @@
 // passed | failed | infrastructure_error. Infrastructure wins over the grade: a failure stage means the evidence
 // is incomplete, so the grade is diagnostic only.
 
+import { ResultValidationError } from './errors.ts'
 import type { ResultStatus } from './result-schema.ts'
 
 export const RAW_RESULT_STATUSES = [
@@ -14,14 +15,6 @@ export const RAW_RESULT_STATUSES = [
   'infrastructure_error',
 ] as const
 export type RawResultStatus = (typeof RAW_RESULT_STATUSES)[number]
-
-export class ResultValidationError extends Error {
-  readonly failure_stage = 'result_validation'
-  constructor(message: string) {
-    super(message)
-    this.name = 'ResultValidationError'
-  }
-}
 
 export function isRawResultStatus(value: unknown): value is RawResultStatus {
   return typeof value === 'string' && (RAW_RESULT_STATUSES as readonly string[]).includes(value)

@@ -1,5 +1,7 @@
 // The whole results.json document: run metadata, execution summary and the rows in dataset order.
 
+import type { RunExtensions } from './extensions/registry.ts'
+import { EXTENSION_KEY, runExtensionBlock } from './extensions/registry.ts'
 import { validateResultRow } from './result-item.ts'
 import {
   RESULTS_SCHEMA_VERSION,
@@ -7,17 +9,29 @@ import {
   type RunMetadata,
   RunMetadataSchema,
 } from './result-schema.ts'
+import { assertUniqueRowKeys, rowKeyOf } from './row-key.ts'
 import { summarizeResults } from './summary.ts'
 
+export interface ResultsDocumentOptions {
+  /**
+   * Where each row came from (its spec file, or a shard's run directory), parallel to `rows`. Used only to name
+   * both rows when two share one (scenario id, trial).
+   */
+  origins?: readonly (string | undefined)[]
+}
+
 /**
- * @param rows one row per executed scenario, in any order; each is validated (an invalid one becomes a
+ * @param rows one row per executed scenario and trial, in any order; each is validated (an invalid one becomes a
  *   result_validation infrastructure row without affecting the others)
- * @param datasetOrder scenario ids in dataset order; rows are reported in that order, unknown ids last
+ * @param datasetOrder scenario ids in dataset order; rows are reported in that order, a scenario's trials ascending,
+ *   unknown ids last in arrival order
+ * @throws DuplicateResultRowError when two rows share a (scenario id, trial), naming both
  */
 export function buildResultsDocument(
   run: RunMetadata,
   rows: readonly unknown[],
   datasetOrder: readonly string[],
+  options: ResultsDocumentOptions = {},
 ): ResultsDocument {
   const runProblem = RunMetadataSchema.safeParse(run)
   if (!runProblem.success) {
@@ -27,16 +41,20 @@ export function buildResultsDocument(
         .join('; ')}); fix the phase that builds it`,
     )
   }
-  const position = new Map(datasetOrder.map((id, index) => [id, index]))
   const validated = rows.map((row) => validateResultRow(row))
-  // Stable sort: rows for ids missing from the dataset keep their arrival order at the end.
+  assertUniqueRowKeys(validated, options.origins)
+  // Ids missing from the dataset rank after it, in the order they first arrived.
+  const rank = new Map(datasetOrder.map((id, index) => [id, index]))
+  let nextRank = datasetOrder.length
+  for (const row of validated) if (!rank.has(row.scenario_id)) rank.set(row.scenario_id, nextRank++)
   const ordered = validated
     .map((row, arrival) => ({
       row,
       arrival,
-      rank: position.get(row.scenario_id) ?? Number.POSITIVE_INFINITY,
+      rank: rank.get(row.scenario_id) ?? 0,
+      trial: rowKeyOf(row).trial,
     }))
-    .sort((a, b) => a.rank - b.rank || a.arrival - b.arrival)
+    .sort((a, b) => a.rank - b.rank || a.trial - b.trial || a.arrival - b.arrival)
     .map((entry) => entry.row)
   // Every part is validated above (run, each row) or computed from them (summary): no whole-document re-parse.
   return {
@@ -45,4 +63,11 @@ export function buildResultsDocument(
     summary: summarizeResults(ordered),
     results: ordered,
   }
+}
+
+/** Run metadata carrying the run's extension block in `configuration.live_evals` (unchanged when none applies). */
+export function withRunExtensions(run: RunMetadata, extensions: RunExtensions | undefined): RunMetadata {
+  const block = runExtensionBlock(extensions)
+  if (block === undefined) return run
+  return { ...run, configuration: { ...run.configuration, [EXTENSION_KEY]: block } }
 }
