@@ -2,14 +2,14 @@
 // none", and the only unknown (null) is the turn total when the timeline could not establish turns.
 
 import { uniqueExpectedMatches } from '../grading/matching.ts'
+import type { ExpectedToolCall } from '../grading/scenario-facts.ts'
+import { callMatchesExpectation } from '../grading/tool-matching.ts'
 import {
   completedExecutions,
   failedExecutions,
   type SingleTurnObservation,
   type ToolExecution,
 } from '../observability/observation.ts'
-import type { ExpectedToolCall } from '../grading/scenario-facts.ts'
-import { callMatchesExpectation } from '../grading/tool-matching.ts'
 
 export interface EfficiencyMetrics {
   /** Substantive caller turns + assistant response episodes + closing turns (backchannels excluded). */

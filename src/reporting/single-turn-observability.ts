@@ -1,9 +1,9 @@
 // The `observability` block of a single-turn row (§4.1): how the execution went, in counts and statuses, without
 // evaluator-only expectations. Single-turn rows never carry `agenda` or `floor` (those are RUN's).
 
-import { executionSummaries, type SingleTurnObservation } from '../observability/observation.ts'
 import type { ScenarioFacts } from '../grading/scenario-facts.ts'
 import type { SingleTurnGrade } from '../grading/single-turn.ts'
+import { executionSummaries, type SingleTurnObservation } from '../observability/observation.ts'
 
 export interface SingleTurnObservabilityInput {
   observation: SingleTurnObservation
