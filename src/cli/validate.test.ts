@@ -23,11 +23,15 @@ beforeAll(async () => {
       setPath(multiTurnRaw('DUP'), 'expected.golden_path.turns', 2),
     ]),
     malformed: '{\n  "schema_version": "1.0",\n  "scenarios": [}\n',
+    brackets: '['.repeat(8000),
+    deep: `{"schema_version": "1.0", "scenarios": [{"id": "x", "application": {"initial_state": {"a": ${'['.repeat(4000)}${']'.repeat(4000)}}}}]}`,
+    latin1: Buffer.from('{"schema_version": "1.0", "scenarios": [{"id": "caf\xe9"}]}', 'latin1'),
   }
   for (const [name, text] of Object.entries(contents)) {
     files[name] = path.join(folder, `${name}.json`)
     await writeFile(files[name] as string, text)
   }
+  files.folder = folder
 })
 afterAll(async () => {
   await rm(folder, { recursive: true, force: true })
@@ -66,6 +70,21 @@ describe('live-evals validate', () => {
     for (const line of expectedLines) expect(result.stderr.split('\n')).toContain(line)
     expect(result.stderr).toContain('(file): malformed JSON at line 3, column 17')
     expect(result.stderr).toContain('(file): cannot read the dataset file (ENOENT)')
+  })
+
+  it('reports hostile files plainly, one after the other, never with a stack trace', async () => {
+    const result = await validate('brackets', 'deep', 'latin1', 'folder', 'good')
+    expect(result.code).toBe(1)
+    expect(result.stdout).toBe(`ok   ${files.good}: 3 scenarios (crawl 2, walk 1, run 1)\n`)
+    expect(result.stderr).toContain('(file): malformed JSON at line 1, column 8001')
+    expect(result.stderr).toMatch(
+      /scenarios\[0\]\.application\.initial_state\.a(\[0\])+ \[scenario x\]: nested deeper/,
+    )
+    expect(result.stderr).toContain('(file): invalid UTF-8 at byte offset 51 (line 1, byte 0xe9)')
+    expect(result.stderr).toContain(`FAIL ${folder}: 1 problem`)
+    expect(result.stderr).toContain('cannot read the dataset file (EISDIR)')
+    expect(result.stderr).toContain('4 of 5 dataset files failed validation.')
+    expect(result.stderr).not.toMatch(/\n\s+at /)
   })
 
   it('needs at least one file and knows no options', async () => {

@@ -5,7 +5,9 @@ import { DatasetValidationError, describeViolations } from '../scenarios/violati
 import { type CommandIO, EXIT_USAGE } from './main.ts'
 
 // `live-evals validate <dataset.json>...`: checks every file (not only up to the first bad one), prints
-// the scenarios each phase would run, and lists every violation of every file.
+// the scenarios each phase would run, and lists every violation of every file. Whatever happens while
+// checking one file is reported as that file's failure, in one plain paragraph (never a stack trace),
+// and the next file is still checked.
 
 const USAGE = `Usage: live-evals validate <dataset.json>...
 
@@ -32,9 +34,8 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     try {
       io.out(`ok   ${file}: ${phaseCounts(await loadDataset(file))}\n`)
     } catch (error) {
-      if (!(error instanceof DatasetValidationError)) throw error
       failedFiles++
-      io.err(`FAIL ${describeViolations(error.violations)}\n`)
+      io.err(`FAIL ${failureText(file, error)}\n`)
     }
   }
   if (failedFiles > 0) {
@@ -52,4 +53,11 @@ function phaseCounts(dataset: LoadedDataset): string {
   )
   const total = dataset.scenarios.length
   return `${total} scenario${total === 1 ? '' : 's'} (${counts.join(', ')})`
+}
+
+function failureText(file: string, error: unknown): string {
+  if (error instanceof DatasetValidationError) return describeViolations(error.violations)
+  // Not a dataset problem the loader knows how to name: still this file's failure, said plainly.
+  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+  return `${file}: could not be checked (${reason.replace(/\s+/g, ' ').slice(0, 300)})`
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { isJsonObject } from './json-object.ts'
+import { quoteText } from './quote.ts'
 import { RunGatedScenarioSchema, type ScenarioProblem } from './run-gate.ts'
 
 // The dataset wrapper `{ schema_version: "1.0", scenarios: [...] }` and the rules that span scenarios.
@@ -20,7 +21,7 @@ export function duplicateScenarioIdProblems(ids: readonly unknown[]): ScenarioPr
     }
     problems.push({
       path: ['scenarios', index, 'id'],
-      message: `scenario ids must be unique (case-insensitive): "${id}" repeats the id of scenarios[${first}]`,
+      message: `scenario ids must be unique (case-insensitive): ${quoteText(id)} repeats the id of scenarios[${first}]`,
     })
   })
   return problems

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { JsonObjectSchema, nonEmptyString } from './json-object.ts'
+import { JsonObjectSchema, listOf, nonEmptyString } from './json-object.ts'
+import { quoteText } from './quote.ts'
 import { EACH, whenParsed } from './when-parsed.ts'
 
 // `expected`: the evaluator-only outcome of a scenario. Nothing here may reach the assistant under test
@@ -17,8 +18,8 @@ export type ExpectedToolCall = z.infer<typeof ExpectedToolCallSchema>
 
 export const ExpectedToolsSchema = z.strictObject({
   // Ordered: the required calls are graded as a sequence.
-  required: z.array(ExpectedToolCallSchema).default(() => []),
-  prohibited: z.array(ExpectedToolCallSchema).default(() => []),
+  required: listOf(ExpectedToolCallSchema).default(() => []),
+  prohibited: listOf(ExpectedToolCallSchema).default(() => []),
 })
 export type ExpectedTools = z.infer<typeof ExpectedToolsSchema>
 
@@ -27,7 +28,7 @@ export const GoldenPathSchema = z
     turns: z.number().int().min(0).default(0),
     // Reference count of frontend-to-backend handoffs over the whole scenario; null = not stated.
     delegations: z.number().int().min(0).nullable().default(null),
-    steps: z.array(z.string()).default(() => []),
+    steps: listOf(z.string()).default(() => []),
   })
   // A path written only as steps counts one turn per step.
   .transform((path) =>
@@ -54,7 +55,7 @@ export const SopStepSchema = z
     kind: SopStepKindSchema,
     tool: nonEmptyString().nullable().default(null),
     arguments: JsonObjectSchema.default(() => ({})),
-    after: z.array(z.string()).default(() => []),
+    after: listOf(z.string()).default(() => []),
     required: z.boolean().default(true),
     critical: z.boolean().default(false),
   })
@@ -82,7 +83,7 @@ export type SopStep = z.infer<typeof SopStepSchema>
 export const ProcedureSchema = z
   .strictObject({
     id: nonEmptyString(),
-    steps: z.array(SopStepSchema).min(1),
+    steps: listOf(SopStepSchema, 1),
   })
   .superRefine(
     (procedure, ctx) => {
@@ -92,7 +93,7 @@ export const ProcedureSchema = z
           ctx.addIssue({
             code: 'custom',
             path: ['steps', index, 'id'],
-            message: `duplicate procedure step id "${step.id}": step ids must be unique`,
+            message: `duplicate procedure step id ${quoteText(step.id)}: step ids must be unique`,
           })
         }
         step.after.forEach((reference, afterIndex) => {
@@ -100,7 +101,7 @@ export const ProcedureSchema = z
             ctx.addIssue({
               code: 'custom',
               path: ['steps', index, 'after', afterIndex],
-              message: `procedure step "${step.id}" may only come after earlier steps; "${reference}" is not an earlier step id`,
+              message: `procedure step ${quoteText(step.id)} may only come after earlier steps; ${quoteText(reference)} is not an earlier step id`,
             })
           }
         })
@@ -114,11 +115,11 @@ export type Procedure = z.infer<typeof ProcedureSchema>
 export const ExpectedOutcomeSchema = z
   .strictObject({
     answer: nonEmptyString(),
-    criteria: z.array(z.string()).default(() => []),
+    criteria: listOf(z.string()).default(() => []),
     tools: ExpectedToolsSchema.prefault({}),
     golden_path: GoldenPathSchema.prefault({}),
     // Groups of `a|b` alternatives; they only feed evidence coverage.
-    diagnostic_terms: z.array(z.string()).default(() => []),
+    diagnostic_terms: listOf(z.string()).default(() => []),
     delegation: DelegationPolicySchema.default('optional'),
     // Expected final application state; `{ "unchanged": true }` means "equal to the initial state".
     state: JsonObjectSchema.default(() => ({})),

@@ -2,12 +2,67 @@ import { z } from 'zod'
 
 // Free-form JSON objects of the contract (tool arguments, application state, recording metadata).
 // Their keys belong to the application, so they are not checked here; they must be objects, though.
-export const JsonObjectSchema = z.record(z.string(), z.unknown())
-export type JsonObject = z.infer<typeof JsonObjectSchema>
+//
+// The parsed object is kept as it is, not copied: zod's record copies keys one by one and drops
+// `__proto__`, which JSON.parse keeps as an ordinary own key. The reference contract accepts such keys,
+// so `__proto__`, `constructor` and `prototype` stay intact as data (never on a prototype): the
+// application state and tool arguments a grader compares are the ones the author wrote.
 
 /** True for a JSON object (not null, not a list): the shape of a dataset, a scenario and their parts. */
-export function isJsonObject(value: unknown): value is JsonObject {
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** A JSON object whose own keys, whatever they are called, come out exactly as they went in. */
+export const JsonObjectSchema = z.unknown().transform((value, ctx): Record<string, unknown> => {
+  if (isJsonObject(value)) return value
+  ctx.addIssue({ code: 'invalid_type', expected: 'record', input: value, message: 'must be a JSON object' })
+  return z.NEVER
+})
+export type JsonObject = z.infer<typeof JsonObjectSchema>
+
+/**
+ * A JSON object whose values all match `valueSchema`, keys kept as written (see above). Values are checked,
+ * not transformed, so the object is returned as it is.
+ */
+export function jsonRecordOf<T extends z.ZodType>(valueSchema: T) {
+  return JsonObjectSchema.transform((object, ctx): Record<string, z.output<T>> => {
+    let reported = 0
+    for (const [key, value] of Object.entries(object)) {
+      const result = valueSchema.safeParse(value, { reportInput: true })
+      if (result.success) continue
+      for (const issue of result.error.issues) ctx.addIssue({ ...issue, path: [key, ...issue.path] })
+      // A million bad values are one mistake made a million times: the first ones say what it is.
+      if (++reported === MAX_LIST_ITEMS) break
+    }
+    return object as Record<string, z.output<T>>
+  })
+}
+
+/** Most items any list of the contract may hold; far above real datasets (they hold tens). */
+export const MAX_LIST_ITEMS = 1000
+
+/**
+ * A list of `item`s of at most MAX_LIST_ITEMS items. The length is checked before any item is: a list of a
+ * million wrong items is one violation, not a million (which would take gigabytes to report).
+ */
+export function listOf<T extends z.ZodType>(item: T, minItems = 0) {
+  const list = minItems > 0 ? z.array(item).min(minItems) : z.array(item)
+  return z
+    .unknown()
+    .superRefine((value, ctx) => {
+      if (Array.isArray(value) && value.length > MAX_LIST_ITEMS) {
+        ctx.addIssue({
+          code: 'too_big',
+          origin: 'array',
+          maximum: MAX_LIST_ITEMS,
+          inclusive: true,
+          input: value,
+          message: `must have at most ${MAX_LIST_ITEMS} items`,
+        })
+      }
+    })
+    .pipe(list)
 }
 
 /** A non-empty string: the contract's `min_length=1` fields. */

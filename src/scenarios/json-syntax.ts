@@ -1,5 +1,7 @@
 // Where a JSON text stops being valid JSON. V8's JSON.parse names a position for some errors but not
 // for others ("Unexpected token ..."), so a small scanner finds the offset of the first bad character.
+// The scanner keeps its own stack of open brackets instead of recursing: a file of 8,000 "[" is a
+// syntax error to report, not a reason to overflow the call stack.
 
 export interface TextPosition {
   /** 1-based. */
@@ -9,13 +11,18 @@ export interface TextPosition {
   offset: number
 }
 
+// Sticky, so a number is matched where it stands without copying the rest of a 16 MiB text.
+const NUMBER = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y
+const HEX4 = /[0-9a-fA-F]{4}/y
+
 /** The offset of the first syntax error in `text`, or null when `text` is valid JSON. */
 export function jsonSyntaxErrorOffset(text: string): number | null {
   let at = 0
   const skipSpace = () => {
     while (at < text.length && ' \t\n\r'.includes(text.charAt(at))) at++
   }
-  // Each reader returns true when the value at `at` is well formed and leaves `at` after it.
+  // Each reader returns true when the token at `at` is well formed and leaves `at` after it; on false,
+  // `at` is the offending character.
   const readLiteral = (word: string) => {
     for (const char of word) {
       if (text.charAt(at) !== char) return false
@@ -34,8 +41,9 @@ export function jsonSyntaxErrorOffset(text: string): number | null {
       if (code < 0x20) return false
       if (code === 0x5c) {
         const escaped = text.charAt(at + 1)
-        if ('"\\/bfnrt'.includes(escaped) && escaped !== '') at += 2
-        else if (escaped === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(at + 2, at + 6))) at += 6
+        HEX4.lastIndex = at + 2
+        if (escaped !== '' && '"\\/bfnrt'.includes(escaped)) at += 2
+        else if (escaped === 'u' && HEX4.test(text)) at += 6
         else {
           at++
           return false
@@ -44,54 +52,64 @@ export function jsonSyntaxErrorOffset(text: string): number | null {
     }
     return false
   }
-  const readNumber = () => {
-    const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(at))
-    if (!match) return false
-    at += match[0].length
+  const readMatch = (pattern: RegExp) => {
+    pattern.lastIndex = at
+    if (!pattern.test(text)) return false
+    at = pattern.lastIndex
     return true
   }
-  const readSequence = (close: string, readEntry: () => boolean) => {
-    at++ // opening bracket
-    skipSpace()
-    if (text.charAt(at) === close) {
-      at++
-      return true
-    }
-    for (;;) {
-      if (!readEntry()) return false
-      skipSpace()
-      const next = text.charAt(at)
-      if (next === close) {
-        at++
-        return true
-      }
-      if (next !== ',') return false
-      at++
-      skipSpace()
-    }
-  }
-  const readValue = (): boolean => {
-    skipSpace()
+  const readScalar = () => {
     const char = text.charAt(at)
-    if (char === '{') {
-      return readSequence('}', () => {
-        if (text.charAt(at) !== '"' || !readString()) return false
-        skipSpace()
-        if (text.charAt(at) !== ':') return false
-        at++
-        return readValue()
-      })
-    }
-    if (char === '[') return readSequence(']', readValue)
     if (char === '"') return readString()
     if (char === 't') return readLiteral('true')
     if (char === 'f') return readLiteral('false')
     if (char === 'n') return readLiteral('null')
-    return readNumber()
+    return readMatch(NUMBER)
   }
-  if (!readValue()) return at
-  skipSpace()
-  return at < text.length ? at : null
+  /** An object key and its colon; the value after it is read by the main loop. */
+  const readKey = () => {
+    skipSpace()
+    if (text.charAt(at) !== '"' || !readString()) return false
+    skipSpace()
+    if (text.charAt(at) !== ':') return false
+    at++
+    return true
+  }
+
+  // The closing bracket each open container is waiting for, innermost last.
+  const closers: string[] = []
+  for (;;) {
+    skipSpace()
+    const char = text.charAt(at)
+    if (char === '{' || char === '[') {
+      const close = char === '{' ? '}' : ']'
+      at++
+      skipSpace()
+      if (text.charAt(at) === close) at++
+      else {
+        closers.push(close)
+        if (close === '}' && !readKey()) return at
+        continue // the container's first value
+      }
+    } else if (!readScalar()) return at
+
+    // After a value: close finished containers, then expect "," and the next entry.
+    for (;;) {
+      skipSpace()
+      const close = closers.at(-1)
+      if (close === undefined) return at < text.length ? at : null
+      const next = text.charAt(at)
+      if (next === close) {
+        at++
+        closers.pop()
+        continue
+      }
+      if (next !== ',') return at
+      at++
+      if (close === '}' && !readKey()) return at
+      break
+    }
+  }
 }
 
 export function positionOfOffset(text: string, offset: number): TextPosition {

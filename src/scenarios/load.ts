@@ -1,19 +1,17 @@
-import { readFile } from 'node:fs/promises'
+import { type FileHandle, open } from 'node:fs/promises'
 import path from 'node:path'
-import { duplicateScenarioIdProblems, SCHEMA_VERSION } from './dataset.ts'
-import { isJsonObject } from './json-object.ts'
+import { SCHEMA_VERSION } from './dataset.ts'
 import { jsonSyntaxErrorOffset, positionOfOffset } from './json-syntax.ts'
-import { RunGatedScenarioSchema } from './run-gate.ts'
+import { MAX_DATASET_BYTES } from './limits.ts'
 import type { Recording, Scenario } from './scenario.ts'
-import {
-  DatasetValidationError,
-  type DatasetViolation,
-  formatJsonPath,
-  problemsOfIssue,
-} from './violations.ts'
+import { invalidUtf8Offset, lineOfByteOffset } from './utf8.ts'
+import { validateDocument } from './validate-document.ts'
+import { DatasetValidationError } from './violations.ts'
 
-// Reading a dataset: parse the JSON, validate every scenario (collecting all problems), then resolve
-// recording paths against the dataset's folder. A dataset with any problem never yields scenarios.
+// Reading a dataset: check its size and encoding, parse the JSON, check its nesting, validate every
+// scenario (collecting all problems), then resolve recording paths against the dataset's folder. A
+// dataset with any problem never yields scenarios, and no file, however broken, makes the loader throw
+// anything but a DatasetValidationError.
 
 export interface ResolvedRecording extends Recording {
   /** Absolute path: `path` resolved against the folder of the dataset file. */
@@ -33,23 +31,52 @@ export interface LoadedDataset {
 }
 
 export async function loadDataset(file: string): Promise<LoadedDataset> {
-  let text: string
+  return parseDatasetBytes(await readDatasetFile(file), file)
+}
+
+async function readDatasetFile(file: string): Promise<Uint8Array> {
+  const refuse = (message: string) => new DatasetValidationError([{ file, path: '', message }])
+  let handle: FileHandle | undefined
   try {
-    text = await readFile(file, 'utf8')
+    handle = await open(file, 'r')
+    const { size } = await handle.stat()
+    if (size > MAX_DATASET_BYTES) throw refuse(tooLargeMessage(size))
+    return await handle.readFile()
   } catch (error) {
+    if (error instanceof DatasetValidationError) throw error
     const reason = (error as NodeJS.ErrnoException).code ?? String(error)
-    throw new DatasetValidationError([
-      { file, path: '', message: `cannot read the dataset file (${reason}); check the path` },
-    ])
+    throw refuse(`cannot read the dataset file (${reason}); check the path`)
+  } finally {
+    await handle?.close()
   }
-  return parseDataset(text, file)
+}
+
+function tooLargeMessage(bytes: number): string {
+  return `the dataset file is ${bytes} bytes; a dataset may be at most ${MAX_DATASET_BYTES} bytes (16 MiB): split it into several files`
+}
+
+/** Validates a dataset file's bytes: they must be UTF-8 (a byte-order mark is allowed) within the size limit. */
+export function parseDatasetBytes(bytes: Uint8Array, file: string): LoadedDataset {
+  const refuse = (message: string) => new DatasetValidationError([{ file, path: '', message }])
+  if (bytes.length > MAX_DATASET_BYTES) throw refuse(tooLargeMessage(bytes.length))
+  const invalidAt = invalidUtf8Offset(bytes)
+  if (invalidAt !== null) {
+    const line = lineOfByteOffset(bytes, invalidAt)
+    const byte = (bytes[invalidAt] as number).toString(16).padStart(2, '0')
+    throw refuse(
+      `invalid UTF-8 at byte offset ${invalidAt} (line ${line}, byte 0x${byte}): save the file as UTF-8`,
+    )
+  }
+  return parseDataset(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8'), file)
 }
 
 /** Validates dataset JSON held in memory; `file` names it in errors and anchors relative recording paths. */
 export function parseDataset(text: string, file: string): LoadedDataset {
+  if (text.length > MAX_DATASET_BYTES) {
+    throw new DatasetValidationError([{ file, path: '', message: tooLargeMessage(Buffer.byteLength(text)) }])
+  }
   const json = parseJson(text.replace(/^\uFEFF/, ''), file)
-  const violations: DatasetViolation[] = []
-  const scenarios = validateDocument(json, file, violations)
+  const { scenarios, violations } = validateDocument(json, file)
   if (violations.length > 0) throw new DatasetValidationError(violations)
   const folder = path.dirname(path.resolve(file))
   return {
@@ -65,7 +92,7 @@ function parseJson(text: string, file: string): unknown {
   } catch (error) {
     const offset = jsonSyntaxErrorOffset(text) ?? text.length
     const { line, column } = positionOfOffset(text, offset)
-    const reason = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ')
+    const reason = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 200)
     throw new DatasetValidationError([
       {
         file,
@@ -74,65 +101,6 @@ function parseJson(text: string, file: string): unknown {
       },
     ])
   }
-}
-
-function validateDocument(document: unknown, file: string, violations: DatasetViolation[]): Scenario[] {
-  if (!isJsonObject(document)) {
-    violations.push({
-      file,
-      path: '',
-      message: 'a dataset must be a JSON object {"schema_version": "1.0", "scenarios": [...]}',
-    })
-    return []
-  }
-  for (const key of Object.keys(document)) {
-    if (key !== 'schema_version' && key !== 'scenarios') {
-      violations.push({
-        file,
-        path: formatJsonPath([key]),
-        message: `unknown top-level field "${key}": a dataset holds only schema_version and scenarios`,
-      })
-    }
-  }
-  if (document.schema_version !== SCHEMA_VERSION) {
-    const got =
-      document.schema_version === undefined
-        ? 'it is missing'
-        : `got ${JSON.stringify(document.schema_version)}`
-    violations.push({
-      file,
-      path: 'schema_version',
-      message: `schema_version must be "${SCHEMA_VERSION}" (${got})`,
-    })
-  }
-  if (!Array.isArray(document.scenarios)) {
-    violations.push({ file, path: 'scenarios', message: 'scenarios must be a list of scenario objects' })
-    return []
-  }
-  const rawScenarios: unknown[] = document.scenarios
-  const rawIds = rawScenarios.map((raw) => (isJsonObject(raw) ? raw.id : undefined))
-  const scenarioIdAt = (index: number) => {
-    const id = rawIds[index]
-    return typeof id === 'string' ? { scenarioId: id } : {}
-  }
-  const add = (index: number, problemPath: readonly PropertyKey[], message: string) =>
-    violations.push({ file, ...scenarioIdAt(index), path: formatJsonPath(problemPath), message })
-
-  const scenarios: Scenario[] = []
-  rawScenarios.forEach((raw, index) => {
-    const result = RunGatedScenarioSchema.safeParse(raw, { reportInput: true })
-    if (result.success) {
-      scenarios.push(result.data)
-      return
-    }
-    for (const issue of result.error.issues) {
-      for (const problem of problemsOfIssue(issue))
-        add(index, ['scenarios', index, ...problem.path], problem.message)
-    }
-  })
-  for (const problem of duplicateScenarioIdProblems(rawIds))
-    add(problem.path[1] as number, problem.path, problem.message)
-  return scenarios
 }
 
 function withResolvedRecordings(scenario: Scenario, folder: string): LoadedScenario {

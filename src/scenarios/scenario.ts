@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { artifactIdProblem } from '../artifacts/ids.ts'
 import { ExpectedOutcomeSchema } from './expected.ts'
-import { JsonObjectSchema, nonEmptyString } from './json-object.ts'
+import { JsonObjectSchema, listOf, nonEmptyString } from './json-object.ts'
+import { quoteText } from './quote.ts'
 import { SimulationParametersSchema } from './simulation.ts'
 import { EACH, whenParsed } from './when-parsed.ts'
 
@@ -11,7 +12,7 @@ import { EACH, whenParsed } from './when-parsed.ts'
 export const artifactIdSchema = (what: string) =>
   z.string().superRefine((id, ctx) => {
     const problem = artifactIdProblem(id)
-    if (problem) ctx.addIssue({ code: 'custom', message: `${what} ${JSON.stringify(id)} ${problem}` })
+    if (problem) ctx.addIssue({ code: 'custom', message: `${what} ${quoteText(id)} ${problem}` })
   })
 
 export const AUDIO_CONDITIONS = [
@@ -46,7 +47,7 @@ export type HistoryMessage = z.infer<typeof HistoryMessageSchema>
 export const ConversationContextSchema = z
   .strictObject({
     summary: z.string().default(''),
-    history: z.array(HistoryMessageSchema).default(() => []),
+    history: listOf(HistoryMessageSchema).default(() => []),
   })
   .superRefine(
     (context, ctx) => {
@@ -61,7 +62,7 @@ export type ConversationContext = z.infer<typeof ConversationContextSchema>
 export const ScenarioInputSchema = z
   .strictObject({
     text: nonEmptyString(),
-    recordings: z.array(RecordingSchema).default(() => []),
+    recordings: listOf(RecordingSchema).default(() => []),
     context: ConversationContextSchema.nullable().default(null),
   })
   .superRefine(
@@ -72,7 +73,7 @@ export const ScenarioInputSchema = z
           ctx.addIssue({
             code: 'custom',
             path: ['recordings', index, 'id'],
-            message: `recording ids must be unique within a scenario; "${recording.id}" repeats`,
+            message: `recording ids must be unique within a scenario; ${quoteText(recording.id)} repeats`,
           })
         }
         seen.add(recording.id)
@@ -97,7 +98,7 @@ export const ScenarioSchema = z
     title: nonEmptyString(),
     type: nonEmptyString().nullable().default(null),
     interaction: InteractionSchema,
-    tags: z.array(z.string()).default(() => []),
+    tags: listOf(z.string()).default(() => []),
     input: ScenarioInputSchema,
     application: ApplicationSchema.prefault({}),
     expected: ExpectedOutcomeSchema,

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { nonEmptyString } from './json-object.ts'
+import { jsonRecordOf, listOf, nonEmptyString } from './json-object.ts'
+import { quoteText, quoteTexts } from './quote.ts'
 import { EACH, whenParsed } from './when-parsed.ts'
 
 // `simulation_parameters`: what the simulated caller of a RUN scenario knows and intends. Only the
@@ -16,7 +17,7 @@ export const PersonaSchema = z.strictObject({
   verbosity: z.string().default('brief'),
   interrupt_tendency: tendency().default(0.15),
   backchannel_tendency: tendency().default(0.25),
-  backchannels: z.array(z.string()).default(() => ['Mm-hmm.', 'Right.']),
+  backchannels: listOf(z.string()).default(() => ['Mm-hmm.', 'Right.']),
 })
 export type Persona = z.infer<typeof PersonaSchema>
 
@@ -41,9 +42,9 @@ export const CallerAgendaItemSchema = z.strictObject({
     .enum(['adapt_to_live_context', 'source_exact_preferred'])
     .default('adapt_to_live_context'),
   action: CallerActionSchema,
-  facts: z.array(z.string()).default(() => []),
+  facts: listOf(z.string()).default(() => []),
   response_hint: z.string().default(''),
-  after: z.array(z.string()).default(() => []),
+  after: listOf(z.string()).default(() => []),
   required: z.boolean().default(true),
 })
 export type CallerAgendaItem = z.infer<typeof CallerAgendaItemSchema>
@@ -53,11 +54,11 @@ export const KnownFactValueSchema = z.union([z.string(), z.number(), z.boolean()
 export const SimulationParametersSchema = z
   .strictObject({
     goal: z.string().default(''),
-    known_facts: z.record(z.string(), KnownFactValueSchema).default(() => ({})),
-    expectations: z.array(z.string()).default(() => []),
+    known_facts: jsonRecordOf(KnownFactValueSchema).default(() => ({})),
+    expectations: listOf(z.string()).default(() => []),
     // A missing or null persona is the default caller, so every parsed scenario has a concrete one.
     persona: PersonaSchema.nullish().transform((persona) => persona ?? defaultPersona()),
-    agenda: z.array(CallerAgendaItemSchema).default(() => []),
+    agenda: listOf(CallerAgendaItemSchema).default(() => []),
   })
   .superRefine(
     (parameters, ctx) => {
@@ -67,7 +68,7 @@ export const SimulationParametersSchema = z
           ctx.addIssue({
             code: 'custom',
             path: ['agenda', index, 'id'],
-            message: `duplicate caller agenda item "${item.id}"`,
+            message: `duplicate caller agenda item ${quoteText(item.id)}`,
           })
         }
         const unknownFacts = item.facts.filter((fact) => !Object.hasOwn(parameters.known_facts, fact))
@@ -75,7 +76,7 @@ export const SimulationParametersSchema = z
           ctx.addIssue({
             code: 'custom',
             path: ['agenda', index, 'facts'],
-            message: `caller agenda item "${item.id}" references unknown facts ${quoteList(unknownFacts)}; facts must be keys of known_facts`,
+            message: `caller agenda item ${quoteText(item.id)} references unknown facts ${quoteTexts(unknownFacts)}; facts must be keys of known_facts`,
           })
         }
         const missingPrior = item.after.filter((reference) => !earlier.has(reference))
@@ -83,7 +84,7 @@ export const SimulationParametersSchema = z
           ctx.addIssue({
             code: 'custom',
             path: ['agenda', index, 'after'],
-            message: `caller agenda item "${item.id}" references missing prior items ${quoteList(missingPrior)}; after may only name earlier items`,
+            message: `caller agenda item ${quoteText(item.id)} references missing prior items ${quoteTexts(missingPrior)}; after may only name earlier items`,
           })
         }
         earlier.add(item.id)
@@ -99,7 +100,3 @@ export const SimulationParametersSchema = z
     },
   )
 export type SimulationParameters = z.infer<typeof SimulationParametersSchema>
-
-function quoteList(values: readonly string[]): string {
-  return values.map((value) => `"${value}"`).join(', ')
-}

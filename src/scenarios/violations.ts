@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import { quoteText } from './quote.ts'
 
 // A dataset problem names the file, the scenario when known, the JSON path and the broken rule, so a
 // person can fix every problem of a dataset in one pass.
@@ -38,13 +39,15 @@ function describeViolation(violation: DatasetViolation): string {
   return `${where}${scenario}: ${violation.message}`
 }
 
+/** Longest key a path shows as it is; longer ones are quoted as a short prefix. */
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/
+
 export function formatJsonPath(path: readonly PropertyKey[]): string {
   let text = ''
   for (const key of path) {
     if (typeof key === 'number') text += `[${key}]`
-    else if (typeof key === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
-      text += text === '' ? key : `.${key}`
-    else text += `[${JSON.stringify(String(key))}]`
+    else if (typeof key === 'string' && PLAIN_KEY.test(key)) text += text === '' ? key : `.${key}`
+    else text += `[${quoteText(String(key))}]`
   }
   return text
 }
@@ -54,7 +57,7 @@ export function problemsOfIssue(issue: z.core.$ZodIssue): { path: PropertyKey[];
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) => ({
       path: [...issue.path, key],
-      message: `unknown field "${key}": schema 1.0 does not define it (check the spelling or remove it)`,
+      message: `unknown field ${quoteText(key)}: schema 1.0 does not define it (check the spelling or remove it)`,
     }))
   }
   return [{ path: issue.path, message: messageOfIssue(issue) }]
@@ -76,6 +79,8 @@ function messageOfIssue(issue: z.core.$ZodIssue): string {
         return `must have at least ${issue.minimum} item${issue.minimum === 1 ? '' : 's'}`
       return `must be ${issue.inclusive === false ? '>' : '>='} ${issue.minimum}, got ${describeValue(issue.input)}`
     case 'too_big':
+      if (issue.origin === 'array' && Array.isArray(issue.input))
+        return `must have at most ${issue.maximum} items, got ${issue.input.length}`
       return `must be ${issue.inclusive === false ? '<' : '<='} ${issue.maximum}, got ${describeValue(issue.input)}`
     case 'invalid_union':
       return `has an unsupported value ${describeValue(issue.input)} (expected a string, number or boolean)`
@@ -95,11 +100,12 @@ function typeName(expected: string): string {
   return `a ${expected}`
 }
 
-function describeValue(value: unknown): string {
+/** A value an author wrote, shown by its kind or (for scalars) a short prefix; never the whole of it. */
+export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing'
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'a list'
   if (typeof value === 'object') return 'an object'
-  const text = JSON.stringify(value)
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text
+  if (typeof value === 'string') return quoteText(value)
+  return String(value)
 }

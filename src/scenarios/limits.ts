@@ -1,0 +1,48 @@
+// Limits of the dataset contract. A dataset is written by a person (or a generator) and read by every
+// stage after the loader, several of which walk values recursively (JSON.stringify, structuredClone,
+// deep equality in graders). A value nested thousands deep would pass a lenient loader and then fail
+// every scenario at run time with "Maximum call stack size exceeded", so the loader refuses it with
+// the path of the value. Both limits are far above any real dataset (the reference datasets nest at
+// most 10 deep and weigh a few hundred kilobytes).
+
+/** Largest dataset file the loader reads, in bytes (16 MiB). */
+export const MAX_DATASET_BYTES = 16 * 1024 * 1024
+
+/** Deepest nesting of objects and lists in a dataset, counting the dataset object itself as level 1. */
+export const MAX_JSON_DEPTH = 64
+
+interface Visit {
+  value: unknown
+  key: PropertyKey | null
+  parent: Visit | null
+  depth: number
+}
+
+/**
+ * The path (relative to `value`) of the first object or list nested deeper than `maxDepth`, `value` itself
+ * being at `depth`; null when nothing is. Iterative: it must not overflow on the values it exists to refuse.
+ */
+export function pathBeyondDepth(value: unknown, depth: number, maxDepth: number): PropertyKey[] | null {
+  const pending: Visit[] = [{ value, key: null, parent: null, depth }]
+  for (let visit = pending.pop(); visit !== undefined; visit = pending.pop()) {
+    if (typeof visit.value !== 'object' || visit.value === null) continue
+    if (visit.depth > maxDepth) return pathOf(visit)
+    const entries: [PropertyKey, unknown][] = Array.isArray(visit.value)
+      ? visit.value.map((item, index) => [index, item])
+      : Object.entries(visit.value)
+    // Pushed in reverse so the first entry is visited first and the path found is the first in the file.
+    for (let index = entries.length - 1; index >= 0; index--) {
+      const [key, child] = entries[index] as [PropertyKey, unknown]
+      if (typeof child === 'object' && child !== null)
+        pending.push({ value: child, key, parent: visit, depth: visit.depth + 1 })
+    }
+  }
+  return null
+}
+
+function pathOf(visit: Visit): PropertyKey[] {
+  const path: PropertyKey[] = []
+  for (let current: Visit | null = visit; current?.key != null; current = current.parent)
+    path.push(current.key)
+  return path.reverse()
+}
