@@ -30,8 +30,8 @@ export interface ResponsesDelegationDeps {
   behaviour: OfflineBehaviour
   /** `created_at` (Unix seconds) for a backend response created now. */
   createdAt: () => number
-  /** Makes the voice model say `text` now. */
-  speak: (text: string) => void
+  /** Makes the voice model say `text` (the answer of `delegationId`) now. */
+  speak: (text: string, delegationId: string) => void
 }
 
 /** True when the backend's configured tools include a function with this name. */
@@ -125,7 +125,7 @@ export class ResponsesDelegation {
       text,
     )
     this.#emit(round.delegationId, events)
-    this.#deps.speak(text)
+    this.#deps.speak(text, round.delegationId)
     return null
   }
 

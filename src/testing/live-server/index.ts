@@ -1,6 +1,7 @@
 // The offline GPT-Live server: a strict, deterministic stand-in for the GPT-Live WebSocket service, used by
 // offline runs and tests through the same openai LiveWS client as live runs.
 
+export { DEFAULT_ACKNOWLEDGEMENT } from './acknowledgements.ts'
 export { INJECTION_MS_PER_TOKEN } from './appends.ts'
 export { RESPONSE_SILENCE_MS } from './hearing.ts'
 export { ERROR_CODES } from './protocol-errors.ts'
@@ -12,4 +13,4 @@ export {
   startOfflineLiveServer,
 } from './server.ts'
 export { USAGE_INTERVAL_MS } from './session.ts'
-export { OUTPUT_CHUNK_MS } from './speech.ts'
+export { OUTPUT_CHUNK_MS, UTTERANCE_GAP_MS } from './speech.ts'

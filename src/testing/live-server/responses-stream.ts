@@ -1,26 +1,13 @@
 // The nested Responses streaming events the service wraps in `response.event` under Responses delegation.
 // Built from the openai SDK's Responses types. Lifecycle snapshots are trimmed the way the service trims
 // them: `output: []` (even with a pending function call), `tools: []`, `instructions: null`, no input; the
-// function call appears only as an item event, and usage only in the terminal `response.completed`.
-import type {
-  Response,
-  ResponseCompletedEvent,
-  ResponseCreatedEvent,
-  ResponseInProgressEvent,
-  ResponseStreamEvent,
-  ResponseUsage,
-} from 'openai/resources/responses/responses'
+// function call appears only as an item event, and usage only in the terminal `response.completed`. The
+// snapshots are the SDK's whole `Response` type, `output_text` included: it aggregates the text of `output`,
+// which the trimmed snapshot empties, so it is '' (the answer's text travels in the output_text events).
+import type { Response, ResponseStreamEvent, ResponseUsage } from 'openai/resources/responses/responses'
 import { estimatedUsage } from '../estimated-usage.ts'
 
-/** `output_text` is a convenience the SDK computes client-side; it is not on the wire. */
-type WireResponse = Omit<Response, 'output_text'>
-type WireLifecycleEvent =
-  | (Omit<ResponseCreatedEvent, 'response'> & { response: WireResponse })
-  | (Omit<ResponseInProgressEvent, 'response'> & { response: WireResponse })
-  | (Omit<ResponseCompletedEvent, 'response'> & { response: WireResponse })
-export type NestedResponseEvent =
-  | Exclude<ResponseStreamEvent, ResponseCreatedEvent | ResponseInProgressEvent | ResponseCompletedEvent>
-  | WireLifecycleEvent
+export type NestedResponseEvent = ResponseStreamEvent
 
 export interface BackendResponseContext {
   responseId: string
@@ -37,7 +24,7 @@ function snapshot(
   status: 'in_progress' | 'completed',
   usage?: ResponseUsage,
 ) {
-  const response: WireResponse = {
+  const response: Response = {
     id: context.responseId,
     object: 'response',
     created_at: context.createdAt,
@@ -49,6 +36,7 @@ function snapshot(
     metadata: null,
     model: context.model,
     output: [],
+    output_text: '',
     parallel_tool_calls: context.parallelToolCalls,
     temperature: null,
     tool_choice: 'auto',

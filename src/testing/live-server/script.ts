@@ -79,7 +79,10 @@ export const sessionScriptSchema = z.strictObject({
   /** Without a behaviour the voice model hears (transcribes) but never speaks or delegates. */
   behaviour: behaviourSchema.optional(),
   faults: faultPlanSchema.optional(),
-  /** Spoken right after each delegation starts ("One moment."), like the service's automatic acknowledgement. */
+  /**
+   * The words of the service's automatic acknowledgement after each delegation (default "One moment.");
+   * when it is spoken follows the session's `acknowledgement_delay_ms` (acknowledgements.ts).
+   */
   acknowledgement: z.string().trim().min(1).optional(),
   /** `expires_at` (Unix seconds) reported in session snapshots; defaults to a fixed far-future instant. */
   expiresAt: z.number().int().positive().optional(),

@@ -2,6 +2,7 @@
 // dispatch of validated client events, and the voice model's turn-taking. Everything it emits is placed on
 // the received-audio clock (timeline.ts), so a run depends only on the frames the client sent.
 import type { ServerEvent, SessionResource } from 'openai/resources/live/live'
+import { DEFAULT_ACKNOWLEDGEMENT, DelegationAcknowledgements } from './acknowledgements.ts'
 import { ContextAppends } from './appends.ts'
 import type { ParsedClientEvent, ParsedClientEventOf } from './client-events-schema.ts'
 import { ClientDelegations } from './delegation-client.ts'
@@ -56,6 +57,7 @@ interface Started {
   speaker: Speaker
   appends: ContextAppends
   clientDelegations: ClientDelegations
+  acknowledgements: DelegationAcknowledgements
   responses: ResponsesDelegation | null
 }
 
@@ -152,6 +154,11 @@ export class OfflineLiveSession {
     })
     const speak = (text: string, notBeforeMs: number) => void speaker.speak(text, notBeforeMs)
     const clientDelegations = new ClientDelegations(this.#ids, send)
+    const acknowledgements = new DelegationAcknowledgements({
+      timeline,
+      text: this.#script.acknowledgement ?? DEFAULT_ACKNOWLEDGEMENT,
+      speak,
+    })
     const behaviour = this.#script.behaviour
     const started: Started = {
       config,
@@ -159,6 +166,7 @@ export class OfflineLiveSession {
       timeline,
       speaker,
       clientDelegations,
+      acknowledgements,
       appends: new ContextAppends({
         timeline,
         send,
@@ -178,7 +186,10 @@ export class OfflineLiveSession {
               // The session's fixed start instant plus its audio clock: never the wall clock, so the bytes
               // of a run depend only on what it sent.
               createdAt: () => this.#expiresAt - DEFAULT_LIFETIME_SECONDS + Math.floor(timeline.nowMs / 1000),
-              speak: (text) => speak(text, timeline.nowMs),
+              speak: (text, delegationId) => {
+                acknowledgements.answered(delegationId)
+                speak(text, timeline.nowMs)
+              },
             }),
     }
     this.#started = started
@@ -223,9 +234,14 @@ export class OfflineLiveSession {
         )
         return null
       case 'session.instructions.append':
-      case 'session.thinking.append':
-      case 'session.commentary.append':
         return started.appends.accept(event, clientEventId)
+      case 'session.thinking.append':
+      case 'session.commentary.append': {
+        const problem = started.appends.accept(event, clientEventId)
+        // The service drops every pending acknowledgement once commentary or thinking reaches the session.
+        if (problem === null) started.acknowledgements.cancelAll()
+        return problem
+      }
       case 'response.item.create':
       case 'response.create':
         return this.#responseCommand(event, started)
@@ -287,7 +303,7 @@ export class OfflineLiveSession {
       speaker: started.speaker,
       responses: started.responses,
       clientDelegations: started.clientDelegations,
-      acknowledgement: this.#script.acknowledgement,
+      acknowledgements: started.acknowledgements,
       nowMs: started.timeline.nowMs,
     })
   }

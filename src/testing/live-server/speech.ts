@@ -1,7 +1,8 @@
 // The offline voice model's mouth: turns text into deterministic synthetic speech, sent as output audio
 // deltas with matching output transcript deltas, placed on the received-audio timeline. Output is released
 // as the caller's audio clock reaches each piece, the way a real-time model speaks while the caller's
-// stream (often silence) keeps flowing; speech never overlaps earlier speech.
+// stream (often silence) keeps flowing; speech never overlaps earlier speech, and a separate utterance
+// (an answer after an acknowledgement) follows the previous one after a short pause, as a speaker breathes.
 import { pcm16ToBase64 } from '../../audio/pcm.ts'
 import { syntheticSpeech } from '../../audio/synthetic-voice.ts'
 import type { OutboundServerEvent } from './events.ts'
@@ -9,6 +10,13 @@ import type { AudioClockTimeline } from './timeline.ts'
 
 /** Output audio is sent in 100 ms deltas: small enough to interleave with captions, few enough events. */
 export const OUTPUT_CHUNK_MS = 100
+/**
+ * The least silence between two utterances the model decided to say separately (an acknowledgement, then
+ * the answer once the result is in). 600 ms is an ordinary pause between separate remarks; it keeps them two
+ * utterances on the wire, as on the service, rather than one run-on stream, for every reader that splits
+ * speech or captions at pauses (episodes, transcript lines, the client application's transcript memory).
+ */
+export const UTTERANCE_GAP_MS = 600
 
 export interface SpokenInterval {
   startMs: number
@@ -25,7 +33,8 @@ export interface SpeakerDeps {
 
 export class Speaker {
   readonly #deps: SpeakerDeps
-  #busyUntilMs = 0
+  /** End of the latest utterance; null before the model first spoke. */
+  #busyUntilMs: number | null = null
 
   constructor(deps: SpeakerDeps) {
     this.#deps = deps
@@ -35,10 +44,10 @@ export class Speaker {
   speak(text: string, notBeforeMs: number): SpokenInterval {
     const { timeline, send, sampleRateHz } = this.#deps
     const samples = syntheticSpeech(text, { sampleRateHz })
-    const startMs = Math.max(timeline.nowMs, notBeforeMs, this.#busyUntilMs)
+    const afterPrevious = this.#busyUntilMs === null ? 0 : this.#busyUntilMs + UTTERANCE_GAP_MS
+    const startMs = Math.max(timeline.nowMs, notBeforeMs, afterPrevious)
     const durationMs = Math.round((samples.length * 1000) / sampleRateHz)
     const endMs = startMs + durationMs
-    this.#busyUntilMs = endMs
 
     const chunkSamples = (sampleRateHz * OUTPUT_CHUNK_MS) / 1000
     for (let offset = 0, index = 0; offset < samples.length; offset += chunkSamples, index++) {
@@ -48,6 +57,7 @@ export class Speaker {
         send({ type: 'session.output_audio.delta', delta }),
       )
     }
+    this.#busyUntilMs = endMs
     for (const caption of captionsFor(text, startMs, endMs)) {
       timeline.schedule(caption.start_ms, 'output', () =>
         send({ type: 'session.output_transcript.delta', ...caption }),

@@ -1,7 +1,8 @@
 // The offline voice model's turn after it heard the caller: answer directly, or delegate (Responses or
-// client) and optionally say an acknowledgement while the delegated work runs. What it decides comes only
-// from the assistant-owned offline behaviour and the words heard, never from evaluator data.
+// client), which also requests the service's spoken acknowledgement (acknowledgements.ts). What it decides
+// comes only from the assistant-owned offline behaviour and the words heard, never from evaluator data.
 import type { OfflineBehaviour } from '../../assistants/offline-behaviour.ts'
+import type { DelegationAcknowledgements } from './acknowledgements.ts'
 import type { ClientDelegations } from './delegation-client.ts'
 import { backendHasTool, type ResponsesDelegation } from './delegation-responses.ts'
 import type { ResolvedDelegation } from './session-resource.ts'
@@ -13,8 +14,7 @@ export interface VoiceTurnContext {
   speaker: Speaker
   responses: ResponsesDelegation | null
   clientDelegations: ClientDelegations
-  /** Spoken right after a delegation starts, when the script gives one. */
-  acknowledgement: string | undefined
+  acknowledgements: DelegationAcknowledgements
   /** The received-audio clock when the turn is taken. */
   nowMs: number
 }
@@ -29,10 +29,10 @@ export function takeVoiceTurn(heardText: string, turn: VoiceTurnContext): void {
     speaker.speak(behaviour.directAnswer(heardText), nowMs)
     return
   }
-  if (delegation.type === 'responses' && turn.responses !== null) {
-    turn.responses.start(delegation.responses, heardText, call, nowMs)
-  } else {
-    turn.clientDelegations.start(nowMs)
-  }
-  if (turn.acknowledgement !== undefined) speaker.speak(turn.acknowledgement, nowMs)
+  const delegationId =
+    delegation.type === 'responses' && turn.responses !== null
+      ? turn.responses.start(delegation.responses, heardText, call, nowMs)
+      : turn.clientDelegations.start(nowMs)
+  // The delay in force when the delegation starts applies to it (SDK: updates apply to later delegations).
+  turn.acknowledgements.delegationCreated(delegationId, nowMs, delegation.acknowledgement_delay_ms ?? 0)
 }
