@@ -142,7 +142,7 @@ describe('decodeMonoWav', () => {
   it('refuses a truncated file whose header promises more data', () => {
     const bytes = encodeMonoWav(tone)
     expect(() => decodeMonoWav(bytes.subarray(0, bytes.length - 100), 'cut.wav')).toThrow(
-      /cut\.wav: is truncated .* declares 4800 data bytes but 4700 are present/,
+      /cut\.wav: is truncated: its header declares 4800 data bytes but 4700 are present/,
     )
   })
 })

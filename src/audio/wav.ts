@@ -17,7 +17,7 @@ const WAVE_FORMAT_EXTENSIBLE = 0xfffe
 const EXTENSIBLE_PCM_SUBFORMAT = 1
 
 // wavefile types its parsed chunks as `object`; these schemas give them checked types at the boundary.
-const FormatChunk = z.looseObject({
+export const FormatChunk = z.looseObject({
   audioFormat: z.number(),
   numChannels: z.number(),
   sampleRate: z.number(),
@@ -80,18 +80,8 @@ export function decodeMonoWav(bytes: Uint8Array, file: string): DecodedWav {
   if (problems.length > 0) throw new WavFormatError(file, problems)
 
   const { chunkSize, samples: payload } = data.data
-  if (payload.byteLength !== chunkSize) {
-    throw new WavFormatError(file, [
-      `is truncated or was streamed without final sizes: its header declares ${chunkSize} data bytes ` +
-        `but ${payload.byteLength} are present`,
-    ])
-  }
-  if (payload.byteLength % BYTES_PER_SAMPLE !== 0) {
-    throw new WavFormatError(file, [
-      `has an odd number of data bytes (${payload.byteLength}) for 16-bit samples`,
-    ])
-  }
-  if (payload.byteLength === 0) throw new WavFormatError(file, ['has no audio (its data chunk is empty)'])
+  const sizeProblem = dataSizeProblem(chunkSize, payload.byteLength)
+  if (sizeProblem !== null) throw new WavFormatError(file, [sizeProblem])
 
   const samples = pcm16FromBytes(payload)
   return { samples, sampleRateHz: SAMPLE_RATE_HZ, durationMs: durationMs(samples.length) }
@@ -112,7 +102,31 @@ export async function readMonoWavFile(path: string): Promise<DecodedWav> {
   return decodeMonoWav(bytes, path)
 }
 
-function formatProblems(fmt: z.infer<typeof FormatChunk>): string[] {
+/** Streaming writers that never come back to fill in the size leave one of these (espeak-ng --stdout: 0x7ffff000). */
+const PLACEHOLDER_DATA_SIZE = 0x7fff_0000
+
+/**
+ * Why a data chunk declaring `declared` bytes, of which `present` exist, is unusable; null when it is fine.
+ * Shared with the streaming reader so both say the same thing about the same file.
+ */
+export function dataSizeProblem(declared: number, present: number): string | null {
+  if (declared >= PLACEHOLDER_DATA_SIZE && present < declared) {
+    return (
+      `was streamed without final sizes: its header declares a placeholder of ${declared} data bytes ` +
+      `but ${present} are present`
+    )
+  }
+  if (present !== declared) {
+    return `is truncated: its header declares ${declared} data bytes but ${present} are present`
+  }
+  if (present % BYTES_PER_SAMPLE !== 0)
+    return `has an odd number of data bytes (${present}) for 16-bit samples`
+  if (present === 0) return 'has no audio (its data chunk is empty)'
+  return null
+}
+
+/** Every reason a format chunk is not the transport format (mono 16-bit PCM at 24000 Hz); empty when it is. */
+export function formatProblems(fmt: z.infer<typeof FormatChunk>): string[] {
   const problems: string[] = []
   const isPcm =
     fmt.audioFormat === WAVE_FORMAT_PCM ||
@@ -147,35 +161,42 @@ export function encodeStereoWav(
   return encodePcm16Wav([left, right], sampleRateHz)
 }
 
-const WAV_HEADER_BYTES = 44
+export const WAV_HEADER_BYTES = 44
 
-/**
- * The canonical 44-byte RIFF header (one `fmt ` chunk, PCM) and the interleaved little-endian samples. Written
- * directly: wavefile's generic per-sample packer took about ten times longer and was most of an offline
- * run's CPU; the bytes are the same.
- */
-function encodePcm16Wav(channels: readonly Int16Array[], sampleRateHz: number): Uint8Array {
-  const frameCount = channels[0]?.length ?? 0
-  const blockAlign = channels.length * BYTES_PER_SAMPLE
-  const dataBytes = frameCount * blockAlign
-  const bytes = new Uint8Array(WAV_HEADER_BYTES + dataBytes)
+/** The canonical 44-byte RIFF header: one PCM `fmt ` chunk, then the `data` chunk header for `dataBytes`. */
+export function pcm16WavHeader(channels: number, sampleRateHz: number, dataBytes: number): Uint8Array {
+  const bytes = new Uint8Array(WAV_HEADER_BYTES)
   const view = new DataView(bytes.buffer)
   const ascii = (offset: number, text: string) => {
     for (let i = 0; i < text.length; i++) view.setUint8(offset + i, text.charCodeAt(i))
   }
+  const blockAlign = channels * BYTES_PER_SAMPLE
   ascii(0, 'RIFF')
   view.setUint32(4, WAV_HEADER_BYTES - 8 + dataBytes, true)
   ascii(8, 'WAVE')
   ascii(12, 'fmt ')
   view.setUint32(16, 16, true)
   view.setUint16(20, WAVE_FORMAT_PCM, true)
-  view.setUint16(22, channels.length, true)
+  view.setUint16(22, channels, true)
   view.setUint32(24, sampleRateHz, true)
   view.setUint32(28, sampleRateHz * blockAlign, true)
   view.setUint16(32, blockAlign, true)
   view.setUint16(34, 16, true)
   ascii(36, 'data')
   view.setUint32(40, dataBytes, true)
+  return bytes
+}
+
+/**
+ * The header and the interleaved little-endian samples. Written directly: wavefile's generic per-sample packer
+ * took about ten times longer and was most of an offline run's CPU; the bytes are the same.
+ */
+function encodePcm16Wav(channels: readonly Int16Array[], sampleRateHz: number): Uint8Array {
+  const frameCount = channels[0]?.length ?? 0
+  const dataBytes = frameCount * channels.length * BYTES_PER_SAMPLE
+  const bytes = new Uint8Array(WAV_HEADER_BYTES + dataBytes)
+  bytes.set(pcm16WavHeader(channels.length, sampleRateHz, dataBytes))
+  const view = new DataView(bytes.buffer)
   let offset = WAV_HEADER_BYTES
   for (let frame = 0; frame < frameCount; frame++) {
     for (const channel of channels) {

@@ -3,5 +3,5 @@
 
 export function saturatePcm16(value: number): number {
   const rounded = Math.round(value)
-  return rounded > 32767 ? 32767 : rounded < -32768 ? -32768 : rounded
+  return Math.min(32767, Math.max(-32768, rounded))
 }

@@ -1,0 +1,18 @@
+// Acoustic conditions for recorded and live caller audio (reference-toolkit §5). Start here:
+// RealismProcessor for a stream (20 ms frames live), applyRealism for a buffer, processWavFile for a file.
+export { BUNDLED_BACKGROUND_NAME, BUNDLED_BACKGROUND_SPEECH } from './background-source.ts'
+export { AudioRealismError } from './errors.ts'
+export { AudioRealismMetadata } from './metadata.ts'
+export {
+  AudioRealismOverrides,
+  CONDITIONS,
+  type Condition,
+  type EffectSettings,
+  PRESETS,
+  parseCondition,
+  parseOverrides,
+  resolveEffects,
+} from './presets.ts'
+export { type ProcessedFile, processWavFile } from './process-file.ts'
+export { applyRealism, type RealismOptions, RealismProcessor, type RealismResult } from './realism.ts'
+export { TELEPHONY_LATENCY_MS } from './telephony.ts'
