@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { computeInteractionMetrics } from '../metrics/interaction.ts'
 import { passingRowInput } from './reporting-fixtures.ts'
 import {
   buildResultRow,
@@ -38,6 +39,39 @@ describe('buildResultRow', () => {
     expect(row.metrics.audio.response_rate).toBeNull()
     expect(row.title).toBe('Simple booking')
     expect(row.error).toBeNull()
+  })
+  test('unmeasured audio is the reference shape: the five metrics null, no contract-v2 fields', () => {
+    const expected = {
+      response_rate: null,
+      response_latency_ms: null,
+      interruption_rate: null,
+      speaking_duration_ms: null,
+      floor_hold_silence_ms: null,
+    }
+    expect(buildResultRow(passingRowInput({ audio: null })).metrics.audio).toEqual(expected)
+    const failed = infrastructureErrorRow({
+      scenario_id: 'restaurant_003',
+      stage: 'connection',
+      message: 'x',
+    })
+    expect(failed.metrics.audio).toEqual(expected)
+    expect(Object.keys(failed.metrics.audio)).not.toContain('metrics_version')
+  })
+  test('measured audio with no opportunity keeps its policy fields and null durations', () => {
+    const audio = computeInteractionMetrics({
+      caller_turns: [],
+      assistant_turns: [],
+      delegation_intervals: [],
+      observation_end_ms: 1_000,
+    })
+    const row = buildResultRow(passingRowInput({ audio }))
+    expect(row.error).toBeNull()
+    expect(row.metrics.audio).toMatchObject({
+      speaking_duration_ms: null,
+      floor_hold_silence_ms: null,
+      metrics_version: '2.0',
+      response_exclusion_reasons: {},
+    })
   })
   test('a graded failure is "failed"', () => {
     expect(buildResultRow(passingRowInput({ task_completed: false })).status).toBe('failed')
