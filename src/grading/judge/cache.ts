@@ -1,0 +1,122 @@
+// The judge cache: grading the same evidence twice with the same model, rubric and prompt does not pay twice.
+// An entry is keyed by model, effort, backend, rubric version, a hash of the prompt, a hash of the evidence and the
+// repetition index (so repetitions stay independent judgments). Entries hold evaluator-only evidence, so the
+// directory is 0700 and every file 0600, written to a temporary name and renamed so a reader never sees half a
+// file. An unreadable or foreign entry is a miss and is replaced, never trusted.
+
+import { createHash, randomBytes } from 'node:crypto'
+import { chmod, readFile, rename, unlink, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { z } from 'zod'
+import {
+  makePrivateDirectories,
+  PRIVATE_DIRECTORY_MODE,
+  PRIVATE_FILE_MODE,
+} from '../../artifacts/private-directories.ts'
+import { SEMANTIC_DIMENSIONS } from '../semantic-applicability.ts'
+import { JudgeDecisionSchema } from './decision-schema.ts'
+
+export const JudgeCacheKeySchema = z.strictObject({
+  backend: z.enum(['responses', 'decisions']),
+  model: z.string(),
+  reasoning_effort: z.string().nullable(),
+  rubric_version: z.string(),
+  dimension: z.enum(SEMANTIC_DIMENSIONS),
+  prompt_hash: z.string(),
+  evidence_hash: z.string(),
+  repetition: z.number().int().nonnegative(),
+})
+export type JudgeCacheKey = z.infer<typeof JudgeCacheKeySchema>
+
+const JudgeCacheEntrySchema = z.strictObject({
+  key: JudgeCacheKeySchema,
+  verdict: JudgeDecisionSchema,
+  detail: z.record(z.string(), z.unknown()),
+})
+export type JudgeCacheEntry = z.infer<typeof JudgeCacheEntrySchema>
+
+export interface JudgeCache {
+  readonly directory: string
+  get(key: JudgeCacheKey): Promise<JudgeCacheEntry | null>
+  put(entry: JudgeCacheEntry): Promise<void>
+}
+
+/** SHA-256 of a JSON value with object keys sorted, so equal evidence hashes equally whatever its key order. */
+export function contentHash(value: unknown): string {
+  return createHash('sha256').update(stableJson(value)).digest('hex')
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value)
+      .filter(([, item]) => item !== undefined)
+      .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${stableJson(item)}`).join(',')}}`
+  }
+  return JSON.stringify(value) ?? 'null'
+}
+
+/** The cache in `directory`, or null (no caching) when the directory is null. */
+export function openJudgeCache(directory: string | null): JudgeCache | null {
+  if (directory === null) return null
+  const root = resolve(directory)
+  let ready: Promise<void> | null = null
+  const ensureDirectory = () => {
+    ready ??= (async () => {
+      await makePrivateDirectories(root)
+      // The cache folder is ours alone even when it already existed: it holds expected answers and criteria.
+      await chmod(root, PRIVATE_DIRECTORY_MODE)
+    })().catch((error: unknown) => {
+      ready = null
+      throw new Error(`Cannot prepare the judge cache directory ${root}: ${(error as Error).message}`, {
+        cause: error,
+      })
+    })
+    return ready
+  }
+  const pathOf = (key: JudgeCacheKey) => join(root, `${contentHash(key)}.json`)
+
+  return {
+    directory: root,
+    async get(key) {
+      let text: string
+      try {
+        text = await readFile(pathOf(key), 'utf8')
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+        throw new Error(`Cannot read judge cache entry ${pathOf(key)}: ${(error as Error).message}`, {
+          cause: error,
+        })
+      }
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(text)
+      } catch {
+        return null
+      }
+      const entry = JudgeCacheEntrySchema.safeParse(parsed)
+      // A hash collision or a hand-edited file: only an entry for exactly this key is an answer.
+      if (!entry.success || contentHash(entry.data.key) !== contentHash(key)) return null
+      return entry.data
+    },
+    async put(entry) {
+      await ensureDirectory()
+      const path = pathOf(entry.key)
+      const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
+      try {
+        await writeFile(temporary, `${JSON.stringify(entry, null, 2)}\n`, {
+          mode: PRIVATE_FILE_MODE,
+          flag: 'wx',
+        })
+        await chmod(temporary, PRIVATE_FILE_MODE)
+        await rename(temporary, path)
+      } catch (error) {
+        await unlink(temporary).catch(() => {})
+        throw new Error(`Cannot write judge cache entry ${path}: ${(error as Error).message}`, {
+          cause: error,
+        })
+      }
+    },
+  }
+}
