@@ -11,7 +11,12 @@ import type {
 } from '../backend/application-backend.ts'
 import { RestaurantTools } from '../tools/restaurant-tools.ts'
 import type { ServiceApplication } from './application.ts'
-import { type ServiceMessage, type SessionConfigure, serviceMessageSchema } from './protocol/index.ts'
+import {
+  type HistoryItem,
+  type ServiceMessage,
+  type SessionConfigure,
+  serviceMessageSchema,
+} from './protocol/index.ts'
 import {
   type ClientAssistantService,
   type ClientAssistantServiceOptions,
@@ -180,7 +185,7 @@ export const userSaid = (text: string, startMs: number, endMs: number) => ({
   start_ms: startMs,
   end_ms: endMs,
 })
-export const historyItem = (role: 'user' | 'assistant', text: string) => ({
+export const historyItem = (role: 'user' | 'assistant', text: string): HistoryItem => ({
   type: 'message',
   role,
   content: [{ type: role === 'user' ? 'input_text' : 'output_text', text }],
