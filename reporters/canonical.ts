@@ -1,11 +1,15 @@
-// The canonical live-evals reporter. At the end of a run it writes one results.json (schema 2.0) into each
-// planned run directory, prints the reference toolkit's summary and results path per run, and ends with the plain
-// line `N passed, N failed` that CI reads. It works beside any other reporter (default, junit, json, blob): it only
-// reads test results and meta. On `--merge-reports` it reports but does not write: each original run wrote its own
-// results.json, and a merged report must not overwrite it.
+// The canonical live-evals reporter. At the end of a run it writes one results.json (schema 2.0) per planned
+// run (one per architecture; a shard writes results.shard-<i>-of-<n>.json), prints the reference toolkit's
+// summary and results path per run, and ends with the plain line `N passed, N failed` that CI reads. It works
+// beside any other reporter (default, junit, json, blob): it only reads test results and meta.
+// On `--merge-reports` it writes nothing for unsharded runs (each wrote its own results.json), and for sharded
+// runs it writes the merged results.json of each architecture, built from the rows the blobs carry.
+import { dirname } from 'node:path'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
-import { writeJsonArtifact } from '../src/artifacts/index.ts'
-import { type RunPlan, RunPlanSchema } from '../src/vitest/run-plan.ts'
+import { makePrivateDirectories, writeJsonArtifact } from '../src/artifacts/index.ts'
+import { mergeShardedRuns, type ShardModule } from '../src/vitest/plugin/merged-results.ts'
+import { RunStampSchema } from '../src/vitest/plugin/run-stamp.ts'
+import type { RunPlan } from '../src/vitest/run-plan.ts'
 import {
   consoleSummaryLines,
   type FinishedScenarioTest,
@@ -23,18 +27,27 @@ function finished(testCase: TestCase): FinishedScenarioTest {
   }
 }
 
-/** Plans stamped on test files by the runner, else provided by the global setup; one per distinct run. */
-function plansOf(vitest: Vitest | null, modules: readonly TestModule[]): RunPlan[] {
-  const candidates: unknown[] = modules.map((module) => module.meta().liveEvalsRun)
-  for (const project of vitest?.projects ?? []) candidates.push(project.getProvidedContext().liveEvalsRun)
+/** The plans the global setups provided in this process; one per distinct run. */
+function providedPlans(vitest: Vitest | null): RunPlan[] {
   const plans = new Map<string, RunPlan>()
-  for (const candidate of candidates) {
-    const parsed = RunPlanSchema.safeParse(candidate)
-    if (!parsed.success) continue
-    const key = parsed.data.runs.map((run) => run.directory).join('\n')
-    if (!plans.has(key)) plans.set(key, parsed.data)
+  for (const project of vitest?.projects ?? []) {
+    const plan = project.getProvidedContext().liveEvalsRun
+    if (plan === undefined) continue
+    const key = plan.runs.map((run) => `${run.directory}\n${run.resultsFile}`).join('\n')
+    if (!plans.has(key)) plans.set(key, plan)
   }
   return [...plans.values()]
+}
+
+/** The test files of sharded runs, with the stamp the runner put on each. */
+function shardModules(modules: readonly TestModule[]): ShardModule[] {
+  const found: ShardModule[] = []
+  for (const module of modules) {
+    const parsed = RunStampSchema.safeParse(module.meta().liveEvalsRunStamp)
+    if (!parsed.success || parsed.data.shard === null) continue
+    found.push({ stamp: parsed.data, tests: [...module.children.allTests()].map(finished) })
+  }
+  return found
 }
 
 export default class CanonicalReporter implements Reporter {
@@ -50,27 +63,53 @@ export default class CanonicalReporter implements Reporter {
     _reason: TestRunEndReason,
   ): Promise<void> {
     const log = (line: string) => (this.#vitest ? this.#vitest.logger.log(line) : console.log(line))
-    const cases = modules.flatMap((module) => [...module.children.allTests()])
-    const tests = cases.map(finished)
-    const merged = Boolean(this.#vitest?.config.mergeReports)
-    for (const plan of plansOf(this.#vitest, modules)) {
-      for (const run of plan.runs) {
-        const rows = rowsOfRun(run, tests)
-        if (rows.length === 0) {
-          log(
-            `[${run.architecture}] No scenario ran; nothing was written (its empty run directory is removed)`,
-          )
-          continue
-        }
-        const document = resultsDocumentOf(plan, run, rows)
-        if (!merged) await writeJsonArtifact(run.directory, 'results.json', document)
-        log('')
-        for (const line of consoleSummaryLines(plan, run, document)) log(line)
-        if (merged) log('(merged report: results.json was written by the original run, not rewritten)')
-      }
-    }
+    const tests = modules.flatMap((module) => [...module.children.allTests()]).map(finished)
+    if (this.#vitest?.config.mergeReports) await this.#writeMerged(modules, log)
+    else await this.#writeRuns(tests, log)
     const passed = tests.filter((test) => test.state === 'passed').length
     const failed = tests.filter((test) => test.state === 'failed').length
     log(`${passed} passed, ${failed} failed`)
+  }
+
+  async #writeRuns(tests: readonly FinishedScenarioTest[], log: (line: string) => void): Promise<void> {
+    for (const plan of providedPlans(this.#vitest)) {
+      for (const run of plan.runs) {
+        const rows = rowsOfRun(run, tests)
+        if (rows.length === 0) {
+          log(`[${run.architecture}] No scenario ran; nothing was written (its unused run folder is removed)`)
+          continue
+        }
+        const document = resultsDocumentOf(plan, run, rows)
+        await writeJsonArtifact(run.directory, run.resultsFile, document)
+        log('')
+        for (const line of consoleSummaryLines(plan, run, document)) log(line)
+      }
+    }
+  }
+
+  async #writeMerged(modules: readonly TestModule[], log: (line: string) => void): Promise<void> {
+    const shards = shardModules(modules)
+    if (shards.length < modules.length) {
+      log('(merged report: results.json of unsharded runs was written by the original run, not rewritten)')
+    }
+    const resultsDirs = new Map(
+      (this.#vitest?.projects ?? []).flatMap((project) => {
+        const options = project.getProvidedContext().liveEvalsProject
+        return options === undefined ? [] : [[options.phase, options.resultsDir] as const]
+      }),
+    )
+    const { merged, problems } = mergeShardedRuns(shards, (phase) => resultsDirs.get(phase) ?? null)
+    for (const problem of problems) log(problem)
+    for (const run of merged) {
+      await makePrivateDirectories(dirname(run.file))
+      await writeJsonArtifact(dirname(run.file), 'results.json', run.document)
+      const { total, passed, failed, infrastructure_errors: infrastructure } = run.document.summary
+      log('')
+      log(
+        `[${run.architecture}] Merged ${run.shardCount} shards of run "${run.runName}": ${total} scenarios; ` +
+          `${passed} passed; ${failed} failed; ${infrastructure} infrastructure failures.`,
+      )
+      log(`Results: ${run.file}`)
+    }
   }
 }

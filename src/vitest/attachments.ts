@@ -1,23 +1,24 @@
 // Attaching a scenario's audio to its test, so `vitest --ui` (and any reporter reading annotations) links the
 // caller's request and the assistant's answer. Vitest copies an attachment given by path into its attachments
-// folder; files that were not written (the execution failed first) are simply not attached.
-import { join, resolve } from 'node:path'
+// folder (the plugin puts it in `<results dir>/.attachments` and bounds what it keeps: see
+// plugin/attachment-retention.ts); files that were not written (the execution failed first) are not attached.
 import type { TestContext } from 'vitest'
-import type { Environment, Phase } from '../config/index.ts'
-import type { SingleTurnArtifactPaths } from '../phases/single-turn/types.ts'
-import { loadSuiteSettings, resultsDirectory } from './settings.ts'
+import type { ResultArtifacts } from '../reporting/result-schema.ts'
 
 export const AUDIO_ANNOTATION_TYPE = 'live-evals:audio'
 
-const ATTACHED: { key: keyof SingleTurnArtifactPaths; label: string }[] = [
+type AudioArtifacts = Pick<ResultArtifacts, 'input_audio' | 'output_audio' | 'conversation_audio'>
+
+const ATTACHED: { key: keyof AudioArtifacts; label: string }[] = [
   { key: 'input_audio', label: 'caller audio (input.wav)' },
   { key: 'output_audio', label: 'assistant audio (output.wav)' },
   { key: 'conversation_audio', label: 'conversation, caller left / assistant right (conversation.wav)' },
 ]
 
+/** @param artifacts absolute paths of the written audio files; null for one that was not written */
 export async function attachScenarioAudio(
   annotate: TestContext['annotate'],
-  artifacts: SingleTurnArtifactPaths,
+  artifacts: AudioArtifacts,
 ): Promise<void> {
   for (const { key, label } of ATTACHED) {
     const path = artifacts[key]
@@ -27,26 +28,10 @@ export async function attachScenarioAudio(
 }
 
 /**
- * Vitest's `attachmentsDir` for a config whose runs use this phase's settings: `<results dir>/.attachments`, the
- * results directory being LIVE_EVALS_RESULTS_DIR / `execution.results_dir` / `results/<phase>` as for the runs,
- * so the copies stay with the run output (private, ignored by git). Settings that do not load fall back to the
- * default folder: such a run never starts (the global setup reports why), so nothing is attached.
+ * @deprecated The live-evals plugin sets each project's attachments folder to `<results dir>/.attachments`
+ * from the settings it resolves; a config no longer needs this. It returns Vitest's default folder, so a
+ * config that still sets `attachmentsDir` from it keeps working and the plugin's choice applies.
  */
-export function attachmentsDirectoryFor(
-  phase: Phase,
-  configFile: string,
-  options: { projectRoot?: string; env?: Environment } = {},
-): string {
-  const projectRoot = options.projectRoot ?? process.cwd()
-  let resultsDir: string
-  try {
-    const settings = loadSuiteSettings(phase, resolve(projectRoot, configFile), {
-      cwd: projectRoot,
-      ...(options.env === undefined ? {} : { env: options.env }),
-    })
-    resultsDir = resultsDirectory(settings, projectRoot)
-  } catch {
-    resultsDir = resolve(projectRoot, 'results', phase)
-  }
-  return join(resultsDir, '.attachments')
+export function attachmentsDirectoryFor(_phase: string, _configFile: string): string {
+  return '.vitest-attachments'
 }

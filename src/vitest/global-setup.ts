@@ -1,39 +1,49 @@
-// Vitest global setup of a live-evals phase project. It runs once, in the main process, before any worker starts:
-// it resolves the settings, refuses a live run without a key, validates the whole dataset, reserves the run
-// directories (once per run, never per worker), creates Vitest's attachments folder private, and provides the
-// plan to workers and reporters. A run that cannot start prints its problems as plain text and exits 1.
-// Run directories are reserved up front, because every worker needs the same path before it writes; the ones
-// still empty when the run is over (`vitest list`, a filter that selected nothing of a run) are removed by the
-// teardown, which Vitest calls after the reporters finished. In watch mode a rerun is a new run, so it gets new
-// directories, and the previous run's empty ones go first.
+// Vitest global setup of a live-evals phase project. It runs once, in the main process, before any worker
+// starts: it takes the settings the plugin resolved when Vitest started, refuses a live run without a key,
+// validates the whole dataset, selects this shard's scenarios, claims the run folders (once per run, never per
+// worker), creates Vitest's attachments folder private, and provides the plan to workers and reporters. A run
+// that cannot start prints its problems as plain text and exits 1.
+// Run folders are claimed up front, because every worker needs the same path before it writes; the ones still
+// unused when the run is over (`vitest list`, a filter that selected nothing of a run) are released by the
+// teardown, which Vitest calls after the reporters finished. In watch mode a rerun is a new run: the settings
+// and the dataset are read again (a changed config.toml or dataset triggers the rerun), it gets new folders,
+// and the previous run's unused ones go first.
 import type { TestProject } from 'vitest/node'
 import { makePrivateDirectories } from '../artifacts/index.ts'
+import { pruneAttachmentCopies } from './plugin/attachment-retention.ts'
+import { resolveStartup, type Startup } from './plugin/startup.ts'
 import { projectOptionsOf } from './provided.ts'
 import { planRun, type RunPlan, releaseEmptyRunDirectories } from './run-plan.ts'
-import { loadSuiteSettings } from './settings.ts'
 import { exitWithStartupFailure } from './startup-failure.ts'
 
 export default async function liveEvalsGlobalSetup(project: TestProject): Promise<() => Promise<void>> {
   const options = projectOptionsOf(project.getProvidedContext(), project.name)
   let current: RunPlan | null = null
-  const plan = async () => {
-    const settings = loadSuiteSettings(options.phase, options.configFile)
-    current = await planRun(settings, { projectRoot: project.config.root })
+  const plan = async (startup: Startup) => {
+    if (!startup.ok) throw startup.error
+    const shard = project.vitest.config.shard
+    current = await planRun(startup.settings, {
+      projectRoot: project.config.root,
+      runName: startup.runName,
+      shard: shard === undefined ? null : { index: shard.index, count: shard.count },
+    })
     project.provide('liveEvalsRun', current)
   }
   try {
-    await plan()
+    await plan(options.startup)
   } catch (error) {
     exitWithStartupFailure(options.phase, error)
   }
   // Vitest copies attached audio here; it would create the folder with default permissions.
   await makePrivateDirectories(project.config.attachmentsDir)
+  await pruneAttachmentCopies(project.config.attachmentsDir)
   const releaseUnused = async () => {
     if (current !== null) await releaseEmptyRunDirectories(current.runs)
   }
   project.onTestsRerun(async () => {
     await releaseUnused()
-    await plan()
+    await pruneAttachmentCopies(project.config.attachmentsDir)
+    await plan(resolveStartup(options.phase, options.configFile))
   })
   return releaseUnused
 }

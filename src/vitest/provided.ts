@@ -1,6 +1,8 @@
-// Values a live-evals phase project shares with its workers through Vitest's provide/inject: the static project
-// options (set in the config by liveEvalsProject) and the run plan (provided by the global setup).
+// Values a live-evals phase project shares through Vitest's provide/inject: the project options with what was
+// resolved at start (provided by the plugin) and the run plan (provided by the global setup). Both carry the
+// settings, credentials included, so neither is ever written to a report; test files carry a RunStamp instead.
 import type { Phase } from '../config/index.ts'
+import type { Startup } from './plugin/startup.ts'
 import type { RunPlan } from './run-plan.ts'
 
 export interface LiveEvalsProjectOptions {
@@ -9,6 +11,10 @@ export interface LiveEvalsProjectOptions {
   configFile: string
   /** Tags the project declares, so scenario tags never break collection under strictTags. */
   declaredTags: string[]
+  /** The settings and run name resolved when Vitest started, or why they could not be. */
+  startup: Startup
+  /** Where this phase's runs are written (null when the settings did not resolve). */
+  resultsDir: string | null
 }
 
 declare module 'vitest' {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { DatasetValidationError } from '../scenarios/index.ts'
-import { attachmentsDirectoryFor } from './attachments.ts'
+import { runStampOf } from './plugin/run-stamp.ts'
 import { plannedRunFor, planRun, releaseEmptyRunDirectories } from './run-plan.ts'
 import { architecturesToEvaluate, loadSuiteSettings, resultsDirectory } from './settings.ts'
 
@@ -43,6 +43,9 @@ describe('planRun', () => {
     const settings = loadSuiteSettings('crawl', CONFIG, { env })
     const plan = await planRun(settings, { projectRoot: dir, now: NOW })
     expect(plan.scenarioIds).toEqual(['fixture_wrong_tool', 'fixture_hours'])
+    expect(plan.scenarios.map((scenario) => scenario.id)).toEqual(plan.scenarioIds)
+    expect(plan.settings).toEqual(settings)
+    expect(plan.shard).toBeNull()
     expect(plan.runs.map((run) => run.name)).toEqual([
       'crawl_offline_responses_20260818_000000_000Z',
       'crawl_offline_client_20260818_000000_000Z',
@@ -106,7 +109,10 @@ describe('planRun', () => {
       },
     })
     const plan = await planRun(settings, { projectRoot: dir, now: NOW })
-    expect(JSON.stringify(plan)).not.toContain(secret)
+    // The plan itself carries the settings (workers need the key live); the configuration block and the
+    // stamp that test files carry into reports never do.
+    expect(JSON.stringify(plan.runs)).not.toContain(secret)
+    expect(JSON.stringify(runStampOf(plan))).not.toContain(secret)
     expect(plan.runs[0]?.metadata.configuration.assistant_endpoint).toBe(
       'https://app.example/hook?token=[redacted]',
     )
@@ -123,24 +129,5 @@ describe('releaseEmptyRunDirectories', () => {
     expect(await readdir(join(dir, 'results'))).toEqual([basename(used ?? '')])
     // Released twice (a watch rerun, then the teardown): nothing left to do, no error.
     expect(await releaseEmptyRunDirectories(plan.runs)).toEqual([])
-  })
-})
-
-describe('attachmentsDirectoryFor', () => {
-  test('is .attachments inside the results directory the runs use', async () => {
-    const { dir, env } = await scratch()
-    expect(attachmentsDirectoryFor('crawl', CONFIG, { env })).toBe(join(dir, 'results', '.attachments'))
-    const withoutOverride = { ...env, LIVE_EVALS_RESULTS_DIR: '' }
-    expect(attachmentsDirectoryFor('crawl', CONFIG, { env: withoutOverride, projectRoot: '/project' })).toBe(
-      '/project/results/crawl/.attachments',
-    )
-    const toml = join(dir, 'with-results-dir.toml')
-    await writeFile(
-      toml,
-      `[dataset]\npath = "${join(FIXTURES, 'tiny-dataset.json')}"\n[execution]\nresults_dir = "out"\n`,
-    )
-    expect(attachmentsDirectoryFor('crawl', toml, { env: withoutOverride })).toBe(
-      join(dir, 'out', '.attachments'),
-    )
   })
 })

@@ -1,21 +1,26 @@
 // The run plan: everything a Vitest run of one phase decides once, in the main process, before any test is
-// collected: the validated dataset, the scenarios selected, the execution mode, and one reserved run directory per
-// assistant architecture. The global setup builds it and `provide`s it; workers and the canonical reporter read
-// it. It is plain JSON (it crosses process boundaries) and holds no secret: the configuration block is redacted.
-import { rmdir } from 'node:fs/promises'
+// collected: the settings as resolved, the validated scenarios this process registers (this shard's, when
+// sharded), the execution mode, and one run folder per assistant architecture. The global setup builds it and
+// `provide`s it; workers read their settings and scenarios from it and never load settings or parse the dataset
+// themselves. It crosses process boundaries, so it is plain JSON. It carries the credentials (workers need the
+// key live), so it is never written anywhere: test files are stamped with runStampOf(plan) instead.
 import { resolve } from 'node:path'
 import { z } from 'zod'
-import { defaultRunLabel, reserveRunDirectory } from '../artifacts/index.ts'
+import { defaultRunLabel } from '../artifacts/index.ts'
 import {
   assertLiveCredentials,
   credentialValues,
   type Phase,
+  phaseSettingsSchema,
   redactSecrets,
   type SettingsFor,
 } from '../config/index.ts'
 import { RunMetadataSchema } from '../reporting/result-schema.ts'
-import { loadDataset, selectScenarios } from '../scenarios/index.ts'
+import { type LoadedScenario, loadDataset, selectScenarios } from '../scenarios/index.ts'
 import { phaseRunDescription } from './phase-runs.ts'
+import { claimRunDirectory, releaseUnusedRunDirectories } from './plugin/run-directories.ts'
+import { RunPlanProblem } from './plugin/run-plan-problem.ts'
+import { itemsOfShard, type Shard, ShardSchema } from './plugin/shard.ts'
 import {
   ASSISTANT_ARCHITECTURES,
   type AssistantArchitecture,
@@ -23,37 +28,72 @@ import {
   resultsDirectory,
 } from './settings.ts'
 
+export { RunPlanProblem }
+
 export const PlannedRunSchema = z.strictObject({
   architecture: z.enum(ASSISTANT_ARCHITECTURES),
-  /** Absolute path of the reserved, empty run directory. */
+  /** Absolute path of the run folder (shared by the shards of a named run). */
   directory: z.string().min(1),
   name: z.string().min(1),
+  /** The file this process writes its results.json document to, inside `directory`. */
+  resultsFile: z.string().min(1),
+  /** A shard's claim folder inside the shared run folder; null when the run owns its folder. */
+  claim: z.string().min(1).nullable(),
   /** results.json `run` block for this run. */
   metadata: RunMetadataSchema,
 })
 
-export const RunPlanSchema = z.strictObject({
+// Scenarios were validated against the contract when the dataset was loaded; the plan only carries them.
+const isScenario = (value: unknown): value is LoadedScenario =>
+  typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string'
+
+/** The plan's fields, without the consistency checks (so parts of it can be picked). */
+export const RunPlanFieldsSchema = z.strictObject({
   phase: z.enum(['crawl', 'walk', 'run']),
   /** The TOML file that was read (LIVE_EVALS_CONFIG or the phase's own). */
   configFile: z.string().min(1),
   mode: z.enum(['offline', 'live']),
   /** Absolute path of the dataset file. */
   dataset: z.string().min(1),
-  /** Ids of the selected scenarios, in dataset order. */
+  /** The name the shards of one run share (LIVE_EVALS_RUN_NAME); null when none was given. */
+  runName: z.string().min(1).nullable(),
+  /** Which part of a sharded run this process runs; null when not sharded. */
+  shard: ShardSchema.nullable(),
+  /** Ids of `scenarios`, in dataset order. */
   scenarioIds: z.array(z.string()),
+  /** The validated, selected scenarios this process registers (this shard's), in dataset order. */
+  scenarios: z.array(z.custom<LoadedScenario>(isScenario, { error: 'must be a loaded scenario' })),
+  /** The phase's settings, resolved once in the main process. Holds credentials: never write it out. */
+  settings: phaseSettingsSchema,
   runs: z.array(PlannedRunSchema).min(1),
+})
+
+export const RunPlanSchema = RunPlanFieldsSchema.superRefine((plan, context) => {
+  if (plan.settings.phase !== plan.phase) {
+    context.addIssue({ code: 'custom', path: ['settings'], message: `are ${plan.settings.phase} settings` })
+  }
+  const ids = plan.scenarios.map((scenario) => scenario.id)
+  if (ids.join('\n') !== plan.scenarioIds.join('\n')) {
+    context.addIssue({ code: 'custom', path: ['scenarioIds'], message: 'must be the ids of `scenarios`' })
+  }
 })
 
 export type PlannedRun = z.infer<typeof PlannedRunSchema>
 export type RunPlan = z.infer<typeof RunPlanSchema>
 
-/** A problem found while planning a run that is neither a configuration nor a dataset error (e.g. selection). */
-export class RunPlanProblem extends Error {
-  override name = 'RunPlanProblem'
+/** The plan's settings, typed by phase; throws when the plan is another phase's. */
+export function settingsOf<P extends Phase>(plan: RunPlan, phase: P): SettingsFor<P> {
+  const settings = plan.settings
+  if (settings.phase !== phase) {
+    throw new Error(`This is a ${settings.phase} run; its settings are not ${phase} settings`)
+  }
+  return settings as SettingsFor<P>
 }
 
 /** The scenarios a phase runs with these settings; throws DatasetValidationError listing every violation. */
-export async function selectedScenarios<P extends Phase>(settings: SettingsFor<P>) {
+export async function selectedScenarios<P extends Phase>(
+  settings: SettingsFor<P>,
+): Promise<LoadedScenario[]> {
   const dataset = await loadDataset(settings.dataset.path)
   try {
     return selectScenarios(dataset.scenarios, settings.phase, {
@@ -68,39 +108,50 @@ export interface PlanRunOptions {
   /** Project root: the default results folder is `results/<phase>/` under it. */
   projectRoot: string
   now?: Date
+  /** The shared run name (LIVE_EVALS_RUN_NAME); a sharded run needs one. */
+  runName?: string | null
+  /** This process's part of a sharded run (`--shard`). */
+  shard?: Shard | null
 }
 
 /**
- * Check the settings (a live run needs its key), validate the dataset, then reserve one run directory per
- * architecture. Nothing is created when any check fails.
+ * Check the settings (a live run needs its key), validate the dataset and select this shard's scenarios, then
+ * claim one run folder per architecture. Nothing is left behind when any check fails.
  */
 export async function planRun<P extends Phase>(
   settings: SettingsFor<P>,
   options: PlanRunOptions,
 ): Promise<RunPlan> {
   assertLiveCredentials(settings)
-  const scenarios = await selectedScenarios(settings)
+  const shard = options.shard ?? null
+  const runName = options.runName ?? null
+  const scenarios = itemsOfShard(await selectedScenarios(settings), shard)
   const description = phaseRunDescription(settings.phase)
   const mode = settings.execution.mode
   const resultsDir = resultsDirectory(settings, options.projectRoot)
   const now = options.now ?? new Date()
   const runs: PlannedRun[] = []
   for (const architecture of architecturesToEvaluate(settings)) {
-    const label = runLabel(settings.phase, mode, architecture)
-    let reserved: Awaited<ReturnType<typeof reserveRunDirectory>>
+    let claimed: Awaited<ReturnType<typeof claimRunDirectory>>
     try {
-      reserved = await reserveRunDirectory(resultsDir, label, now)
+      claimed = await claimRunDirectory({
+        resultsDir,
+        label: runLabel(settings.phase, mode, architecture),
+        architecture,
+        runName,
+        shard,
+        now,
+      })
     } catch (error) {
-      // All or nothing: a run that cannot start leaves no run directory behind.
+      // All or nothing: a run that cannot start leaves no run folder behind.
       await releaseEmptyRunDirectories(runs)
       throw error
     }
     runs.push({
       architecture,
-      directory: reserved.path,
-      name: reserved.name,
+      ...claimed,
       metadata: {
-        id: reserved.name,
+        id: claimed.name,
         module: settings.phase,
         execution_mode: mode === 'live' ? 'live' : 'offline_fixture',
         interaction: description.interaction,
@@ -114,31 +165,23 @@ export async function planRun<P extends Phase>(
     configFile: settings.config_file,
     mode,
     dataset: resolve(settings.dataset.path),
+    runName,
+    shard,
     scenarioIds: scenarios.map((scenario) => scenario.id),
+    scenarios,
+    settings,
     runs,
   })
 }
 
 /**
- * Removes the planned run directories that are still empty (`vitest list`, a `-t` that matched nothing in a
- * run, a run that could not start). Called once the run is over: removal only ever takes an empty directory
- * (rmdir), so a directory anything was written into, even concurrently, stays. Returns what was removed.
+ * Removes the planned run folders (and shard claims) that are still unused once the run is over (`vitest
+ * list`, a `-t` that matched nothing in a run, a run that could not start). Returns what was removed.
  */
 export async function releaseEmptyRunDirectories(
-  runs: readonly Pick<PlannedRun, 'directory'>[],
+  runs: readonly Pick<PlannedRun, 'directory' | 'claim' | 'resultsFile'>[],
 ): Promise<string[]> {
-  const removed: string[] = []
-  for (const { directory } of runs) {
-    try {
-      await rmdir(directory)
-      removed.push(directory)
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code
-      // Not empty: it holds the run's output. Gone already: nothing to release.
-      if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'ENOENT') throw error
-    }
-  }
-  return removed
+  return releaseUnusedRunDirectories(runs)
 }
 
 /** The configuration block as it may be stored: secret-named fields and secret values (keys, tokens) redacted. */
@@ -160,7 +203,7 @@ export function runLabel(
 }
 
 /** The planned run of one architecture; a clear error when the plan does not evaluate it. */
-export function plannedRunFor(plan: RunPlan, architecture: AssistantArchitecture): PlannedRun {
+export function plannedRunFor(plan: Pick<RunPlan, 'runs'>, architecture: AssistantArchitecture): PlannedRun {
   const run = plan.runs.find((candidate) => candidate.architecture === architecture)
   if (run === undefined) {
     throw new Error(

@@ -1,0 +1,47 @@
+// Bounding the disk Vitest's attachment copies take. Vitest copies every file a test attaches by path (each
+// scenario's input, output and conversation WAV) into the attachments folder on every run, and nothing removes
+// them: tens of megabytes per run. Only the latest runs' copies are worth keeping (`vitest --ui` and the html
+// reporter link the current run's), so before each run the copies older than the last KEPT_RUNS run starts are
+// deleted. The run starts are listed in a small file in the folder itself.
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { PRIVATE_FILE_MODE } from '../../artifacts/index.ts'
+
+/** How many runs' attachment copies stay on disk (the current one included). */
+export const KEPT_RUNS = 3
+export const RUN_STARTS_FILE = '.live-evals-run-starts.json'
+
+/**
+ * Records a run starting now and deletes the copies made before the oldest of the last `keptRuns` starts.
+ * Returns the names of the deleted files. Files whose names start with "." are never touched.
+ */
+export async function pruneAttachmentCopies(
+  attachmentsDir: string,
+  options: { now?: Date; keptRuns?: number } = {},
+): Promise<string[]> {
+  const keptRuns = options.keptRuns ?? KEPT_RUNS
+  const now = (options.now ?? new Date()).getTime()
+  const starts = [...(await readRunStarts(attachmentsDir)), now].sort((a, b) => a - b).slice(-keptRuns)
+  await writeFile(join(attachmentsDir, RUN_STARTS_FILE), JSON.stringify(starts), { mode: PRIVATE_FILE_MODE })
+  const cutoff = starts[0] ?? now
+  const removed: string[] = []
+  for (const entry of await readdir(attachmentsDir, { withFileTypes: true })) {
+    if (!entry.isFile() || entry.name.startsWith('.')) continue
+    const path = join(attachmentsDir, entry.name)
+    if ((await stat(path)).mtimeMs < cutoff) {
+      await rm(path, { force: true })
+      removed.push(entry.name)
+    }
+  }
+  return removed
+}
+
+/** The recorded run starts (epoch ms); a missing or unreadable file means none. */
+async function readRunStarts(attachmentsDir: string): Promise<number[]> {
+  try {
+    const parsed: unknown = JSON.parse(await readFile(join(attachmentsDir, RUN_STARTS_FILE), 'utf8'))
+    return Array.isArray(parsed) ? parsed.filter((value) => Number.isFinite(value)) : []
+  } catch {
+    return []
+  }
+}

@@ -1,0 +1,51 @@
+// The Vite plugin of a live-evals phase project. Its configureVitest runs once per Vitest start, in the main
+// process, before any test file is collected: it resolves the phase's settings (the only place they are
+// resolved for a run; the global setup plans with them), sets the project options that follow from them, and
+// the root options a project config cannot set. A setting that does not resolve is kept for the global setup
+// to report, so it never breaks a run of other projects.
+import type { TestProject, Vitest } from 'vitest/node'
+import type { PhaseSettings } from '../../config/index.ts'
+import { phaseRunDescription } from '../phase-runs.ts'
+import type { LiveEvalsProjectOptions } from '../provided.ts'
+import { resultsDirectory } from '../settings.ts'
+import {
+  addCanonicalReporter,
+  attachmentsDirectoryIn,
+  keepAttachmentsWithResults,
+  openOnlyWithDesktop,
+  rerunOnInputChange,
+} from './root-options.ts'
+import { splitShardsByScenario } from './shard-sequencer.ts'
+import { resolveStartup } from './startup.ts'
+
+export interface LiveEvalsPluginInput {
+  options: Omit<LiveEvalsProjectOptions, 'startup' | 'resultsDir'>
+  canonicalReporter: string
+}
+
+export function liveEvalsPlugin(input: LiveEvalsPluginInput) {
+  return {
+    name: 'live-evals',
+    async configureVitest({ vitest, project }: { vitest: Vitest; project: TestProject }): Promise<void> {
+      const { phase, configFile } = input.options
+      const startup = resolveStartup(phase, configFile)
+      const resultsDir = startup.ok ? resultsDirectory(startup.settings, project.config.root) : null
+      project.provide('liveEvalsProject', { ...input.options, startup, resultsDir })
+      addCanonicalReporter(vitest, input.canonicalReporter)
+      openOnlyWithDesktop(vitest)
+      splitShardsByScenario(vitest, (spec) => spec.project === project)
+      if (!startup.ok || resultsDir === null) return
+      applyExecutionSettings(project, startup.settings)
+      keepAttachmentsWithResults(vitest, project, attachmentsDirectoryIn(resultsDir))
+      await rerunOnInputChange(vitest, project, [startup.settings.dataset.path, startup.settings.config_file])
+    },
+  }
+}
+
+/** Concurrency and the per-scenario timeout, from the settings. */
+function applyExecutionSettings(project: TestProject, settings: PhaseSettings): void {
+  const concurrency = settings.execution.concurrency
+  project.config.maxConcurrency = concurrency
+  project.config.sequence.concurrent = concurrency > 1
+  project.config.testTimeout = phaseRunDescription(settings.phase).testTimeoutMs(settings)
+}

@@ -1,0 +1,127 @@
+// `vitest --merge-reports` of a sharded run: the rows every shard recorded (they travel in the blobs, on the
+// test meta) become one results.json per architecture, as if the run had not been sharded. The shards of a run
+// share its name and its folder `<results dir>/<run name>_<architecture>`; the merged document is written there,
+// beside the shards' own results.shard-<i>-of-<n>.json. Every shard must be in the blobs: a merge that lacks one
+// writes nothing and says which are missing, because a partial results.json would look like a whole run.
+import { join } from 'node:path'
+import type { FinishedScenarioTest } from '../../../reporters/run-results.ts'
+import { rowsOfRun } from '../../../reporters/run-results.ts'
+import type { ResultItem, ResultsDocument } from '../../reporting/result-schema.ts'
+import { buildResultsDocument } from '../../reporting/results-document.ts'
+import type { PlannedRun } from '../run-plan.ts'
+import { RESULTS_FILE } from './run-directories.ts'
+import type { RunStamp } from './run-stamp.ts'
+import { shardLabel } from './shard.ts'
+
+/** One test file of a sharded run, as the blobs hold it. */
+export interface ShardModule {
+  stamp: RunStamp
+  tests: readonly FinishedScenarioTest[]
+}
+
+export interface MergedRun {
+  architecture: PlannedRun['architecture']
+  runName: string
+  shardCount: number
+  /** The merged results.json's path. */
+  file: string
+  document: ResultsDocument
+}
+
+interface ShardPart {
+  run: PlannedRun
+  scenarioIds: string[]
+  rows: ResultItem[]
+  modules: Set<ShardModule>
+}
+
+interface Group {
+  runName: string
+  architecture: PlannedRun['architecture']
+  counts: Set<number>
+  parts: Map<number, ShardPart>
+}
+
+/**
+ * @param resultsDirOf where the merging process writes runs of a phase (its own settings), or null to write
+ *   into the folder the shards used
+ */
+export function mergeShardedRuns(
+  modules: readonly ShardModule[],
+  resultsDirOf: (phase: RunStamp['phase']) => string | null,
+): { merged: MergedRun[]; problems: string[] } {
+  const groups = new Map<string, Group>()
+  for (const module of modules) {
+    const { stamp } = module
+    if (stamp.shard === null || stamp.runName === null) continue
+    for (const run of stamp.runs) {
+      const key = [stamp.phase, stamp.runName, run.architecture].join('\0')
+      const group = groups.get(key) ?? {
+        runName: stamp.runName,
+        architecture: run.architecture,
+        counts: new Set<number>(),
+        parts: new Map<number, ShardPart>(),
+      }
+      groups.set(key, group)
+      group.counts.add(stamp.shard.count)
+      const part = group.parts.get(stamp.shard.index) ?? {
+        run,
+        scenarioIds: stamp.scenarioIds,
+        rows: [],
+        modules: new Set<ShardModule>(),
+      }
+      group.parts.set(stamp.shard.index, part)
+      if (!part.modules.has(module)) {
+        part.modules.add(module)
+        part.rows.push(...rowsOfRun(run, module.tests))
+      }
+    }
+  }
+  const merged: MergedRun[] = []
+  const problems: string[] = []
+  for (const [key, group] of groups) {
+    const phase = key.split('\0')[0] as RunStamp['phase']
+    const prefix = `[${group.architecture}] run "${group.runName}"`
+    if (group.counts.size !== 1) {
+      problems.push(
+        `${prefix}: the blobs hold shards of ${[...group.counts].join(' and ')}-way splits; ` +
+          'merge the blobs of one split only. No merged results.json was written.',
+      )
+      continue
+    }
+    const count = [...group.counts][0] ?? 0
+    const missing = Array.from({ length: count }, (_, index) => index + 1).filter(
+      (index) => !group.parts.has(index),
+    )
+    if (missing.length > 0) {
+      problems.push(
+        `${prefix}: shard${missing.length === 1 ? '' : 's'} ${missing.map((index) => `${index}/${count}`).join(', ')} ` +
+          'missing from the blobs, so no merged results.json was written (a partial one would look like a whole run).',
+      )
+      continue
+    }
+    const parts = [...group.parts.entries()].sort(([a], [b]) => a - b).map(([, part]) => part)
+    const first = parts[0]
+    if (first === undefined) continue
+    const rows = parts.flatMap((part) => part.rows)
+    const origins = parts.flatMap((part, index) =>
+      part.rows.map(() => join(part.run.directory, `shard ${shardLabel({ index: index + 1, count })}`)),
+    )
+    const document = buildResultsDocument(
+      first.run.metadata,
+      rows,
+      parts.flatMap((part) => part.scenarioIds),
+      { origins },
+    )
+    const resultsDir = resultsDirOf(phase)
+    const directory = resultsDir === null ? first.run.directory : join(resultsDir, first.run.name)
+    merged.push({
+      architecture: group.architecture,
+      runName: group.runName,
+      shardCount: count,
+      file: join(directory, RESULTS_FILE),
+      document,
+    })
+  }
+  return { merged, problems }
+}

@@ -1,0 +1,64 @@
+// Root options a project config cannot set, set from the plugin's configureVitest for a live-evals project:
+// the canonical reporter, the attachments folder (with the results), Vite's file-serving allow list (so the UI
+// can serve attachments kept outside the project), `open` without a desktop, and watch triggers for the
+// dataset and the TOML file (they are read, not imported, so Vite's module graph never sees them).
+import { join, resolve } from 'node:path'
+import type { TestProject, Vitest } from 'vitest/node'
+import { hasDesktop } from './display.ts'
+
+export function addCanonicalReporter(vitest: Vitest, canonicalReporter: string): void {
+  const reporters = vitest.config.reporters
+  const present = reporters.some((entry) => {
+    const name = Array.isArray(entry) ? entry[0] : entry
+    return typeof name === 'string' && resolve(name) === canonicalReporter
+  })
+  if (!present) reporters.push([canonicalReporter, {}])
+}
+
+/** Attachments go with the run output; the UI may serve them even when that is outside the project. */
+export function keepAttachmentsWithResults(
+  vitest: Vitest,
+  project: TestProject,
+  attachmentsDir: string,
+): void {
+  // Vitest copies a test's attachments into its project's folder; the html reporter reads the root's.
+  project.config.attachmentsDir = attachmentsDir
+  if (vitest.config.attachmentsDir === resolve(vitest.config.root, '.vitest-attachments')) {
+    vitest.config.attachmentsDir = attachmentsDir
+  }
+  for (const config of new Set([vitest.vite?.config, vitest.viteConfig])) {
+    const allow = config?.server.fs.allow
+    if (allow !== undefined && !allow.includes(attachmentsDir)) allow.push(attachmentsDir)
+  }
+}
+
+export function openOnlyWithDesktop(vitest: Vitest): void {
+  if (!hasDesktop()) vitest.config.open = false
+}
+
+/** In watch mode, a change to the dataset or the TOML file reruns this project's spec files. */
+export async function rerunOnInputChange(
+  vitest: Vitest,
+  project: TestProject,
+  inputs: readonly string[],
+): Promise<void> {
+  if (!vitest.config.watch || inputs.length === 0) return
+  const files = inputs.map((input) => resolve(input))
+  vitest.vite?.watcher.add(files)
+  const { testFiles } = await project.globTestFiles()
+  vitest.config.watchTriggerPatterns ??= []
+  for (const file of files) {
+    vitest.config.watchTriggerPatterns.push({
+      pattern: new RegExp(`^${escapeRegExp(file)}$`),
+      testsToRun: () => testFiles,
+    })
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+export function attachmentsDirectoryIn(resultsDir: string): string {
+  return join(resultsDir, '.attachments')
+}
