@@ -114,7 +114,9 @@ describe('deadlines', () => {
     await peer.configure()
     let at = 0
     const chatter = setInterval(() => {
-      if (peer.socket.readyState === peer.socket.OPEN) peer.send(liveEvent(userSaid('hm', at, (at += 10))))
+      if (peer.socket.readyState !== peer.socket.OPEN) return
+      peer.send(liveEvent(userSaid('hm', at, at + 10)))
+      at += 10
     }, 10)
     try {
       expect(await peer.stopCode()).toBe('client_session_timeout')
