@@ -21,7 +21,8 @@ export async function processWavFile(
     await using reader = await MonoWavReader.open(input)
     const writer = await WavWriter.create(output, 1)
     try {
-      for await (const chunk of reader.chunks(FILE_CHUNK_SAMPLES)) await writer.write(processor.process(chunk))
+      for await (const chunk of reader.chunks(FILE_CHUNK_SAMPLES))
+        await writer.write(processor.process(chunk))
       await writer.close()
     } catch (error) {
       await writer.abort()
