@@ -4,14 +4,10 @@
 // (no hard-linked destination). Paths are checked, never sanitized: a bad one is refused with its reason.
 import { lstat } from 'node:fs/promises'
 import { resolve } from 'node:path'
+import { ArtifactPathError } from './errors.ts'
 import { artifactIdProblem } from './ids.ts'
 
-export class ArtifactPathError extends Error {
-  constructor(runDir: string, relativePath: string, reason: string) {
-    super(`Artifact destination ${JSON.stringify(relativePath)} in ${runDir} refused: ${reason}`)
-    this.name = 'ArtifactPathError'
-  }
-}
+export { ArtifactPathError }
 
 /** Why `relativePath` cannot name an artifact inside a run folder (by its text alone), or null. */
 export function artifactPathProblem(relativePath: string): string | null {

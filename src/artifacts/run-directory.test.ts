@@ -71,7 +71,7 @@ describe('reserveRunDirectory', () => {
   it('names the results folder when it cannot be created', async () => {
     writeFileSync(join(root, 'file'), '')
     await expect(reserveRunDirectory(join(root, 'file/results'), 'x', NOW)).rejects.toThrow(
-      `Cannot create the results folder ${join(root, 'file/results')}`,
+      `Results folder ${join(root, 'file/results')} cannot be created: ${join(root, 'file')} is a file, not a folder.`,
     )
   })
 })

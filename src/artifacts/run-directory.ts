@@ -3,7 +3,12 @@
 // millisecond (parallel shards, a quick retry), the later one takes the next free millisecond rather than
 // failing, so its name stays in the run-name format and still sorts by start time.
 import { resolve } from 'node:path'
-import { makePrivateDirectories, makePrivateDirectoryExclusively } from './private-directories.ts'
+import { ResultsDirectoryError } from './errors.ts'
+import {
+  makePrivateDirectories,
+  makePrivateDirectoryExclusively,
+  removeCreatedDirectories,
+} from './private-directories.ts'
 import { runName } from './run-name.ts'
 
 /** How many following milliseconds to try before giving up on a crowded results folder. */
@@ -18,7 +23,11 @@ export interface ReservedRunDirectory {
   startedAt: Date
 }
 
-/** Create `resultsDir` (0700 where new) and inside it a new run folder that no other run has used. */
+/**
+ * Create `resultsDir` (0700 where new) and inside it a new run folder that no other run has used. A results
+ * folder that cannot be used is refused with one ResultsDirectoryError sentence, and a failure leaves none of
+ * the folders this call created.
+ */
 export async function reserveRunDirectory(
   resultsDir: string,
   label: string,
@@ -26,11 +35,7 @@ export async function reserveRunDirectory(
 ): Promise<ReservedRunDirectory> {
   runName(label, now) // validates the label and date before anything is created
   const root = resolve(resultsDir)
-  try {
-    await makePrivateDirectories(root)
-  } catch (error) {
-    throw new Error(`Cannot create the results folder ${root}: ${(error as Error).message}`)
-  }
+  const created = await makePrivateDirectories(root, 'results folder')
   for (let attempt = 0; attempt < MAX_RUN_NAME_ATTEMPTS; attempt++) {
     const startedAt = new Date(now.getTime() + attempt)
     const name = runName(label, startedAt)
@@ -39,12 +44,19 @@ export async function reserveRunDirectory(
       await makePrivateDirectoryExclusively(path)
       return { path, name, startedAt }
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue
-      throw new Error(`Cannot create the run folder ${path}: ${(error as Error).message}`)
+      const code = (error as NodeJS.ErrnoException).code
+      if (code === 'EEXIST') continue
+      await removeCreatedDirectories(created)
+      throw new ResultsDirectoryError(
+        path,
+        `The run folder ${path} cannot be created (${code ?? String(error)}).`,
+      )
     }
   }
-  throw new Error(
+  await removeCreatedDirectories(created)
+  throw new ResultsDirectoryError(
+    root,
     `Cannot reserve a run folder in ${root}: the names for label "${label}" from ${runName(label, now)} ` +
-      `on are taken for ${MAX_RUN_NAME_ATTEMPTS} milliseconds; use another label or results folder`,
+      `on are taken for ${MAX_RUN_NAME_ATTEMPTS} milliseconds; use another label or results folder.`,
   )
 }

@@ -1,5 +1,6 @@
 // Run names identify a run's folder: `<label>_<YYYYmmdd_HHMMSS>_<mmm>Z`, always in UTC so names sort by
 // time wherever the run happened. The label becomes part of a folder name, so it must be artifact-safe.
+import { RunLabelError } from './errors.ts'
 import { artifactIdProblem } from './ids.ts'
 
 const pad = (value: number, width: number) => String(value).padStart(width, '0')
@@ -15,7 +16,7 @@ export function runTimestamp(now: Date): string {
 /** `<label>_<YYYYmmdd_HHMMSS>_<mmm>Z`. Throws when the label cannot name a folder. */
 export function runName(label: string, now: Date): string {
   const problem = artifactIdProblem(label)
-  if (problem !== null) throw new Error(`Run label ${JSON.stringify(label)} ${problem}`)
+  if (problem !== null) throw new RunLabelError(label, `Run label ${JSON.stringify(label)} ${problem}`)
   return `${label}_${runTimestamp(now)}`
 }
 

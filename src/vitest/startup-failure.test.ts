@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { ResultsDirectoryError } from '../artifacts/index.ts'
 import { HarnessConfigError } from '../config/index.ts'
 import { DatasetValidationError } from '../scenarios/index.ts'
 import { RunPlanProblem } from './run-plan.ts'
@@ -18,6 +19,14 @@ describe('startupFailureText', () => {
       expect(startupFailureText('crawl', error)).not.toMatch(/\n\s+at /)
     }
     expect(startupFailureText('crawl', new HarnessConfigError(['one', 'two']))).toContain('- one\n- two')
+  })
+
+  test('a results folder refusal is its one sentence', () => {
+    const sentence =
+      "Results folder /r is a symbolic link (to /elsewhere); live-evals writes only into a real folder, so give the folder's own path."
+    expect(startupFailureText('crawl', new ResultsDirectoryError('/r', sentence))).toBe(
+      `live-evals: the crawl run cannot start; nothing was run and no run directory was created.\n${sentence}\n`,
+    )
   })
 
   test('anything else is a bug and keeps its stack', () => {

@@ -2,6 +2,7 @@
 // run directory) is a user's problem to fix, not a crash: it is printed as plain text, every problem listed,
 // and the process ends non-zero before any worker starts. Thrown from a Vitest global setup the same error
 // would be shown as an "Unhandled Error" that "might cause false positive tests", with a stack into our code.
+import { ArtifactsError } from '../artifacts/index.ts'
 import { HarnessConfigError } from '../config/index.ts'
 import { DatasetValidationError } from '../scenarios/index.ts'
 import { RunPlanProblem } from './run-plan.ts'
@@ -14,6 +15,8 @@ function isUserProblem(error: unknown): error is Error {
     error instanceof HarnessConfigError ||
     error instanceof DatasetValidationError ||
     error instanceof RunPlanProblem ||
+    // Results, run and attachments folder refusals: one sentence naming the path and the problem.
+    error instanceof ArtifactsError ||
     (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string')
   )
 }
