@@ -5,12 +5,11 @@
 // of audio barely moves with load, wall time does. Run: npx node bench/crawl-offline.ts
 import { availableParallelism, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
-import { offlineClientController } from '../src/assistants/assistant-session.ts'
 import { durationMs } from '../src/audio/pcm.ts'
 import { readMonoWavFile } from '../src/audio/wav.ts'
-import { executeSingleTurnScenario } from '../src/phases/single-turn/execute.ts'
 import {
   BUNDLED_CRAWL_DATASET,
+  executeScenario,
   freshRunDirectory,
   offlineCrawlSettings,
   offlineEnv,
@@ -31,14 +30,9 @@ let totalAudioMs = 0
 const statuses: Record<string, number> = {}
 for (const architecture of ['responses', 'client'] as const) {
   for (const scenario of scenarios) {
-    const env = offlineEnv(settings, server, `${runDirectory}`, architecture, {
-      clientController: offlineClientController,
-    })
+    const env = offlineEnv(settings, server, `${runDirectory}`, architecture)
     const started = performance.now()
-    const execution = await executeSingleTurnScenario(
-      { ...scenario, id: `${scenario.id}.${architecture}` },
-      env,
-    )
+    const execution = await executeScenario({ ...scenario, id: `${scenario.id}.${architecture}` }, env)
     const wallMs = performance.now() - started
     // The session audio processed = the caller track streamed to the server (request plus listening silence).
     const input = execution.artifacts.input_audio

@@ -17,6 +17,8 @@ function plannedRun(architecture: 'responses' | 'client'): PlannedRun {
     architecture,
     directory: `/results/${name}`,
     name,
+    resultsFile: `/results/${name}/results.json`,
+    claim: null,
     metadata: {
       id: name,
       module: 'crawl',
@@ -30,13 +32,9 @@ function plannedRun(architecture: 'responses' | 'client'): PlannedRun {
 
 const responses = plannedRun('responses')
 const client = plannedRun('client')
-const plan: RunPlan = {
+const plan: Pick<RunPlan, 'phase' | 'scenarioIds'> = {
   phase: 'crawl',
-  configFile: '/specs/crawl/config.toml',
-  mode: 'offline',
-  dataset: '/data/crawl.json',
   scenarioIds: ['first', 'second', 'third'],
-  runs: [responses, client],
 }
 
 function finishedTest(

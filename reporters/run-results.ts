@@ -8,6 +8,9 @@ import { buildResultsDocument } from '../src/reporting/results-document.ts'
 import type { LiveEvalsTaskMeta } from '../src/vitest/meta.ts'
 import type { PlannedRun, RunPlan } from '../src/vitest/run-plan.ts'
 
+/** What of a run's plan the results need: its phase and its scenarios' order (a RunStamp carries both). */
+type PlanFacts = Pick<RunPlan, 'phase' | 'scenarioIds'>
+
 export interface FinishedScenarioTest {
   name: string
   state: 'passed' | 'failed' | 'skipped' | 'pending'
@@ -42,7 +45,7 @@ export function rowsOfRun(run: PlannedRun, tests: readonly FinishedScenarioTest[
 }
 
 export function resultsDocumentOf(
-  plan: RunPlan,
+  plan: PlanFacts,
   run: PlannedRun,
   rows: readonly ResultItem[],
 ): ResultsDocument {
@@ -55,7 +58,7 @@ const UNITS = { crawl: 'examples', walk: 'recordings', run: 'conversations' } as
  * The reference toolkit's closing lines of a run. The denominator is the scenarios this run executed (its
  * rows), not the dataset's selection: a `-t` filter or a skip leaves the others out of the run, not unfinished.
  */
-export function consoleSummaryLines(plan: RunPlan, run: PlannedRun, document: ResultsDocument): string[] {
+export function consoleSummaryLines(plan: PlanFacts, run: PlannedRun, document: ResultsDocument): string[] {
   const { total, passed, failed, infrastructure_errors: infrastructure } = document.summary
   return [
     `[${run.architecture}] Completed ${passed + failed}/${total} valid ${UNITS[plan.phase]}; ` +

@@ -5,13 +5,13 @@ import { syntheticSpeech } from '../audio/synthetic-voice.ts'
 import type { ReceivedLiveEvent } from '../live/index.ts'
 import type { AssistantVisibleInput } from '../scenarios/visible.ts'
 import type { OfflineLiveServer } from '../testing/live-server/index.ts'
+import type { AssistantArchitecture } from './architectures/index.ts'
 import {
   type AssistantUnderTest,
-  type ClientControllerFactory,
   openAssistantUnderTest,
   registerOfflineAssistant,
 } from './assistant-session.ts'
-import type { Architecture, AssistantModels } from './frontend/index.ts'
+import type { AssistantModels } from './frontend/index.ts'
 import type { JsonObject } from './offline-behaviour.ts'
 
 export const models: AssistantModels = {
@@ -48,8 +48,7 @@ export interface OpenOfflineOptions {
 export async function openOffline(
   target: OfflineLiveServer,
   visible: AssistantVisibleInput,
-  architecture: Architecture,
-  clientController?: ClientControllerFactory,
+  architecture: AssistantArchitecture,
   options: OpenOfflineOptions = {},
 ): Promise<{ assistant: AssistantUnderTest; speech: Int16Array }> {
   const speech = syntheticSpeech(visible.inputText)
@@ -63,7 +62,6 @@ export async function openOffline(
     models,
     ...(options.facts === undefined ? {} : { facts: options.facts }),
     connection: { apiKey: token, baseURL: options.baseURL ?? target.baseURL, allowInsecureLoopback: true },
-    ...(clientController === undefined ? {} : { clientController }),
   })
   return { assistant, speech }
 }

@@ -1,6 +1,7 @@
 // The assistant under test over loopback, through openai's LiveWS, against the strict offline GPT-Live server.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../testing/live-server/index.ts'
+import { clientDelegation, responsesDelegation } from './architectures/index.ts'
 import {
   models,
   openOffline,
@@ -9,12 +10,7 @@ import {
   sendSilence,
   visibleRequest,
 } from './assistant-session.fixtures.ts'
-import {
-  createScenarioApplication,
-  offlineClientController,
-  openAssistantUnderTest,
-  registerOfflineAssistant,
-} from './assistant-session.ts'
+import { openAssistantUnderTest, registerOfflineAssistant } from './assistant-session.ts'
 import { startScriptedLivePeer } from './responses/delegation/scripted-live-peer.ts'
 
 let server: OfflineLiveServer
@@ -28,7 +24,7 @@ afterAll(async () => {
 describe('the assistant under test against the offline GPT-Live server', () => {
   test('a plain turn: the hours question is answered directly, with transcript and audio', async () => {
     const visible = visibleRequest('What are your hours?')
-    const { assistant, speech } = await openOffline(server, visible, 'responses')
+    const { assistant, speech } = await openOffline(server, visible, responsesDelegation)
     assistant.sendAudio(speech)
     sendSilence(assistant, 3_000)
     const outcome = await assistant.close()
@@ -43,7 +39,7 @@ describe('the assistant under test against the offline GPT-Live server', () => {
 
   test('Responses delegation: function call, execution, result injection and the spoken final answer', async () => {
     const visible = visibleRequest('Could you book a table under Alvarez on August 12 at 7 p.m. for four?')
-    const { assistant, speech } = await openOffline(server, visible, 'responses')
+    const { assistant, speech } = await openOffline(server, visible, responsesDelegation)
     assistant.sendAudio(speech)
     sendSilence(assistant, 1_000)
     await assistant.session.waitForEvent(
@@ -101,7 +97,7 @@ describe('the assistant under test against the offline GPT-Live server', () => {
     const visible = visibleRequest('Please cancel reservation R-001.', {
       initialState: { reservations: [], authorized_reservation_ids: ['R-001'] },
     })
-    const { assistant, speech } = await openOffline(server, visible, 'responses')
+    const { assistant, speech } = await openOffline(server, visible, responsesDelegation)
     assistant.sendAudio(speech)
     sendSilence(assistant, 1_000)
     await assistant.session.waitForEvent(
@@ -127,7 +123,7 @@ describe('the assistant under test against the offline GPT-Live server', () => {
 
   test('client delegation: the application answers with commentary carrying the delegation id', async () => {
     const visible = visibleRequest('Could you book a table under Alvarez on August 12 at 7 p.m. for four?')
-    const { assistant, speech } = await openOffline(server, visible, 'client', offlineClientController)
+    const { assistant, speech } = await openOffline(server, visible, clientDelegation())
     expect(assistant.sessionConfig.delegation).toEqual({ type: 'client' })
     assistant.sendAudio(speech)
     sendSilence(assistant, 1_000)
@@ -160,7 +156,7 @@ describe('the assistant under test against the offline GPT-Live server', () => {
     const visible = visibleRequest('Is there a table for 2 on August 12 at 7 p.m.?')
     const assistant = await openAssistantUnderTest({
       visibleInput: visible,
-      architecture: 'responses',
+      architecture: responsesDelegation,
       models,
       connection: { apiKey: 'peer-token', baseURL: peer.baseURL, allowInsecureLoopback: true },
     })
@@ -196,7 +192,11 @@ describe('the assistant under test against the offline GPT-Live server', () => {
   })
 
   test('close() closes once: a second call returns the same outcome', async () => {
-    const { assistant } = await openOffline(server, visibleRequest('What are your hours?'), 'responses')
+    const { assistant } = await openOffline(
+      server,
+      visibleRequest('What are your hours?'),
+      responsesDelegation,
+    )
     const first = assistant.close()
     expect(assistant.close()).toBe(first)
     expect(await first).toMatchObject({ type: 'closed' })
@@ -204,15 +204,15 @@ describe('the assistant under test against the offline GPT-Live server', () => {
 
   test("a pre-built application serves one session: its tools are the session's, a second session is refused", async () => {
     const visible = visibleRequest('What are your hours?')
-    const application = createScenarioApplication(visible, 'responses')
+    const application = responsesDelegation.createApplication(visible)
     const open = () =>
       openAssistantUnderTest({
         visibleInput: visible,
-        architecture: 'responses',
+        architecture: responsesDelegation,
         models,
         application,
         connection: {
-          apiKey: registerOfflineAssistant(server, visible, 'responses', []),
+          apiKey: registerOfflineAssistant(server, visible, responsesDelegation, []),
           baseURL: server.baseURL,
           allowInsecureLoopback: true,
         },
@@ -229,23 +229,25 @@ describe('the assistant under test against the offline GPT-Live server', () => {
     await expect(
       openAssistantUnderTest({
         visibleInput: visible,
-        architecture: 'responses',
+        architecture: responsesDelegation,
         models,
         facts: {},
-        application: createScenarioApplication(visible, 'responses'),
+        application: responsesDelegation.createApplication(visible),
         connection: { apiKey: 'unused', baseURL: server.baseURL, allowInsecureLoopback: true },
       }),
-    ).rejects.toThrow(/pass the business facts to createScenarioApplication/)
+    ).rejects.toThrow(/pass the business facts to createApplication/)
   })
 
-  test('client delegation without a controller factory is refused before connecting', async () => {
+  test('an application of the other architecture is refused, naming both copies', async () => {
+    const visible = visibleRequest('What are your hours?')
     await expect(
       openAssistantUnderTest({
-        visibleInput: visibleRequest('What are your hours?'),
-        architecture: 'client',
+        visibleInput: visible,
+        architecture: responsesDelegation,
         models,
+        application: clientDelegation().createApplication(visible),
         connection: { apiKey: 'unused', baseURL: server.baseURL, allowInsecureLoopback: true },
       }),
-    ).rejects.toThrow(/client delegation needs a clientController factory/)
+    ).rejects.toThrow(/it is the client copy, not the responses one/)
   })
 })

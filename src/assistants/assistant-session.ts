@@ -1,22 +1,22 @@
 // The assistant under test for one scenario: a GPT-Live session configured from the assistant plan only, this
 // scenario's own application (executor + tool runtime over a deep copy of the authorized initial state), and
-// the delegation controller of the chosen architecture. The evaluator drives it with caller audio and reads
-// back the event stream, the tool executions, the final state and the delegation records.
+// the delegation controller of its architecture (src/assistants/architectures: one object per architecture).
+// The evaluator drives it with caller audio and reads back the event stream, the tool executions, the final
+// state and the delegation records.
 import type { ReceivedLiveEvent, SessionConfig, SessionStartedEvent } from '../live/index.ts'
 import { type LiveEndpointSettingsInput, LiveSession } from '../live/index.ts'
 import type { LiveSessionOutcome } from '../live/outcome.ts'
-import { renderConversationContext } from '../scenarios/derived.ts'
+import type { ObservedResponseUsage } from '../reporting/consumption.ts'
 import type { AssistantVisibleInput } from '../scenarios/visible.ts'
 import type { HeardUtterance, OfflineLiveServer, OfflineSessionScript } from '../testing/live-server/index.ts'
-import type { ApplicationBackend, ObservationEvent } from './client/backend/application-backend.ts'
-import { restaurantOfflineBackend } from './client/backend/offline-backend.ts'
-import { runtimeToolCallback } from './client/backend/tool-callback.ts'
-import {
-  ClientDelegationController,
-  type CommentaryRecord,
-} from './client/delegation/client-delegation-controller.ts'
-import { RestaurantOfflineBehaviour as ClientOfflineBehaviour } from './client/offline/restaurant-offline-behaviour.ts'
-import { RestaurantTools as ClientRestaurantTools } from './client/tools/restaurant-tools.ts'
+import type {
+  ApplicationView,
+  ArchitectureController,
+  AssistantArchitecture,
+  DelegationObservation,
+  RequestedCall,
+  ScenarioApplication,
+} from './architectures/index.ts'
 import type { DelegationWaitOptions } from './delegation-lifecycle.ts'
 import {
   type Architecture,
@@ -26,98 +26,7 @@ import {
   buildSessionStart,
   type SessionStartOptions,
 } from './frontend/index.ts'
-import type { JsonObject, OfflineBehaviour } from './offline-behaviour.ts'
-import {
-  ResponsesDelegationController,
-  type ResponsesDelegationObservation,
-} from './responses/delegation/index.ts'
-import { RestaurantOfflineBehaviour as ResponsesOfflineBehaviour } from './responses/offline/restaurant-offline-behaviour.ts'
-import { RestaurantTools as ResponsesRestaurantTools } from './responses/tools/restaurant-tools.ts'
-import type { ToolExecutionRecord } from './runtime/tool-executor.ts'
-import { ToolRuntime } from './runtime/tool-runtime.ts'
-
-/**
- * The controller contract both architectures share (see delegation-lifecycle.ts): pending work, waiting for
- * it, closing once, and a serializable record of what it observed.
- */
-export interface DelegationController {
-  readonly pending: number
-  wait(options?: DelegationWaitOptions): Promise<void>
-  close(): Promise<void>
-  observation(): unknown
-}
-
-/** What a client-delegation controller is built from: the started session, this scenario's tools and plan. */
-export interface ClientControllerContext {
-  session: LiveSession
-  runtime: ToolRuntime
-  plan: AssistantPlan
-  visibleInput: AssistantVisibleInput
-  clock: () => number
-}
-
-/** What the client-delegation side records: delegations answered, commentary and its acceptance, backend events. */
-export interface ClientDelegationObservation {
-  delegationIds: string[]
-  commentary: CommentaryRecord[]
-  /** The backend's published observations (handoffs, tool calls, completions, failures); never sent to Live. */
-  events: ObservationEvent[]
-}
-
-export interface ClientDelegationHandle extends DelegationController {
-  observation(): ClientDelegationObservation
-}
-export type ClientControllerFactory = (context: ClientControllerContext) => ClientDelegationHandle
-
-/**
- * The in-process client controller (src/assistants/client/delegation) over a backend of your choice, fed by
- * the session's events and answering with `session.commentary.append`.
- */
-export function clientControllerWith(
-  backendFor: (context: ClientControllerContext) => ApplicationBackend,
-): ClientControllerFactory {
-  return (context) => {
-    const events: ObservationEvent[] = []
-    const controller = new ClientDelegationController({
-      backend: backendFor(context),
-      sendToLive: (event) => context.session.send(event) !== null,
-      emit: (event) => events.push(structuredClone(event)),
-      initialItems: context.plan.input,
-    })
-    const unsubscribe = context.session.subscribe(({ event }) => controller.observe(event))
-    return {
-      get pending() {
-        return controller.pending
-      },
-      wait: (options) => controller.wait(options),
-      close() {
-        unsubscribe()
-        return controller.close()
-      },
-      observation: () => ({
-        delegationIds: controller.delegationIds,
-        commentary: controller.commentary(),
-        events: structuredClone(events),
-      }),
-    }
-  }
-}
-
-/**
- * The client copy's deterministic restaurant backend for one scenario: it knows the visible conversation
- * context and the authorized initial state, and reaches the tools through this scenario's runtime.
- */
-export function offlineClientBackend({ visibleInput, runtime }: ClientControllerContext): ApplicationBackend {
-  return restaurantOfflineBackend({
-    authorizedContext: renderConversationContext(visibleInput.context),
-    // The backend keeps its own copy of the state.
-    initialState: visibleInput.initialState,
-    callTool: runtimeToolCallback(runtime),
-  })
-}
-
-/** Offline client delegation: the client copy's deterministic restaurant backend on this scenario's tools. */
-export const offlineClientController: ClientControllerFactory = clientControllerWith(offlineClientBackend)
+import type { JsonObject } from './offline-behaviour.ts'
 
 export interface AssistantConnection {
   /** OPENAI_API_KEY live; offline, the token registerOfflineAssistant returned. */
@@ -130,7 +39,7 @@ export interface AssistantConnection {
 
 export interface OpenAssistantOptions {
   visibleInput: AssistantVisibleInput
-  architecture: Architecture
+  architecture: AssistantArchitecture
   models: AssistantModels
   connection: AssistantConnection
   /**
@@ -139,65 +48,16 @@ export interface OpenAssistantOptions {
    */
   facts?: JsonObject
   /**
-   * This scenario's application, built beforehand with createScenarioApplication (so an evaluator can hold the
-   * very state the assistant changes). Default: a fresh one. It must be built for this scenario and
+   * This scenario's application, built beforehand with `architecture.createApplication` (so an evaluator can
+   * hold the very state the assistant changes). Default: a fresh one. It must be built for this scenario and
    * architecture, serves one session only, and carries its own facts (do not also pass `facts`).
    */
   application?: ScenarioApplication
-  /** Client delegation only: builds the application's controller (required for `architecture: 'client'`). */
-  clientController?: ClientControllerFactory
   sessionStart?: SessionStartOptions
   /** Session clock in milliseconds; stamps events and records. Defaults to `performance.now()`. */
   clock?: () => number
   /** Aborting shuts the session down locally (synthetic, never a provider failure). */
   signal?: AbortSignal
-}
-
-/** What an evaluator reads of a scenario's application. */
-export interface ApplicationView {
-  /** Every execution, completed and failed, in the order they finished. */
-  executions(): ToolExecutionRecord[]
-  /** The application state now. */
-  snapshot(): JsonObject
-  /** The state the scenario started from (a copy). */
-  readonly initialState: JsonObject
-}
-
-/**
- * One scenario's isolated application: the architecture's own restaurant executor over a deep copy of the
- * authorized initial state, and the tool runtime the assistant's calls go through.
- */
-export interface ScenarioApplication extends ApplicationView {
-  readonly scenarioId: string
-  readonly architecture: Architecture
-  readonly runtime: ToolRuntime
-}
-
-/**
- * A fresh application for one scenario in `architecture`'s own copy. `facts` are the application's business
- * facts, private overrides included (default: that copy's facts.json).
- */
-export function createScenarioApplication(
-  visibleInput: Pick<AssistantVisibleInput, 'scenarioId' | 'initialState'>,
-  architecture: Architecture,
-  facts?: JsonObject,
-): ScenarioApplication {
-  const initialState = structuredClone(visibleInput.initialState)
-  // The executor deep-copies both, so it never shares state with this view or with the caller's facts.
-  const executorOptions = { initialState, facts }
-  const executor =
-    architecture === 'responses'
-      ? new ResponsesRestaurantTools(executorOptions)
-      : new ClientRestaurantTools(executorOptions)
-  const runtime = new ToolRuntime(executor)
-  return {
-    scenarioId: visibleInput.scenarioId,
-    architecture,
-    runtime,
-    executions: () => runtime.executions(),
-    snapshot: () => runtime.snapshot(),
-    initialState,
-  }
 }
 
 // Applications already given to a session: a second session on the same one would share its state.
@@ -223,16 +83,13 @@ export function checkScenarioApplication(
   if (problem !== null) {
     throw new Error(
       `Scenario ${scenarioId}: the application given to the ${architecture} assistant cannot be used: ${problem}; ` +
-        'build a fresh one per session with createScenarioApplication(visibleInput, architecture).',
+        'build a fresh one per session with architecture.createApplication(visibleInput).',
     )
   }
 }
 
-export type DelegationObservation =
-  | { architecture: 'responses'; records: ResponsesDelegationObservation }
-  | { architecture: 'client'; records: ClientDelegationObservation }
-
 export interface AssistantUnderTest {
+  readonly architecture: Architecture
   readonly plan: AssistantPlan
   /** Exactly what was sent as `session.start`'s session. */
   readonly sessionConfig: SessionConfig
@@ -243,7 +100,14 @@ export interface AssistantUnderTest {
   /** Every received event, in order, from the first; ends when the session ends. */
   events(): AsyncGenerator<ReceivedLiveEvent, void, undefined>
   readonly tools: ApplicationView
+  /** The architecture's serializable record of the delegations (for the details JSON). */
   delegations(): DelegationObservation
+  /** The tool calls the backend asked for, in request order. */
+  requestedCalls(): RequestedCall[]
+  /** Backend usage per backend response (unknown as null). */
+  backendUsage(): (ObservedResponseUsage | null)[]
+  /** Whether the backend's work for a delegation is over. */
+  delegationFinished(delegationId: string): boolean
   /** Resolves once no delegated work is pending; rejects with the controller's retained error. */
   waitForDelegatedWork(options?: DelegationWaitOptions): Promise<void>
   /** Closes the controller, then the session; once. Never rejects: the outcome says how the session ended. */
@@ -252,30 +116,24 @@ export interface AssistantUnderTest {
 
 export async function openAssistantUnderTest(options: OpenAssistantOptions): Promise<AssistantUnderTest> {
   const { visibleInput, architecture } = options
-  if (architecture === 'client' && options.clientController === undefined) {
-    throw new Error(
-      `Scenario ${visibleInput.scenarioId}: client delegation needs a clientController factory (the ` +
-        'application controller of src/assistants/client/delegation); pass one, or use architecture "responses".',
-    )
-  }
   if (options.application !== undefined && options.facts !== undefined) {
     throw new Error(
-      `Scenario ${visibleInput.scenarioId}: pass the business facts to createScenarioApplication, not beside a ` +
+      `Scenario ${visibleInput.scenarioId}: pass the business facts to createApplication, not beside a ` +
         'pre-built application (its executor already decides with its own facts).',
     )
   }
   // The plan keeps a public copy and the executor its own copy: neither aliases the caller's facts.
   const { facts } = options
   const plan = buildAssistantPlan(visibleInput, {
-    architecture,
+    architecture: architecture.name,
     models: options.models,
     ...(facts === undefined ? {} : { facts }),
   })
   const sessionConfig = buildSessionStart(plan, options.sessionStart)
   // Each scenario gets its own application: a fresh executor over its own copy of the state, either built
   // here or handed in by the evaluator that wants to read it.
-  const application = options.application ?? createScenarioApplication(visibleInput, architecture, facts)
-  checkScenarioApplication(application, visibleInput.scenarioId, architecture)
+  const application = options.application ?? architecture.createApplication(visibleInput, facts)
+  checkScenarioApplication(application, visibleInput.scenarioId, architecture.name)
   applicationsInUse.add(application)
   const { runtime } = application
   const clock = options.clock ?? (() => performance.now())
@@ -285,17 +143,13 @@ export async function openAssistantUnderTest(options: OpenAssistantOptions): Pro
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   })
   // Attached before start so no delegation event can slip past it.
-  const responsesController =
-    architecture === 'responses' ? new ResponsesDelegationController(session, runtime, { clock }) : null
-  const controller: DelegationController =
-    responsesController ??
-    (options.clientController as ClientControllerFactory)({
-      session,
-      runtime,
-      plan,
-      visibleInput,
-      clock,
-    })
+  const controller: ArchitectureController = architecture.attach({
+    session,
+    runtime,
+    plan,
+    visibleInput,
+    clock,
+  })
 
   let started: SessionStartedEvent
   try {
@@ -311,6 +165,7 @@ export async function openAssistantUnderTest(options: OpenAssistantOptions): Pro
   void session.outcome.then(() => controller.close())
   let closing: Promise<LiveSessionOutcome> | null = null
   return {
+    architecture: architecture.name,
     plan,
     sessionConfig,
     started,
@@ -322,28 +177,16 @@ export async function openAssistantUnderTest(options: OpenAssistantOptions): Pro
       snapshot: () => application.snapshot(),
       initialState: structuredClone(application.initialState),
     },
-    delegations: () =>
-      responsesController !== null
-        ? { architecture: 'responses', records: responsesController.observation() }
-        : { architecture: 'client', records: (controller as ClientDelegationHandle).observation() },
+    delegations: () => controller.observation(),
+    requestedCalls: () => controller.requestedCalls(application.executions()),
+    backendUsage: () => controller.backendUsage(),
+    delegationFinished: (delegationId) => controller.delegationFinished(delegationId),
     waitForDelegatedWork: (waitOptions) => controller.wait(waitOptions),
     close() {
       closing ??= controller.close().then(() => session.close())
       return closing
     },
   }
-}
-
-/** The assistant-owned offline behaviour of an architecture, built from the visible input only. */
-function offlineBehaviourFor(visible: AssistantVisibleInput, architecture: Architecture): OfflineBehaviour {
-  // The behaviour copies the state itself.
-  const options = {
-    conversationContext: renderConversationContext(visible.context),
-    initialState: visible.initialState,
-  }
-  return architecture === 'responses'
-    ? new ResponsesOfflineBehaviour(options)
-    : new ClientOfflineBehaviour(options)
 }
 
 // Registrations per server and scenario: the n-th session of one scenario and architecture on one server gets
@@ -366,14 +209,14 @@ function offlineSessionToken(server: object, key: string): string {
 export function registerOfflineAssistant(
   server: Pick<OfflineLiveServer, 'registerSession'>,
   visibleInput: AssistantVisibleInput,
-  architecture: Architecture,
+  architecture: AssistantArchitecture,
   hearing: HeardUtterance[],
   extra: Pick<OfflineSessionScript, 'faults' | 'acknowledgement'> = {},
 ): string {
-  const token = offlineSessionToken(server, `${visibleInput.scenarioId}-${architecture}`)
+  const token = offlineSessionToken(server, `${visibleInput.scenarioId}-${architecture.name}`)
   server.registerSession(token, {
     hearing,
-    behaviour: offlineBehaviourFor(visibleInput, architecture),
+    behaviour: architecture.offlineBehaviour(visibleInput),
     ...extra,
   })
   return token

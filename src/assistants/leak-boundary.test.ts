@@ -18,15 +18,15 @@ import { type AssistantVisibleInput, assistantVisibleInput } from '../scenarios/
 import { type OfflineLiveServer, startOfflineLiveServer } from '../testing/live-server/index.ts'
 import { type ResponsesRequest, responsesRoute } from '../testing/responses-server/responses-route.ts'
 import { type ResponsesServer, startResponsesServer } from '../testing/responses-server/server.ts'
-import { liveClientController } from '../vitest/live-client-controller.ts'
-import { openOffline, outputTranscript, pumpSilenceUntil, sendSilence } from './assistant-session.fixtures.ts'
 import {
-  type ClientControllerFactory,
-  clientControllerWith,
+  type AssistantArchitecture,
+  clientDelegation,
   offlineClientBackend,
-} from './assistant-session.ts'
+  responsesDelegation,
+} from './architectures/index.ts'
+import { liveClientBackend } from './architectures/live-client-backend.ts'
+import { openOffline, outputTranscript, pumpSilenceUntil, sendSilence } from './assistant-session.fixtures.ts'
 import type { ApplicationBackend } from './client/backend/application-backend.ts'
-import type { Architecture } from './frontend/index.ts'
 import { restaurantFacts } from './responses/tools/resources.ts'
 
 const SENTINEL = 'LEAKSENTINEL'
@@ -199,21 +199,19 @@ afterAll(async () => {
 
 /** The application side of a variant, and where it records what its backend was given. */
 function applicationFor(variant: Variant): {
-  controller?: ClientControllerFactory
+  architecture: AssistantArchitecture
   backendSaw: () => string[]
 } {
-  if (variant === 'responses') return { backendSaw: () => [] }
+  if (variant === 'responses') return { architecture: responsesDelegation, backendSaw: () => [] }
   if (variant === 'client, offline backend') {
     const seen: string[] = []
-    const controller = clientControllerWith((context) =>
-      recordingBackend(offlineClientBackend(context), seen),
-    )
-    return { controller, backendSaw: () => seen }
+    const architecture = clientDelegation((context) => recordingBackend(offlineClientBackend(context), seen))
+    return { architecture, backendSaw: () => seen }
   }
   const before = responsesApi.requestsTo('POST', '/v1/responses').length
   const client = new OpenAI({ apiKey: 'test-backend-key', baseURL: responsesApi.baseURL, maxRetries: 0 })
   // The live wiring itself (plan backend instructions, client tool definitions, runtime callback).
-  const controller = liveClientController(
+  const backend = liveClientBackend(
     { credentials: { openai_api_key: null, responses_api_key: null, client_assistant_token: null } },
     { client },
   )
@@ -222,14 +220,13 @@ function applicationFor(variant: Variant): {
       .requestsTo('POST', '/v1/responses')
       .slice(before)
       .map((request) => request.rawBody.toString('utf8'))
-  return { controller, backendSaw: bodies }
+  return { architecture: clientDelegation(backend), backendSaw: bodies }
 }
 
 async function runThroughProxy(visible: AssistantVisibleInput, variant: Variant) {
-  const architecture: Architecture = variant === 'responses' ? 'responses' : 'client'
   const application = applicationFor(variant)
   const proxy = await startRecordingProxy(server.url)
-  const { assistant, speech } = await openOffline(server, visible, architecture, application.controller, {
+  const { assistant, speech } = await openOffline(server, visible, application.architecture, {
     facts: privateFacts(),
     baseURL: proxy.baseURL,
   })

@@ -1,28 +1,25 @@
 // The fixtures of a scenario test. Each test gets its own caller audio, application and assistant session, and
 // everything it opens is closed when it ends, failed or not (onCleanup). liveSession runs on the test's
 // callerAudio and toolState: the audio a test reads is the audio streamed, the state it reads is the state the
-// assistant changed. The offline GPT-Live server is shared by
-// the tests of one file and stopped after them. `scenario` and `architecture` are placeholders that the suite
-// helper binds per describe block with test.override.
+// assistant changed. Settings and scenarios come from the run plan (resolved once in the main process); the
+// phase's module (src/phases/registry.ts) says how callers are produced and conversations driven. The offline
+// GPT-Live server is shared by the tests of one file and stopped after them. `scenario` and `architecture` are
+// placeholders that the suite helper binds per describe block with test.override.
 import { test as base, inject } from 'vitest'
-import type { CrawlSettings } from '../config/index.ts'
-import type { SingleTurnEnv } from '../phases/single-turn/types.ts'
-import type { LoadedScenario } from '../scenarios/index.ts'
+import type { ScenarioApplication } from '../assistants/architectures/index.ts'
+import { architectureFor } from '../phases/engine/architecture-choice.ts'
+import type { ScenarioEnv, SingleTurnSettings } from '../phases/engine/execution.ts'
+import { failedExecution } from '../phases/engine/record.ts'
+import { runScenario } from '../phases/engine/run-scenario.ts'
+import { stageFailureOf } from '../phases/engine/stage.ts'
+import { phaseModule } from '../phases/registry.ts'
+import { assistantVisibleInput, type LoadedScenario } from '../scenarios/index.ts'
 import { startOfflineLiveServer } from '../testing/live-server/index.ts'
 import { attachScenarioAudio } from './attachments.ts'
 import { runPlanOf } from './provided.ts'
 import { plannedRunFor } from './run-plan.ts'
 import { bindRunToMeta, type ScenarioRun } from './scenario-run.ts'
-import type { AssistantArchitecture } from './settings.ts'
-import { loadSuiteSettings } from './settings.ts'
-import {
-  callerAudioFailure,
-  clientControllerFor,
-  createSpeechSynthesizer,
-  createToolState,
-  executeScenario,
-  prepareCallerAudio,
-} from './single-turn.ts'
+import type { AssistantArchitecture as ArchitectureName } from './settings.ts'
 import { verdictOf } from './verdict.ts'
 import { recordVerdict } from './verdict-record.ts'
 
@@ -61,16 +58,10 @@ export const scenarioTest = base
     })
   })
   .extend('runPlan', { scope: 'worker' }, () => runPlanOf({ liveEvalsRun: inject('liveEvalsRun') }))
-  .extend('suiteSettings', { scope: 'file' }, ({ runPlan }): CrawlSettings => {
-    if (runPlan.phase !== 'crawl') throw new Error(`No single-turn suite for the ${runPlan.phase} phase`)
-    const settings = loadSuiteSettings('crawl', runPlan.configFile)
-    // The plan was made in the main process; a worker that resolved another mode would grade a different run.
-    if (settings.execution.mode !== runPlan.mode) {
-      throw new Error(
-        `This worker resolved execution mode "${settings.execution.mode}" but the run was planned as "${runPlan.mode}"; ` +
-          'do not change LIVE_EVALS_MODE while a run starts',
-      )
-    }
+  .extend('phase', { scope: 'worker' }, ({ runPlan }) => phaseModule(runPlan.phase))
+  .extend('suiteSettings', { scope: 'worker' }, ({ runPlan }): SingleTurnSettings => {
+    const settings = runPlan.settings
+    if (settings.phase === 'run') throw new Error('The RUN phase has no single-turn suite')
     return settings
   })
   .extend('offlineServer', { scope: 'file' }, async ({ runPlan }, { onCleanup }) => {
@@ -79,47 +70,55 @@ export const scenarioTest = base
     onCleanup(() => server.close())
     return server
   })
-  .extend('speech', { scope: 'file' }, ({ suiteSettings }) => createSpeechSynthesizer(suiteSettings))
-  // One factory (and, live, one openai client) per file; every scenario still gets its own backend.
-  .extend('clientController', { scope: 'file' }, ({ suiteSettings }) => clientControllerFor(suiteSettings))
+  // One caller source (and, live, one synthesizer and its cache) per file.
+  .extend('callerSource', { scope: 'file' }, ({ phase, suiteSettings }) => phase.callerSource(suiteSettings))
+  // One object per architecture per file (live client delegation holds one openai client for the file).
+  .extend('architectures', { scope: 'file' }, ({ suiteSettings }) => ({
+    responses: architectureFor('responses', suiteSettings),
+    client: architectureFor('client', suiteSettings),
+  }))
   .extend('scenario', (): LoadedScenario => unbound('scenario'))
-  .extend('architecture', (): AssistantArchitecture => unbound('architecture'))
+  .extend('architecture', (): ArchitectureName => unbound('architecture'))
   .extend(
     'scenarioEnv',
-    ({ runPlan, suiteSettings, offlineServer, speech, clientController, architecture }): SingleTurnEnv => ({
-      phase: 'crawl',
+    ({ runPlan, suiteSettings, offlineServer, callerSource, architectures, architecture }): ScenarioEnv => ({
       settings: suiteSettings,
       runDirectory: plannedRunFor(runPlan, architecture).directory,
       offlineServer,
-      speech,
-      architecture,
-      ...(architecture === 'client' ? { clientController } : {}),
+      architecture: architectures[architecture],
+      callerSource,
     }),
   )
   // The request exactly as liveSession streams it. A request that cannot be prepared (text-to-speech failed)
   // still leaves its infrastructure_error row, naming the stage, before the test fails.
   .extend('callerAudio', async ({ scenario, scenarioEnv, task, signal }) => {
     try {
-      return await prepareCallerAudio(scenario, scenarioEnv, { signal })
+      return await scenarioEnv.callerSource.prepare(scenario, { signal })
     } catch (error) {
       const meta = task.meta.liveEvals
-      if (meta !== undefined) meta.row = callerAudioFailure(scenario, error).row
+      if (meta !== undefined && !meta.sealed) {
+        meta.row = failedExecution(scenario, stageFailureOf(error, 'input_setup')).row
+      }
       throw error
     }
   })
   // The scenario's application: liveSession's assistant uses this one, so its state is the state after the run.
-  .extend('toolState', ({ scenario, architecture }) => createToolState(scenario, architecture))
+  .extend(
+    'toolState',
+    ({ scenario, scenarioEnv }): ScenarioApplication =>
+      scenarioEnv.architecture.createApplication(assistantVisibleInput(scenario)),
+  )
   .extend(
     'liveSession',
-    async ({ scenario, scenarioEnv, callerAudio, toolState, task, annotate, signal }) => {
-      const execution = await executeScenario(scenario, scenarioEnv, {
+    async ({ phase, scenario, scenarioEnv, callerAudio, toolState, task, annotate, signal }) => {
+      const execution = await runScenario(phase, scenario, scenarioEnv, {
         signal,
         callerAudio,
         application: toolState,
       })
       const run: ScenarioRun = {
         scenarioId: scenario.id,
-        architecture: scenarioEnv.architecture,
+        architecture: scenarioEnv.architecture.name,
         expected: scenario.expected,
         observation: execution.observation,
         grade: execution.grade,

@@ -1,9 +1,9 @@
 // What the matchers grade: one executed scenario, its evaluator-only expectations and what was observed. Built by
 // the liveSession fixture; never shown to the assistant under test.
 
-import type { SingleTurnObservation } from '../observability/observation.ts'
 import type { SingleTurnGrade } from '../grading/single-turn.ts'
-import type { StageFailure } from '../phases/single-turn/types.ts'
+import type { SingleTurnObservation } from '../observability/observation.ts'
+import type { StageFailure } from '../phases/engine/stage.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
 import type { ExpectedOutcome } from '../scenarios/index.ts'
 import type { LiveEvalsTaskMeta, MatcherGrade } from './meta.ts'

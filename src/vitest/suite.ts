@@ -1,8 +1,8 @@
 // scenarioSuite(): one call in a spec file turns a phase's dataset into tests.
 //   describe(<architecture>) → describe(<scenario id>) → test(<title>)
 // Each test carries tags (phase, architecture, scenario type) and initial meta, so reporters and filters know it
-// before it runs. The dataset is validated first; a bad dataset throws with every violation listed and no test
-// is registered.
+// before it runs. The scenarios are the run plan's: validated and selected once, in the main process (a bad
+// dataset stops the run before any worker starts), and only this shard's when the run is sharded.
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, inject } from 'vitest'
@@ -11,8 +11,6 @@ import { scenarioType } from '../scenarios/index.ts'
 import { scenarioTest } from './fixtures.ts'
 import { initialMeta } from './meta.ts'
 import { projectOptionsOf, runPlanOf } from './provided.ts'
-import { selectedScenarios } from './run-plan.ts'
-import { loadSuiteSettings } from './settings.ts'
 import { architectureTag, phaseTag, scenarioTypeTag } from './tags.ts'
 
 /** What a scenario test body receives: the Vitest context with the scenario fixtures. */
@@ -50,8 +48,7 @@ export async function scenarioSuite(options: ScenarioSuiteOptions): Promise<void
         'give liveEvalsProject() and scenarioSuite() the same config.toml (LIVE_EVALS_CONFIG replaces both)',
     )
   }
-  const settings = loadSuiteSettings(plan.phase, project.configFile)
-  const scenarios = await selectedScenarios(settings)
+  const scenarios = plan.scenarios
   const declared = new Set(project.declaredTags)
   const declaredOnly = (tags: string[]) => tags.filter((tag) => declared.has(tag))
 

@@ -1,24 +1,24 @@
-// The live client controller over loopback: a GPT-Live session on the offline server delegates to the client,
+// The live client backend over loopback: a GPT-Live session on the offline server delegates to the client,
 // the controller's OpenAI reference backend asks the test Responses route (which scripts a tool call, then an
 // answer), the tool runs in this scenario's own application, and the answer goes back as commentary.
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { architectureFor } from '../../phases/engine/architecture-choice.ts'
+import { type OfflineLiveServer, startOfflineLiveServer } from '../../testing/live-server/index.ts'
+import { responsesRoute } from '../../testing/responses-server/responses-route.ts'
+import { type ResponsesServer, startResponsesServer } from '../../testing/responses-server/server.ts'
+import { loadSuiteSettings } from '../../vitest/settings.ts'
 import {
   models,
   openOffline,
   outputTranscript,
   pumpSilenceUntil,
   visibleRequest,
-} from '../assistants/assistant-session.fixtures.ts'
-import { offlineClientController } from '../assistants/assistant-session.ts'
-import { clientBackendPrompt } from '../assistants/client/prompts/prompts.ts'
-import { restaurantToolDefinitions } from '../assistants/client/tools/resources.ts'
-import { AUTHORIZED_CONTEXT_HEADING } from '../assistants/frontend/index.ts'
-import { type OfflineLiveServer, startOfflineLiveServer } from '../testing/live-server/index.ts'
-import { responsesRoute } from '../testing/responses-server/responses-route.ts'
-import { type ResponsesServer, startResponsesServer } from '../testing/responses-server/server.ts'
-import { liveClientController } from './live-client-controller.ts'
-import { loadSuiteSettings } from './settings.ts'
-import { clientControllerFor } from './single-turn.ts'
+} from '../assistant-session.fixtures.ts'
+import { clientBackendPrompt } from '../client/prompts/prompts.ts'
+import { restaurantToolDefinitions } from '../client/tools/resources.ts'
+import { AUTHORIZED_CONTEXT_HEADING } from '../frontend/index.ts'
+import { clientDelegation } from './client.ts'
+import { liveClientBackend } from './live-client-backend.ts'
 
 const RESPONSES_KEY = 'sk-test-responses-key-0123456789'
 const GENERAL_KEY = 'sk-test-general-key-0123456789'
@@ -57,14 +57,14 @@ afterAll(async () => {
   await Promise.all([live.close(), openai.close()])
 })
 
-describe('liveClientController', () => {
+describe('liveClientBackend', () => {
   test('delegated work runs on the OpenAI reference backend with the plan, the client tools and this scenario’s runtime', async () => {
     const before = openai.requestsTo('POST', '/v1/responses').length
-    const controller = liveClientController(credentials({ openai: GENERAL_KEY, responses: RESPONSES_KEY }), {
+    const backend = liveClientBackend(credentials({ openai: GENERAL_KEY, responses: RESPONSES_KEY }), {
       baseURL: openai.baseURL,
     })
     const visible = visibleRequest('Could you book a table under Alvarez on August 12 at 7 p.m. for four?')
-    const { assistant, speech } = await openOffline(live, visible, 'client', controller)
+    const { assistant, speech } = await openOffline(live, visible, clientDelegation(backend))
     assistant.sendAudio(speech)
     const spoken = () => outputTranscript(assistant.session.log.events).includes('reference R-001')
     expect(await pumpSilenceUntil(assistant, spoken)).toBe(true)
@@ -108,9 +108,9 @@ describe('liveClientController', () => {
 
   test('falls back to OPENAI_API_KEY when no Responses key is set', async () => {
     const before = openai.requestsTo('POST', '/v1/responses').length
-    const controller = liveClientController(credentials({ openai: GENERAL_KEY }), { baseURL: openai.baseURL })
+    const backend = liveClientBackend(credentials({ openai: GENERAL_KEY }), { baseURL: openai.baseURL })
     const visible = visibleRequest('Could you book a table under Alvarez on August 12 at 7 p.m. for four?')
-    const { assistant, speech } = await openOffline(live, visible, 'client', controller)
+    const { assistant, speech } = await openOffline(live, visible, clientDelegation(backend))
     assistant.sendAudio(speech)
     expect(await pumpSilenceUntil(assistant, () => openai.requests.length > before + 1)).toBe(true)
     await assistant.waitForDelegatedWork()
@@ -120,29 +120,44 @@ describe('liveClientController', () => {
   })
 
   test('without any key it refuses up front and names both variables', () => {
-    expect(() => liveClientController(credentials({}), { baseURL: openai.baseURL })).toThrow(
+    expect(() => liveClientBackend(credentials({}), { baseURL: openai.baseURL })).toThrow(
       /OPENAI_RESPONSES_API_KEY or OPENAI_API_KEY/,
     )
   })
 })
 
-describe('clientControllerFor', () => {
+describe('architectureFor client', () => {
   const settingsIn = (mode: 'live' | 'offline') =>
     loadSuiteSettings('crawl', 'specs/crawl/config.toml', {
       env: { LIVE_EVALS_MODE: mode, OPENAI_API_KEY: GENERAL_KEY },
     })
 
-  test('offline it is the deterministic offline controller', () => {
-    expect(clientControllerFor(settingsIn('offline'))).toBe(offlineClientController)
+  test('offline it answers with the deterministic offline backend: nothing reaches the Responses API', async () => {
+    const before = openai.requestsTo('POST', '/v1/responses').length
+    const visible = visibleRequest('Could you book a table under Alvarez on August 12 at 7 p.m. for four?')
+    const { assistant, speech } = await openOffline(
+      live,
+      visible,
+      architectureFor('client', settingsIn('offline')),
+    )
+    assistant.sendAudio(speech)
+    const booked = () => assistant.tools.executions().length > 0
+    expect(await pumpSilenceUntil(assistant, booked)).toBe(true)
+    await assistant.waitForDelegatedWork()
+    await assistant.close()
+    expect(openai.requestsTo('POST', '/v1/responses').length).toBe(before)
   })
 
   test('live it delegates to the Responses API (here the loopback server named by OPENAI_BASE_URL)', async () => {
     vi.stubEnv('OPENAI_BASE_URL', openai.baseURL)
     try {
       const before = openai.requestsTo('POST', '/v1/responses').length
-      const controller = clientControllerFor(settingsIn('live'))
       const visible = visibleRequest('Could you book a table under Alvarez on August 12 at 7 p.m. for four?')
-      const { assistant, speech } = await openOffline(live, visible, 'client', controller)
+      const { assistant, speech } = await openOffline(
+        live,
+        visible,
+        architectureFor('client', settingsIn('live')),
+      )
       assistant.sendAudio(speech)
       const asked = () => openai.requestsTo('POST', '/v1/responses').length > before
       expect(await pumpSilenceUntil(assistant, asked)).toBe(true)

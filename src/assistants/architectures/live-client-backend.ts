@@ -4,14 +4,14 @@
 // sent to GPT-Live), the client copy's tool definitions, and a tool callback into this scenario's own
 // ToolRuntime, so executions are recorded and graded like any other tool call.
 import type OpenAI from 'openai'
-import { type ClientControllerFactory, clientControllerWith } from '../assistants/assistant-session.ts'
-import { OpenAiReferenceBackend } from '../assistants/client/backend/openai-backend.ts'
-import { backendOpenAiClient } from '../assistants/client/backend/openai-client.ts'
-import { runtimeToolCallback } from '../assistants/client/backend/tool-callback.ts'
-import { restaurantToolDefinitions } from '../assistants/client/tools/resources.ts'
-import type { Phase, SettingsFor } from '../config/index.ts'
+import type { Phase, SettingsFor } from '../../config/index.ts'
+import { OpenAiReferenceBackend } from '../client/backend/openai-backend.ts'
+import { backendOpenAiClient } from '../client/backend/openai-client.ts'
+import { runtimeToolCallback } from '../client/backend/tool-callback.ts'
+import { restaurantToolDefinitions } from '../client/tools/resources.ts'
+import type { ClientBackendFactory } from './client.ts'
 
-export interface LiveClientControllerOptions {
+export interface LiveClientBackendOptions {
   /**
    * Another Responses endpoint. Default: the openai SDK's own choice, i.e. OPENAI_BASE_URL when set (the live
    * wiring test points it at the loopback test server), else the OpenAI API.
@@ -22,14 +22,14 @@ export interface LiveClientControllerOptions {
 }
 
 /**
- * The client-delegation controller of a live run. The key is OPENAI_RESPONSES_API_KEY, else OPENAI_API_KEY, as
+ * The client-delegation backend of a live run. The key is OPENAI_RESPONSES_API_KEY, else OPENAI_API_KEY, as
  * resolved in the settings (shell, `.env` file); models come from the settings' `[models]` through the plan.
  * One openai client serves every scenario of the suite; each scenario gets its own backend and conversation.
  */
-export function liveClientController(
+export function liveClientBackend(
   settings: Pick<SettingsFor<Phase>, 'credentials'>,
-  options: LiveClientControllerOptions = {},
-): ClientControllerFactory {
+  options: LiveClientBackendOptions = {},
+): ClientBackendFactory {
   const client =
     options.client ??
     backendOpenAiClient({
@@ -39,10 +39,10 @@ export function liveClientController(
       },
       ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
     })
-  return clientControllerWith(({ plan, runtime }) => {
+  return ({ plan, runtime }) => {
     if (plan.architecture !== 'client') {
       throw new Error(
-        `Scenario ${plan.scenarioId}: the live client controller was given a ${plan.architecture} plan; ` +
+        `Scenario ${plan.scenarioId}: the live client backend was given a ${plan.architecture} plan; ` +
           'it serves client delegation only.',
       )
     }
@@ -55,5 +55,5 @@ export function liveClientController(
       maxOutputTokens: plan.models.backendMaxOutputTokens,
       callTool: runtimeToolCallback(runtime),
     })
-  })
+  }
 }

@@ -1,13 +1,18 @@
-// The per-scenario artifacts of a single-turn execution (reference §4.3), written 0600 under the run directory
+// The per-scenario artifacts of an execution (reference §4.3), written 0600 under the run directory
 // through the checked-destination writer. Paths in results rows are relative to the run directory.
 
 import { writeArtifact, writeJsonArtifact } from '../../artifacts/index.ts'
 import type { SessionTimeline } from '../../observability/timeline.ts'
 import type { SessionTrace } from '../../observability/trace.ts'
 import type { ResultArtifacts } from '../../reporting/result-schema.ts'
-import type { SingleTurnArtifactPaths } from './types.ts'
 
-export function artifactLayout(scenarioId: string): Record<keyof SingleTurnArtifactPaths, string> {
+/**
+ * Absolute paths of the artifacts written for one scenario; null when not written. The keys are the results
+ * row's `artifacts` (which holds the same files relative to the run directory).
+ */
+export type ArtifactPaths = ResultArtifacts
+
+export function artifactLayout(scenarioId: string): Record<keyof ArtifactPaths, string> {
   return {
     input_audio: `audio/${scenarioId}/input.wav`,
     output_audio: `audio/${scenarioId}/output.wav`,
@@ -19,9 +24,9 @@ export function artifactLayout(scenarioId: string): Record<keyof SingleTurnArtif
 }
 
 /** Relative paths of the artifacts that exist, for the results row. */
-export function relativeArtifacts(scenarioId: string, written: SingleTurnArtifactPaths): ResultArtifacts {
+export function relativeArtifacts(scenarioId: string, written: ArtifactPaths): ResultArtifacts {
   const layout = artifactLayout(scenarioId)
-  const relative = (key: keyof SingleTurnArtifactPaths) => (written[key] === null ? null : layout[key])
+  const relative = (key: keyof ArtifactPaths) => (written[key] === null ? null : layout[key])
   return {
     input_audio: relative('input_audio'),
     output_audio: relative('output_audio'),
@@ -56,7 +61,7 @@ export async function writeSessionArtifacts(
   scenarioId: string,
   timeline: SessionTimeline,
   trace: SessionTrace,
-  written: SingleTurnArtifactPaths,
+  written: ArtifactPaths,
 ): Promise<void> {
   const layout = artifactLayout(scenarioId)
   written.input_audio = await writeArtifact(
@@ -86,7 +91,7 @@ export async function writeDetails(
   runDirectory: string,
   scenarioId: string,
   details: Record<string, unknown>,
-  written: SingleTurnArtifactPaths,
+  written: ArtifactPaths,
 ): Promise<void> {
   written.details = await writeJsonArtifact(runDirectory, artifactLayout(scenarioId).details, details)
 }

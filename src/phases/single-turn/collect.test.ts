@@ -6,8 +6,13 @@ import { ROUND_TRIP_COMMAND } from '../../live/round-trip.ts'
 import type { TraceRecord } from '../../observability/trace.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../../testing/live-server/index.ts'
 import { STEP_MS } from './collect.ts'
-import { executeSingleTurnScenario } from './execute.ts'
-import { bundledCrawlScenario, freshRunDirectory, offlineCrawlSettings, offlineEnv } from './test-support.ts'
+import {
+  bundledCrawlScenario,
+  executeScenario as executeSingleTurnScenario,
+  freshRunDirectory,
+  offlineCrawlSettings,
+  offlineEnv,
+} from './test-support.ts'
 
 let server: OfflineLiveServer
 beforeAll(async () => {

@@ -223,27 +223,10 @@ class DelegationWatch {
     if (open.length === 0) return
     if (!(await this.idle())) return
     const now = session.timeline.nowMs()
-    for (const span of open.filter((candidate) => this.#backendFinished(candidate.id))) {
+    for (const span of open.filter((candidate) => this.#assistant.delegationFinished(candidate.id))) {
       session.timeline.delegationSettled(span.id, now)
       session.tracker.delegationSettled(span.id, now)
     }
-  }
-
-  /**
-   * Responses delegation tracks work only from the first function call, so an idle controller alone does not
-   * mean the backend is done: its response must have ended, and any calls it made must have been published.
-   * Client delegation is pending from acceptance through publication, so idle is enough there.
-   */
-  #backendFinished(delegationId: string): boolean {
-    const observed = this.#assistant.delegations()
-    if (observed.architecture !== 'responses') return true
-    const records = observed.records
-    const responded = records.backendUsage.some((usage) => usage.delegationId === delegationId)
-    const ranTools = records.requestedCalls.some(
-      (call) => call.delegationId === delegationId && call.executed,
-    )
-    const published = records.publications.some((publication) => publication.delegationId === delegationId)
-    return responded && (!ranTools || published)
   }
 
   /** True when nothing is pending (or the controller failed: the work is over either way). */

@@ -1,12 +1,17 @@
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type ClientControllerFactory, offlineClientController } from '../../assistants/assistant-session.ts'
+import { type AssistantArchitecture, clientDelegation } from '../../assistants/architectures/index.ts'
 import { ResultItemSchema } from '../../reporting/result-schema.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../../testing/live-server/index.ts'
-import { executeSingleTurnScenario } from './execute.ts'
-import { bundledCrawlScenario, freshRunDirectory, offlineCrawlSettings, offlineEnv } from './test-support.ts'
-import type { SingleTurnExecution } from './types.ts'
+import type { ScenarioExecution as SingleTurnExecution } from '../engine/execution.ts'
+import {
+  bundledCrawlScenario,
+  executeScenario as executeSingleTurnScenario,
+  freshRunDirectory,
+  offlineCrawlSettings,
+  offlineEnv,
+} from './test-support.ts'
 
 let server: OfflineLiveServer
 beforeAll(async () => {
@@ -54,9 +59,7 @@ describe('executeSingleTurnScenario offline (client delegation)', () => {
     const scenario = await bundledCrawlScenario(BOOKING)
     const execution = await executeSingleTurnScenario(
       scenario,
-      offlineEnv(settings, server, await freshRunDirectory(), 'client', {
-        clientController: offlineClientController,
-      }),
+      offlineEnv(settings, server, await freshRunDirectory(), 'client'),
     )
     expect(execution.failure).toBeNull()
     expect(execution.row.status, JSON.stringify(execution.grade?.assessment)).toBe('passed')
@@ -109,9 +112,7 @@ describe('the events JSONL holds what the assistant side sent', () => {
     const settings = await offlineCrawlSettings()
     const execution = await executeSingleTurnScenario(
       await bundledCrawlScenario(BOOKING),
-      offlineEnv(settings, server, await freshRunDirectory(), 'client', {
-        clientController: offlineClientController,
-      }),
+      offlineEnv(settings, server, await freshRunDirectory(), 'client'),
     )
     const records = await traceOf(execution)
     const commentary = records.find((record) => record.type === 'session.commentary.append')
@@ -140,30 +141,34 @@ describe('the events JSONL holds what the assistant side sent', () => {
       },
     }
     // An application that (wrongly) speaks its own credentials: the trace must still not hold them.
-    const leaky: ClientControllerFactory = (context) => {
-      const handle = offlineClientController(context)
-      let leaked = false
-      return {
-        ...handle,
-        get pending() {
-          return handle.pending
-        },
-        wait(options) {
-          if (!leaked) {
-            leaked = true
-            context.session.send({
-              type: 'session.commentary.append',
-              delegation_id: null,
-              content: `keys ${responsesKey} and ${clientToken}`,
-            })
-          }
-          return handle.wait(options)
-        },
-      }
+    const client = clientDelegation()
+    const leaky: AssistantArchitecture = {
+      ...client,
+      attach(context) {
+        const handle = client.attach(context)
+        let leaked = false
+        return {
+          ...handle,
+          get pending() {
+            return handle.pending
+          },
+          wait(options) {
+            if (!leaked) {
+              leaked = true
+              context.session.send({
+                type: 'session.commentary.append',
+                delegation_id: null,
+                content: `keys ${responsesKey} and ${clientToken}`,
+              })
+            }
+            return handle.wait(options)
+          },
+        }
+      },
     }
     const execution = await executeSingleTurnScenario(
       await bundledCrawlScenario(BOOKING),
-      offlineEnv(settings, server, await freshRunDirectory(), 'client', { clientController: leaky }),
+      offlineEnv(settings, server, await freshRunDirectory(), 'client', { architecture: leaky }),
     )
     const text = await readFile(execution.artifacts.events as string, 'utf8')
     expect(text).toContain('[redacted]')
@@ -185,9 +190,7 @@ describe('byte-determinism of a run', () => {
           runs.push(
             await executeSingleTurnScenario(
               scenario,
-              offlineEnv(settings, fresh, await freshRunDirectory(), architecture, {
-                ...(architecture === 'client' ? { clientController: offlineClientController } : {}),
-              }),
+              offlineEnv(settings, fresh, await freshRunDirectory(), architecture),
             ),
           )
         } finally {

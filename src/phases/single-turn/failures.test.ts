@@ -1,14 +1,21 @@
 import { access, readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { OfflineBehaviour } from '../../assistants/offline-behaviour.ts'
+import type { SpeechSynthesizer } from '../../audio/synthesis.ts'
 import { resolveResultStatus } from '../../reporting/result-status.ts'
 import {
   type OfflineLiveServer,
   type OfflineSessionScript,
   startOfflineLiveServer,
 } from '../../testing/live-server/index.ts'
-import { executeSingleTurnScenario } from './execute.ts'
-import { bundledCrawlScenario, freshRunDirectory, offlineCrawlSettings, offlineEnv } from './test-support.ts'
+import { ttsCallerSource } from '../engine/caller-sources.ts'
+import {
+  bundledCrawlScenario,
+  executeScenario as executeSingleTurnScenario,
+  freshRunDirectory,
+  offlineCrawlSettings,
+  offlineEnv,
+} from './test-support.ts'
 
 let server: OfflineLiveServer
 beforeAll(async () => {
@@ -118,15 +125,19 @@ describe('single-turn failures', () => {
     expect(execution.row.artifacts.details).toBe(`transcripts/${BOOKING}.json`)
   })
 
-  it('names audio_synthesis when live mode has no synthesizer', async () => {
+  it('names audio_synthesis when text-to-speech fails, before any session opens', async () => {
     const settings = await offlineCrawlSettings()
-    const live = { ...settings, execution: { ...settings.execution, mode: 'live' as const } }
     const scenario = await bundledCrawlScenario(BOOKING)
+    const failing = { synthesize: () => Promise.reject(new Error('speech route answered 500')) }
     const execution = await executeSingleTurnScenario(scenario, {
-      ...offlineEnv(live, server, await freshRunDirectory(), 'responses'),
-      offlineServer: null,
+      ...offlineEnv(settings, server, await freshRunDirectory(), 'responses'),
+      callerSource: ttsCallerSource(failing as unknown as SpeechSynthesizer, settings.models),
     })
-    expect(execution.row.error?.stage).toBe('audio_synthesis')
+    expect(execution.row.error).toEqual({
+      stage: 'audio_synthesis',
+      message: `Scenario ${BOOKING}: speech route answered 500`,
+    })
     expect(execution.row.metrics.task.turns).toBeNull()
+    expect(execution.artifacts.events).toBeNull()
   })
 })

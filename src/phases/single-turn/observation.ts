@@ -1,53 +1,48 @@
-// From what the session observed to the facts graders and metrics need: the SingleTurnObservation (validated
-// with its zod schema), the interaction timeline for the audio metrics and the usage for consumption.
+// The observe stage of a single-turn conversation: from what the session saw to the facts graders and metrics
+// need: the SingleTurnObservation (validated with its zod schema), the audio metrics on the session timeline,
+// and the usage for consumption.
 
+import { parseArguments } from '../../assistants/architectures/index.ts'
 import type { AssistantUnderTest } from '../../assistants/assistant-session.ts'
+import { computeInteractionMetrics, type InteractionMetrics } from '../../metrics/interaction.ts'
 import {
-  type RequestedToolCall,
   type SingleTurnObservation,
   SingleTurnObservationSchema,
   type ToolExecution,
 } from '../../observability/observation.ts'
-import { computeInteractionMetrics, type InteractionMetrics } from '../../metrics/interaction.ts'
 import type { UsageRecord } from '../../reporting/consumption.ts'
+import type { CallerAudio } from '../engine/caller.ts'
+import type { ObservedConversation } from '../engine/observed.ts'
 import type { CollectedResponse } from './collect.ts'
 import type { ScenarioSession } from './scenario-session.ts'
-import type { CallerAudio } from './types.ts'
 
-function parseArguments(raw: unknown): Record<string, unknown> {
-  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) return raw as Record<string, unknown>
-  if (typeof raw !== 'string') return {}
-  try {
-    const parsed: unknown = JSON.parse(raw)
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : {}
-  } catch {
-    return {}
+/** The observe stage: everything the graders, metrics and artifacts need of one single-turn session. */
+export function observeSingleTurn(
+  session: ScenarioSession,
+  callerAudio: CallerAudio,
+  collected: CollectedResponse,
+  backendModel: string,
+): ObservedConversation {
+  const { assistant, timeline } = session
+  return {
+    observation: buildObservation(session, callerAudio, collected),
+    interaction: interactionMetrics(session, collected),
+    frontendUsageSeconds:
+      collected.closeOutcome.type === 'closed'
+        ? collected.closeOutcome.usageSeconds
+        : (timeline.usage.at(-1)?.seconds ?? null),
+    backendUsage: backendUsageRecords(assistant, backendModel),
+    timeline,
+    trace: session.trace,
+    sessionId: assistant.started.session.id,
+    endedAtMs: collected.endedAtMs,
+    delegationError: collected.delegationError,
+    listenerProblems: session.listenerProblems,
+    delegationRecords: assistant.delegations(),
   }
 }
 
-/** What the backend asked for, in request order, one entry per call_id (repeated deliveries are one request). */
-function requestedCalls(assistant: AssistantUnderTest, executions: ToolExecution[]): RequestedToolCall[] {
-  const observed = assistant.delegations()
-  if (observed.architecture !== 'responses') {
-    // The client application's backend calls tools directly: every execution is one request.
-    return executions.map((execution) => ({ name: execution.name, arguments: execution.arguments }))
-  }
-  const seen = new Set<string>()
-  const calls: RequestedToolCall[] = []
-  for (const call of observed.records.requestedCalls) {
-    if (call.name === null) continue
-    if (call.callId !== null) {
-      if (seen.has(call.callId)) continue
-      seen.add(call.callId)
-    }
-    calls.push({ name: call.name, arguments: parseArguments(call.arguments) })
-  }
-  return calls
-}
-
-export function buildObservation(
+function buildObservation(
   session: ScenarioSession,
   callerAudio: CallerAudio,
   collected: CollectedResponse,
@@ -86,7 +81,7 @@ export function buildObservation(
   return SingleTurnObservationSchema.parse({
     termination_reason: collected.terminationReason,
     delegation_ids: [...session.delegationIds],
-    requested_tool_calls: requestedCalls(assistant, executions),
+    requested_tool_calls: assistant.requestedCalls(),
     tool_executions: executions,
     initial_application_state: assistant.tools.initialState,
     final_application_state: assistant.tools.snapshot(),
@@ -99,10 +94,7 @@ export function buildObservation(
 }
 
 /** Audio-derived interaction metrics (§4.2) on the session timeline. */
-export function interactionMetrics(
-  session: ScenarioSession,
-  collected: CollectedResponse,
-): InteractionMetrics {
+function interactionMetrics(session: ScenarioSession, collected: CollectedResponse): InteractionMetrics {
   const { timeline } = session
   const speech = timeline.speechIntervals()
   const toInterval = (interval: { startMs: number; endMs: number }) => ({
@@ -127,18 +119,10 @@ export function interactionMetrics(
 }
 
 /** Backend usage of the assistant under test (nested Responses usage); never the judge's. */
-export function backendUsageRecords(assistant: AssistantUnderTest, backendModel: string): UsageRecord[] {
-  const observed = assistant.delegations()
-  if (observed.architecture !== 'responses') return []
-  return observed.records.backendUsage.flatMap((record) =>
-    record.usage === null
-      ? []
-      : [
-          {
-            source: 'assistant_backend' as const,
-            model: backendModel,
-            usage: record.usage as UsageRecord['usage'],
-          },
-        ],
-  )
+function backendUsageRecords(assistant: AssistantUnderTest, backendModel: string): UsageRecord[] {
+  return assistant
+    .backendUsage()
+    .flatMap((usage) =>
+      usage === null ? [] : [{ source: 'assistant_backend' as const, model: backendModel, usage }],
+    )
 }

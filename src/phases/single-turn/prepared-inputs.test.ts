@@ -1,16 +1,21 @@
 // executeSingleTurnScenario with the caller audio and the application built beforehand (what the Vitest
 // callerAudio and toolState fixtures hand in): the run streams that very audio and changes that very state.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createScenarioApplication, offlineClientController } from '../../assistants/assistant-session.ts'
+import { clientDelegation, responsesDelegation } from '../../assistants/architectures/index.ts'
 import type { Architecture } from '../../assistants/frontend/index.ts'
 import { concatPcm16, silence } from '../../audio/pcm.ts'
 import { readMonoWavFile } from '../../audio/wav.ts'
 import { assistantVisibleInput } from '../../scenarios/index.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../../testing/live-server/index.ts'
-import { prepareCallerAudio } from './caller-audio.ts'
-import { executeSingleTurnScenario } from './execute.ts'
-import { bundledCrawlScenario, freshRunDirectory, offlineCrawlSettings, offlineEnv } from './test-support.ts'
-import type { CallerAudio } from './types.ts'
+import type { CallerAudio } from '../engine/caller.ts'
+import { syntheticCallerSource } from '../engine/caller-sources.ts'
+import {
+  bundledCrawlScenario,
+  executeScenario as executeSingleTurnScenario,
+  freshRunDirectory,
+  offlineCrawlSettings,
+  offlineEnv,
+} from './test-support.ts'
 
 let server: OfflineLiveServer
 beforeAll(async () => {
@@ -41,11 +46,9 @@ describe.each<Architecture>(['responses', 'client'])('a %s run on prepared input
   it('streams the given caller audio and books into the given application', async () => {
     const settings = await offlineCrawlSettings()
     const scenario = await bundledCrawlScenario(BOOKING)
-    const env = offlineEnv(settings, server, await freshRunDirectory(), architecture, {
-      clientController: offlineClientController,
-    })
-    const callerAudio = delayed(await prepareCallerAudio(scenario, env))
-    const application = createScenarioApplication(assistantVisibleInput(scenario), architecture)
+    const env = offlineEnv(settings, server, await freshRunDirectory(), architecture)
+    const callerAudio = delayed(await syntheticCallerSource.prepare(scenario, {}))
+    const application = env.architecture.createApplication(assistantVisibleInput(scenario))
     const before = application.snapshot()
 
     const execution = await executeSingleTurnScenario(scenario, env, { callerAudio, application })
@@ -69,9 +72,9 @@ describe('a prepared application that does not fit', () => {
     const env = offlineEnv(settings, server, await freshRunDirectory(), 'responses')
     const visible = assistantVisibleInput(scenario)
     const cases = [
-      [createScenarioApplication(visible, 'client'), /client copy, not the responses one/],
+      [clientDelegation().createApplication(visible), /client copy, not the responses one/],
       [
-        createScenarioApplication({ ...visible, scenarioId: 'other' }, 'responses'),
+        responsesDelegation.createApplication({ ...visible, scenarioId: 'other' }),
         /built for scenario other/,
       ],
     ] as const

@@ -5,12 +5,12 @@
 // registered with the offline server under a fresh token carrying only what the caller says; live, it connects
 // to the real endpoint with the API key.
 
+import type { ScenarioApplication } from '../../assistants/architectures/index.ts'
 import {
   type AssistantUnderTest,
   checkScenarioApplication,
   openAssistantUnderTest,
   registerOfflineAssistant,
-  type ScenarioApplication,
 } from '../../assistants/assistant-session.ts'
 import { assistantModelsFromSettings } from '../../assistants/frontend/index.ts'
 import { pcm16FromBase64 } from '../../audio/pcm.ts'
@@ -20,8 +20,10 @@ import { LiveSessionError } from '../../live/index.ts'
 import { SessionTimeline } from '../../observability/timeline.ts'
 import { SessionTrace } from '../../observability/trace.ts'
 import { assistantVisibleInput, type Scenario } from '../../scenarios/index.ts'
+import type { CallerAudio } from '../engine/caller.ts'
+import type { ScenarioEnv } from '../engine/execution.ts'
+import { describeError, StageError } from '../engine/stage.ts'
 import { ResponseCompletionTracker } from './response-completion.ts'
-import { type CallerAudio, describeError, type SingleTurnEnv, StageError } from './types.ts'
 
 /** A connected assistant under test plus what observes it. */
 export interface ScenarioSession {
@@ -39,30 +41,28 @@ export interface ScenarioSession {
 }
 
 /** Whether the offline virtual clock drives this run (offline and not paced in real time). */
-export function usesVirtualClock(env: Pick<SingleTurnEnv, 'settings'>): boolean {
+export function usesVirtualClock(env: Pick<ScenarioEnv, 'settings'>): boolean {
   return env.settings.execution.mode === 'offline' && !env.settings.audio.real_time
 }
 
 export interface OpenScenarioSessionOptions {
   signal?: AbortSignal
-  /** The scenario's application, built beforehand (the `toolState` fixture); default: a fresh one. */
-  application?: ScenarioApplication
+  /** The scenario's application, built beforehand (the `toolState` fixture). */
+  application: ScenarioApplication
 }
 
 export async function openScenarioSession(
   scenario: Scenario,
-  env: SingleTurnEnv,
+  env: ScenarioEnv,
   callerAudio: CallerAudio,
-  options: OpenScenarioSessionOptions = {},
+  options: OpenScenarioSessionOptions,
 ): Promise<ScenarioSession> {
   const settings = env.settings
   const visibleInput = assistantVisibleInput(scenario)
-  if (options.application !== undefined) {
-    try {
-      checkScenarioApplication(options.application, scenario.id, env.architecture)
-    } catch (error) {
-      throw new StageError('input_setup', describeError(error), { cause: error })
-    }
+  try {
+    checkScenarioApplication(options.application, scenario.id, env.architecture.name)
+  } catch (error) {
+    throw new StageError('input_setup', describeError(error), { cause: error })
   }
   const timeline = new SessionTimeline({ mode: usesVirtualClock(env) ? 'virtual' : 'real_time' })
   let connection: { apiKey: string; baseURL?: string; allowInsecureLoopback?: boolean }
@@ -91,13 +91,6 @@ export async function openScenarioSession(
       allowInsecureLoopback: settings.connection.live_allow_insecure_loopback,
     }
   }
-  if (env.architecture === 'client' && env.clientController === undefined) {
-    throw new StageError(
-      'input_setup',
-      `Scenario ${scenario.id}: client delegation needs env.clientController (the application's controller).`,
-    )
-  }
-
   const trace = new SessionTrace({
     redactFields: settings.redact_fields,
     // Every credential of the run plus the key this session connects with (live key or offline token).
@@ -111,8 +104,7 @@ export async function openScenarioSession(
       models: assistantModelsFromSettings(settings.models),
       connection,
       clock: () => timeline.nowMs(),
-      ...(env.clientController === undefined ? {} : { clientController: env.clientController }),
-      ...(options.application === undefined ? {} : { application: options.application }),
+      application: options.application,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     })
   } catch (error) {

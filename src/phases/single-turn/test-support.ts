@@ -1,14 +1,20 @@
 // Test helpers for single-turn executions against the real offline GPT-Live server: CRAWL settings from a
-// temporary TOML, a reserved run directory and an environment per architecture.
+// temporary TOML, a reserved run directory, an environment per architecture, and the engine run the way the
+// Vitest fixtures run it.
 
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Architecture } from '../../assistants/frontend/index.ts'
 import { type CrawlSettings, loadPhaseConfig } from '../../config/index.ts'
-import { loadDataset, type Scenario } from '../../scenarios/index.ts'
+import { assistantVisibleInput, loadDataset, type Scenario } from '../../scenarios/index.ts'
 import type { OfflineLiveServer } from '../../testing/live-server/index.ts'
-import type { SingleTurnEnv } from './types.ts'
+import { crawlPhase } from '../crawl/index.ts'
+import { architectureFor } from '../engine/architecture-choice.ts'
+import { syntheticCallerSource } from '../engine/caller-sources.ts'
+import type { ScenarioEnv, ScenarioExecution } from '../engine/execution.ts'
+import type { PhaseModule } from '../engine/phase-module.ts'
+import { type RunScenarioOptions, runScenario } from '../engine/run-scenario.ts'
 
 export const BUNDLED_CRAWL_DATASET = join(import.meta.dirname, '../../../scenarios/crawl/restaurant.json')
 
@@ -44,20 +50,33 @@ export async function freshRunDirectory(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'live-evals-run-'))
 }
 
+/** An offline environment: the architecture as the run would choose it, the synthetic caller voice. */
 export function offlineEnv(
   settings: CrawlSettings,
   server: OfflineLiveServer,
   runDirectory: string,
   architecture: Architecture,
-  extra: Partial<SingleTurnEnv> = {},
-): SingleTurnEnv {
+  extra: Partial<ScenarioEnv> = {},
+): ScenarioEnv {
   return {
-    phase: 'crawl',
     settings,
     runDirectory,
     offlineServer: server,
-    speech: null,
-    architecture,
+    architecture: architectureFor(architecture, settings),
+    callerSource: syntheticCallerSource,
     ...extra,
   }
+}
+
+/** One scenario through the engine, with a fresh application unless the test brings its own. */
+export function executeScenario(
+  scenario: Scenario,
+  env: ScenarioEnv,
+  options: Partial<RunScenarioOptions> = {},
+  phase: PhaseModule = crawlPhase,
+): Promise<ScenarioExecution> {
+  return runScenario(phase, scenario, env, {
+    ...options,
+    application: options.application ?? env.architecture.createApplication(assistantVisibleInput(scenario)),
+  })
 }

@@ -1,0 +1,115 @@
+// The assistant under test as one object per delegation architecture. Everything that differs between Responses
+// delegation, in-process client delegation (and, later, the remote client endpoint) lives behind this seat, so
+// the session, the phases and the graders never branch on the architecture's name.
+import type { LiveSession } from '../../live/index.ts'
+import type { ObservedResponseUsage } from '../../reporting/consumption.ts'
+import type { AssistantVisibleInput } from '../../scenarios/visible.ts'
+import type { DelegationWaitOptions } from '../delegation-lifecycle.ts'
+import type { Architecture, AssistantPlan } from '../frontend/index.ts'
+import type { JsonObject, OfflineBehaviour } from '../offline-behaviour.ts'
+import type { ResponsesDelegationObservation } from '../responses/delegation/index.ts'
+import type { ToolExecutionRecord } from '../runtime/tool-executor.ts'
+import type { ToolRuntime } from '../runtime/tool-runtime.ts'
+import type { ClientDelegationObservation } from './client.ts'
+
+/** What an evaluator reads of a scenario's application. */
+export interface ApplicationView {
+  /** Every execution, completed and failed, in the order they finished. */
+  executions(): ToolExecutionRecord[]
+  /** The application state now. */
+  snapshot(): JsonObject
+  /** The state the scenario started from (a copy). */
+  readonly initialState: JsonObject
+}
+
+/**
+ * One scenario's isolated application: the architecture's own executor over a deep copy of the authorized
+ * initial state, and the tool runtime the assistant's calls go through.
+ */
+export interface ScenarioApplication extends ApplicationView {
+  readonly scenarioId: string
+  readonly architecture: Architecture
+  readonly runtime: ToolRuntime
+}
+
+/** What a controller is attached to: the (not yet started) session, this scenario's tools and plan. */
+export interface ControllerContext {
+  session: LiveSession
+  runtime: ToolRuntime
+  plan: AssistantPlan
+  visibleInput: AssistantVisibleInput
+  clock: () => number
+}
+
+/** Each architecture's record of its delegations, tagged with the architecture's name. */
+export type DelegationObservation =
+  | { architecture: 'responses'; records: ResponsesDelegationObservation }
+  | { architecture: 'client'; records: ClientDelegationObservation }
+
+/** A tool call the backend asked for, arguments parsed (an unparsable string is `{}`). */
+export interface RequestedCall {
+  name: string
+  arguments: Record<string, unknown>
+}
+
+/**
+ * The delegation side of one session. It shares the lifecycle of delegation-lifecycle.ts (pending work,
+ * waiting for it, closing once) and answers, in the architecture's own terms, what the evaluator observes.
+ */
+export interface ArchitectureController {
+  readonly pending: number
+  wait(options?: DelegationWaitOptions): Promise<void>
+  close(): Promise<void>
+  /** A serializable record of what it observed (delegations, requested calls, commentary, backend events). */
+  observation(): DelegationObservation
+  /** The tool calls the backend asked for, in request order, one per call. */
+  requestedCalls(executions: readonly ToolExecutionRecord[]): RequestedCall[]
+  /** Usage of the backend model per backend response, unknown as null (never the judge's). */
+  backendUsage(): (ObservedResponseUsage | null)[]
+  /** Whether the backend's work for this delegation is over (answered, and its tool results published). */
+  delegationFinished(delegationId: string): boolean
+}
+
+export interface AssistantArchitecture {
+  readonly name: Architecture
+  /** A fresh application for one scenario; `facts` include private overrides (default: the copy's own). */
+  createApplication(
+    visibleInput: Pick<AssistantVisibleInput, 'scenarioId' | 'initialState'>,
+    facts?: JsonObject,
+  ): ScenarioApplication
+  /** The assistant-owned offline voice behaviour, built from the visible input only. */
+  offlineBehaviour(visibleInput: AssistantVisibleInput): OfflineBehaviour
+  /** Called before `session.start`, so no delegation event can slip past the controller. */
+  attach(context: ControllerContext): ArchitectureController
+}
+
+/** The application over one executor: what both restaurant copies share. */
+export function applicationOver(
+  runtime: ToolRuntime,
+  scenarioId: string,
+  architecture: Architecture,
+  initialState: JsonObject,
+): ScenarioApplication {
+  return {
+    scenarioId,
+    architecture,
+    runtime,
+    executions: () => runtime.executions(),
+    snapshot: () => runtime.snapshot(),
+    initialState,
+  }
+}
+
+/** Arguments as graders compare them: an object, or `{}` when the backend sent something unparsable. */
+export function parseArguments(raw: unknown): Record<string, unknown> {
+  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) return raw as Record<string, unknown>
+  if (typeof raw !== 'string') return {}
+  try {
+    const parsed: unknown = JSON.parse(raw)
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {}
+  } catch {
+    return {}
+  }
+}

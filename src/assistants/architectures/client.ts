@@ -1,0 +1,102 @@
+// Client delegation in process: our application backend answers GPT-Live's delegations through commentary. The
+// backend is the application's own choice: the client copy's deterministic restaurant backend offline, the
+// OpenAI reference backend live (src/vitest/live-client-controller.ts), or a user's.
+import { renderConversationContext } from '../../scenarios/derived.ts'
+import type { ApplicationBackend, ObservationEvent } from '../client/backend/application-backend.ts'
+import { restaurantOfflineBackend } from '../client/backend/offline-backend.ts'
+import { runtimeToolCallback } from '../client/backend/tool-callback.ts'
+import {
+  ClientDelegationController,
+  type CommentaryRecord,
+} from '../client/delegation/client-delegation-controller.ts'
+import { RestaurantOfflineBehaviour } from '../client/offline/restaurant-offline-behaviour.ts'
+import { RestaurantTools } from '../client/tools/restaurant-tools.ts'
+import { ToolRuntime } from '../runtime/tool-runtime.ts'
+import {
+  type ArchitectureController,
+  type AssistantArchitecture,
+  applicationOver,
+  type ControllerContext,
+  parseArguments,
+} from './architecture.ts'
+
+/** What the client-delegation side records: delegations answered, commentary and its acceptance, backend events. */
+export interface ClientDelegationObservation {
+  delegationIds: string[]
+  commentary: CommentaryRecord[]
+  /** The backend's published observations (handoffs, tool calls, completions, failures); never sent to Live. */
+  events: ObservationEvent[]
+}
+
+/** The application backend that answers one scenario's delegations. */
+export type ClientBackendFactory = (context: ControllerContext) => ApplicationBackend
+
+/**
+ * The client copy's deterministic restaurant backend for one scenario: it knows the visible conversation
+ * context and the authorized initial state, and reaches the tools through this scenario's runtime.
+ */
+export const offlineClientBackend: ClientBackendFactory = ({ visibleInput, runtime }) =>
+  restaurantOfflineBackend({
+    authorizedContext: renderConversationContext(visibleInput.context),
+    // The backend keeps its own copy of the state.
+    initialState: visibleInput.initialState,
+    callTool: runtimeToolCallback(runtime),
+  })
+
+/** Client delegation answered by `backendFor`'s backend (default: the offline restaurant backend). */
+export function clientDelegation(
+  backendFor: ClientBackendFactory = offlineClientBackend,
+): AssistantArchitecture {
+  return {
+    name: 'client',
+    createApplication(visibleInput, facts) {
+      const initialState = structuredClone(visibleInput.initialState)
+      const runtime = new ToolRuntime(new RestaurantTools({ initialState, facts }))
+      return applicationOver(runtime, visibleInput.scenarioId, 'client', initialState)
+    },
+    offlineBehaviour(visibleInput) {
+      return new RestaurantOfflineBehaviour({
+        conversationContext: renderConversationContext(visibleInput.context),
+        initialState: visibleInput.initialState,
+      })
+    },
+    attach(context): ArchitectureController {
+      const events: ObservationEvent[] = []
+      const controller = new ClientDelegationController({
+        backend: backendFor(context),
+        sendToLive: (event) => context.session.send(event) !== null,
+        emit: (event) => events.push(structuredClone(event)),
+        initialItems: context.plan.input,
+      })
+      const unsubscribe = context.session.subscribe(({ event }) => controller.observe(event))
+      return {
+        get pending() {
+          return controller.pending
+        },
+        wait: (options) => controller.wait(options),
+        close() {
+          unsubscribe()
+          return controller.close()
+        },
+        observation: () => ({
+          architecture: 'client',
+          records: {
+            delegationIds: controller.delegationIds,
+            commentary: controller.commentary(),
+            events: structuredClone(events),
+          },
+        }),
+        // The application's backend calls tools directly: every execution is one request.
+        requestedCalls: (executions) =>
+          executions.map((execution) => ({
+            name: execution.name,
+            arguments: parseArguments(execution.arguments),
+          })),
+        // The in-process backends report no usage through the session.
+        backendUsage: () => [],
+        // Pending runs from acceptance through publication, so an idle controller is enough here.
+        delegationFinished: () => true,
+      }
+    },
+  }
+}

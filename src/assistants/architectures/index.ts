@@ -1,0 +1,19 @@
+// The delegation architectures of the assistant under test: one object each (see architecture.ts).
+export {
+  type ApplicationView,
+  type ArchitectureController,
+  type AssistantArchitecture,
+  applicationOver,
+  type ControllerContext,
+  type DelegationObservation,
+  parseArguments,
+  type RequestedCall,
+  type ScenarioApplication,
+} from './architecture.ts'
+export {
+  type ClientBackendFactory,
+  type ClientDelegationObservation,
+  clientDelegation,
+  offlineClientBackend,
+} from './client.ts'
+export { responsesDelegation } from './responses.ts'

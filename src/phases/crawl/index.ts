@@ -1,0 +1,69 @@
+// CRAWL: a synthetic single-turn spoken request. The caller is the request spoken in the deterministic
+// synthetic voice offline, or OpenAI text-to-speech live (cached); the conversation is the single-turn one.
+import { resolve } from 'node:path'
+import OpenAI from 'openai'
+import { SpeechSynthesizer } from '../../audio/synthesis.ts'
+import type { CrawlSettings, PhaseSettings } from '../../config/index.ts'
+import { syntheticCallerSource, ttsCallerSource } from '../engine/caller-sources.ts'
+import type { PhaseModule } from '../engine/phase-module.ts'
+import { singleTurnDriver } from '../single-turn/driver.ts'
+import { singleTurnTestTimeoutMs } from '../single-turn/timeouts.ts'
+
+function asCrawl(settings: PhaseSettings): CrawlSettings {
+  if (settings.phase !== 'crawl') throw new Error(`expected CRAWL settings, got ${settings.phase}`)
+  return settings
+}
+
+/** Where CRAWL caches synthesized caller speech when `audio.cache_dir` is not set. */
+export function speechCacheDirectory(settings: CrawlSettings): string {
+  return settings.audio.cache_dir ?? resolve(process.cwd(), '.audio_cache', 'crawl')
+}
+
+/**
+ * Live runs speak the request with OpenAI text-to-speech behind the cache (bypassed for entries older than this
+ * run when `audio.refresh_audio` is set).
+ */
+function speechSynthesizer(settings: CrawlSettings): SpeechSynthesizer {
+  const apiKey = settings.credentials.openai_api_key
+  if (apiKey === null) {
+    throw new Error('OPENAI_API_KEY is required for a live run; or run offline with LIVE_EVALS_MODE=offline')
+  }
+  return new SpeechSynthesizer({
+    client: new OpenAI({ apiKey }),
+    cacheDir: speechCacheDirectory(settings),
+    // Refresh ignores what was cached before this run; what this synthesizer makes is still shared by the file's tests.
+    refresh: settings.audio.refresh_audio,
+  })
+}
+
+export const crawlPhase: PhaseModule = {
+  phase: 'crawl',
+  interaction: 'single_turn',
+  driver: singleTurnDriver,
+  callerSource(settings) {
+    const crawl = asCrawl(settings)
+    return crawl.execution.mode === 'offline'
+      ? syntheticCallerSource
+      : ttsCallerSource(speechSynthesizer(crawl), crawl.models)
+  },
+  configuration(settings, architecture) {
+    const crawl = asCrawl(settings)
+    const endpoint = crawl.assistant.endpoint.trim()
+    return {
+      audio_source: 'synthetic',
+      model: crawl.models.live_model,
+      backend_model: crawl.models.backend_model,
+      assistant_mode: architecture,
+      assistant_endpoint: architecture === 'client' && endpoint !== '' ? endpoint : null,
+      voice: crawl.models.live_voice,
+      tts_model: crawl.models.tts_model,
+      audio_cache_dir: speechCacheDirectory(crawl),
+      refresh_audio: crawl.audio.refresh_audio,
+      concurrency: crawl.execution.concurrency,
+      sample_rate_hz: crawl.audio.sample_rate_hz,
+      chunk_ms: crawl.audio.chunk_ms,
+      real_time: crawl.execution.mode === 'live' || crawl.audio.real_time,
+    }
+  },
+  testTimeoutMs: (settings) => singleTurnTestTimeoutMs(asCrawl(settings)),
+}

@@ -1,0 +1,37 @@
+// What one scenario execution hands back to Vitest, whatever the phase, and the environment it runs in.
+import type { AssistantArchitecture } from '../../assistants/architectures/index.ts'
+import type { CrawlSettings, WalkSettings } from '../../config/index.ts'
+import type { SingleTurnGrade } from '../../grading/single-turn.ts'
+import type { SingleTurnObservation } from '../../observability/observation.ts'
+import type { ResultItem } from '../../reporting/result-schema.ts'
+import type { OfflineLiveServer } from '../../testing/live-server/index.ts'
+import type { ArtifactPaths } from './artifacts.ts'
+import type { CallerSource } from './caller.ts'
+import type { StageFailure } from './stage.ts'
+
+export type SingleTurnSettings = CrawlSettings | WalkSettings
+
+/**
+ * Where and how one scenario runs.
+ * - `settings`: the phase's settings as resolved once for the run (mode, clock, timeouts, models).
+ * - `runDirectory`: the reserved run folder (absolute); artifacts go below it.
+ * - `offlineServer`: the offline GPT-Live server in offline mode, null live.
+ * - `architecture`: the assistant under test's delegation architecture (src/assistants/architectures).
+ * - `callerSource`: how the caller's request is produced (synthetic, text-to-speech, recording).
+ */
+export interface ScenarioEnv {
+  settings: SingleTurnSettings
+  runDirectory: string
+  offlineServer: OfflineLiveServer | null
+  architecture: AssistantArchitecture
+  callerSource: CallerSource
+}
+
+export interface ScenarioExecution {
+  scenarioId: string
+  observation: SingleTurnObservation | null
+  grade: SingleTurnGrade | null
+  row: ResultItem
+  artifacts: ArtifactPaths
+  failure: StageFailure | null
+}

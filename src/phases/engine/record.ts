@@ -1,0 +1,168 @@
+// The record stage, shared by every phase: consumption, artifacts, the results row and the details JSON. Any
+// failure before it becomes an infrastructure_error row through failedExecution.
+import { compactAssessment } from '../../grading/outcome.ts'
+import { buildConsumption } from '../../reporting/consumption.ts'
+import {
+  buildResultRow,
+  infrastructureErrorRow,
+  NO_ARTIFACTS,
+  validateResultRow,
+} from '../../reporting/result-item.ts'
+import type { ResultItem } from '../../reporting/result-schema.ts'
+import { singleTurnObservability } from '../../reporting/single-turn-observability.ts'
+import { contextMode, conversationContext, type Scenario, scenarioType } from '../../scenarios/index.ts'
+import {
+  type ArtifactPaths,
+  artifactLayout,
+  relativeArtifacts,
+  writeDetails,
+  writeSessionArtifacts,
+} from './artifacts.ts'
+import type { Assessed } from './assess.ts'
+import type { CallerAudio } from './caller.ts'
+import { DETAILS_SCHEMA_VERSION, type ScenarioDetails, ScenarioDetailsSchema } from './details.ts'
+import type { ScenarioEnv, ScenarioExecution } from './execution.ts'
+import type { ObservedConversation } from './observed.ts'
+import type { StageFailure } from './stage.ts'
+
+export interface RecordOptions {
+  /** Test seam: rewrites the finished row before validation (a corrupted row must become result_validation). */
+  transformRow?: (row: Record<string, unknown>) => unknown
+}
+
+export async function recordExecution(
+  scenario: Scenario,
+  env: ScenarioEnv,
+  caller: CallerAudio,
+  observed: ObservedConversation,
+  { facts, grade }: Assessed,
+  written: ArtifactPaths,
+  options: RecordOptions = {},
+): Promise<ScenarioExecution> {
+  const { observation, timeline } = observed
+  const consumption = buildConsumption({
+    frontend_usage:
+      observed.frontendUsageSeconds === null ? null : { seconds: observed.frontendUsageSeconds },
+    usage_records: observed.backendUsage,
+  })
+  await writeSessionArtifacts(env.runDirectory, scenario.id, timeline, observed.trace, written)
+
+  const mode = env.settings.execution.mode === 'live' ? 'live' : 'offline_fixture'
+  const provenance = {
+    execution_mode: mode,
+    assistant_mode: env.architecture.name,
+    model: env.settings.models.live_model,
+    backend_model: env.settings.models.backend_model,
+    audio_source: caller.source,
+    clock: timeline.mode,
+  }
+  const observability = singleTurnObservability({
+    observation,
+    scenario: facts,
+    grade,
+    audio_source: env.callerSource.audioSource,
+    provenance,
+  })
+  let row: ResultItem = buildResultRow({
+    scenario_id: scenario.id,
+    title: scenario.title,
+    raw_status: 'ok',
+    task_completed: grade.task_completed,
+    semantic_quality: grade.semantic_quality,
+    evidence: grade.evidence,
+    audio: observed.interaction,
+    consumption,
+    artifacts: relativeArtifacts(scenario.id, { ...written, details: artifactLayout(scenario.id).details }),
+    // A response timeout is the assistant's failure, not ours: the session ran, the harness observed all of
+    // it, and the assistant never completed an answer. Under the reference status mapping a `failed` row with
+    // a failure stage reads as an infrastructure_error, so this row carries no error at all: it is a graded
+    // `failed` (task_completed false via the required conversation_completed check), its termination reason
+    // is `response_timeout` in observability.completion and in the details JSON, and its artifacts are kept.
+    error: null,
+    assessment: compactAssessment(grade.assessment),
+    observability,
+    // WALK rows echo the recording as the dataset gives it (§4.1); the absolute file stays in the details.
+    ...(caller.recording === undefined
+      ? {}
+      : {
+          recording: {
+            id: caller.recording.id,
+            path: caller.recording.path,
+            condition: caller.recording.condition,
+            metadata: caller.recording.metadata,
+          },
+        }),
+  })
+  if (options.transformRow !== undefined) {
+    row = validateResultRow(options.transformRow(structuredClone(row) as Record<string, unknown>))
+  }
+
+  const lines = timeline.lines()
+  const spoken = (role: 'user' | 'assistant') => lines.filter((line) => line.role === role)
+  const details: ScenarioDetails = ScenarioDetailsSchema.parse({
+    schema_version: DETAILS_SCHEMA_VERSION,
+    example_id: scenario.id,
+    session_id: observed.sessionId,
+    mode,
+    assistant_mode: env.architecture.name,
+    audio_source: env.callerSource.audioSource,
+    caller_audio: caller.source,
+    recording: caller.recording ?? null,
+    scenario_type: scenarioType(scenario),
+    context_mode: contextMode(scenario),
+    conversation_context: conversationContext(scenario),
+    initial_state: observation.initial_application_state,
+    input_reference: caller.text,
+    input_projected: spoken('user')
+      .map((line) => line.text)
+      .join(' '),
+    assistant_projected: spoken('assistant')
+      .map((line) => line.text)
+      .join(' '),
+    assistant_turn_transcript: spoken('assistant'),
+    post_tool_assistant_text: observation.post_tool_assistant_text,
+    backend_messages: [],
+    delegations: timeline.delegations,
+    expected_delegation: scenario.expected.delegation,
+    expected_tool_calls: scenario.expected.tools.required,
+    tool_calls: observation.requested_tool_calls,
+    tool_executions: observation.tool_executions,
+    final_state: observation.final_application_state,
+    observation,
+    task_metrics: row.metrics.task,
+    interaction_metrics: observed.interaction,
+    efficiency_metrics: grade.efficiency,
+    evidence_metrics: grade.evidence,
+    rubric_metrics: null,
+    dimension_grades: grade.dimension_grades,
+    semantic_grades: grade.semantic_grades,
+    judge_usage_events: [],
+    assessment: grade.assessment,
+    observability,
+    termination_reason: observation.termination_reason,
+    delegation_error: observed.delegationError,
+    listener_problems: observed.listenerProblems,
+  })
+  await writeDetails(env.runDirectory, scenario.id, details, written)
+  const failure = row.status === 'infrastructure_error' ? (row.error as StageFailure) : null
+  return { scenarioId: scenario.id, observation, grade, row, artifacts: { ...written }, failure }
+}
+
+/**
+ * An execution that failed: an infrastructure_error row naming the stage, unknown counts null, and the
+ * artifacts written so far (none when it failed before the session, e.g. preparing the caller audio).
+ */
+export function failedExecution(
+  scenario: Pick<Scenario, 'id' | 'title'>,
+  failure: StageFailure,
+  written: ArtifactPaths = { ...NO_ARTIFACTS },
+): ScenarioExecution {
+  const row = infrastructureErrorRow({
+    scenario_id: scenario.id,
+    title: scenario.title,
+    stage: failure.stage,
+    message: failure.message,
+    artifacts: relativeArtifacts(scenario.id, written),
+  })
+  return { scenarioId: scenario.id, observation: null, grade: null, row, artifacts: written, failure }
+}

@@ -1,0 +1,63 @@
+// The engine: one scenario through the stages every phase shares.
+//
+//   caller source ─▶ drive (assistant under test + media clock) ─▶ observe ─▶ assess ─▶ record ─▶ row
+//
+// A phase module supplies the caller source and the driver; the rest is here. Any failure becomes an
+// infrastructure_error row naming the stage that was running (or the one the error names), with the artifacts
+// written so far kept and unknown counts null.
+import { NO_ARTIFACTS } from '../../reporting/result-item.ts'
+import type { Scenario } from '../../scenarios/index.ts'
+import { type ArtifactPaths, writeSessionArtifacts } from './artifacts.ts'
+import { assessConversation } from './assess.ts'
+import type { CallerAudio } from './caller.ts'
+import type { ScenarioEnv, ScenarioExecution } from './execution.ts'
+import type { DriveOptions, OpenConversation, PhaseModule } from './phase-module.ts'
+import { failedExecution, type RecordOptions, recordExecution } from './record.ts'
+import { type FailureStage, stageFailureOf } from './stage.ts'
+
+export interface RunScenarioOptions extends DriveOptions, RecordOptions {
+  /** The request exactly as it is to be streamed (the `callerAudio` fixture); default: prepared here. */
+  callerAudio?: CallerAudio
+}
+
+export async function runScenario(
+  phase: PhaseModule,
+  scenario: Scenario,
+  env: ScenarioEnv,
+  options: RunScenarioOptions,
+): Promise<ScenarioExecution> {
+  const written: ArtifactPaths = { ...NO_ARTIFACTS }
+  const signal = options.signal === undefined ? {} : { signal: options.signal }
+  let conversation: OpenConversation | null = null
+  let stage: FailureStage = 'input_setup'
+  try {
+    const caller = options.callerAudio ?? (await env.callerSource.prepare(scenario, signal))
+    stage = 'connection'
+    conversation = await phase.driver.open(scenario, env, caller, {
+      ...signal,
+      application: options.application,
+    })
+    stage = 'response_collection'
+    const observed = await conversation.run()
+    stage = 'example_execution'
+    const assessed = await assessConversation(scenario, observed)
+    return await recordExecution(scenario, env, caller, observed, assessed, written, options)
+  } catch (error) {
+    const failure = stageFailureOf(error, stage)
+    if (conversation !== null) {
+      await conversation.abort()
+      try {
+        await writeSessionArtifacts(
+          env.runDirectory,
+          scenario.id,
+          conversation.timeline,
+          conversation.trace,
+          written,
+        )
+      } catch {
+        // Keep whatever was written; the row below still reports the original failure.
+      }
+    }
+    return failedExecution(scenario, failure, written)
+  }
+}

@@ -1,0 +1,42 @@
+// The failure vocabulary every phase shares: the stages of reference §4.4 and the error that knows which stage
+// it ended. A failure becomes an infrastructure_error row naming its stage, with unknown counts null.
+
+/** Failure stages, named as the reference toolkit names them. */
+export type FailureStage =
+  | 'input_setup'
+  | 'audio_synthesis'
+  | 'connection'
+  | 'session_start'
+  | 'response_collection'
+  | 'output_audio'
+  | 'result_validation'
+  | 'example_execution'
+  | 'semantic_judge'
+  | 'caller_simulation'
+
+export interface StageFailure {
+  stage: FailureStage
+  message: string
+}
+
+/** An error that knows which stage of the execution it ended. */
+export class StageError extends Error {
+  readonly stage: FailureStage
+
+  constructor(stage: FailureStage, message: string, options?: ErrorOptions) {
+    super(message, options)
+    this.name = 'StageError'
+    this.stage = stage
+  }
+}
+
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** The failure an error stands for: its own stage when it knows one, else the stage that was running. */
+export function stageFailureOf(error: unknown, runningStage: FailureStage): StageFailure {
+  return error instanceof StageError
+    ? { stage: error.stage, message: error.message }
+    : { stage: runningStage, message: describeError(error) }
+}

@@ -1,0 +1,32 @@
+// How a single-turn conversation (CRAWL, WALK) is driven: one assistant session hears the prepared request,
+// then silence, until its response is complete or the response timeout passed (collect.ts), and is observed.
+import type { ConversationDriver, OpenConversation } from '../engine/phase-module.ts'
+import { collectSingleTurn } from './collect.ts'
+import { observeSingleTurn } from './observation.ts'
+import { openScenarioSession } from './scenario-session.ts'
+
+export const singleTurnDriver: ConversationDriver = {
+  async open(scenario, env, caller, options): Promise<OpenConversation> {
+    const signal = options.signal === undefined ? {} : { signal: options.signal }
+    const session = await openScenarioSession(scenario, env, caller, {
+      ...signal,
+      application: options.application,
+    })
+    return {
+      timeline: session.timeline,
+      trace: session.trace,
+      async run() {
+        try {
+          const collected = await collectSingleTurn(session, caller, signal)
+          return observeSingleTurn(session, caller, collected, env.settings.models.backend_model)
+        } finally {
+          session.detach()
+        }
+      },
+      async abort() {
+        session.detach()
+        await session.assistant.close()
+      },
+    }
+  },
+}
