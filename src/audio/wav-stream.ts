@@ -171,7 +171,15 @@ export class WavWriter {
 
   static async create(file: string, channels: 1 | 2 = 1, sampleRateHz = SAMPLE_RATE_HZ): Promise<WavWriter> {
     const temporary = `${file}.${process.pid}.${Date.now().toString(36)}.partial`
-    const handle = await open(temporary, 'wx', 0o600)
+    let handle: FileHandle
+    try {
+      handle = await open(temporary, 'wx', 0o600)
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error)
+      throw new Error(
+        `Cannot write WAV file ${file} (${code}); check that its folder exists and is writable.`,
+      )
+    }
     const writer = new WavWriter(file, channels, temporary, handle)
     await handle.write(pcm16WavHeader(channels, sampleRateHz, 0), 0, WAV_HEADER_BYTES, 0)
     return writer
