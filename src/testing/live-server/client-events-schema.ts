@@ -2,6 +2,7 @@
 // are checked against the openai SDK's `ClientEvent` union at the bottom, so the shapes cannot drift.
 import type { ClientEvent } from 'openai/resources/live/live'
 import { z } from 'zod'
+import { functionCallOutputSchema, messageItemSchema } from './response-items-schema.ts'
 import { sessionConfigSchema, sessionUpdateConfigSchema } from './session-config-schema.ts'
 
 /** Appends are limited to 500 tokens by the service. */
@@ -15,34 +16,6 @@ const appendFields = {
   delegation_id: z.string().min(1).nullable(),
   content: z.string(),
 }
-
-const inputTextContent = z.strictObject({ type: z.literal('input_text'), text: z.string() })
-const inputImageContent = z.strictObject({
-  type: z.literal('input_image'),
-  image_url: z.string().nullable().optional(),
-  file_id: z.string().nullable().optional(),
-  detail: z.enum(['low', 'high', 'auto', 'original']),
-})
-
-// The offline backend continues tool rounds and accepts typed user input; other Responses input items
-// (reasoning, computer calls, MCP, ...) are refused as unsupported before this schema runs.
-const responseInputItemSchema = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('function_call_output'),
-    call_id: z.string().min(1),
-    output: z.union([z.string(), z.array(z.union([inputTextContent, inputImageContent]))]),
-    id: z.string().nullable().optional(),
-    name: z.string().nullable().optional(),
-    namespace: z.string().nullable().optional(),
-    status: z.enum(['in_progress', 'completed', 'incomplete']).nullable().optional(),
-  }),
-  z.strictObject({
-    type: z.literal('message'),
-    role: z.enum(['user', 'system', 'developer']),
-    content: z.array(z.union([inputTextContent, inputImageContent])).min(1),
-    status: z.enum(['in_progress', 'completed', 'incomplete']).optional(),
-  }),
-])
 
 export const clientEventSchemas = {
   'session.start': z.strictObject({
@@ -80,7 +53,8 @@ export const clientEventSchemas = {
   'response.item.create': z.strictObject({
     type: z.literal('response.item.create'),
     event_id: eventId,
-    item: responseInputItemSchema,
+    // validation.ts has already refused item types that are not these two (itemKind).
+    item: z.union([functionCallOutputSchema, messageItemSchema]),
   }),
   'response.create': z.strictObject({ type: z.literal('response.create'), event_id: eventId }),
   'session.close': z.strictObject({ type: z.literal('session.close'), event_id: eventId }),

@@ -6,6 +6,7 @@ import type { InferredToolCall, JsonObject, OfflineBehaviour } from '../../assis
 import type { ParsedClientEventOf } from './client-events-schema.ts'
 import type { OutboundServerEvent, SessionIds } from './events.ts'
 import { ERROR_CODES, type ProtocolError, protocolError } from './protocol-errors.ts'
+import { messageText } from './response-items-schema.ts'
 import {
   type BackendResponseContext,
   functionCallResponse,
@@ -74,9 +75,8 @@ export class ResponsesDelegation {
   addItem(event: ParsedClientEventOf<'response.item.create'>): ProtocolError | null {
     const round = this.#round
     const item = event.item
-    if (item.type === 'message') {
-      const text = item.content.map((part) => (part.type === 'input_text' ? part.text : '')).join(' ')
-      if (round !== null) round.inputText += `\n${text}`
+    if (item.type !== 'function_call_output') {
+      if (round !== null) round.inputText += `\n${messageText(item)}`
       return null
     }
     if (round === null || !round.outputs.has(item.call_id)) {

@@ -34,3 +34,12 @@ export interface ProtocolError {
 export function protocolError(code: ErrorCode, message: string, param?: string): ProtocolError {
   return param === undefined ? { code, message } : { code, message, param }
 }
+
+/** Peer text quoted in a message: at most this many characters, so a huge value is never echoed whole. */
+export const MAX_QUOTED_CHARS = 64
+
+/** `text` cut to MAX_QUOTED_CHARS, with an ellipsis and the full length when it was longer. */
+export function quoted(text: string): string {
+  if (text.length <= MAX_QUOTED_CHARS) return text
+  return `${text.slice(0, MAX_QUOTED_CHARS)}… (${text.length} characters)`
+}

@@ -64,12 +64,49 @@ const functionToolSchema = z.strictObject({
   parameters: z.record(z.string(), z.unknown()).nullable().optional(),
   strict: z.boolean().nullable().optional(),
 })
-// The guides promise only function tools and web search under Responses delegation; the offline backend
-// can only ever call function tools, but accepting web_search keeps configs valid for both modes.
-const toolSchema = z.discriminatedUnion('type', [
+/**
+ * Tool types the SDK lists for a Responses backend besides functions. The guides promise only function tools
+ * and web search; the offline backend only ever calls function tools, but it accepts every SDK tool type as
+ * configuration (echoed in session snapshots, never invoked), so a config valid for the service starts here.
+ */
+const HOSTED_TOOL_TYPES = [
+  'web_search',
+  'file_search',
+  'code_interpreter',
+  'image_generation',
+  'mcp',
+  'custom',
+  'namespace',
+  'tool_search',
+  'programmatic_tool_calling',
+  'computer',
+  'apply_patch',
+] as const
+// A shell tool's `environment` (containers, skills, network policy) is refused by validation.ts as not
+// modelled offline; here the key is only allowed to be absent or null.
+const shellToolSchema = z.strictObject({ type: z.literal('shell'), environment: z.null().optional() })
+const toolSchema = z.union([
   functionToolSchema,
-  z.strictObject({ type: z.literal('web_search') }),
+  shellToolSchema,
+  z.strictObject({ type: z.enum(HOSTED_TOOL_TYPES) }),
 ])
+
+type SdkToolType =
+  NonNullable<SessionConfig['delegation']> extends infer D
+    ? D extends { type: 'responses'; responses: { tools?: Array<infer Tool> } }
+      ? Tool extends { type: infer T }
+        ? T
+        : never
+      : never
+    : never
+// Compile-time proof the accepted tool types are exactly the SDK's (a new SDK tool type fails here).
+const _everyToolType: [
+  Exclude<SdkToolType, (typeof HOSTED_TOOL_TYPES)[number] | 'function' | 'shell'>,
+  Exclude<(typeof HOSTED_TOOL_TYPES)[number], SdkToolType>,
+] extends [never, never]
+  ? true
+  : never = true
+void _everyToolType
 
 const hostedToolChoiceTypes = [
   'file_search',

@@ -7,7 +7,8 @@ import {
   type SupportedClientEventType,
   UNSUPPORTED_CLIENT_EVENT_TYPES,
 } from './client-events-schema.ts'
-import { ERROR_CODES, type ProtocolError, protocolError } from './protocol-errors.ts'
+import { ERROR_CODES, type ProtocolError, protocolError, quoted } from './protocol-errors.ts'
+import { itemKind } from './response-items-schema.ts'
 import { IMMUTABLE_SESSION_FIELDS } from './session-config-schema.ts'
 
 export type FrameParseResult =
@@ -54,13 +55,15 @@ export function parseClientFrame(text: string): FrameParseResult {
     return reject(
       protocolError(
         ERROR_CODES.unsupportedOffline,
-        `The offline GPT-Live server does not implement '${type}'.`,
+        `The offline GPT-Live server does not implement '${quoted(type)}'.`,
         'type',
       ),
     )
   }
   if (!isSupportedType(type)) {
-    return reject(protocolError(ERROR_CODES.invalidEvent, `Unknown client event type '${type}'.`, 'type'))
+    return reject(
+      protocolError(ERROR_CODES.invalidEvent, `Unknown client event type '${quoted(type)}'.`, 'type'),
+    )
   }
   const unsupported = unsupportedFeature(type, raw)
   if (unsupported !== null) return reject(unsupported)
@@ -91,15 +94,38 @@ function unsupportedFeature(type: SupportedClientEventType, raw: JsonRecord): Pr
     if (isRecord(session.delegation) && session.delegation.type === 'decisions') {
       return offline('Decisions delegation', 'session.delegation.type')
     }
+    const tools =
+      isRecord(session.delegation) && isRecord(session.delegation.responses)
+        ? session.delegation.responses.tools
+        : undefined
+    if (Array.isArray(tools)) {
+      const shell = tools.findIndex(
+        (tool) => isRecord(tool) && tool.type === 'shell' && tool.environment != null,
+      )
+      if (shell >= 0) {
+        return offline('shell tool environments', `session.delegation.responses.tools[${shell}].environment`)
+      }
+    }
     const format = isRecord(session.audio) && isRecord(session.audio.format) ? session.audio.format : null
     if (format !== null && (format.type === 'audio/pcmu' || format.type === 'audio/pcma')) {
       return offline('G.711 audio (use audio/pcm at 16000 or 24000 Hz)', 'session.audio.format.type')
     }
   }
   if (type === 'response.item.create' && isRecord(raw.item)) {
-    const itemType = raw.item.type
-    if (typeof itemType === 'string' && itemType !== 'function_call_output' && itemType !== 'message') {
-      return offline(`'${itemType}' input items (only function_call_output and message)`, 'item.type')
+    const kind = itemKind(raw.item)
+    const itemType = raw.item.type ?? null
+    if (kind === 'unsupported') {
+      return offline(
+        itemType === null ? 'item references' : `'${quoted(String(itemType))}' input items`,
+        'item.type',
+      )
+    }
+    if (kind === 'invalid') {
+      return protocolError(
+        ERROR_CODES.invalidValue,
+        `Invalid value for 'item.type': ${quoted(JSON.stringify(itemType))} is not a Responses input item type.`,
+        'item.type',
+      )
     }
   }
   return null
@@ -129,12 +155,38 @@ function formatParam(path: readonly PropertyKey[]): string {
   return out
 }
 
+/** Bound on nested unions unwrapped to name a problem (ours are at most two deep). */
+const MAX_UNION_UNWRAP = 8
+
+/**
+ * A union that failed names the problem of its closest option: the one that did not fail on its `type`
+ * (the option the client evidently meant), else the one with the fewest problems. Paths inside a union's
+ * options are relative to the union, so the union's own path is prefixed.
+ */
+function closestIssue(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  let current = issue
+  let prefix: PropertyKey[] = []
+  for (let depth = 0; depth < MAX_UNION_UNWRAP; depth++) {
+    if (current.code !== 'invalid_union' || ('discriminator' in current && current.discriminator)) break
+    const options = current.errors.filter((option) => option.length > 0)
+    const typeMisses = (option: z.core.$ZodIssue[]) =>
+      option.filter((candidate) => candidate.path.length === 1 && candidate.path[0] === 'type').length
+    const best = [...options].sort((a, b) => typeMisses(a) - typeMisses(b) || a.length - b.length)[0]
+    const next = best?.[0]
+    if (next === undefined) break
+    prefix = [...prefix, ...current.path]
+    current = next
+  }
+  return prefix.length === 0 ? current : { ...current, path: [...prefix, ...current.path] }
+}
+
 function errorFromIssue(issues: readonly z.core.$ZodIssue[], raw: JsonRecord): ProtocolError {
-  const issue = issues[0]
-  if (issue === undefined) return protocolError(ERROR_CODES.invalidEvent, 'The event is invalid.')
+  const first = issues[0]
+  if (first === undefined) return protocolError(ERROR_CODES.invalidEvent, 'The event is invalid.')
+  const issue = closestIssue(first)
   const path = issue.path
   if (issue.code === 'unrecognized_keys') {
-    const param = formatParam([...path, issue.keys[0] ?? ''])
+    const param = formatParam([...path, quoted(issue.keys[0] ?? '')])
     return protocolError(ERROR_CODES.unknownParameter, `Unknown parameter: '${param}'.`, param)
   }
   if (issue.code === 'invalid_union' && 'discriminator' in issue && typeof issue.discriminator === 'string') {
@@ -144,7 +196,7 @@ function errorFromIssue(issues: readonly z.core.$ZodIssue[], raw: JsonRecord): P
     const value = valueAt(raw, at)
     return protocolError(
       ERROR_CODES.invalidValue,
-      `Invalid value for '${param}': ${JSON.stringify(value)}.`,
+      `Invalid value for '${param}': ${quoted(JSON.stringify(value) ?? 'undefined')}.`,
       param,
     )
   }
