@@ -90,7 +90,7 @@ export default class CanonicalReporter implements Reporter {
   async #writeMerged(modules: readonly TestModule[], log: (line: string) => void): Promise<void> {
     const shards = shardModules(modules)
     if (shards.length < modules.length) {
-      log('(merged report: results.json of unsharded runs was written by the original run, not rewritten)')
+      log('(merged report: results.json was written by the original run, not rewritten)')
     }
     const resultsDirs = new Map(
       (this.#vitest?.projects ?? []).flatMap((project) => {

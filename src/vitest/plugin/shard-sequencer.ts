@@ -4,6 +4,9 @@
 // reports keep their per-shard names (blob-<i>-<n>.json) and other projects are still sharded by file, but
 // wraps the sequencer: the spec files of live-evals projects go to every shard, whose run plan then registers
 // only that shard's scenarios. `passWithNoTests` is set because a shard may hold no other project's file.
+// Every shard then reports the same spec file, and Vitest identifies a file by its path and project, so
+// `--merge-reports` would keep one shard's copy of it: the shard goes into Vitest's merge-reports label (the
+// option Vitest has for running the same files several times and merging them), which makes the ids distinct.
 import type { TestSequencerConstructor, TestSpecification, Vitest } from 'vitest/node'
 
 const WRAPPED = Symbol.for('live-evals:scenario-shard-sequencer')
@@ -17,6 +20,7 @@ export function splitShardsByScenario(
   const config = vitest.config
   if (config.shard === undefined) return
   config.passWithNoTests = true
+  labelFilesWithShard(vitest, `shard-${config.shard.index}-of-${config.shard.count}`)
   const Base = config.sequence.sequencer
   if ((Base as unknown as Record<symbol, unknown>)[WRAPPED] === true) return
   class ScenarioShardSequencer implements Sequencer {
@@ -38,4 +42,13 @@ export function splitShardsByScenario(
     }
   }
   config.sequence.sequencer = ScenarioShardSequencer
+}
+
+function labelFilesWithShard(vitest: Vitest, shardLabel: string): void {
+  const given = vitest.config.mergeReportsLabel
+  if (given?.endsWith(shardLabel)) return
+  const label = given === undefined || given === '' ? shardLabel : `${given}-${shardLabel}`
+  vitest.config.mergeReportsLabel = label
+  // Projects copied the root's label when they were resolved; test files take their project's.
+  for (const project of vitest.projects) project.config.mergeReportsLabel = label
 }

@@ -1,0 +1,153 @@
+// Sharded runs end to end, offline, in child Vitest processes: the fixture project runs five scenarios of the
+// bundled CRAWL dataset for both architectures, once whole and then split 2 and 3 ways (each shard its own
+// process, with a blob report), and `vitest --merge-reports` of each split must write results.json files whose
+// rows and summary equal the whole run's. Only run.id may differ (rows carry no timestamps; the offline clock
+// is virtual, so latencies are deterministic).
+import { readdir, readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { type ResultsDocument, ResultsDocumentSchema } from '../../reporting/result-schema.ts'
+import {
+  type ChildRun,
+  FIXTURE_CONFIG,
+  lines,
+  ROOT,
+  runDirectoriesIn,
+  runVitest,
+  SPAWN_TIMEOUT_MS,
+  scratch,
+} from '../child-vitest.ts'
+
+const ARCHITECTURES = ['responses', 'client'] as const
+const DATASET_ENV = {
+  LIVE_EVALS_DATASET: join(ROOT, 'scenarios/crawl/restaurant.json'),
+  LIVE_EVALS_MAX_EXAMPLES: '5',
+}
+
+async function readResults(file: string): Promise<ResultsDocument> {
+  return ResultsDocumentSchema.parse(JSON.parse(await readFile(file, 'utf8')))
+}
+
+/** A document without what legitimately differs between two runs of the same scenarios. */
+function comparable(document: ResultsDocument) {
+  const { id: _id, ...run } = document.run
+  return { run, summary: document.summary, results: document.results }
+}
+
+let resultsDir = ''
+let env: Record<string, string> = {}
+const whole = new Map<string, ResultsDocument>()
+
+beforeAll(async () => {
+  const space = await scratch()
+  resultsDir = join(space.dir, 'results')
+  env = { ...space.env, ...DATASET_ENV }
+  const run = await runVitest(['run', '--config', FIXTURE_CONFIG], { ...env, LIVE_EVALS_RUN_NAME: 'whole' })
+  for (const architecture of ARCHITECTURES) {
+    whole.set(architecture, await readResults(join(resultsDir, `whole_${architecture}`, 'results.json')))
+  }
+  expect(whole.get('responses')?.results, run.output).toHaveLength(5)
+}, SPAWN_TIMEOUT_MS)
+
+describe.each([2, 3])('a run split into %i shards', (count) => {
+  const runName = `split-${count}`
+  const shards: ChildRun[] = []
+  let merged: ChildRun = { code: null, output: '' }
+  const blobs = () => join(resultsDir, '..', `blobs-${count}`)
+
+  beforeAll(async () => {
+    const shardEnv = { ...env, LIVE_EVALS_RUN_NAME: runName }
+    // One shard at a time: the machine has two cores and each child runs its own worker.
+    for (let index = 1; index <= count; index++) {
+      shards.push(
+        await runVitest(
+          [
+            'run',
+            '--config',
+            FIXTURE_CONFIG,
+            `--shard=${index}/${count}`,
+            '--reporter=blob',
+            `--outputFile.blob=${join(blobs(), `blob-${index}-${count}.json`)}`,
+          ],
+          shardEnv,
+        ),
+      )
+    }
+    merged = await runVitest(['run', '--config', FIXTURE_CONFIG, `--merge-reports=${blobs()}`], shardEnv)
+  }, SPAWN_TIMEOUT_MS * 4)
+
+  test('each shard runs only its own block of scenarios, in one shared run folder', async () => {
+    expect(await runDirectoriesIn(resultsDir)).toEqual(
+      expect.arrayContaining([`${runName}_client`, `${runName}_responses`]),
+    )
+    const wholeIds = whole.get('responses')?.results.map((row) => row.scenario_id) ?? []
+    const shardIds: string[][] = []
+    for (let index = 1; index <= count; index++) {
+      const folder = join(resultsDir, `${runName}_responses`)
+      const document = await readResults(join(folder, `results.shard-${index}-of-${count}.json`))
+      shardIds.push(document.results.map((row) => row.scenario_id))
+      expect((await stat(join(folder, `.shard-${index}-of-${count}`))).isDirectory()).toBe(true)
+    }
+    // Contiguous blocks whose sizes differ by at most one, together the whole selection in dataset order.
+    expect(shardIds.flat()).toEqual(wholeIds)
+    const sizes = shardIds.map((ids) => ids.length)
+    expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1)
+    // Vitest's own file sharding never sees the single spec file: no shard failed to start.
+    for (const shard of shards)
+      expect(shard.output).not.toContain('must be a smaller than count of test files')
+  })
+
+  test('--merge-reports writes one results.json per architecture equal to the unsharded run', async () => {
+    for (const architecture of ARCHITECTURES) {
+      const file = join(resultsDir, `${runName}_${architecture}`, 'results.json')
+      const document = await readResults(file)
+      expect(document.run.id).toBe(`${runName}_${architecture}`)
+      const reference = whole.get(architecture)
+      if (reference === undefined) throw new Error(`no unsharded ${architecture} run`)
+      expect(comparable(document)).toEqual(comparable(reference))
+      expect(lines(merged.output)).toContain(`Results: ${file}`)
+    }
+    const { passed, failed } = whole.get('responses')?.summary ?? { passed: 0, failed: 0 }
+    const wholeClient = whole.get('client')?.summary ?? { passed: 0, failed: 0 }
+    expect(lines(merged.output)).toContain(
+      `${passed + wholeClient.passed} passed, ${failed + wholeClient.failed} failed`,
+    )
+  })
+})
+
+describe('sharded runs that must not start or merge', () => {
+  test(
+    'a shard without a run name is refused, naming LIVE_EVALS_RUN_NAME, and leaves nothing behind',
+    async () => {
+      const space = await scratch()
+      const run = await runVitest(['run', '--config', FIXTURE_CONFIG, '--shard=1/2'], space.env)
+      expect(run.code).toBe(1)
+      expect(run.output).toContain('--shard=1/2 needs LIVE_EVALS_RUN_NAME')
+      await expect(readdir(join(space.dir, 'results'))).rejects.toThrow(/ENOENT/)
+    },
+    SPAWN_TIMEOUT_MS,
+  )
+
+  test(
+    'the same shard twice is refused; a merge missing a shard writes nothing and names it',
+    async () => {
+      const space = await scratch()
+      const shardEnv = { ...space.env, LIVE_EVALS_RUN_NAME: 'twice', OPENAI_ASSISTANT_MODE: 'responses' }
+      const blobs = join(space.dir, 'blobs')
+      const args = ['run', '--config', FIXTURE_CONFIG, '--shard=1/2', '--reporter=blob']
+      await runVitest([...args, `--outputFile.blob=${join(blobs, 'blob-1-2.json')}`], shardEnv)
+      const again = await runVitest(args, shardEnv)
+      expect(again.code).toBe(1)
+      expect(again.output).toContain('shard 1/2 of run "twice" ran already')
+      const merged = await runVitest(
+        ['run', '--config', FIXTURE_CONFIG, `--merge-reports=${blobs}`],
+        shardEnv,
+      )
+      expect(merged.output).toContain('[responses] run "twice": shard 2/2 missing from the blobs')
+      await expect(stat(join(space.dir, 'results', 'twice_responses', 'results.json'))).rejects.toThrow(
+        /ENOENT/,
+      )
+    },
+    SPAWN_TIMEOUT_MS * 3,
+  )
+})
