@@ -56,7 +56,7 @@ async function recordedDataset(wavOf: (text: string) => Uint8Array) {
 describe('a recorded-WAV caller through the engine', () => {
   for (const architecture of ['responses', 'client'] as const) {
     it(`${architecture}: streams the recording as it is and grades the scenario`, async () => {
-      let recording = new Int16Array()
+      let recording: Int16Array = new Int16Array()
       const scenario = await recordedDataset((text) => {
         recording = syntheticSpeech(text)
         return encodeMonoWav(recording)
