@@ -3,7 +3,7 @@
 // wall-time measurement, and one error type naming the model and the purpose.
 
 import type OpenAI from 'openai'
-import { modelCallErrorFrom } from './errors.ts'
+import { ModelCallError, modelCallErrorFrom } from './errors.ts'
 import type { RateLimiter } from './rate-limiter.ts'
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from './retry.ts'
 import type { EvaluatorUsageSource } from './usage.ts'
@@ -60,11 +60,15 @@ export async function runModelCall<T>(
   )
   const latency_ms = Math.max(0, Math.round(now() - started))
   if (!outcome.ok) {
-    throw modelCallErrorFrom(outcome.error, {
-      model: settings.model,
-      purpose: settings.purpose,
-      attempts: outcome.attempts,
-    })
+    const context = { model: settings.model, purpose: settings.purpose, attempts: outcome.attempts }
+    // Aborted while queued in the limiter or waiting to retry: the signal's own reason may be any value.
+    if (signal?.aborted) {
+      throw new ModelCallError('aborted', 'the caller aborted the request', {
+        ...context,
+        cause: outcome.error,
+      })
+    }
+    throw modelCallErrorFrom(outcome.error, context)
   }
   return { value: outcome.value, latency_ms, attempts: outcome.attempts }
 }

@@ -19,6 +19,8 @@ export type ModelCallFailureKind =
   | 'transport'
   /** A 200 whose body was not JSON. */
   | 'malformed_response'
+  /** Anything else the request raised (a bug or an SDK change, not an answer). */
+  | 'unexpected'
 
 export interface ModelCallContext {
   model: string
@@ -54,7 +56,7 @@ export class ModelCallError extends Error {
 
 function describeKind(kind: ModelCallFailureKind): string {
   if (kind === 'no_structured_decision') return 'no structured decision'
-  return `model call failed (${kind.replace('_', ' ')})`
+  return `model call failed (${kind.replaceAll('_', ' ')})`
 }
 
 // The SDK raises a SyntaxError with this wording when the structured output text is not JSON; a SyntaxError
@@ -85,6 +87,13 @@ export function modelCallErrorFrom(
   if (cause instanceof SyntaxError && !message.includes(STRUCTURED_OUTPUT_SYNTAX)) {
     return new ModelCallError('malformed_response', `the answer was not JSON (${message})`, at)
   }
-  // What is left was raised while parsing the structured text: not JSON, or JSON the schema refused.
-  return new ModelCallError('no_structured_decision', `the structured answer did not parse (${message})`, at)
+  // Raised while the SDK parsed the structured text: not JSON, or JSON the schema refused.
+  if (cause instanceof SyntaxError || (cause instanceof Error && cause.name === 'ZodError')) {
+    return new ModelCallError(
+      'no_structured_decision',
+      `the structured answer did not parse (${message})`,
+      at,
+    )
+  }
+  return new ModelCallError('unexpected', message, at)
 }

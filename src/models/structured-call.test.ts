@@ -4,6 +4,7 @@ import { buildConsumption } from '../reporting/consumption.ts'
 import { structuredAnswer } from '../testing/responses-server/responses-route.ts'
 import { ModelCallError } from './errors.ts'
 import { recordingSleep, type ScriptedOpenAi, startScriptedOpenAi } from './models.test-helpers.ts'
+import { createRateLimiter } from './rate-limiter.ts'
 import { callStructured, type StructuredCallRequest } from './structured-call.ts'
 import { asUsageRecord } from './usage.ts'
 
@@ -161,5 +162,20 @@ describe('callStructured', () => {
     controller.abort()
     expect(await pending).toMatchObject({ kind: 'aborted', attempts: 1 })
     expect(fake.server.requestsTo('POST', '/v1/responses')).toHaveLength(2)
+  })
+
+  it('a call aborted while it waits for the shared limiter sends nothing and reports aborted', async () => {
+    fake.responses.push({ fault: 'hang' })
+    const limiter = createRateLimiter({ maxConcurrent: 1 })
+    const first = new AbortController()
+    const holding = failure(callStructured(request({ limiter, signal: first.signal })))
+    await vi.waitUntil(() => fake.server.requestsTo('POST', '/v1/responses').length === 1)
+    const second = new AbortController()
+    const queued = failure(callStructured(request({ limiter, signal: second.signal })))
+    second.abort(new Error('scenario cancelled'))
+    expect(await queued).toMatchObject({ kind: 'aborted', attempts: 1 })
+    first.abort()
+    expect(await holding).toMatchObject({ kind: 'aborted' })
+    expect(fake.server.requestsTo('POST', '/v1/responses')).toHaveLength(1)
   })
 })

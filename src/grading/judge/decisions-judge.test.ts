@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   bookingObserved,
@@ -148,5 +151,32 @@ describe('the Decisions judge backend', () => {
     ).catch((caught: unknown) => caught)
     expect(error).toMatchObject({ name: 'SemanticJudgeError', stage: 'semantic_judge', judge: 'decisions' })
     expect((error as Error).message).toContain('gpt-6-luna for evaluation_judge/decisions')
+  })
+
+  it('a cached Decisions judgment sends nothing the second time and records zero usage', async () => {
+    const cacheDir = await mkdtemp(join(tmpdir(), 'decisions-cache-'))
+    try {
+      api.decisions.push({
+        answers: {
+          task_understanding: {
+            type: 'score',
+            probabilities: { mostly_satisfied: 0.8, fully_satisfied: 0.2 },
+          },
+          grounded_communication: { type: 'score', probabilities: { fully_satisfied: 1 } },
+        },
+      })
+      const first = await judgeScenario(judgeBooking(), bookingObserved(), decisions({ cacheDir }))
+      const second = await judgeScenario(judgeBooking(), bookingObserved(), decisions({ cacheDir }))
+      expect(api.server.requestsTo('POST', '/v1/decisions')).toHaveLength(1)
+      expect(second.usage_events).toEqual([
+        expect.objectContaining({ cached: true, total_tokens: 0, attempts: 0, dimension: null }),
+      ])
+      expect(second.dimensions.task_understanding).toMatchObject({
+        score: first.dimensions.task_understanding?.score,
+        probability_weighted_score: 0.8,
+      })
+    } finally {
+      await rm(cacheDir, { recursive: true, force: true })
+    }
   })
 })

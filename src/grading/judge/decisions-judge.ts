@@ -3,12 +3,15 @@
 // We map labels to scores ourselves (the API's own `score` is a level position, not our scale) and report the
 // most probable anchor as the point score, the probability-weighted score and the API's confidence beside it, with
 // the raw answer kept. There is no pass threshold in the rubric, so this backend counts a dimension as passed when
-// its point score is "mostly satisfied" (0.75) or better; a refusal leaves the dimension not assessed.
+// its point score is "mostly satisfied" (0.75) or better; a refusal leaves the dimension not assessed (and is not
+// cached). Answers are cached per dimension like the Responses judge's; a request is saved only when all hit.
 
 import type { Decision, DecisionCreateParams } from 'openai/resources/decisions'
 import { roundToFourPlaces } from '../../metrics/rounding.ts'
 import { callDecisions } from '../../models/decisions-call.ts'
+import { cachedUsageEvent } from '../../models/usage.ts'
 import type { SemanticDimension } from '../semantic-applicability.ts'
+import { contentHash, type JudgeCacheEntry, type JudgeCacheKey } from './cache.ts'
 import { SemanticJudgeError } from './errors.ts'
 import type { JudgeEvidence } from './evidence.ts'
 import type { JudgeBackendSettings } from './judge-settings.ts'
@@ -42,10 +45,18 @@ export async function judgeWithDecisions(
     instructions: dimensionHeader(dimension),
     levels: LEVELS,
   }))
+  const system = judgeSystemPrompt(settings.interaction, 'decisions')
   const input: DecisionCreateParams['input'] = [
-    { role: 'system', content: judgeSystemPrompt(settings.interaction, 'decisions') },
+    { role: 'system', content: system },
     { role: 'user', content: [{ type: 'input_json', data: evidence }] },
   ]
+  const keys = dimensions.map((dimension) =>
+    cacheKey(dimension, system, evidence, repetition, settings.model),
+  )
+  const hits = await Promise.all(keys.map((key) => settings.cache?.get(key) ?? null))
+  // One request answers every dimension, so only a full set of hits saves it.
+  if (hits.every((hit) => hit !== null))
+    return fromCache(dimensions, hits as JudgeCacheEntry[], repetition, settings)
   let called: Awaited<ReturnType<typeof callDecisions>>
   try {
     called = await callDecisions({
@@ -72,7 +83,11 @@ export async function judgeWithDecisions(
     }
     if (answer?.type !== 'score') continue // callDecisions already refused a misaligned answer list
     try {
-      results[dimension] = { sample: sampleFromScore(dimension, answer, repetition, settings.model) }
+      const sample = sampleFromScore(dimension, answer, repetition, settings.model)
+      results[dimension] = { sample }
+      const key = keys[index]
+      if (key !== undefined)
+        await settings.cache?.put({ key, verdict: verdictOf(sample), detail: sample.detail })
     } catch (error) {
       throw new SemanticJudgeError((error as Error).message, {
         judge: 'decisions',
@@ -83,6 +98,52 @@ export async function judgeWithDecisions(
     }
   }
   return { results, usage }
+}
+
+function cacheKey(
+  dimension: SemanticDimension,
+  system: string,
+  evidence: JudgeEvidence,
+  repetition: number,
+  model: string,
+): JudgeCacheKey {
+  return {
+    backend: 'decisions',
+    model,
+    reasoning_effort: null,
+    rubric_version: RUBRIC_VERSION,
+    dimension,
+    prompt_hash: contentHash({ system, header: dimensionHeader(dimension), levels: LEVELS }),
+    evidence_hash: contentHash(evidence),
+    repetition,
+  }
+}
+
+function verdictOf(sample: JudgeSample): JudgeCacheEntry['verdict'] {
+  const { score, passed, rationale, evidence, task_completed } = sample
+  return { score, passed, rationale, evidence, task_completed }
+}
+
+function fromCache(
+  dimensions: readonly SemanticDimension[],
+  hits: readonly JudgeCacheEntry[],
+  repetition: number,
+  settings: JudgeBackendSettings,
+): DecisionsRound {
+  const results: DecisionsRound['results'] = {}
+  dimensions.forEach((dimension, index) => {
+    const hit = hits[index]
+    if (hit === undefined) return
+    results[dimension] = {
+      sample: { ...hit.verdict, dimension, repetition, judge: 'decisions', cached: true, detail: hit.detail },
+    }
+  })
+  const identity = {
+    source: 'evaluation_judge' as const,
+    purpose: 'evaluation_judge/decisions',
+    model: settings.model,
+  }
+  return { results, usage: { ...cachedUsageEvent(identity), dimension: null, repetition } }
 }
 
 type ScoreAnswer = Extract<Decision['answers'][number], { type: 'score' }>
