@@ -1,7 +1,10 @@
 // Checked artifact destinations. An artifact path is always relative to the run folder and made of
 // artifact-safe names, so it cannot leave the run folder (no absolute paths, no "." or ".."), cannot
-// be redirected (no symlinked folder or file on the way), and cannot write through to another file
+// be redirected (no symlinked folder or file on the way), and cannot replace a file shared with another place
 // (no hard-linked destination). Paths are checked, never sanitized: a bad one is refused with its reason.
+// The check exists twice, asynchronous for writes during a run and synchronous for the interrupted run's
+// last writes (see atomic-file.ts); both walk the same rules below.
+import { lstatSync, type Stats } from 'node:fs'
 import { lstat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { ArtifactPathError } from './errors.ts'
@@ -28,7 +31,16 @@ export function artifactPathProblem(relativePath: string): string | null {
   return null
 }
 
-async function lstatOrNull(path: string) {
+function missingIsNull<T>(read: () => T): T | null {
+  try {
+    return read()
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  }
+}
+
+async function lstatOrNull(path: string): Promise<Stats | null> {
   try {
     return await lstat(path)
   } catch (error) {
@@ -37,40 +49,65 @@ async function lstatOrNull(path: string) {
   }
 }
 
+function runFolderProblem(stats: Stats | null): string | null {
+  if (stats === null) return 'the run folder does not exist'
+  if (stats.isSymbolicLink()) return 'the run folder is a symbolic link'
+  if (!stats.isDirectory()) return 'the run folder is not a directory'
+  return null
+}
+
+/** What is wrong with an existing part `shown` of the path, or null. */
+export function existingPartProblem(stats: Stats, shown: string, isLast: boolean): string | null {
+  if (stats.isSymbolicLink()) return `${shown} is a symbolic link`
+  if (!isLast) return stats.isDirectory() ? null : `${shown} is not a folder`
+  if (!stats.isFile()) return `${shown} exists and is not a regular file`
+  if (stats.nlink > 1) return `${shown} is hard-linked (${stats.nlink} links)`
+  return null
+}
+
 /**
  * The absolute destination of `relativePath` inside `runDir`, after checking its text and every part of it that
  * already exists on disk. Throws ArtifactPathError naming the path and the reason.
  */
 export async function resolveArtifactPath(runDir: string, relativePath: string): Promise<string> {
   const root = resolve(runDir)
+  const refuse = (reason: string) => new ArtifactPathError(root, relativePath, reason)
   const textProblem = artifactPathProblem(relativePath)
-  if (textProblem !== null) throw new ArtifactPathError(root, relativePath, textProblem)
-
-  const rootStats = await lstatOrNull(root)
-  if (rootStats === null) throw new ArtifactPathError(root, relativePath, 'the run folder does not exist')
-  if (rootStats.isSymbolicLink())
-    throw new ArtifactPathError(root, relativePath, 'the run folder is a symbolic link')
-  if (!rootStats.isDirectory())
-    throw new ArtifactPathError(root, relativePath, 'the run folder is not a directory')
-
+  if (textProblem !== null) throw refuse(textProblem)
+  const rootProblem = runFolderProblem(await lstatOrNull(root))
+  if (rootProblem !== null) throw refuse(rootProblem)
   const segments = relativePath.split('/')
-  let current = root
-  for (const [index, segment] of segments.entries()) {
-    current = resolve(current, segment)
-    const stats = await lstatOrNull(current)
-    if (stats === null) return resolve(root, relativePath) // nothing below a missing folder exists yet
-    const shown = segments.slice(0, index + 1).join('/')
-    if (stats.isSymbolicLink()) throw new ArtifactPathError(root, relativePath, `${shown} is a symbolic link`)
-    const isLast = index === segments.length - 1
-    if (!isLast && !stats.isDirectory())
-      throw new ArtifactPathError(root, relativePath, `${shown} is not a folder`)
-    if (isLast) {
-      if (!stats.isFile())
-        throw new ArtifactPathError(root, relativePath, `${shown} exists and is not a regular file`)
-      if (stats.nlink > 1) {
-        throw new ArtifactPathError(root, relativePath, `${shown} is hard-linked (${stats.nlink} links)`)
-      }
-    }
+  for (let index = 0; index < segments.length; index++) {
+    const stats = await lstatOrNull(resolve(root, ...segments.slice(0, index + 1)))
+    if (stats === null) break // nothing below a missing folder exists yet
+    const problem = existingPartProblem(
+      stats,
+      segments.slice(0, index + 1).join('/'),
+      index === segments.length - 1,
+    )
+    if (problem !== null) throw refuse(problem)
   }
-  return current
+  return resolve(root, relativePath)
+}
+
+/** resolveArtifactPath without yielding to the event loop, for the last writes of an interrupted run. */
+export function resolveArtifactPathSync(runDir: string, relativePath: string): string {
+  const root = resolve(runDir)
+  const refuse = (reason: string) => new ArtifactPathError(root, relativePath, reason)
+  const textProblem = artifactPathProblem(relativePath)
+  if (textProblem !== null) throw refuse(textProblem)
+  const rootProblem = runFolderProblem(missingIsNull(() => lstatSync(root)))
+  if (rootProblem !== null) throw refuse(rootProblem)
+  const segments = relativePath.split('/')
+  for (let index = 0; index < segments.length; index++) {
+    const stats = missingIsNull(() => lstatSync(resolve(root, ...segments.slice(0, index + 1))))
+    if (stats === null) break
+    const problem = existingPartProblem(
+      stats,
+      segments.slice(0, index + 1).join('/'),
+      index === segments.length - 1,
+    )
+    if (problem !== null) throw refuse(problem)
+  }
+  return resolve(root, relativePath)
 }

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { reserveRunDirectory } from './run-directory.ts'
-import { openResolvedDestination, writeArtifact, writeJsonArtifact } from './write.ts'
+import { assertReplaceableDestination, writeArtifact, writeJsonArtifact } from './write.ts'
 
 let root: string
 let runDir: string
@@ -84,24 +84,24 @@ describe('writeArtifact', () => {
   })
 })
 
-describe('the guard on the opened file (against a swap after the path check)', () => {
-  it('refuses a destination that became a symlink (O_NOFOLLOW)', async () => {
+describe('the guard before the rename (against a swap after the path check)', () => {
+  it('refuses a destination that became a symlink', async () => {
     const target = join(outside, 'target.json')
     writeFileSync(target, 'original')
     const destination = join(runDir, 'results.json')
     symlinkSync(target, destination)
-    await expect(openResolvedDestination(runDir, 'results.json', destination)).rejects.toThrow(
+    await expect(assertReplaceableDestination(runDir, 'results.json', destination)).rejects.toThrow(
       'the destination is a symbolic link',
     )
     expect(readFileSync(target, 'utf8')).toBe('original')
   })
 
-  it('refuses a destination that became hard-linked, checked on the descriptor', async () => {
+  it('refuses a destination that became hard-linked', async () => {
     const precious = join(outside, 'precious.txt')
     writeFileSync(precious, 'keep me')
     const destination = join(runDir, 'results.json')
     linkSync(precious, destination)
-    await expect(openResolvedDestination(runDir, 'results.json', destination)).rejects.toThrow(
+    await expect(assertReplaceableDestination(runDir, 'results.json', destination)).rejects.toThrow(
       'the destination is hard-linked (2 links)',
     )
     expect(readFileSync(precious, 'utf8')).toBe('keep me')

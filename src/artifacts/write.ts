@@ -1,13 +1,25 @@
 // Writing artifacts safely. Every write goes through resolveArtifactPath; missing folders are created
-// one at a time (0700) so none of them can be a symlink planted earlier; the file is opened with
-// O_NOFOLLOW and checked again on the open descriptor (a regular file with one link) before anything
-// is truncated or written, which closes the gap between checking and opening. Modes are set
-// explicitly, so the umask never matters.
-import { constants } from 'node:fs'
-import { type FileHandle, lstat, open } from 'node:fs/promises'
+// one at a time (0700) so none of them can be a symlink planted earlier; the data is written to a fresh
+// temporary file beside the destination (O_EXCL | O_NOFOLLOW, 0600) and renamed over it (atomic-file.ts),
+// so a reader, or a run killed mid-write, sees the old artifact, the new one or none, never a cut one.
+// Just before the rename the destination is checked again (a symlink, a hard link or a folder swapped in
+// since the path check is refused); the rename itself replaces a name and never writes through a link.
+// Modes are set explicitly, so the umask never matters.
+import { chmodSync, lstatSync, mkdirSync, type Stats } from 'node:fs'
+import { lstat } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { ArtifactPathError, resolveArtifactPath } from './destinations.ts'
-import { makePrivateDirectoryExclusively, PRIVATE_FILE_MODE } from './private-directories.ts'
+import { type AtomicWriteOptions, writeFileAtomically, writeFileAtomicallySync } from './atomic-file.ts'
+import { resolveArtifactPath, resolveArtifactPathSync } from './destinations.ts'
+import { ArtifactPathError, ArtifactsError } from './errors.ts'
+import { makePrivateDirectoryExclusively, PRIVATE_DIRECTORY_MODE } from './private-directories.ts'
+
+export type ArtifactWriteOptions = Pick<AtomicWriteOptions, 'afterChunk' | 'durableName'>
+
+function parentFolderProblem(stats: Stats, shown: string): string | null {
+  if (stats.isSymbolicLink()) return `${shown} is a symbolic link`
+  if (!stats.isDirectory()) return `${shown} is not a folder`
+  return null
+}
 
 async function makeParentFolders(runDir: string, relativePath: string): Promise<void> {
   const parents = relativePath.split('/').slice(0, -1)
@@ -18,76 +30,118 @@ async function makeParentFolders(runDir: string, relativePath: string): Promise<
       await makePrivateDirectoryExclusively(current)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      const stats = await lstat(current)
-      const shown = parents.slice(0, index + 1).join('/')
-      if (stats.isSymbolicLink())
-        throw new ArtifactPathError(runDir, relativePath, `${shown} is a symbolic link`)
-      if (!stats.isDirectory()) throw new ArtifactPathError(runDir, relativePath, `${shown} is not a folder`)
+      const problem = parentFolderProblem(await lstat(current), parents.slice(0, index + 1).join('/'))
+      if (problem !== null) throw new ArtifactPathError(runDir, relativePath, problem)
     }
   }
 }
 
-async function openChecked(runDir: string, relativePath: string): Promise<FileHandle> {
-  const root = resolve(runDir)
-  const destination = await resolveArtifactPath(root, relativePath)
-  await makeParentFolders(root, relativePath)
-  return openResolvedDestination(root, relativePath, destination)
+function makeParentFoldersSync(runDir: string, relativePath: string): void {
+  const parents = relativePath.split('/').slice(0, -1)
+  let current = runDir
+  for (const [index, segment] of parents.entries()) {
+    current = resolve(current, segment)
+    try {
+      mkdirSync(current, { mode: PRIVATE_DIRECTORY_MODE })
+      chmodSync(current, PRIVATE_DIRECTORY_MODE) // mkdir's mode passes through the umask
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      const problem = parentFolderProblem(lstatSync(current), parents.slice(0, index + 1).join('/'))
+      if (problem !== null) throw new ArtifactPathError(runDir, relativePath, problem)
+    }
+  }
 }
 
-/**
- * Open a destination that was checked by path, guarding against it being swapped since: O_NOFOLLOW refuses a
- * symlink, and the open descriptor must be a regular file with one link. Exported so tests can exercise the
- * guard without racing.
- */
-export async function openResolvedDestination(
-  root: string,
-  relativePath: string,
-  destination: string,
-): Promise<FileHandle> {
-  let handle: FileHandle
+/** What may not be replaced at a destination checked earlier by path (something swapped in since), or null. */
+function replacedDestinationProblem(stats: Stats | null): string | null {
+  if (stats === null) return null
+  if (stats.isSymbolicLink()) return 'the destination is a symbolic link'
+  if (!stats.isFile()) return 'the destination is not a regular file'
+  if (stats.nlink > 1) return `the destination is hard-linked (${stats.nlink} links)`
+  return null
+}
+
+function statOrNull<T>(read: () => T): T | null {
   try {
-    // No O_TRUNC: the link count is checked on the open file first, so a hard-linked file is never emptied.
-    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW
-    handle = await open(destination, flags, PRIVATE_FILE_MODE)
+    return read()
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ELOOP')
-      throw new ArtifactPathError(root, relativePath, 'the destination is a symbolic link')
-    throw new ArtifactPathError(
-      root,
-      relativePath,
-      `cannot open the file (${code ?? (error as Error).message})`,
-    )
-  }
-  try {
-    const stats = await handle.stat()
-    if (!stats.isFile())
-      throw new ArtifactPathError(root, relativePath, 'the destination is not a regular file')
-    if (stats.nlink > 1) {
-      throw new ArtifactPathError(root, relativePath, `the destination is hard-linked (${stats.nlink} links)`)
-    }
-    await handle.chmod(PRIVATE_FILE_MODE)
-    return handle
-  } catch (error) {
-    await handle.close()
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
     throw error
   }
 }
 
-/** Write (or replace) an artifact file 0600 inside `runDir`. Returns its absolute path. */
+/**
+ * The check made just before the rename: a destination checked by path must not have become a symlink, a
+ * folder or a hard link since. Exported so tests can exercise the guard without racing.
+ */
+export async function assertReplaceableDestination(
+  root: string,
+  relativePath: string,
+  destination: string,
+): Promise<void> {
+  const stats = await lstat(destination).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null
+    throw error
+  })
+  const problem = replacedDestinationProblem(stats)
+  if (problem !== null) throw new ArtifactPathError(root, relativePath, problem)
+}
+
+function assertReplaceableDestinationSync(root: string, relativePath: string, destination: string): void {
+  const problem = replacedDestinationProblem(statOrNull(() => lstatSync(destination)))
+  if (problem !== null) throw new ArtifactPathError(root, relativePath, problem)
+}
+
+function asArtifactError(root: string, relativePath: string, error: unknown): ArtifactsError {
+  if (error instanceof ArtifactsError) return error
+  const reason =
+    (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))
+  return new ArtifactPathError(root, relativePath, `cannot write the file (${reason})`)
+}
+
+/** Write (or replace, atomically) an artifact file 0600 inside `runDir`. Returns its absolute path. */
 export async function writeArtifact(
   runDir: string,
   relativePath: string,
   data: string | Uint8Array,
+  options: ArtifactWriteOptions = {},
 ): Promise<string> {
-  const handle = await openChecked(runDir, relativePath)
+  const root = resolve(runDir)
+  const destination = await resolveArtifactPath(root, relativePath)
   try {
-    await handle.truncate(0)
-    await handle.writeFile(data)
-  } finally {
-    await handle.close()
+    await makeParentFolders(root, relativePath)
+    await writeFileAtomically(destination, data, {
+      ...options,
+      beforeRename: () => assertReplaceableDestination(root, relativePath, destination),
+    })
+  } catch (error) {
+    throw asArtifactError(root, relativePath, error)
   }
-  return resolve(runDir, relativePath)
+  return destination
+}
+
+/**
+ * writeArtifact without yielding to the event loop, the destination's name flushed to disk too: for what must be
+ * on disk before a process that is being interrupted exits.
+ */
+export function writeArtifactSync(runDir: string, relativePath: string, data: string | Uint8Array): string {
+  const root = resolve(runDir)
+  const destination = resolveArtifactPathSync(root, relativePath)
+  try {
+    makeParentFoldersSync(root, relativePath)
+    writeFileAtomicallySync(destination, data, {
+      durableName: true,
+      beforeRename: () => assertReplaceableDestinationSync(root, relativePath, destination),
+    })
+  } catch (error) {
+    throw asArtifactError(root, relativePath, error)
+  }
+  return destination
+}
+
+/** The text of a JSON artifact: two-space indent, trailing newline. */
+export function jsonArtifactText(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`
 }
 
 /** Write a JSON artifact (two-space indent, trailing newline). */
@@ -95,6 +149,7 @@ export async function writeJsonArtifact(
   runDir: string,
   relativePath: string,
   value: unknown,
+  options: ArtifactWriteOptions = {},
 ): Promise<string> {
-  return writeArtifact(runDir, relativePath, `${JSON.stringify(value, null, 2)}\n`)
+  return writeArtifact(runDir, relativePath, jsonArtifactText(value), options)
 }

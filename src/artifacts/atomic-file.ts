@@ -1,0 +1,130 @@
+// Replacing a file so that a reader sees the old file, the new file, or nothing; never a cut one. The data goes
+// to a temporary file in the same folder (same file system, so the rename is atomic), created exclusively
+// with O_NOFOLLOW and mode 0600, flushed to disk, then renamed over the destination. A process killed mid-way
+// leaves at most a stray `.<name>.<pid>.<n>.tmp` beside the untouched destination. Temporary names start with
+// "." and so can never be an artifact's own name (artifact names start with a letter or a digit).
+//
+// Both an asynchronous writer (artifacts during a run) and a synchronous one exist: on SIGINT/SIGTERM Vitest
+// calls process.exit about 1 ms after the signal, so what must reach the disk then (the interrupted run's
+// results.json) is written without yielding to the event loop.
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  fsyncSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs'
+import { type FileHandle, open, rename, unlink } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { PRIVATE_FILE_MODE } from './private-directories.ts'
+
+/** Size of each write to the temporary file. */
+export const WRITE_CHUNK_BYTES = 64 * 1024
+
+const TEMPORARY_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW
+
+export interface AtomicWriteOptions {
+  /**
+   * Called after each chunk reached the temporary file, with the bytes written so far. A test seam: a test stops
+   * the writer here (throws, or kills the process) to show the destination is never seen cut short.
+   */
+  afterChunk?: (writtenBytes: number) => void | Promise<void>
+  /** Called once the data is on disk, just before the rename; throwing here abandons the write. */
+  beforeRename?: () => void | Promise<void>
+  /** Also flush the folder after the rename, so the new name itself survives a power cut. */
+  durableName?: boolean
+}
+
+let temporaryCounter = 0
+
+/** A fresh temporary name beside `destination`. */
+export function temporaryPathFor(destination: string): string {
+  temporaryCounter++
+  return join(dirname(destination), `.${basename(destination)}.${process.pid}.${temporaryCounter}.tmp`)
+}
+
+/** True for the names temporaryPathFor makes (stray ones are left by a killed writer). */
+export function isTemporaryName(name: string): boolean {
+  return /^\..+\.\d+\.\d+\.tmp$/.test(name)
+}
+
+function bytesOf(data: string | Uint8Array): Uint8Array {
+  return typeof data === 'string' ? Buffer.from(data, 'utf8') : data
+}
+
+/** Refuses a temporary file that is not the fresh, private, single-link file this process just created. */
+function assertFreshFile(stats: { isFile(): boolean; nlink: number }): void {
+  if (!stats.isFile() || stats.nlink !== 1) throw new Error('the temporary file is not a fresh regular file')
+}
+
+export async function writeFileAtomically(
+  destination: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
+  const bytes = bytesOf(data)
+  const temporary = temporaryPathFor(destination)
+  let handle: FileHandle | null = await open(temporary, TEMPORARY_FLAGS, PRIVATE_FILE_MODE)
+  try {
+    assertFreshFile(await handle.stat())
+    await handle.chmod(PRIVATE_FILE_MODE) // the umask may have narrowed it; it never widens it
+    for (let offset = 0; offset < bytes.length; offset += WRITE_CHUNK_BYTES) {
+      const chunk = bytes.subarray(offset, Math.min(offset + WRITE_CHUNK_BYTES, bytes.length))
+      let written = 0
+      while (written < chunk.length) written += (await handle.write(chunk, written)).bytesWritten
+      await options.afterChunk?.(offset + chunk.length)
+    }
+    await handle.sync()
+    await handle.close()
+    handle = null
+    await options.beforeRename?.()
+    await rename(temporary, destination)
+  } catch (error) {
+    await handle?.close().catch(() => undefined)
+    await unlink(temporary).catch(() => undefined)
+    throw error
+  }
+  if (options.durableName) syncFolder(dirname(destination))
+}
+
+export function writeFileAtomicallySync(
+  destination: string,
+  data: string | Uint8Array,
+  options: Pick<AtomicWriteOptions, 'durableName'> & { beforeRename?: () => void } = {},
+): void {
+  const bytes = bytesOf(data)
+  const temporary = temporaryPathFor(destination)
+  let descriptor: number | null = openSync(temporary, TEMPORARY_FLAGS, PRIVATE_FILE_MODE)
+  try {
+    assertFreshFile(fstatSync(descriptor))
+    fchmodSync(descriptor, PRIVATE_FILE_MODE)
+    for (let offset = 0; offset < bytes.length; )
+      offset += writeSync(descriptor, bytes, offset, bytes.length - offset)
+    fsyncSync(descriptor)
+    closeSync(descriptor)
+    descriptor = null
+    options.beforeRename?.()
+    renameSync(temporary, destination)
+  } catch (error) {
+    if (descriptor !== null) closeSync(descriptor)
+    try {
+      unlinkSync(temporary)
+    } catch {}
+    throw error
+  }
+  if (options.durableName) syncFolder(dirname(destination))
+}
+
+/** Flushes a folder's entries (a rename, a new file) to disk. */
+export function syncFolder(folder: string): void {
+  const descriptor = openSync(folder, constants.O_RDONLY | constants.O_DIRECTORY)
+  try {
+    fsyncSync(descriptor)
+  } finally {
+    closeSync(descriptor)
+  }
+}
