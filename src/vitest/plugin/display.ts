@@ -15,8 +15,11 @@ export function hasDesktop(
  * BROWSER=none; it must be set while the config loads, because Vitest's UI server starts listening (and
  * opens the browser) before any plugin hook runs. A BROWSER somebody chose is left alone.
  */
-export function disableBrowserOpeningWithoutDesktop(env: NodeJS.ProcessEnv = process.env): boolean {
-  if (hasDesktop(env) || (env.BROWSER ?? '') !== '') return false
+export function disableBrowserOpeningWithoutDesktop(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
+  if (hasDesktop(env, platform) || (env.BROWSER ?? '') !== '') return false
   env.BROWSER = 'none'
   return true
 }
