@@ -156,7 +156,10 @@ export class ServiceSession {
       deadlineMs: this.#limits.delegation_timeout * 1000,
     })
     this.#state = 'configured'
-    this.#send({ type: 'session.ready', application_state: runtime.snapshot() })
+    // A state that filled the inbound frame may not fit the reply; the peer must not wait for a ready that never comes.
+    if (!this.#send({ type: 'session.ready', application_state: runtime.snapshot() })) {
+      throw new ClientLimitError('session.ready over max_message_bytes')
+    }
   }
 
   #liveEvent(message: object): void {
