@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createRateLimiter } from '../../models/rate-limiter.ts'
 import { asUsageRecord } from '../../models/usage.ts'
 import { buildConsumption } from '../../reporting/consumption.ts'
+import { responsesRoute, structuredAnswer } from '../../testing/responses-server/responses-route.ts'
 import { SemanticJudgeError, semanticJudgeFailure } from './errors.ts'
 import {
   bookingObserved,
@@ -232,5 +234,39 @@ describe('judgeScenario with the Responses judge', () => {
     await expect(
       judgeScenario(judgeBooking(), bookingObserved(), judgeOptions(api, { repetitions: 0 })),
     ).rejects.toThrow(/repetitions must be an integer of at least 1/)
+  })
+
+  it('a judge request that never answers ends at the timeout as a semantic_judge failure', async () => {
+    api.script.task_understanding = [{ fault: 'hang' }]
+    api.script.grounded_communication = [passing()]
+    const error = judged(
+      await judgeScenario(judgeBooking(), bookingObserved(), judgeOptions(api, { timeoutMs: 50 })).catch(
+        (caught: unknown) => caught,
+      ),
+    )
+    expect(error).toMatchObject({ stage: 'semantic_judge', dimension: 'task_understanding' })
+    expect(error.message).toContain('model call failed (timeout)')
+  })
+
+  it('scenarios judged at once share the limiter: never more requests in flight than it allows', async () => {
+    let inFlight = 0
+    let most = 0
+    const route = responsesRoute({ respond: () => structuredAnswer(passing(1, true), { delayMs: 15 }) })
+    api.server.route('POST', '/v1/responses', async (request, response) => {
+      inFlight += 1
+      most = Math.max(most, inFlight)
+      try {
+        return await route(request, response)
+      } finally {
+        inFlight -= 1
+      }
+    })
+    const limiter = createRateLimiter({ maxConcurrent: 1 })
+    await Promise.all([
+      judgeScenario(judgeBooking(), bookingObserved(), judgeOptions(api, { limiter })),
+      judgeScenario(judgeBookingWithContext(), bookingObserved(), judgeOptions(api, { limiter })),
+    ])
+    expect(api.server.requestsTo('POST', '/v1/responses')).toHaveLength(5)
+    expect(most).toBe(1)
   })
 })

@@ -74,33 +74,17 @@ export async function judgeScenario(
     call: resolved.call,
   }
   const repetitions = [...Array(resolved.repetitions).keys()]
-  const samples = new Map<SemanticDimension, JudgeSample[]>(applicable.map((dimension) => [dimension, []]))
-  const refusals = new Map<SemanticDimension, string[]>(applicable.map((dimension) => [dimension, []]))
-  const usage: JudgeUsageEvent[] = []
+  const collected: Collected = {
+    samples: new Map(applicable.map((dimension) => [dimension, []])),
+    refusals: new Map(applicable.map((dimension) => [dimension, []])),
+    usage: [],
+  }
   const failures: unknown[] = []
-
   const tasks =
     resolved.backend === 'decisions'
-      ? repetitions.map(async (repetition) => {
-          const round = await judgeWithDecisions(applicable, evidence, repetition, settings)
-          usage.push(round.usage)
-          for (const [dimension, result] of Object.entries(round.results) as [
-            SemanticDimension,
-            (typeof round.results)[SemanticDimension],
-          ][]) {
-            if (result === undefined) continue
-            if ('refusal' in result) refusals.get(dimension)?.push(result.refusal)
-            else samples.get(dimension)?.push(result.sample)
-          }
-        })
-      : applicable.flatMap((dimension) => {
-          const judge = responsesJudge(dimension, settings)
-          return repetitions.map(async (repetition) => {
-            const judged = await judge.judge({ evidence, repetition, signal: resolved.call.signal })
-            usage.push(judged.usage)
-            samples.get(dimension)?.push(judged.sample)
-          })
-        })
+      ? decisionsRounds(applicable, evidence, repetitions, settings, collected)
+      : responsesJudgments(applicable, evidence, repetitions, settings, collected)
+  const { samples, refusals, usage } = collected
   for (const settled of await Promise.allSettled(tasks)) {
     if (settled.status === 'rejected') failures.push(settled.reason)
   }
@@ -128,6 +112,51 @@ export async function judgeScenario(
     usage_events: usage,
     evidence,
   }
+}
+
+/** What the judgments produced so far, filled as they settle. */
+interface Collected {
+  samples: Map<SemanticDimension, JudgeSample[]>
+  refusals: Map<SemanticDimension, string[]>
+  usage: JudgeUsageEvent[]
+}
+
+/** One Responses judgment per dimension and repetition. */
+function responsesJudgments(
+  applicable: readonly SemanticDimension[],
+  evidence: JudgeEvidence,
+  repetitions: readonly number[],
+  settings: JudgeBackendSettings,
+  collected: Collected,
+): Promise<void>[] {
+  return applicable.flatMap((dimension) => {
+    const judge = responsesJudge(dimension, settings)
+    return repetitions.map(async (repetition) => {
+      const judged = await judge.judge({ evidence, repetition, signal: settings.call.signal })
+      collected.usage.push(judged.usage)
+      collected.samples.get(dimension)?.push(judged.sample)
+    })
+  })
+}
+
+/** One Decisions request per repetition, answering every applicable dimension. */
+function decisionsRounds(
+  applicable: readonly SemanticDimension[],
+  evidence: JudgeEvidence,
+  repetitions: readonly number[],
+  settings: JudgeBackendSettings,
+  collected: Collected,
+): Promise<void>[] {
+  return repetitions.map(async (repetition) => {
+    const round = await judgeWithDecisions(applicable, evidence, repetition, settings)
+    collected.usage.push(round.usage)
+    for (const dimension of applicable) {
+      const result = round.results[dimension]
+      if (result === undefined) continue
+      if ('refusal' in result) collected.refusals.get(dimension)?.push(result.refusal)
+      else collected.samples.get(dimension)?.push(result.sample)
+    }
+  })
 }
 
 function judgeFailure(failures: readonly unknown[], usage: JudgeUsageEvent[]): SemanticJudgeError {
