@@ -1,7 +1,8 @@
 // Energy-based speech activity detection over PCM16. It is meant for clean, digitally quiet signals: the
-// assistant's own output channel, the clean caller reference and our synthetic offline voice (the
-// measurements in spec/audio.md §4 show an energy detector fails once noise reaches about -29 dBFS, so
-// noisy WALK recordings need a real VAD, which is a later issue).
+// assistant's own output channel, the clean caller reference (effects/realism.ts measures the caller here,
+// before any effect is mixed in) and our synthetic offline voice. The measurements in spec/audio.md §4 show an
+// energy detector fails once noise reaches about -29 dBFS, so a noisy recording without measured intervals
+// goes to the WebRTC detector in voice-activity.ts instead.
 //
 // Method: RMS per frame in dBFS, then a two-threshold state machine (hysteresis). Speech starts when a
 // frame reaches `onsetDbfs` and continues while frames stay above the lower `releaseDbfs`, so a voice that

@@ -1,52 +1,58 @@
-// Second-order IIR sections (RBJ audio-EQ cookbook formulas), run in transposed direct form II with their two
-// memories kept between chunks, so filtering is causal and frame-safe.
+// Cascaded second-order IIR sections (RBJ audio-EQ cookbook formulas), run in transposed direct form II with
+// their memories kept between chunks, so filtering is causal and frame-safe. The whole cascade runs in one loop
+// per sample (coefficients and memories in typed arrays): one pass over the signal instead of one per section.
 
-export class Biquad {
-  readonly #b0: number
-  readonly #b1: number
-  readonly #b2: number
-  readonly #a1: number
-  readonly #a2: number
-  #z1 = 0
-  #z2 = 0
+export interface BiquadSection {
+  b0: number
+  b1: number
+  b2: number
+  a1: number
+  a2: number
+}
 
-  private constructor(b0: number, b1: number, b2: number, a0: number, a1: number, a2: number) {
-    this.#b0 = b0 / a0
-    this.#b1 = b1 / a0
-    this.#b2 = b2 / a0
-    this.#a1 = a1 / a0
-    this.#a2 = a2 / a0
+export function highPass(cornerHz: number, q: number, sampleRateHz: number): BiquadSection {
+  const { cos, alpha } = angles(cornerHz, q, sampleRateHz)
+  return normalize((1 + cos) / 2, -(1 + cos), (1 + cos) / 2, 1 + alpha, -2 * cos, 1 - alpha)
+}
+
+export function lowPass(cornerHz: number, q: number, sampleRateHz: number): BiquadSection {
+  const { cos, alpha } = angles(cornerHz, q, sampleRateHz)
+  return normalize((1 - cos) / 2, 1 - cos, (1 - cos) / 2, 1 + alpha, -2 * cos, 1 - alpha)
+}
+
+export class BiquadCascade {
+  readonly #coefficients: Float64Array
+  readonly #memory: Float64Array
+  readonly #sections: number
+
+  constructor(sections: readonly BiquadSection[]) {
+    this.#sections = sections.length
+    this.#coefficients = Float64Array.from(sections.flatMap(({ b0, b1, b2, a1, a2 }) => [b0, b1, b2, a1, a2]))
+    this.#memory = new Float64Array(2 * sections.length)
   }
 
-  static highPass(cornerHz: number, q: number, sampleRateHz: number): Biquad {
-    const { cos, alpha } = angles(cornerHz, q, sampleRateHz)
-    return new Biquad((1 + cos) / 2, -(1 + cos), (1 + cos) / 2, 1 + alpha, -2 * cos, 1 - alpha)
-  }
-
-  static lowPass(cornerHz: number, q: number, sampleRateHz: number): Biquad {
-    const { cos, alpha } = angles(cornerHz, q, sampleRateHz)
-    return new Biquad((1 - cos) / 2, 1 - cos, (1 - cos) / 2, 1 + alpha, -2 * cos, 1 - alpha)
-  }
-
-  /** Filter `signal` in place. */
-  process(signal: Float64Array): void {
-    const b0 = this.#b0
-    const b1 = this.#b1
-    const b2 = this.#b2
-    const a1 = this.#a1
-    const a2 = this.#a2
-    let z1 = this.#z1
-    let z2 = this.#z2
-    for (let i = 0; i < signal.length; i++) {
-      const x = signal[i] as number
-      const y = b0 * x + z1
-      z1 = b1 * x - a1 * y + z2
-      z2 = b2 * x - a2 * y
-      signal[i] = y
+  /** Filter `samples` in place, then multiply by `gain`; results are rounded and saturated to PCM16. */
+  process(samples: Int16Array, gain = 1): void {
+    const c = this.#coefficients
+    const z = this.#memory
+    const sections = this.#sections
+    for (let i = 0; i < samples.length; i++) {
+      let x = samples[i] as number
+      for (let s = 0; s < sections; s++) {
+        const k = 5 * s
+        const m = 2 * s
+        const y = (c[k] as number) * x + (z[m] as number)
+        z[m] = (c[k + 1] as number) * x - (c[k + 3] as number) * y + (z[m + 1] as number)
+        z[m + 1] = (c[k + 2] as number) * x - (c[k + 4] as number) * y
+        x = y
+      }
+      samples[i] = Math.min(32767, Math.max(-32768, Math.round(x * gain)))
     }
-    this.#z1 = z1
-    this.#z2 = z2
   }
+}
+
+function normalize(b0: number, b1: number, b2: number, a0: number, a1: number, a2: number): BiquadSection {
+  return { b0: b0 / a0, b1: b1 / a0, b2: b2 / a0, a1: a1 / a0, a2: a2 / a0 }
 }
 
 function angles(cornerHz: number, q: number, sampleRateHz: number): { cos: number; alpha: number } {

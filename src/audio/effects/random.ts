@@ -24,6 +24,24 @@ export class SeededRandom {
     return (z ^ (z >>> 15)) >>> 0
   }
 
+  /**
+   * Add nextUnit()·2a - a to each sample, rounded and saturated: the white-noise loop, with the generator written
+   * out so it is inlined (about twice as fast as calling nextUnit per sample) and the same values drawn.
+   */
+  addUniform(into: Int16Array, amplitude: number): void {
+    const span = (2 * amplitude) / TWO_TO_32
+    let state = this.#state
+    for (let i = 0; i < into.length; i++) {
+      state = (state + WEYL_INCREMENT) >>> 0
+      let z = state
+      z = Math.imul(z ^ (z >>> 16), 0x21f0aaad)
+      z = Math.imul(z ^ (z >>> 15), 0x735a2d97)
+      const value = Math.round((into[i] as number) + ((z ^ (z >>> 15)) >>> 0) * span - amplitude)
+      into[i] = Math.min(32767, Math.max(-32768, value))
+    }
+    this.#state = state
+  }
+
   /** Uniform in [0, 1). */
   nextUnit(): number {
     return this.nextUint32() / TWO_TO_32

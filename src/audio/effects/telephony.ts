@@ -16,9 +16,8 @@
 
 import alawmulaw from 'alawmulaw'
 import { StreamingResampler } from '../resampler.ts'
-import { Biquad } from './biquad.ts'
+import { BiquadCascade, highPass, lowPass } from './biquad.ts'
 import type { AudioEffect } from './effect.ts'
-import { saturatePcm16 } from './pcm16-clamp.ts'
 
 export const TELEPHONY_SAMPLE_RATE_HZ = 8000
 export const TELEPHONY_BAND_HZ = [300, 3400] as const
@@ -35,21 +34,20 @@ export function muLawRoundTrip(samples: Int16Array): Int16Array {
 }
 
 export class Telephony implements AudioEffect {
-  readonly #filters: Biquad[]
+  readonly #band: BiquadCascade
   readonly #down: StreamingResampler
   readonly #up: StreamingResampler
-  #work = new Float64Array(0)
   #carry = new Int16Array(0)
 
   private constructor(down: StreamingResampler, up: StreamingResampler) {
     const [low, high] = TELEPHONY_BAND_HZ
     const rate = TELEPHONY_SAMPLE_RATE_HZ
-    this.#filters = [
-      Biquad.highPass(low, BUTTERWORTH_Q, rate),
-      Biquad.highPass(low, BUTTERWORTH_Q, rate),
-      Biquad.lowPass(high, BUTTERWORTH_Q, rate),
-      Biquad.lowPass(high, BUTTERWORTH_Q, rate),
-    ]
+    this.#band = new BiquadCascade([
+      highPass(low, BUTTERWORTH_Q, rate),
+      highPass(low, BUTTERWORTH_Q, rate),
+      lowPass(high, BUTTERWORTH_Q, rate),
+      lowPass(high, BUTTERWORTH_Q, rate),
+    ])
     this.#down = down
     this.#up = up
   }
@@ -62,14 +60,8 @@ export class Telephony implements AudioEffect {
 
   process(samples: Int16Array): void {
     const narrow = this.#down.process(samples)
-    if (this.#work.length < narrow.length) this.#work = new Float64Array(narrow.length)
-    const work = this.#work.subarray(0, narrow.length)
-    for (let i = 0; i < narrow.length; i++) work[i] = narrow[i] as number
-    for (const filter of this.#filters) filter.process(work)
-    for (let i = 0; i < narrow.length; i++) narrow[i] = saturatePcm16((work[i] as number) * TELEPHONY_GAIN)
-    const decoded = muLawRoundTrip(narrow)
-    const wide = this.#up.process(decoded)
-
+    this.#band.process(narrow, TELEPHONY_GAIN)
+    const wide = this.#up.process(muLawRoundTrip(narrow))
     const queued = new Int16Array(this.#carry.length + wide.length)
     queued.set(this.#carry)
     queued.set(wide, this.#carry.length)

@@ -3,7 +3,6 @@
 // expectation; rounding to integers adds 1/12 to the variance, which is negligible at any audible level.
 
 import type { AudioEffect } from './effect.ts'
-import { saturatePcm16 } from './pcm16-clamp.ts'
 import { SeededRandom } from './random.ts'
 
 export class WhiteNoise implements AudioEffect {
@@ -16,11 +15,6 @@ export class WhiteNoise implements AudioEffect {
   }
 
   process(samples: Int16Array): void {
-    const random = this.#random
-    const span = 2 * this.#amplitude
-    const amplitude = this.#amplitude
-    for (let i = 0; i < samples.length; i++) {
-      samples[i] = saturatePcm16((samples[i] as number) + random.nextUnit() * span - amplitude)
-    }
+    this.#random.addUniform(samples, this.#amplitude)
   }
 }
