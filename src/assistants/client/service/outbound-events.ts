@@ -49,27 +49,20 @@ function handoffEvent(event: ObservationEvent): ObservationEvent {
  * `error`, and a completed one carries its output as `result`.
  */
 function withToolEvidence(event: ObservationEvent, runtime: ToolRuntime): ObservationEvent {
-  const { output, ...rest } = event
-  const shaped: ObservationEvent = { ...rest }
-  if (output !== undefined && !('result' in shaped)) shaped.result = output
-  const executions = runtime.executions()
+  const { output, ...shaped } = event
   const callId = typeof event.call_id === 'string' && event.call_id !== '' ? event.call_id : null
+  const executions = runtime.executions()
   const record =
     callId === null ? executions.at(-1) : executions.findLast((execution) => execution.call_id === callId)
   if (record !== undefined) {
     shaped.tool_execution = record
     if (callId === null && record.call_id !== null) shaped.call_id = record.call_id
-    if (record.status === 'failed' && shaped.type === 'tool.completed') {
-      const { result: _refused, ...failed } = shaped
-      const error = record.output.error
-      return {
-        ...failed,
-        type: 'tool.failed',
-        error: typeof error === 'string' ? error : 'Tool call failed',
-        application_state: runtime.snapshot(),
-      }
-    }
   }
   shaped.application_state = runtime.snapshot()
+  if (record?.status === 'failed' && shaped.type === 'tool.completed') {
+    const error = record.output.error
+    return { ...shaped, type: 'tool.failed', error: typeof error === 'string' ? error : 'Tool call failed' }
+  }
+  if (output !== undefined && !('result' in shaped)) shaped.result = output
   return shaped
 }

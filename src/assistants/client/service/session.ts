@@ -41,8 +41,9 @@ export interface ServiceSessionOptions {
 
 type SessionState = 'awaiting_configure' | 'configured' | 'ending'
 
-/** WebSocket close codes: 1000 normal end, 1008 the peer broke a rule, 1011 the service failed. */
+/** WebSocket close codes: 1000 normal end, 1001 service going away, 1008 the peer broke a rule, 1011 the service failed. */
 const NORMAL_CLOSE = 1000
+const GOING_AWAY = 1001
 const POLICY_CLOSE = 1008
 const INTERNAL_CLOSE = 1011
 
@@ -91,7 +92,7 @@ export class ServiceSession {
   shutDown(): Promise<void> {
     if (this.#state !== 'ending') {
       this.#state = 'ending'
-      void this.#cleanUp(null, 1001)
+      void this.#cleanUp(null, GOING_AWAY)
     }
     return this.finished
   }
