@@ -5,6 +5,7 @@
 // the raw answer kept. There is no pass threshold in the rubric, so this backend counts a dimension as passed when
 // its point score is "mostly satisfied" (0.75) or better; a refusal leaves the dimension not assessed (and is not
 // cached). Answers are cached per dimension like the Responses judge's; a request is saved only when all hit.
+// One request shares one input, so the RUN tailoring of dimension-evidence.ts is not applied here.
 
 import type { Decision, DecisionCreateParams } from 'openai/resources/decisions'
 import { roundToFourPlaces } from '../../metrics/rounding.ts'

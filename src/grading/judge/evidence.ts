@@ -4,6 +4,7 @@
 // the judge grades what the assistant could know and did, like the assistant it sees only the public facts.
 
 import type { SingleTurnObservation } from '../../observability/observation.ts'
+import { simulationGoal } from '../../scenarios/derived.ts'
 import type { ConversationContext, Scenario } from '../../scenarios/scenario.ts'
 import { isJsonObject, type JsonObject } from '../json-values.ts'
 import { type ScenarioFacts, scenarioFactsOf } from '../scenario-facts.ts'
@@ -11,13 +12,22 @@ import { type ScenarioFacts, scenarioFactsOf } from '../scenario-facts.ts'
 /** Business-fact keys that are private to the application's executor. */
 export const PRIVATE_BUSINESS_FACT_KEYS: readonly string[] = ['availability_overrides']
 
-/** Scenario facts plus the conversation context itself, which the judge reads (grading only needs its presence). */
+/**
+ * Scenario facts plus what only the judge reads: the conversation context itself (grading only needs its presence)
+ * and, for a simulated call, the caller's goal.
+ */
 export interface JudgeScenarioFacts extends ScenarioFacts {
   conversation_context: ConversationContext | null
+  /** RUN: what the simulated caller set out to achieve; null for single-turn scenarios. */
+  simulation_goal: string | null
 }
 
 export function judgeScenarioFactsOf(scenario: Scenario): JudgeScenarioFacts {
-  return { ...scenarioFactsOf(scenario), conversation_context: scenario.input.context }
+  return {
+    ...scenarioFactsOf(scenario),
+    conversation_context: scenario.input.context,
+    simulation_goal: scenario.interaction === 'multi_turn' ? simulationGoal(scenario) : null,
+  }
 }
 
 export interface JudgeObserved {
@@ -54,6 +64,10 @@ export function buildJudgeEvidence(scenario: JudgeScenarioFacts, observed: Judge
         .map((line) => line.text.trim())
         .filter((text) => text !== '')
         .join(' '),
+      // A whole call is judged on its turns, not on the assistant's lines run together.
+      ...(scenario.interaction === 'multi_turn'
+        ? { conversation: observation.transcript.map(({ role, text }) => ({ role, text })) }
+        : {}),
       delegations: observed.delegations ?? [...new Set(observation.delegation_ids)],
       backend_messages: observed.backend_messages ?? [],
       tool_executions: observation.tool_executions.map(({ name, arguments: args, status, output }) => ({

@@ -3,6 +3,7 @@ import { createRateLimiter } from '../../models/rate-limiter.ts'
 import { asUsageRecord } from '../../models/usage.ts'
 import { buildConsumption } from '../../reporting/consumption.ts'
 import { responsesRoute, structuredAnswer } from '../../testing/responses-server/responses-route.ts'
+import { SEMANTIC_DIMENSIONS } from '../semantic-applicability.ts'
 import { SemanticJudgeError, semanticJudgeFailure } from './errors.ts'
 import {
   bookingObserved,
@@ -17,6 +18,7 @@ import {
   judgeOptions,
   PRIVATE_SENTINEL,
   passing,
+  simulatedCall,
   startFakeJudgeApi,
   userContent,
 } from './judge.test-helpers.ts'
@@ -268,5 +270,19 @@ describe('judgeScenario with the Responses judge', () => {
     ])
     expect(api.server.requestsTo('POST', '/v1/responses')).toHaveLength(5)
     expect(most).toBe(1)
+  })
+
+  it('a simulated call asks all five dimensions with the lenient prompt, task_understanding against the goal', async () => {
+    for (const dimension of SEMANTIC_DIMENSIONS) api.script[dimension] = [passing(1, true)]
+    await judgeScenario(simulatedCall(), bookingObserved(), judgeOptions(api))
+    const sent = api.server.requestsTo('POST', '/v1/responses')
+    expect(sent.map(dimensionOf).sort()).toEqual([...SEMANTIC_DIMENSIONS].sort())
+    for (const request of sent)
+      expect(request.rawBody.toString('utf8')).toContain('This was a whole simulated call.')
+    const understanding = userContent(
+      sent.find((request) => dimensionOf(request) === 'task_understanding') ?? { body: null },
+    )
+    expect(understanding).toContain('"expected_response": "Book a table for two under Maya, then hang up."')
+    expect(understanding).not.toContain('booking_sop')
   })
 })

@@ -12,6 +12,7 @@ import {
 import { aggregateDimension, type JudgedDimension, semanticDimensionGrades } from './aggregate.ts'
 import { openJudgeCache } from './cache.ts'
 import { judgeWithDecisions } from './decisions-judge.ts'
+import { dimensionEvidence } from './dimension-evidence.ts'
 import { SemanticJudgeError } from './errors.ts'
 import {
   buildJudgeEvidence,
@@ -83,7 +84,7 @@ export async function judgeScenario(
   const tasks =
     resolved.backend === 'decisions'
       ? decisionsRounds(applicable, evidence, repetitions, settings, collected)
-      : responsesJudgments(applicable, evidence, repetitions, settings, collected)
+      : responsesJudgments(scenario, applicable, evidence, repetitions, settings, collected)
   const { samples, refusals, usage } = collected
   for (const settled of await Promise.allSettled(tasks)) {
     if (settled.status === 'rejected') failures.push(settled.reason)
@@ -123,6 +124,7 @@ interface Collected {
 
 /** One Responses judgment per dimension and repetition. */
 function responsesJudgments(
+  scenario: JudgeScenarioFacts,
   applicable: readonly SemanticDimension[],
   evidence: JudgeEvidence,
   repetitions: readonly number[],
@@ -131,8 +133,9 @@ function responsesJudgments(
 ): Promise<void>[] {
   return applicable.flatMap((dimension) => {
     const judge = responsesJudge(dimension, settings)
+    const shown = dimensionEvidence(evidence, dimension, scenario)
     return repetitions.map(async (repetition) => {
-      const judged = await judge.judge({ evidence, repetition, signal: settings.call.signal })
+      const judged = await judge.judge({ evidence: shown, repetition, signal: settings.call.signal })
       collected.usage.push(judged.usage)
       collected.samples.get(dimension)?.push(judged.sample)
     })

@@ -2,7 +2,6 @@
 
 import type { ModelUsageEvent } from '../../models/usage.ts'
 import type { SemanticDimension } from '../semantic-applicability.ts'
-import type { JudgeEvidence } from './evidence.ts'
 import type { RubricScore } from './score.ts'
 
 /** What a judge decides about one dimension. */
@@ -32,7 +31,8 @@ export interface JudgeSample extends JudgeVerdict {
 }
 
 export interface JudgeRequest {
-  evidence: JudgeEvidence
+  /** The evidence this dimension is shown (see dimension-evidence.ts). */
+  evidence: Readonly<Record<string, unknown>>
   repetition: number
   signal?: AbortSignal | undefined
 }

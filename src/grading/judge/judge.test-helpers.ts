@@ -12,7 +12,12 @@ import {
   structuredAnswer,
 } from '../../testing/responses-server/responses-route.ts'
 import { type ResponsesServer, startResponsesServer } from '../../testing/responses-server/server.ts'
-import { bookingObservation, bookingScenario } from '../grading-fixtures.ts'
+import {
+  bookingObservation,
+  bookingScenario,
+  expectedOutcome,
+  expectedToolCall,
+} from '../grading-fixtures.ts'
 import type { SemanticDimension } from '../semantic-applicability.ts'
 import type { JudgeDecision } from './decision-schema.ts'
 import type { JudgeObserved, JudgeScenarioFacts } from './evidence.ts'
@@ -106,7 +111,7 @@ export function judgeBooking(): JudgeScenarioFacts {
     answer: `Your table is booked. ${EXPECTED_SENTINEL}`,
     criteria: [`Confirms the reservation id. ${CRITERION_SENTINEL}`],
   })
-  return { ...facts, conversation_context: null }
+  return { ...facts, conversation_context: null, simulation_goal: null }
 }
 
 /** The same booking after an earlier call: context_fidelity applies too. */
@@ -115,6 +120,35 @@ export function judgeBookingWithContext(): JudgeScenarioFacts {
     ...judgeBooking(),
     has_conversation_context: true,
     conversation_context: { summary: `Maya called earlier. ${CONTEXT_SENTINEL}`, history: [] },
+  }
+}
+
+export const SIMULATED_CALL_PROCEDURE = {
+  id: 'booking_sop',
+  steps: [
+    {
+      id: 'ask_name',
+      kind: 'clarification' as const,
+      tool: null,
+      arguments: {},
+      after: [],
+      required: true,
+      critical: false,
+    },
+  ],
+}
+
+/** A simulated call (RUN) booking with a clarification step: every one of the five dimensions applies. */
+export function simulatedCall(): JudgeScenarioFacts {
+  return {
+    ...judgeBooking(),
+    interaction: 'multi_turn',
+    simulation_goal: 'Book a table for two under Maya, then hang up.',
+    expected: expectedOutcome({
+      criteria: ['Confirms the time.'],
+      tools: { required: [expectedToolCall('create_reservation', { party_size: 2 })], prohibited: [] },
+      procedure: SIMULATED_CALL_PROCEDURE,
+    }),
   }
 }
 

@@ -5,7 +5,6 @@
 
 import type { Interaction } from '../../scenarios/scenario.ts'
 import type { SemanticDimension } from '../semantic-applicability.ts'
-import type { JudgeEvidence } from './evidence.ts'
 import { DIMENSION_DEFINITIONS, SCORE_ANCHORS } from './rubric.ts'
 
 const ANCHOR_LINES = [...SCORE_ANCHORS]
@@ -61,6 +60,6 @@ export function dimensionHeader(dimension: SemanticDimension): string {
   return `RUBRIC: ${dimension}\n${DIMENSION_DEFINITIONS[dimension]}`
 }
 
-export function judgeUserContent(dimension: SemanticDimension, evidence: JudgeEvidence): string {
+export function judgeUserContent(dimension: SemanticDimension, evidence: unknown): string {
   return `${dimensionHeader(dimension)}\n\nEVALUATION EVIDENCE:\n${JSON.stringify(evidence, null, 2)}`
 }
