@@ -178,6 +178,27 @@ describe('scenario state (our extension)', () => {
     expect(application.configures[0]?.application_state).toEqual(state)
   })
 
+  it.each(['expected', 'expected_state', 'criteria', 'golden_tools', 'procedure', 'caller_goal'])(
+    'evaluator-only data cannot ride along under %s: refused, nothing built, the sentinel reaches no backend',
+    async (key) => {
+      const sentinel = `SENTINEL_${key}_7f3a`
+      const application = recordingApplication()
+      const service = await harness.start({ application, acceptScenarioState: true })
+      const peer = await harness.connect(service)
+      peer.send({
+        type: 'session.configure',
+        initial_items: [],
+        application_state: {},
+        [key]: { note: sentinel },
+      })
+      expect(await peer.stopCode()).toBe('client_protocol_error')
+      expect(application.toolsBuilt + application.backendsBuilt).toBe(0)
+      expect(JSON.stringify(application.configures) + JSON.stringify(application.handoffs)).not.toContain(
+        sentinel,
+      )
+    },
+  )
+
   it('must be a JSON object', async () => {
     const application = recordingApplication()
     const service = await harness.start({ application, acceptScenarioState: true })
