@@ -29,6 +29,10 @@ const VERBS: Record<string, VerbEntry> = {
     summary: '[--port N]  serve the offline GPT-Live server on 127.0.0.1 (its URL is the first line printed)',
     load: () => import('./offline-server.ts'),
   },
+  'client-assistant': {
+    summary: '[--port N] [--allow-origin O]...  serve the reference client-delegation application on loopback',
+    load: () => import('./client-assistant.ts'),
+  },
 }
 
 /** Exit code for a command line that cannot be understood (every verb uses it). */
