@@ -51,7 +51,8 @@ describe('callDecisions', () => {
     const limiter = createRateLimiter({ maxConcurrent: 1, now: () => 0, sleep: sleeper.sleep })
     const { usage } = await callDecisions(request({ limiter }))
     expect(usage.attempts).toBe(2)
-    // The retry's own wait, then the limiter's hold on the next start: both 700 ms from the hint.
+    // The retry's own wait, then the limiter's hold on every next start. The clock here is frozen, so the hold
+    // shows as a second wait; on a real clock the retry's wait has already used it up.
     expect(sleeper.waits).toEqual([700, 700])
   })
 
