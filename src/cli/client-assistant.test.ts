@@ -1,11 +1,15 @@
 // `live-evals client-assistant`: the command-line checks (loopback host, exact origins, port), the token check
 // at start, and a running service whose first two lines are its URL and its backend with the reason.
+import { spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { captureIO } from './capture-io.ts'
 import { clientAssistantCommand, DEFAULT_PORT, parseClientAssistantArgs } from './client-assistant.ts'
 
 const TOKEN = 'cli-test-token-0123456789-abcdefghijkl'
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url))
 
 describe('live-evals client-assistant arguments', () => {
   it('defaults to 127.0.0.1:8795 with no origins and the refusal of scenario state', () => {
@@ -144,5 +148,40 @@ describe('live-evals client-assistant at start', () => {
     expect(second.stderr()).toContain('EADDRINUSE')
     stop.abort()
     expect(await first).toBe(0)
+  })
+})
+
+describe('live-evals client-assistant as a process', () => {
+  it('prints the URL then the backend as its first two lines, and SIGTERM stops it with exit code 0', async () => {
+    const { OPENAI_API_KEY: _a, OPENAI_RESPONSES_API_KEY: _b, ...rest } = process.env
+    const child = spawn(process.execPath, ['bin/live-evals.js', 'client-assistant', '--port', '0'], {
+      cwd: repoRoot,
+      env: { ...rest, OPENAI_CLIENT_ASSISTANT_TOKEN: TOKEN },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    try {
+      const lines = createInterface({ input: child.stdout })
+      const firstTwo = await new Promise<string[]>((resolve, reject) => {
+        const seen: string[] = []
+        lines.on('line', (line) => {
+          seen.push(line)
+          if (seen.length === 2) resolve(seen)
+        })
+        child.once('exit', (code) => reject(new Error(`exited early with ${code}`)))
+      })
+      expect(firstTwo[0]).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/ws\/assistant$/)
+      expect(firstTwo[1]).toMatch(
+        /^backend: offline .*because neither OPENAI_RESPONSES_API_KEY nor OPENAI_API_KEY is set$/,
+      )
+      const health = await fetch(
+        (firstTwo[0] ?? '').replace('ws://', 'http://').replace('/ws/assistant', '/health'),
+      )
+      expect(health.status).toBe(200)
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+      child.kill('SIGTERM')
+      expect(await exited).toBe(0)
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL')
+    }
   })
 })
