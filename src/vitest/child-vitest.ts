@@ -50,3 +50,70 @@ export const lines = (output: string) => output.split(/\r?\n/).map((line) => lin
 export async function runDirectoriesIn(resultsDir: string): Promise<string[]> {
   return (await readdir(resultsDir)).filter((name) => !name.startsWith('.')).sort()
 }
+
+export interface RunningVitest {
+  /** Everything the child printed so far. */
+  output(): string
+  /** Resolves once `predicate` holds for the output; rejects when the child exits first or time runs out. */
+  waitFor(predicate: (output: string) => boolean, timeoutMs?: number): Promise<string>
+  /** Ends the child (and its workers) and waits for it to exit. */
+  stop(): Promise<void>
+}
+
+/** A long-running child Vitest (`--watch`, `--ui`), for tests that interact with it while it runs. */
+export function startVitest(args: string[], env: Record<string, string>): RunningVitest {
+  const child = spawn(process.execPath, [VITEST, ...args], {
+    cwd: ROOT,
+    env: cleanEnvironment(env),
+    detached: true,
+  })
+  let output = ''
+  let exited = false
+  const waiters = new Set<() => void>()
+  const notify = () => {
+    for (const waiter of waiters) waiter()
+  }
+  child.stdout.on('data', (chunk) => {
+    output += chunk
+    notify()
+  })
+  child.stderr.on('data', (chunk) => {
+    output += chunk
+    notify()
+  })
+  const closed = new Promise<void>((resolveClosed) =>
+    child.on('close', () => {
+      exited = true
+      notify()
+      resolveClosed()
+    }),
+  )
+  return {
+    output: () => output,
+    waitFor(predicate, timeoutMs = SPAWN_TIMEOUT_MS) {
+      return new Promise((resolveWait, reject) => {
+        const check = () => {
+          if (predicate(output)) finish(() => resolveWait(output))
+          else if (exited)
+            finish(() => reject(new Error(`child Vitest exited first; it printed:\n${output}`)))
+        }
+        const timer = setTimeout(
+          () => finish(() => reject(new Error(`timed out waiting; the child printed:\n${output}`))),
+          timeoutMs,
+        )
+        const finish = (settle: () => void) => {
+          clearTimeout(timer)
+          waiters.delete(check)
+          settle()
+        }
+        waiters.add(check)
+        check()
+      })
+    },
+    async stop() {
+      // The child leads its own process group (detached): ending the group ends its workers too.
+      if (!exited && child.pid !== undefined) process.kill(-child.pid, 'SIGTERM')
+      await closed
+    },
+  }
+}

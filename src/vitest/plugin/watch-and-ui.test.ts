@@ -1,0 +1,101 @@
+// `vitest --watch` and `vitest --ui` on the fixture project, offline, in child Vitest processes that keep
+// running while the test talks to them. Watch: editing the dataset or the TOML file reruns the suite with the
+// new content (both are read, not imported, so only the plugin's watch triggers can notice them). UI: on a
+// machine without a desktop nothing tries to open a browser, and the UI server serves an audio attachment
+// kept in a results folder outside the project (Vite's server.fs.allow).
+import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { afterEach, expect, test } from 'vitest'
+import { ROOT, type RunningVitest, SPAWN_TIMEOUT_MS, scratch, startVitest } from '../child-vitest.ts'
+
+const FIXTURES = join(ROOT, 'src/vitest/fixtures')
+const FIXTURE_CONFIG = 'src/vitest/fixtures/vitest.config.ts'
+const SUMMARY = /(\d+) passed, (\d+) failed/g
+const running: RunningVitest[] = []
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((child) => child.stop()))
+})
+
+/** The closing `N passed, N failed` lines printed so far. */
+const summaries = (output: string) => [...output.matchAll(SUMMARY)].map((match) => match[0])
+
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen))
+  const address = server.address()
+  await new Promise((resolveClose) => server.close(resolveClose))
+  if (address === null || typeof address === 'string') throw new Error('no port')
+  return address.port
+}
+
+test(
+  'in watch mode, a changed dataset or config.toml reruns the suite with the new content',
+  async () => {
+    const space = await scratch()
+    const dataset = join(space.dir, 'tiny-dataset.json')
+    const toml = join(space.dir, 'crawl.toml')
+    await copyFile(join(FIXTURES, 'tiny-dataset.json'), dataset)
+    await copyFile(join(FIXTURES, 'crawl.toml'), toml)
+    const child = startVitest(['--watch', '--config', FIXTURE_CONFIG], {
+      ...space.env,
+      LIVE_EVALS_CONFIG: toml,
+      OPENAI_ASSISTANT_MODE: 'responses',
+    })
+    running.push(child)
+    await child.waitFor((output) => summaries(output).length > 0)
+
+    // Judged by content, not by counting reruns: a watcher may also rerun for unrelated edits.
+    const renamed = 'Question about opening hours, asked again after an edit'
+    let edited = child.output().length
+    const text = await readFile(dataset, 'utf8')
+    await writeFile(dataset, text.replace('Question about opening hours', renamed))
+    const afterDataset = (output: string) => output.slice(edited)
+    await child.waitFor(
+      (output) => afterDataset(output).includes(renamed) && summaries(afterDataset(output)).length > 0,
+    )
+    expect(summaries(afterDataset(child.output()))).toContain('1 passed, 1 failed')
+
+    // The TOML now keeps only the first scenario (the failing one): the rerun resolved the settings again.
+    edited = child.output().length
+    await writeFile(
+      toml,
+      (await readFile(toml, 'utf8')).replace('[execution]', '[execution]\nmax_examples = 1'),
+    )
+    await child.waitFor((output) => summaries(output.slice(edited)).includes('0 passed, 1 failed'))
+  },
+  SPAWN_TIMEOUT_MS * 2,
+)
+
+test(
+  'vitest --ui without a desktop opens no browser and serves attachments kept outside the project',
+  async () => {
+    const space = await scratch()
+    const port = await freePort()
+    // No DISPLAY and no BROWSER: a server or container. The results folder is in the system temp folder.
+    const child = startVitest(
+      ['--ui', '--watch', '--config', FIXTURE_CONFIG, '--api.host=127.0.0.1', `--api.port=${port}`],
+      { ...space.env, OPENAI_ASSISTANT_MODE: 'responses', DISPLAY: '', WAYLAND_DISPLAY: '', BROWSER: '' },
+    )
+    running.push(child)
+    const output = await child.waitFor((printed) => summaries(printed).length === 1)
+    expect(output).not.toMatch(/xdg-open|spawn .* ENOENT|Unhandled/)
+    const token = /\/__vitest__\/\?token=([\w-]+)/.exec(output)?.[1]
+    expect(token, output).toBeDefined()
+
+    const attachments = join(space.dir, 'results', '.attachments')
+    const wav = (await readdir(attachments)).find((name) => name.endsWith('.wav'))
+    expect(wav).toBeDefined()
+    const path = join(attachments, wav ?? '')
+    const url = new URL(`http://127.0.0.1:${port}/__vitest_attachment__`)
+    url.search = new URLSearchParams({ path, contentType: 'audio/wav', token: token ?? '' }).toString()
+    const response = await fetch(url)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('audio/wav')
+    const body = Buffer.from(await response.arrayBuffer())
+    expect(body.equals(await readFile(path))).toBe(true)
+    expect(body.subarray(0, 4).toString('latin1')).toBe('RIFF')
+  },
+  SPAWN_TIMEOUT_MS,
+)
