@@ -14,5 +14,11 @@ export {
   resolveEffects,
 } from './presets.ts'
 export { type ProcessedFile, processWavFile } from './process-file.ts'
-export { applyRealism, type RealismOptions, RealismProcessor, type RealismResult } from './realism.ts'
+export {
+  applyRealism,
+  type RealismOptions,
+  RealismProcessor,
+  type RealismResult,
+  type RealismSummary,
+} from './realism.ts'
 export { TELEPHONY_LATENCY_MS } from './telephony.ts'

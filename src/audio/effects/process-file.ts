@@ -4,12 +4,12 @@
 
 import { SAMPLES_PER_FRAME } from '../pcm.ts'
 import { MonoWavReader, WavWriter } from '../wav-stream.ts'
-import { type RealismOptions, RealismProcessor, type RealismResult } from './realism.ts'
+import { type RealismOptions, RealismProcessor, type RealismSummary } from './realism.ts'
 
-/** Chunk size for files: 50 transport frames (1 s). The bytes are the same for any size. */
+/** Files are read and written 50 transport frames (1 s) at a time and processed frame by frame, as live. */
 const FILE_CHUNK_SAMPLES = SAMPLES_PER_FRAME * 50
 
-export type ProcessedFile = Omit<RealismResult, 'samples'> & { durationMs: number }
+export type ProcessedFile = RealismSummary & { durationMs: number }
 
 export async function processWavFile(
   input: string,
@@ -21,19 +21,20 @@ export async function processWavFile(
     await using reader = await MonoWavReader.open(input)
     const writer = await WavWriter.create(output, 1)
     try {
-      for await (const chunk of reader.chunks(FILE_CHUNK_SAMPLES))
-        await writer.write(processor.process(chunk))
+      const processed = new Int16Array(FILE_CHUNK_SAMPLES)
+      for await (const chunk of reader.chunks(FILE_CHUNK_SAMPLES)) {
+        for (let start = 0; start < chunk.length; start += SAMPLES_PER_FRAME) {
+          const frame = chunk.subarray(start, Math.min(chunk.length, start + SAMPLES_PER_FRAME))
+          processed.set(processor.process(frame), start)
+        }
+        await writer.write(processed.subarray(0, chunk.length))
+      }
       await writer.close()
     } catch (error) {
       await writer.abort()
       throw error
     }
-    return {
-      metadata: processor.metadata(),
-      callerSpeechIntervals: processor.callerSpeechIntervals(),
-      latencyMs: processor.latencyMs,
-      durationMs: reader.info.durationMs,
-    }
+    return { ...processor.finish(), durationMs: reader.info.durationMs }
   } finally {
     processor.close()
   }

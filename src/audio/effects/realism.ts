@@ -9,7 +9,7 @@
 // are added afterwards and so are never caller speech. The intervals are moved by the chain's latency so they
 // describe the processed recording.
 
-import { SAMPLE_RATE_HZ, SAMPLES_PER_FRAME, samplesForMs } from '../pcm.ts'
+import { FRAME_MS, SAMPLE_RATE_HZ, SAMPLES_PER_FRAME, samplesForMs } from '../pcm.ts'
 import { SpeechActivityDetector, type SpeechInterval } from '../speech-activity.ts'
 import { type BackgroundBed, BUNDLED_BACKGROUND_NAME, loadBackgroundBed } from './background-source.ts'
 import { BackgroundSpeech } from './background-speech.ts'
@@ -46,13 +46,16 @@ export interface RealismOptions {
   baseDirectory?: string
 }
 
-export interface RealismResult {
-  samples: Int16Array
+export interface RealismSummary {
   metadata: AudioRealismMetadata
   /** The caller's speech in the processed recording, measured on the clean input (ms from its start). */
   callerSpeechIntervals: SpeechInterval[]
   /** Fixed delay the chain adds (the telephone line's resamplers); 0 without telephony. */
   latencyMs: number
+}
+
+export interface RealismResult extends RealismSummary {
+  samples: Int16Array
 }
 
 export class RealismProcessor {
@@ -147,9 +150,10 @@ export class RealismProcessor {
     })
   }
 
-  /** Process the next chunk of the stream (any length); returns the processed copy. */
+  /** Process the next chunk of the stream (any length; 20 ms frames live); returns the processed copy. */
   process(chunk: Int16Array): Int16Array {
-    if (this.#closed) throw new Error('RealismProcessor: process() after close()')
+    if (this.#closed) throw new Error('RealismProcessor: process() after finish() or close()')
+    if (chunk.length === 0) return new Int16Array(0)
     this.#callerSpeech.push(chunk)
     const out = chunk.slice()
     for (const effect of this.#effects) effect.process(out, this.#position)
@@ -163,7 +167,7 @@ export class RealismProcessor {
     return this.#packetLoss?.lostFrames ?? []
   }
 
-  /** The §5 metadata block for what has been processed so far. */
+  /** The §5 metadata block for what has been processed so far (a snapshot; finish() gives the final one). */
   metadata(): AudioRealismMetadata {
     return {
       preset: this.condition,
@@ -183,11 +187,19 @@ export class RealismProcessor {
     }
   }
 
-  /** End of stream: the caller's speech intervals (clean signal, moved by the latency). Then close(). */
-  callerSpeechIntervals(): SpeechInterval[] {
-    return [...this.#callerSpeech.finish()]
+  /** End of stream: the final metadata and the caller's speech intervals; releases the resamplers. Call once. */
+  finish(): RealismSummary {
+    if (this.#closed) throw new Error('RealismProcessor: finish() after finish() or close()')
+    const summary = {
+      metadata: this.metadata(),
+      callerSpeechIntervals: [...this.#callerSpeech.finish()],
+      latencyMs: this.latencyMs,
+    }
+    this.close()
+    return summary
   }
 
+  /** Release the resamplers without a summary (after a failure); safe to call more than once. */
   close(): void {
     if (this.#closed) return
     this.#closed = true
@@ -196,8 +208,8 @@ export class RealismProcessor {
 }
 
 /**
- * Apply a condition to a whole recording. `chunkMs` cuts it into chunks first (20 = live frames); the bytes
- * are the same for every chunk size, only `processed_ticks` differs.
+ * Apply a condition to a whole recording, cut into `chunkMs` chunks (default 20 ms, the live frame, so the
+ * observations count ticks as a live run would). The bytes are the same for every chunk size.
  */
 export async function applyRealism(
   samples: Int16Array,
@@ -205,18 +217,12 @@ export async function applyRealism(
 ): Promise<RealismResult> {
   const processor = await RealismProcessor.create(options)
   try {
-    const chunk = options.chunkMs === undefined ? samples.length : samplesForMs(options.chunkMs)
+    const chunk = Math.max(1, samplesForMs(options.chunkMs ?? FRAME_MS))
     const out = new Int16Array(samples.length)
-    for (let start = 0; start < samples.length; start += Math.max(1, chunk)) {
-      const piece = samples.subarray(start, Math.min(samples.length, start + Math.max(1, chunk)))
-      out.set(processor.process(piece), start)
+    for (let start = 0; start < samples.length; start += chunk) {
+      out.set(processor.process(samples.subarray(start, Math.min(samples.length, start + chunk))), start)
     }
-    return {
-      samples: out,
-      metadata: processor.metadata(),
-      callerSpeechIntervals: processor.callerSpeechIntervals(),
-      latencyMs: processor.latencyMs,
-    }
+    return { samples: out, ...processor.finish() }
   } finally {
     processor.close()
   }
