@@ -1,5 +1,6 @@
 // How a single-turn conversation (CRAWL, WALK) is driven: one assistant session hears the prepared request,
 // then silence, until its response is complete or the response timeout passed (collect.ts), and is observed.
+import { consoleTranscript } from '../../observability/console-transcript.ts'
 import type { ConversationDriver, OpenConversation } from '../engine/phase-module.ts'
 import { collectSingleTurn } from './collect.ts'
 import { observeSingleTurn } from './observation.ts'
@@ -18,7 +19,13 @@ export const singleTurnDriver: ConversationDriver = {
       async run() {
         try {
           const collected = await collectSingleTurn(session, caller, signal)
-          return observeSingleTurn(session, caller, collected, env.settings.models.backend_model)
+          const observed = observeSingleTurn(session, caller, collected, env.settings.models.backend_model)
+          if (env.settings.execution.verbose) {
+            const heading = `${scenario.id} (${env.architecture.name} assistant)`
+            const { tool_executions: executions, termination_reason: ended } = observed.observation
+            console.log(consoleTranscript(heading, observed.timeline, executions, ended))
+          }
+          return observed
         } finally {
           session.detach()
         }
