@@ -35,3 +35,11 @@ export class RunLabelError extends ArtifactsError {
     this.name = 'RunLabelError'
   }
 }
+
+/** A rows journal that cannot be written or read back: its message names the file and, when reading, the line. */
+export class RowsJournalError extends ArtifactsError {
+  constructor(file: string, message: string) {
+    super(file, message)
+    this.name = 'RowsJournalError'
+  }
+}

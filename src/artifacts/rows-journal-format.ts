@@ -1,0 +1,47 @@
+import { z } from 'zod'
+import { RunMetadataSchema } from '../reporting/result-schema.ts'
+
+// The rows journal's lines. The journal is a JSON-lines file in the run folder, append-only, each line flushed
+// to disk before the next step of the run:
+//
+//   line 1      {"journal": "live-evals rows", "version": 1, "run": {...}, "dataset_order": [...], "results_file": "results.json"}
+//   then        {"key": {"scenario_id": "...", "trial": 1}, "row": {...one results.json row...}}   per finished row
+//   at the end  {"end": {"reason": "passed" | "failed" | "interrupted", "at": "<ISO time>"}}       when the run ends
+//
+// Decision: the first line holds everything `live-evals results <run-dir>` needs to rebuild results.json
+// without the configuration, the dataset or the process that ran: the run metadata (results.json's `run`
+// block, already redacted), the dataset order the rows are reported in, and the results file's name (a shard
+// writes its own). A journal without an end line belongs to a run that was killed (SIGKILL, power cut) or is
+// still running.
+
+export const JOURNAL_KIND = 'live-evals rows'
+export const JOURNAL_VERSION = 1
+
+export const JournalHeaderSchema = z.strictObject({
+  journal: z.literal(JOURNAL_KIND),
+  version: z.literal(JOURNAL_VERSION),
+  run: RunMetadataSchema,
+  dataset_order: z.array(z.string()),
+  results_file: z.string().min(1),
+})
+export type JournalHeader = z.infer<typeof JournalHeaderSchema>
+
+export const JournalRowKeySchema = z.strictObject({
+  scenario_id: z.string().min(1),
+  trial: z.number().int().min(1),
+})
+export type JournalRowKey = z.infer<typeof JournalRowKeySchema>
+
+/** The row itself is validated when the document is built (an invalid one becomes a result_validation row). */
+export const JournalRowLineSchema = z.strictObject({
+  key: JournalRowKeySchema,
+  row: z.record(z.string(), z.unknown()),
+})
+
+export const JournalEndReasonSchema = z.enum(['passed', 'failed', 'interrupted'])
+export type JournalEndReason = z.infer<typeof JournalEndReasonSchema>
+
+export const JournalEndLineSchema = z.strictObject({
+  end: z.strictObject({ reason: JournalEndReasonSchema, at: z.iso.datetime() }),
+})
+export type JournalEnd = z.infer<typeof JournalEndLineSchema>['end']

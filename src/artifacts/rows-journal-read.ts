@@ -1,0 +1,205 @@
+// Reading a rows journal back and rebuilding results.json from it: after a kill or a power cut
+// (`live-evals results <run-dir>`), or from a signal handler with the rows the writer holds. A last line cut short
+// by a kill mid-append is detected and ignored (the row it held had not been acknowledged as written). Any other
+// damage (a complete line that is not a journal line, a row key twice, a line after the end) is refused with the
+// file and the line, because guessing would report results nobody produced.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { ResultsDocument } from '../reporting/result-schema.ts'
+import { buildResultsDocument } from '../reporting/results-document.ts'
+import { resolveArtifactPathSync } from './destinations.ts'
+import { RowsJournalError } from './errors.ts'
+import type { RowsJournal } from './rows-journal.ts'
+import { ROWS_JOURNAL_FILE } from './rows-journal.ts'
+import {
+  type JournalEnd,
+  JournalEndLineSchema,
+  type JournalHeader,
+  JournalHeaderSchema,
+  JournalRowLineSchema,
+} from './rows-journal-format.ts'
+import { jsonArtifactText, writeArtifact, writeArtifactSync } from './write.ts'
+
+export interface ReadRowsJournal {
+  /** Absolute path of the journal. */
+  file: string
+  runDir: string
+  header: JournalHeader
+  /** The rows, in the order they finished, as written (validated when the document is built). */
+  rows: Record<string, unknown>[]
+  /** The 1-based line of each row, parallel to `rows`. */
+  rowLines: number[]
+  /** The end line, or null when the run never ended (killed, or still running). */
+  end: JournalEnd | null
+  /** A last line without its newline, left by a kill mid-append; ignored. */
+  tornLastLine: { line: number; bytes: number } | null
+}
+
+export interface JournalCompletion {
+  /** True when the run ended by itself (passed or failed); false when interrupted or killed. */
+  complete: boolean
+  /** How the run ended: the end line's reason, or `killed` when there is none. */
+  ending: JournalEnd['reason'] | 'killed'
+  finishedRows: number
+  /** Scenarios the run planned (its dataset order); the rows of a complete run may be fewer (filters, skips). */
+  plannedScenarios: number
+}
+
+/** Reads the journal `journalFile` of `runDir`. Throws RowsJournalError naming the file (and the line). */
+export function readRowsJournal(runDir: string, journalFile = ROWS_JOURNAL_FILE): ReadRowsJournal {
+  const file = resolveArtifactPathSync(runDir, journalFile)
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error)
+    throw new RowsJournalError(file, `The rows journal ${file} cannot be read (${code}).`)
+  }
+  const lines = text.split('\n')
+  const last = lines.pop() as string // after the final newline: empty unless the last line is torn
+  const tornLastLine = last === '' ? null : { line: lines.length + 1, bytes: Buffer.byteLength(last) }
+  const refuse = (line: number, problem: string) =>
+    new RowsJournalError(file, `The rows journal ${file} is damaged at line ${line}: ${problem}.`)
+  if (lines.length === 0) {
+    throw new RowsJournalError(
+      file,
+      `The rows journal ${file} has no complete first line (the run was stopped before it recorded anything).`,
+    )
+  }
+  const header = JournalHeaderSchema.safeParse(parseLine(lines[0] as string))
+  if (!header.success) throw refuse(1, `it is not a journal's first line (${firstIssue(header.error)})`)
+
+  const rows: Record<string, unknown>[] = []
+  const rowLines: number[] = []
+  const lineOfKey = new Map<string, number>()
+  let end: JournalEnd | null = null
+  for (const [index, content] of lines.entries()) {
+    if (index === 0) continue
+    const line = index + 1
+    if (end !== null) throw refuse(line, 'a line follows the end line')
+    const value = parseLine(content)
+    const ending = JournalEndLineSchema.safeParse(value)
+    if (ending.success) {
+      end = ending.data.end
+      continue
+    }
+    const row = JournalRowLineSchema.safeParse(value)
+    if (!row.success) throw refuse(line, `it is neither a row nor the end line (${firstIssue(row.error)})`)
+    const keyText = JSON.stringify([row.data.key.scenario_id, row.data.key.trial])
+    const earlier = lineOfKey.get(keyText)
+    if (earlier !== undefined) {
+      throw refuse(
+        line,
+        `scenario "${row.data.key.scenario_id}" trial ${row.data.key.trial} is also at line ${earlier}`,
+      )
+    }
+    lineOfKey.set(keyText, line)
+    rows.push(row.data.row)
+    rowLines.push(line)
+  }
+  return { file, runDir, header: header.data, rows, rowLines, end, tornLastLine }
+}
+
+function parseLine(content: string): unknown {
+  try {
+    return JSON.parse(content)
+  } catch {
+    return undefined // reported by the schema that refuses it, with the line
+  }
+}
+
+function firstIssue(error: { issues: readonly { path: PropertyKey[]; message: string }[] }): string {
+  const issue = error.issues[0]
+  if (issue === undefined) return 'not JSON'
+  return issue.path.length === 0 ? issue.message : `${issue.path.map(String).join('.')}: ${issue.message}`
+}
+
+export function journalCompletion(
+  journal: Pick<ReadRowsJournal, 'header' | 'rows' | 'end'>,
+): JournalCompletion {
+  const ending = journal.end?.reason ?? 'killed'
+  return {
+    complete: ending === 'passed' || ending === 'failed',
+    ending,
+    finishedRows: journal.rows.length,
+    plannedScenarios: journal.header.dataset_order.length,
+  }
+}
+
+/** results.json of the journal's run: its run block, its rows in dataset order, the summary of those rows. */
+export function resultsDocumentFromJournal(journal: ReadRowsJournal): ResultsDocument {
+  return buildResultsDocument(journal.header.run, journal.rows, journal.header.dataset_order, {
+    origins: journal.rowLines.map((line) => `${journal.file} line ${line}`),
+  })
+}
+
+export interface RebuiltResults {
+  /** Absolute path of the results file written. */
+  path: string
+  document: ResultsDocument
+  journal: ReadRowsJournal
+  completion: JournalCompletion
+}
+
+/** Rebuilds the results file of `runDir` from its journal and writes it atomically (old file, new file, never cut). */
+export async function rebuildResultsFile(
+  runDir: string,
+  journalFile = ROWS_JOURNAL_FILE,
+): Promise<RebuiltResults> {
+  const journal = readRowsJournal(runDir, journalFile)
+  const document = resultsDocumentFromJournal(journal)
+  const path = await writeArtifact(runDir, journal.header.results_file, jsonArtifactText(document), {
+    durableName: true,
+  })
+  return { path, document, journal, completion: journalCompletion(journal) }
+}
+
+/**
+ * For SIGINT/SIGTERM, when Vitest exits about 1 ms after the signal: marks the journal interrupted and writes the
+ * results file from the rows the writer holds, synchronously (write, fsync, rename, fsync the folder). Returns
+ * the results file's path.
+ */
+export function writeInterruptedResultsSync(journal: RowsJournal): string {
+  journal.end('interrupted')
+  const { header } = journal
+  const document = buildResultsDocument(header.run, journal.rows, header.dataset_order)
+  return writeArtifactSync(journal.runDir, header.results_file, jsonArtifactText(document))
+}
+
+/** The journals of a run folder: `rows.jsonl`, and one per shard (`rows.shard-1-of-2.jsonl`). */
+export function journalFilesIn(runDir: string): string[] {
+  try {
+    return readdirSync(runDir)
+      .filter((name) => /^rows(\.[A-Za-z0-9_-]+)*\.jsonl$/.test(name))
+      .sort()
+  } catch {
+    return []
+  }
+}
+
+/**
+ * Run folders under `resultsDir` with a journal that has no end line: runs that were killed (or are running
+ * now). A new run prints `live-evals results <folder>` for each.
+ */
+export function unfinishedRunDirectories(resultsDir: string): string[] {
+  let entries: { name: string; isDirectory(): boolean }[]
+  try {
+    entries = readdirSync(resultsDir, { withFileTypes: true })
+  } catch {
+    return []
+  }
+  const unfinished: string[] = []
+  for (const entry of entries) {
+    if (!entry.isDirectory() || entry.name.startsWith('.')) continue
+    const runDir = join(resultsDir, entry.name)
+    const ended = (journalFile: string) => {
+      try {
+        return readRowsJournal(runDir, journalFile).end !== null
+      } catch {
+        return false // damaged counts as unfinished: `live-evals results` says why
+      }
+    }
+    if (journalFilesIn(runDir).some((journalFile) => !ended(journalFile))) unfinished.push(runDir)
+  }
+  return unfinished.sort()
+}
