@@ -17,6 +17,14 @@ import {
   type SessionConfig,
   type SessionStartedEvent,
 } from './events.ts'
+import {
+  deepEventMessage,
+  isOversizedFrameError,
+  MAX_SERVER_EVENT_DEPTH,
+  MAX_SERVER_FRAME_BYTES,
+  oversizedFrameMessage,
+} from './frame-limits.ts'
+import { nestsDeeperThan } from './json-depth.ts'
 import { clientEventIdOf, OpenWaits } from './open-waits.ts'
 import type { LiveSessionOutcome } from './outcome.ts'
 import {
@@ -105,7 +113,7 @@ export class LiveSession {
     if (this.#signal?.aborted) throw this.#signal.reason
 
     // LiveWS dials in its constructor and queues sends until the socket opens.
-    this.#ws = new LiveWS(endpoint.client)
+    this.#ws = new LiveWS(endpoint.client, { maxPayload: MAX_SERVER_FRAME_BYTES })
     this.#ws.socket.on('open', () => {
       this.#socketOpen = true
     })
@@ -114,7 +122,12 @@ export class LiveSession {
     this.#ws.on('error', (error) => {
       // Server `error` events arrive here too, already handled by #receive (error.error carries them).
       if (error.error !== undefined) return
-      this.#fail(socketErrorKind(error.message), error.message, { cause: error.cause ?? error })
+      const cause = error.cause ?? error
+      if (isOversizedFrameError(error.message, cause)) {
+        this.#fail('malformed_event', oversizedFrameMessage(), { cause })
+        return
+      }
+      this.#fail(socketErrorKind(error.message), error.message, { cause })
     })
     this.#ws.on('close', (code, reason) => {
       this.#teardown.markClosed()
@@ -276,6 +289,11 @@ export class LiveSession {
 
   #receive(event: ServerEvent): void {
     if (this.#settled !== undefined) return
+    // Before anything walks the event (the log's listeners, traces, artifacts recurse through it).
+    if (nestsDeeperThan(event, MAX_SERVER_EVENT_DEPTH)) {
+      this.#fail('malformed_event', deepEventMessage())
+      return
+    }
     const problem = describeMalformedServerEvent(event)
     if (problem !== null) {
       this.#fail('malformed_event', `malformed server event: ${problem}`)

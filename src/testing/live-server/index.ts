@@ -4,12 +4,20 @@
 export { DEFAULT_ACKNOWLEDGEMENT } from './acknowledgements.ts'
 export { INJECTION_MS_PER_TOKEN } from './appends.ts'
 export { RESPONSE_SILENCE_MS } from './hearing.ts'
+export {
+  DEFAULT_LIMITS,
+  LIMIT_CLOSE,
+  LIMIT_ERROR_CODES,
+  type OfflineServerLimits,
+  SEND_BUFFER_EXCEEDED_REASON,
+} from './limits.ts'
 export { ERROR_CODES } from './protocol-errors.ts'
 export type { FaultPlan, HeardUtterance, OfflineSessionScript } from './script.ts'
 export {
   LIVE_SESSIONS_PATH,
   type OfflineLiveServer,
   type OfflineLiveServerOptions,
+  type OfflineServerStats,
   startOfflineLiveServer,
 } from './server.ts'
 export { USAGE_INTERVAL_MS } from './session.ts'

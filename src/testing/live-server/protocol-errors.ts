@@ -2,6 +2,8 @@
 // sources" are the ones the protocol research saw on the wire; the others are ours, named plainly, for
 // situations the service certainly rejects but whose code no source records.
 
+import { LIMIT_ERROR_CODES } from './limits.ts'
+
 /** Machine-readable codes this server may put in `error.code`. */
 export const ERROR_CODES = {
   // from sources
@@ -17,6 +19,8 @@ export const ERROR_CODES = {
   sessionClosing: 'session_closing',
   notResponsesDelegation: 'not_responses_delegation',
   unsupportedOffline: 'unsupported_in_offline_server',
+  // ours, for the limits in limits.ts
+  ...LIMIT_ERROR_CODES,
 } as const
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES]

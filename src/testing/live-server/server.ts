@@ -7,6 +7,12 @@ import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { type WebSocket, WebSocketServer } from 'ws'
 import {
+  LIMIT_CLOSE,
+  type OfflineServerLimits,
+  resolveLimits,
+  SEND_BUFFER_EXCEEDED_REASON,
+} from './limits.ts'
+import {
   type OfflineSessionScript,
   type ResolvedSessionScript,
   redactToken,
@@ -21,6 +27,19 @@ export interface OfflineLiveServerOptions {
   port?: number
   /** Accept any non-empty bearer token; unregistered tokens get a session with no hearing and no behaviour. */
   acceptAnyToken?: boolean
+  /** Frame, depth and send-buffer limits (limits.ts); tests lower them, everyone else keeps the defaults. */
+  limits?: Partial<OfflineServerLimits>
+}
+
+/** Per-connection memory as the server counts it: bytes queued to clients, never the process RSS. */
+export interface OfflineServerStats {
+  openConnections: number
+  /** Bytes queued for sending right now, summed over open connections. */
+  bufferedBytes: number
+  /** The most bytes ever queued for one connection just after a send. */
+  peakBufferedBytes: number
+  /** Connections dropped because their client did not read (send buffer over the limit). */
+  sendBufferClosures: number
 }
 
 export interface OfflineLiveServer {
@@ -30,9 +49,16 @@ export interface OfflineLiveServer {
   baseURL: string
   /** Registers what a session authenticated with `token` hears and how its voice model behaves. */
   registerSession(token: string, script: OfflineSessionScript): void
+  /** The limits this server applies. */
+  limits: Readonly<OfflineServerLimits>
+  /** Connection and send-buffer counters (for tests and the bench). */
+  stats(): OfflineServerStats
   /** Drops every connection and stops listening. Safe to call more than once. */
   close(): Promise<void>
 }
+
+/** After a protocol-level socket error (an oversized frame), how long ws may finish its close handshake. */
+const ERROR_CLOSE_GRACE_MS = 1_000
 
 const EMPTY_SCRIPT: ResolvedSessionScript = { hearing: [] }
 
@@ -52,7 +78,10 @@ export async function startOfflineLiveServer(
   const scripts = new Map<string, ResolvedSessionScript>()
   const sockets = new Set<WebSocket>()
   const acceptAnyToken = options.acceptAnyToken ?? false
+  const limits = resolveLimits(options.limits)
   let ordinal = 0
+  let peakBufferedBytes = 0
+  let sendBufferClosures = 0
 
   const http = createServer((_request, response) => {
     response.writeHead(426, { 'content-type': 'application/json', connection: 'close' })
@@ -62,7 +91,12 @@ export async function startOfflineLiveServer(
       ),
     )
   })
-  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false })
+  // ws itself refuses frames beyond the transport limit (close 1009) before any of their bytes are kept.
+  const wss = new WebSocketServer({
+    noServer: true,
+    perMessageDeflate: false,
+    maxPayload: limits.maxTransportFrameBytes,
+  })
 
   http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname
@@ -92,23 +126,41 @@ export async function startOfflineLiveServer(
       const session = new OfflineLiveSession(
         {
           sendText: (text) => {
-            if (ws.readyState === ws.OPEN) ws.send(text)
+            if (ws.readyState !== ws.OPEN) return
+            // A client that does not read makes its queue grow without bound; past the limit it is dropped
+            // (close frame queued for the record, then the socket destroyed, which frees the queue).
+            if (ws.bufferedAmount + Buffer.byteLength(text) > limits.maxSendBufferBytes) {
+              sendBufferClosures += 1
+              ws.close(LIMIT_CLOSE.sendBufferExceeded, SEND_BUFFER_EXCEEDED_REASON)
+              ws.terminate()
+              return
+            }
+            ws.send(text)
+            peakBufferedBytes = Math.max(peakBufferedBytes, ws.bufferedAmount)
           },
           close: (code, reason) => ws.close(code, reason),
           terminate: () => ws.terminate(),
         },
         script,
         sessionLabel(token, scripts.has(token) ? null : ++ordinal),
+        limits,
       )
       ws.on('message', (data, isBinary) => {
-        if (isBinary) session.handleBinaryFrame()
-        else session.handleFrame(data.toString())
+        // The session guards its own handlers; this is the last line, so nothing a peer sends reaches the process.
+        try {
+          if (isBinary) session.handleBinaryFrame()
+          else session.handleFrame(data.toString())
+        } catch {
+          ws.terminate()
+        }
       })
       ws.on('close', () => {
         sockets.delete(ws)
         session.handleTransportClosed()
       })
-      ws.on('error', () => ws.terminate())
+      // ws has already started the close handshake for protocol errors (1009 for an oversized frame); give
+      // it a moment to send the close frame, then drop the socket whatever the peer does.
+      ws.on('error', () => setTimeout(() => ws.terminate(), ERROR_CLOSE_GRACE_MS).unref())
     })
   })
 
@@ -125,6 +177,12 @@ export async function startOfflineLiveServer(
   return {
     url: `ws://127.0.0.1:${port}${LIVE_SESSIONS_PATH}`,
     baseURL: `http://127.0.0.1:${port}/v1`,
+    limits,
+    stats() {
+      let bufferedBytes = 0
+      for (const ws of sockets) bufferedBytes += ws.bufferedAmount
+      return { openConnections: sockets.size, bufferedBytes, peakBufferedBytes, sendBufferClosures }
+    },
     registerSession(token, script) {
       if (token.length === 0)
         throw new Error('offline GPT-Live server: registerSession needs a non-empty token')

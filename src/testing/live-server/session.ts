@@ -12,7 +12,8 @@ import { EventStamper, type OutboundServerEvent, SessionIds } from './events.ts'
 import { FaultInjector } from './faults.ts'
 import { scheduleHearing } from './hearing.ts'
 import { decodedAudioBytes } from './input-audio.ts'
-import { ERROR_CODES, type ProtocolError, protocolError } from './protocol-errors.ts'
+import { LIMIT_CLOSE } from './limits.ts'
+import { ERROR_CODES, type ProtocolError, protocolError, quoted } from './protocol-errors.ts'
 import type { ResolvedSessionScript } from './script.ts'
 import type { ParsedSessionConfig } from './session-config-schema.ts'
 import {
@@ -24,7 +25,7 @@ import {
 import { Speaker } from './speech.ts'
 import { AudioClockTimeline } from './timeline.ts'
 import { takeVoiceTurn } from './turn-taking.ts'
-import { parseClientFrame } from './validation.ts'
+import { type FrameLimits, parseClientFrame } from './validation.ts'
 
 /** What the session needs from its WebSocket. */
 export interface SessionTransport {
@@ -69,13 +70,20 @@ export class OfflineLiveSession {
   readonly #stamper: EventStamper
   readonly #ids = new SessionIds()
   readonly #faults: FaultInjector
+  readonly #limits: FrameLimits
   #state: State = 'awaiting_start'
   #started: Started | null = null
   #muted = false
   #sentCount = 0
 
-  constructor(transport: SessionTransport, script: ResolvedSessionScript, label: string) {
+  constructor(
+    transport: SessionTransport,
+    script: ResolvedSessionScript,
+    label: string,
+    limits: FrameLimits,
+  ) {
     this.#transport = transport
+    this.#limits = limits
     this.#script = script
     this.#id = `live_offline_${label}`
     this.#stamper = new EventStamper(label)
@@ -94,8 +102,69 @@ export class OfflineLiveSession {
 
   /** One text frame from the client. */
   handleFrame(text: string): void {
-    if (this.#state === 'closed' || this.#state === 'start_withheld') return
-    const parsed = parseClientFrame(text)
+    this.#guarded(() => this.#handleFrame(text))
+  }
+
+  /** Events are JSON text frames; the service accepts no binary frames. */
+  handleBinaryFrame(): void {
+    this.#guarded(() => {
+      if (this.#state === 'start_withheld') return
+      const error = protocolError(
+        ERROR_CODES.invalidEvent,
+        'Binary frames are not accepted; send JSON text frames.',
+      )
+      if (this.#state === 'awaiting_start') this.#refuseStart(error, undefined)
+      else this.#sendError(error, undefined)
+    })
+  }
+
+  /** The client's socket went away (closed or dropped). */
+  handleTransportClosed(): void {
+    this.#state = 'closed'
+    this.#started?.timeline.stop()
+  }
+
+  /**
+   * Runs one entry point of the session. An exception here is a bug of ours (or of the behaviour a script
+   * brought), never the client's: it ends this session only, with one `error` event and close 1011, and
+   * never reaches the process, so the other sessions keep going.
+   */
+  #guarded(run: () => void): void {
+    if (this.#state === 'closed') return
+    try {
+      run()
+    } catch (error) {
+      this.#failInternally(error)
+    }
+  }
+
+  #failInternally(error: unknown): void {
+    if (this.#state === 'closed') return
+    const why = error instanceof Error ? error.message : String(error)
+    try {
+      this.#sendError(
+        {
+          type: 'server_error',
+          code: ERROR_CODES.offlineServerError,
+          message: `The offline server failed while handling this session and closed it: ${quoted(why)}`,
+        },
+        undefined,
+      )
+    } catch {
+      // Even the error event could not be sent; the close below still ends the session.
+    }
+    this.#end(() => {
+      try {
+        this.#transport.close(LIMIT_CLOSE.internalError, 'offline server error')
+      } catch {
+        this.#transport.terminate()
+      }
+    })
+  }
+
+  #handleFrame(text: string): void {
+    if (this.#state === 'start_withheld') return
+    const parsed = parseClientFrame(text, this.#limits)
     if (this.#state === 'awaiting_start') {
       if (!parsed.ok) {
         this.#refuseStart(parsed.error, parsed.clientEventId)
@@ -121,23 +190,6 @@ export class OfflineLiveSession {
           )
         : this.#dispatch(parsed.event, parsed.clientEventId)
     if (problem !== null) this.#sendError(problem, parsed.clientEventId)
-  }
-
-  /** Events are JSON text frames; the service accepts no binary frames. */
-  handleBinaryFrame(): void {
-    if (this.#state === 'closed' || this.#state === 'start_withheld') return
-    const error = protocolError(
-      ERROR_CODES.invalidEvent,
-      'Binary frames are not accepted; send JSON text frames.',
-    )
-    if (this.#state === 'awaiting_start') this.#refuseStart(error, undefined)
-    else this.#sendError(error, undefined)
-  }
-
-  /** The client's socket went away (closed or dropped). */
-  handleTransportClosed(): void {
-    this.#state = 'closed'
-    this.#started?.timeline.stop()
   }
 
   #start(event: ParsedClientEventOf<'session.start'>, clientEventId: string | undefined): void {
@@ -317,7 +369,7 @@ export class OfflineLiveSession {
     for (const action of started.timeline.takePendingOutput()) action()
     if (this.#script.faults?.withholdSessionClosed) return null
     // Finalize on a later turn of the event loop, so commands already in flight are rejected as "closing".
-    setImmediate(() => this.#finishClose('close_requested', clientEventId, true))
+    setImmediate(() => this.#guarded(() => this.#finishClose('close_requested', clientEventId, true)))
     return null
   }
 

@@ -1,12 +1,14 @@
 // Turns one incoming WebSocket text frame into a parsed client event or the single `error` the service would
 // answer with. Like the service, only the first problem is reported, named by its JSON path (`param`).
 import type { z } from 'zod'
+import { nestsDeeperThan } from '../../live/json-depth.ts'
 import {
   clientEventSchemas,
   type ParsedClientEvent,
   type SupportedClientEventType,
   UNSUPPORTED_CLIENT_EVENT_TYPES,
 } from './client-events-schema.ts'
+import type { OfflineServerLimits } from './limits.ts'
 import { ERROR_CODES, type ProtocolError, protocolError, quoted } from './protocol-errors.ts'
 import { itemKind } from './response-items-schema.ts'
 import { IMMUTABLE_SESSION_FIELDS } from './session-config-schema.ts'
@@ -24,15 +26,36 @@ function isSupportedType(type: string): type is SupportedClientEventType {
   return Object.hasOwn(clientEventSchemas, type)
 }
 
-export function parseClientFrame(text: string): FrameParseResult {
+/** The limits (limits.ts) a frame is checked against before anything else reads it. */
+export type FrameLimits = Pick<OfflineServerLimits, 'maxFrameBytes' | 'maxNestingDepth'>
+
+export function parseClientFrame(text: string, limits: FrameLimits): FrameParseResult {
+  const bytes = Buffer.byteLength(text, 'utf8')
+  if (bytes > limits.maxFrameBytes) {
+    return fail(
+      protocolError(
+        ERROR_CODES.frameTooLarge,
+        `The frame is ${bytes} bytes; the offline server accepts frames of at most ${limits.maxFrameBytes} bytes.`,
+      ),
+    )
+  }
   let raw: unknown
   try {
+    // V8's JSON.parse does not recurse, so any nesting parses; the depth is checked before anything walks it.
     raw = JSON.parse(text)
   } catch {
     return fail(
       protocolError(
         ERROR_CODES.invalidEvent,
         'The frame is not valid JSON; send one JSON object per text frame.',
+      ),
+    )
+  }
+  if (nestsDeeperThan(raw, limits.maxNestingDepth)) {
+    return fail(
+      protocolError(
+        ERROR_CODES.nestingTooDeep,
+        `The frame nests objects and arrays deeper than ${limits.maxNestingDepth} levels.`,
       ),
     )
   }
