@@ -52,6 +52,13 @@ type RecordedRequest = ReturnType<ResponsesServer['requestsTo']>[number]
 const spokenTexts = (requests: RecordedRequest[]) =>
   requests.map((request) => (request.body as { input: string }).input).sort()
 
+async function expectedAnswers(): Promise<string[]> {
+  const dataset = JSON.parse(await readFile(DATASET, 'utf8')) as {
+    scenarios: { expected: { answer: string } }[]
+  }
+  return dataset.scenarios.map((scenario) => scenario.expected.answer)
+}
+
 async function datasetTexts(): Promise<string[]> {
   const dataset = JSON.parse(await readFile(DATASET, 'utf8')) as { scenarios: { input: { text: string } }[] }
   return dataset.scenarios.map((scenario) => scenario.input.text).sort()
@@ -94,7 +101,21 @@ beforeAll(async () => {
     // The openai SDK's own variable: text-to-speech and the client backend read it; GPT-Live uses its endpoint.
     OPENAI_BASE_URL: openai.baseURL,
   }
-  first = await runVitest(['run', '--config', FIXTURE_CONFIG], env)
+  // The blob and json reports carry every test file's meta (the run stamp included): they must hold no key.
+  const reports = join(dir, 'reports')
+  first = await runVitest(
+    [
+      'run',
+      '--config',
+      FIXTURE_CONFIG,
+      '--reporter=default',
+      '--reporter=blob',
+      '--reporter=json',
+      `--outputFile.blob=${join(reports, 'blob.json')}`,
+      `--outputFile.json=${join(reports, 'report.json')}`,
+    ],
+    env,
+  )
   speechAfterFirst = openai.requestsTo(...SPEECH).length
   second = await runVitest(['run', '--config', FIXTURE_CONFIG], env)
   speechAfterSecond = openai.requestsTo(...SPEECH).length
@@ -194,13 +215,24 @@ describe('a live run against loopback stand-ins of the OpenAI services', () => {
     }
   })
 
-  test('the sessions reached the configured endpoint, and no key appears in any artifact or output', async () => {
+  test('the sessions reached the configured endpoint, and no key appears in any artifact, report or output', async () => {
     const files = await filesUnder(join(dir, 'results'))
+    const reports = await filesUnder(join(dir, 'reports'))
+    expect(reports.map((file) => file.slice(dir.length))).toEqual([
+      '/reports/blob.json',
+      '/reports/report.json',
+    ])
+    const blob = await readFile(join(dir, 'reports', 'blob.json'), 'utf8')
+    // The stamp is there (so merges work) but the settings and the scenarios (evaluator-only answers) are not.
+    expect(blob).toContain('liveEvalsRunStamp')
+    expect(blob).not.toContain('openai_api_key')
+    expect(blob).not.toContain('redact_fields')
+    for (const answer of await expectedAnswers()) expect(blob).not.toContain(answer)
     const events = files.filter((file) => file.endsWith('.jsonl'))
     // Two scenarios in two architectures in each cache-reading run, plus the refresh run's two.
     expect(events).toHaveLength(10)
     for (const file of events) expect(await readFile(file, 'utf8')).toContain('"session.started"')
-    for (const file of files) {
+    for (const file of [...files, ...reports]) {
       const text = await readFile(file, 'latin1')
       expect(text, file).not.toContain(API_KEY)
       expect(text, file).not.toContain(RESPONSES_KEY)
