@@ -1,0 +1,108 @@
+import { execFile } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { brokenRow, JOURNAL_ORDER, JOURNAL_RUN, passedRow } from '../artifacts/rows-journal.test-helpers.ts'
+import { RowsJournal } from '../artifacts/rows-journal.ts'
+import { parseResultsDocument } from '../reporting/results-file.ts'
+import { captureIO } from './capture-io.ts'
+import { run } from './results.ts'
+
+let root: string
+let runDir: string
+
+beforeEach(() => {
+  root = mkdtempSync(path.join(tmpdir(), 'live-evals-results-verb-'))
+  runDir = path.join(root, 'crawl_offline_responses_20260818_102030_400Z')
+  mkdirSync(runDir, { mode: 0o700 })
+})
+afterEach(() => rmSync(root, { recursive: true, force: true }))
+
+async function results(...argv: string[]) {
+  const io = captureIO()
+  const code = await run(argv, io)
+  return { code, stdout: io.stdout(), stderr: io.stderr() }
+}
+
+describe('live-evals results <run-dir>', () => {
+  it('rebuilds results.json from the journal of a killed run and says the results are partial', async () => {
+    const journal = await RowsJournal.create(runDir, { run: JOURNAL_RUN, datasetOrder: JOURNAL_ORDER })
+    journal.append(passedRow('second'))
+    journal.append(brokenRow('first'))
+    journal.close() // no end line: the run was killed
+    const result = await results(runDir)
+    expect(result).toEqual({
+      code: 0,
+      stdout: `rebuilt ${path.join(runDir, 'results.json')}: 2 rows (1 passed, 0 failed, 1 infrastructure error) of 4 planned scenarios; the run never ended (killed, or still running): these are partial results.\n`,
+      stderr: '',
+    })
+    const text = readFileSync(path.join(runDir, 'results.json'), 'utf8')
+    const document = parseResultsDocument(text, { source: 'results.json' })
+    expect(document.run).toEqual(JOURNAL_RUN)
+    expect(document.results.map((row) => row.scenario_id)).toEqual(['first', 'second'])
+  })
+
+  it('rebuilds each shard journal into its own results file', async () => {
+    for (const shard of ['shard-1-of-2', 'shard-2-of-2']) {
+      const journal = await RowsJournal.create(runDir, {
+        run: JOURNAL_RUN,
+        datasetOrder: JOURNAL_ORDER,
+        resultsFile: `results.${shard}.json`,
+      })
+      journal.append(passedRow(shard === 'shard-1-of-2' ? 'first' : 'third'))
+      journal.end('passed')
+      journal.close()
+    }
+    const result = await results(runDir)
+    expect(result.code).toBe(0)
+    expect(result.stdout.split('\n').filter(Boolean)).toEqual([
+      expect.stringContaining(`rebuilt ${path.join(runDir, 'results.shard-1-of-2.json')}: 1 row `),
+      expect.stringContaining(`rebuilt ${path.join(runDir, 'results.shard-2-of-2.json')}: 1 row `),
+    ])
+    expect(result.stdout).toContain('; the run had ended.')
+  })
+
+  it('refuses plainly: no journal, a damaged journal, a symlinked folder', async () => {
+    expect(await results(runDir)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('has no rows journal'),
+    })
+    writeFileSync(path.join(runDir, 'rows.jsonl'), '{"journal": "live-evals rows"}\n')
+    const damaged = await results(runDir)
+    expect(damaged.code).toBe(1)
+    expect(damaged.stderr).toContain(
+      `The rows journal ${path.join(runDir, 'rows.jsonl')} is damaged at line 1`,
+    )
+    symlinkSync(runDir, path.join(root, 'alias'))
+    const linked = await results(path.join(root, 'alias'))
+    expect(linked.stderr).toContain('the run folder is a symbolic link')
+    for (const outcome of [damaged, linked]) expect(outcome.stderr).not.toMatch(/\n\s+at /)
+    expect(() => readFileSync(path.join(runDir, 'results.json'))).toThrow()
+  })
+
+  it('knows its usage', async () => {
+    expect((await results()).code).toBe(2)
+    expect((await results(runDir, runDir)).code).toBe(2)
+    expect((await results('--force', runDir)).stderr).toContain('unknown option --force')
+    expect((await results('--help')).stdout).toContain('Usage: live-evals results <run-dir>')
+  })
+
+  // One real process, through the command's own entry point; nothing here is a timing claim.
+  it('runs as a command', { timeout: 60_000 }, async () => {
+    const journal = await RowsJournal.create(runDir, { run: JOURNAL_RUN, datasetOrder: JOURNAL_ORDER })
+    journal.append(passedRow('first'))
+    journal.close()
+    const script = `
+      const { run } = await import(${JSON.stringify(new URL('./results.ts', import.meta.url).pathname)})
+      process.exitCode = await run(process.argv.slice(1), { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) })`
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      '--input-type=module',
+      '-e',
+      script,
+      runDir,
+    ])
+    expect(stdout).toContain('rebuilt ')
+  })
+})

@@ -1,0 +1,69 @@
+import { resolve } from 'node:path'
+import { ArtifactsError } from '../artifacts/errors.ts'
+import { journalFilesIn, rebuildResultsFile } from '../artifacts/rows-journal-read.ts'
+import { type CommandIO, EXIT_USAGE } from './main.ts'
+
+// `live-evals results <run-dir>`: rebuilds a run folder's results.json from its rows journal, for a run that was
+// killed (SIGKILL, a power cut, a crashed machine) before it could write it. Everything needed comes from the
+// journal: its first line holds the run metadata and the dataset order, each later line a finished row. A sharded
+// run folder holds one journal per shard, and each rebuilds that shard's own results file.
+
+const USAGE = `Usage: live-evals results <run-dir>
+
+Rebuilds results.json in <run-dir> from the rows journal the run wrote as scenarios finished (rows.jsonl; a
+shard's rows.shard-<i>-of-<n>.jsonl rebuilds its results.shard-<i>-of-<n>.json). Use it after a run was killed
+before it could write its results. Rows are those of the scenarios that finished; a last row cut short by the
+kill is left out. Exits 1 if the folder has no journal or a journal is damaged.
+`
+
+export async function run(argv: readonly string[], io: CommandIO): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(USAGE)
+    return 0
+  }
+  const unknownOption = argv.find((argument) => argument.startsWith('-'))
+  if (unknownOption !== undefined) {
+    io.err(`live-evals results: unknown option ${unknownOption}\n\n${USAGE}`)
+    return EXIT_USAGE
+  }
+  if (argv.length !== 1) {
+    io.err(`live-evals results: name exactly one run folder.\n\n${USAGE}`)
+    return EXIT_USAGE
+  }
+  const runDir = resolve(argv[0] as string)
+  const journals = journalFilesIn(runDir)
+  if (journals.length === 0) {
+    io.err(
+      `live-evals results: ${runDir} has no rows journal (rows.jsonl); only runs that recorded their rows as they finished can be rebuilt.\n`,
+    )
+    return 1
+  }
+  let failed = 0
+  for (const journalFile of journals) {
+    try {
+      const { path, document, completion } = await rebuildResultsFile(runDir, journalFile)
+      const { total, passed, failed: failedRows, infrastructure_errors: infrastructure } = document.summary
+      const ending = {
+        passed: 'the run had ended',
+        failed: 'the run had ended',
+        interrupted: 'the run was interrupted: these are partial results',
+        killed: 'the run never ended (killed, or still running): these are partial results',
+      }[completion.ending]
+      io.out(
+        `rebuilt ${path}: ${total} row${total === 1 ? '' : 's'} (${passed} passed, ${failedRows} failed, ` +
+          `${infrastructure} infrastructure error${infrastructure === 1 ? '' : 's'}) of ${completion.plannedScenarios} planned scenarios; ${ending}.\n`,
+      )
+    } catch (error) {
+      failed++
+      io.err(`live-evals results: ${plainReason(error)}\n`)
+    }
+  }
+  return failed > 0 ? 1 : 0
+}
+
+/** One plain line: the refusals say what and where; anything else is named by its class, never a stack. */
+function plainReason(error: unknown): string {
+  if (error instanceof ArtifactsError) return error.message
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+  return text.replace(/\s+/g, ' ')
+}
