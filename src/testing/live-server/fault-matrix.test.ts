@@ -1,0 +1,327 @@
+// The protocol fault matrix: every way a peer can get a frame wrong, each against a fresh offline server. Each
+// case gets exactly one `error` event (and, where the session cannot go on, the close that follows it) or a
+// close alone; the server stays alive and serves a valid session afterwards; and what it queued for clients
+// stays bounded (its buffered-bytes counter, never the process RSS). Deterministic: no timing, no randomness.
+import { describe, expect, it } from 'vitest'
+import { LIMIT_CLOSE, LIMIT_ERROR_CODES } from './limits.ts'
+import { MAX_QUOTED_CHARS } from './protocol-errors.ts'
+import { type OfflineLiveServer, startOfflineLiveServer } from './server.ts'
+import {
+  bookTableTool,
+  type Frame,
+  RawLiveClient,
+  testBehaviour,
+  useOfflineLiveServer,
+} from './test-support.ts'
+
+const offline = useOfflineLiveServer()
+
+const MIB = 1024 * 1024
+const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`
+const audio = (text: string) => JSON.stringify({ type: 'session.input_audio.append', audio: text })
+
+interface FaultCase {
+  /** Whether the frame arrives before session.start (the first frame) or in a started session. */
+  when: 'first' | 'started'
+  /** Sends the faulty input. */
+  send: (client: RawLiveClient) => void
+  /** The one error's code, or null for a close without an error event. */
+  error: string | null
+  /** The close code when the connection must end; null when the session goes on. */
+  close: number | null
+  script?: Parameters<typeof offline.connect>[0]
+}
+
+const text = (payload: string) => (client: RawLiveClient) => client.sendText(payload)
+const event = (payload: Record<string, unknown>) => (client: RawLiveClient) => client.send(payload)
+
+const CASES: Record<string, FaultCase> = {
+  'first frame not JSON': {
+    when: 'first',
+    send: text('{"type": "session.'),
+    error: 'invalid_event',
+    close: 1008,
+  },
+  'first frame binary': {
+    when: 'first',
+    send: (client) => client.socket.send(Buffer.from([1, 2, 3])),
+    error: 'invalid_event',
+    close: 1008,
+  },
+  'first frame not session.start': {
+    when: 'first',
+    send: event({ type: 'session.input_audio.mute' }),
+    error: 'session_not_started',
+    close: 1008,
+  },
+  'session.start with tool parameters nested 10,000 deep': {
+    when: 'first',
+    send: text(
+      `{"type":"session.start","session":{"model":"gpt-live-1","delegation":{"type":"responses","responses":{"model":"m","tools":[{"type":"function","name":"f","parameters":{"p":${deep(10_000)}}}]}}}}`,
+    ),
+    error: LIMIT_ERROR_CODES.nestingTooDeep,
+    close: 1008,
+  },
+  'first frame over the frame limit': {
+    when: 'first',
+    send: text(
+      JSON.stringify({
+        type: 'session.start',
+        session: { model: 'gpt-live-1', instructions: 'x'.repeat(MIB) },
+      }),
+    ),
+    error: LIMIT_ERROR_CODES.frameTooLarge,
+    close: 1008,
+  },
+  'not JSON': { when: 'started', send: text('not json at all'), error: 'invalid_event', close: null },
+  'a JSON array': { when: 'started', send: text('[1,2,3]'), error: 'invalid_event', close: null },
+  'a JSON string': { when: 'started', send: text('"session.close"'), error: 'invalid_event', close: null },
+  'a binary frame': {
+    when: 'started',
+    send: (client) => client.socket.send(Buffer.alloc(64)),
+    error: 'invalid_event',
+    close: null,
+  },
+  'no type': {
+    when: 'started',
+    send: event({ event_id: 'x' }),
+    error: 'missing_required_parameter',
+    close: null,
+  },
+  'a numeric type': { when: 'started', send: event({ type: 7 }), error: 'invalid_value', close: null },
+  'an unknown type': {
+    when: 'started',
+    send: event({ type: 'session.explode' }),
+    error: 'invalid_event',
+    close: null,
+  },
+  'a 200,000-character type': {
+    when: 'started',
+    send: event({ type: 't'.repeat(200_000) }),
+    error: 'invalid_event',
+    close: null,
+  },
+  'an unknown key': {
+    when: 'started',
+    send: event({ type: 'session.input_audio.mute', extra: 1 }),
+    error: 'unknown_parameter',
+    close: null,
+  },
+  'a 200,000-character key': {
+    when: 'started',
+    send: event({ type: 'session.input_audio.mute', ['k'.repeat(200_000)]: 1 }),
+    error: 'unknown_parameter',
+    close: null,
+  },
+  'a __proto__ key': {
+    when: 'started',
+    send: text('{"type":"session.input_audio.mute","__proto__":{"polluted":true}}'),
+    error: 'unknown_parameter',
+    close: null,
+  },
+  'a numeric event_id': {
+    when: 'started',
+    send: event({ type: 'session.input_audio.mute', event_id: 5 }),
+    error: 'invalid_value',
+    close: null,
+  },
+  'an update nested 10,000 deep': {
+    when: 'started',
+    send: text(`{"type":"session.update","session":{"delegation":${deep(10_000)}}}`),
+    error: LIMIT_ERROR_CODES.nestingTooDeep,
+    close: null,
+  },
+  'an audio append of 4.3 M base64 characters': {
+    when: 'started',
+    send: text(audio('A'.repeat(4_300_000))),
+    error: LIMIT_ERROR_CODES.frameTooLarge,
+    close: null,
+  },
+  'a frame over the transport limit (9 MiB)': {
+    when: 'started',
+    send: text(audio('A'.repeat(9 * MIB))),
+    error: null,
+    close: LIMIT_CLOSE.frameTooBig,
+  },
+  'audio that is not base64': {
+    when: 'started',
+    send: text(audio('!'.repeat(1_000))),
+    error: 'invalid_audio',
+    close: null,
+  },
+  'long base64 audio with one bad character at the end': {
+    when: 'started',
+    send: text(audio(`${'A'.repeat(999_996)}AA!=`)),
+    error: 'invalid_audio',
+    close: null,
+  },
+  'audio with an odd byte count': {
+    when: 'started',
+    send: text(audio('AA==')),
+    error: 'invalid_audio',
+    close: null,
+  },
+  'empty audio': { when: 'started', send: text(audio('')), error: 'invalid_audio', close: null },
+  'a second session.start': {
+    when: 'started',
+    send: event({ type: 'session.start', session: { model: 'gpt-live-1' } }),
+    error: 'session_already_started',
+    close: null,
+  },
+  'response.create under client delegation': {
+    when: 'started',
+    send: event({ type: 'response.create' }),
+    error: 'not_responses_delegation',
+    close: null,
+  },
+  'thinking for an unknown delegation': {
+    when: 'started',
+    send: event({ type: 'session.thinking.append', delegation_id: 'item_nope', content: 'x' }),
+    error: 'invalid_value',
+    close: null,
+  },
+  'commentary over 500 tokens': {
+    when: 'started',
+    send: event({ type: 'session.commentary.append', delegation_id: null, content: 'x'.repeat(2_004) }),
+    error: 'invalid_value',
+    close: null,
+  },
+  'an update changing the delegation type': {
+    when: 'started',
+    send: event({
+      type: 'session.update',
+      session: { delegation: { type: 'responses', responses: { model: 'm' } } },
+    }),
+    error: 'immutable_field_update',
+    close: null,
+  },
+  'a Decisions command': {
+    when: 'started',
+    send: event({ type: 'decision.create' }),
+    error: 'unsupported_in_offline_server',
+    close: null,
+  },
+  'a command right after session.close': {
+    when: 'started',
+    send: (client) => {
+      client.send({ type: 'session.close' })
+      client.send({ type: 'session.input_audio.mute' })
+    },
+    error: 'session_closing',
+    close: 1000,
+  },
+  'a behaviour that throws inside the session': {
+    when: 'started',
+    script: {
+      hearing: [{ text: 'boom', startMs: 0, endMs: 400 }],
+      behaviour: {
+        ...testBehaviour,
+        inferToolCall: () => {
+          throw new Error('the behaviour exploded')
+        },
+      },
+    },
+    send: (client) => client.sendAudio(1_000, 100),
+    error: LIMIT_ERROR_CODES.offlineServerError,
+    close: LIMIT_CLOSE.internalError,
+  },
+}
+
+const errorsOf = (client: RawLiveClient) => client.events.filter((frame: Frame) => frame.type === 'error')
+
+/** A short valid session on `server`: start, audio, close, session.closed. */
+async function validSession(server: OfflineLiveServer): Promise<void> {
+  server.registerSession('after-fault', { hearing: [] })
+  const client = await RawLiveClient.connect(server.url, 'after-fault')
+  try {
+    await client.start()
+    client.sendAudio(500, 100)
+    client.send({ type: 'session.close', event_id: 'bye' })
+    const closed = await client.waitFor((frame) => frame.type === 'session.closed')
+    expect(closed).toMatchObject({ client_event_id: 'bye', reason: 'close_requested' })
+  } finally {
+    client.close()
+  }
+}
+
+async function untilNoConnections(server: OfflineLiveServer): Promise<void> {
+  for (let attempt = 0; attempt < 200 && server.stats().openConnections > 0; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  expect(server.stats()).toMatchObject({ openConnections: 0, bufferedBytes: 0 })
+}
+
+describe('protocol fault matrix', () => {
+  it.each(Object.entries(CASES))('%s', async (_name, fault) => {
+    const { server } = offline
+    const client = await offline.connect(fault.script ?? { hearing: [] })
+    if (fault.when === 'started') await client.start()
+    const before = errorsOf(client).length
+    fault.send(client)
+    if (fault.close === null) {
+      // The session goes on: a probe is still answered, after the one error.
+      client.send({ type: 'session.input_audio.mute', event_id: 'probe' })
+      await client.waitFor((frame) => frame.client_event_id === 'probe')
+    } else {
+      expect(await client.waitForClose()).toBe(fault.close)
+    }
+    const errors = errorsOf(client).slice(before)
+    expect(errors.map((frame) => (frame.error as { code: string }).code)).toEqual(
+      fault.error === null ? [] : [fault.error],
+    )
+    for (const frame of errors) {
+      expect(String((frame.error as { message: string }).message).length).toBeLessThan(MAX_QUOTED_CHARS + 160)
+    }
+    if (fault.close === null) expect(client.closeCode).toBeNull()
+
+    await validSession(server)
+    client.close()
+    await untilNoConnections(server)
+    expect(server.stats().peakBufferedBytes).toBeLessThanOrEqual(server.limits.maxSendBufferBytes)
+  })
+})
+
+describe('a client that does not read', () => {
+  it('is disconnected once its send buffer passes the limit, its memory released, other sessions unharmed', async () => {
+    // A 1 MiB bound (default 8 MiB) keeps the flood small; the kernel's socket buffers absorb some MB first.
+    const server = await startOfflineLiveServer({ limits: { maxSendBufferBytes: MIB } })
+    try {
+      server.registerSession('bystander', { hearing: [] })
+      const bystander = await RawLiveClient.connect(server.url, 'bystander')
+      await bystander.start()
+
+      server.registerSession('sleeper', { hearing: [], behaviour: testBehaviour })
+      const sleeper = await RawLiveClient.connect(server.url, 'sleeper')
+      // Each session.updated echoes this ~600 KB config: 60 updates ask for ~36 MB of replies.
+      const tools = [{ ...bookTableTool, description: 'd'.repeat(600_000) }]
+      await sleeper.start({
+        model: 'gpt-live-1',
+        delegation: { type: 'responses', responses: { model: 'm', tools } },
+      })
+      ;(sleeper.socket as unknown as { _socket: { pause(): void } })._socket.pause()
+      for (let i = 0; i < 60; i++) {
+        sleeper.send({
+          type: 'session.update',
+          event_id: `u${i}`,
+          session: { delegation: { type: 'responses' } },
+        })
+      }
+      for (let attempt = 0; attempt < 500 && server.stats().sendBufferClosures === 0; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+      const stats = server.stats()
+      expect(stats.sendBufferClosures).toBe(1)
+      expect(stats.peakBufferedBytes).toBeLessThanOrEqual(MIB)
+      // Only the bystander is left, and nothing is queued for anyone.
+      expect(stats).toMatchObject({ openConnections: 1, bufferedBytes: 0 })
+
+      bystander.send({ type: 'session.input_audio.mute', event_id: 'still-there' })
+      await bystander.waitFor((frame) => frame.client_event_id === 'still-there')
+      await validSession(server)
+      bystander.close()
+      sleeper.close()
+    } finally {
+      await server.close()
+    }
+  })
+})
