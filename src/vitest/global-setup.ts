@@ -19,7 +19,10 @@ import { exitWithStartupFailure } from './startup-failure.ts'
 export default async function liveEvalsGlobalSetup(project: TestProject): Promise<() => Promise<void>> {
   const options = projectOptionsOf(project.getProvidedContext(), project.name)
   let current: RunPlan | null = null
-  const plan = async (startup: Startup) => {
+  const plan = async (given: Startup) => {
+    // The plugin's error comes from the config's copy of our modules, which `instanceof` in the startup
+    // failure report does not recognise: resolve once more here, where the failure is reported.
+    const startup = given.ok ? given : resolveStartup(options.phase, options.configFile)
     if (!startup.ok) throw startup.error
     const shard = project.vitest.config.shard
     current = await planRun(startup.settings, {
