@@ -32,6 +32,7 @@ export class StreamingResampler {
   #inputPointer = 0
   #outputPointer = 0
   #capacity = 0
+  #output = new Int16Array(0)
   #closed = false
 
   private constructor(speex: SpeexResamplerModule, inputRateHz: number, outputRateHz: number) {
@@ -66,7 +67,11 @@ export class StreamingResampler {
     this.#speex._speex_resampler_skip_zeros(this.#state)
   }
 
-  /** Resample the next chunk; returns the samples it produced (a new array, possibly empty). */
+  /**
+   * Resample the next chunk; returns the samples it produced (possibly none) as a view of this resampler's own
+   * buffer, valid until the next call: copy what must outlive it. Reusing the buffer keeps a live 20 ms stream
+   * from allocating an array per frame.
+   */
   process(input: Int16Array): Int16Array {
     if (this.#closed) throw new Error('speex resampler: process() after close()')
     const speex = this.#speex
@@ -91,8 +96,11 @@ export class StreamingResampler {
         `speex resampler consumed ${consumed} of ${input.length} samples (output buffer too small)`,
       )
     }
+    if (this.#output.length < produced)
+      this.#output = new Int16Array(Math.max(produced, 2 * this.#output.length))
     const start = this.#outputPointer >> 1
-    return speex.HEAP16.slice(start, start + produced)
+    this.#output.set(speex.HEAP16.subarray(start, start + produced))
+    return this.#output.subarray(0, produced)
   }
 
   close(): void {

@@ -18,8 +18,22 @@ const EVENT_PEAK = 6000
 /** The cough's breath noise is fixed, not seeded per recording: a cough is the same sound every time. */
 const COUGH_NOISE_SEED = 0x0c0ff
 
-/** A cough: a 530 Hz voiced burst with breath noise under a fast-attack, decaying envelope. */
+let cough: Int16Array | undefined
+let aside: Int16Array | undefined
+
+/** A cough: a 530 Hz voiced burst with breath noise under a fast-attack, decaying envelope (shared; read only). */
 export function coughSound(): Int16Array {
+  cough ??= makeCough()
+  return cough
+}
+
+/** 160 ms of voiced speech (our synthetic voice) with faded edges, quieter than the caller (shared; read only). */
+export function nonDirectedSpeechSound(): Int16Array {
+  aside ??= makeAside()
+  return aside
+}
+
+function makeCough(): Int16Array {
   const length = samplesForMs(VOCAL_TIC_MS)
   const random = new SeededRandom(COUGH_NOISE_SEED)
   const raw = new Float64Array(length)
@@ -33,8 +47,7 @@ export function coughSound(): Int16Array {
   return scaleToPeak(raw)
 }
 
-/** 160 ms of voiced speech (our synthetic voice) with faded edges, quieter than the caller. */
-export function nonDirectedSpeechSound(): Int16Array {
+function makeAside(): Int16Array {
   const speech = syntheticSpeech('Just a second, I am on the phone.')
   const length = samplesForMs(NON_DIRECTED_MS)
   const fade = samplesForMs(15)

@@ -37,7 +37,8 @@ export class Telephony implements AudioEffect {
   readonly #band: BiquadCascade
   readonly #down: StreamingResampler
   readonly #up: StreamingResampler
-  #carry = new Int16Array(0)
+  #carry: Int16Array = new Int16Array(8)
+  #carryLength = 0
 
   private constructor(down: StreamingResampler, up: StreamingResampler) {
     const [low, high] = TELEPHONY_BAND_HZ
@@ -62,20 +63,34 @@ export class Telephony implements AudioEffect {
     const narrow = this.#down.process(samples)
     this.#band.process(narrow, TELEPHONY_GAIN)
     const wide = this.#up.process(muLawRoundTrip(narrow))
-    const queued = new Int16Array(this.#carry.length + wide.length)
-    queued.set(this.#carry)
-    queued.set(wide, this.#carry.length)
-    if (queued.length < samples.length) {
+    // Output = the samples carried from the last call, then the start of `wide`; the rest of `wide` (at most
+    // two samples, see the header) is carried to the next call.
+    const carried = this.#carryLength
+    if (carried + wide.length < samples.length) {
       throw new Error(
-        `telephony: the resamplers produced ${queued.length} samples for ${samples.length} (internal invariant broken)`,
+        `telephony: the resamplers produced ${carried + wide.length} samples for ${samples.length} (invariant broken)`,
       )
     }
-    samples.set(queued.subarray(0, samples.length))
-    this.#carry = queued.slice(samples.length)
+    const fromCarry = Math.min(carried, samples.length)
+    samples.set(this.#carry.subarray(0, fromCarry))
+    const fromWide = samples.length - fromCarry
+    samples.set(wide.subarray(0, fromWide), fromCarry)
+    const rest = wide.subarray(fromWide)
+    const keep = carried - fromCarry + rest.length
+    if (this.#carry.length < keep) this.#carry = grow(this.#carry, keep)
+    this.#carry.copyWithin(0, fromCarry, carried)
+    this.#carry.set(rest, carried - fromCarry)
+    this.#carryLength = keep
   }
 
   close(): void {
     this.#down.close()
     this.#up.close()
   }
+}
+
+function grow(buffer: Int16Array, size: number): Int16Array {
+  const grown = new Int16Array(Math.max(size, 2 * buffer.length))
+  grown.set(buffer)
+  return grown
 }
