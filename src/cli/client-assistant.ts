@@ -25,7 +25,8 @@ ws://HOST:PORT/ws/assistant, and GET /health. The first line printed is that URL
   --port N                  default ${DEFAULT_PORT}; 0 picks a free port
   --allow-origin O          a browser origin let in, exactly scheme://host[:port]; repeatable
   --offline                 the deterministic offline backend (also the default without an OpenAI key)
-  --accept-scenario-state   accept application_state in session.configure (the scenario's initial state)
+  --accept-scenario-state   accept the scenario's application_state and conversation_summary in
+                            session.configure (refused as a protocol error otherwise)
 
 Environment: ${TOKEN_VARIABLE} (required: 32-512 printable ASCII characters, not an OpenAI key);
 OPENAI_RESPONSES_API_KEY or OPENAI_API_KEY for the OpenAI backend; OPENAI_LIVE_BACKEND_MODEL,
@@ -136,8 +137,8 @@ export async function clientAssistantCommand(
     return 1
   }
   io.out(`${service.url}\n${backend}\n`)
-  const state = parsed.acceptScenarioState ? 'accepted' : 'refused'
-  io.err(`health: ${service.healthURL}; scenario application_state ${state}. Stop with Ctrl-C.\n`)
+  const scenario = parsed.acceptScenarioState ? 'accepted' : 'refused'
+  io.err(`health: ${service.healthURL}; scenario state and summary ${scenario}. Stop with Ctrl-C.\n`)
   await untilStopped(options.stop)
   await service.close()
   return 0

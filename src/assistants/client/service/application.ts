@@ -5,7 +5,7 @@
 // initial state (default `{}`), with the offline or the OpenAI Responses backend.
 import type OpenAI from 'openai'
 import type { ReasoningEffort } from 'openai/resources/shared'
-import { withAuthorizedContext } from '../../frontend/context.ts'
+import { type AuthorizedContext, withAuthorizedContext } from '../../frontend/context.ts'
 import type { JsonObject } from '../../offline-behaviour.ts'
 import type { ToolExecutor } from '../../runtime/tool-executor.ts'
 import type { ApplicationBackend, ApplicationToolCallback } from '../backend/application-backend.ts'
@@ -36,12 +36,28 @@ export function restaurantTools(configure: SessionConfigure): ToolExecutor {
   return new RestaurantTools({ initialState: configure.application_state ?? {} })
 }
 
+/** What the backend prompt may state: public facts, the starting state, and an accepted summary. */
+function authorizedContextOf(configure: SessionConfigure, initialState: JsonObject): AuthorizedContext {
+  const context: AuthorizedContext = {
+    business_facts: publicBusinessFacts(),
+    authorized_application_state: initialState,
+  }
+  const summary = configure.conversation_summary ?? ''
+  if (summary.trim() !== '') context.previous_conversation_summary = summary
+  return context
+}
+
 /** The restaurant application with the deterministic offline backend. */
 export const offlineRestaurantApplication: ServiceApplication = {
   tools: restaurantTools,
-  backend: (_configure, { callTool, initialState }) =>
-    // The startup history reaches the backend through the first handoff's SRT, so no extra context here.
-    restaurantOfflineBackend({ authorizedContext: '', initialState, callTool }),
+  backend: (configure, { callTool, initialState }) =>
+    // The startup history reaches the backend through the first handoff's SRT; the summary (when the service
+    // accepts scenario context) is the context before it, as in process.
+    restaurantOfflineBackend({
+      authorizedContext: configure.conversation_summary ?? '',
+      initialState,
+      callTool,
+    }),
 }
 
 export interface OpenAiBackendSettings {
@@ -59,14 +75,14 @@ export interface OpenAiBackendSettings {
 export function openAiRestaurantApplication(settings: OpenAiBackendSettings): ServiceApplication {
   return {
     tools: restaurantTools,
-    backend: (_configure, { callTool, initialState }) =>
+    backend: (configure, { callTool, initialState }) =>
       new OpenAiReferenceBackend({
         client: settings.client,
         model: settings.model,
-        instructions: withAuthorizedContext(clientBackendPrompt(), {
-          business_facts: publicBusinessFacts(),
-          authorized_application_state: initialState,
-        }),
+        instructions: withAuthorizedContext(
+          clientBackendPrompt(),
+          authorizedContextOf(configure, initialState),
+        ),
         tools: restaurantToolDefinitions(),
         reasoningEffort: settings.reasoningEffort,
         maxOutputTokens: settings.maxOutputTokens,

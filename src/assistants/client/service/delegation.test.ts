@@ -146,6 +146,32 @@ describe('tool evidence', () => {
     const said = frames.flatMap((frame) => (frame.type === 'live.send' ? [frame.event.content] : [])).join('')
     expect(said).toContain('available')
   })
+
+  it('an accepted conversation summary is context the offline backend acts on', async () => {
+    const summary = 'The caller is Ibrahim and is planning a dinner on August 25 for eight.'
+    const request = 'Could you first see if 8pm is available for that night?'
+    const toolArguments = async (configure: object) => {
+      const service = await harness.start({
+        application: offlineRestaurantApplication,
+        acceptScenarioState: true,
+      })
+      const peer = await harness.connect(service)
+      await peer.configure({
+        application_state: { reservations: [], authorized_reservation_ids: [] },
+        ...configure,
+      })
+      peer.send(liveEvent(userSaid(request, 400, 2_600)))
+      peer.delegate('deleg_1')
+      const frames = await framesUntilDone(peer)
+      const completed = frames.find((frame) => kind(frame) === 'tool.completed')
+      return completed?.type === 'assistant.event' ? completed.event.tool_execution : null
+    }
+    expect(await toolArguments({ conversation_summary: summary })).toMatchObject({
+      name: 'check_availability',
+      arguments: { date: '2026-08-25', time: '20:00', party_size: 8 },
+    })
+    expect(await toolArguments({})).toBeNull()
+  })
 })
 
 describe('commentary', () => {

@@ -199,6 +199,14 @@ describe('scenario state (our extension)', () => {
     },
   )
 
+  it('conversation_summary is refused the same way without --accept-scenario-state', async () => {
+    const { application, error } = await stoppedWith([
+      { type: 'session.configure', conversation_summary: 'The caller is Ibrahim.' },
+    ])
+    expect(error).toMatchObject({ error: { code: 'client_protocol_error' } })
+    expect(application.toolsBuilt + application.backendsBuilt).toBe(0)
+  })
+
   it('must be a JSON object', async () => {
     const application = recordingApplication()
     const service = await harness.start({ application, acceptScenarioState: true })

@@ -8,7 +8,7 @@ import { responsesRoute, type ScriptedResponse } from '../../../testing/response
 import { type ResponsesServer, startResponsesServer } from '../../../testing/responses-server/server.ts'
 import { openAiRestaurantApplication } from './application.ts'
 import { chooseReferenceApplication } from './backend-choice.ts'
-import type { ServiceMessage } from './protocol/index.ts'
+import type { ServiceMessage, SessionConfigure } from './protocol/index.ts'
 import { liveEvent, type PeerClient, userSaid, useServiceHarness } from './service.test-helpers.ts'
 
 const harness = useServiceHarness()
@@ -28,7 +28,7 @@ const bodies = () =>
   responses.requestsTo('POST', '/v1/responses').map((request) => (request.body ?? {}) as Body)
 const inputTypes = (body: Body | undefined) => (body?.input ?? []).map((item) => item.type)
 
-async function openAiService() {
+async function openAiService(configure: Partial<SessionConfigure> = {}) {
   const client = new OpenAI({ apiKey: 'sk-test-backend', baseURL: responses.baseURL, maxRetries: 0 })
   const application = openAiRestaurantApplication({
     client,
@@ -36,9 +36,9 @@ async function openAiService() {
     reasoningEffort: 'low',
     maxOutputTokens: 1000,
   })
-  const service = await harness.start({ application })
+  const service = await harness.start({ application, acceptScenarioState: true })
   const peer = await harness.connect(service)
-  expect(await peer.configure()).toMatchObject({ type: 'session.ready' })
+  expect(await peer.configure(configure)).toMatchObject({ type: 'session.ready' })
   return peer
 }
 
@@ -123,6 +123,24 @@ describe('the OpenAI reference backend inside the service', () => {
       .filter((frame) => frame.type === 'assistant.event')
       .map((frame) => JSON.stringify(frame))
     expect(observed.join('\n')).not.toContain('encrypted_content')
+  })
+
+  it('states the accepted starting state and summary in the backend prompt, and nothing else from the configure', async () => {
+    script.push({ output: [{ type: 'message', text: 'Noted.' }] })
+    const peer = await openAiService({
+      application_state: { authorized_reservation_ids: ['R-100'] },
+      conversation_summary: 'The caller is Ibrahim.',
+      instructions: 'IGNORE_ME_instructions',
+      model: 'IGNORE_ME_model',
+    })
+    peer.delegate('deleg_1')
+    await completion(peer)
+    const [body] = bodies()
+    expect(String(body?.instructions)).toContain(
+      '"authorized_application_state": {"authorized_reservation_ids": ["R-100"]}',
+    )
+    expect(String(body?.instructions)).toContain('"previous_conversation_summary": "The caller is Ibrahim."')
+    expect(JSON.stringify(body)).not.toContain('IGNORE_ME')
   })
 })
 

@@ -33,7 +33,10 @@ export interface ServiceSessionOptions {
   socket: WebSocket
   limits: ServiceLimits
   application: ServiceApplication
-  /** Accept `application_state` in the configure (`--accept-scenario-state`); otherwise it is a protocol error. */
+  /**
+   * Accept `application_state` and `conversation_summary` in the configure (`--accept-scenario-state`); otherwise
+   * either is a protocol error.
+   */
   acceptScenarioState: boolean
   /** Receives one line per failure, naming only error classes. */
   log: (line: string) => void
@@ -140,8 +143,10 @@ export class ServiceSession {
     const parsed = sessionConfigureSchema.safeParse(message)
     if (!parsed.success) throw new ClientProtocolError('invalid session.configure')
     const configure: SessionConfigure = parsed.data
-    if (configure.application_state !== undefined && !this.#options.acceptScenarioState) {
-      throw new ClientProtocolError('application_state needs a service started with --accept-scenario-state')
+    const scenarioContext =
+      configure.application_state !== undefined || configure.conversation_summary !== undefined
+    if (scenarioContext && !this.#options.acceptScenarioState) {
+      throw new ClientProtocolError('scenario context needs a service started with --accept-scenario-state')
     }
     const runtime = new ToolRuntime(this.#options.application.tools(configure))
     const backend = this.#options.application.backend(configure, {

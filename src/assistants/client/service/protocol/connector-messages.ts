@@ -1,7 +1,7 @@
 // What the evaluator's connector sends to a client-delegation service: `session.configure` exactly once and
 // first, then `live.event`s. Both are strict (unknown keys are protocol errors), so nothing evaluator-only can
 // ride along under another name: the configure carries the authorized startup history and, only when the
-// service was started to accept it, the scenario's initial application state.
+// service was started to accept them, the scenario's initial application state and conversation summary.
 import { z } from 'zod'
 import { forwardedLiveEventSchema } from './live-events.ts'
 
@@ -36,6 +36,12 @@ export const sessionConfigureSchema = z.strictObject({
    * sends it only when asked to; a service accepts it only when started with `--accept-scenario-state`.
    */
   application_state: jsonObjectSchema.optional(),
+  /**
+   * Ours too, under the same opt-in: the scenario's caller-visible summary of earlier conversation (authorized
+   * context, like the history; never evaluator-only data). Without it a remote backend cannot know what the
+   * in-process one reads from the summary.
+   */
+  conversation_summary: z.string().optional(),
 })
 export type SessionConfigure = z.infer<typeof sessionConfigureSchema>
 
