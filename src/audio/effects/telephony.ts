@@ -9,8 +9,8 @@
 // three 24 kHz samples leaves images of the voice at 8 kHz ± f, only about 16 dB down at 7 kHz, and the
 // decimation folds 4-8 kHz content into the band: a buzz no real phone gateway produces, since gateways
 // interpolate with a proper low-pass filter. Speex rejects both, stays frame-safe (its state carries across
-// chunks) and costs about 1/600 of real time per direction. The price is a fixed 10 ms delay through the line
-// (speex's latency, 240 samples at 24 kHz), which a stream cannot remove; LATENCY_MS reports it.
+// chunks) and costs well under 1/500 of real time both ways. The price is a fixed 10 ms delay through the line
+// (speex's latency, 240 samples at 24 kHz), which a stream cannot remove; TELEPHONY_LATENCY_MS reports it.
 // Chunk sizes: 24k->8k gives ceil(n/3) samples after n inputs and 8k->24k exactly three per input, so after
 // any n input samples at least n output samples exist; the up to two extra ones wait for the next chunk.
 
