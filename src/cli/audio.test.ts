@@ -7,6 +7,7 @@ import { CALLER_REQUEST_WAV, callerRequest, sameBytes } from '../audio/signals.t
 import { decodeMonoWav, encodeMonoWav } from '../audio/wav.ts'
 import { metadataPathFor, run } from './audio.ts'
 import { captureIO } from './capture-io.ts'
+import { main } from './main.ts'
 
 let folder = ''
 beforeAll(async () => {
@@ -140,6 +141,16 @@ describe('live-evals audio', () => {
       expect.stringContaining('expected <condition> <in.wav> <out.wav>'),
     ])
     expect((await audio('noisy', 'a.wav', 'b.wav', '--loudness', '3')).code).toBe(2)
+  })
+
+  it('is the `audio` verb of the live-evals command', async () => {
+    const io = captureIO()
+    const out = path.join(folder, 'via-main.wav')
+    expect(await main(['audio', 'echo', CALLER_REQUEST_WAV, out], io)).toBe(0)
+    expect(io.stdout()).toContain(`${out}: echo, seed 0`)
+    const help = captureIO()
+    await main(['--help'], help)
+    expect(help.stdout()).toContain('audio            <condition> <in.wav> <out.wav>')
   })
 
   it('names its metadata file after the output', () => {
