@@ -30,13 +30,11 @@ const VERBS: Record<string, VerbEntry> = {
     load: () => import('./offline-server.ts'),
   },
   'client-assistant': {
-    summary:
-      '[--port N] [--allow-origin O]...  serve the reference client-delegation application on loopback',
+    summary: '[--port N] [--allow-origin O]...  serve the reference client-delegation application on loopback',
     load: () => import('./client-assistant.ts'),
   },
   audio: {
-    summary:
-      '<condition> <in.wav> <out.wav> [--seed N --noise-rms X ...]  apply an acoustic condition to a WAV',
+    summary: '<condition> <in.wav> <out.wav> [--seed N ...]  apply an acoustic condition to a WAV',
     load: () => import('./audio.ts'),
   },
 }
