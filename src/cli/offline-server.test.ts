@@ -40,18 +40,9 @@ describe('live-evals offline-server', () => {
   })
 
   it('as a process: the first stdout line is the URL, and SIGTERM stops it with exit code 0', async () => {
-    const child = spawn(process.execPath, ['bin/live-evals.js', 'offline-server', '--port', '0'], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const { child, url } = await spawnServer()
     try {
-      const lines = createInterface({ input: child.stdout })
-      const first = await new Promise<string>((resolve, reject) => {
-        lines.once('line', resolve)
-        child.once('exit', (code) => reject(new Error(`exited early with ${code}`)))
-      })
-      expect(first).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/v1\/live\/sessions$/)
-      const client = await RawLiveClient.connect(first, 'token')
+      const client = await RawLiveClient.connect(url, 'token')
       await client.start()
       client.close()
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
@@ -61,4 +52,48 @@ describe('live-evals offline-server', () => {
       if (child.exitCode === null) child.kill('SIGKILL')
     }
   })
+
+  it('as a process: the frames that used to kill it (4.3 M base64 characters, tools nested 10,000 deep) are refused and it keeps serving', async () => {
+    const { child, url } = await spawnServer()
+    try {
+      const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`
+      const nested = await RawLiveClient.connect(url, 'nested')
+      nested.sendText(
+        `{"type":"session.start","session":{"model":"gpt-live-1","delegation":{"type":"responses","responses":{"model":"m","tools":[{"type":"function","name":"f","parameters":{"p":${deep}}}]}}}}`,
+      )
+      expect(await nested.waitFor((event) => event.type === 'error')).toMatchObject({
+        error: { code: 'nesting_too_deep' },
+      })
+      const flood = await RawLiveClient.connect(url, 'flood')
+      await flood.start()
+      // Too large to be parsed, so the error cannot name the frame's event_id.
+      flood.send({ type: 'session.input_audio.append', event_id: 'big', audio: 'A'.repeat(4_300_000) })
+      expect(await flood.waitFor((event) => event.type === 'error')).toMatchObject({
+        error: { code: 'frame_too_large' },
+      })
+      const after = await RawLiveClient.connect(url, 'after')
+      await after.start()
+      after.send({ type: 'session.close', event_id: 'bye' })
+      await after.waitFor((event) => event.type === 'session.closed')
+      for (const client of [nested, flood, after]) client.close()
+      expect(child.exitCode).toBeNull()
+    } finally {
+      child.kill('SIGKILL')
+    }
+  })
 })
+
+/** Spawns `live-evals offline-server --port 0` and reads the URL from its first stdout line. */
+async function spawnServer() {
+  const child = spawn(process.execPath, ['bin/live-evals.js', 'offline-server', '--port', '0'], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const lines = createInterface({ input: child.stdout })
+  const url = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve)
+    child.once('exit', (code) => reject(new Error(`exited early with ${code}`)))
+  })
+  expect(url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/v1\/live\/sessions$/)
+  return { child, url }
+}

@@ -281,6 +281,41 @@ describe('protocol fault matrix', () => {
   })
 })
 
+describe('one session failing', () => {
+  it('ends only that session: a concurrent one on the same server still takes its turn', async () => {
+    const exploding = await offline.connect({
+      hearing: [{ text: 'boom', startMs: 0, endMs: 400 }],
+      behaviour: {
+        ...testBehaviour,
+        directAnswer: () => {
+          throw new Error('the behaviour exploded')
+        },
+      },
+    })
+    const healthy = await offline.connect({
+      hearing: [{ text: 'hello', startMs: 0, endMs: 400 }],
+      behaviour: testBehaviour,
+    })
+    await exploding.start()
+    await healthy.start()
+    exploding.sendAudio(1_000, 100)
+    expect(await exploding.waitForClose()).toBe(LIMIT_CLOSE.internalError)
+    healthy.sendAudio(3_000, 100)
+    await healthy.waitFor(
+      () =>
+        healthy.events
+          .filter((frame) => frame.type === 'session.output_transcript.delta')
+          .map((frame) => frame.delta)
+          .join('') === testBehaviour.directAnswer('hello'),
+      'the healthy session’s answer',
+    )
+    expect(errorsOf(healthy)).toEqual([])
+    expect(errorsOf(exploding).map((frame) => (frame.error as { code: string }).code)).toEqual([
+      LIMIT_ERROR_CODES.offlineServerError,
+    ])
+  })
+})
+
 describe('a client that does not read', () => {
   it('is disconnected once its send buffer passes the limit, its memory released, other sessions unharmed', async () => {
     // A 1 MiB bound (default 8 MiB) keeps the flood small; the kernel's socket buffers absorb some MB first.
