@@ -33,5 +33,5 @@ export async function attachScenarioAudio(
  * config that still sets `attachmentsDir` from it keeps working and the plugin's choice applies.
  */
 export function attachmentsDirectoryFor(_phase: string, _configFile: string): string {
-  return '.vitest-attachments'
+  return '.vitest/attachments'
 }

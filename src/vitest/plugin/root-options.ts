@@ -15,6 +15,9 @@ export function addCanonicalReporter(vitest: Vitest, canonicalReporter: string):
   if (!present) reporters.push([canonicalReporter, {}])
 }
 
+/** Vitest's own default, relative to the root: a root left at it has not been chosen by anybody. */
+export const VITEST_DEFAULT_ATTACHMENTS_DIR = '.vitest/attachments'
+
 /** Attachments go with the run output; the UI may serve them even when that is outside the project. */
 export function keepAttachmentsWithResults(
   vitest: Vitest,
@@ -23,7 +26,7 @@ export function keepAttachmentsWithResults(
 ): void {
   // Vitest copies a test's attachments into its project's folder; the html reporter reads the root's.
   project.config.attachmentsDir = attachmentsDir
-  if (vitest.config.attachmentsDir === resolve(vitest.config.root, '.vitest-attachments')) {
+  if (vitest.config.attachmentsDir === resolve(vitest.config.root, VITEST_DEFAULT_ATTACHMENTS_DIR)) {
     vitest.config.attachmentsDir = attachmentsDir
   }
   for (const config of new Set([vitest.vite?.config, vitest.viteConfig])) {

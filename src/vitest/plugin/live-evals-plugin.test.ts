@@ -1,0 +1,93 @@
+// The root options the plugin sets, read from a Vitest created in this process from the fixture project's
+// config (nothing runs): the resolved config is what `vitest`, `vitest --watch` and `vitest --shard` would use.
+import { join, resolve } from 'node:path'
+import { afterEach, beforeEach, expect, test } from 'vitest'
+import { createVitest, type Vitest } from 'vitest/node'
+import { FIXTURE_CONFIG, ROOT, scratch } from '../child-vitest.ts'
+import { CANONICAL_REPORTER } from '../project.ts'
+import { hasDesktop } from './display.ts'
+
+const saved = { ...process.env }
+const opened: Vitest[] = []
+let resultsDir = ''
+
+beforeEach(async () => {
+  const space = await scratch()
+  resultsDir = join(space.dir, 'results')
+  // The plugin reads the process environment, as it does under the vitest command.
+  for (const name of Object.keys(process.env))
+    if (/^(LIVE_EVALS_|OPENAI_)/.test(name)) delete process.env[name]
+  for (const name of ['DISPLAY', 'WAYLAND_DISPLAY', 'BROWSER']) delete process.env[name]
+  Object.assign(process.env, space.env)
+})
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((vitest) => vitest.close()))
+  for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name]
+  Object.assign(process.env, saved)
+})
+
+async function vitestWith(options: {
+  watch: boolean
+  reporters?: string[]
+  shard?: string
+}): Promise<Vitest> {
+  const vitest = await createVitest({ root: ROOT, config: resolve(ROOT, FIXTURE_CONFIG), ...options })
+  opened.push(vitest)
+  return vitest
+}
+
+test('a run gets the canonical reporter, attachments with the results, served by the UI, and no browser', async () => {
+  const vitest = await vitestWith({ watch: false, reporters: ['dot'] })
+  const project = vitest.projects[0]
+  const attachments = join(resultsDir, '.attachments')
+  expect(project?.config.attachmentsDir).toBe(attachments)
+  expect(vitest.config.attachmentsDir).toBe(attachments)
+  expect(vitest.vite.config.server.fs.allow).toContain(attachments)
+  expect(vitest.config.reporters.map((entry) => (Array.isArray(entry) ? entry[0] : entry))).toEqual([
+    'dot',
+    CANONICAL_REPORTER,
+  ])
+  // No display in this process (removed below): on Linux that is a server, where nothing may open a browser.
+  expect(vitest.config.open).toBe(hasDesktop())
+  expect(process.env.BROWSER === 'none').toBe(!hasDesktop())
+  // From the fixture TOML: one scenario at a time, the response timeout plus the single-turn allowance.
+  expect(project?.config.maxConcurrency).toBe(1)
+  expect(project?.config.testTimeout).toBe(30_000 + 60_000)
+  expect(project?.getProvidedContext().liveEvalsProject?.startup.ok).toBe(true)
+})
+
+test('watch mode reruns the spec files when the dataset or the TOML file changes', async () => {
+  const vitest = await vitestWith({ watch: true })
+  const triggers = vitest.config.watchTriggerPatterns ?? []
+  const dataset = join(ROOT, 'src/vitest/fixtures/tiny-dataset.json')
+  const toml = join(ROOT, 'src/vitest/fixtures/crawl.toml')
+  for (const file of [dataset, toml]) {
+    const trigger = triggers.find((candidate) => candidate.pattern.test(file))
+    expect(trigger, file).toBeDefined()
+    expect(trigger?.testsToRun(file, [file])).toEqual([join(ROOT, 'src/vitest/fixtures/tiny.spec.ts')])
+  }
+  expect(
+    triggers.some((candidate) => candidate.pattern.test(join(ROOT, 'src/vitest/fixtures/other.json'))),
+  ).toBe(false)
+})
+
+test('--shard keeps Vitest sharding but gives the spec file to every shard, labelled by shard', async () => {
+  const vitest = await vitestWith({ watch: false, shard: '2/3' })
+  expect(vitest.config.shard).toEqual({ index: 2, count: 3 })
+  expect(vitest.config.passWithNoTests).toBe(true)
+  expect(vitest.config.mergeReportsLabel).toBe('shard-2-of-3')
+  const project = vitest.projects[0]
+  if (project === undefined) throw new Error('no project')
+  const spec = project.createSpecification(join(ROOT, 'src/vitest/fixtures/tiny.spec.ts'))
+  const sequencer = new vitest.config.sequence.sequencer(vitest)
+  expect(await sequencer.shard([spec])).toEqual([spec])
+})
+
+test('a setting that does not resolve is kept for the global setup to report, not thrown', async () => {
+  process.env.LIVE_EVALS_CONCURRENCY = 'many'
+  const vitest = await vitestWith({ watch: false })
+  const startup = vitest.projects[0]?.getProvidedContext().liveEvalsProject?.startup
+  expect(startup?.ok).toBe(false)
+  expect(String(startup?.ok === false ? startup.error : '')).toMatch(/LIVE_EVALS_CONCURRENCY/)
+})
