@@ -1,6 +1,7 @@
-// Loading a phase's settings the same way in every process of a Vitest run: the config file (vitest.config.ts),
-// the global setup (main process) and each test worker. Vitest owns the command line, so settings arrive through
-// the environment (and the `.env` file it names), layered over the phase's module-owned config.toml.
+// A phase's settings as a Vitest run sees them. Vitest owns the command line, so settings arrive through the
+// environment (and the `.env` file it names), layered over the phase's module-owned config.toml. A run resolves
+// them once, in the main process (plugin/startup.ts, when Vitest starts), and hands them to workers in the run
+// plan; loadSuiteSettings is the same resolution for tests and tools outside a run.
 import { resolve } from 'node:path'
 import {
   type Environment,
