@@ -72,8 +72,8 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     const observed = processed.metadata.observations
     io.out(
       `${output}: ${condition}, seed ${seed}, ${(processed.durationMs / 1000).toFixed(2)} s ` +
-        `(${observed.lost_frames} frames lost, ${observed.vocal_tic_events} coughs, ` +
-        `${observed.non_directed_events} asides)\n${metadataFile}: metadata\n`,
+        `(lost frames ${observed.lost_frames}, vocal tics ${observed.vocal_tic_events}, ` +
+        `non-directed events ${observed.non_directed_events})\n${metadataFile}: metadata\n`,
     )
     return 0
   } catch (error) {
