@@ -24,7 +24,7 @@ afterAll(async () => {
 describe('the assistant under test against the offline GPT-Live server', () => {
   test('a plain turn: the hours question is answered directly, with transcript and audio', async () => {
     const visible = visibleRequest('What are your hours?')
-    const { assistant, speech } = await openOffline(server, visible, responsesDelegation)
+    const { assistant, speech } = await openOffline(server, visible, responsesDelegation())
     assistant.sendAudio(speech)
     sendSilence(assistant, 3_000)
     const outcome = await assistant.close()
@@ -39,7 +39,7 @@ describe('the assistant under test against the offline GPT-Live server', () => {
 
   test('Responses delegation: function call, execution, result injection and the spoken final answer', async () => {
     const visible = visibleRequest('Could you book a table under Alvarez on August 12 at 7 p.m. for four?')
-    const { assistant, speech } = await openOffline(server, visible, responsesDelegation)
+    const { assistant, speech } = await openOffline(server, visible, responsesDelegation())
     assistant.sendAudio(speech)
     sendSilence(assistant, 1_000)
     await assistant.session.waitForEvent(
@@ -97,7 +97,7 @@ describe('the assistant under test against the offline GPT-Live server', () => {
     const visible = visibleRequest('Please cancel reservation R-001.', {
       initialState: { reservations: [], authorized_reservation_ids: ['R-001'] },
     })
-    const { assistant, speech } = await openOffline(server, visible, responsesDelegation)
+    const { assistant, speech } = await openOffline(server, visible, responsesDelegation())
     assistant.sendAudio(speech)
     sendSilence(assistant, 1_000)
     await assistant.session.waitForEvent(
@@ -156,7 +156,7 @@ describe('the assistant under test against the offline GPT-Live server', () => {
     const visible = visibleRequest('Is there a table for 2 on August 12 at 7 p.m.?')
     const assistant = await openAssistantUnderTest({
       visibleInput: visible,
-      architecture: responsesDelegation,
+      architecture: responsesDelegation(),
       models,
       connection: { apiKey: 'peer-token', baseURL: peer.baseURL, allowInsecureLoopback: true },
     })
@@ -195,7 +195,7 @@ describe('the assistant under test against the offline GPT-Live server', () => {
     const { assistant } = await openOffline(
       server,
       visibleRequest('What are your hours?'),
-      responsesDelegation,
+      responsesDelegation(),
     )
     const first = assistant.close()
     expect(assistant.close()).toBe(first)
@@ -204,15 +204,15 @@ describe('the assistant under test against the offline GPT-Live server', () => {
 
   test("a pre-built application serves one session: its tools are the session's, a second session is refused", async () => {
     const visible = visibleRequest('What are your hours?')
-    const application = responsesDelegation.createApplication(visible)
+    const application = responsesDelegation().createApplication(visible)
     const open = () =>
       openAssistantUnderTest({
         visibleInput: visible,
-        architecture: responsesDelegation,
+        architecture: responsesDelegation(),
         models,
         application,
         connection: {
-          apiKey: registerOfflineAssistant(server, visible, responsesDelegation, []),
+          apiKey: registerOfflineAssistant(server, visible, responsesDelegation(), []),
           baseURL: server.baseURL,
           allowInsecureLoopback: true,
         },
@@ -229,10 +229,10 @@ describe('the assistant under test against the offline GPT-Live server', () => {
     await expect(
       openAssistantUnderTest({
         visibleInput: visible,
-        architecture: responsesDelegation,
+        architecture: responsesDelegation(),
         models,
         facts: {},
-        application: responsesDelegation.createApplication(visible),
+        application: responsesDelegation().createApplication(visible),
         connection: { apiKey: 'unused', baseURL: server.baseURL, allowInsecureLoopback: true },
       }),
     ).rejects.toThrow(/pass the business facts to createApplication/)
@@ -243,7 +243,7 @@ describe('the assistant under test against the offline GPT-Live server', () => {
     await expect(
       openAssistantUnderTest({
         visibleInput: visible,
-        architecture: responsesDelegation,
+        architecture: responsesDelegation(),
         models,
         application: clientDelegation().createApplication(visible),
         connection: { apiKey: 'unused', baseURL: server.baseURL, allowInsecureLoopback: true },

@@ -126,6 +126,7 @@ export async function openAssistantUnderTest(options: OpenAssistantOptions): Pro
   const { facts } = options
   const plan = buildAssistantPlan(visibleInput, {
     architecture: architecture.name,
+    application: architecture.application,
     models: options.models,
     ...(facts === undefined ? {} : { facts }),
   })
@@ -145,6 +146,7 @@ export async function openAssistantUnderTest(options: OpenAssistantOptions): Pro
   // Attached before start so no delegation event can slip past it.
   const controller: ArchitectureController = architecture.attach({
     session,
+    application: architecture.application,
     runtime,
     plan,
     visibleInput,

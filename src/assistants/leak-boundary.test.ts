@@ -202,7 +202,7 @@ function applicationFor(variant: Variant): {
   architecture: AssistantArchitecture
   backendSaw: () => string[]
 } {
-  if (variant === 'responses') return { architecture: responsesDelegation, backendSaw: () => [] }
+  if (variant === 'responses') return { architecture: responsesDelegation(), backendSaw: () => [] }
   if (variant === 'client, offline backend') {
     const seen: string[] = []
     const architecture = clientDelegation((context) => recordingBackend(offlineClientBackend(context), seen))

@@ -4,12 +4,13 @@
 import type { LiveSession } from '../../live/index.ts'
 import type { ObservedResponseUsage } from '../../reporting/consumption.ts'
 import type { AssistantVisibleInput } from '../../scenarios/visible.ts'
+import type { AssistantApplication } from '../application.ts'
 import type { DelegationWaitOptions } from '../delegation-lifecycle.ts'
 import type { Architecture, AssistantPlan } from '../frontend/index.ts'
 import type { JsonObject, OfflineBehaviour } from '../offline-behaviour.ts'
 import type { ResponsesDelegationObservation } from '../responses/delegation/index.ts'
 import type { ToolExecutionRecord } from '../runtime/tool-executor.ts'
-import type { ToolRuntime } from '../runtime/tool-runtime.ts'
+import { ToolRuntime } from '../runtime/tool-runtime.ts'
 import type { ClientDelegationObservation } from './client.ts'
 
 /** What an evaluator reads of a scenario's application. */
@@ -35,6 +36,8 @@ export interface ScenarioApplication extends ApplicationView {
 /** What a controller is attached to: the (not yet started) session, this scenario's tools and plan. */
 export interface ControllerContext {
   session: LiveSession
+  /** The application behind the assistant (its tools, prompts, offline behaviour). */
+  application: AssistantApplication
   runtime: ToolRuntime
   plan: AssistantPlan
   visibleInput: AssistantVisibleInput
@@ -72,6 +75,8 @@ export interface ArchitectureController {
 
 export interface AssistantArchitecture {
   readonly name: Architecture
+  /** The application this architecture serves (the restaurant by default, or a user's own). */
+  readonly application: AssistantApplication
   /** A fresh application for one scenario; `facts` include private overrides (default: the copy's own). */
   createApplication(
     visibleInput: Pick<AssistantVisibleInput, 'scenarioId' | 'initialState'>,
@@ -83,15 +88,22 @@ export interface AssistantArchitecture {
   attach(context: ControllerContext): ArchitectureController
 }
 
-/** The application over one executor: what both restaurant copies share. */
-export function applicationOver(
-  runtime: ToolRuntime,
-  scenarioId: string,
+/**
+ * A fresh scenario application: the application's executor over a deep copy of the authorized initial state,
+ * behind the tool runtime. The executor deep-copies both state and facts, so it shares nothing.
+ */
+export function scenarioApplicationOf(
+  application: AssistantApplication,
   architecture: Architecture,
-  initialState: JsonObject,
+  visibleInput: Pick<AssistantVisibleInput, 'scenarioId' | 'initialState'>,
+  facts?: JsonObject,
 ): ScenarioApplication {
+  const initialState = structuredClone(visibleInput.initialState)
+  const runtime = new ToolRuntime(
+    application.createExecutor({ initialState, ...(facts === undefined ? {} : { facts }) }),
+  )
   return {
-    scenarioId,
+    scenarioId: visibleInput.scenarioId,
     architecture,
     runtime,
     executions: () => runtime.executions(),

@@ -1,23 +1,22 @@
 // Client delegation in process: our application backend answers GPT-Live's delegations through commentary. The
 // backend is the application's own choice: the client copy's deterministic restaurant backend offline, the
-// OpenAI reference backend live (src/vitest/live-client-controller.ts), or a user's.
+// OpenAI reference backend live (live-client-backend.ts), or a user's.
 import { renderConversationContext } from '../../scenarios/derived.ts'
+import { type AssistantApplication, requireOfflineBehaviour } from '../application.ts'
+import { restaurantApplication } from '../client/application.ts'
 import type { ApplicationBackend, ObservationEvent } from '../client/backend/application-backend.ts'
-import { restaurantOfflineBackend } from '../client/backend/offline-backend.ts'
+import { OfflineApplicationBackend } from '../client/backend/offline-backend.ts'
 import { runtimeToolCallback } from '../client/backend/tool-callback.ts'
 import {
   ClientDelegationController,
   type CommentaryRecord,
 } from '../client/delegation/client-delegation-controller.ts'
-import { RestaurantOfflineBehaviour } from '../client/offline/restaurant-offline-behaviour.ts'
-import { RestaurantTools } from '../client/tools/restaurant-tools.ts'
-import { ToolRuntime } from '../runtime/tool-runtime.ts'
 import {
   type ArchitectureController,
   type AssistantArchitecture,
-  applicationOver,
   type ControllerContext,
   parseArguments,
+  scenarioApplicationOf,
 } from './architecture.ts'
 
 /** What the client-delegation side records: delegations answered, commentary and its acceptance, backend events. */
@@ -32,34 +31,39 @@ export interface ClientDelegationObservation {
 export type ClientBackendFactory = (context: ControllerContext) => ApplicationBackend
 
 /**
- * The client copy's deterministic restaurant backend for one scenario: it knows the visible conversation
- * context and the authorized initial state, and reaches the tools through this scenario's runtime.
+ * The application's deterministic offline backend for one scenario: its offline behaviour plays the backend
+ * model, knowing the visible conversation context and the authorized initial state, and reaches the tools
+ * through this scenario's runtime.
  */
-export const offlineClientBackend: ClientBackendFactory = ({ visibleInput, runtime }) =>
-  restaurantOfflineBackend({
+export const offlineClientBackend: ClientBackendFactory = ({ visibleInput, runtime, application }) => {
+  // The backend keeps its own copy of the state.
+  const initialState = structuredClone(visibleInput.initialState)
+  return new OfflineApplicationBackend({
     authorizedContext: renderConversationContext(visibleInput.context),
-    // The backend keeps its own copy of the state.
-    initialState: visibleInput.initialState,
     callTool: runtimeToolCallback(runtime),
+    behaviourFor: (conversationContext) =>
+      requireOfflineBehaviour(application, { conversationContext, initialState }),
   })
+}
 
-/** Client delegation answered by `backendFor`'s backend (default: the offline restaurant backend). */
+/**
+ * Client delegation of `application` (default: the restaurant's client copy), answered by `backendFor`'s
+ * backend (default: the application's offline backend).
+ */
 export function clientDelegation(
   backendFor: ClientBackendFactory = offlineClientBackend,
+  application: AssistantApplication = restaurantApplication(),
 ): AssistantArchitecture {
   return {
     name: 'client',
-    createApplication(visibleInput, facts) {
-      const initialState = structuredClone(visibleInput.initialState)
-      const runtime = new ToolRuntime(new RestaurantTools({ initialState, facts }))
-      return applicationOver(runtime, visibleInput.scenarioId, 'client', initialState)
-    },
-    offlineBehaviour(visibleInput) {
-      return new RestaurantOfflineBehaviour({
+    application,
+    createApplication: (visibleInput, facts) =>
+      scenarioApplicationOf(application, 'client', visibleInput, facts),
+    offlineBehaviour: (visibleInput) =>
+      requireOfflineBehaviour(application, {
         conversationContext: renderConversationContext(visibleInput.context),
         initialState: visibleInput.initialState,
-      })
-    },
+      }),
     attach(context): ArchitectureController {
       const events: ObservationEvent[] = []
       const controller = new ClientDelegationController({

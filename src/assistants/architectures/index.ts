@@ -3,12 +3,12 @@ export {
   type ApplicationView,
   type ArchitectureController,
   type AssistantArchitecture,
-  applicationOver,
   type ControllerContext,
   type DelegationObservation,
   parseArguments,
   type RequestedCall,
   type ScenarioApplication,
+  scenarioApplicationOf,
 } from './architecture.ts'
 export {
   type ClientBackendFactory,
@@ -16,4 +16,5 @@ export {
   clientDelegation,
   offlineClientBackend,
 } from './client.ts'
+
 export { responsesDelegation } from './responses.ts'

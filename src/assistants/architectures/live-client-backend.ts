@@ -8,7 +8,6 @@ import type { Phase, SettingsFor } from '../../config/index.ts'
 import { OpenAiReferenceBackend } from '../client/backend/openai-backend.ts'
 import { backendOpenAiClient } from '../client/backend/openai-client.ts'
 import { runtimeToolCallback } from '../client/backend/tool-callback.ts'
-import { restaurantToolDefinitions } from '../client/tools/resources.ts'
 import type { ClientBackendFactory } from './client.ts'
 
 export interface LiveClientBackendOptions {
@@ -39,7 +38,7 @@ export function liveClientBackend(
       },
       ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
     })
-  return ({ plan, runtime }) => {
+  return ({ plan, runtime, application }) => {
     if (plan.architecture !== 'client') {
       throw new Error(
         `Scenario ${plan.scenarioId}: the live client backend was given a ${plan.architecture} plan; ` +
@@ -50,7 +49,7 @@ export function liveClientBackend(
       client,
       model: plan.models.backendModel,
       instructions: plan.backendInstructions,
-      tools: restaurantToolDefinitions(),
+      tools: [...application.tools],
       reasoningEffort: plan.models.backendReasoningEffort,
       maxOutputTokens: plan.models.backendMaxOutputTokens,
       callTool: runtimeToolCallback(runtime),

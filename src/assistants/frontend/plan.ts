@@ -3,14 +3,10 @@
 // evaluator's expectations cannot reach it because the plan never sees the scenario, only its visible view.
 import type { FunctionTool, InitialItem } from 'openai/resources/live/live'
 import type { AssistantVisibleInput } from '../../scenarios/visible.ts'
-import { clientBackendPrompt, clientVoicePrompt } from '../client/prompts/prompts.ts'
-import { publicBusinessFacts as clientPublicFacts } from '../client/tools/resources.ts'
+import type { AssistantApplication } from '../application.ts'
+import { restaurantApplication as clientRestaurant } from '../client/application.ts'
 import type { JsonObject } from '../offline-behaviour.ts'
-import { responsesBackendPrompt, responsesVoicePrompt } from '../responses/prompts/prompts.ts'
-import {
-  publicBusinessFacts as responsesPublicFacts,
-  restaurantToolDefinitions as responsesToolDefinitions,
-} from '../responses/tools/resources.ts'
+import { restaurantApplication as responsesRestaurant } from '../responses/application.ts'
 import { normalizeLiveTools } from '../runtime/live-tools.ts'
 import { type AuthorizedContext, authorizedContext, withAuthorizedContext } from './context.ts'
 import { estimateRenderedTokens, historyInputItems } from './history.ts'
@@ -41,8 +37,16 @@ export interface AssistantPlan {
   liveTools: FunctionTool[]
 }
 
+/** The bundled example application, in each architecture's own copy. */
+export const RESTAURANT_APPLICATIONS: Record<Architecture, () => AssistantApplication> = {
+  responses: responsesRestaurant,
+  client: clientRestaurant,
+}
+
 export interface AssistantPlanOptions {
   architecture: Architecture
+  /** The application behind the assistant (prompts, tools, facts); default: the restaurant copy of the architecture. */
+  application?: AssistantApplication
   /** Model settings; validated here. */
   models: AssistantModels
   /**
@@ -63,16 +67,9 @@ export function buildAssistantPlan(
     )
   }
   const models = parseAssistantModels(options.models)
-  const responses = architecture === 'responses'
-  const publicFacts = responses ? responsesPublicFacts : clientPublicFacts
-  const context = authorizedContext(
-    visible,
-    options.facts === undefined ? publicFacts() : publicFacts(options.facts),
-  )
-  const voiceInstructions = withAuthorizedContext(
-    responses ? responsesVoicePrompt() : clientVoicePrompt(),
-    context,
-  )
+  const application = options.application ?? RESTAURANT_APPLICATIONS[architecture]()
+  const context = authorizedContext(visible, application.publicFacts(options.facts))
+  const voiceInstructions = withAuthorizedContext(application.voicePrompt, context)
   const instructionTokens = estimateRenderedTokens(voiceInstructions)
   if (instructionTokens > MAX_INSTRUCTIONS_TOKENS) {
     throw new Error(
@@ -87,11 +84,9 @@ export function buildAssistantPlan(
     models,
     context,
     voiceInstructions,
-    backendInstructions: withAuthorizedContext(
-      responses ? responsesBackendPrompt() : clientBackendPrompt(),
-      context,
-    ),
+    backendInstructions: withAuthorizedContext(application.backendPrompt, context),
     input: historyInputItems(visible.scenarioId, visible.context?.history ?? []),
-    liveTools: responses ? normalizeLiveTools(responsesToolDefinitions()) : [],
+    // Client delegation keeps its tools in the application; only Responses delegation hands them to GPT-Live.
+    liveTools: architecture === 'responses' ? normalizeLiveTools([...application.tools]) : [],
   }
 }

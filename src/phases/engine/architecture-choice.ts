@@ -12,7 +12,7 @@ import type { Architecture } from '../../assistants/frontend/index.ts'
 import type { SingleTurnSettings } from './execution.ts'
 
 const ARCHITECTURES: Record<Architecture, (settings: SingleTurnSettings) => AssistantArchitecture> = {
-  responses: () => responsesDelegation,
+  responses: () => responsesDelegation(),
   client: (settings) =>
     clientDelegation(
       settings.execution.mode === 'offline' ? offlineClientBackend : liveClientBackend(settings),

@@ -15,11 +15,11 @@ const STEP_SAMPLES = (SAMPLE_RATE_HZ * STEP_MS) / 1000
 async function relayedConversation() {
   const server = await startOfflineLiveServer()
   try {
-    const first = await openOffline(server, visibleRequest('What are your hours?'), responsesDelegation)
+    const first = await openOffline(server, visibleRequest('What are your hours?'), responsesDelegation())
     const second = await openOffline(
       server,
       visibleRequest('Hello?', { scenarioId: 'listener' }),
-      responsesDelegation,
+      responsesDelegation(),
     )
     const clock = new MediaClock({ mode: 'virtual', stepMs: STEP_MS })
     const relay = new AudioRelay()
@@ -28,9 +28,11 @@ async function relayedConversation() {
     let lastAudioStep = 0
     // Each session's events, stamped with the media clock's step (the sessions' own clocks are wall clocks).
     const events: string[][] = [[], []]
-    ;[first, second].forEach(({ assistant }, index) =>
-      assistant.session.subscribe(({ event }) => events[index]?.push(`${event.type}@${clock.nowMs}`)),
-    )
+    for (const [index, { assistant }] of [first, second].entries()) {
+      assistant.session.subscribe(({ event }) => {
+        events[index]?.push(`${event.type}@${clock.nowMs}`)
+      })
+    }
     first.assistant.session.subscribe(({ event }) => {
       if (event.type !== 'session.output_audio.delta') return
       const samples = pcm16FromBase64(event.delta)

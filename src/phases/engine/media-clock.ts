@@ -78,14 +78,14 @@ export class MediaClock {
     if (this.#pacer === null) {
       const samples = (SAMPLE_RATE_HZ * this.stepMs) / 1000
       const chunks = streams.map((stream) => stream.next(samples))
-      streams.forEach((stream, index) => send(stream, chunks[index] as Int16Array))
+      for (const [index, stream] of streams.entries()) send(stream, chunks[index] as Int16Array)
       for (const stream of streams) await this.#synchronize(stream)
     } else {
       const samples = (SAMPLE_RATE_HZ * this.#frameMs) / 1000
       for (let frame = 0; frame < this.stepMs / this.#frameMs; frame++) {
         const slot = await this.#pacer.nextSlot()
         const chunks = streams.map((stream) => stream.next(samples))
-        streams.forEach((stream, index) => send(stream, chunks[index] as Int16Array))
+        for (const [index, stream] of streams.entries()) send(stream, chunks[index] as Int16Array)
         this.#pacer.markSent(slot)
       }
     }

@@ -74,7 +74,7 @@ describe('a prepared application that does not fit', () => {
     const cases = [
       [clientDelegation().createApplication(visible), /client copy, not the responses one/],
       [
-        responsesDelegation.createApplication({ ...visible, scenarioId: 'other' }),
+        responsesDelegation().createApplication({ ...visible, scenarioId: 'other' }),
         /built for scenario other/,
       ],
     ] as const

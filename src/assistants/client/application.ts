@@ -1,0 +1,18 @@
+// Juniper Table, the client backend's own copy, as an assistant application (the seat a user's agent uses).
+import type { AssistantApplication } from '../application.ts'
+import { RestaurantOfflineBehaviour } from './offline/restaurant-offline-behaviour.ts'
+import { clientBackendPrompt, clientVoicePrompt } from './prompts/prompts.ts'
+import { publicBusinessFacts, restaurantToolDefinitions } from './tools/resources.ts'
+import { RestaurantTools } from './tools/restaurant-tools.ts'
+
+export function restaurantApplication(): AssistantApplication {
+  return {
+    name: 'juniper-table',
+    voicePrompt: clientVoicePrompt(),
+    backendPrompt: clientBackendPrompt(),
+    tools: restaurantToolDefinitions(),
+    publicFacts: (facts) => (facts === undefined ? publicBusinessFacts() : publicBusinessFacts(facts)),
+    createExecutor: (options) => new RestaurantTools(options),
+    offlineBehaviour: (context) => new RestaurantOfflineBehaviour(context),
+  }
+}
