@@ -1,0 +1,165 @@
+// `live-evals gate`: judge one or more results.json files against thresholds and an approved baseline, with an
+// exit code CI can trust: 0 pass, 1 a named threshold or regression failed, 2 bad input, 3 inconclusive.
+
+import { access, appendFile, writeFile } from 'node:fs/promises'
+import { dirname, join, relative, resolve } from 'node:path'
+import { GateInputError } from '../gate/errors.ts'
+import { DEFAULT_GATE_OPTIONS, evaluateGate, GATE_EXIT_CODES, type GateOptions } from '../gate/evaluate.ts'
+import { loadGateFile } from '../gate/load.ts'
+import { gateMarkdown } from '../gate/markdown.ts'
+import { REPORT_FILE_NAME } from '../report/report-file.ts'
+import type { CommandIO } from './main.ts'
+
+const USAGE = `Usage: live-evals gate <results.json>... [options]
+
+Judges the rows of the results files (keyed by phase, architecture, scenario id and trial) and exits
+0 pass, 1 a threshold or regression failed (named), 2 bad input, 3 inconclusive.
+Infrastructure errors, missing baseline rows, missing required scenarios and duplicate rows always fail.
+
+Options:
+  --baseline <results.json>   an approved baseline (repeat for several files); see approve-baseline
+  --min-pass-rate <0..1>      lowest pass rate; with repeated trials judged on its 95% Wilson interval
+                              (inconclusive when the interval contains it)
+  --pass-rate-interval        judge the pass rate on its interval even when every scenario ran once
+  --max-p95-latency-ms <N>    highest P95 response latency over responses
+  --required <id,...>         scenarios that must be present and pass in every trial
+  --no-regressions            fail when a row that passed in the baseline does not pass now
+  --allow-partial             judge interrupted or partial results instead of refusing them
+  --summary <file>            write the Markdown summary there (default: append to $GITHUB_STEP_SUMMARY when set)
+`
+
+interface GateCommand {
+  files: string[]
+  baselines: string[]
+  summary: string | null
+  options: GateOptions
+}
+
+function numberOption(flag: string, text: string | undefined, min: number, max: number): number {
+  const value = text === undefined || text.trim() === '' ? Number.NaN : Number(text)
+  if (!Number.isFinite(value) || value < min || value > max) {
+    throw new GateInputError(flag, `needs a number from ${min} to ${max} (got ${text ?? 'nothing'})`)
+  }
+  return value
+}
+
+export function parseGateArguments(argv: readonly string[]): GateCommand {
+  const command: GateCommand = {
+    files: [],
+    baselines: [],
+    summary: null,
+    options: { ...DEFAULT_GATE_OPTIONS },
+  }
+  const required: string[] = []
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index] as string
+    const value = () => {
+      const next = argv[++index]
+      if (next === undefined || next.startsWith('--')) throw new GateInputError(argument, 'needs a value')
+      return next
+    }
+    switch (argument) {
+      case '--baseline':
+        command.baselines.push(value())
+        break
+      case '--min-pass-rate':
+        command.options.minPassRate = numberOption(argument, value(), 0, 1)
+        break
+      case '--max-p95-latency-ms':
+        command.options.maxP95LatencyMs = numberOption(argument, value(), 0, Number.MAX_SAFE_INTEGER)
+        break
+      case '--required':
+        required.push(
+          ...value()
+            .split(',')
+            .map((id) => id.trim())
+            .filter((id) => id !== ''),
+        )
+        break
+      case '--no-regressions':
+        command.options.noRegressions = true
+        break
+      case '--allow-partial':
+        command.options.allowPartial = true
+        break
+      case '--pass-rate-interval':
+        command.options.passRateInterval = true
+        break
+      case '--summary':
+        command.summary = value()
+        break
+      default:
+        if (argument.startsWith('-'))
+          throw new GateInputError(argument, 'is not an option of live-evals gate')
+        command.files.push(argument)
+    }
+  }
+  if (command.files.length === 0)
+    throw new GateInputError('live-evals gate', 'name at least one results.json')
+  if (command.options.noRegressions && command.baselines.length === 0) {
+    throw new GateInputError('--no-regressions', 'needs a --baseline to compare with')
+  }
+  command.options.required = required
+  return command
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The HTML report beside each results file, linked relative to where the summary is written. */
+async function reportLinks(
+  files: readonly string[],
+  summaryPath: string | null,
+): Promise<Map<string, string>> {
+  const links = new Map<string, string>()
+  for (const file of files) {
+    const html = join(dirname(resolve(file)), REPORT_FILE_NAME)
+    if (!(await exists(html))) continue
+    links.set(file, summaryPath === null ? html : relative(dirname(resolve(summaryPath)), html))
+  }
+  return links
+}
+
+export async function run(argv: readonly string[], io: CommandIO): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(USAGE)
+    return 0
+  }
+  try {
+    const command = parseGateArguments(argv)
+    const files = await Promise.all(command.files.map(loadGateFile))
+    const baselines = await Promise.all(command.baselines.map(loadGateFile))
+    const report = evaluateGate(files, baselines, command.options)
+    for (const check of report.checks) io.out(`${check.outcome.padEnd(12)} ${check.name}: ${check.message}\n`)
+    const rate = report.pass_rate
+    io.out(
+      `gate ${report.outcome}: ${rate.successes}/${rate.n} rows passed; ` +
+        `${report.checks.filter((check) => check.outcome === 'fail').length} check(s) failed.\n`,
+    )
+    const stepSummary = process.env.GITHUB_STEP_SUMMARY
+    const destination =
+      command.summary ?? (stepSummary === undefined || stepSummary === '' ? null : stepSummary)
+    if (destination !== null) {
+      const markdown = gateMarkdown(report, { reports: await reportLinks(command.files, destination) })
+      // A step summary is shared by the job's steps, so it is appended to; a named file is ours to replace.
+      if (command.summary === null) await appendFile(destination, markdown)
+      else await writeFile(destination, markdown)
+      io.out(`summary written to ${destination}\n`)
+    }
+    return GATE_EXIT_CODES[report.outcome]
+  } catch (error) {
+    if (error instanceof GateInputError) {
+      io.err(`live-evals gate: ${error.message}\n\n${USAGE}`)
+      return GATE_EXIT_CODES.bad_input
+    }
+    const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+    io.err(`live-evals gate: ${reason}\n`)
+    return GATE_EXIT_CODES.bad_input
+  }
+}

@@ -1,0 +1,256 @@
+// The gate: a pure function of results documents, an optional baseline and thresholds, giving one outcome and the
+// named checks behind it. Nothing here reads files; load.ts does that.
+//
+// Decisions where the issue is silent:
+// - The pass rate counts every row: an infrastructure error is in the denominator and never a pass.
+// - Infrastructure errors, duplicate keys and missing scenarios fail the gate whatever the thresholds.
+// - With repeated trials (any trial > 1), or --pass-rate-interval, the pass rate is judged on its 95% Wilson
+//   interval: pass when the lower bound reaches the threshold, fail when the upper bound is below it, and
+//   inconclusive when the interval contains it. Otherwise the observed rate is compared directly.
+// - A latency threshold with no measured response is inconclusive: unknown is not fast.
+// - A definite failure outranks an inconclusive check: the outcome is fail if anything failed.
+
+import { type BaselineComparison, compareWithBaseline } from './baseline.ts'
+import { GateInputError } from './errors.ts'
+import { type LatencySplit, latencySplit } from './latency.ts'
+import { describeKey } from './row-keys.ts'
+import { type GateFile, type KeyedRow, keyRows } from './rows.ts'
+import { type ProportionInterval, wilsonInterval } from './statistics.ts'
+
+export interface GateOptions {
+  /** Lowest acceptable pass rate in [0, 1]; null to not gate on it. */
+  minPassRate: number | null
+  /** Highest acceptable P95 response latency; null to not gate on it. */
+  maxP95LatencyMs: number | null
+  /** Scenario ids that must be present and pass in every trial. */
+  required: readonly string[]
+  /** Fail when any row that passed in the baseline does not pass now. */
+  noRegressions: boolean
+  /** Accept interrupted or partial results instead of refusing them. */
+  allowPartial: boolean
+  /** Judge the pass rate on its interval even when every scenario ran once. */
+  passRateInterval: boolean
+}
+
+export const DEFAULT_GATE_OPTIONS: GateOptions = {
+  minPassRate: null,
+  maxP95LatencyMs: null,
+  required: [],
+  noRegressions: false,
+  allowPartial: false,
+  passRateInterval: false,
+}
+
+export type CheckOutcome = 'pass' | 'fail' | 'inconclusive'
+
+export interface GateCheck {
+  name: string
+  outcome: CheckOutcome
+  message: string
+}
+
+export interface GroupCounts {
+  phase: string
+  architecture: string
+  total: number
+  passed: number
+  failed: number
+  infrastructure_errors: number
+}
+
+export interface GateReport {
+  outcome: CheckOutcome
+  checks: GateCheck[]
+  pass_rate: ProportionInterval
+  repeated_trials: boolean
+  groups: GroupCounts[]
+  latency: LatencySplit
+  comparison: BaselineComparison | null
+  files: { source: string; run_id: string; partial: string | null }[]
+}
+
+export const GATE_EXIT_CODES = { pass: 0, fail: 1, bad_input: 2, inconclusive: 3 } as const
+
+const MAX_NAMED = 10
+
+function listed(items: readonly string[]): string {
+  const shown = items.slice(0, MAX_NAMED).join('; ')
+  return items.length > MAX_NAMED ? `${shown}; and ${items.length - MAX_NAMED} more` : shown
+}
+
+const percent = (value: number | null) => (value === null ? 'unknown' : `${(value * 100).toFixed(1)}%`)
+
+function groupCounts(rows: readonly KeyedRow[]): GroupCounts[] {
+  const groups = new Map<string, GroupCounts>()
+  for (const { key, row } of rows) {
+    const name = `${key.phase}/${key.architecture}`
+    const group = groups.get(name) ?? {
+      phase: key.phase,
+      architecture: key.architecture,
+      total: 0,
+      passed: 0,
+      failed: 0,
+      infrastructure_errors: 0,
+    }
+    group.total++
+    if (row.status === 'passed') group.passed++
+    else if (row.status === 'failed') group.failed++
+    else group.infrastructure_errors++
+    groups.set(name, group)
+  }
+  return [...groups.values()]
+}
+
+function passRateCheck(rate: ProportionInterval, threshold: number, useInterval: boolean): GateCheck {
+  const name = 'min_pass_rate'
+  const observed = `${rate.successes}/${rate.n} = ${percent(rate.estimate)}`
+  if (rate.n === 0) return { name, outcome: 'inconclusive', message: 'no rows to compute a pass rate from' }
+  if (!useInterval) {
+    const ok = (rate.estimate as number) >= threshold
+    return {
+      name,
+      outcome: ok ? 'pass' : 'fail',
+      message: `pass rate ${observed} ${ok ? 'meets' : 'is below'} the minimum ${percent(threshold)}`,
+    }
+  }
+  const interval = `${observed}, 95% interval [${percent(rate.lower)}, ${percent(rate.upper)}]`
+  if ((rate.lower as number) >= threshold) {
+    return {
+      name,
+      outcome: 'pass',
+      message: `pass rate ${interval}: its lower bound meets ${percent(threshold)}`,
+    }
+  }
+  if ((rate.upper as number) < threshold) {
+    return {
+      name,
+      outcome: 'fail',
+      message: `pass rate ${interval}: even its upper bound is below ${percent(threshold)}`,
+    }
+  }
+  return {
+    name,
+    outcome: 'inconclusive',
+    message: `pass rate ${interval} contains the minimum ${percent(threshold)}; run more trials to decide`,
+  }
+}
+
+function latencyCheck(latency: LatencySplit, threshold: number): GateCheck {
+  const name = 'max_p95_latency_ms'
+  const { p95, n } = latency.all
+  if (p95 === null) {
+    return { name, outcome: 'inconclusive', message: 'no response latency was measured, so P95 is unknown' }
+  }
+  const ok = p95 <= threshold
+  return {
+    name,
+    outcome: ok ? 'pass' : 'fail',
+    message: `P95 response latency ${p95} ms over n=${n} responses ${ok ? 'is within' : 'exceeds'} ${threshold} ms`,
+  }
+}
+
+/** @throws GateInputError for partial results without allowPartial, or a baseline with one key twice */
+export function evaluateGate(
+  files: readonly GateFile[],
+  baselineFiles: readonly GateFile[],
+  options: GateOptions,
+): GateReport {
+  if (files.length === 0) throw new GateInputError('gate', 'no results file was given')
+  if (!options.allowPartial) {
+    for (const file of [...files, ...baselineFiles]) {
+      if (file.partial !== null) {
+        throw new GateInputError(
+          file.source,
+          `holds partial results (${file.partial}); gate a run that ended, or pass --allow-partial to judge what finished`,
+        )
+      }
+    }
+  }
+  const current = keyRows(files)
+  const checks: GateCheck[] = []
+  const fail = (name: string, message: string) => checks.push({ name, outcome: 'fail', message })
+
+  if (current.duplicates.length > 0) {
+    fail('duplicate_rows', `the same row appears twice: ${listed(current.duplicates)}`)
+  }
+  const infrastructure = current.rows.filter(({ row }) => row.status === 'infrastructure_error')
+  if (infrastructure.length > 0) {
+    const named = infrastructure.map(
+      ({ key, row }) => `${describeKey(key)} at ${row.error?.stage ?? 'unknown'}`,
+    )
+    fail(
+      'infrastructure_errors',
+      `${infrastructure.length} row(s) did not run to a verdict: ${listed(named)}`,
+    )
+  }
+
+  let comparison: BaselineComparison | null = null
+  if (baselineFiles.length > 0) {
+    const baseline = keyRows(baselineFiles)
+    if (baseline.duplicates.length > 0) {
+      throw new GateInputError('--baseline', `the baseline holds a row twice: ${listed(baseline.duplicates)}`)
+    }
+    comparison = compareWithBaseline(current, baseline)
+    if (comparison.missing.length > 0) {
+      fail(
+        'missing_scenarios',
+        `${comparison.missing.length} baseline row(s) are missing: ${listed(comparison.missing.map(describeKey))}`,
+      )
+    }
+    if (options.noRegressions) {
+      const regressed = comparison.regressed.map(describeKey)
+      checks.push({
+        name: 'no_regressions',
+        outcome: regressed.length === 0 ? 'pass' : 'fail',
+        message:
+          regressed.length === 0
+            ? 'no row that passed in the baseline fails now'
+            : `${regressed.length} row(s) passed in the baseline and do not now: ${listed(regressed)}`,
+      })
+    }
+  }
+
+  for (const id of options.required) {
+    const rows = current.rows.filter(({ key }) => key.scenario_id === id)
+    if (rows.length === 0) {
+      fail('required_scenarios', `required scenario ${id} is missing from the results`)
+      continue
+    }
+    const notPassed = rows.filter(({ row }) => row.status !== 'passed')
+    if (notPassed.length > 0) {
+      fail(
+        'required_scenarios',
+        `required scenario ${id} did not pass: ${listed(notPassed.map(({ key, row }) => `${describeKey(key)} ${row.status}`))}`,
+      )
+    }
+  }
+
+  const passed = current.rows.filter(({ row }) => row.status === 'passed').length
+  const passRate = wilsonInterval(passed, current.rows.length)
+  const repeatedTrials = current.rows.some(({ key }) => key.trial > 1)
+  if (options.minPassRate !== null) {
+    checks.push(passRateCheck(passRate, options.minPassRate, repeatedTrials || options.passRateInterval))
+  }
+  const latency = latencySplit(current.rows.map(({ row }) => row))
+  if (options.maxP95LatencyMs !== null) checks.push(latencyCheck(latency, options.maxP95LatencyMs))
+
+  const outcome: CheckOutcome = checks.some((check) => check.outcome === 'fail')
+    ? 'fail'
+    : checks.some((check) => check.outcome === 'inconclusive')
+      ? 'inconclusive'
+      : 'pass'
+  return {
+    outcome,
+    checks,
+    pass_rate: passRate,
+    repeated_trials: repeatedTrials,
+    groups: groupCounts(current.rows),
+    latency,
+    comparison,
+    files: files.map((file) => ({
+      source: file.source,
+      run_id: file.document.run.id,
+      partial: file.partial,
+    })),
+  }
+}

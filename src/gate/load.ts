@@ -1,0 +1,87 @@
+// Reading the gate's results files from disk. Every document goes through parseResultsDocument; this file only
+// adds what a gate must know beyond the document: whether the run was partial.
+//
+// Partial results are recognised two ways:
+// - the run's rows journal beside the file (rows.jsonl, src/artifacts/) has no end line (killed, or still
+//   running) or ended `interrupted`;
+// - `run.configuration.live_evals.interrupted: true`. No run extension registers that key yet, so the strict run
+//   block would refuse the file; the marker is read here and removed before the document is parsed. Once the
+//   reporting registry owns an `interrupted` feature, the removal becomes a no-op for valid files.
+
+import { readFile } from 'node:fs/promises'
+import { basename, dirname } from 'node:path'
+import { journalFilesIn, readRowsJournal } from '../artifacts/rows-journal-read.ts'
+import { ReportingError } from '../reporting/errors.ts'
+import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
+import { parseResultsDocument } from '../reporting/results-file.ts'
+import { GateInputError } from './errors.ts'
+import type { GateFile } from './rows.ts'
+
+/** Limit on a results file's size: a document larger than this is not a run's results. */
+export const MAX_RESULTS_FILE_BYTES = 256 * 1024 * 1024
+
+type JsonObject = Record<string, unknown>
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** Removes a documented `interrupted` marker from the run block; returns whether it was set. */
+export function takeInterruptedMarker(value: unknown): boolean {
+  if (!isObject(value) || !isObject(value.run) || !isObject(value.run.configuration)) return false
+  const block = value.run.configuration[EXTENSION_KEY]
+  if (!isObject(block) || !('interrupted' in block)) return false
+  const interrupted = block.interrupted === true
+  delete block.interrupted
+  return interrupted
+}
+
+function journalPartiality(path: string): string | null {
+  const runDir = dirname(path)
+  for (const journalFile of journalFilesIn(runDir)) {
+    let journal: ReturnType<typeof readRowsJournal>
+    try {
+      journal = readRowsJournal(runDir, journalFile)
+    } catch (error) {
+      return `its rows journal ${journalFile} cannot be read: ${(error as Error).message}`
+    }
+    if (journal.header.results_file !== basename(path)) continue
+    if (journal.end === null)
+      return `its rows journal ${journalFile} has no end line: the run was killed or is running`
+    if (journal.end.reason === 'interrupted') return `the run was interrupted (rows journal ${journalFile})`
+  }
+  return null
+}
+
+/** @throws GateInputError naming the file when it cannot be read or is not a valid results.json */
+export async function loadGateFile(path: string): Promise<GateFile> {
+  let text: string
+  try {
+    const bytes = await readFile(path)
+    if (bytes.byteLength > MAX_RESULTS_FILE_BYTES) {
+      throw new GateInputError(
+        path,
+        `is ${bytes.byteLength} bytes, over the ${MAX_RESULTS_FILE_BYTES}-byte limit`,
+      )
+    }
+    text = bytes.toString('utf8')
+  } catch (error) {
+    if (error instanceof GateInputError) throw error
+    const code = (error as NodeJS.ErrnoException).code ?? String(error)
+    throw new GateInputError(path, `cannot be read (${code})`)
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw new GateInputError(path, `is not JSON (${(error as Error).message})`)
+  }
+  const interrupted = takeInterruptedMarker(value)
+  try {
+    const document = parseResultsDocument(value, { source: path })
+    const partial = interrupted ? 'run.configuration.live_evals.interrupted is true' : journalPartiality(path)
+    return { source: path, document, partial }
+  } catch (error) {
+    if (error instanceof ReportingError)
+      throw new GateInputError(path, error.message.replace(`${path}: `, ''))
+    throw error
+  }
+}

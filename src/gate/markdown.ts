@@ -1,0 +1,115 @@
+// The gate's Markdown summary, for a GitHub step summary or a PR comment: the outcome and its named checks, the
+// pass rate with its interval, counts per phase and architecture, response latency with n, the baseline table
+// and links to the HTML reports. Pure: the command decides where it goes.
+
+import type { MetricDelta } from './baseline.ts'
+import type { GateReport } from './evaluate.ts'
+import { describeKey } from './row-keys.ts'
+
+/** Text safe inside a Markdown table cell: no pipes, no raw HTML, no line breaks. */
+export function markdownCell(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\|/g, '\\|')
+    .replace(/\r?\n/g, ' ')
+}
+
+const percent = (value: number | null) => (value === null ? '–' : `${(value * 100).toFixed(1)}%`)
+const milliseconds = (value: number | null) => (value === null ? '–' : `${Math.round(value)} ms`)
+
+function metricValue(delta: MetricDelta, value: number | null): string {
+  if (value === null) return '–'
+  return delta.unit === 'ms' ? milliseconds(value) : value.toFixed(3)
+}
+
+function signed(delta: MetricDelta): string {
+  if (delta.delta === null) return '–'
+  const text = delta.unit === 'ms' ? `${Math.round(delta.delta)} ms` : delta.delta.toFixed(3)
+  return delta.delta > 0 ? `+${text}` : text
+}
+
+const OUTCOME_LINE = {
+  pass: '✅ **Gate passed**',
+  fail: '❌ **Gate failed**',
+  inconclusive: '⚠️ **Gate inconclusive**',
+} as const
+
+export interface MarkdownLinks {
+  /** HTML report per results file source, as a path or URL to link to; absent when none was written. */
+  reports: ReadonlyMap<string, string>
+}
+
+export function gateMarkdown(report: GateReport, links: MarkdownLinks = { reports: new Map() }): string {
+  const lines: string[] = ['## live-evals gate', '', OUTCOME_LINE[report.outcome], '']
+  if (report.checks.length > 0) {
+    lines.push('| check | outcome | detail |', '| --- | --- | --- |')
+    for (const check of report.checks) {
+      lines.push(`| ${check.name} | ${check.outcome} | ${markdownCell(check.message)} |`)
+    }
+    lines.push('')
+  }
+  const rate = report.pass_rate
+  lines.push(
+    `**Pass rate** ${rate.successes}/${rate.n} = ${percent(rate.estimate)} ` +
+      `(95% Wilson interval ${percent(rate.lower)}–${percent(rate.upper)})` +
+      (report.repeated_trials ? ', repeated trials' : ''),
+    '',
+    '| phase | architecture | rows | passed | failed | infrastructure errors |',
+    '| --- | --- | ---: | ---: | ---: | ---: |',
+  )
+  for (const group of report.groups) {
+    lines.push(
+      `| ${markdownCell(group.phase)} | ${markdownCell(group.architecture)} | ${group.total} | ${group.passed} | ` +
+        `${group.failed} | ${group.infrastructure_errors} |`,
+    )
+  }
+  const { all, conversational, tool } = report.latency
+  lines.push(
+    '',
+    '| response latency | n | P50 | P90 | P95 |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...(
+      [
+        ['all responses', all],
+        ['without tool work', conversational],
+        ['tool turns', tool],
+      ] as const
+    ).map(
+      ([label, d]) =>
+        `| ${label} | ${d.n} | ${milliseconds(d.p50)} | ${milliseconds(d.p90)} | ${milliseconds(d.p95)} |`,
+    ),
+  )
+  const comparison = report.comparison
+  if (comparison !== null) {
+    lines.push('', '### Against the baseline', '')
+    const named = (label: string, keys: typeof comparison.regressed) =>
+      lines.push(
+        `- ${label} (${keys.length}): ${keys.length === 0 ? 'none' : keys.map((key) => `\`${markdownCell(describeKey(key))}\``).join(', ')}`,
+      )
+    named('Regressed', comparison.regressed)
+    named('Recovered', comparison.recovered)
+    named('Missing', comparison.missing)
+    named('New', comparison.added)
+    lines.push(
+      '',
+      '| metric | n | baseline | now | delta | improved | regressed |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    )
+    for (const delta of comparison.metrics) {
+      lines.push(
+        `| ${delta.label} (${delta.better} is better) | ${delta.n} | ${metricValue(delta, delta.baseline_mean)} | ` +
+          `${metricValue(delta, delta.current_mean)} | ${signed(delta)} | ${delta.improved} | ${delta.regressed} |`,
+      )
+    }
+  }
+  lines.push('', '### Runs', '')
+  for (const file of report.files) {
+    const link = links.reports.get(file.source)
+    const reportText = link === undefined ? 'no HTML report' : `[HTML report](${encodeURI(link)})`
+    const partial = file.partial === null ? '' : ` — partial: ${markdownCell(file.partial)}`
+    lines.push(`- \`${markdownCell(file.run_id)}\` (${markdownCell(file.source)}): ${reportText}${partial}`)
+  }
+  return `${lines.join('\n')}\n`
+}
