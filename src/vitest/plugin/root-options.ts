@@ -35,11 +35,19 @@ export function keepAttachmentsWithResults(
   }
 }
 
+/**
+ * Records `open: false` where there is no desktop. Vitest's UI server has listened (and opened its browser)
+ * before this hook runs, so what keeps xdg-open from running is BROWSER=none, set while the config loads
+ * (display.ts); this makes the resolved config say so too.
+ */
 export function openOnlyWithDesktop(vitest: Vitest): void {
   if (!hasDesktop()) vitest.config.open = false
 }
 
-/** In watch mode, a change to the dataset or the TOML file reruns this project's spec files. */
+/**
+ * In watch mode, a change to the dataset or the TOML file reruns this project's spec files (those that exist
+ * when Vitest starts). Files outside the project are added to the watcher.
+ */
 export async function rerunOnInputChange(
   vitest: Vitest,
   project: TestProject,
