@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -86,6 +87,14 @@ describe('size limits', () => {
       `the dataset file is ${MAX_DATASET_BYTES + 1} bytes; a dataset may be at most ${MAX_DATASET_BYTES} bytes`,
     )
     expect(violationsOfBytes(new Uint8Array(MAX_DATASET_BYTES + 1))[0]?.message).toContain('16 MiB')
+  })
+
+  it('refuses a device or a pipe instead of reading it forever or waiting on it', async () => {
+    const fifo = path.join(folder, 'pipe.json')
+    execFileSync('mkfifo', [fifo])
+    for (const file of ['/dev/zero', fifo]) {
+      await expect(loadDataset(file)).rejects.toThrow('the dataset path is not a regular file')
+    }
   })
 
   it(`refuses a list of more than ${MAX_LIST_ITEMS} items as one violation, items unread`, () => {

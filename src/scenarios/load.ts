@@ -1,3 +1,4 @@
+import { constants } from 'node:fs'
 import { type FileHandle, open } from 'node:fs/promises'
 import path from 'node:path'
 import { SCHEMA_VERSION } from './dataset.ts'
@@ -38,9 +39,11 @@ async function readDatasetFile(file: string): Promise<Uint8Array> {
   const refuse = (message: string) => new DatasetValidationError([{ file, path: '', message }])
   let handle: FileHandle | undefined
   try {
-    handle = await open(file, 'r')
-    const { size } = await handle.stat()
-    if (size > MAX_DATASET_BYTES) throw refuse(tooLargeMessage(size))
+    // Non-blocking, so a FIFO opens at once and is refused below instead of waiting for a writer.
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK)
+    const stats = await handle.stat()
+    if (!stats.isFile()) throw refuse('the dataset path is not a regular file (a folder, a device or a pipe)')
+    if (stats.size > MAX_DATASET_BYTES) throw refuse(tooLargeMessage(stats.size))
     return await handle.readFile()
   } catch (error) {
     if (error instanceof DatasetValidationError) throw error
