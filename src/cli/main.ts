@@ -30,12 +30,17 @@ const VERBS: Record<string, VerbEntry> = {
     load: () => import('./offline-server.ts'),
   },
   'client-assistant': {
-    summary: '[--port N] [--allow-origin O]...  serve the reference client-delegation application on loopback',
+    summary:
+      '[--port N] [--allow-origin O]...  serve the reference client-delegation application on loopback',
     load: () => import('./client-assistant.ts'),
   },
   audio: {
     summary: '<condition> <in.wav> <out.wav> [--seed N ...]  apply an acoustic condition to a WAV',
     load: () => import('./audio.ts'),
+  },
+  results: {
+    summary: '<run-dir>  rebuild results.json of a killed run from its rows journal',
+    load: () => import('./results.ts'),
   },
 }
 

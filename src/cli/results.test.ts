@@ -89,20 +89,15 @@ describe('live-evals results <run-dir>', () => {
     expect((await results('--help')).stdout).toContain('Usage: live-evals results <run-dir>')
   })
 
-  // One real process, through the command's own entry point; nothing here is a timing claim.
-  it('runs as a command', { timeout: 60_000 }, async () => {
+  // One real process, through the installed command; nothing here is a timing claim.
+  it('runs as the installed command', { timeout: 60_000 }, async () => {
     const journal = await RowsJournal.create(runDir, { run: JOURNAL_RUN, datasetOrder: JOURNAL_ORDER })
     journal.append(passedRow('first'))
     journal.close()
-    const script = `
-      const { run } = await import(${JSON.stringify(new URL('./results.ts', import.meta.url).pathname)})
-      process.exitCode = await run(process.argv.slice(1), { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) })`
-    const { stdout } = await promisify(execFile)(process.execPath, [
-      '--input-type=module',
-      '-e',
-      script,
-      runDir,
-    ])
-    expect(stdout).toContain('rebuilt ')
+    const repository = path.resolve(import.meta.dirname, '..', '..')
+    const { stdout } = await promisify(execFile)(process.execPath, ['bin/live-evals.js', 'results', runDir], {
+      cwd: repository,
+    })
+    expect(stdout).toContain(`rebuilt ${path.join(runDir, 'results.json')}: 1 row `)
   })
 })
