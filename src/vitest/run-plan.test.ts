@@ -119,6 +119,33 @@ describe('planRun', () => {
   })
 })
 
+describe('planRun for a shard of a named run', () => {
+  test("registers only the shard's scenarios, in the run's shared folder, and stamps no settings", async () => {
+    const { dir, env } = await scratch()
+    const settings = loadSuiteSettings('crawl', CONFIG, { env: { ...env, OPENAI_ASSISTANT_MODE: 'client' } })
+    const plan = await planRun(settings, {
+      projectRoot: dir,
+      runName: 'nightly',
+      shard: { index: 2, count: 2 },
+    })
+    expect(plan.scenarioIds).toEqual(['fixture_hours'])
+    expect(plan.runs[0]).toMatchObject({
+      name: 'nightly_client',
+      directory: join(dir, 'results', 'nightly_client'),
+      resultsFile: 'results.shard-2-of-2.json',
+      claim: join(dir, 'results', 'nightly_client', '.shard-2-of-2'),
+    })
+    const stamp = runStampOf(plan)
+    expect(stamp).toMatchObject({
+      runName: 'nightly',
+      shard: { index: 2, count: 2 },
+      scenarioIds: ['fixture_hours'],
+    })
+    expect(Object.keys(stamp)).not.toContain('settings')
+    expect(Object.keys(stamp)).not.toContain('scenarios')
+  })
+})
+
 describe('releaseEmptyRunDirectories', () => {
   test('removes the planned directories nothing was written into and keeps the others', async () => {
     const { dir, env } = await scratch()
