@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_ACKNOWLEDGEMENT, RESPONSE_SILENCE_MS } from './index.ts'
+import { BACKEND_RESPONSE_MS, DEFAULT_ACKNOWLEDGEMENT, RESPONSE_SILENCE_MS } from './index.ts'
 import {
   bookTableTool,
   type Frame,
@@ -127,6 +127,19 @@ describe("the service's acknowledgement after session.delegation.created", () =>
     expect(starts).toEqual([DELEGATED_AT_MS, 8_600 + RESPONSE_SILENCE_MS + 400])
   })
 
+  it('under Responses delegation is heard before the backend’s function call, which takes BACKEND_RESPONSE_MS', async () => {
+    const client = await connect({ hearing, behaviour: testBehaviour })
+    await client.start({
+      model: 'gpt-live-1',
+      delegation: { type: 'responses', responses: { model: 'gpt-5.6-terra', tools: [bookTableTool] } },
+    })
+    await advance(client, DELEGATED_AT_MS + BACKEND_RESPONSE_MS + 100)
+    const types = client.events.map((event) => event.type)
+    expect(types.indexOf('session.output_transcript.delta')).toBeGreaterThan(-1)
+    expect(types.indexOf('session.output_transcript.delta')).toBeLessThan(types.indexOf('response.event'))
+    expect(captions(client)[0]).toMatchObject({ start_ms: DELEGATED_AT_MS })
+  })
+
   it('under Responses delegation is dropped when the answer comes first', async () => {
     const client = await connect({ hearing, behaviour: testBehaviour })
     await client.start({
@@ -137,7 +150,7 @@ describe("the service's acknowledgement after session.delegation.created", () =>
         responses: { model: 'gpt-5.6-terra', tools: [bookTableTool] },
       },
     })
-    await advance(client, DELEGATED_AT_MS + 100)
+    await advance(client, DELEGATED_AT_MS + BACKEND_RESPONSE_MS + 100)
     await client.waitFor((event) => (event.event as Frame | undefined)?.type === 'response.completed')
     client.send({
       type: 'response.item.create',

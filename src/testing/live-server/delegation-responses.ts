@@ -2,6 +2,9 @@
 // with one function call (decided by the assistant's offline behaviour), waits for the client to return
 // its output with `response.item.create` and to continue with `response.create`, then answers with a
 // message whose text the voice model speaks. Nested events are wrapped in `response.event` envelopes.
+// The first backend response takes BACKEND_RESPONSE_MS of session time, as a real backend model takes time:
+// the acknowledgement the voice model says at once is then heard before any tool result, as on the service.
+// The continuation answers at once (its latency would only lengthen every offline run).
 import type { InferredToolCall, JsonObject, OfflineBehaviour } from '../../assistants/offline-behaviour.ts'
 import type { ParsedClientEventOf } from './client-events-schema.ts'
 import type { OutboundServerEvent, SessionIds } from './events.ts'
@@ -16,6 +19,12 @@ import {
 import type { ResolvedDelegation } from './session-resource.ts'
 
 type ResponsesConfig = Extract<ResolvedDelegation, { type: 'responses' }>['responses']
+
+/**
+ * Session time the offline backend takes to produce its function call. Live backends take from a few hundred
+ * milliseconds to seconds; 400 ms is at the quick end and costs little audio.
+ */
+export const BACKEND_RESPONSE_MS = 400
 
 interface PendingRound {
   delegationId: string
@@ -33,6 +42,8 @@ export interface ResponsesDelegationDeps {
   createdAt: () => number
   /** Makes the voice model say `text` (the answer of `delegationId`) now. */
   speak: (text: string, delegationId: string) => void
+  /** Runs `action` once `delayMs` more of session time has passed (dropped if the session ends first). */
+  after: (delayMs: number, action: () => void) => void
 }
 
 /** True when the backend's configured tools include a function with this name. */
@@ -43,6 +54,8 @@ export function backendHasTool(config: ResponsesConfig, name: string): boolean {
 export class ResponsesDelegation {
   readonly #deps: ResponsesDelegationDeps
   #round: PendingRound | null = null
+  /** Set at close: responses still being produced are cancelled, as the service cancels queued work. */
+  #abandoned = false
 
   constructor(deps: ResponsesDelegationDeps) {
     this.#deps = deps
@@ -59,15 +72,19 @@ export class ResponsesDelegation {
       delegation: { id: delegationId, type: 'delegation', target: 'responses', response_id: responseId },
     })
     const callId = ids.next('call')
+    const itemId = ids.next('fc')
     const inputText = `${config.instructions ?? ''}\n${JSON.stringify(config.tools ?? [])}\n${userText}`
-    const events = functionCallResponse(this.#context(config, responseId, inputText), {
-      itemId: ids.next('fc'),
-      callId,
-      name: call.name,
-      arguments: JSON.stringify(call.arguments),
+    this.#deps.after(BACKEND_RESPONSE_MS, () => {
+      if (this.#abandoned) return
+      const events = functionCallResponse(this.#context(config, responseId, inputText), {
+        itemId,
+        callId,
+        name: call.name,
+        arguments: JSON.stringify(call.arguments),
+      })
+      this.#emit(delegationId, events)
+      this.#round = { delegationId, outputs: new Map([[callId, null]]), inputText }
     })
-    this.#emit(delegationId, events)
-    this.#round = { delegationId, outputs: new Map([[callId, null]]), inputText }
     return delegationId
   }
 
@@ -129,9 +146,10 @@ export class ResponsesDelegation {
     return null
   }
 
-  /** At close a round waiting for function results cannot continue; it is abandoned. */
+  /** At close a round waiting for function results cannot continue, and queued responses are cancelled. */
   abandon(): void {
     this.#round = null
+    this.#abandoned = true
   }
 
   #context(config: ResponsesConfig, responseId: string, inputText: string): BackendResponseContext {

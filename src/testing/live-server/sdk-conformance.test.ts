@@ -45,7 +45,7 @@ describe('offline server events against the SDK types', () => {
         responses: { model: 'gpt-5.6-terra', tools: [bookTableTool] },
       },
     })
-    client.sendAudio(1_000, 100)
+    client.sendAudio(1_500, 100)
     await client.waitFor((event) => (event.event as Frame | undefined)?.type === 'response.completed')
     client.send({
       type: 'response.item.create',

@@ -242,6 +242,7 @@ export class OfflineLiveSession {
                 acknowledgements.answered(delegationId)
                 speak(text, timeline.nowMs)
               },
+              after: (delayMs, action) => timeline.schedule(timeline.nowMs + delayMs, 'listening', action),
             }),
     }
     this.#started = started

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import {
+  BACKEND_RESPONSE_MS,
   DEFAULT_ACKNOWLEDGEMENT,
   INJECTION_MS_PER_TOKEN,
   type OfflineLiveServer,
@@ -97,7 +98,7 @@ describe('the received-audio clock', () => {
         'determinism-token',
       )
       await client.start(responsesSession)
-      client.sendAudio(1_400, 40)
+      client.sendAudio(1_400 + BACKEND_RESPONSE_MS, 40)
       await client.waitFor((event) => (event.event as Frame | undefined)?.type === 'response.completed')
       client.send({
         type: 'response.item.create',
@@ -177,7 +178,7 @@ describe('Responses delegation', () => {
       behaviour: testBehaviour,
     })
     await client.start(responsesSession)
-    client.sendAudio(1_000)
+    client.sendAudio(1_000 + BACKEND_RESPONSE_MS)
     const created = await client.waitFor((event) => event.type === 'session.delegation.created')
     expect(created).toMatchObject({
       offset_ms: 600 + RESPONSE_SILENCE_MS,
@@ -259,9 +260,9 @@ describe('Responses delegation', () => {
       expiresAt,
     })
     await client.start(responsesSession)
-    client.sendAudio(1_000)
+    client.sendAudio(1_000 + BACKEND_RESPONSE_MS)
     await client.waitFor((event) => (event.event as Frame | undefined)?.type === 'response.completed')
-    client.sendAudio(2_600)
+    client.sendAudio(2_200)
     client.send({ type: 'session.input_audio.unmute', event_id: 'sync' })
     await client.waitFor((event) => event.client_event_id === 'sync')
     client.send({
@@ -273,8 +274,9 @@ describe('Responses delegation', () => {
     const createdAt = nested(client)
       .filter((event) => event.type === 'response.created')
       .map((event) => event.response?.created_at)
-    // The first response starts within the first second of audio; the continuation after 3.6 s of it.
-    expect(createdAt).toEqual([startedAt, startedAt + 3])
+    // The first response is produced at 1.3 s of audio (delegation at 0.9 s plus the backend's time); the
+    // continuation at once, after 3.6 s of it.
+    expect(createdAt).toEqual([startedAt + 1, startedAt + 3])
   })
 
   it('rejects outputs for unknown calls, duplicates and a premature response.create', async () => {
@@ -285,7 +287,7 @@ describe('Responses delegation', () => {
     await client.start(responsesSession)
     client.send({ type: 'response.create', event_id: 'early' })
     await client.waitFor((event) => event.client_event_id === 'early')
-    client.sendAudio(1_000)
+    client.sendAudio(1_000 + BACKEND_RESPONSE_MS)
     await client.waitFor((event) => (event.event as Frame | undefined)?.type === 'response.completed')
     client.send({ type: 'response.create', event_id: 'missing' })
     const missing = await client.waitFor((event) => event.client_event_id === 'missing')
