@@ -10,6 +10,10 @@ Serves a strict, deterministic offline GPT-Live server on 127.0.0.1 (port 0 = an
 its URL (ws://127.0.0.1:PORT/v1/live/sessions) as the first line. Point the openai client at
 baseURL http://127.0.0.1:PORT/v1 with any API key. Sessions hear nothing and never speak (no hearing
 script is registered), but every protocol rule, timestamp and close path is real. Stop with Ctrl-C.
+
+Limits (ours; the service documents none): a frame over 1 MiB gets error frame_too_large, over 8 MiB
+closes the connection (1009); nesting deeper than 64 gets nesting_too_deep; a client that leaves 8 MiB
+unread is disconnected (1008, send_buffer_exceeded). No frame can stop the server or another session.
 `
 
 /** Parses `--port N` / `--port=N`; returns an error message for anything else. */
