@@ -1,8 +1,16 @@
 // `live-evals offline-server [--port N]`: serves the offline GPT-Live server on 127.0.0.1 for anyone
 // developing a client without an API key. The first line of output is the WebSocket URL (scripts read it);
 // any non-empty bearer token is accepted, a missing one is refused before the upgrade. Stops on SIGINT/SIGTERM.
-import { startOfflineLiveServer } from '../testing/live-server/index.ts'
+import {
+  DEFAULT_LIMITS,
+  LIMIT_CLOSE,
+  LIMIT_ERROR_CODES,
+  SEND_BUFFER_EXCEEDED_REASON,
+  startOfflineLiveServer,
+} from '../testing/live-server/index.ts'
 import { type CommandIO, EXIT_USAGE } from './main.ts'
+
+const mib = (bytes: number) => `${bytes / (1024 * 1024)} MiB`
 
 const USAGE = `Usage: live-evals offline-server [--port N]
 
@@ -11,9 +19,10 @@ its URL (ws://127.0.0.1:PORT/v1/live/sessions) as the first line. Point the open
 baseURL http://127.0.0.1:PORT/v1 with any API key. Sessions hear nothing and never speak (no hearing
 script is registered), but every protocol rule, timestamp and close path is real. Stop with Ctrl-C.
 
-Limits (ours; the service documents none): a frame over 1 MiB gets error frame_too_large, over 8 MiB
-closes the connection (1009); nesting deeper than 64 gets nesting_too_deep; a client that leaves 8 MiB
-unread is disconnected (1008, send_buffer_exceeded). No frame can stop the server or another session.
+Limits (ours; the service documents none): a frame over ${mib(DEFAULT_LIMITS.maxFrameBytes)} gets error
+${LIMIT_ERROR_CODES.frameTooLarge}, over ${mib(DEFAULT_LIMITS.maxTransportFrameBytes)} closes the connection (${LIMIT_CLOSE.frameTooBig}); nesting deeper than ${DEFAULT_LIMITS.maxNestingDepth} gets
+${LIMIT_ERROR_CODES.nestingTooDeep}; a client that leaves ${mib(DEFAULT_LIMITS.maxSendBufferBytes)} unread is disconnected (${LIMIT_CLOSE.sendBufferExceeded},
+${SEND_BUFFER_EXCEEDED_REASON}). No frame can stop the server or another session.
 `
 
 /** Parses `--port N` / `--port=N`; returns an error message for anything else. */
