@@ -19,6 +19,8 @@ export type LiveErrorKind =
   | 'misuse'
   | 'local_shutdown'
   | 'ended'
+  /** A consumer's listener threw on a received event: the session ends with it, never the process. */
+  | 'listener_error'
 
 export interface LiveSessionErrorDetails {
   stage: LiveSessionStage

@@ -101,6 +101,26 @@ describe('frames from a misbehaving server', () => {
   })
 })
 
+describe('a listener that throws', () => {
+  it('ends its session with a listener_error at the stage it happened in, never the process', async () => {
+    const baseURL = await misbehavingServer((socket) => {
+      socket.send(STARTED)
+      socket.send('{"type":"session.usage.updated","event_id":"e9","usage":{"seconds":1}}')
+    })
+    const session = new LiveSession({ apiKey: 'k', baseURL, allowInsecureLoopback: true })
+    session.subscribe(({ event }) => {
+      if (event.type === 'session.usage.updated') throw new Error('the observer broke')
+    })
+    await session.start({ model: 'gpt-live-1' })
+    const outcome = await session.outcome
+    await session.dispose()
+    expect(outcome.type).toBe('failed')
+    const { error } = outcome as LiveSessionFailed
+    expect({ stage: error.stage, kind: error.kind }).toEqual({ stage: 'stream', kind: 'listener_error' })
+    expect(error.message).toContain('handling session.usage.updated failed: the observer broke')
+  })
+})
+
 describe('nestsDeeperThan', () => {
   it('measures without recursion (100,000 levels) and counts a flat object as depth 1', () => {
     expect(nestsDeeperThan(JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`), 64)).toBe(true)

@@ -117,7 +117,17 @@ export class LiveSession {
     this.#ws.socket.on('open', () => {
       this.#socketOpen = true
     })
-    this.#ws.on('event', (event) => this.#receive(event))
+    // Events arrive inside the socket's data handler: anything thrown from here would reach the process, so a
+    // listener's exception (or one of ours) becomes this session's failure instead.
+    this.#ws.on('event', (event) => {
+      try {
+        this.#receive(event)
+      } catch (error) {
+        const type = typeof event?.type === 'string' ? event.type.slice(0, 64) : 'an event'
+        const why = error instanceof Error ? error.message : String(error)
+        this.#fail('listener_error', `handling ${type} failed: ${why}`, { cause: error })
+      }
+    })
     this.#ws.on('raw', () => this.#fail('malformed_event', 'received a frame that is not a JSON text event'))
     this.#ws.on('error', (error) => {
       // Server `error` events arrive here too, already handled by #receive (error.error carries them).
