@@ -6,7 +6,8 @@
 // GPT-Live server is shared by the tests of one file and stopped after them. `scenario` and `architecture` are
 // placeholders that the suite helper binds per describe block with test.override.
 import { test as base, inject } from 'vitest'
-import type { ScenarioApplication } from '../assistants/architectures/index.ts'
+import type { AssistantApplication } from '../assistants/application.ts'
+import type { AssistantArchitecture, ScenarioApplication } from '../assistants/architectures/index.ts'
 import { architectureFor } from '../phases/engine/architecture-choice.ts'
 import type { ScenarioEnv, SingleTurnSettings } from '../phases/engine/execution.ts'
 import { failedExecution } from '../phases/engine/record.ts'
@@ -72,20 +73,41 @@ export const scenarioTest = base
   })
   // One caller source (and, live, one synthesizer and its cache) per file.
   .extend('callerSource', { scope: 'file' }, ({ phase, suiteSettings }) => phase.callerSource(suiteSettings))
-  // One object per architecture per file (live client delegation holds one openai client for the file).
-  .extend('architectures', { scope: 'file' }, ({ suiteSettings }) => ({
-    responses: architectureFor('responses', suiteSettings),
-    client: architectureFor('client', suiteSettings),
-  }))
   .extend('scenario', (): LoadedScenario => unbound('scenario'))
   .extend('architecture', (): ArchitectureName => unbound('architecture'))
+  // The assistant under test's application, bound per suite (null: the bundled restaurant example).
+  .extend('assistant', (): AssistantApplication | null => null)
+  // One object per architecture and assistant per file (live client delegation holds one openai client).
+  .extend('architectures', { scope: 'file' }, ({ suiteSettings }) => {
+    const built = new Map<AssistantApplication | null, Record<ArchitectureName, AssistantArchitecture>>()
+    return (assistant: AssistantApplication | null) => {
+      let pair = built.get(assistant)
+      if (pair === undefined) {
+        const application = assistant ?? undefined
+        pair = {
+          responses: architectureFor('responses', suiteSettings, application),
+          client: architectureFor('client', suiteSettings, application),
+        }
+        built.set(assistant, pair)
+      }
+      return pair
+    }
+  })
   .extend(
     'scenarioEnv',
-    ({ runPlan, suiteSettings, offlineServer, callerSource, architectures, architecture }): ScenarioEnv => ({
+    ({
+      runPlan,
+      suiteSettings,
+      offlineServer,
+      callerSource,
+      architectures,
+      architecture,
+      assistant,
+    }): ScenarioEnv => ({
       settings: suiteSettings,
       runDirectory: plannedRunFor(runPlan, architecture).directory,
       offlineServer,
-      architecture: architectures[architecture],
+      architecture: architectures(assistant)[architecture],
       callerSource,
     }),
   )

@@ -5,21 +5,28 @@
 // dataset stops the run before any worker starts), and only this shard's when the run is sharded.
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, inject } from 'vitest'
+import { describe, inject, TestRunner } from 'vitest'
+import type { AssistantApplication } from '../assistants/application.ts'
 import type { Phase } from '../config/index.ts'
 import { scenarioType } from '../scenarios/index.ts'
 import { scenarioTest } from './fixtures.ts'
 import { initialMeta } from './meta.ts'
 import { projectOptionsOf, runPlanOf } from './provided.ts'
+import { type SuiteScenarioSource, suiteScenarios } from './suite-scenarios.ts'
 import { architectureTag, phaseTag, scenarioTypeTag } from './tags.ts'
 
 /** What a scenario test body receives: the Vitest context with the scenario fixtures. */
 export type ScenarioTestContext = Parameters<Parameters<typeof scenarioTest>[2] & {}>[0]
 
-export interface ScenarioSuiteOptions {
+export interface ScenarioSuiteOptions extends SuiteScenarioSource {
   phase: Phase
-  /** The phase's config.toml. It must be the file the project was configured with (liveEvalsProject). */
-  config: string | URL
+  /** The phase's config.toml, if the spec names it: it must be the file the project was configured with. */
+  config?: string | URL
+  /**
+   * The assistant under test (see defineAssistant); default: the bundled restaurant example. It is served by
+   * the run's architectures (Responses delegation, client delegation).
+   */
+  assistant?: AssistantApplication
   /**
    * The test body of every scenario (default: the task, tool-call and delegation matchers). Its verdict reaches
    * results.json: a failing assertion or a thrown error fails the row (see src/vitest/verdict.ts).
@@ -41,20 +48,25 @@ export async function scenarioSuite(options: ScenarioSuiteOptions): Promise<void
       `scenarioSuite({ phase: '${options.phase}' }) is in a ${plan.phase} project; use phase '${plan.phase}'`,
     )
   }
-  const configFile = options.config instanceof URL ? fileURLToPath(options.config) : resolve(options.config)
-  if (configFile !== project.configFile) {
-    throw new Error(
-      `scenarioSuite names ${configFile} but its Vitest project was configured with ${project.configFile}; ` +
-        'give liveEvalsProject() and scenarioSuite() the same config.toml (LIVE_EVALS_CONFIG replaces both)',
-    )
+  if (options.config !== undefined) {
+    const configFile = options.config instanceof URL ? fileURLToPath(options.config) : resolve(options.config)
+    if (configFile !== project.configFile) {
+      throw new Error(
+        `scenarioSuite names ${configFile} but its Vitest project was configured with ${project.configFile}; ` +
+          'give liveEvalsProject() and scenarioSuite() the same config.toml (LIVE_EVALS_CONFIG replaces both)',
+      )
+    }
   }
-  const scenarios = plan.scenarios
+  const specFile = TestRunner.getCurrentSuite().file.filepath
+  const { scenarios } = await suiteScenarios(options, plan, specFile)
+  const assistant = options.assistant ?? null
   const declared = new Set(project.declaredTags)
   const declaredOnly = (tags: string[]) => tags.filter((tag) => declared.has(tag))
 
   for (const run of plan.runs) {
     describe(run.architecture, () => {
       scenarioTest.override('architecture', run.architecture)
+      scenarioTest.override('assistant', assistant)
       for (const scenario of scenarios) {
         const type = scenarioType(scenario)
         describe(scenario.id, () => {

@@ -1,0 +1,231 @@
+// defineAssistant(): a user's own voice agent in a spec file, through the same seat as the bundled restaurant
+// (AssistantApplication). Its tools are plain functions over the scenario's own copy of the application state;
+// offline, its scripted rules stand in for the voice model and its backend (which caller text gets which reply
+// and which tool call). The assistant sees only its own prompts, tools, public facts and the scenario's
+// visible input; nothing of the evaluator's expectations reaches any of these functions.
+import { z } from 'zod'
+import type { AssistantApplication } from '../assistants/application.ts'
+import type { InferredToolCall, JsonObject, OfflineBehaviour } from '../assistants/offline-behaviour.ts'
+import { deepCopy, isJsonObject } from '../assistants/runtime/json.ts'
+import {
+  type FunctionToolDefinition,
+  functionToolDefinitionSchema,
+} from '../assistants/runtime/tool-definitions.ts'
+import {
+  ToolArgumentError,
+  type ToolExecutionRecord,
+  type ToolExecutor,
+} from '../assistants/runtime/tool-executor.ts'
+
+/** What a tool's implementation gets: the call's arguments and this scenario's mutable application state. */
+export interface ToolContext {
+  /** This scenario's application state (a private copy): change it in place. */
+  state: JsonObject
+  /** The application's business facts, private ones included. */
+  facts: JsonObject
+}
+
+export interface ToolDefinitionInput {
+  name: string
+  description?: string
+  /** JSON Schema of the arguments (`{ type: 'object', properties, required }`). */
+  parameters: FunctionToolDefinition['parameters']
+  /**
+   * The implementation. Return the output the model gets (a JSON object). Throw to refuse the call: the
+   * message goes back to the model as `{ ok: false, error }` and the execution is recorded as failed.
+   */
+  execute(args: JsonObject, context: ToolContext): JsonObject | Promise<JsonObject>
+}
+
+/** One offline rule: when the caller says something matching `when`, what the scripted assistant does. */
+export interface OfflineRule {
+  /** Matched against the caller's words (a string matches case-insensitively as a substring). */
+  when: string | RegExp
+  /** Answer directly with this (no delegation). */
+  say?: string
+  /** Delegate and call this tool (arguments fixed, or computed from what the caller said). */
+  call?: { name: string; arguments: JsonObject | ((callerText: string) => JsonObject) }
+  /** After the tool answered: what the assistant says (default: a short confirmation). */
+  answer?: string | ((output: JsonObject) => string)
+}
+
+export interface AssistantDefinition {
+  /** Names the assistant in errors and results. */
+  name: string
+  /** The GPT-Live voice instructions. */
+  instructions: string
+  /** The delegated backend's instructions (Responses delegation's model, or your client backend's prompt). */
+  backendInstructions: string
+  tools: readonly ToolDefinitionInput[]
+  /** Business facts the assistant may see (in its context), default none. */
+  facts?: JsonObject
+  /** Fact keys that only the tools may read (never shown to the assistant). */
+  privateFacts?: readonly string[]
+  /** Offline runs: the scripted behaviour. Without it, an offline run of this assistant says it cannot run. */
+  offline?: { rules: readonly OfflineRule[]; fallback?: string }
+}
+
+const definitionSchema = z.object({
+  name: z.string().trim().min(1, 'must not be empty'),
+  instructions: z.string().trim().min(1, 'must not be empty'),
+  backendInstructions: z.string().trim().min(1, 'must not be empty'),
+  tools: z.array(z.unknown()).min(1, 'must list at least one tool'),
+})
+
+function matches(rule: OfflineRule, text: string): boolean {
+  return typeof rule.when === 'string'
+    ? text.toLowerCase().includes(rule.when.toLowerCase())
+    : rule.when.test(text)
+}
+
+/** The scripted stand-in: the first rule that matches decides; its answer speaks after the tool. */
+class RuleBehaviour implements OfflineBehaviour {
+  readonly #rules: readonly OfflineRule[]
+  readonly #fallback: string
+  #lastCall: OfflineRule | null = null
+
+  constructor(rules: readonly OfflineRule[], fallback: string) {
+    this.#rules = rules
+    this.#fallback = fallback
+  }
+
+  inferToolCall(userText: string): InferredToolCall | null {
+    const rule = this.#rules.find((candidate) => candidate.call !== undefined && matches(candidate, userText))
+    if (rule?.call === undefined) return null
+    this.#lastCall = rule
+    const args =
+      typeof rule.call.arguments === 'function' ? rule.call.arguments(userText) : rule.call.arguments
+    return { name: rule.call.name, arguments: deepCopy(args) as JsonObject }
+  }
+
+  directAnswer(userText: string): string {
+    return (
+      this.#rules.find((rule) => rule.say !== undefined && matches(rule, userText))?.say ?? this.#fallback
+    )
+  }
+
+  finalAnswer(output: JsonObject): string {
+    const answer = this.#lastCall?.answer
+    if (answer === undefined) return 'Done.'
+    return typeof answer === 'function' ? answer(output) : answer
+  }
+}
+
+/** The generic executor: each tool runs over the scenario's own state copy; a throw refuses the call. */
+class DefinedToolExecutor implements ToolExecutor {
+  readonly definitions: readonly FunctionToolDefinition[]
+  readonly executions: ToolExecutionRecord[] = []
+  readonly #tools: Map<string, ToolDefinitionInput>
+  readonly #state: JsonObject
+  readonly #facts: JsonObject
+
+  constructor(
+    tools: readonly ToolDefinitionInput[],
+    definitions: FunctionToolDefinition[],
+    state: JsonObject,
+    facts: JsonObject,
+  ) {
+    this.#tools = new Map(tools.map((tool) => [tool.name, tool]))
+    this.definitions = definitions
+    this.#state = state
+    this.#facts = facts
+  }
+
+  async execute(name: string, args: unknown, callId?: string | null): Promise<JsonObject> {
+    const tool = this.#tools.get(name)
+    if (tool === undefined) throw new ToolArgumentError(`unknown tool ${name}`)
+    if (!isJsonObject(args)) throw new ToolArgumentError(`${name} takes a JSON object of arguments`)
+    // A refused call must change nothing: the tool works on a copy that is kept only when it succeeds.
+    const draft = deepCopy(this.#state) as JsonObject
+    let output: JsonObject
+    try {
+      output = await tool.execute(deepCopy(args) as JsonObject, {
+        state: draft,
+        facts: deepCopy(this.#facts) as JsonObject,
+      })
+    } catch (error) {
+      throw new ToolArgumentError(error instanceof Error ? error.message : String(error))
+    }
+    if (!isJsonObject(output))
+      throw new ToolArgumentError(`${name} returned something that is not a JSON object`)
+    for (const key of Object.keys(this.#state)) delete this.#state[key]
+    Object.assign(this.#state, draft)
+    const record = {
+      call_id: callId ?? null,
+      name,
+      arguments: deepCopy(args),
+      status: 'completed' as const,
+      output,
+    }
+    this.executions.push(record)
+    return deepCopy(output) as JsonObject
+  }
+
+  snapshot(): JsonObject {
+    return deepCopy(this.#state) as JsonObject
+  }
+}
+
+/** Your voice agent as the assistant under test. Checks the definition up front; errors name the field. */
+export function defineAssistant(definition: AssistantDefinition): AssistantApplication {
+  const checked = definitionSchema.safeParse(definition)
+  if (!checked.success) {
+    const issue = checked.error.issues[0]
+    throw new Error(
+      `defineAssistant: ${issue?.path.join('.') || '(definition)'} ${issue?.message ?? 'is invalid'}`,
+    )
+  }
+  const definitions = definition.tools.map((tool, index) => {
+    const parsed = functionToolDefinitionSchema.safeParse({
+      type: 'function',
+      name: tool.name,
+      ...(tool.description === undefined ? {} : { description: tool.description }),
+      parameters: tool.parameters,
+    })
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      throw new Error(
+        `defineAssistant(${definition.name}): tools[${index}].${issue?.path.join('.') ?? ''} ${issue?.message ?? 'is invalid'}`,
+      )
+    }
+    if (typeof tool.execute !== 'function') {
+      throw new Error(
+        `defineAssistant(${definition.name}): tools[${index}] (${tool.name}) needs an execute(args, { state }) function`,
+      )
+    }
+    return parsed.data
+  })
+  const names = new Set<string>()
+  for (const tool of definitions) {
+    if (names.has(tool.name))
+      throw new Error(`defineAssistant(${definition.name}): tool "${tool.name}" is defined twice`)
+    names.add(tool.name)
+  }
+  const allFacts = deepCopy(definition.facts ?? {}) as JsonObject
+  const hidden = new Set(definition.privateFacts ?? [])
+  const offline = definition.offline
+  return {
+    name: definition.name,
+    voicePrompt: definition.instructions,
+    backendPrompt: definition.backendInstructions,
+    tools: definitions,
+    publicFacts(facts) {
+      const source = deepCopy(facts ?? allFacts) as JsonObject
+      for (const key of hidden) delete source[key]
+      return source
+    },
+    createExecutor: ({ initialState, facts }) =>
+      new DefinedToolExecutor(
+        definition.tools,
+        definitions,
+        deepCopy(initialState) as JsonObject,
+        deepCopy(facts ?? allFacts) as JsonObject,
+      ),
+    ...(offline === undefined
+      ? {}
+      : {
+          offlineBehaviour: () =>
+            new RuleBehaviour(offline.rules, offline.fallback ?? "Sorry, I can't help with that."),
+        }),
+  }
+}

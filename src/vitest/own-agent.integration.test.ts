@@ -1,0 +1,76 @@
+// A team's own project, in a child Vitest: spec files that name their own dataset, write inline scenarios and
+// bring their own assistant (two tools over its own state, scripted offline rules), run offline into one
+// results.json per architecture without duplicate rows; an inline scenario that breaks the contract fails its
+// spec file naming the file and the JSON path, and the other spec still runs.
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
+import { type ChildRun, runDirectoriesIn, runVitest, SPAWN_TIMEOUT_MS, scratch } from './child-vitest.ts'
+
+async function documentsIn(resultsDir: string): Promise<ResultsDocument[]> {
+  const runs = await runDirectoriesIn(resultsDir)
+  return Promise.all(
+    runs.map(async (run) =>
+      ResultsDocumentSchema.parse(JSON.parse(await readFile(join(resultsDir, run, 'results.json'), 'utf8'))),
+    ),
+  )
+}
+
+describe('own scenarios and an own assistant in spec files', () => {
+  let run: ChildRun = { code: null, output: '' }
+  let documents: ResultsDocument[] = []
+
+  beforeAll(async () => {
+    const { dir, env } = await scratch()
+    run = await runVitest(['run', '--config', 'src/vitest/fixtures/own-agent/vitest.config.ts'], env)
+    documents = await documentsIn(join(dir, 'results'))
+  }, SPAWN_TIMEOUT_MS)
+
+  test('every spec’s scenarios are rows once, in both architectures, and pass', () => {
+    expect(run.code, run.output).toBe(0)
+    expect(documents.map((document) => document.run.configuration.assistant_mode).sort()).toEqual([
+      'client',
+      'responses',
+    ])
+    for (const document of documents) {
+      expect(document.results.map((row) => row.scenario_id).sort()).toEqual([
+        'fixture_hours',
+        'pharmacy_hours',
+        'refill_4417',
+      ])
+      expect(document.summary).toEqual({ total: 3, passed: 3, failed: 0, infrastructure_errors: 0 })
+    }
+    expect(run.output).toContain('6 passed, 0 failed')
+  })
+
+  test('the own assistant’s tools changed its own state, and the row saw it', () => {
+    for (const document of documents) {
+      const refill = document.results.find((row) => row.scenario_id === 'refill_4417')
+      expect(refill?.metrics.task.tool_calls).toEqual({ actual: 1, expected: 1 })
+      expect(refill?.assessment?.checks.filter((check) => check.status === 'failed')).toEqual([])
+    }
+  })
+})
+
+describe('an inline scenario that breaks the contract', () => {
+  let run: ChildRun = { code: null, output: '' }
+  let documents: ResultsDocument[] = []
+
+  beforeAll(async () => {
+    const { dir, env } = await scratch()
+    run = await runVitest(['run', '--config', 'src/vitest/fixtures/own-agent/broken/vitest.config.ts'], {
+      ...env,
+      OPENAI_ASSISTANT_MODE: 'responses',
+    })
+    documents = await documentsIn(join(dir, 'results'))
+  }, SPAWN_TIMEOUT_MS)
+
+  test('fails its spec file naming the file, the scenario and the JSON path; the other spec still runs', () => {
+    expect(run.code).toBe(1)
+    expect(run.output).toContain('own-agent/broken/broken.spec.ts: 1 problem')
+    expect(run.output).toContain('scenarios[0].expected.tools.required[0].name [scenario broken_refill]')
+    expect(documents).toHaveLength(1)
+    expect(documents[0]?.results.map((row) => row.scenario_id)).toEqual(['fixture_hours'])
+  })
+})
