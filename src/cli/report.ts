@@ -1,0 +1,54 @@
+// `live-evals report <run-dir>...`: write the HTML report of each run (report.html in its folder, with a timeline
+// image beside each scenario's WAVs); given several runs, also one comparison page.
+
+import { GateInputError } from '../gate/errors.ts'
+import { writeComparisonReport, writeRunReport } from '../report/write-report.ts'
+import { type CommandIO, EXIT_USAGE } from './main.ts'
+
+const USAGE = `Usage: live-evals report <run-dir>... [--out <comparison.html>]
+
+Writes <run-dir>/report.html for each run: a self-contained page (no network) with the pass rate and its
+interval, metrics with P50/P90/P95 and n, latency by turn kind, a filterable table and, per scenario, audio
+players, a clickable timeline, checks with evidence, the state difference and semantic scores.
+With several runs it also writes a comparison page (default: comparison.html beside the first run).
+Exits 2 if a run folder has no readable results.json.
+`
+
+export async function run(argv: readonly string[], io: CommandIO): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(USAGE)
+    return 0
+  }
+  const runDirectories: string[] = []
+  let out: string | undefined
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index] as string
+    if (argument === '--out') {
+      out = argv[++index]
+      if (out === undefined) {
+        io.err(`live-evals report: --out needs a file name.\n\n${USAGE}`)
+        return EXIT_USAGE
+      }
+    } else if (argument.startsWith('-')) {
+      io.err(`live-evals report: unknown option ${argument}\n\n${USAGE}`)
+      return EXIT_USAGE
+    } else runDirectories.push(argument)
+  }
+  if (runDirectories.length === 0) {
+    io.err(`live-evals report: name at least one run folder.\n\n${USAGE}`)
+    return EXIT_USAGE
+  }
+  try {
+    if (runDirectories.length === 1) {
+      io.out(`${await writeRunReport(runDirectories[0] as string)}\n`)
+      return 0
+    }
+    const comparison = await writeComparisonReport(runDirectories, out)
+    io.out(`comparison of ${runDirectories.length} runs: ${comparison}\n`)
+    return 0
+  } catch (error) {
+    const reason = error instanceof GateInputError || error instanceof Error ? error.message : String(error)
+    io.err(`live-evals report: ${reason}\n`)
+    return EXIT_USAGE
+  }
+}

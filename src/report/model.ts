@@ -1,0 +1,217 @@
+// The report's state: a pure function from what the adapter loaded to everything the page shows. Rendering reads
+// only this model, so the numbers on the page can be tested without HTML and without a browser.
+
+import type { SpeechInterval } from '../audio/speech-activity.ts'
+import { isToolTurn, type LatencySplit, latencySplit, rowTurnWork } from '../gate/latency.ts'
+import { type MetricSummary, ROW_METRICS, summarizeMetrics } from '../gate/metrics.ts'
+import { architectureOf } from '../gate/row-keys.ts'
+import { type ProportionInterval, wilsonInterval } from '../gate/statistics.ts'
+import type { ResultItem, ResultStatus } from '../reporting/result-schema.ts'
+import { rowKeyOf } from '../reporting/row-key.ts'
+import { anchorOf } from './html.ts'
+import type { LoadedRun, ScenarioEvidence } from './load-run.ts'
+import { diffState, type StateChange } from './state-diff.ts'
+
+export interface CheckModel {
+  id: string
+  status: string
+  required: boolean
+  reason: string | null
+  evidence: unknown
+}
+
+export interface TimelineLine {
+  role: 'caller' | 'assistant'
+  text: string
+  start_ms: number | null
+  end_ms: number | null
+}
+
+export interface ToolCallModel {
+  name: string
+  call_id: string | null
+  status: string
+  arguments: unknown
+  output: unknown
+  at_ms: number | null
+}
+
+export interface TimelineModel {
+  duration_ms: number | null
+  caller: SpeechInterval[]
+  assistant: SpeechInterval[]
+  envelope: { caller: number[]; assistant: number[] } | null
+  lines: TimelineLine[]
+  delegations: { id: string; start_ms: number; settled_ms: number | null }[]
+  tool_calls: ToolCallModel[]
+}
+
+export interface SemanticDimension {
+  dimension: string
+  status: string
+  score: number | null
+  rationale: string
+}
+
+export interface ScenarioModel {
+  anchor: string
+  scenario_id: string
+  trial: number
+  title: string
+  status: ResultStatus
+  error: { stage: string; message: string } | null
+  rationale: string | null
+  tool_turn: boolean
+  metrics: Record<string, number | null>
+  checks: CheckModel[]
+  failed_checks: CheckModel[]
+  audio: { caller: string | null; assistant: string | null; conversation: string | null }
+  timeline: TimelineModel
+  state: { initial: unknown; final: unknown; changes: StateChange[] } | null
+  semantic: { score: number | null; dimensions: SemanticDimension[] }
+  /** What could not be shown and why (a missing details file, an unreadable WAV). */
+  problems: string[]
+}
+
+export interface RunReportModel {
+  run: { id: string; module: string; execution_mode: string; architecture: string; dataset: string }
+  partial: string | null
+  counts: { total: number; passed: number; failed: number; infrastructure_errors: number }
+  pass_rate: ProportionInterval
+  metrics: MetricSummary[]
+  latency: LatencySplit
+  scenarios: ScenarioModel[]
+}
+
+type Loose = Record<string, unknown>
+const isObject = (value: unknown): value is Loose =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+const stringOr = (value: unknown, fallback: string) => (typeof value === 'string' ? value : fallback)
+
+function checksOf(row: ResultItem, evidence: ScenarioEvidence): CheckModel[] {
+  // The details carry each check's reason and evidence; the row only its id and status.
+  const detailed = isObject(evidence.details?.assessment) ? evidence.details.assessment.checks : undefined
+  if (Array.isArray(detailed)) {
+    return detailed.filter(isObject).map((check) => ({
+      id: stringOr(check.id, '?'),
+      status: stringOr(check.status, '?'),
+      required: check.required === true,
+      reason: typeof check.reason === 'string' ? check.reason : null,
+      evidence: check.evidence ?? null,
+    }))
+  }
+  return (row.assessment?.checks ?? []).map((check) => ({ ...check, reason: null, evidence: null }))
+}
+
+function semanticOf(row: ResultItem, evidence: ScenarioEvidence): ScenarioModel['semantic'] {
+  const grades = evidence.details?.semantic_grades
+  const dimensions: SemanticDimension[] = isObject(grades)
+    ? Object.entries(grades)
+        .filter((entry): entry is [string, Loose] => isObject(entry[1]))
+        .map(([dimension, grade]) => ({
+          dimension,
+          status: stringOr(grade.status, '?'),
+          score: typeof grade.score === 'number' ? grade.score : null,
+          rationale: stringOr(grade.rationale, ''),
+        }))
+    : Object.entries(row.metrics.task.semantic_quality.dimensions).map(([dimension, score]) => ({
+        dimension,
+        status: 'scored',
+        score,
+        rationale: '',
+      }))
+  return { score: row.metrics.task.semantic_quality.score, dimensions }
+}
+
+function timelineOf(evidence: ScenarioEvidence): TimelineModel {
+  const details = evidence.details
+  const observation = details?.observation
+  const lines: TimelineLine[] = [
+    ...(observation?.transcript ?? [])
+      .filter((line) => line.role === 'user')
+      .map((line) => ({ role: 'caller' as const, text: line.text, start_ms: line.start_ms, end_ms: null })),
+    ...(details?.assistant_turn_transcript ?? []).map((line) => ({
+      role: 'assistant' as const,
+      text: line.text,
+      start_ms: line.startMs,
+      end_ms: line.endMs,
+    })),
+  ].sort((a, b) => (a.start_ms ?? Number.POSITIVE_INFINITY) - (b.start_ms ?? Number.POSITIVE_INFINITY))
+  return {
+    duration_ms: evidence.voice?.duration_ms ?? null,
+    caller: evidence.voice?.caller ?? [],
+    assistant: evidence.voice?.assistant ?? [],
+    envelope: evidence.voice?.envelope ?? null,
+    lines,
+    delegations: (details?.delegations ?? []).map((delegation) => ({
+      id: delegation.id,
+      start_ms: delegation.startMs,
+      settled_ms: delegation.settledMs,
+    })),
+    tool_calls: (observation?.tool_executions ?? []).map((execution) => ({
+      name: execution.name,
+      call_id: execution.call_id,
+      status: execution.status,
+      arguments: execution.arguments,
+      output: execution.output,
+      at_ms: execution.completed_at_ms,
+    })),
+  }
+}
+
+export function scenarioModel(row: ResultItem, evidence: ScenarioEvidence): ScenarioModel {
+  const { scenario_id, trial } = rowKeyOf(row)
+  const checks = checksOf(row, evidence)
+  const observation = evidence.details?.observation
+  return {
+    anchor: anchorOf(scenario_id, trial),
+    scenario_id,
+    trial,
+    title: row.title ?? scenario_id,
+    status: row.status,
+    error: row.error,
+    rationale: row.assessment?.rationale ?? null,
+    tool_turn: isToolTurn(rowTurnWork(row)),
+    metrics: Object.fromEntries(ROW_METRICS.map((metric) => [metric.name, metric.valueOf(row)])),
+    checks,
+    failed_checks: checks.filter((check) => check.status === 'failed'),
+    audio: {
+      caller: row.artifacts.input_audio,
+      assistant: row.artifacts.output_audio,
+      conversation: row.artifacts.conversation_audio,
+    },
+    timeline: timelineOf(evidence),
+    state:
+      observation === undefined
+        ? null
+        : {
+            initial: observation.initial_application_state,
+            final: observation.final_application_state,
+            changes: diffState(observation.initial_application_state, observation.final_application_state),
+          },
+    semantic: semanticOf(row, evidence),
+    problems: [evidence.details_problem, evidence.voice_problem].filter(
+      (problem): problem is string => problem !== null,
+    ),
+  }
+}
+
+export function runReportModel(loaded: LoadedRun): RunReportModel {
+  const { document, partial } = loaded.file
+  const rows = document.results
+  return {
+    run: {
+      id: document.run.id,
+      module: document.run.module,
+      execution_mode: document.run.execution_mode,
+      architecture: architectureOf(document),
+      dataset: document.run.dataset,
+    },
+    partial,
+    counts: document.summary,
+    pass_rate: wilsonInterval(document.summary.passed, document.summary.total),
+    metrics: summarizeMetrics(rows),
+    latency: latencySplit(rows),
+    scenarios: rows.map((row, index) => scenarioModel(row, loaded.evidence[index] as ScenarioEvidence)),
+  }
+}

@@ -1,0 +1,104 @@
+// The run report page: the summary (pass rate with its interval, infrastructure errors apart, metric
+// distributions with n, latency by turn kind against the named bands), the filterable and sortable table, then
+// one section per scenario.
+
+import type { BandCount } from '../gate/latency.ts'
+import type { Distribution } from '../gate/statistics.ts'
+import { formatMs, formatPercent, formatRatio, html, type SafeHtml } from './html.ts'
+import type { RunReportModel, ScenarioModel } from './model.ts'
+import { page } from './page.ts'
+import { scenarioSection, statusBadge } from './render-scenario.ts'
+
+const valueOrEmpty = (value: number | null | undefined) =>
+  value === null || value === undefined ? '' : String(value)
+
+function summary(model: RunReportModel): SafeHtml {
+  const { counts, pass_rate: rate } = model
+  return html`<div class="cards">
+<div class="card">pass rate<b>${formatPercent(rate.estimate)}</b><span class="meta">95% CI ${formatPercent(rate.lower)}–${formatPercent(rate.upper)}, n=${rate.n}</span></div>
+<div class="card">passed<b>${counts.passed}</b></div>
+<div class="card">failed<b>${counts.failed}</b></div>
+<div class="card">infrastructure errors<b>${counts.infrastructure_errors}</b><span class="meta">not failures: no verdict</span></div>
+<div class="card">scenarios<b>${counts.total}</b></div>
+</div>`
+}
+
+function metricsTable(model: RunReportModel): SafeHtml {
+  const format = (unit: string, value: number | null) =>
+    unit === 'ms' ? formatMs(value) : formatRatio(value)
+  return html`<table class="metrics"><thead><tr><th>metric</th><th class="num">n</th><th class="num">mean</th><th class="num">P50</th><th class="num">P90</th><th class="num">P95</th></tr></thead><tbody>
+${model.metrics.map(
+  (metric) =>
+    html`<tr><td>${metric.label}</td><td class="num">${metric.n}</td><td class="num">${format(metric.unit, metric.mean)}</td><td class="num">${format(metric.unit, metric.p50)}</td><td class="num">${format(metric.unit, metric.p90)}</td><td class="num">${format(metric.unit, metric.p95)}</td></tr>`,
+)}
+</tbody></table>`
+}
+
+function bands(counts: readonly BandCount[]): SafeHtml {
+  return html`${counts.map(
+    (band) =>
+      html`<span class="band">${band.band} ≤ ${band.max_ms} ms: <b>${band.within}/${band.n}</b></span> `,
+  )}`
+}
+
+function latencyTable(model: RunReportModel): SafeHtml {
+  const row = (label: string, d: Distribution, bandCounts: readonly BandCount[]) =>
+    html`<tr><td>${label}</td><td class="num">${d.n}</td><td class="num">${formatMs(d.p50)}</td><td class="num">${formatMs(d.p90)}</td><td class="num">${formatMs(d.p95)}</td><td>${bands(bandCounts)}</td></tr>`
+  const { latency } = model
+  return html`<table class="latency"><thead><tr><th>response latency</th><th class="num">n</th><th class="num">P50</th><th class="num">P90</th><th class="num">P95</th><th>within band</th></tr></thead><tbody>
+${row('turns without tool work', latency.conversational, latency.conversational_bands)}
+${row('tool turns (delegation or tool call)', latency.tool, [latency.tool_band])}
+</tbody></table>
+${latency.rows_without_per_response_latency === 0 ? html`` : html`<p class="meta">${latency.rows_without_per_response_latency} multi-response row(s) record only a mean latency and are not in these percentiles.</p>`}`
+}
+
+function tableRow(scenario: ScenarioModel): SafeHtml {
+  const search =
+    `${scenario.scenario_id} ${scenario.title} ${scenario.failed_checks.map((check) => check.id).join(' ')}`.toLowerCase()
+  const metric = (name: string, unit: 'ms' | 'ratio') => {
+    const value = scenario.metrics[name] ?? null
+    return html`<td class="num" data-value="${valueOrEmpty(value)}">${unit === 'ms' ? formatMs(value) : formatRatio(value)}</td>`
+  }
+  return html`<tr data-status="${scenario.status}" data-search="${search}">
+<td data-value="${scenario.status}">${statusBadge(scenario.status)}</td>
+<td><a href="#${scenario.anchor}">${scenario.scenario_id}</a></td>
+<td class="num">${scenario.trial}</td>
+<td>${scenario.title}</td>
+${metric('response_latency_ms', 'ms')}
+<td data-value="${scenario.tool_turn ? 1 : 0}">${scenario.tool_turn ? 'yes' : 'no'}</td>
+${metric('tool_accuracy', 'ratio')}
+${metric('delegation_accuracy', 'ratio')}
+${metric('semantic_quality', 'ratio')}
+<td>${scenario.failed_checks.map((check) => check.id).join(', ')}${scenario.error === null ? '' : `error: ${scenario.error.stage}`}</td>
+</tr>`
+}
+
+function scenarioTable(model: RunReportModel): SafeHtml {
+  return html`<div class="filters">
+<input id="filter-text" type="search" placeholder="filter by id, title or failed check" aria-label="filter scenarios">
+<select id="filter-status" aria-label="status"><option value="">every status</option><option value="passed">passed</option><option value="failed">failed</option><option value="infrastructure_error">infrastructure error</option></select>
+<span id="filter-count" class="meta"></span>
+</div>
+<table id="scenario-table"><thead><tr><th>status</th><th>scenario</th><th class="num">trial</th><th>title</th><th class="num">latency</th><th>tool turn</th><th class="num">tool acc.</th><th class="num">deleg. acc.</th><th class="num">semantic</th><th>failed checks</th></tr></thead>
+<tbody>
+${model.scenarios.map(tableRow)}
+</tbody></table>`
+}
+
+export function renderRunReport(model: RunReportModel): string {
+  const { run } = model
+  return page(
+    `live-evals ${run.id}`,
+    html`<h1>${run.id}</h1>
+<p class="meta">${run.module} · ${run.architecture} · ${run.execution_mode} · dataset ${run.dataset}</p>
+${model.partial === null ? html`` : html`<p class="problem"><b>Partial results:</b> ${model.partial}</p>`}
+${summary(model)}
+<h2>Metrics</h2>
+${metricsTable(model)}
+<h2>Latency</h2>
+${latencyTable(model)}
+<h2>Scenarios</h2>
+${scenarioTable(model)}
+${model.scenarios.map(scenarioSection)}`,
+  )
+}

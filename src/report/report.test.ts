@@ -1,0 +1,138 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { captureIO } from '../cli/capture-io.ts'
+import { run as reportCommand } from '../cli/report.ts'
+import { escapeHtml, html, jsonText } from './html.ts'
+import { loadRun } from './load-run.ts'
+import { runReportModel } from './model.ts'
+import { CONTENT_SECURITY_POLICY } from './page-assets.ts'
+import { HOSTILE_TRANSCRIPT, writeSampleRun } from './report.test-helpers.ts'
+import { diffState } from './state-diff.ts'
+import { writeComparisonReport, writeRunReport } from './write-report.ts'
+
+let folder = ''
+let runDir = ''
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'live-evals-report-'))
+  runDir = await mkdtemp(join(folder, 'crawl_offline_'))
+  await writeSampleRun(runDir)
+})
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true })
+})
+
+describe('escaping', () => {
+  test('interpolated text is escaped; fragments made by html are not escaped twice', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;')
+    const inner = html`<b>${'<i>'}</b>`
+    expect(html`<p>${inner}${['<', 1]}</p>`.text).toBe('<p><b>&lt;i&gt;</b>&lt;1</p>')
+  })
+  test('a transcript carrying <script> renders as text in the run report', async () => {
+    const page = await readFile(await writeRunReport(runDir), 'utf8')
+    expect(page).not.toContain(HOSTILE_TRANSCRIPT)
+    expect(page).toContain(escapeHtml(HOSTILE_TRANSCRIPT))
+    // The only script element is the page's own, allowed by hash.
+    expect(page.match(/<script/g)).toHaveLength(1)
+    expect(page).toContain('Rationale for booking_ok &lt;b&gt;bold?&lt;/b&gt;')
+  })
+})
+
+describe('the run report page', () => {
+  test('carries a Content-Security-Policy that allows nothing remote', async () => {
+    const page = await readFile(join(runDir, 'report.html'), 'utf8')
+    expect(page).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(CONTENT_SECURITY_POLICY)}">`,
+    )
+    expect(CONTENT_SECURITY_POLICY).toMatch(
+      /^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+'; style-src 'sha256-/,
+    )
+    expect(CONTENT_SECURITY_POLICY).toContain("media-src 'self'")
+    expect(CONTENT_SECURITY_POLICY).not.toMatch(/https?:|\*|unsafe/)
+    expect(page).not.toMatch(/(src|href)="(https?:)?\/\//)
+  })
+  test('audio is referenced by relative path, and the page is written 0600', async () => {
+    const path = join(runDir, 'report.html')
+    const page = await readFile(path, 'utf8')
+    expect(page).toContain('src="audio/booking_ok/conversation.wav"')
+    expect((await stat(path)).mode & 0o777).toBe(0o600)
+  })
+  test('the summary: pass rate with its interval, infrastructure errors apart, metrics with n', async () => {
+    const model = runReportModel(await loadRun(runDir))
+    expect(model.counts).toEqual({ total: 3, passed: 1, failed: 1, infrastructure_errors: 1 })
+    expect(model.pass_rate).toMatchObject({ successes: 1, n: 3 })
+    expect(model.pass_rate.lower).toBeCloseTo(0.0615, 4)
+    const latency = model.metrics.find((metric) => metric.metric === 'response_latency_ms')
+    // The infrastructure row measured nothing: n is 2, not 3.
+    expect(latency).toMatchObject({ n: 2, mean: 800, p50: 400, p95: 1_200 })
+    expect(model.latency.tool.n).toBe(1)
+    expect(model.latency.conversational.n).toBe(1)
+  })
+  test('per scenario: voiced intervals from the stereo WAV, checks with evidence, state changes, problems', async () => {
+    const model = runReportModel(await loadRun(runDir))
+    const [ok, bad, broken] = model.scenarios
+    expect(ok?.timeline.caller).toHaveLength(1)
+    expect(ok?.timeline.caller[0]?.startMs).toBeCloseTo(200, -1)
+    expect(ok?.timeline.assistant[0]?.startMs).toBeCloseTo(1_600, -1)
+    expect(ok?.timeline.assistant[0]?.endMs).toBeCloseTo(2_600, -2)
+    expect(ok?.state?.changes).toEqual([
+      { path: 'reservations[0]', kind: 'added', after: { reservation_id: 'R-001', party_size: 4 } },
+    ])
+    expect(ok?.timeline.tool_calls[0]).toMatchObject({ name: 'create_reservation', at_ms: 1_400 })
+    expect(bad?.failed_checks).toEqual([
+      expect.objectContaining({ id: 'application_state', evidence: { missing: ['reservations[0]'] } }),
+    ])
+    expect(broken?.problems).toEqual(['the row names no such artifact', 'the row names no such artifact'])
+  })
+  test('the timeline image is written beside the WAVs, without links', async () => {
+    const svg = await readFile(join(runDir, 'audio', 'booking_ok', 'timeline.svg'), 'utf8')
+    expect(svg).toContain('xmlns="http://www.w3.org/2000/svg"')
+    expect(svg).toContain('<title>caller voiced')
+    expect(svg).not.toContain('data-seek-ms')
+  })
+})
+
+describe('state differences', () => {
+  test('added, removed and changed leaves by path', () => {
+    expect(
+      diffState({ a: 1, b: { c: [1, 2] }, gone: true }, { a: 2, b: { c: [1, 3, 4] }, 'odd key': null }),
+    ).toEqual([
+      { path: 'a', kind: 'changed', before: 1, after: 2 },
+      { path: 'b.c[1]', kind: 'changed', before: 2, after: 3 },
+      { path: 'b.c[2]', kind: 'added', after: 4 },
+      { path: 'gone', kind: 'removed', before: true },
+      { path: '["odd key"]', kind: 'added', after: null },
+    ])
+  })
+  test('very deep nesting compares as a whole instead of recursing without bound', () => {
+    let deep: unknown = 1
+    for (let i = 0; i < 10_000; i++) deep = [deep]
+    expect(diffState(deep, 2)).toHaveLength(1)
+    expect(diffState({ x: deep }, { x: deep })).toEqual([])
+    expect(jsonText(deep)).toBe('(nested too deeply to show)')
+  })
+})
+
+describe('live-evals report', () => {
+  test('two runs give two reports and one comparison page linking to them', async () => {
+    const other = await mkdtemp(join(folder, 'crawl_offline_responses_'))
+    await writeSampleRun(other)
+    const io = captureIO()
+    const out = join(folder, 'comparison.html')
+    expect(await reportCommand([runDir, other, '--out', out], io)).toBe(0)
+    const page = await readFile(out, 'utf8')
+    expect(page).toContain('Comparison of 2 runs')
+    expect(page).toMatch(/href="crawl_offline_[^/"]+\/report.html#scenario-booking_ok-t1"/)
+    expect(page).toContain('<td>same</td>')
+  })
+  test('a folder without results.json is bad input with the path named', async () => {
+    const io = captureIO()
+    expect(await reportCommand([join(folder, 'nothing-here')], io)).toBe(2)
+    expect(io.stderr()).toContain('nothing-here/results.json: cannot be read (ENOENT)')
+    expect(await reportCommand([], captureIO())).toBe(2)
+  })
+  test('writeComparisonReport defaults to comparison.html beside the first run', async () => {
+    expect(await writeComparisonReport([runDir])).toBe(join(folder, 'comparison.html'))
+  })
+})

@@ -1,0 +1,97 @@
+// Writing reports into run directories: the run report (report.html at the top, so the rows' relative audio
+// paths work from it and the folder can be zipped), the timeline image beside each scenario's WAVs, and the
+// comparison page for several runs. The reporter calls writeRunReport at the end of every run.
+
+import { writeFile } from 'node:fs/promises'
+import { dirname, join, relative, resolve } from 'node:path'
+import { writeArtifact } from '../artifacts/write.ts'
+import type { ResultItem } from '../reporting/result-schema.ts'
+import { type LoadedRun, loadRun, loadScenarioEvidence } from './load-run.ts'
+import { type RunReportModel, runReportModel, type ScenarioModel, scenarioModel } from './model.ts'
+import { type ComparedRun, renderComparison } from './render-comparison.ts'
+import { renderRunReport } from './render-run.ts'
+import { artifactHref } from './render-scenario.ts'
+import { timelineSvg } from './render-timeline.ts'
+import { COMPARISON_FILE_NAME, REPORT_FILE_NAME } from './report-file.ts'
+
+export const TIMELINE_IMAGE_NAME = 'timeline.svg'
+
+/** Where a scenario's timeline image goes: beside its conversation WAV; null when the row has no audio folder. */
+export function timelineImagePath(row: Pick<ResultItem, 'artifacts'>): string | null {
+  const audio = row.artifacts.conversation_audio ?? row.artifacts.output_audio ?? row.artifacts.input_audio
+  if (audio === null || artifactHref(audio) === null || !audio.includes('/')) return null
+  return `${dirname(audio)}/${TIMELINE_IMAGE_NAME}`
+}
+
+async function writeTimelineImage(
+  runDirectory: string,
+  row: ResultItem,
+  scenario: ScenarioModel,
+): Promise<string | null> {
+  const relativePath = timelineImagePath(row)
+  if (relativePath === null) return null
+  const svg = `<?xml version="1.0" encoding="UTF-8"?>\n${timelineSvg(scenario.timeline, { standalone: true }).text}\n`
+  return writeArtifact(runDirectory, relativePath, svg)
+}
+
+/**
+ * Writes the timeline image of one row (for `vitest --ui` attachments), from its details JSON and conversation WAV
+ * already on disk; results.json need not exist yet. Returns the image's absolute path, or null when the row has no
+ * audio folder.
+ */
+export async function writeScenarioTimelineImage(
+  runDirectory: string,
+  row: ResultItem,
+): Promise<string | null> {
+  const evidence = await loadScenarioEvidence(runDirectory, row)
+  return writeTimelineImage(runDirectory, row, scenarioModel(row, evidence))
+}
+
+export interface WrittenRunReport {
+  html: string
+  timeline_images: string[]
+  loaded: LoadedRun
+  model: RunReportModel
+}
+
+/** Loads a run directory and writes its report and timeline images. */
+export async function writeRunReportFiles(runDirectory: string): Promise<WrittenRunReport> {
+  const loaded = await loadRun(runDirectory)
+  const model = runReportModel(loaded)
+  const images: string[] = []
+  for (const [index, row] of loaded.file.document.results.entries()) {
+    const image = await writeTimelineImage(runDirectory, row, model.scenarios[index] as ScenarioModel)
+    if (image !== null) images.push(image)
+  }
+  const html = await writeArtifact(runDirectory, REPORT_FILE_NAME, renderRunReport(model))
+  return { html, timeline_images: images, loaded, model }
+}
+
+/** Writes `<runDirectory>/report.html` (and the timeline images); returns the HTML file's absolute path. */
+export async function writeRunReport(runDirectory: string): Promise<string> {
+  return (await writeRunReportFiles(runDirectory)).html
+}
+
+/**
+ * Writes each run's report and one comparison page at `outFile` (default: comparison.html in the first run's
+ * parent folder) linking to them. Returns the comparison page's path.
+ */
+export async function writeComparisonReport(
+  runDirectories: readonly string[],
+  outFile?: string,
+): Promise<string> {
+  const destination = resolve(
+    outFile ?? join(dirname(resolve(runDirectories[0] ?? '.')), COMPARISON_FILE_NAME),
+  )
+  const runs: ComparedRun[] = []
+  for (const runDirectory of runDirectories) {
+    const written = await writeRunReportFiles(runDirectory)
+    runs.push({
+      model: written.model,
+      report_href: relative(dirname(destination), written.html).split('/').map(encodeURIComponent).join('/'),
+    })
+  }
+  // Outside any run directory, so not an artifact: written 0600 like one.
+  await writeFile(destination, renderComparison(runs), { mode: 0o600 })
+  return destination
+}
