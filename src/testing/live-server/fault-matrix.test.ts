@@ -2,6 +2,7 @@
 // case gets exactly one `error` event (and, where the session cannot go on, the close that follows it) or a
 // close alone; the server stays alive and serves a valid session afterwards; and what it queued for clients
 // stays bounded (its buffered-bytes counter, never the process RSS). Deterministic: no timing, no randomness.
+import { connect } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { LIMIT_CLOSE, LIMIT_ERROR_CODES } from './limits.ts'
 import { MAX_QUOTED_CHARS } from './protocol-errors.ts'
@@ -278,6 +279,39 @@ describe('protocol fault matrix', () => {
     client.close()
     await untilNoConnections(server)
     expect(server.stats().peakBufferedBytes).toBeLessThanOrEqual(server.limits.maxSendBufferBytes)
+  })
+})
+
+/** Writes `request` on a raw TCP connection to the server and returns the first response line ('' if none). */
+async function rawRequest(server: OfflineLiveServer, request: string): Promise<string> {
+  const { port } = new URL(server.url)
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write(request))
+    let received = ''
+    socket.on('data', (data) => {
+      received += String(data)
+    })
+    socket.on('close', () => resolve(received.split('\r\n')[0] ?? ''))
+    socket.on('error', () => socket.destroy())
+    socket.setTimeout(2_000, () => socket.destroy())
+  })
+}
+
+const upgradeRequest = (target: string, headers = 'Authorization: Bearer token-x\r\n') =>
+  `GET ${target} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+  `Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n${headers}Connection: close\r\n\r\n`
+
+describe('faults before the WebSocket exists', () => {
+  it.each([
+    ['a request target that is not a URL', upgradeRequest('http://[::1'), 'HTTP/1.1 400 Bad Request'],
+    ['a percent-garbled host', upgradeRequest('http://%zz/'), 'HTTP/1.1 400 Bad Request'],
+    ['another path', upgradeRequest('/v1/realtime'), 'HTTP/1.1 404 Not Found'],
+    ['no bearer token', upgradeRequest('/v1/live/sessions', ''), 'HTTP/1.1 401 Unauthorized'],
+    ['bytes that are not HTTP', '\u0000\u0001garbage\r\n\r\n', 'HTTP/1.1 400 Bad Request'],
+  ])('%s is refused and the server keeps serving', async (_name, request, status) => {
+    expect(await rawRequest(offline.server, request)).toBe(status)
+    await validSession(offline.server)
+    await untilNoConnections(offline.server)
   })
 })
 

@@ -99,7 +99,19 @@ export async function startOfflineLiveServer(
   })
 
   http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname
+    // An upgrade listener runs outside any request handler: whatever it throws would reach the process.
+    try {
+      upgrade(request, socket, head)
+    } catch {
+      socket.destroy()
+    }
+  })
+
+  const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = requestPath(request.url)
+    if (path === null) {
+      return refuse(socket, 400, 'Bad Request', 'The request target is not a valid URL path.')
+    }
     if (path !== LIVE_SESSIONS_PATH) {
       return refuse(socket, 404, 'Not Found', `No WebSocket route at ${path}; use ${LIVE_SESSIONS_PATH}.`)
     }
@@ -162,7 +174,7 @@ export async function startOfflineLiveServer(
       // it a moment to send the close frame, then drop the socket whatever the peer does.
       ws.on('error', () => setTimeout(() => ws.terminate(), ERROR_CLOSE_GRACE_MS).unref())
     })
-  })
+  }
 
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject)
@@ -197,6 +209,15 @@ export async function startOfflineLiveServer(
       })
       return closing
     },
+  }
+}
+
+/** The path of a request target, or null when the target is not a URL (a raw client can send anything). */
+function requestPath(target: string | undefined): string | null {
+  try {
+    return new URL(target ?? '/', 'http://127.0.0.1').pathname
+  } catch {
+    return null
   }
 }
 
