@@ -115,6 +115,23 @@ describe.each([2, 3])('a run split into %i shards', (count) => {
   })
 })
 
+test(
+  'a merge on another machine writes to its own results folder, under the shared run name',
+  async () => {
+    // The blobs of the 2-way split, merged where the results folder is elsewhere (as on a CI merge job).
+    const elsewhere = join(resultsDir, '..', 'merge-machine')
+    const merged = await runVitest(
+      ['run', '--config', FIXTURE_CONFIG, `--merge-reports=${join(resultsDir, '..', 'blobs-2')}`],
+      { ...env, LIVE_EVALS_RESULTS_DIR: elsewhere },
+    )
+    const document = await readResults(join(elsewhere, 'split-2_responses', 'results.json'))
+    const reference = whole.get('responses')
+    if (reference === undefined) throw new Error('no unsharded responses run')
+    expect(comparable(document), merged.output).toEqual(comparable(reference))
+  },
+  SPAWN_TIMEOUT_MS,
+)
+
 describe('sharded runs that must not start or merge', () => {
   test(
     'a shard without a run name is refused, naming LIVE_EVALS_RUN_NAME, and leaves nothing behind',
