@@ -10,8 +10,13 @@ export function estimatedTokens(text: string): number {
 }
 
 export function estimatedUsage(inputText: string, outputText: string): ResponseUsage {
-  const input = estimatedTokens(inputText)
-  const output = estimatedTokens(outputText)
+  return usageForCharacters(inputText.length, outputText.length)
+}
+
+/** The same estimate from character counts, for callers that count what they read instead of keeping it. */
+export function usageForCharacters(inputChars: number, outputChars: number): ResponseUsage {
+  const input = Math.ceil(inputChars / CHARS_PER_TOKEN)
+  const output = Math.ceil(outputChars / CHARS_PER_TOKEN)
   return {
     input_tokens: input,
     input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },

@@ -37,6 +37,8 @@ export interface AppendsDeps {
   delegationMode: () => 'client' | 'responses'
   isKnownClientDelegation: (id: string) => boolean
   speak: (text: string, notBeforeMs: number) => void
+  /** Appends that may wait for their ack at once (limits.ts); a stalled audio clock cannot pile up more. */
+  maxPending: number
 }
 
 export class ContextAppends {
@@ -84,6 +86,13 @@ export class ContextAppends {
   }
 
   #validate(event: AppendEvent): ProtocolError | null {
+    if (this.#pending.size >= this.#deps.maxPending) {
+      return protocolError(
+        ERROR_CODES.tooManyPendingAppends,
+        `${this.#pending.size} context appends already wait for the audio clock; keep streaming input audio ` +
+          'so they are acknowledged before appending more.',
+      )
+    }
     if (event.content.trim() === '') {
       return protocolError(ERROR_CODES.invalidValue, 'content must be a non-empty string.', 'content')
     }

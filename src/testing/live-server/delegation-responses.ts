@@ -30,8 +30,9 @@ interface PendingRound {
   delegationId: string
   /** Outputs by call_id; null until the client returns one. */
   outputs: Map<string, string | null>
-  /** Everything the backend has read so far, for the usage estimate. */
-  inputText: string
+  /** How many characters the backend has read so far, for the usage estimate (counted, not kept, so a
+   * client adding item after item cannot grow the server's memory). */
+  inputChars: number
 }
 
 export interface ResponsesDelegationDeps {
@@ -73,17 +74,18 @@ export class ResponsesDelegation {
     })
     const callId = ids.next('call')
     const itemId = ids.next('fc')
-    const inputText = `${config.instructions ?? ''}\n${JSON.stringify(config.tools ?? [])}\n${userText}`
+    const inputChars =
+      (config.instructions ?? '').length + JSON.stringify(config.tools ?? []).length + userText.length + 2
     this.#deps.after(BACKEND_RESPONSE_MS, () => {
       if (this.#abandoned) return
-      const events = functionCallResponse(this.#context(config, responseId, inputText), {
+      const events = functionCallResponse(this.#context(config, responseId, inputChars), {
         itemId,
         callId,
         name: call.name,
         arguments: JSON.stringify(call.arguments),
       })
       this.#emit(delegationId, events)
-      this.#round = { delegationId, outputs: new Map([[callId, null]]), inputText }
+      this.#round = { delegationId, outputs: new Map([[callId, null]]), inputChars }
     })
     return delegationId
   }
@@ -93,7 +95,7 @@ export class ResponsesDelegation {
     const round = this.#round
     const item = event.item
     if (item.type !== 'function_call_output') {
-      if (round !== null) round.inputText += `\n${messageText(item)}`
+      if (round !== null) round.inputChars += messageText(item).length + 1
       return null
     }
     if (round === null || !round.outputs.has(item.call_id)) {
@@ -112,7 +114,7 @@ export class ResponsesDelegation {
     }
     const output = typeof item.output === 'string' ? item.output : JSON.stringify(item.output)
     round.outputs.set(item.call_id, output)
-    round.inputText += `\n${output}`
+    round.inputChars += output.length + 1
     return null
   }
 
@@ -137,7 +139,7 @@ export class ResponsesDelegation {
     const text = this.#deps.behaviour.finalAnswer(outputs[0] ?? {})
     const { ids } = this.#deps
     const events = messageResponse(
-      this.#context(config, ids.next('resp'), round.inputText),
+      this.#context(config, ids.next('resp'), round.inputChars),
       ids.next('msg'),
       text,
     )
@@ -152,13 +154,13 @@ export class ResponsesDelegation {
     this.#abandoned = true
   }
 
-  #context(config: ResponsesConfig, responseId: string, inputText: string): BackendResponseContext {
+  #context(config: ResponsesConfig, responseId: string, inputChars: number): BackendResponseContext {
     return {
       responseId,
       model: config.model,
       createdAt: this.#deps.createdAt(),
       parallelToolCalls: config.parallel_tool_calls ?? true,
-      inputText,
+      inputChars,
     }
   }
 

@@ -196,6 +196,16 @@ const CASES: Record<string, FaultCase> = {
     error: 'immutable_field_update',
     close: null,
   },
+  'a context append while 128 already wait for a stalled audio clock': {
+    when: 'started',
+    send: (client) => {
+      for (let i = 0; i <= 128; i++) {
+        client.send({ type: 'session.instructions.append', delegation_id: null, content: `note ${i}` })
+      }
+    },
+    error: LIMIT_ERROR_CODES.tooManyPendingAppends,
+    close: null,
+  },
   'a Decisions command': {
     when: 'started',
     send: event({ type: 'decision.create' }),

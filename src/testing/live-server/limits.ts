@@ -9,6 +9,8 @@
 //   maxNestingDepth           64       `error` code `nesting_too_deep`; the frame is ignored
 //   maxSendBufferBytes        8 MiB    a client that does not read: close 1008 (policy) with reason
 //                                      `send_buffer_exceeded`, and the connection's memory is released
+//   maxPendingAppends         128      `error` code `too_many_pending_appends` for a context append made
+//                                      while this many still wait for the audio clock (a stalled stream)
 //   (a bug of ours)           -        `error` type `server_error` code `offline_server_error`, then close
 //                                      1011; only that session ends
 //
@@ -24,6 +26,8 @@ export interface OfflineServerLimits {
   maxNestingDepth: number
   /** Bytes queued for one client beyond which it is taken as not reading and disconnected. */
   maxSendBufferBytes: number
+  /** Context appends that may wait for their acknowledgement at once (they wait for the audio clock). */
+  maxPendingAppends: number
 }
 
 const MIB = 1024 * 1024
@@ -33,12 +37,14 @@ export const DEFAULT_LIMITS: Readonly<OfflineServerLimits> = Object.freeze({
   maxTransportFrameBytes: 8 * MIB,
   maxNestingDepth: 64,
   maxSendBufferBytes: 8 * MIB,
+  maxPendingAppends: 128,
 })
 
 /** Error codes of our own naming for the limits above (the lead's README lists them with the limits). */
 export const LIMIT_ERROR_CODES = {
   frameTooLarge: 'frame_too_large',
   nestingTooDeep: 'nesting_too_deep',
+  tooManyPendingAppends: 'too_many_pending_appends',
   offlineServerError: 'offline_server_error',
 } as const
 

@@ -5,7 +5,7 @@
 // snapshots are the SDK's whole `Response` type, `output_text` included: it aggregates the text of `output`,
 // which the trimmed snapshot empties, so it is '' (the answer's text travels in the output_text events).
 import type { Response, ResponseStreamEvent, ResponseUsage } from 'openai/resources/responses/responses'
-import { estimatedUsage } from '../estimated-usage.ts'
+import { usageForCharacters } from '../estimated-usage.ts'
 
 export type NestedResponseEvent = ResponseStreamEvent
 
@@ -15,8 +15,8 @@ export interface BackendResponseContext {
   /** Unix seconds; fixed per session so that snapshots are reproducible. */
   createdAt: number
   parallelToolCalls: boolean
-  /** Text the backend read (instructions, caller words, tool results): only used to estimate usage. */
-  inputText: string
+  /** Characters the backend read (instructions, caller words, tool results): only used to estimate usage. */
+  inputChars: number
 }
 
 function snapshot(
@@ -47,7 +47,7 @@ function snapshot(
 }
 
 function usageFor(context: BackendResponseContext, outputText: string): ResponseUsage {
-  return estimatedUsage(context.inputText, outputText)
+  return usageForCharacters(context.inputChars, outputText.length)
 }
 
 /** A backend response that ends in one completed function call. */

@@ -12,7 +12,7 @@ import { EventStamper, type OutboundServerEvent, SessionIds } from './events.ts'
 import { FaultInjector } from './faults.ts'
 import { scheduleHearing } from './hearing.ts'
 import { decodedAudioBytes } from './input-audio.ts'
-import { LIMIT_CLOSE } from './limits.ts'
+import { LIMIT_CLOSE, type OfflineServerLimits } from './limits.ts'
 import { ERROR_CODES, type ProtocolError, protocolError, quoted } from './protocol-errors.ts'
 import type { ResolvedSessionScript } from './script.ts'
 import type { ParsedSessionConfig } from './session-config-schema.ts'
@@ -25,7 +25,7 @@ import {
 import { Speaker } from './speech.ts'
 import { AudioClockTimeline } from './timeline.ts'
 import { takeVoiceTurn } from './turn-taking.ts'
-import { type FrameLimits, parseClientFrame } from './validation.ts'
+import { parseClientFrame } from './validation.ts'
 
 /** What the session needs from its WebSocket. */
 export interface SessionTransport {
@@ -70,7 +70,7 @@ export class OfflineLiveSession {
   readonly #stamper: EventStamper
   readonly #ids = new SessionIds()
   readonly #faults: FaultInjector
-  readonly #limits: FrameLimits
+  readonly #limits: OfflineServerLimits
   #state: State = 'awaiting_start'
   #started: Started | null = null
   #muted = false
@@ -80,7 +80,7 @@ export class OfflineLiveSession {
     transport: SessionTransport,
     script: ResolvedSessionScript,
     label: string,
-    limits: FrameLimits,
+    limits: OfflineServerLimits,
   ) {
     this.#transport = transport
     this.#limits = limits
@@ -227,6 +227,7 @@ export class OfflineLiveSession {
         delegationMode: () => (this.#delegation().type === 'responses' ? 'responses' : 'client'),
         isKnownClientDelegation: (id) => clientDelegations.isKnown(id),
         speak,
+        maxPending: this.#limits.maxPendingAppends,
       }),
       responses:
         behaviour === undefined
