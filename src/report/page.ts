@@ -11,6 +11,7 @@ export function page(title: string, body: SafeHtml): string {
 <meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>${title}</title>
 <style>${trustedMarkup(REPORT_STYLE)}</style>
 </head>
