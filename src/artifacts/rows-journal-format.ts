@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { RunMetadataSchema } from '../reporting/result-schema.ts'
+import { artifactPathProblem } from './destinations.ts'
 
 // The rows journal's lines. The journal is a JSON-lines file in the run folder, append-only, each line flushed
 // to disk before the next step of the run:
@@ -22,7 +23,11 @@ export const JournalHeaderSchema = z.strictObject({
   version: z.literal(JOURNAL_VERSION),
   run: RunMetadataSchema,
   dataset_order: z.array(z.string()),
-  results_file: z.string().min(1),
+  // Written where the journal says, so it is checked like every artifact path (no "..", no absolute path).
+  results_file: z.string().superRefine((file, ctx) => {
+    const problem = artifactPathProblem(file)
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem })
+  }),
 })
 export type JournalHeader = z.infer<typeof JournalHeaderSchema>
 

@@ -78,6 +78,16 @@ describe('writing the rows journal', () => {
     expect(journalLines()).toHaveLength(4) // header, one row, end
   })
 
+  it('refuses to start with a first line a rebuild could not trust', async () => {
+    await expect(RowsJournal.create(runDir, { ...start, resultsFile: '../results.json' })).rejects.toThrow(
+      'cannot start: its first line would be invalid (results_file: the path has a ".." segment',
+    )
+    await expect(
+      RowsJournal.create(runDir, { ...start, run: { ...JOURNAL_RUN, module: 'sprint' as never } }),
+    ).rejects.toThrow('(run.module: ')
+    expect(() => statSync(journalPath())).toThrow()
+  })
+
   it('names a shard journal after its results file', () => {
     expect(journalFileFor('results.json')).toBe('rows.jsonl')
     expect(journalFileFor('results.shard-1-of-2.json')).toBe('rows.shard-1-of-2.jsonl')
@@ -138,6 +148,10 @@ describe('reading it back', () => {
       ],
       [`{"journal": "something else"}\n${row}\n`, "damaged at line 1: it is not a journal's first line"],
       [header.slice(0, 50), 'has no complete first line'],
+      [
+        `${header.replace('"results.json"', '"../outside.json"')}\n`,
+        'damaged at line 1: it is not a journal\'s first line (results_file: the path has a ".." segment',
+      ],
     ]
     for (const [text, problem] of cases) {
       writeFileSync(journalPath(), text)

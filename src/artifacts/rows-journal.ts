@@ -17,6 +17,7 @@ import {
   JOURNAL_VERSION,
   type JournalEndReason,
   type JournalHeader,
+  JournalHeaderSchema,
 } from './rows-journal-format.ts'
 
 /** The journal's name in a run folder (a shard's results file gets its own journal: see journalFileFor). */
@@ -72,6 +73,15 @@ export class RowsJournal {
       run: start.run,
       dataset_order: [...start.datasetOrder],
       results_file: resultsFile,
+    }
+    // The first line is what a rebuild trusts: it is checked before it is written, not when it is needed.
+    const checked = JournalHeaderSchema.safeParse(header)
+    if (!checked.success) {
+      const issue = checked.error.issues[0]
+      throw new RowsJournalError(
+        file,
+        `The rows journal ${file} cannot start: its first line would be invalid (${issue?.path.join('.')}: ${issue?.message}).`,
+      )
     }
     let descriptor: number
     try {
