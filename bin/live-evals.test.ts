@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
-import { NEEDS_PROJECT_NODE, nodeProblem } from './node-guard.js'
+import { NEEDS_PROJECT_NODE, nodeProblem, SUPPORTED_NODE, unsupportedNode } from './node-guard.js'
 
 const bin = fileURLToPath(new URL('./live-evals.js', import.meta.url))
 
@@ -57,5 +57,17 @@ describe('nodeProblem', () => {
     ['v21.9.0', 'strip', 'found Node v21.9.0, too old'],
   ])('Node %s with typescript=%s cannot', (version, typescript, detail) => {
     expect(nodeProblem(version, typescript)).toBe(`${NEEDS_PROJECT_NODE} (${detail})`)
+  })
+})
+
+describe('unsupportedNode (the compiled package runs on any Node Vitest 5 supports)', () => {
+  test.each(['22.12.0', '22.20.1', '24.21.0', '26.0.0', 'v27.1.0'])('%s is supported', (version) => {
+    expect(unsupportedNode(version)).toBeNull()
+  })
+
+  test.each(['20.20.2', '22.11.0', '23.5.0', '25.1.0'])('%s is refused naming the range', (version) => {
+    expect(unsupportedNode(version)).toBe(
+      `live-evals needs Node ${SUPPORTED_NODE}, as Vitest 5 does (found Node v${version})`,
+    )
   })
 })

@@ -21,3 +21,15 @@ export function nodeProblem(version, typescript) {
   }
   return null
 }
+
+/** Vitest 5's Node range: ^22.12.0 || ^24.0.0 || >=26.0.0 (the package's engines). */
+export const SUPPORTED_NODE = '^22.12.0 || ^24.0.0 || >=26.0.0'
+
+/** Why this Node cannot run live-evals at all (compiled or not), or null when it can. */
+export function unsupportedNode(version) {
+  const [major = 0, minor = 0] = String(version).replace(/^v/, '').split('.').map(Number)
+  const supported = (major === 22 && minor >= 12) || major === 24 || major >= 26
+  return supported
+    ? null
+    : `live-evals needs Node ${SUPPORTED_NODE}, as Vitest 5 does (found Node v${String(version).replace(/^v/, '')})`
+}

@@ -12,9 +12,11 @@ import { disableBrowserOpeningWithoutDesktop } from './plugin/display.ts'
 import { liveEvalsPlugin } from './plugin/live-evals-plugin.ts'
 import { declaredTags } from './tags.ts'
 
-const here = (file: string) => fileURLToPath(new URL(file, import.meta.url))
+// The checkout runs the .ts sources; the installed package runs the compiled .js beside them.
+const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js'
+const here = (module: string) => fileURLToPath(new URL(`${module}${EXTENSION}`, import.meta.url))
 
-export const CANONICAL_REPORTER = resolve(here('../../reporters/canonical.ts'))
+export const CANONICAL_REPORTER = resolve(here('../../reporters/canonical'))
 
 export interface LiveEvalsProjectInput {
   phase: Phase
@@ -42,9 +44,9 @@ export function liveEvalsProject(input: LiveEvalsProjectInput): TestProjectInlin
       name: input.name ?? input.phase,
       include: input.include ?? [`specs/${input.phase}/**/*.spec.ts`],
       environment: 'node',
-      runner: here('./runner.ts'),
-      setupFiles: [here('./setup.ts')],
-      globalSetup: [here('./global-setup.ts')],
+      runner: here('./runner'),
+      setupFiles: [here('./setup')],
+      globalSetup: [here('./global-setup')],
       tags,
       hookTimeout: 60_000,
     },
