@@ -23,7 +23,7 @@ function players(scenario: ScenarioModel): SafeHtml {
     const href = artifactHref(path)
     return href === null
       ? html`<div><label>${label}</label><em>no audio</em></div>`
-      : html`<div><label>${label}</label><audio id="${id}" controls preload="metadata" src="${href}"></audio></div>`
+      : html`<div><label>${label}</label><audio id="${id}" controls preload="none" src="${href}"></audio></div>`
   }
   return html`<div class="players">
 ${player('conversation (stereo: caller left, assistant right)', scenario.audio.conversation, playerId(scenario))}

@@ -1,0 +1,113 @@
+// HTML report size and speed for a 100-scenario run. The run is synthesized from a real run's rows: each of its
+// rows is repeated under new ids until there are 100, its WAVs and details hard-linked (same bytes, no copies).
+// Prints the report's size, the time to write it (load + model + render + timeline images + atomic write) and the
+// time chromium takes to load and lay it out, each also as a ratio to the conversation audio the report covers.
+// The machine may be shared, so it prints the load average and the median of several rounds.
+// Run: npx node bench/report.ts [<run-dir>]   (default: the newest results/crawl run with a results.json)
+
+import { existsSync } from 'node:fs'
+import { link, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { loadavg, tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { chromiumUnavailable, launchChromium } from '../src/report/chromium.test-helpers.ts'
+import { serveFolder } from '../src/report/static-server.test-helpers.ts'
+import { writeRunReportFiles } from '../src/report/write-report.ts'
+import { buildResultsDocument } from '../src/reporting/results-document.ts'
+import { parseResultsDocument } from '../src/reporting/results-file.ts'
+
+const SCENARIOS = 100
+const ROUNDS = 3
+
+async function newestRun(): Promise<string> {
+  const root = resolve('results/crawl')
+  const names = existsSync(root) ? await readdir(root) : []
+  const runs = names
+    .filter((name) => existsSync(join(root, name, 'results.json')))
+    .sort((a, b) => a.slice(-23).localeCompare(b.slice(-23)))
+  const newest = runs.at(-1)
+  if (newest === undefined)
+    throw new Error(
+      'no run in results/crawl: run `LIVE_EVALS_MODE=offline npx vitest run --project crawl` first',
+    )
+  return join(root, newest)
+}
+
+const source = resolve(process.argv[2] ?? (await newestRun()))
+const original = parseResultsDocument(await readFile(join(source, 'results.json'), 'utf8'), { source })
+const measured = original.results.filter((row) => row.artifacts.conversation_audio !== null)
+if (measured.length === 0) throw new Error(`${source} has no row with conversation audio to repeat`)
+
+const target = await mkdtemp(join(tmpdir(), 'live-evals-report-bench-'))
+const rows = []
+let audioMs = 0
+for (let index = 0; index < SCENARIOS; index++) {
+  const base = measured[index % measured.length] as (typeof measured)[number]
+  const id = `${base.scenario_id}.copy${String(index).padStart(3, '0')}`
+  const artifacts = { ...base.artifacts }
+  for (const key of Object.keys(artifacts) as (keyof typeof artifacts)[]) {
+    const path = artifacts[key]
+    if (path === null) continue
+    const renamed = path.replaceAll(base.scenario_id, id)
+    await mkdir(dirname(join(target, renamed)), { recursive: true })
+    await link(join(source, path), join(target, renamed))
+    artifacts[key] = renamed
+  }
+  audioMs +=
+    (((await stat(join(target, artifacts.conversation_audio as string))).size - 44) / 4 / 24_000) * 1000
+  rows.push({ ...base, scenario_id: id, artifacts })
+}
+const document = buildResultsDocument(original.run, rows, [])
+await writeFile(join(target, 'results.json'), JSON.stringify(document))
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
+const writeTimes: number[] = []
+let htmlPath = ''
+for (let round = 0; round < ROUNDS; round++) {
+  const started = performance.now()
+  htmlPath = (await writeRunReportFiles(target)).html
+  writeTimes.push(performance.now() - started)
+}
+const bytes = (await stat(htmlPath)).size
+const audioMinutes = audioMs / 60_000
+console.log(
+  `report of ${SCENARIOS} scenarios (rows of ${source}), ${audioMinutes.toFixed(1)} min of conversation audio`,
+)
+console.log(
+  `load average ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}`,
+)
+console.log(
+  `report.html: ${(bytes / 1024).toFixed(0)} KiB (${(bytes / SCENARIOS / 1024).toFixed(1)} KiB per scenario)`,
+)
+console.log(
+  `write (load, WAV analysis, render, ${SCENARIOS} timeline images): median ${median(writeTimes).toFixed(0)} ms of ${ROUNDS} ` +
+    `[${writeTimes.map((t) => t.toFixed(0)).join(', ')}]; ${(median(writeTimes) / audioMinutes).toFixed(0)} ms per minute of audio`,
+)
+
+const unavailable = chromiumUnavailable()
+if (unavailable !== null) console.log(`render: skipped, ${unavailable}`)
+else {
+  await using server = await serveFolder(target)
+  await using browser = await launchChromium()
+  const renderTimes: number[] = []
+  for (let round = 0; round < ROUNDS; round++) {
+    const page = await browser.context.newPage()
+    await page.goto(`${server.origin}/report.html`, { waitUntil: 'load' })
+    await page.waitForFunction(
+      `document.getElementById('filter-count').textContent === '${SCENARIOS} of ${SCENARIOS} shown'`,
+    )
+    // Navigation start to the load event, as the page measured it itself (audio metadata included).
+    renderTimes.push(
+      Number(await page.evaluate(`performance.getEntriesByType('navigation')[0].loadEventEnd`)),
+    )
+    await page.close()
+  }
+  console.log(
+    `render in chromium (navigation to load event; ${SCENARIOS * 3} audio players, preload none): median ${median(renderTimes).toFixed(0)} ms of ${ROUNDS} ` +
+      `[${renderTimes.map((t) => t.toFixed(0)).join(', ')}]`,
+  )
+}
+await rm(target, { recursive: true, force: true })
