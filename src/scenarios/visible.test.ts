@@ -120,4 +120,24 @@ describe('assistantVisibleInput', () => {
     expect(scenario.application.initial_state).toEqual({ authorized_reservation_ids: ['R-100'] })
     expect(scenario.input.context?.history).toEqual([{ role: 'user', text: 'Hello there' }])
   })
+
+  // Free-form objects are kept as given (so prototype-named keys survive), not copied by the parse: an inline
+  // scenario may pass one object as both its initial and expected state. The assistant's copy still reaches
+  // nothing of the evaluator's, and evaluator-only keys named like prototype properties do not leak either.
+  it('keeps the evaluator side apart when one object is both the initial and the expected state', () => {
+    const shared: Record<string, unknown> = { authorized_reservation_ids: ['R-100'] }
+    const raw = JSON.parse(JSON.stringify(scenarioWithSentinels('single_turn')))
+    raw.application.initial_state = shared
+    raw.expected.state = shared
+    raw.expected.tools.required[0].arguments = JSON.parse(
+      `{"__proto__": {"leak": "${sentinels.requiredArg}"}}`,
+    )
+    const scenario = ScenarioSchema.parse(raw)
+    const visible = assistantVisibleInput(scenario)
+    ;(visible.initialState.authorized_reservation_ids as string[]).push('R-999')
+    visible.initialState.injected = true
+    expect(scenario.expected.state).toEqual({ authorized_reservation_ids: ['R-100'] })
+    expect(JSON.stringify(scenario.expected.tools.required[0]?.arguments)).toContain(sentinels.requiredArg)
+    expect(JSON.stringify(visible)).not.toMatch(/SENTINEL/)
+  })
 })
