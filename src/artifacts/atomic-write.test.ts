@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { isTemporaryName, WRITE_CHUNK_BYTES } from './atomic-file.ts'
 import { ArtifactPathError } from './errors.ts'
+import { removeStrayTemporaries } from './stray-temporaries.ts'
 import { writeArtifact, writeArtifactSync } from './write.ts'
 
 // An artifact is replaced, never rewritten in place: whenever a writer stops, the destination holds the whole
@@ -90,5 +91,10 @@ describe('atomic artifact writes', () => {
     expect(stray).toHaveLength(1) // the killed writer's temporary file, beside the intact artifact
     expect(isTemporaryName(stray[0] as string)).toBe(true)
     expect(statSync(join(runDir, stray[0] as string)).size).toBe(WRITE_CHUNK_BYTES * 2)
+    // Cleaning up after the killed run takes the dead writer's temporary, and only that.
+    const ours = join(runDir, `.results.json.${process.pid}.1.tmp`) // a live writer's: kept
+    writeFileSync(ours, 'in progress')
+    expect(removeStrayTemporaries(root)).toEqual([join(runDir, stray[0] as string)])
+    expect(readdirSync(runDir).sort()).toEqual([`.results.json.${process.pid}.1.tmp`, 'conversation.wav'])
   })
 })

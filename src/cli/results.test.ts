@@ -32,10 +32,14 @@ describe('live-evals results <run-dir>', () => {
     journal.append(passedRow('second'))
     journal.append(brokenRow('first'))
     journal.close() // no end line: the run was killed
+    const deadWriter = path.join(runDir, '.results.json.999999999.1.tmp') // no such process
+    writeFileSync(deadWriter, '{"schema_vers')
     const result = await results(runDir)
     expect(result).toEqual({
       code: 0,
-      stdout: `rebuilt ${path.join(runDir, 'results.json')}: 2 rows (1 passed, 0 failed, 1 infrastructure error) of 4 planned scenarios; the run never ended (killed, or still running): these are partial results.\n`,
+      stdout:
+        `rebuilt ${path.join(runDir, 'results.json')}: 2 rows (1 passed, 0 failed, 1 infrastructure error) of 4 planned scenarios; the run never ended (killed, or still running): these are partial results.\n` +
+        'removed 1 temporary file left by writers that were killed mid-write.\n',
       stderr: '',
     })
     const text = readFileSync(path.join(runDir, 'results.json'), 'utf8')

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { ArtifactsError } from '../artifacts/errors.ts'
 import { journalFilesIn, rebuildResultsFile } from '../artifacts/rows-journal-read.ts'
+import { removeStrayTemporaries } from '../artifacts/stray-temporaries.ts'
 import { type CommandIO, EXIT_USAGE } from './main.ts'
 
 // `live-evals results <run-dir>`: rebuilds a run folder's results.json from its rows journal, for a run that was
@@ -13,7 +14,8 @@ const USAGE = `Usage: live-evals results <run-dir>
 Rebuilds results.json in <run-dir> from the rows journal the run wrote as scenarios finished (rows.jsonl; a
 shard's rows.shard-<i>-of-<n>.jsonl rebuilds its results.shard-<i>-of-<n>.json). Use it after a run was killed
 before it could write its results. Rows are those of the scenarios that finished; a last row cut short by the
-kill is left out. Exits 1 if the folder has no journal or a journal is damaged.
+kill is left out. Temporary files of writers that were killed mid-write are removed. Exits 1 if the folder has
+no journal or a journal is damaged.
 `
 
 export async function run(argv: readonly string[], io: CommandIO): Promise<number> {
@@ -57,6 +59,13 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
       failed++
       io.err(`live-evals results: ${plainReason(error)}\n`)
     }
+  }
+  // A writer killed mid-write left its temporary file beside the intact artifact; nothing reads it.
+  const removed = removeStrayTemporaries(runDir)
+  if (removed.length > 0) {
+    io.out(
+      `removed ${removed.length} temporary file${removed.length === 1 ? '' : 's'} left by writers that were killed mid-write.\n`,
+    )
   }
   return failed > 0 ? 1 : 0
 }
