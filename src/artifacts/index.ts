@@ -1,6 +1,13 @@
 // The artifacts module's public surface.
-export { artifactPathProblem, resolveArtifactPath } from './destinations.ts'
-export { ArtifactPathError, ArtifactsError, ResultsDirectoryError, RunLabelError } from './errors.ts'
+export { isTemporaryName, writeFileAtomically, writeFileAtomicallySync } from './atomic-file.ts'
+export { artifactPathProblem, resolveArtifactPath, resolveArtifactPathSync } from './destinations.ts'
+export {
+  ArtifactPathError,
+  ArtifactsError,
+  ResultsDirectoryError,
+  RowsJournalError,
+  RunLabelError,
+} from './errors.ts'
 export { artifactIdProblem, isArtifactSafeId } from './ids.ts'
 export {
   assertPrivateDirectoryUsable,
@@ -9,6 +16,27 @@ export {
   PRIVATE_FILE_MODE,
   privateDirectoryProblem,
 } from './private-directories.ts'
+export { journalFileFor, ROWS_JOURNAL_FILE, RowsJournal, type RowsJournalStart } from './rows-journal.ts'
+export type { JournalEnd, JournalEndReason, JournalHeader } from './rows-journal-format.ts'
+export {
+  type JournalCompletion,
+  journalCompletion,
+  journalFilesIn,
+  type ReadRowsJournal,
+  type RebuiltResults,
+  readRowsJournal,
+  rebuildResultsFile,
+  resultsDocumentFromJournal,
+  unfinishedRunDirectories,
+  writeInterruptedResultsSync,
+} from './rows-journal-read.ts'
 export { MAX_RUN_NAME_ATTEMPTS, type ReservedRunDirectory, reserveRunDirectory } from './run-directory.ts'
 export { defaultRunLabel, runName, runTimestamp } from './run-name.ts'
-export { writeArtifact, writeJsonArtifact } from './write.ts'
+export { removeStrayTemporaries } from './stray-temporaries.ts'
+export {
+  type ArtifactWriteOptions,
+  jsonArtifactText,
+  writeArtifact,
+  writeArtifactSync,
+  writeJsonArtifact,
+} from './write.ts'
