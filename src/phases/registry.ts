@@ -3,9 +3,11 @@
 import type { Phase } from '../config/index.ts'
 import { crawlPhase } from './crawl/index.ts'
 import type { PhaseModule } from './engine/phase-module.ts'
+import { walkPhase } from './walk/index.ts'
 
 const PHASE_MODULES: Partial<Record<Phase, PhaseModule>> = {
   crawl: crawlPhase,
+  walk: walkPhase,
 }
 
 /** The phase's module, or an error naming the phases that exist. */

@@ -4,10 +4,14 @@
 // - tts: text-to-speech through the cached synthesizer (live);
 // - recorded: a scenario's WAV recording, streamed as it is; offline, what it says comes from its metadata or
 //   the scenario's input.text (a stand-in for recognition, given only to the offline server, never to the
-//   assistant).
+//   assistant). When the caller speaks in it comes from the intervals measured on the clean signal when the
+//   recording was generated; a recording without them (a user's own) is measured with the WebRTC voice
+//   activity detector, because an energy threshold reads a noisy recording as speech from end to end.
 import { concatPcm16, durationMs, silence } from '../../audio/pcm.ts'
+import type { SpeechInterval } from '../../audio/speech-activity.ts'
 import type { SpeechSynthesizer } from '../../audio/synthesis.ts'
 import { syntheticSpeech } from '../../audio/synthetic-voice.ts'
+import { detectVoiceActivity } from '../../audio/voice-activity.ts'
 import { readMonoWavFile } from '../../audio/wav.ts'
 import type { ModelSettings } from '../../config/index.ts'
 import type { LoadedScenario, Scenario } from '../../scenarios/index.ts'
@@ -73,33 +77,67 @@ export function ttsCallerSource(
   }
 }
 
-/** What a recording's metadata says about when the caller speaks in it (measured on the clean signal). */
+/** Where a recording's caller speech intervals came from: generation time, or measured now. */
+export type CallerSpeechSource = 'recording_metadata' | 'voice_activity_detector'
+
+/** The key under which a WALK row's recording metadata says its intervals were measured by the detector. */
+export const MEASURED_CALLER_SPEECH_KEY = 'live_evals_caller_speech'
+
+/**
+ * The caller's speech intervals a recording's metadata carries (ms from the recording's first sample): ours
+ * under `live_evals.speech_intervals` when we filled another toolkit's recording (it wins, since it describes
+ * the WAV we wrote), else `speech_intervals`. Null when there are none, or none usable.
+ */
+export function recordedSpeechIntervals(metadata: Record<string, unknown>): SpeechInterval[] | null {
+  const ours = metadata.live_evals
+  const nested =
+    ours !== null && typeof ours === 'object' && !Array.isArray(ours)
+      ? (ours as Record<string, unknown>).speech_intervals
+      : undefined
+  for (const candidate of [nested, metadata.speech_intervals]) {
+    if (!Array.isArray(candidate)) continue
+    const spans = candidate.flatMap((interval) => {
+      const { start_ms: start, end_ms: end } = (interval ?? {}) as Record<string, unknown>
+      return typeof start === 'number' && typeof end === 'number' && Number.isFinite(start) && end > start
+        ? [{ startMs: start, endMs: end }]
+        : []
+    })
+    if (spans.length > 0) return spans.sort((a, b) => a.startMs - b.startMs)
+  }
+  return null
+}
+
+/** What the offline server hears: the whole text, from the first interval's start to the last one's end. */
 function heardIn(
-  metadata: Record<string, unknown>,
   text: string,
+  intervals: SpeechInterval[],
   offsetMs: number,
   lengthMs: number,
 ): HeardUtterance[] {
-  const intervals = metadata.speech_intervals
-  if (Array.isArray(intervals) && intervals.length > 0) {
-    const spans = intervals.flatMap((interval) => {
-      const { start_ms: start, end_ms: end } = (interval ?? {}) as Record<string, unknown>
-      return typeof start === 'number' && typeof end === 'number' && end > start ? [{ start, end }] : []
-    })
-    const first = spans[0]
-    const last = spans.at(-1)
-    if (first !== undefined && last !== undefined) {
-      return [{ text, startMs: offsetMs + first.start, endMs: offsetMs + last.end }]
-    }
-  }
-  return [{ text, startMs: offsetMs, endMs: offsetMs + lengthMs }]
+  const first = intervals[0]
+  const last = intervals.at(-1)
+  if (first === undefined || last === undefined)
+    return [{ text, startMs: offsetMs, endMs: offsetMs + lengthMs }]
+  // The oracle takes whole milliseconds; rounding outwards keeps every measured voiced sample inside the span.
+  return [{ text, startMs: offsetMs + Math.floor(first.startMs), endMs: offsetMs + Math.ceil(last.endMs) }]
+}
+
+export interface RecordedCallerOptions {
+  /** Which of the scenario's recordings to play (default: the first). */
+  recordingId?: string
+  offline: boolean
+  /**
+   * WALK rows: when the intervals had to be measured (no metadata), the echoed metadata gains
+   * `live_evals_caller_speech` saying so, with what was measured. Off, the echo is exactly the dataset's.
+   */
+  reportMeasuredSpeech?: boolean
 }
 
 /**
  * WALK: the scenario's recording (the first, or the one with `recordingId`), streamed sample for sample. A bad
  * recording is an input_setup failure naming the file; text-to-speech never stands in for it.
  */
-export function recordedCallerSource(options: { recordingId?: string; offline: boolean }): CallerSource {
+export function recordedCallerSource(options: RecordedCallerOptions): CallerSource {
   return {
     audioSource: 'recorded',
     async prepare(scenario) {
@@ -125,19 +163,33 @@ export function recordedCallerSource(options: { recordingId?: string; offline: b
       const transcript = recording.metadata.transcript
       const text =
         typeof transcript === 'string' && transcript.trim() !== '' ? transcript : scenario.input.text
+      const known = recordedSpeechIntervals(recording.metadata)
+      const intervals = known ?? (await detectVoiceActivity(decoded.samples))
+      const metadata =
+        known === null && options.reportMeasuredSpeech === true
+          ? {
+              ...recording.metadata,
+              [MEASURED_CALLER_SPEECH_KEY]: {
+                source: 'voice_activity_detector' satisfies CallerSpeechSource,
+                detector: 'webrtc_vad_mode_3',
+                speech_intervals: intervals.map(({ startMs, endMs }) => ({
+                  start_ms: startMs,
+                  end_ms: endMs,
+                })),
+              },
+            }
+          : recording.metadata
       return {
         samples: concatPcm16([silence(LEAD_IN_MS), decoded.samples]),
         text,
-        hearing: options.offline
-          ? heardIn(recording.metadata, text, LEAD_IN_MS, Math.round(decoded.durationMs))
-          : [],
+        hearing: options.offline ? heardIn(text, intervals, LEAD_IN_MS, Math.round(decoded.durationMs)) : [],
         source: 'recorded',
         recording: {
           id: recording.id,
           path: recording.path,
           file: recording.resolvedPath,
           condition: recording.condition,
-          metadata: recording.metadata,
+          metadata,
         },
       }
     },

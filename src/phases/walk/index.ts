@@ -1,0 +1,43 @@
+// WALK: a recorded single-turn request. The caller is the scenario's WAV recording, streamed exactly as it is
+// (20 ms frames, paced in real time live, on the virtual clock offline); the reference text in input.text is
+// never sent. Offline, the offline GPT-Live server "hears" what the recording says from its own metadata or
+// input.text (a stand-in for recognition), so offline WALK tests the pipeline under every acoustic condition;
+// live, the model hears the audio, which is what tests robustness. The conversation is CRAWL's single turn.
+import type { PhaseSettings, WalkSettings } from '../../config/index.ts'
+import { recordedCallerSource } from '../engine/caller-sources.ts'
+import type { PhaseModule } from '../engine/phase-module.ts'
+import { singleTurnDriver } from '../single-turn/driver.ts'
+import { singleTurnTestTimeoutMs } from '../single-turn/timeouts.ts'
+
+function asWalk(settings: PhaseSettings): WalkSettings {
+  if (settings.phase !== 'walk') throw new Error(`expected WALK settings, got ${settings.phase}`)
+  return settings
+}
+
+export const walkPhase: PhaseModule = {
+  phase: 'walk',
+  interaction: 'single_turn',
+  driver: singleTurnDriver,
+  callerSource(settings) {
+    const walk = asWalk(settings)
+    return recordedCallerSource({ offline: walk.execution.mode === 'offline', reportMeasuredSpeech: true })
+  },
+  configuration(settings, architecture) {
+    const walk = asWalk(settings)
+    const endpoint = walk.assistant.endpoint.trim()
+    // CRAWL's keys without its text-to-speech ones (the request is a recording), as the reference's WALK.
+    return {
+      audio_source: 'recorded',
+      model: walk.models.live_model,
+      backend_model: walk.models.backend_model,
+      assistant_mode: architecture,
+      assistant_endpoint: architecture === 'client' && endpoint !== '' ? endpoint : null,
+      voice: walk.models.live_voice,
+      concurrency: walk.execution.concurrency,
+      sample_rate_hz: walk.audio.sample_rate_hz,
+      chunk_ms: walk.audio.chunk_ms,
+      real_time: walk.execution.mode === 'live' || walk.audio.real_time,
+    }
+  },
+  testTimeoutMs: (settings) => singleTurnTestTimeoutMs(asWalk(settings)),
+}
