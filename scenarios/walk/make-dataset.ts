@@ -62,5 +62,7 @@ const report = await generateAudio({
   log: (line) => console.log(line),
 })
 // The repository's formatter decides the layout of committed JSON (`npm run lint` checks it).
-execFileSync(join(here, '../../node_modules/.bin/biome'), ['format', '--write', dataset], { stdio: 'inherit' })
+execFileSync(join(here, '../../node_modules/.bin/biome'), ['format', '--write', dataset], {
+  stdio: 'inherit',
+})
 console.log(`${report.outputDataset}: ${report.rows} rows, ${report.written.length} recordings`)
