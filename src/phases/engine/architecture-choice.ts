@@ -1,7 +1,8 @@
 // The one place an architecture name becomes the assistant under test's architecture object: offline client
-// delegation is answered by the client copy's deterministic backend, live by the OpenAI reference backend.
-// Never the offline backend in a live run. `application` is the assistant's (a user's defineAssistant, or by
-// default the bundled restaurant in the architecture's own copy).
+// delegation is answered by the client copy's deterministic backend, live by the OpenAI reference backend, and
+// either mode by a separately deployed application when OPENAI_CLIENT_ASSISTANT_ENDPOINT (`assistant.endpoint`)
+// is set: the remote connector, whose tool evidence and state come from that service. Never the offline
+// backend in a live run.
 import type { AssistantApplication } from '../../assistants/application.ts'
 import {
   type AssistantArchitecture,
@@ -10,28 +11,61 @@ import {
   responsesDelegation,
 } from '../../assistants/architectures/index.ts'
 import { liveClientBackend } from '../../assistants/architectures/live-client-backend.ts'
+import { isOptedIn } from '../../assistants/architectures/remote/endpoint.ts'
+import { remoteClientDelegation } from '../../assistants/architectures/remote/index.ts'
 import type { Architecture } from '../../assistants/frontend/index.ts'
 import type { SingleTurnSettings } from './execution.ts'
 
-type ArchitectureFactory = (
-  settings: SingleTurnSettings,
-  application: AssistantApplication | undefined,
-) => AssistantArchitecture
+/**
+ * Send the scenario's initial application state and conversation summary to a remote client assistant (which
+ * must have been started with `--accept-scenario-state`). Read here until it is a setting of its own; the
+ * same truthy words as the insecure-loopback opt-in.
+ */
+export const SEND_SCENARIO_STATE_VARIABLE = 'LIVE_EVALS_CLIENT_ASSISTANT_SCENARIO_STATE'
 
-const ARCHITECTURES: Record<Architecture, ArchitectureFactory> = {
-  responses: (_settings, application) => responsesDelegation(application),
-  client: (settings, application) =>
-    clientDelegation(
-      settings.execution.mode === 'offline' ? offlineClientBackend : liveClientBackend(settings),
-      application,
-    ),
+export interface ArchitectureChoiceOptions {
+  /** Where SEND_SCENARIO_STATE_VARIABLE is read; default process.env. */
+  env?: Readonly<Record<string, string | undefined>>
+  /**
+   * The assistant's application (a user's defineAssistant); default: the bundled restaurant in the
+   * architecture's own copy. A remote client assistant is its own application, so it ignores this.
+   */
+  application?: AssistantApplication
 }
 
-/** Call once per test file and assistant: a live client architecture holds one openai client. */
+const ARCHITECTURES: Record<
+  Architecture,
+  (settings: SingleTurnSettings, options: ArchitectureChoiceOptions) => AssistantArchitecture
+> = {
+  responses: (_settings, options) => responsesDelegation(options.application),
+  client: (settings, options) => {
+    const endpoint = settings.assistant.endpoint.trim()
+    if (endpoint !== '') {
+      // Checked when a scenario connects (before any socket), so a bad endpoint fails each scenario with its
+      // own message rather than the whole file, and a responses-only run never trips over it.
+      return remoteClientDelegation({
+        endpoint,
+        token: settings.credentials.client_assistant_token ?? undefined,
+        allowInsecureLoopback: settings.connection.client_assistant_allow_insecure_loopback,
+        openAiKeys: {
+          OPENAI_API_KEY: settings.credentials.openai_api_key ?? undefined,
+          OPENAI_RESPONSES_API_KEY: settings.credentials.responses_api_key ?? undefined,
+        },
+        sendScenarioState: isOptedIn((options.env ?? process.env)[SEND_SCENARIO_STATE_VARIABLE]),
+      })
+    }
+    return clientDelegation(
+      settings.execution.mode === 'offline' ? offlineClientBackend : liveClientBackend(settings),
+      options.application,
+    )
+  },
+}
+
+/** Call once per test file: a live client architecture holds one openai client for all its scenarios. */
 export function architectureFor(
   name: Architecture,
   settings: SingleTurnSettings,
-  application?: AssistantApplication,
+  options: ArchitectureChoiceOptions = {},
 ): AssistantArchitecture {
-  return ARCHITECTURES[name](settings, application)
+  return ARCHITECTURES[name](settings, options)
 }

@@ -1,0 +1,169 @@
+// Client delegation answered by a separately deployed application (contract: shared/spec/client-endpoint.md).
+// The architecture is still `client` to GPT-Live and to the graders: the same voice prompt, the same offline
+// voice behaviour, the same delegation events. What differs is where the application runs: the service owns
+// the backend, the tools and the state, so this scenario application only observes (its executions and
+// snapshots are the service's evidence) and the controller is the remote connector. The architecture says so
+// itself (`variant`, `toolEvidence`), so results can keep such a run apart from the in-process one: comparing
+// them is not an architecture-only comparison, because the application itself may differ.
+import { renderConversationContext } from '../../../scenarios/derived.ts'
+import { type AssistantApplication, requireOfflineBehaviour } from '../../application.ts'
+import { restaurantApplication } from '../../client/application.ts'
+import type { ObservationEvent } from '../../client/backend/application-backend.ts'
+import { ToolRuntime } from '../../runtime/tool-runtime.ts'
+import {
+  type ArchitectureController,
+  type AssistantArchitecture,
+  parseArguments,
+  type RequestedCall,
+  type ScenarioApplication,
+} from '../architecture.ts'
+import type { ClientDelegationObservation } from '../client.ts'
+import { sessionConfigureFor } from './configure.ts'
+import { RemoteClientConnector, type RemoteConnectorOptions } from './connector.ts'
+import { startAfter } from './session-start.ts'
+import { type InitialStateSource, RemoteToolObserver } from './tool-observer.ts'
+
+/** The run label/tag suffix of a remote run, apart from the in-process `client`. */
+export const REMOTE_CLIENT_VARIANT = 'client_remote'
+/** Where a remote run's tool executions and states come from. */
+export const REMOTE_TOOL_EVIDENCE = 'remote_service'
+
+export interface RemoteClientOptions
+  extends Pick<
+    RemoteConnectorOptions,
+    'endpoint' | 'token' | 'allowInsecureLoopback' | 'openAiKeys' | 'heartbeatIntervalMs' | 'connection'
+  > {
+  /** Send the scenario's initial state and summary in `session.configure` (the service must accept them). */
+  sendScenarioState: boolean
+  /**
+   * The application GPT-Live fronts: its voice prompt, tool definitions (for the plan) and offline voice
+   * behaviour. Default: the restaurant's client copy, which the reference service runs too.
+   */
+  application?: AssistantApplication
+}
+
+/** What a remote run records beside the in-process client observation. */
+export interface RemoteClientObservation extends ClientDelegationObservation {
+  toolEvidence: typeof REMOTE_TOOL_EVIDENCE
+  /** 'service' when the initial state is the service's `session.ready` state. */
+  initialStateSource: InitialStateSource
+}
+
+export interface RemoteClientArchitecture extends AssistantArchitecture {
+  readonly name: 'client'
+  readonly variant: typeof REMOTE_CLIENT_VARIANT
+  readonly toolEvidence: typeof REMOTE_TOOL_EVIDENCE
+}
+
+export function remoteClientDelegation(options: RemoteClientOptions): RemoteClientArchitecture {
+  const application = options.application ?? restaurantApplication()
+  // Each scenario application's observer, found again by the runtime the session hands to attach().
+  const observers = new WeakMap<ToolRuntime, RemoteToolObserver>()
+  return {
+    name: 'client',
+    variant: REMOTE_CLIENT_VARIANT,
+    toolEvidence: REMOTE_TOOL_EVIDENCE,
+    application,
+    // Private facts stay with the service that owns the application; nothing of them is needed here.
+    createApplication(visibleInput): ScenarioApplication {
+      const observer = new RemoteToolObserver(application.tools, visibleInput.initialState)
+      const runtime = new ToolRuntime(observer)
+      observers.set(runtime, observer)
+      return {
+        scenarioId: visibleInput.scenarioId,
+        architecture: 'client',
+        runtime,
+        executions: () => [...observer.executions],
+        snapshot: () => observer.snapshot(),
+        get initialState() {
+          return observer.initialState
+        },
+      }
+    },
+    offlineBehaviour: (visibleInput) =>
+      requireOfflineBehaviour(application, {
+        conversationContext: renderConversationContext(visibleInput.context),
+        initialState: visibleInput.initialState,
+      }),
+    attach(context): ArchitectureController {
+      const observer = observers.get(context.runtime)
+      if (observer === undefined) {
+        throw new Error(
+          `Scenario ${context.visibleInput.scenarioId}: the remote client assistant needs the application built ` +
+            'by its own createApplication (its tools run in the service, not here).',
+        )
+      }
+      const events: ObservationEvent[] = []
+      const connector = new RemoteClientConnector({
+        ...options,
+        configure: () =>
+          sessionConfigureFor(context.plan.input, context.visibleInput, {
+            sendScenarioState: options.sendScenarioState,
+          }),
+        sendToLive: (event) => context.session.send(event) !== null,
+        emit: (event) => events.push(structuredClone(event)),
+        observer,
+      })
+      startAfter(context.session, () => connector.start())
+      const unsubscribe = context.session.subscribe(({ event }) => {
+        try {
+          connector.observe(event)
+        } catch {
+          // Retained and reported once by the connector; wait() rethrows it. A Live listener must not throw.
+        }
+      })
+      return {
+        get pending() {
+          return connector.pending
+        },
+        wait: (waitOptions) => connector.wait(waitOptions),
+        close() {
+          unsubscribe()
+          return connector.close()
+        },
+        observation: () => {
+          const records: RemoteClientObservation = {
+            delegationIds: connector.delegationIds,
+            commentary: connector.commentary(),
+            events: structuredClone(events),
+            toolEvidence: REMOTE_TOOL_EVIDENCE,
+            initialStateSource: observer.initialStateSource,
+          }
+          return { architecture: 'client', records }
+        },
+        requestedCalls: () => requestedCallsOf(events),
+        backendUsage: () => backendUsageOf(events),
+        // Pending runs until the service's valid completion (or the connector's failure).
+        delegationFinished: (delegationId) => !connector.isPending(delegationId),
+      }
+    },
+  }
+}
+
+/** The service's `tool.called` events, one per call_id, in order. */
+function requestedCallsOf(events: readonly ObservationEvent[]): RequestedCall[] {
+  const seen = new Set<string>()
+  const calls: RequestedCall[] = []
+  for (const event of events) {
+    if (event.type !== 'tool.called' || typeof event.name !== 'string') continue
+    const callId = typeof event.call_id === 'string' && event.call_id !== '' ? event.call_id : null
+    if (callId !== null) {
+      if (seen.has(callId)) continue
+      seen.add(callId)
+    }
+    calls.push({ name: event.name, arguments: parseArguments(event.arguments) })
+  }
+  return calls
+}
+
+/** Usage of each backend response the service reported (`response.completed`), unknown as null. */
+function backendUsageOf(
+  events: readonly ObservationEvent[],
+): ReturnType<ArchitectureController['backendUsage']> {
+  return events.flatMap((event) => {
+    if (event.type !== 'response.completed') return []
+    const response = event.response as { usage?: unknown } | undefined
+    const usage = response?.usage
+    return [typeof usage === 'object' && usage !== null && !Array.isArray(usage) ? usage : null]
+  })
+}
