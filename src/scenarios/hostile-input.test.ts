@@ -8,6 +8,7 @@ import { pathsAndMessages, TEST_FILE, violationsOfText } from './fixtures/violat
 import { MAX_LIST_ITEMS } from './json-object.ts'
 import { MAX_DATASET_BYTES, MAX_JSON_DEPTH } from './limits.ts'
 import { loadDataset, parseDataset, parseDatasetBytes } from './load.ts'
+import { ScenarioSchema } from './scenario.ts'
 import { MAX_REPORTED_VIOLATIONS } from './validate-document.ts'
 import { DatasetValidationError, type DatasetViolation } from './violations.ts'
 import { assistantVisibleInput } from './visible.ts'
@@ -58,6 +59,14 @@ describe('nesting depth', () => {
     const listLevels = MAX_JSON_DEPTH + 1 - 6
     expect(violations[0]?.path).toBe(`scenarios[0].application.initial_state.menu${'[0]'.repeat(listLevels)}`)
     expect(violations[0]?.message).toContain(`nested deeper than ${MAX_JSON_DEPTH} levels`)
+  })
+
+  it('bounds free-form objects parsed without the loader (inline scenarios) the same way', () => {
+    const scenario = setPath(singleTurnRaw('inline'), 'expected.state', { menu: nested(200) })
+    const result = ScenarioSchema.safeParse(scenario)
+    expect(result.success).toBe(false)
+    expect(result.error?.issues[0]?.path.slice(0, 3)).toEqual(['expected', 'state', 'menu'])
+    expect(result.error?.issues[0]?.message).toContain(`nested deeper than ${MAX_JSON_DEPTH} levels`)
   })
 
   it(`accepts nesting of exactly ${MAX_JSON_DEPTH} levels`, () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MAX_JSON_DEPTH, pathBeyondDepth } from './limits.ts'
 
 // Free-form JSON objects of the contract (tool arguments, application state, recording metadata).
 // Their keys belong to the application, so they are not checked here; they must be objects, though.
@@ -15,9 +16,22 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
 
 /** A JSON object whose own keys, whatever they are called, come out exactly as they went in. */
 export const JsonObjectSchema = z.unknown().transform((value, ctx): Record<string, unknown> => {
-  if (isJsonObject(value)) return value
-  ctx.addIssue({ code: 'invalid_type', expected: 'record', input: value, message: 'must be a JSON object' })
-  return z.NEVER
+  if (!isJsonObject(value)) {
+    ctx.addIssue({ code: 'invalid_type', expected: 'record', input: value, message: 'must be a JSON object' })
+    return z.NEVER
+  }
+  // The loader refuses deep documents before this runs; scenarios parsed without it (inline scenarios in a
+  // spec file) get the same bound here, relative to the object, so later stages can recurse safely.
+  const tooDeep = pathBeyondDepth(value, 1, MAX_JSON_DEPTH)
+  if (tooDeep !== null) {
+    ctx.addIssue({
+      code: 'custom',
+      path: tooDeep,
+      message: `nested deeper than ${MAX_JSON_DEPTH} levels of objects and lists; a dataset may nest at most ${MAX_JSON_DEPTH} deep`,
+    })
+    return z.NEVER
+  }
+  return value
 })
 export type JsonObject = z.infer<typeof JsonObjectSchema>
 
