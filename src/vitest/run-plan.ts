@@ -4,6 +4,7 @@
 // `provide`s it; workers read their settings and scenarios from it and never load settings or parse the dataset
 // themselves. It crosses process boundaries, so it is plain JSON. It carries the credentials (workers need the
 // key live), so it is never written anywhere: test files are stamped with runStampOf(plan) instead.
+import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { z } from 'zod'
 import { defaultRunLabel } from '../artifacts/index.ts'
@@ -63,6 +64,11 @@ export const RunPlanFieldsSchema = z.strictObject({
   scenarioIds: z.array(z.string()),
   /** The validated, selected scenarios this process registers (this shard's), in dataset order. */
   scenarios: z.array(z.custom<LoadedScenario>(isScenario, { error: 'must be a loaded scenario' })),
+  /**
+   * Why the default dataset (`dataset.path`) has no scenarios to offer: it does not exist. Only a suite that
+   * names no dataset of its own needs it, so that suite fails with this, and suites with their own run.
+   */
+  datasetProblem: z.string().nullable(),
   /** The phase's settings, resolved once in the main process. Holds credentials: never write it out. */
   settings: phaseSettingsSchema,
   runs: z.array(PlannedRunSchema).min(1),
@@ -125,7 +131,11 @@ export async function planRun<P extends Phase>(
   assertLiveCredentials(settings)
   const shard = options.shard ?? null
   const runName = options.runName ?? null
-  const scenarios = itemsOfShard(await selectedScenarios(settings), shard)
+  const datasetProblem = existsSync(settings.dataset.path)
+    ? null
+    : `the default dataset ${resolve(settings.dataset.path)} (dataset.path, LIVE_EVALS_DATASET) does not exist; ` +
+      'create it, point dataset.path at one, or give scenarioSuite() a dataset or scenarios of its own'
+  const scenarios = datasetProblem === null ? itemsOfShard(await selectedScenarios(settings), shard) : []
   const description = phaseRunDescription(settings.phase)
   const mode = settings.execution.mode
   const resultsDir = resultsDirectory(settings, options.projectRoot)
@@ -167,6 +177,7 @@ export async function planRun<P extends Phase>(
     dataset: resolve(settings.dataset.path),
     runName,
     shard,
+    datasetProblem,
     scenarioIds: scenarios.map((scenario) => scenario.id),
     scenarios,
     settings,

@@ -25,13 +25,14 @@ export interface SuiteScenarios {
 
 export async function suiteScenarios(
   source: SuiteScenarioSource,
-  plan: Pick<RunPlan, 'phase' | 'scenarios' | 'dataset' | 'shard' | 'settings'>,
+  plan: Pick<RunPlan, 'phase' | 'scenarios' | 'dataset' | 'datasetProblem' | 'shard' | 'settings'>,
   specFile: string,
 ): Promise<SuiteScenarios> {
   if (source.dataset !== undefined && source.scenarios !== undefined) {
     throw new Error(`${specFile}: scenarioSuite takes a dataset or inline scenarios, not both`)
   }
   if (source.dataset === undefined && source.scenarios === undefined) {
+    if (plan.datasetProblem !== null) throw new Error(`${specFile}: ${plan.datasetProblem}`)
     return { scenarios: plan.scenarios, source: plan.dataset }
   }
   let loaded: LoadedScenario[]
