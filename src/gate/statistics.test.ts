@@ -75,3 +75,30 @@ describe('percentiles', () => {
     expect(distributionOf([3, 1, 2])).toMatchObject({ n: 3, mean: 2, p50: 2, min: 1, max: 3 })
   })
 })
+
+describe('summarizeTrials', () => {
+  test('per scenario pass^1 and pass^k at the run trial count, overall the mean over scenarios', async () => {
+    const { summarizeTrials } = await import('./trials.ts')
+    const { row } = await import('./gate.test-helpers.ts')
+    const trials = (id: string, outcomes: string) =>
+      [...outcomes].map((outcome, index) =>
+        row({
+          id,
+          trial: index + 1,
+          status: outcome === 'p' ? 'passed' : outcome === 'f' ? 'failed' : 'infrastructure_error',
+        }),
+      )
+    const summary = summarizeTrials([...trials('a', 'ppp'), ...trials('b', 'pfp'), ...trials('c', 'pi')])
+    expect(summary?.k).toBe(3)
+    expect(summary?.scenarios).toEqual([
+      { scenario_id: 'a', n: 3, passed: 3, pass_1: 1, pass_k: 1 },
+      // C(2,3)/C(3,3) = 0
+      { scenario_id: 'b', n: 3, passed: 2, pass_1: 2 / 3, pass_k: 0 },
+      // two trials cannot say anything about three
+      { scenario_id: 'c', n: 2, passed: 1, pass_1: 0.5, pass_k: null },
+    ])
+    expect(summary?.pass_1).toBeCloseTo((1 + 2 / 3 + 0.5) / 3, 12)
+    expect(summary?.pass_k).toBe(0.5)
+    expect(summarizeTrials([row({ id: 'a' })])).toBeNull()
+  })
+})

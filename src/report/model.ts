@@ -6,6 +6,7 @@ import { isToolTurn, type LatencySplit, latencySplit, rowTurnWork } from '../gat
 import { type MetricSummary, ROW_METRICS, summarizeMetrics } from '../gate/metrics.ts'
 import { architectureOf } from '../gate/row-keys.ts'
 import { type ProportionInterval, wilsonInterval } from '../gate/statistics.ts'
+import { summarizeTrials, type TrialsSummary } from '../gate/trials.ts'
 import type { ResultItem, ResultStatus } from '../reporting/result-schema.ts'
 import { rowKeyOf } from '../reporting/row-key.ts'
 import { anchorOf } from './html.ts'
@@ -80,6 +81,8 @@ export interface RunReportModel {
   pass_rate: ProportionInterval
   metrics: MetricSummary[]
   latency: LatencySplit
+  /** pass^1 and pass^k per scenario; null when every scenario ran once. */
+  trials: TrialsSummary | null
   scenarios: ScenarioModel[]
 }
 
@@ -212,6 +215,7 @@ export function runReportModel(loaded: LoadedRun): RunReportModel {
     pass_rate: wilsonInterval(document.summary.passed, document.summary.total),
     metrics: summarizeMetrics(rows),
     latency: latencySplit(rows),
+    trials: summarizeTrials(rows),
     scenarios: rows.map((row, index) => scenarioModel(row, loaded.evidence[index] as ScenarioEvidence)),
   }
 }

@@ -83,9 +83,17 @@ export const REPORT_SCRIPT = `
   const seek = (element) => {
     const player = document.getElementById(element.dataset.player);
     if (!player) return;
-    player.currentTime = Number(element.dataset.seekMs) / 1000;
-    const playing = player.play();
-    if (playing) playing.catch(() => {});
+    const go = () => {
+      player.currentTime = Number(element.dataset.seekMs) / 1000;
+      const playing = player.play();
+      if (playing) playing.catch(() => {});
+    };
+    // Players load nothing until used (preload none), and a position set before the metadata is known can be
+    // lost: load first, then seek.
+    if (player.readyState >= 1) return go();
+    player.addEventListener('loadedmetadata', go, { once: true });
+    player.preload = 'auto';
+    player.load();
   };
   document.addEventListener('click', (event) => {
     const target = event.target.closest('[data-seek-ms]');

@@ -6,6 +6,9 @@ import { html, type SafeHtml } from './html.ts'
 import type { TimelineModel } from './model.ts'
 
 const WIDTH = 1000
+/** Left margin for the lane names, so they never sit on the speech. */
+const GUTTER = 72
+const PLOT = WIDTH - GUTTER
 const LANES = { caller: 8, assistant: 46, delegation: 84, tools: 104 } as const
 const LANE_HEIGHT = 30
 const HEIGHT = 124
@@ -31,20 +34,23 @@ function spanOf(timeline: TimelineModel): number {
 function outline(envelope: readonly number[], top: number): string {
   if (envelope.length === 0) return ''
   const middle = top + LANE_HEIGHT / 2
-  const step = WIDTH / envelope.length
+  const step = PLOT / envelope.length
   const upper = envelope.map(
-    (peak, index) => `${Math.round(index * step)},${(middle - (peak * LANE_HEIGHT) / 2).toFixed(1)}`,
+    (peak, index) => `${Math.round(GUTTER + index * step)},${(middle - (peak * LANE_HEIGHT) / 2).toFixed(1)}`,
   )
   const lower = envelope
-    .map((peak, index) => `${Math.round(index * step)},${(middle + (peak * LANE_HEIGHT) / 2).toFixed(1)}`)
+    .map(
+      (peak, index) =>
+        `${Math.round(GUTTER + index * step)},${(middle + (peak * LANE_HEIGHT) / 2).toFixed(1)}`,
+    )
     .reverse()
   return `M${upper.join('L')}L${lower.join('L')}Z`
 }
 
 export function timelineSvg(timeline: TimelineModel, options: TimelineDrawOptions = {}): SafeHtml {
   const span = spanOf(timeline)
-  const x = (ms: number) => ((Math.max(0, ms) / span) * WIDTH).toFixed(1)
-  const width = (start: number, end: number) => Math.max(2, ((end - start) / span) * WIDTH).toFixed(1)
+  const x = (ms: number) => (GUTTER + (Math.max(0, ms) / span) * PLOT).toFixed(1)
+  const width = (start: number, end: number) => Math.max(2, ((end - start) / span) * PLOT).toFixed(1)
   const seek = (ms: number) =>
     options.player === undefined
       ? html``
@@ -52,7 +58,7 @@ export function timelineSvg(timeline: TimelineModel, options: TimelineDrawOption
   const lane = (name: 'caller' | 'assistant', colour: string) => {
     const top = LANES[name]
     const envelope = timeline.envelope?.[name] ?? []
-    return html`<text x="4" y="${top + 12}" font-size="10" fill="#667085">${name}</text>
+    return html`<text x="4" y="${top + 18}" font-size="10" fill="#667085">${name}</text>
 <path d="${outline(envelope, top)}" fill="${colour}" opacity="0.25"/>
 ${timeline[name].map(
   (interval) =>
@@ -62,6 +68,9 @@ ${timeline[name].map(
   const namespace = options.standalone ? html` xmlns="http://www.w3.org/2000/svg"` : html``
   return html`<svg class="timeline"${namespace} viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="conversation timeline, ${Math.round(span)} ms">
 <rect x="0" y="0" width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>
+<text x="4" y="${LANES.delegation + 10}" font-size="10" fill="#667085">delegation</text>
+<text x="4" y="${LANES.tools + 12}" font-size="10" fill="#667085">tools</text>
+<text x="${WIDTH - 4}" y="${HEIGHT - 2}" font-size="9" fill="#667085" text-anchor="end">${Math.round(span)} ms</text>
 ${lane('caller', '#175cd3')}
 ${lane('assistant', '#6941c6')}
 ${timeline.delegations.map(

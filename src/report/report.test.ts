@@ -136,3 +136,47 @@ describe('live-evals report', () => {
     expect(await writeComparisonReport([runDir])).toBe(join(folder, 'comparison.html'))
   })
 })
+
+describe('writeScenarioTimelineImage', () => {
+  test("writes one row's image from its artifacts, before results.json exists, and null without audio", async () => {
+    const { writeScenarioTimelineImage } = await import('./write-report.ts')
+    const { row } = await import('../gate/gate.test-helpers.ts')
+    const lone = await mkdtemp(join(folder, 'during-run-'))
+    await writeSampleRun(lone)
+    await rm(join(lone, 'results.json'))
+    const withAudio = {
+      ...row({ id: 'booking_ok' }),
+      artifacts: {
+        input_audio: null,
+        output_audio: null,
+        conversation_audio: 'audio/booking_ok/conversation.wav',
+        conversation_transcript: null,
+        events: null,
+        details: 'transcripts/booking_ok.json',
+      },
+    }
+    expect(await writeScenarioTimelineImage(lone, withAudio)).toBe(
+      join(lone, 'audio', 'booking_ok', 'timeline.svg'),
+    )
+    const noAudio = {
+      ...withAudio,
+      artifacts: { ...withAudio.artifacts, conversation_audio: null, details: null },
+    }
+    expect(await writeScenarioTimelineImage(lone, noAudio)).toBeNull()
+  })
+})
+
+describe('repeated trials in the report', () => {
+  test('pass^1 and pass^k per scenario appear when a scenario ran more than once', async () => {
+    const { row, resultsDocument } = await import('../gate/gate.test-helpers.ts')
+    const { writeFile } = await import('node:fs/promises')
+    const trialsDir = await mkdtemp(join(folder, 'trials-'))
+    const rows = [1, 2, 3].map((trial) => row({ id: 'a', trial, status: trial === 2 ? 'failed' : 'passed' }))
+    await writeFile(join(trialsDir, 'results.json'), JSON.stringify(resultsDocument(rows)))
+    const model = runReportModel(await loadRun(trialsDir))
+    expect(model.trials?.scenarios).toEqual([{ scenario_id: 'a', n: 3, passed: 2, pass_1: 2 / 3, pass_k: 0 }])
+    const page = await readFile(await writeRunReport(trialsDir), 'utf8')
+    expect(page).toContain('<h2>Repeated trials</h2>')
+    expect(page).toContain('id="scenario-a-t2"')
+  })
+})
