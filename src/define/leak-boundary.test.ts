@@ -95,7 +95,7 @@ for (const architecture of ['responses', 'client'] as const) {
     const execution = await executeScenario(
       scenario,
       offlineEnv(settings, server, await freshRunDirectory(), architecture, {
-        architecture: architectureFor(architecture, settings, recording(seen)),
+        architecture: architectureFor(architecture, settings, { application: recording(seen) }),
       }),
     )
     expect(execution.observation?.tool_executions.map((call) => call.name)).toEqual(['request_refill'])

@@ -8,6 +8,7 @@
 import { test as base, inject } from 'vitest'
 import type { AssistantApplication } from '../assistants/application.ts'
 import type { AssistantArchitecture, ScenarioApplication } from '../assistants/architectures/index.ts'
+import { judgeOptionsFromSettings } from '../grading/judge/options-from-settings.ts'
 import { architectureFor } from '../phases/engine/architecture-choice.ts'
 import type { ScenarioEnv, SingleTurnSettings } from '../phases/engine/execution.ts'
 import { failedExecution } from '../phases/engine/record.ts'
@@ -83,10 +84,10 @@ export const scenarioTest = base
     return (assistant: AssistantApplication | null) => {
       let pair = built.get(assistant)
       if (pair === undefined) {
-        const application = assistant ?? undefined
+        const choice = assistant === null ? {} : { application: assistant }
         pair = {
-          responses: architectureFor('responses', suiteSettings, application),
-          client: architectureFor('client', suiteSettings, application),
+          responses: architectureFor('responses', suiteSettings, choice),
+          client: architectureFor('client', suiteSettings, choice),
         }
         built.set(assistant, pair)
       }
@@ -103,13 +104,18 @@ export const scenarioTest = base
       architectures,
       architecture,
       assistant,
-    }): ScenarioEnv => ({
-      settings: suiteSettings,
-      runDirectory: plannedRunFor(runPlan, architecture).directory,
-      offlineServer,
-      architecture: architectures(assistant)[architecture],
-      callerSource,
-    }),
+    }): ScenarioEnv => {
+      const runDirectory = plannedRunFor(runPlan, architecture).directory
+      return {
+        settings: suiteSettings,
+        runDirectory,
+        offlineServer,
+        architecture: architectures(assistant)[architecture],
+        callerSource,
+        // Live with grading enabled: the semantic judge (one client and rate limiter per worker); otherwise null.
+        judge: judgeOptionsFromSettings(suiteSettings, { runDirectory }),
+      }
+    },
   )
   // The request exactly as liveSession streams it. A request that cannot be prepared (text-to-speech failed)
   // still leaves its infrastructure_error row, naming the stage, before the test fails.
