@@ -16,6 +16,9 @@ export function markdownCell(text: string): string {
     .replace(/\r?\n/g, ' ')
 }
 
+/** Scenario names listed per baseline category; a step summary stays readable with hundreds of rows. */
+const MAX_LISTED = 20
+
 const percent = (value: number | null) => (value === null ? '–' : `${(value * 100).toFixed(1)}%`)
 const milliseconds = (value: number | null) => (value === null ? '–' : `${Math.round(value)} ms`)
 
@@ -84,10 +87,11 @@ export function gateMarkdown(report: GateReport, links: MarkdownLinks = { report
   const comparison = report.comparison
   if (comparison !== null) {
     lines.push('', '### Against the baseline', '')
-    const named = (label: string, keys: typeof comparison.regressed) =>
-      lines.push(
-        `- ${label} (${keys.length}): ${keys.length === 0 ? 'none' : keys.map((key) => `\`${markdownCell(describeKey(key))}\``).join(', ')}`,
-      )
+    const named = (label: string, keys: typeof comparison.regressed) => {
+      const shown = keys.slice(0, MAX_LISTED).map((key) => `\`${markdownCell(describeKey(key))}\``)
+      if (keys.length > MAX_LISTED) shown.push(`and ${keys.length - MAX_LISTED} more`)
+      lines.push(`- ${label} (${keys.length}): ${keys.length === 0 ? 'none' : shown.join(', ')}`)
+    }
     named('Regressed', comparison.regressed)
     named('Recovered', comparison.recovered)
     named('Missing', comparison.missing)
