@@ -19,6 +19,18 @@ const CRAWL_AUDIO = { ...AUDIO, refresh_audio: false }
 
 const ASSISTANT = { mode: 'responses', endpoint: '' }
 
+// The judge runs in live mode unless turned off. Its cache (<results folder>/.judge_cache when cache_dir is
+// unset) is on: re-judging the same evidence with the same model and prompt does not pay twice.
+export const DEFAULT_GRADING = {
+  enabled: true,
+  repetitions: 1,
+  backend: 'responses',
+  decisions_model: 'gpt-6-luna',
+  cache: true,
+  timeout_seconds: 60.0,
+  max_concurrent_requests: 4,
+}
+
 export const DEFAULT_MODELS = {
   live_model: 'gpt-live-1',
   live_voice: 'marin',
@@ -36,8 +48,20 @@ const CONNECTION = { live_allow_insecure_loopback: false, client_assistant_allow
 const DATASET = { path: 'data/scenarios.json' }
 
 const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
-  crawl: { dataset: DATASET, execution: SINGLE_TURN_EXECUTION, audio: CRAWL_AUDIO, assistant: ASSISTANT },
-  walk: { dataset: DATASET, execution: SINGLE_TURN_EXECUTION, audio: AUDIO, assistant: ASSISTANT },
+  crawl: {
+    dataset: DATASET,
+    execution: SINGLE_TURN_EXECUTION,
+    audio: CRAWL_AUDIO,
+    grading: DEFAULT_GRADING,
+    assistant: ASSISTANT,
+  },
+  walk: {
+    dataset: DATASET,
+    execution: SINGLE_TURN_EXECUTION,
+    audio: AUDIO,
+    grading: DEFAULT_GRADING,
+    assistant: ASSISTANT,
+  },
   run: {
     dataset: DATASET,
     execution: { mode: 'offline', concurrency: 1, max_examples: 0, verbose: false },
@@ -56,7 +80,7 @@ const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
       seed: 7,
       drain_ms: 1500,
     },
-    grading: { enabled: true, repetitions: 1 },
+    grading: DEFAULT_GRADING,
     assistant: ASSISTANT,
   },
 }

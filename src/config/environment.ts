@@ -5,7 +5,7 @@
 import { HarnessConfigError } from './errors.ts'
 import type { Phase } from './schema.ts'
 
-type ValueKind = 'string' | 'integer' | 'boolean'
+type ValueKind = 'string' | 'integer' | 'number' | 'boolean'
 
 export interface EnvironmentSetting {
   variable: string
@@ -56,6 +56,19 @@ export const ENVIRONMENT_SETTINGS: readonly EnvironmentSetting[] = [
   { variable: 'OPENAI_TTS_MODEL', key: 'models.tts_model', kind: 'string' },
   { variable: 'OPENAI_EVAL_JUDGE_MODEL', key: 'models.judge_model', kind: 'string' },
   { variable: 'OPENAI_EVAL_JUDGE_REASONING_EFFORT', key: 'models.judge_reasoning_effort', kind: 'string' },
+  // The semantic judge ([grading]); the reference's run-eval has --[no-]judge and --judge-repetitions for these.
+  { variable: 'LIVE_EVALS_JUDGE', key: 'grading.enabled', kind: 'boolean' },
+  { variable: 'LIVE_EVALS_JUDGE_REPETITIONS', key: 'grading.repetitions', kind: 'integer' },
+  { variable: 'LIVE_EVALS_JUDGE_BACKEND', key: 'grading.backend', kind: 'string' },
+  { variable: 'OPENAI_EVAL_DECISIONS_MODEL', key: 'grading.decisions_model', kind: 'string' },
+  { variable: 'LIVE_EVALS_JUDGE_CACHE', key: 'grading.cache', kind: 'boolean' },
+  { variable: 'LIVE_EVALS_JUDGE_CACHE_DIR', key: 'grading.cache_dir', kind: 'string' },
+  { variable: 'LIVE_EVALS_JUDGE_TIMEOUT_SECONDS', key: 'grading.timeout_seconds', kind: 'number' },
+  {
+    variable: 'LIVE_EVALS_JUDGE_MAX_CONCURRENT_REQUESTS',
+    key: 'grading.max_concurrent_requests',
+    kind: 'integer',
+  },
   {
     variable: 'OPENAI_COMPLETION_MODEL',
     key: 'simulation.completion_model',
@@ -100,6 +113,12 @@ function convert(setting: EnvironmentSetting, text: string): string | number | b
       if (!/^[+-]?\d+$/.test(text))
         throw new Error(`Environment variable ${setting.variable} must be an integer${shown}`)
       return Number(text)
+    case 'number': {
+      const value = Number(text)
+      if (!/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(text) || !Number.isFinite(value))
+        throw new Error(`Environment variable ${setting.variable} must be a number${shown}`)
+      return value
+    }
     case 'boolean': {
       const word = text.toLowerCase()
       if (TRUE_WORDS.has(word)) return true

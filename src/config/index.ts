@@ -1,5 +1,5 @@
 // The configuration module's public surface.
-export { DEFAULT_MODELS, phaseDefaults } from './defaults.ts'
+export { DEFAULT_GRADING, DEFAULT_MODELS, phaseDefaults } from './defaults.ts'
 export {
   chooseEnvironmentFile,
   ENV_FILE_VARIABLE,
@@ -20,6 +20,7 @@ export { assertLiveCredentials } from './live-credentials.ts'
 export {
   type LoadPhaseConfigOptions,
   loadPhaseConfig,
+  NO_CONFIG_FILE,
   type SettingsOverrides,
   selectConfigFile,
 } from './load.ts'
@@ -35,6 +36,8 @@ export {
   ASSISTANT_MODES,
   type CrawlSettings,
   EXECUTION_MODES,
+  type GradingSettings,
+  JUDGE_BACKENDS,
   MAX_CONCURRENCY,
   type ModelSettings,
   PHASES,

@@ -104,7 +104,7 @@ describe('built-in defaults', () => {
       seed: 7,
       drain_ms: 1500,
     })
-    expect(settings.grading).toEqual({ enabled: true, repetitions: 1 })
+    expect(settings.grading).toMatchObject({ enabled: true, repetitions: 1 })
     expect(Object.keys(settings.execution).sort()).toEqual([
       'concurrency',
       'max_examples',

@@ -122,22 +122,29 @@ export function selectConfigFile(tomlPath: string, env: Environment, cwd: string
   return named === null ? resolve(cwd, tomlPath) : resolve(cwd, named)
 }
 
+/** What `config_file` says when no TOML file was read (the settings are the defaults and the environment). */
+export const NO_CONFIG_FILE = '(none: built-in defaults and the environment)'
+
 /**
  * Resolve the settings of one phase. `tomlPath` is the phase's module-owned config.toml (relative paths in it
- * resolve from its folder). Throws HarnessConfigError listing every problem.
+ * resolve from its folder); null reads no file unless LIVE_EVALS_CONFIG names one (a command outside a Vitest
+ * project, such as `live-evals grade`). Throws HarnessConfigError listing every problem.
  */
 export function loadPhaseConfig<P extends Phase>(
   phase: P,
-  tomlPath: string,
+  tomlPath: string | null,
   options: LoadPhaseConfigOptions<P> = {},
 ): SettingsFor<P> {
   const env = options.env ?? process.env
   const cwd = options.cwd ?? process.cwd()
-  const configFile = selectConfigFile(tomlPath, env, cwd)
+  const configFile =
+    tomlPath === null && environmentText(env, CONFIG_FILE_VARIABLE) === null
+      ? null
+      : selectConfigFile(tomlPath ?? '', env, cwd)
 
   const toml = layerProblems(
     layerSchema(fileSections(phase)),
-    readHarnessToml(configFile),
+    configFile === null ? {} : readHarnessToml(configFile),
     'Configuration',
     `: ${configFile}`,
   )
@@ -162,7 +169,7 @@ export function loadPhaseConfig<P extends Phase>(
   for (const [section, fields] of Object.entries(values)) {
     for (const key of Object.keys(fields)) origins[`${section}.${key}`] = { source: 'default' }
   }
-  applyLayer(values, origins, toml.data, { source: 'toml', file: configFile })
+  if (configFile !== null) applyLayer(values, origins, toml.data, { source: 'toml', file: configFile })
   for (const { setting, value } of environment) {
     setDotted(values, setting.key, value)
     origins[setting.key] = { source: 'env', variable: setting.variable }
@@ -182,13 +189,13 @@ export function loadPhaseConfig<P extends Phase>(
     const value = getDotted(values, key)
     if (typeof value !== 'string' || value === '') continue
     const source = origins[key]?.source
-    const base = source === 'env' || source === 'override' ? cwd : dirname(configFile)
+    const base = source === 'env' || source === 'override' || configFile === null ? cwd : dirname(configFile)
     setDotted(values, key, resolve(base, value))
   }
 
   const candidate = {
     phase,
-    config_file: configFile,
+    config_file: configFile ?? NO_CONFIG_FILE,
     ...values,
     redact_fields: redactFieldNames(env),
     origins,

@@ -66,7 +66,21 @@ const simulationFields = {
   drain_ms: integer().nonnegative({ error: 'must be 0 or greater' }),
 }
 
-const gradingFields = { enabled: boolean(), repetitions: positiveInteger() }
+export const JUDGE_BACKENDS = ['responses', 'decisions'] as const
+
+// The semantic judge (live only). enabled and repetitions are the reference's [grading] keys; the rest are ours:
+// which judge API answers, the Decisions API's model, the judgment cache, the per-request timeout and how many
+// judge requests a worker keeps in flight (one limiter shared by the worker's scenarios).
+const gradingFields = {
+  enabled: boolean(),
+  repetitions: positiveInteger(),
+  backend: oneOf(JUDGE_BACKENDS),
+  decisions_model: nonEmptyString(),
+  cache: boolean(),
+  cache_dir: nonEmptyString(),
+  timeout_seconds: positiveNumber(),
+  max_concurrent_requests: positiveInteger(),
+}
 
 // Not TOML sections: model choices, connection switches and credentials come from the environment or overrides.
 const modelFields = {
@@ -101,6 +115,7 @@ export const OPTIONAL_KEYS: ReadonlySet<string> = new Set([
   'credentials.openai_api_key',
   'credentials.responses_api_key',
   'credentials.client_assistant_token',
+  'grading.cache_dir',
 ])
 
 /** Keys holding filesystem paths: resolved against the TOML folder (TOML, defaults) or the cwd (env, overrides). */
@@ -108,6 +123,7 @@ export const PATH_KEYS: ReadonlySet<string> = new Set([
   'dataset.path',
   'execution.results_dir',
   'audio.cache_dir',
+  'grading.cache_dir',
 ])
 
 type FieldMap = Record<string, z.ZodType>
@@ -117,12 +133,14 @@ const PHASE_FILE_SECTIONS = {
     dataset: datasetFields,
     execution: singleTurnExecutionFields,
     audio: crawlAudioFields,
+    grading: gradingFields,
     assistant: assistantFields,
   },
   walk: {
     dataset: datasetFields,
     execution: singleTurnExecutionFields,
     audio: audioFields,
+    grading: gradingFields,
     assistant: assistantFields,
   },
   run: {
@@ -170,6 +188,8 @@ const resolvedSingleTurnExecution = resolvedExecution.extend({
   response_timeout_seconds: singleTurnExecutionFields.response_timeout_seconds,
 })
 
+const resolvedGrading = z.strictObject({ ...gradingFields, cache_dir: nullable(gradingFields.cache_dir) })
+
 export const settingOriginSchema = z.discriminatedUnion('source', [
   z.strictObject({ source: z.literal('default') }),
   z.strictObject({ source: z.literal('toml'), file: z.string() }),
@@ -204,6 +224,7 @@ export const crawlSettingsSchema = z.strictObject({
   ...commonSettings,
   execution: resolvedSingleTurnExecution,
   audio: z.strictObject({ ...crawlAudioFields, cache_dir: nullable(crawlAudioFields.cache_dir) }),
+  grading: resolvedGrading,
 })
 
 export const walkSettingsSchema = z.strictObject({
@@ -211,6 +232,7 @@ export const walkSettingsSchema = z.strictObject({
   ...commonSettings,
   execution: resolvedSingleTurnExecution,
   audio: z.strictObject(audioFields),
+  grading: resolvedGrading,
 })
 
 export const runSettingsSchema = z.strictObject({
@@ -218,7 +240,7 @@ export const runSettingsSchema = z.strictObject({
   ...commonSettings,
   execution: resolvedExecution,
   simulation: z.strictObject(simulationFields),
-  grading: z.strictObject(gradingFields),
+  grading: resolvedGrading,
 })
 
 export const phaseSettingsSchema = z.discriminatedUnion('phase', [
@@ -233,6 +255,7 @@ export type RunSettings = z.infer<typeof runSettingsSchema>
 export type PhaseSettings = z.infer<typeof phaseSettingsSchema>
 export type SettingsFor<P extends Phase> = Extract<PhaseSettings, { phase: P }>
 export type ModelSettings = PhaseSettings['models']
+export type GradingSettings = PhaseSettings['grading']
 
 export const SETTINGS_SCHEMAS = {
   crawl: crawlSettingsSchema,

@@ -3,6 +3,7 @@
 // itself without opening the artifacts. Registered with expect.extend by the project's setup file.
 import type { MatcherState } from 'vitest'
 import { delegationDecisionPassed } from '../grading/dimensions.ts'
+import { type RubricExpectation, rubricVerdict } from '../grading/judge/rubric-expectation.ts'
 import { expectedArgumentsMatch } from '../grading/matching.ts'
 import { computeToolCallGrade } from '../grading/tool-grade.ts'
 import type { ExpectedToolCall } from '../scenarios/index.ts'
@@ -203,4 +204,50 @@ function toFollowDelegationPolicy(this: MatcherState, received: unknown): Matche
   )
 }
 
-export const scenarioMatchers = { toCompleteTask, toMatchToolCalls, toFollowDelegationPolicy }
+/**
+ * The semantic judge's grades meet the expectation (rubric-expectation.ts decides it). A judge that failed is the
+ * run's infrastructure failure; a judge that never ran fails the matcher unless the test allows it.
+ */
+function toSatisfyRubric(
+  this: MatcherState,
+  received: unknown,
+  expectation?: RubricExpectation,
+): MatcherOutcome {
+  if (!isScenarioRun(received)) return notARun('toSatisfyRubric', received)
+  const run = received
+  const grade = run.grade
+  if (grade === null || run.failure !== null) {
+    return notGraded.call(this, run, 'toSatisfyRubric', `infrastructure:${run.failure?.stage ?? 'unknown'}`)
+  }
+  const verdict = rubricVerdict(grade.semantic_grades, grade.semantic_quality, expectation)
+  const scores = Object.entries(grade.semantic_grades)
+    .filter(([, dimension]) => dimension.status !== 'not_applicable')
+    .map(
+      ([name, dimension]) =>
+        `${name} ${dimension.status}${dimension.score === null ? '' : ` ${dimension.score}`}`,
+    )
+  return finish.call(
+    this,
+    run,
+    {
+      matcher: 'toSatisfyRubric',
+      passed: verdict.passed,
+      failed_checks: verdict.shortfalls.map((shortfall) => shortfall.id),
+      summary: verdict.summary,
+    },
+    () =>
+      [
+        `${heading(run)} does not satisfy the rubric. Failed checks: ${verdict.shortfalls.map((item) => item.id).join(', ')}`,
+        ...verdict.shortfalls.map((shortfall) => `  ${shortfall.id}: ${shortfall.reason}`),
+        `  judged: ${scores.join(', ') || '(no dimension applies)'}; semantic_quality ${grade.semantic_quality.score}`,
+        `  assistant said: ${assistantSpeech(run)}`,
+      ].join('\n'),
+  )
+}
+
+export const scenarioMatchers = {
+  toCompleteTask,
+  toMatchToolCalls,
+  toFollowDelegationPolicy,
+  toSatisfyRubric,
+}

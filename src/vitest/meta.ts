@@ -2,6 +2,7 @@
 // part of Vitest's types. Meta travels from the worker to the reporters as JSON, so everything here is plain data.
 // Fields marked per-attempt are reset by the runner before each retry.
 import type { Phase } from '../config/index.ts'
+import type { RubricExpectation } from '../grading/judge/rubric-expectation.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
 import type { ExpectedToolCall } from '../scenarios/index.ts'
 import type { RunPlan } from './run-plan.ts'
@@ -9,7 +10,7 @@ import type { AssistantArchitecture } from './settings.ts'
 
 /** One matcher's verdict, as the reporter and `vitest --ui` show it. */
 export interface MatcherGrade {
-  matcher: 'toCompleteTask' | 'toMatchToolCalls' | 'toFollowDelegationPolicy'
+  matcher: 'toCompleteTask' | 'toMatchToolCalls' | 'toFollowDelegationPolicy' | 'toSatisfyRubric'
   /** What the matcher found (before `.not`). */
   passed: boolean
   /** Whether the assertion failed (`passed` flipped by `.not`): a failed assertion fails the row too. */
@@ -53,6 +54,8 @@ declare module 'vitest' {
     toMatchToolCalls: (expected?: readonly Pick<ExpectedToolCall, 'name' | 'arguments'>[]) => R
     /** The assistant delegated when the scenario requires it and did not when the scenario forbids it. */
     toFollowDelegationPolicy: () => R
+    /** The semantic judge's grades meet `expectation` (default: task_understanding passed); see RubricExpectation. */
+    toSatisfyRubric: (expectation?: RubricExpectation) => R
   }
 }
 

@@ -34,9 +34,11 @@ export interface ScenarioSuiteOptions extends SuiteScenarioSource {
   test?: (context: ScenarioTestContext) => Promise<void> | void
 }
 
-async function defaultBody({ liveSession, expect }: ScenarioTestContext): Promise<void> {
+async function defaultBody({ liveSession, expect, scenarioEnv }: ScenarioTestContext): Promise<void> {
   expect.soft(liveSession).toMatchToolCalls()
   expect.soft(liveSession).toFollowDelegationPolicy()
+  // Where the run has a judge (live, grading enabled), its task_understanding verdict is asserted by name.
+  if (scenarioEnv.judge != null) expect.soft(liveSession).toSatisfyRubric()
   expect(liveSession).toCompleteTask()
 }
 

@@ -43,6 +43,8 @@ export const ScenarioDetailsSchema = z.strictObject({
   assistant_turn_transcript: z.array(line),
   post_tool_assistant_text: z.string(),
   backend_messages: z.array(json),
+  /** The business facts the assistant was shown (never the private overrides): judge evidence when re-grading. */
+  public_business_facts: jsonObject.nullable().optional(),
   delegations: z.array(
     z.strictObject({ id: z.string(), startMs: z.number(), settledMs: z.number().nullable() }),
   ),
@@ -60,7 +62,10 @@ export const ScenarioDetailsSchema = z.strictObject({
   rubric_metrics: json.nullable(),
   dimension_grades: json,
   semantic_grades: json,
+  /** One per judge request (cache hits included); the evaluation's cost, never the assistant's consumption. */
   judge_usage_events: z.array(json),
+  /** What the judge decided per dimension (scores, spread, Decisions confidence), or the error that stopped it. */
+  semantic_judge: jsonObject.nullable().optional(),
   assessment: json,
   observability: jsonObject,
   termination_reason: z.string().nullable(),

@@ -1,6 +1,7 @@
 // What one scenario execution hands back to Vitest, whatever the phase, and the environment it runs in.
 import type { AssistantArchitecture } from '../../assistants/architectures/index.ts'
 import type { CrawlSettings, WalkSettings } from '../../config/index.ts'
+import type { SemanticJudgeOptions } from '../../grading/judge/index.ts'
 import type { SingleTurnGrade } from '../../grading/single-turn.ts'
 import type { SingleTurnObservation } from '../../observability/observation.ts'
 import type { ResultItem } from '../../reporting/result-schema.ts'
@@ -18,6 +19,8 @@ export type SingleTurnSettings = CrawlSettings | WalkSettings
  * - `offlineServer`: the offline GPT-Live server in offline mode, null live.
  * - `architecture`: the assistant under test's delegation architecture (src/assistants/architectures).
  * - `callerSource`: how the caller's request is produced (synthetic, text-to-speech, recording).
+ * - `judge`: the semantic judge's options (judgeOptionsFromSettings); null or absent: no judge runs, and the
+ *   applicable semantic dimensions stay not_assessed (offline, or grading disabled).
  */
 export interface ScenarioEnv {
   settings: SingleTurnSettings
@@ -25,11 +28,13 @@ export interface ScenarioEnv {
   offlineServer: OfflineLiveServer | null
   architecture: AssistantArchitecture
   callerSource: CallerSource
+  judge?: SemanticJudgeOptions | null | undefined
 }
 
 export interface ScenarioExecution {
   scenarioId: string
   observation: SingleTurnObservation | null
+  /** The deterministic grade with the judge's grades applied; null when nothing was observed. */
   grade: SingleTurnGrade | null
   row: ResultItem
   artifacts: ArtifactPaths

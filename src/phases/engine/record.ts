@@ -1,15 +1,11 @@
-// The record stage, shared by every phase: consumption, artifacts, the results row and the details JSON. Any
-// failure before it becomes an infrastructure_error row through failedExecution.
-import { compactAssessment } from '../../grading/outcome.ts'
+// The record stage, shared by every phase: consumption, artifacts, the scenario snapshot, the results row and the
+// details JSON. Any failure before it becomes an infrastructure_error row through failedExecution. A judge that
+// failed is recorded here, not thrown: every artifact and the details (observation and judge usage included) are
+// written, and the row is an infrastructure_error at stage semantic_judge with its measured metrics kept.
+// The judge's usage goes to the details (judge_usage_events), never into the row's consumption.
 import { buildConsumption } from '../../reporting/consumption.ts'
-import {
-  buildResultRow,
-  infrastructureErrorRow,
-  NO_ARTIFACTS,
-  validateResultRow,
-} from '../../reporting/result-item.ts'
+import { infrastructureErrorRow, NO_ARTIFACTS, validateResultRow } from '../../reporting/result-item.ts'
 import type { ResultItem } from '../../reporting/result-schema.ts'
-import { singleTurnObservability } from '../../reporting/single-turn-observability.ts'
 import { contextMode, conversationContext, type Scenario, scenarioType } from '../../scenarios/index.ts'
 import {
   type ArtifactPaths,
@@ -18,11 +14,13 @@ import {
   writeDetails,
   writeSessionArtifacts,
 } from './artifacts.ts'
-import type { Assessed } from './assess.ts'
+import { type Assessed, judgeAssessed } from './assess.ts'
 import type { CallerAudio } from './caller.ts'
 import { DETAILS_SCHEMA_VERSION, type ScenarioDetails, ScenarioDetailsSchema } from './details.ts'
 import type { ScenarioEnv, ScenarioExecution } from './execution.ts'
+import { buildGradedRow, gradedDetailsFields } from './graded-row.ts'
 import type { ObservedConversation } from './observed.ts'
+import { writeScenarioSnapshot } from './scenario-snapshot.ts'
 import type { StageFailure } from './stage.ts'
 
 export interface RecordOptions {
@@ -35,10 +33,12 @@ export async function recordExecution(
   env: ScenarioEnv,
   caller: CallerAudio,
   observed: ObservedConversation,
-  { facts, grade }: Assessed,
+  assessed: Assessed,
   written: ArtifactPaths,
   options: RecordOptions = {},
 ): Promise<ScenarioExecution> {
+  // The judge belongs to the assess stage; a caller that assessed without the environment gets it here.
+  const { facts, grade, semantic } = await judgeAssessed(scenario, observed, assessed, env)
   const { observation, timeline } = observed
   const consumption = buildConsumption({
     frontend_usage:
@@ -46,52 +46,38 @@ export async function recordExecution(
     usage_records: observed.backendUsage,
   })
   await writeSessionArtifacts(env.runDirectory, scenario.id, timeline, observed.trace, written)
+  await writeScenarioSnapshot(env.runDirectory, scenario)
 
   const mode = env.settings.execution.mode === 'live' ? 'live' : 'offline_fixture'
-  const provenance = {
-    execution_mode: mode,
-    assistant_mode: env.architecture.name,
-    model: env.settings.models.live_model,
-    backend_model: env.settings.models.backend_model,
-    audio_source: caller.source,
-    clock: timeline.mode,
-  }
-  const observability = singleTurnObservability({
-    observation,
-    scenario: facts,
-    grade,
-    audio_source: env.callerSource.audioSource,
-    provenance,
-  })
-  let row: ResultItem = buildResultRow({
+  let row: ResultItem = buildGradedRow({
     scenario_id: scenario.id,
     title: scenario.title,
-    raw_status: 'ok',
-    task_completed: grade.task_completed,
-    semantic_quality: grade.semantic_quality,
-    evidence: grade.evidence,
+    facts,
+    observation,
+    grade,
+    semantic,
     audio: observed.interaction,
     consumption,
     artifacts: relativeArtifacts(scenario.id, { ...written, details: artifactLayout(scenario.id).details }),
-    // A response timeout is the assistant's failure, not ours: the session ran, the harness observed all of
-    // it, and the assistant never completed an answer. Under the reference status mapping a `failed` row with
-    // a failure stage reads as an infrastructure_error, so this row carries no error at all: it is a graded
-    // `failed` (task_completed false via the required conversation_completed check), its termination reason
-    // is `response_timeout` in observability.completion and in the details JSON, and its artifacts are kept.
-    error: null,
-    assessment: compactAssessment(grade.assessment),
-    observability,
+    audio_source: env.callerSource.audioSource,
+    provenance: {
+      execution_mode: mode,
+      assistant_mode: env.architecture.name,
+      model: env.settings.models.live_model,
+      backend_model: env.settings.models.backend_model,
+      audio_source: caller.source,
+      clock: timeline.mode,
+    },
     // WALK rows echo the recording as the dataset gives it (§4.1); the absolute file stays in the details.
-    ...(caller.recording === undefined
-      ? {}
-      : {
-          recording: {
+    recording:
+      caller.recording === undefined
+        ? undefined
+        : {
             id: caller.recording.id,
             path: caller.recording.path,
             condition: caller.recording.condition,
             metadata: caller.recording.metadata,
           },
-        }),
   })
   if (options.transformRow !== undefined) {
     row = validateResultRow(options.transformRow(structuredClone(row) as Record<string, unknown>))
@@ -122,6 +108,7 @@ export async function recordExecution(
     assistant_turn_transcript: spoken('assistant'),
     post_tool_assistant_text: observation.post_tool_assistant_text,
     backend_messages: [],
+    public_business_facts: env.architecture.application.publicFacts(),
     delegations: timeline.delegations,
     expected_delegation: scenario.expected.delegation,
     expected_tool_calls: scenario.expected.tools.required,
@@ -129,16 +116,8 @@ export async function recordExecution(
     tool_executions: observation.tool_executions,
     final_state: observation.final_application_state,
     observation,
-    task_metrics: row.metrics.task,
     interaction_metrics: observed.interaction,
-    efficiency_metrics: grade.efficiency,
-    evidence_metrics: grade.evidence,
-    rubric_metrics: null,
-    dimension_grades: grade.dimension_grades,
-    semantic_grades: grade.semantic_grades,
-    judge_usage_events: [],
-    assessment: grade.assessment,
-    observability,
+    ...gradedDetailsFields(grade, semantic, row),
     termination_reason: observation.termination_reason,
     delegation_error: observed.delegationError,
     listener_problems: observed.listenerProblems,
