@@ -26,12 +26,3 @@ export async function attachScenarioAudio(
     await annotate(label, AUDIO_ANNOTATION_TYPE, { contentType: 'audio/wav', path })
   }
 }
-
-/**
- * @deprecated The live-evals plugin sets each project's attachments folder to `<results dir>/.attachments`
- * from the settings it resolves; a config no longer needs this. It returns Vitest's default folder, so a
- * config that still sets `attachmentsDir` from it keeps working and the plugin's choice applies.
- */
-export function attachmentsDirectoryFor(_phase: string, _configFile: string): string {
-  return '.vitest/attachments'
-}
