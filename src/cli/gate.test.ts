@@ -163,3 +163,18 @@ describe('live-evals approve-baseline', () => {
     expect(await approveBaseline([destination], captureIO())).toBe(2)
   })
 })
+
+describe('through the live-evals command', () => {
+  test('gate, report and approve-baseline are verbs of live-evals', async () => {
+    const { main } = await import('./main.ts')
+    const help = captureIO()
+    expect(await main(['--help'], help)).toBe(0)
+    expect(help.stdout()).toMatch(/^ {2}gate\s+<results\.json>/m)
+    expect(help.stdout()).toMatch(/^ {2}report\s+<run-dir>/m)
+    expect(help.stdout()).toMatch(/^ {2}approve-baseline\s+<results\.json> <baseline\.json>/m)
+    const file = await write('results.json', resultsDocument([row({ id: 'a', status: 'failed' })]))
+    const io = captureIO()
+    expect(await main(['gate', file, '--min-pass-rate', '1'], io)).toBe(1)
+    expect(io.stdout()).toContain('fail         min_pass_rate')
+  })
+})

@@ -42,6 +42,19 @@ const VERBS: Record<string, VerbEntry> = {
     summary: '<run-dir>  rebuild results.json of a killed run from its rows journal',
     load: () => import('./results.ts'),
   },
+  report: {
+    summary: '<run-dir>... [--out F]  write report.html in each run folder; several runs: a comparison page',
+    load: () => import('./report.ts'),
+  },
+  gate: {
+    summary:
+      '<results.json>... [--baseline F] [options]  CI gate: exit 0 pass, 1 fail, 2 bad input, 3 inconclusive',
+    load: () => import('./gate.ts'),
+  },
+  'approve-baseline': {
+    summary: '<results.json> <baseline.json>  approve a complete results file as the baseline for gate',
+    load: () => import('./approve-baseline.ts'),
+  },
 }
 
 /** Exit code for a command line that cannot be understood (every verb uses it). */
