@@ -51,9 +51,18 @@ function recording(seen: string[]): AssistantApplication {
       const behaviour = pharmacy.offlineBehaviour?.(context)
       if (behaviour === undefined) throw new Error('the pharmacy has offline rules')
       return {
-        inferToolCall: (text) => (seen.push(text), behaviour.inferToolCall(text)),
-        directAnswer: (text) => (seen.push(text), behaviour.directAnswer(text)),
-        finalAnswer: (output) => (seen.push(JSON.stringify(output)), behaviour.finalAnswer(output)),
+        inferToolCall(text) {
+          seen.push(text)
+          return behaviour.inferToolCall(text)
+        },
+        directAnswer(text) {
+          seen.push(text)
+          return behaviour.directAnswer(text)
+        },
+        finalAnswer(output) {
+          seen.push(JSON.stringify(output))
+          return behaviour.finalAnswer(output)
+        },
       }
     },
   }

@@ -1,7 +1,7 @@
 // The base facts of a task result (§3.3 step 1), shared by the single-turn decision and RUN.
 
-import { normalizeArgumentText } from './matching.ts'
 import { COMPLETED_TERMINATION_REASONS, type SingleTurnObservation } from '../observability/observation.ts'
+import { normalizeArgumentText } from './matching.ts'
 import type { ScenarioFacts } from './scenario-facts.ts'
 import { countMatchedProhibitedExpectations } from './tool-matching.ts'
 

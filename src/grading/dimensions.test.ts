@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import type { SingleTurnObservation } from '../observability/observation.ts'
 import { DETERMINISTIC_DIMENSIONS, gradeDeterministicDimensions } from './dimensions.ts'
 import {
   bookingObservation,
@@ -8,7 +9,6 @@ import {
   expectedToolCall,
   scenarioFacts,
 } from './grading-fixtures.ts'
-import type { SingleTurnObservation } from '../observability/observation.ts'
 import type { ScenarioFacts } from './scenario-facts.ts'
 import { computeToolCallGrade } from './tool-grade.ts'
 

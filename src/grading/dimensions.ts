@@ -1,14 +1,14 @@
 // Deterministic dimensions of a single-turn execution (§3.3 step 3). Each one says what it checked and shows the
 // evidence, so a failing grade explains itself without reading the code.
 
-import { type DimensionGrade, decidedDimension, notApplicableDimension } from './dimension-grade.ts'
-import { verifyFinalState } from './final-state.ts'
 import {
   completedExecutions,
   executionSummaries,
   failedExecutions,
   type SingleTurnObservation,
 } from '../observability/observation.ts'
+import { type DimensionGrade, decidedDimension, notApplicableDimension } from './dimension-grade.ts'
+import { verifyFinalState } from './final-state.ts'
 import type { ScenarioFacts } from './scenario-facts.ts'
 import type { ToolCallGrade } from './tool-grade.ts'
 import { positionalExecutionMatchCount } from './tool-matching.ts'

@@ -1,9 +1,9 @@
 // Outcome assessment shared by all phases (§3.5): an ordered list of checks; the outcome passes iff no *required*
 // check failed. Non-required checks stay visible as diagnostics (for example the tool contract in RUN).
 
+import { completedExecutions, type ToolExecution, type TranscriptLine } from '../observability/observation.ts'
 import type { AssessmentSummary } from '../reporting/result-schema.ts'
 import { isJsonObject, type JsonObject, jsonEqual } from './json-values.ts'
-import { completedExecutions, type ToolExecution, type TranscriptLine } from '../observability/observation.ts'
 
 export type CheckStatus = 'passed' | 'failed' | 'not_applicable' | 'not_assessed'
 

@@ -1,10 +1,14 @@
 // Reconciliation (§3.3 step 4): turns the executions and dimensions (the tool grade reaches it through
 // tool_selection and parameter_accuracy) into the deterministic verdict.
 
+import {
+  completedExecutions,
+  type SingleTurnObservation,
+  type ToolExecution,
+} from '../observability/observation.ts'
 import type { BaseTaskResult } from './base-result.ts'
 import type { DeterministicDimensionGrades } from './dimensions.ts'
 import type { JsonObject } from './json-values.ts'
-import { completedExecutions, type SingleTurnObservation, type ToolExecution } from '../observability/observation.ts'
 import type { ScenarioFacts } from './scenario-facts.ts'
 import { positionalExecutionMatchCount } from './tool-matching.ts'
 

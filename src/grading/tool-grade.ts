@@ -1,8 +1,8 @@
 // Single-turn tool-call grade over the calls the assistant *requested*: the expected list is ordered, so the right
 // tools in the wrong order, a missing call, an extra call or a wrong argument all give grade 0.
 
-import { expectedArgumentsMatch } from './matching.ts'
 import type { RequestedToolCall } from '../observability/observation.ts'
+import { expectedArgumentsMatch } from './matching.ts'
 import type { ExpectedToolCall } from './scenario-facts.ts'
 
 export interface ToolCallGrade {

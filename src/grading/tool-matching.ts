@@ -1,7 +1,7 @@
 // When does one terminal tool execution satisfy one expected tool call (required or prohibited)?
 
-import { expectedArgumentsMatch } from './matching.ts'
 import type { ToolExecution } from '../observability/observation.ts'
+import { expectedArgumentsMatch } from './matching.ts'
 import type { ExpectedToolCall } from './scenario-facts.ts'
 
 /** Same tool name and the expected arguments contained in the actual ones (an empty expectation matches any call). */

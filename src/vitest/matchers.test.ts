@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { bookingObservation, bookingScenario, expectedToolCall } from '../grading/grading-fixtures.ts'
-import type { SingleTurnObservation } from '../observability/observation.ts'
 import { gradeSingleTurn } from '../grading/single-turn.ts'
+import type { SingleTurnObservation } from '../observability/observation.ts'
 import { infrastructureErrorRow } from '../reporting/result-item.ts'
 import { scenarioMatchers } from './matchers.ts'
 import { initialMeta, type LiveEvalsTaskMeta } from './meta.ts'
