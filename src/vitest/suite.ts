@@ -19,7 +19,8 @@ import { architectureTag, phaseTag, scenarioTypeTag } from './tags.ts'
 export type ScenarioTestContext = Parameters<Parameters<typeof scenarioTest>[2] & {}>[0]
 
 export interface ScenarioSuiteOptions extends SuiteScenarioSource {
-  phase: Phase
+  /** The phase, if the spec names it (default: its project's); it must be the project's phase. */
+  phase?: Phase
   /** The phase's config.toml, if the spec names it: it must be the file the project was configured with. */
   config?: string | URL
   /**
@@ -42,10 +43,10 @@ async function defaultBody({ liveSession, expect, scenarioEnv }: ScenarioTestCon
   expect(liveSession).toCompleteTask()
 }
 
-export async function scenarioSuite(options: ScenarioSuiteOptions): Promise<void> {
+export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise<void> {
   const project = projectOptionsOf({ liveEvalsProject: inject('liveEvalsProject') }, 'this')
   const plan = runPlanOf({ liveEvalsRun: inject('liveEvalsRun') })
-  if (options.phase !== plan.phase) {
+  if (options.phase !== undefined && options.phase !== plan.phase) {
     throw new Error(
       `scenarioSuite({ phase: '${options.phase}' }) is in a ${plan.phase} project; use phase '${plan.phase}'`,
     )
