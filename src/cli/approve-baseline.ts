@@ -2,7 +2,7 @@
 // baseline the gate compares with. The source is validated like any gate input and must be a complete run, so a
 // baseline is never "whatever ran last" nor a run that was cut short.
 
-import { copyFile, rename } from 'node:fs/promises'
+import { copyFile, rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { GateInputError } from '../gate/errors.ts'
 import { loadGateFile } from '../gate/load.ts'
@@ -34,8 +34,13 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     }
     // Copy beside the destination, then rename: a reader of the baseline sees the old file or the new one.
     const temporary = join(dirname(destination), `.${basename(destination)}.${process.pid}.tmp`)
-    await copyFile(source, temporary)
-    await rename(temporary, destination)
+    try {
+      await copyFile(source, temporary)
+      await rename(temporary, destination)
+    } catch (error) {
+      await rm(temporary, { force: true })
+      throw error
+    }
     const { summary, run } = file.document
     io.out(
       `approved ${source} as the baseline ${destination}: run ${run.id}, ${summary.total} rows ` +

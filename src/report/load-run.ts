@@ -39,8 +39,12 @@ export interface LoadedRun {
   evidence: ScenarioEvidence[]
 }
 
-async function readArtifact(runDir: string, relativePath: string | null): Promise<Uint8Array | string> {
-  if (relativePath === null) return 'the row names no such artifact'
+async function readArtifact(
+  runDir: string,
+  relativePath: string | null,
+  what: string,
+): Promise<Uint8Array | string> {
+  if (relativePath === null) return `no ${what} (the row names none)`
   const problem = artifactPathProblem(relativePath)
   if (problem !== null) return `${relativePath}: ${problem}`
   const path = join(runDir, relativePath)
@@ -58,7 +62,7 @@ async function loadDetails(
   runDir: string,
   row: ResultItem,
 ): Promise<Pick<ScenarioEvidence, 'details' | 'details_problem'>> {
-  const bytes = await readArtifact(runDir, row.artifacts.details)
+  const bytes = await readArtifact(runDir, row.artifacts.details, 'details file')
   if (typeof bytes === 'string') return { details: null, details_problem: bytes }
   let value: unknown
   try {
@@ -84,7 +88,7 @@ async function loadVoice(
   runDir: string,
   row: ResultItem,
 ): Promise<Pick<ScenarioEvidence, 'voice' | 'voice_problem'>> {
-  const bytes = await readArtifact(runDir, row.artifacts.conversation_audio)
+  const bytes = await readArtifact(runDir, row.artifacts.conversation_audio, 'conversation audio')
   if (typeof bytes === 'string') return { voice: null, voice_problem: bytes }
   const read = readPcm16Wav(bytes)
   if (!read.ok) return { voice: null, voice_problem: `${row.artifacts.conversation_audio}: ${read.reason}` }

@@ -83,7 +83,10 @@ describe('the run report page', () => {
     expect(bad?.failed_checks).toEqual([
       expect.objectContaining({ id: 'application_state', evidence: { missing: ['reservations[0]'] } }),
     ])
-    expect(broken?.problems).toEqual(['the row names no such artifact', 'the row names no such artifact'])
+    expect(broken?.problems).toEqual([
+      'no details file (the row names none)',
+      'no conversation audio (the row names none)',
+    ])
   })
   test('the timeline image is written beside the WAVs, without links', async () => {
     const svg = await readFile(join(runDir, 'audio', 'booking_ok', 'timeline.svg'), 'utf8')
