@@ -11,7 +11,7 @@
 // Every WAV is written before the dataset that names it, each atomically; the dataset is validated against the
 // contract before it is written, so a failure leaves the previous dataset as it was.
 
-import { access, readFile } from 'node:fs/promises'
+import { access, mkdir, readFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { writeFileAtomically } from '../../artifacts/atomic-file.ts'
 import { parseCondition } from '../../audio/effects/index.ts'
@@ -116,6 +116,7 @@ async function writeRecording(
     { seed: options.seed ?? 0, overrides: options.overrides ?? {} },
   )
   const made = await makeRecording(options.engine, request)
+  await mkdir(dirname(file), { recursive: true })
   await writeFileAtomically(file, encodeMonoWav(made.samples))
   entry.metadata = withGeneration(entry.metadata ?? {}, made.generation, made.callerSpeechIntervals)
   report.written.push(file)
