@@ -10,6 +10,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs'
@@ -17,6 +18,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { ResultsDocumentSchema } from '../reporting/result-schema.ts'
+import { consumerLockfile } from './consumer-lockfile.test-helpers.ts'
 
 const ROOT = join(import.meta.dirname, '../..')
 const CONSUMER = join(ROOT, 'test-projects/consumer')
@@ -54,7 +56,10 @@ describe('npm pack, install into a fresh project, run offline', () => {
     const copy = join(work, 'live-evals')
     const files = run('git', ['ls-files', '-co', '--exclude-standard'], ROOT)
       .output.split('\n')
-      .filter(Boolean)
+      // Files only: a node_modules that is a link (not ignored by `node_modules/`) is linked below instead.
+      .filter(
+        (file) => file !== '' && statSync(join(ROOT, file), { throwIfNoEntry: false })?.isFile() === true,
+      )
     for (const file of files) {
       mkdirSync(join(copy, file, '..'), { recursive: true })
       cpSync(join(ROOT, file), join(copy, file))
@@ -77,18 +82,32 @@ describe('npm pack, install into a fresh project, run offline', () => {
     const vitestVersion = (
       JSON.parse(readFileSync(join(ROOT, 'node_modules/vitest/package.json'), 'utf8')) as { version: string }
     ).version
+    const tarballSpec = `file:../${packed}`
     writeFileSync(
       join(consumer, 'package.json'),
       JSON.stringify({
         name: 'consumer',
         private: true,
         type: 'module',
-        devDependencies: { vitest: vitestVersion, 'live-evals': `file:${join(work, packed)}` },
+        devDependencies: { vitest: vitestVersion, 'live-evals': tarballSpec },
       }),
+    )
+    const livePackage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+    writeFileSync(
+      join(consumer, 'package-lock.json'),
+      JSON.stringify(
+        consumerLockfile({
+          checkoutLockfile: join(ROOT, 'package-lock.json'),
+          tarball: join(work, packed),
+          tarballSpec,
+          livePackage,
+          vitestVersion,
+        }),
+      ),
     )
     installed = run(
       'npm',
-      ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'],
+      ['ci', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'],
       consumer,
       userEnvironment(),
     )
