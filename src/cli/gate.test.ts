@@ -178,3 +178,27 @@ describe('through the live-evals command', () => {
     expect(io.stdout()).toContain('fail         min_pass_rate')
   })
 })
+
+describe('argument parsing', () => {
+  test('--baseline takes every file up to the next option', async () => {
+    const { parseGateArguments } = await import('./gate.ts')
+    const parsed = parseGateArguments([
+      'a.json',
+      'b.json',
+      '--baseline',
+      'x.json',
+      'y.json',
+      '--required',
+      'p, q',
+      '--min-pass-rate',
+      '0.5',
+    ])
+    expect(parsed.files).toEqual(['a.json', 'b.json'])
+    expect(parsed.baselines).toEqual(['x.json', 'y.json'])
+    expect(parsed.options).toMatchObject({ required: ['p', 'q'], minPassRate: 0.5 })
+    // Files named after the baselines would be baselines: with none left, the command refuses instead of guessing.
+    expect(() => parseGateArguments(['--baseline', 'x.json', 'a.json'])).toThrow(
+      'name at least one results.json',
+    )
+  })
+})

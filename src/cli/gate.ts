@@ -10,14 +10,16 @@ import { gateMarkdown } from '../gate/markdown.ts'
 import { REPORT_FILE_NAME } from '../report/report-file.ts'
 import type { CommandIO } from './main.ts'
 
-const USAGE = `Usage: live-evals gate <results.json>... [options]
+const USAGE = `Usage: live-evals gate <results.json>... [--baseline <results.json>...] [options]
 
 Judges the rows of the results files (keyed by phase, architecture, scenario id and trial) and exits
 0 pass, 1 a threshold or regression failed (named), 2 bad input, 3 inconclusive.
 Infrastructure errors, missing baseline rows, missing required scenarios and duplicate rows always fail.
 
 Options:
-  --baseline <results.json>   an approved baseline (repeat for several files); see approve-baseline
+  --baseline <results.json>...
+                              approved baseline files: every argument up to the next option (so name
+                              the results files first); see approve-baseline
   --min-pass-rate <0..1>      lowest pass rate; with repeated trials judged on its 95% Wilson interval
                               (inconclusive when the interval contains it)
   --pass-rate-interval        judge the pass rate on its interval even when every scenario ran once
@@ -60,7 +62,11 @@ export function parseGateArguments(argv: readonly string[]): GateCommand {
     }
     switch (argument) {
       case '--baseline':
+        // Every argument up to the next option is a baseline file, as in `gate a.json --baseline b.json c.json`.
         command.baselines.push(value())
+        while (index + 1 < argv.length && !(argv[index + 1] as string).startsWith('-')) {
+          command.baselines.push(argv[++index] as string)
+        }
         break
       case '--min-pass-rate':
         command.options.minPassRate = numberOption(argument, value(), 0, 1)
