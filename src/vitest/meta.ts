@@ -5,7 +5,6 @@ import type { Phase } from '../config/index.ts'
 import type { RubricExpectation } from '../grading/judge/rubric-expectation.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
 import type { ExpectedToolCall } from '../scenarios/index.ts'
-import type { RunPlan } from './run-plan.ts'
 import type { AssistantArchitecture } from './settings.ts'
 
 /** One matcher's verdict, as the reporter and `vitest --ui` show it. */
@@ -42,8 +41,6 @@ export interface LiveEvalsTaskMeta {
 declare module 'vitest' {
   interface TaskMeta {
     liveEvals?: LiveEvalsTaskMeta
-    /** On test files: the plan of the run the file belongs to (lets reporters work on merged blob reports). */
-    liveEvalsRun?: RunPlan
   }
 
   // Type parameters must repeat Vitest's declaration exactly for the interfaces to merge.
