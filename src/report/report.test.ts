@@ -135,6 +135,12 @@ describe('live-evals report', () => {
     expect(io.stderr()).toContain('nothing-here/results.json: cannot be read (ENOENT)')
     expect(await reportCommand([], captureIO())).toBe(2)
   })
+  test('scenarioReportLink points at the section the report writes', async () => {
+    const { scenarioReportLink } = await import('./write-report.ts')
+    const link = scenarioReportLink(runDir, 'booking_ok')
+    expect(link).toBe(`${join(runDir, 'report.html')}#scenario-booking_ok-t1`)
+    expect(await readFile(join(runDir, 'report.html'), 'utf8')).toContain(`id="${link.split('#')[1]}"`)
+  })
   test('writeComparisonReport defaults to comparison.html beside the first run', async () => {
     expect(await writeComparisonReport([runDir])).toBe(join(folder, 'comparison.html'))
   })

@@ -6,6 +6,7 @@ import { writeFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
 import { writeArtifact } from '../artifacts/write.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
+import { anchorOf } from './html.ts'
 import { type LoadedRun, loadRun, loadScenarioEvidence } from './load-run.ts'
 import { type RunReportModel, runReportModel, type ScenarioModel, scenarioModel } from './model.ts'
 import { type ComparedRun, renderComparison } from './render-comparison.ts'
@@ -15,6 +16,11 @@ import { timelineSvg } from './render-timeline.ts'
 import { COMPARISON_FILE_NAME, REPORT_FILE_NAME } from './report-file.ts'
 
 export const TIMELINE_IMAGE_NAME = 'timeline.svg'
+
+/** Where a scenario's section of the run report is, for annotation text: `<run>/report.html#scenario-<id>-t<n>`. */
+export function scenarioReportLink(runDirectory: string, scenarioId: string, trial = 1): string {
+  return `${join(resolve(runDirectory), REPORT_FILE_NAME)}#${anchorOf(scenarioId, trial)}`
+}
 
 /** Where a scenario's timeline image goes: beside its conversation WAV; null when the row has no audio folder. */
 export function timelineImagePath(row: Pick<ResultItem, 'artifacts'>): string | null {
