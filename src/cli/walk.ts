@@ -38,11 +38,21 @@ Options:
   --voice V                   espeak voice (default en-us) or OpenAI voice (default OPENAI_WALK_TTS_VOICE or coral)
   --rate WPM                  espeak words per minute (default 160)
   --tts-model M               OpenAI speech model (default OPENAI_TTS_MODEL or gpt-4o-mini-tts)
+  --cache-dir DIR             OpenAI speech cache (default .audio_cache/walk)
 ${OVERRIDE_KEYS.map((key) => `  --${flagOf(key)}`).join('\n')}
                               audio-realism overrides for every recording, as in \`live-evals audio\`
 `
 
-export async function run(argv: readonly string[], io: CommandIO): Promise<number> {
+export function run(argv: readonly string[], io: CommandIO): Promise<number> {
+  return runWith(argv, io, process.env)
+}
+
+/** `run` with the environment given (engine choice, OPENAI_* settings) instead of the process's. */
+export async function runWith(
+  argv: readonly string[],
+  io: CommandIO,
+  env: Record<string, string | undefined>,
+): Promise<number> {
   const [sub, ...rest] = argv
   if (sub === undefined || sub === '--help' || sub === '-h') {
     ;(sub === undefined ? io.err : io.out)(USAGE)
@@ -65,7 +75,7 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     return EXIT_USAGE
   }
   try {
-    const engine = await chooseSpeechEngine({ ...parsed.engineChoice, env: process.env })
+    const engine = await chooseSpeechEngine({ ...parsed.engineChoice, env })
     const report = await generateAudio({
       ...parsed.generate,
       engine,
@@ -107,6 +117,7 @@ function parse(argv: readonly string[]) {
       voice: { type: 'string' },
       rate: { type: 'string' },
       'tts-model': { type: 'string' },
+      'cache-dir': { type: 'string' },
       ...Object.fromEntries(OVERRIDE_KEYS.map((key) => [flagOf(key), { type: 'string' as const }])),
     },
     allowPositionals: true,
@@ -138,6 +149,7 @@ function parse(argv: readonly string[]) {
       ...(values.voice === undefined ? {} : { voice: values.voice as string }),
       ...(rate === undefined ? {} : { rateWpm: rate }),
       ...(values['tts-model'] === undefined ? {} : { ttsModel: values['tts-model'] as string }),
+      ...(values['cache-dir'] === undefined ? {} : { cacheDir: values['cache-dir'] as string }),
     },
     generate: {
       dataset: positionals[0] as string,

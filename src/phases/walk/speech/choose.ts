@@ -11,6 +11,8 @@ export interface EngineChoice {
   voice?: string
   rateWpm?: number
   ttsModel?: string
+  /** OpenAI only: the text-to-speech cache (default .audio_cache/walk in the working directory). */
+  cacheDir?: string
   env: Record<string, string | undefined>
 }
 
@@ -28,6 +30,8 @@ export async function chooseSpeechEngine(choice: EngineChoice): Promise<SpeechEn
       apiKey: choice.env.OPENAI_API_KEY,
       model: choice.ttsModel ?? choice.env.OPENAI_TTS_MODEL,
       voice: choice.voice ?? choice.env.OPENAI_WALK_TTS_VOICE,
+      ...(choice.cacheDir === undefined ? {} : { cacheDir: choice.cacheDir }),
+      ...(choice.env.OPENAI_BASE_URL ? { baseURL: choice.env.OPENAI_BASE_URL } : {}),
     })
   }
   return espeakEngine({

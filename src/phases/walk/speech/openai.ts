@@ -15,6 +15,8 @@ export interface OpenAiEngineOptions {
   model?: string
   voice?: string
   cacheDir?: string
+  /** OPENAI_BASE_URL: where the API is (default: the openai client's). */
+  baseURL?: string
   /** Test seam: a client pointed at a loopback server. */
   client?: OpenAI
 }
@@ -25,7 +27,12 @@ export function openAiEngine(options: OpenAiEngineOptions): SpeechEngine {
       'OPENAI_API_KEY is required to record with OpenAI text-to-speech; set it, or record offline with --engine espeak',
     )
   }
-  const client = options.client ?? new OpenAI({ apiKey: options.apiKey })
+  const client =
+    options.client ??
+    new OpenAI({
+      apiKey: options.apiKey,
+      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+    })
   const model = options.model ?? DEFAULT_WALK_TTS_MODEL
   const voice = options.voice ?? DEFAULT_WALK_TTS_VOICE
   const speech = new SpeechSynthesizer({
