@@ -15,6 +15,7 @@ import {
   type FinishedScenarioTest,
   resultsDocumentOf,
   rowsOfRun,
+  runMetadataOf,
 } from './run-results.ts'
 
 function finished(testCase: TestCase): FinishedScenarioTest {
@@ -79,7 +80,7 @@ export default class CanonicalReporter implements Reporter {
           log(`[${run.architecture}] No scenario ran; nothing was written (its unused run folder is removed)`)
           continue
         }
-        const document = resultsDocumentOf(plan, run, rows)
+        const document = resultsDocumentOf(plan, run, rows, runMetadataOf(run, tests))
         await writeJsonArtifact(run.directory, run.resultsFile, document)
         log('')
         for (const line of consoleSummaryLines(plan, run, document)) log(line)

@@ -4,7 +4,7 @@
 
 import { infrastructureErrorRow } from '../src/reporting/result-item.ts'
 import type { ResultItem, ResultsDocument } from '../src/reporting/result-schema.ts'
-import { buildResultsDocument } from '../src/reporting/results-document.ts'
+import { buildResultsDocument, withRunExtensions } from '../src/reporting/results-document.ts'
 import type { LiveEvalsTaskMeta } from '../src/vitest/meta.ts'
 import type { PlannedRun, RunPlan } from '../src/vitest/run-plan.ts'
 
@@ -44,12 +44,33 @@ export function rowsOfRun(run: PlannedRun, tests: readonly FinishedScenarioTest[
   return rows
 }
 
+/**
+ * The run's metadata as its tests make it: when spec files named their own scenarios, `dataset` names their only
+ * source (or the first), and `configuration.live_evals.datasets` lists every source.
+ */
+export function runMetadataOf(
+  run: PlannedRun,
+  tests: readonly FinishedScenarioTest[],
+): PlannedRun['metadata'] {
+  const sources = [
+    ...new Set(
+      tests.flatMap((test) =>
+        test.meta?.runDirectory === run.directory && test.meta.source !== null ? [test.meta.source] : [],
+      ),
+    ),
+  ]
+  const first = sources[0]
+  if (first === undefined || (sources.length === 1 && first === run.metadata.dataset)) return run.metadata
+  return withRunExtensions({ ...run.metadata, dataset: first }, { datasets: sources })
+}
+
 export function resultsDocumentOf(
   plan: PlanFacts,
   run: PlannedRun,
   rows: readonly ResultItem[],
+  metadata: PlannedRun['metadata'] = run.metadata,
 ): ResultsDocument {
-  return buildResultsDocument(run.metadata, rows, plan.scenarioIds)
+  return buildResultsDocument(metadata, rows, plan.scenarioIds)
 }
 
 const UNITS = { crawl: 'examples', walk: 'recordings', run: 'conversations' } as const

@@ -26,6 +26,8 @@ export interface LiveEvalsTaskMeta {
   scenarioId: string
   scenarioType: string
   architecture: AssistantArchitecture
+  /** Where the scenario came from: its dataset file, or the spec file that wrote it inline; null when unknown. */
+  source: string | null
   /** The run directory this test's row belongs to (one per architecture). */
   runDirectory: string
   /** Per-attempt: 0 for the first try, n for the n-th retry. */
@@ -58,9 +60,9 @@ declare module 'vitest' {
 
 /** Fresh meta for a scenario test, given at collection so reporters know the test before it runs. */
 export function initialMeta(
-  fields: Omit<LiveEvalsTaskMeta, 'attempt' | 'grades' | 'row' | 'sealed'>,
+  fields: Omit<LiveEvalsTaskMeta, 'attempt' | 'grades' | 'row' | 'sealed' | 'source'> & { source?: string },
 ): LiveEvalsTaskMeta {
-  return { ...fields, attempt: 0, grades: [], row: null, sealed: false }
+  return { ...fields, source: fields.source ?? null, attempt: 0, grades: [], row: null, sealed: false }
 }
 
 /** Clears what one attempt recorded, so a retry reports only its own grades and row. */

@@ -6,7 +6,16 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
-import { type ChildRun, runDirectoriesIn, runVitest, SPAWN_TIMEOUT_MS, scratch } from './child-vitest.ts'
+import {
+  type ChildRun,
+  ROOT,
+  runDirectoriesIn,
+  runVitest,
+  SPAWN_TIMEOUT_MS,
+  scratch,
+} from './child-vitest.ts'
+
+const ROOT_FIXTURES = join(ROOT, 'src/vitest/fixtures/own-agent')
 
 async function documentsIn(resultsDir: string): Promise<ResultsDocument[]> {
   const runs = await runDirectoriesIn(resultsDir)
@@ -42,6 +51,18 @@ describe('own scenarios and an own assistant in spec files', () => {
       expect(document.summary).toEqual({ total: 3, passed: 3, failed: 0, infrastructure_errors: 0 })
     }
     expect(run.output).toContain('6 passed, 0 failed')
+  })
+
+  test('run.dataset names a source and the run lists every source of its scenarios', () => {
+    for (const document of documents) {
+      const datasets = (document.run.configuration.live_evals as { datasets?: string[] } | undefined)
+        ?.datasets
+      expect([...(datasets ?? [])].sort()).toEqual([
+        join(ROOT_FIXTURES, 'hours-dataset.json'),
+        join(ROOT_FIXTURES, 'refills.spec.ts'),
+      ])
+      expect(datasets).toContain(document.run.dataset)
+    }
   })
 
   test('the own assistant’s tools changed its own state, and the row saw it', () => {

@@ -61,7 +61,7 @@ export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise
     }
   }
   const specFile = TestRunner.getCurrentSuite().file.filepath
-  const { scenarios } = await suiteScenarios(options, plan, specFile)
+  const { scenarios, source } = await suiteScenarios(options, plan, specFile)
   const assistant = options.assistant ?? null
   const declared = new Set(project.declaredTags)
   const declaredOnly = (tags: string[]) => tags.filter((tag) => declared.has(tag))
@@ -88,6 +88,7 @@ export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise
                   scenarioId: scenario.id,
                   scenarioType: type,
                   architecture: run.architecture,
+                  source,
                   runDirectory: run.directory,
                 }),
               },
