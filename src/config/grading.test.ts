@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { HarnessConfigError } from './errors.ts'
-import { loadPhaseConfig } from './load.ts'
+import { loadPhaseConfig, NO_CONFIG_FILE } from './load.ts'
 import { PHASES } from './schema.ts'
 
 let root: string
@@ -125,6 +125,23 @@ describe('[grading]', () => {
       'Environment variable LIVE_EVALS_JUDGE_TIMEOUT_SECONDS must be a number (got "soon")',
     )
     expect(message).toContain('Environment variable LIVE_EVALS_JUDGE must be true/false')
+  })
+
+  it('resolves from the defaults and the environment alone when no TOML file is named (live-evals grade)', () => {
+    const settings = loadPhaseConfig('crawl', null, {
+      cwd: root,
+      env: { OPENAI_EVAL_JUDGE_MODEL: 'judge-x', LIVE_EVALS_JUDGE_CACHE_DIR: 'c' },
+    })
+    expect(settings.config_file).toBe(NO_CONFIG_FILE)
+    expect(settings.models.judge_model).toBe('judge-x')
+    expect(settings.grading.cache_dir).toBe(join(root, 'c'))
+    expect(settings.dataset.path).toBe(join(root, 'data/scenarios.json'))
+    // LIVE_EVALS_CONFIG still names a file to read.
+    const named = loadPhaseConfig('crawl', null, {
+      cwd: root,
+      env: { LIVE_EVALS_CONFIG: toml('[grading]\nrepetitions = 2\n') },
+    })
+    expect(named.grading.repetitions).toBe(2)
   })
 
   it('refuses a number with trailing text from the environment instead of reading its prefix', () => {

@@ -99,8 +99,9 @@ export function rubricVerdict(
             {
               id: 'rubric:not_judged',
               reason:
-                'the semantic judge did not run (offline, grading disabled, or no judge configured), so nothing ' +
-                'shows the rubric is satisfied; pass { allowUnjudged: true } to accept an unjudged run',
+                'the semantic judge did not run (offline, grading disabled, no judge configured, or nothing to ' +
+                `judge: ${grades.task_understanding.rationale}), so nothing shows the rubric is satisfied; pass ` +
+                '{ allowUnjudged: true } to accept an unjudged run',
             },
           ],
       summary: allowed

@@ -48,19 +48,27 @@ afterAll(async () => {
 })
 
 /** One live execution of the scenario with the judge's client on the fake server. */
-async function runLive(judgeSettings: Partial<CrawlSettings['grading']> = {}): Promise<{
+async function runLive(
+  judgeSettings: Partial<CrawlSettings['grading']> = {},
+  options: { deaf?: boolean } = {},
+): Promise<{
   execution: ScenarioExecution
   runDirectory: string
 }> {
   const runDirectory = await freshRunDirectory()
   folders.push(runDirectory)
-  const runSettings: CrawlSettings = { ...settings, grading: { ...settings.grading, ...judgeSettings } }
+  const runSettings: CrawlSettings = {
+    ...settings,
+    grading: { ...settings.grading, ...judgeSettings },
+    // A service that hears nothing never answers: a one-second response timeout is enough to show it.
+    execution: { ...settings.execution, ...(options.deaf ? { response_timeout_seconds: 1 } : {}) },
+  }
   const architecture = architectureFor('responses', runSettings)
   const caller = await syntheticCallerSource.prepare(scenario, {})
   // The offline server stands in for the live service: the session the run opens with its API key hears exactly
   // what the caller says and answers with the assistant's offline behaviour (visible input only).
   live.registerSession(API_KEY, {
-    hearing: caller.hearing,
+    hearing: options.deaf ? [] : caller.hearing,
     behaviour: architecture.offlineBehaviour(assistantVisibleInput(scenario)),
   })
   const judge = judgeOptionsFromSettings(runSettings, { runDirectory, client: api.client })
@@ -201,6 +209,18 @@ describe('the semantic judge in a live run', () => {
     const entries = await readdir(cacheDir)
     expect(entries).toHaveLength(2)
     for (const entry of entries) expect((await stat(join(cacheDir, entry))).mode & 0o777).toBe(0o600)
+  })
+
+  test('a conversation that timed out is not judged: nothing is sent and the dimensions say why', async () => {
+    const before = api.server.requestsTo('POST', '/v1/responses').length
+    const { execution } = await runLive({ cache: false }, { deaf: true })
+    expect(execution.observation?.termination_reason).toBe('response_timeout')
+    expect(judgeRequestsSince(before)).toHaveLength(0)
+    expect(execution.row).toMatchObject({ status: 'failed', error: null })
+    expect(execution.grade?.semantic_grades.task_understanding).toMatchObject({
+      status: 'not_assessed',
+      rationale: 'Not judged: the conversation did not complete (response_timeout).',
+    })
   })
 
   test("with grading disabled no request is sent; judge usage never enters the row's consumption", async () => {

@@ -4,6 +4,8 @@
 //
 // - No judge options (offline, grading disabled, nothing configured): the deterministic grade stands and its
 //   applicable semantic dimensions stay not_assessed with null scores.
+// - A conversation that did not complete (response timeout): the same, nothing is sent (there is no answer to
+//   judge, and the row fails on conversation_completed whatever a judge said).
 // - The judge answered: its dimension grades replace the not_assessed ones, and applySemanticGrades decides the
 //   verdict (only task_understanding can turn a deterministic pass into a fail; semantic_quality is the mean of
 //   the assessed dimensions).
@@ -57,6 +59,15 @@ export async function judgeGrade(
   options: SemanticJudgeOptions | null,
 ): Promise<JudgedGrade> {
   if (options === null) return { grade: deterministic, semantic: { ...NO_SEMANTIC_ASSESSMENT } }
+  // A conversation that never completed (a response timeout) has no answer to judge, and no judgment could make it
+  // pass: nothing is sent, and the applicable dimensions say why they were not assessed.
+  if (!deterministic.base.conversation_completed) {
+    const reason = observed.observation.termination_reason ?? 'unknown'
+    return {
+      grade: { ...deterministic, semantic_grades: notJudged(deterministic.semantic_grades, reason) },
+      semantic: { ...NO_SEMANTIC_ASSESSMENT },
+    }
+  }
   let judgement: SemanticJudgement
   try {
     judgement = await judgeScenario(facts, observed, options)
@@ -86,6 +97,19 @@ export async function judgeGrade(
     grade,
     semantic: { judgement, applied, failure: null, usage_events: judgement.usage_events },
   }
+}
+
+function notJudged(
+  grades: SingleTurnGrade['semantic_grades'],
+  terminationReason: string,
+): SingleTurnGrade['semantic_grades'] {
+  const rationale = `Not judged: the conversation did not complete (${terminationReason}).`
+  return Object.fromEntries(
+    Object.entries(grades).map(([name, grade]) => [
+      name,
+      grade.status === 'not_assessed' ? { ...grade, rationale } : grade,
+    ]),
+  ) as SingleTurnGrade['semantic_grades']
 }
 
 /** The judge's part of the details JSON (`semantic_judge`): what it decided per dimension, or why it could not. */
