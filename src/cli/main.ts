@@ -38,6 +38,10 @@ const VERBS: Record<string, VerbEntry> = {
     summary: '<condition> <in.wav> <out.wav> [--seed N ...]  apply an acoustic condition to a WAV',
     load: () => import('./audio.ts'),
   },
+  walk: {
+    summary: 'generate-audio <dataset.json> [--engine espeak|openai ...]  record WALK requests as WAVs',
+    load: () => import('./walk.ts'),
+  },
   results: {
     summary: '<run-dir>  rebuild results.json of a killed run from its rows journal',
     load: () => import('./results.ts'),

@@ -9,6 +9,7 @@ import { crawlRow, temporaryFolder, writeDataset } from '../phases/walk/walk.tes
 import { loadDataset } from '../scenarios/index.ts'
 import { type ResponsesServer, startResponsesServer } from '../testing/responses-server/server.ts'
 import { captureIO } from './capture-io.ts'
+import { main } from './main.ts'
 import { runWith } from './walk.ts'
 
 let server: ResponsesServer
@@ -45,6 +46,9 @@ describe('live-evals walk', () => {
     expect(await walk(['generate-audio', '--help'])).toMatchObject({ code: 0 })
     expect(await walk([])).toMatchObject({ code: 2, stderr: expect.stringContaining('Usage') })
     expect((await walk(['make-audio'])).stderr).toContain('unknown subcommand "make-audio"')
+    const io = captureIO()
+    expect(await main(['walk', 'generate-audio', '--help'], io)).toBe(0)
+    expect(io.stdout()).toContain('Usage: live-evals walk generate-audio <dataset.json>')
   })
 
   it('refuses a command line it cannot use, with the reason, exit 2', async () => {
