@@ -20,8 +20,11 @@ export const CANONICAL_REPORTER = resolve(here('../../reporters/canonical'))
 
 export interface LiveEvalsProjectInput {
   phase: Phase
-  /** The phase's config.toml, relative to the working directory Vitest starts in (or absolute). */
-  config: string
+  /**
+   * The phase's config.toml, relative to the working directory Vitest starts in (or absolute). Optional: without
+   * it the phase runs on the built-in defaults and the environment (LIVE_EVALS_CONFIG may still name a file).
+   */
+  config?: string
   /** Spec files; defaults to `specs/<phase>/**\/*.spec.ts`. */
   include?: string[]
   /** Project name; defaults to the phase. */
@@ -29,7 +32,7 @@ export interface LiveEvalsProjectInput {
 }
 
 export function liveEvalsProject(input: LiveEvalsProjectInput): TestProjectInlineConfiguration {
-  const configFile = resolve(input.config)
+  const configFile = input.config === undefined ? null : resolve(input.config)
   const tags = declaredTags(input.phase)
   // Vitest's UI server opens the browser before any plugin hook runs; only the config load is early enough.
   disableBrowserOpeningWithoutDesktop()

@@ -8,7 +8,7 @@ import type { RunPlan } from './run-plan.ts'
 export interface LiveEvalsProjectOptions {
   phase: Phase
   /** Absolute path of the phase's module-owned config.toml (LIVE_EVALS_CONFIG may name another). */
-  configFile: string
+  configFile: string | null
   /** Tags the project declares, so scenario tags never break collection under strictTags. */
   declaredTags: string[]
   /** The settings and run name resolved when Vitest started, or why they could not be. */

@@ -53,7 +53,7 @@ export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise
   }
   if (options.config !== undefined) {
     const configFile = options.config instanceof URL ? fileURLToPath(options.config) : resolve(options.config)
-    if (configFile !== project.configFile) {
+    if (project.configFile !== null && configFile !== project.configFile) {
       throw new Error(
         `scenarioSuite names ${configFile} but its Vitest project was configured with ${project.configFile}; ` +
           'give liveEvalsProject() and scenarioSuite() the same config.toml (LIVE_EVALS_CONFIG replaces both)',

@@ -21,7 +21,11 @@ export interface StartupOptions {
   cwd?: string
 }
 
-export function resolveStartup(phase: Phase, configFile: string, options: StartupOptions = {}): Startup {
+export function resolveStartup(
+  phase: Phase,
+  configFile: string | null,
+  options: StartupOptions = {},
+): Startup {
   const cwd = options.cwd ?? process.cwd()
   try {
     const env = loadEnvironment({ env: options.env ?? process.env, cwd })
