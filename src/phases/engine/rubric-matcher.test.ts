@@ -2,6 +2,7 @@
 // real HTTP), and its failure turned into a failed required `assertion:toSatisfyRubric` check by the one-verdict
 // rule, like every other matcher.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { loadPhaseConfig } from '../../config/index.ts'
 import {
   bookingObserved,
   type FakeJudgeApi,
@@ -11,6 +12,7 @@ import {
   passing,
   startFakeJudgeApi,
 } from '../../grading/judge/judge.test-helpers.ts'
+import { judgeOptionsFromSettings } from '../../grading/judge/options-from-settings.ts'
 import { rubricVerdict } from '../../grading/judge/rubric-expectation.ts'
 import { gradeSingleTurn } from '../../grading/single-turn.ts'
 import { buildResultRow, NO_ARTIFACTS } from '../../reporting/result-item.ts'
@@ -186,4 +188,35 @@ describe('toSatisfyRubric', () => {
       { id: 'rubric:clarification_quality', reason: 'clarification_quality does not apply to this scenario' },
     ])
   })
+})
+
+test('grading.backend = "decisions" in the settings sends one Decisions request and reports its confidence', async () => {
+  const settings = loadPhaseConfig('crawl', null, {
+    env: {
+      LIVE_EVALS_MODE: 'live',
+      OPENAI_API_KEY: 'sk-test-DECISIONS',
+      LIVE_EVALS_JUDGE_BACKEND: 'decisions',
+      LIVE_EVALS_JUDGE_CACHE: 'off',
+    },
+  })
+  const options = judgeOptionsFromSettings(settings, { runDirectory: '/tmp/results/run', client: api.client })
+  expect(options).toMatchObject({ backend: 'decisions', decisionsModel: 'gpt-6-luna', cacheDir: null })
+  api.decisions.push({
+    answers: {
+      task_understanding: { type: 'score', probabilities: { fully_satisfied: 0.8, mostly_satisfied: 0.2 } },
+      grounded_communication: { type: 'score', probabilities: { fully_satisfied: 1 } },
+    },
+  })
+  const before = api.server.requestsTo('POST', '/v1/decisions').length
+  const observed = bookingObserved()
+  const { grade, semantic } = await judgeGrade(
+    facts,
+    gradeSingleTurn(observed.observation, facts),
+    observed,
+    options,
+  )
+  expect(api.server.requestsTo('POST', '/v1/decisions')).toHaveLength(before + 1)
+  expect(semantic.judgement?.backend).toBe('decisions')
+  expect(grade.semantic_grades.task_understanding.evidence).toMatchObject({ confidence: 0.8 })
+  expect(semantic.judgement?.dimensions.task_understanding?.probability_weighted_score).toBe(0.95)
 })
