@@ -18,6 +18,7 @@ export default defineConfig({
         },
       },
       liveEvalsProject({ phase: 'crawl', config: 'specs/crawl/config.toml' }),
+      liveEvalsProject({ phase: 'walk', config: 'specs/walk/config.toml' }),
     ],
   },
 })
