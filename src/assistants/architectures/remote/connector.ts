@@ -183,11 +183,14 @@ export class RemoteClientConnector {
 
   #adopt(socket: WebSocket): void {
     this.#socket = socket
-    socket.on('message', (data: RawData, isBinary: boolean) => this.#receive(data, isBinary))
-    socket.on('close', () => this.#socketEnded())
+    socket.on('message', this.#onMessage)
+    socket.on('close', this.#onClose)
     socket.on('error', (error) => this.#fail('client_assistant_connection', receiverFailed(error)))
     this.#stopHeartbeat = startHeartbeat(socket, this.#options.heartbeatIntervalMs ?? HEARTBEAT_INTERVAL_MS)
   }
+
+  readonly #onMessage = (data: RawData, isBinary: boolean) => this.#receive(data, isBinary)
+  readonly #onClose = () => this.#socketEnded()
 
   /**
    * Feeds one GPT-Live event. Only the four forwarded types go on, validated; a client delegation id goes once
@@ -437,8 +440,8 @@ export class RemoteClientConnector {
   #stopReceiver(): void {
     this.#stopped = true
     this.#stopHeartbeat()
-    this.#socket?.removeAllListeners('message')
-    this.#socket?.removeAllListeners('close')
+    this.#socket?.off('message', this.#onMessage)
+    this.#socket?.off('close', this.#onClose)
   }
 
   /** Closes the socket once, cutting it when the closing handshake takes too long. */
