@@ -4,7 +4,11 @@ import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROUND_TRIP_COMMAND } from '../../live/round-trip.ts'
 import type { TraceRecord } from '../../observability/trace.ts'
-import { type OfflineLiveServer, startOfflineLiveServer } from '../../testing/live-server/index.ts'
+import {
+  DEFAULT_ACKNOWLEDGEMENT,
+  type OfflineLiveServer,
+  startOfflineLiveServer,
+} from '../../testing/live-server/index.ts'
 import { STEP_MS } from './collect.ts'
 import {
   bundledCrawlScenario,
@@ -77,4 +81,25 @@ describe('virtual-clock collection', () => {
     )
     expect(extraRoundSteps.has(delegatedAt ?? -1)).toBe(true)
   })
+})
+
+describe('the acknowledgement the service speaks after a delegation', () => {
+  it.each(['responses', 'client'] as const)(
+    '%s: is heard, but is neither the answer nor post-tool text',
+    async (architecture) => {
+      const settings = await offlineCrawlSettings()
+      const execution = await executeSingleTurnScenario(
+        await bundledCrawlScenario('crawl_001_booking_complete_request'),
+        offlineEnv(settings, server, await freshRunDirectory(), architecture),
+      )
+      expect(execution.row.status, JSON.stringify(execution.failure)).toBe('passed')
+      const observation = execution.observation
+      if (observation === null) throw new Error('no observation')
+      const assistantLines = observation.transcript.filter((line) => line.role === 'assistant')
+      expect(assistantLines[0]?.text).toBe(DEFAULT_ACKNOWLEDGEMENT)
+      expect(observation.post_tool_assistant_text).not.toContain(DEFAULT_ACKNOWLEDGEMENT)
+      expect(observation.post_tool_assistant_text).toContain('Your reservation for Alvarez')
+      expect(observation.termination_reason).toBe('response_completed')
+    },
+  )
 })

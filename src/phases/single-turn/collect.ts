@@ -13,6 +13,7 @@ import type { AssistantUnderTest } from '../../assistants/assistant-session.ts'
 import { FramePacer } from '../../audio/pacing.ts'
 import { concatPcm16, SAMPLE_RATE_HZ, silence, splitFrames } from '../../audio/pcm.ts'
 import type { LiveSessionOutcome } from '../../live/index.ts'
+import { clientEventIdOf } from '../../live/open-waits.ts'
 import { roundTrip } from '../../live/round-trip.ts'
 import type { ScenarioSession } from './scenario-session.ts'
 import { type CallerAudio, describeError, StageError } from './types.ts'
@@ -64,7 +65,8 @@ export async function collectSingleTurn(
   const stream = virtual
     ? new VirtualStepSource(concatPcm16(requestFrames))
     : new PacedFrameSource(requestFrames, options.signal)
-  const delegation = new DelegationWatch(assistant)
+  const publications = new CommentaryPublications(session)
+  const delegation = new DelegationWatch(assistant, publications)
   let callerInputEndMs: number | null = null
 
   const sendChunk = (chunk: Int16Array, requestSamples: number) => {
@@ -106,6 +108,8 @@ export async function collectSingleTurn(
         cause: error,
       },
     )
+  } finally {
+    publications.stop()
   }
 }
 
@@ -209,13 +213,68 @@ function onlyPassiveSince(events: readonly { event: { type: string } }[], from: 
  */
 const PROBE_OVER = Object.freeze({ probe: 'delegated work is still running' })
 
-/** Follows the controller's pending work: when it drains, every open delegation's result was published. */
+/**
+ * Client delegation publishes its result as `session.commentary.append` carrying the delegation id, and the
+ * caller can hear it only once the voice model took it: its `session.commentary.appended` (or the error
+ * refusing it). That arrival settles the delegation, on the spot and before the events after it (the spoken
+ * answer) reach the tracker. Settling when the commentary was merely sent would date the result to the very
+ * step the delegation began offline, and the acknowledgement the service speaks at once ("One moment.")
+ * would count as speech after the result: as the answer, and as post-tool text.
+ */
+class CommentaryPublications {
+  /** Commentary event ids sent per delegation that the server has not answered yet. */
+  readonly #unanswered = new Map<string, Set<string>>()
+  readonly #delegationOf = new Map<string, string>()
+  readonly #stops: Array<() => void>
+
+  constructor(session: ScenarioSession) {
+    const live = session.assistant.session
+    this.#stops = [
+      live.onSent(({ event }) => {
+        if (event.type !== 'session.commentary.append') return
+        if (typeof event.delegation_id !== 'string' || typeof event.event_id !== 'string') return
+        this.#delegationOf.set(event.event_id, event.delegation_id)
+        const ids = this.#unanswered.get(event.delegation_id) ?? new Set<string>()
+        ids.add(event.event_id)
+        this.#unanswered.set(event.delegation_id, ids)
+      }),
+      live.subscribe(({ event, receivedAtMs }) => {
+        if (event.type !== 'session.commentary.appended' && event.type !== 'error') return
+        const eventId = clientEventIdOf(event)
+        const delegationId = eventId === undefined ? undefined : this.#delegationOf.get(eventId)
+        if (eventId === undefined || delegationId === undefined) return
+        const ids = this.#unanswered.get(delegationId)
+        if (!ids?.delete(eventId) || ids.size > 0) return
+        const span = session.timeline.delegations.find((candidate) => candidate.id === delegationId)
+        if (span === undefined || span.settledMs !== null) return
+        session.timeline.delegationSettled(delegationId, receivedAtMs)
+        session.tracker.delegationSettled(delegationId, receivedAtMs)
+      }),
+    ]
+  }
+
+  /** True while commentary of this delegation waits for the voice model's answer (it settles on arrival). */
+  awaiting(delegationId: string): boolean {
+    return (this.#unanswered.get(delegationId)?.size ?? 0) > 0
+  }
+
+  stop(): void {
+    for (const stop of this.#stops) stop()
+  }
+}
+
+/**
+ * Follows the controller's pending work: when it drains, every open delegation's result was published (client
+ * delegation commentary still on its way to the voice model settles on arrival instead, above).
+ */
 class DelegationWatch {
   readonly #assistant: AssistantUnderTest
+  readonly #publications: CommentaryPublications
   error: string | null = null
 
-  constructor(assistant: AssistantUnderTest) {
+  constructor(assistant: AssistantUnderTest, publications: CommentaryPublications) {
     this.#assistant = assistant
+    this.#publications = publications
   }
 
   async update(session: ScenarioSession): Promise<void> {
@@ -223,7 +282,9 @@ class DelegationWatch {
     if (open.length === 0) return
     if (!(await this.idle())) return
     const now = session.timeline.nowMs()
-    for (const span of open.filter((candidate) => this.#assistant.delegationFinished(candidate.id))) {
+    const finished = (id: string) =>
+      this.#assistant.delegationFinished(id) && !this.#publications.awaiting(id)
+    for (const span of open.filter((candidate) => finished(candidate.id))) {
       session.timeline.delegationSettled(span.id, now)
       session.tracker.delegationSettled(span.id, now)
     }
