@@ -96,6 +96,8 @@ export async function generateAudio(options: GenerateAudioOptions): Promise<Gene
       ? await fill(loaded.scenarios, raw, output, options, report)
       : await vary(loaded.scenarios, raw, output, conditions, options, report)
   report.rows = document.scenarios.length
+  // Nothing recorded and nowhere else to write: the dataset stays byte for byte as its author formatted it.
+  if (report.written.length === 0 && output === input) return report
   const text = `${JSON.stringify(document, null, 2)}\n`
   parseDataset(text, output) // the contract's whole check, before anything is replaced
   await writeFileAtomically(output, text)
