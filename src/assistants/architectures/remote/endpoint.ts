@@ -60,7 +60,9 @@ function hasUnsafeCharacter(text: string): boolean {
  * the parsed URL, because the URL parser silently strips tabs and newlines and drops an empty `?` or `#`.
  */
 export function dialableEndpoint(endpoint: string, options: { allowInsecureLoopback: boolean }): URL {
-  if (hasUnsafeCharacter(endpoint) || endpoint.includes('?') || endpoint.includes('#')) {
+  // The authority must be written out: the parser would read `wss:///x` as host `x` and `http:host` as a host.
+  const writtenAuthority = /^[a-z][a-z0-9+.-]*:\/\/[^/\\]/i.test(endpoint)
+  if (!writtenAuthority || hasUnsafeCharacter(endpoint) || endpoint.includes('?') || endpoint.includes('#')) {
     throw new ClientAssistantEndpointError()
   }
   let url: URL
