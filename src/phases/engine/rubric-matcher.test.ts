@@ -12,7 +12,7 @@ import {
   passing,
   startFakeJudgeApi,
 } from '../../grading/judge/judge.test-helpers.ts'
-import { judgeOptionsFromSettings } from '../../grading/judge/options-from-settings.ts'
+import { judgeOptionsFromSettings, judgeTimeBudgetMs } from '../../grading/judge/options-from-settings.ts'
 import { rubricVerdict } from '../../grading/judge/rubric-expectation.ts'
 import { gradeSingleTurn } from '../../grading/single-turn.ts'
 import { buildResultRow, NO_ARTIFACTS } from '../../reporting/result-item.ts'
@@ -219,4 +219,14 @@ test('grading.backend = "decisions" in the settings sends one Decisions request 
   expect(semantic.judgement?.backend).toBe('decisions')
   expect(grade.semantic_grades.task_understanding.evidence).toMatchObject({ confidence: 0.8 })
   expect(semantic.judgement?.dimensions.task_understanding?.probability_weighted_score).toBe(0.95)
+})
+
+test('the judge time budget covers every attempt of the worst case, and is 0 when no judge runs', () => {
+  const live = loadPhaseConfig('crawl', null, {
+    env: { LIVE_EVALS_MODE: 'live', LIVE_EVALS_JUDGE_TIMEOUT_SECONDS: '10' },
+  })
+  // 5 dimensions × 1 repetition over 4 in flight = 2 rounds of (3 attempts × 10 s + 0.5 s + 1 s of backoff).
+  expect(judgeTimeBudgetMs(live)).toBe(2 * 31_500)
+  expect(judgeTimeBudgetMs({ ...live, grading: { ...live.grading, enabled: false } })).toBe(0)
+  expect(judgeTimeBudgetMs(loadPhaseConfig('crawl', null, { env: {} }))).toBe(0)
 })
