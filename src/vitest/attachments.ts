@@ -3,7 +3,8 @@
 // folder (the plugin puts it in `<results dir>/.attachments` and bounds what it keeps: see
 // plugin/attachment-retention.ts); files that were not written (the execution failed first) are not attached.
 import type { TestContext } from 'vitest'
-import type { ResultArtifacts } from '../reporting/result-schema.ts'
+import { scenarioReportLink, writeScenarioTimelineImage } from '../report/write-report.ts'
+import type { ResultArtifacts, ResultItem } from '../reporting/result-schema.ts'
 
 export const AUDIO_ANNOTATION_TYPE = 'live-evals:audio'
 
@@ -25,4 +26,31 @@ export async function attachScenarioAudio(
     if (path === null) continue
     await annotate(label, AUDIO_ANNOTATION_TYPE, { contentType: 'audio/wav', path })
   }
+}
+
+export const TIMELINE_ANNOTATION_TYPE = 'live-evals:timeline'
+
+/**
+ * `vitest --ui` previews images but not audio, and shows annotation text without links: attach the scenario's
+ * timeline (both speakers' voiced intervals, transcripts, delegations, tools) as an SVG beside its WAVs, with the
+ * path of the run's HTML report and the scenario's anchor in the text. A timeline that cannot be drawn is left
+ * out; it never fails the test.
+ */
+export async function attachScenarioTimeline(
+  annotate: TestContext['annotate'],
+  runDirectory: string,
+  row: ResultItem,
+): Promise<void> {
+  let image: string | null
+  try {
+    image = await writeScenarioTimelineImage(runDirectory, row)
+  } catch {
+    return
+  }
+  if (image === null) return
+  await annotate(
+    `timeline; report: ${scenarioReportLink(runDirectory, row.scenario_id)}`,
+    TIMELINE_ANNOTATION_TYPE,
+    { contentType: 'image/svg+xml', path: image },
+  )
 }

@@ -17,7 +17,7 @@ import { stageFailureOf } from '../phases/engine/stage.ts'
 import { phaseModule } from '../phases/registry.ts'
 import { assistantVisibleInput, type LoadedScenario } from '../scenarios/index.ts'
 import { startOfflineLiveServer } from '../testing/live-server/index.ts'
-import { attachScenarioAudio } from './attachments.ts'
+import { attachScenarioAudio, attachScenarioTimeline } from './attachments.ts'
 import { runPlanOf } from './provided.ts'
 import { plannedRunFor } from './run-plan.ts'
 import { bindRunToMeta, type ScenarioRun } from './scenario-run.ts'
@@ -162,6 +162,7 @@ export const scenarioTest = base
         executedRuns.set(task.id, run)
       }
       await attachScenarioAudio(annotate, execution.artifacts)
+      await attachScenarioTimeline(annotate, scenarioEnv.runDirectory, execution.row)
       return run
     },
   )
