@@ -53,7 +53,7 @@ describe('live-evals walk', () => {
 
   it('refuses a command line it cannot use, with the reason, exit 2', async () => {
     const cases: [string[], RegExp][] = [
-      [['generate-audio'], /expected one <dataset.json>; got 0/],
+      [['generate-audio'], /expected one <dataset.json> \(or --data FILE\); got 0/],
       [['generate-audio', 'a.json', '--engine', 'festival'], /--engine must be one of espeak, openai/],
       [['generate-audio', 'a.json', '--seed=-3'], /--seed must be a whole number/],
       [['generate-audio', 'a.json', '--noise-rms', 'loud'], /--noise-rms needs a number/],

@@ -23,13 +23,16 @@ engine, condition, seed, effects) and the caller's speech intervals measured on 
 Without --condition it fills: every recording entry whose WAV is missing is recorded (existing WAVs are kept).
 An entry written by another toolkit (e.g. the reference WALK dataset, which ships without its WAVs) keeps its
 metadata as it is; ours goes beside it under metadata.live_evals.
-With --condition it varies: each selected row becomes one new row per condition (<id>_<condition>, recording
+With --condition or --vary-conditions it varies: each selected row becomes one new row per condition (<id>_<condition>, recording
 audio/<id>_<condition>.wav beside the output dataset), equal to it except the id and the recording.
 
 Options:
   --engine espeak|openai      default: openai in live mode (LIVE_EVALS_MODE=live, or OPENAI_API_KEY set and no
                               mode), espeak otherwise (Debian/Ubuntu package espeak-ng)
   --condition C               vary: one new row per condition (repeat the flag); ${CONDITIONS.join(', ')}
+  --vary-conditions           vary with one condition per row instead, cycling through the --condition
+                              list (all seven when none is given)
+  --data FILE                 the dataset, instead of the positional argument
   --scenario ID, --example ID only these rows (repeat the flag)
   --seed N                    seed of entries that name none; with --condition, the first new row's (default 0)
   --output-data FILE          write the dataset here (default: over the input dataset)
@@ -108,6 +111,8 @@ function parse(argv: readonly string[]) {
       help: { type: 'boolean', short: 'h' },
       engine: { type: 'string' },
       condition: { type: 'string', multiple: true },
+      'vary-conditions': { type: 'boolean' },
+      data: { type: 'string' },
       scenario: { type: 'string', multiple: true },
       example: { type: 'string', multiple: true },
       seed: { type: 'string' },
@@ -124,8 +129,9 @@ function parse(argv: readonly string[]) {
     strict: true,
   })
   if (values.help) return 'help' as const
-  if (positionals.length !== 1) {
-    throw new Error(`expected one <dataset.json>; got ${positionals.length} argument(s)`)
+  const datasets = [...positionals, ...(values.data === undefined ? [] : [values.data as string])]
+  if (datasets.length !== 1) {
+    throw new Error(`expected one <dataset.json> (or --data FILE); got ${datasets.length}`)
   }
   const engine = values.engine as string | undefined
   if (engine !== undefined && !(SPEECH_ENGINES as readonly string[]).includes(engine)) {
@@ -152,11 +158,12 @@ function parse(argv: readonly string[]) {
       ...(values['cache-dir'] === undefined ? {} : { cacheDir: values['cache-dir'] as string }),
     },
     generate: {
-      dataset: positionals[0] as string,
+      dataset: datasets[0] as string,
       ...(values['output-data'] === undefined ? {} : { outputDataset: values['output-data'] as string }),
       force: values.force === true,
       append: values.append === true,
       conditions,
+      varyConditions: values['vary-conditions'] === true,
       scenarioIds: [
         ...((values.scenario as string[] | undefined) ?? []),
         ...((values.example as string[] | undefined) ?? []),

@@ -263,6 +263,23 @@ describe('walk generate-audio: condition variation', () => {
     expect(replaced.rows).toBe(2)
   })
 
+  it('--vary-conditions gives each row one condition, cycling through the seven presets', async () => {
+    const input = await crawlDataset()
+    const output = join(await temporaryFolder(), 'walk.json')
+    await generateAudio({
+      dataset: input,
+      outputDataset: output,
+      engine: await engine(),
+      varyConditions: true,
+      seed: 41,
+    })
+    const rows = (await loadDataset(output)).scenarios
+    expect(rows.map((row) => [row.id, row.input.recordings[0]?.condition])).toEqual([
+      ['crawl_020_hours_clean', 'clean'],
+      ['crawl_013_cancel_authorized_r100_noisy', 'noisy'],
+    ])
+  })
+
   it('refuses an unknown condition by name, listing the valid ones, before anything is written', async () => {
     const input = await crawlDataset()
     const output = join(await temporaryFolder(), 'walk.json')

@@ -6,7 +6,9 @@
 //   runnable unchanged: its entries keep their own metadata and ours is written beside it.
 // Variation (conditions given): each selected single-turn row becomes one new row per condition, equal to it
 //   except the id (`<id>_<condition>`) and the recording (`audio/<new id>.wav` beside the output dataset);
-//   seeds count up from `seed`. Rows go into a new dataset, or are added to an existing one with `append`
+//   seeds count up from `seed`. With `varyConditions` each selected row gets one condition instead, cycling
+//   through the conditions given (all seven when none is), as the reference's bundled variants do. Rows go
+//   into a new dataset, or are added to an existing one with `append`
 //   (an existing dataset is replaced only with `force`).
 // Every WAV is written before the dataset that names it, each atomically; the dataset is validated against the
 // contract before it is written, so a failure leaves the previous dataset as it was.
@@ -14,7 +16,7 @@
 import { access, mkdir, readFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { writeFileAtomically } from '../../artifacts/atomic-file.ts'
-import { parseCondition } from '../../audio/effects/index.ts'
+import { CONDITIONS, parseCondition } from '../../audio/effects/index.ts'
 import { encodeMonoWav, readMonoWavFile } from '../../audio/wav.ts'
 import { type LoadedScenario, loadDataset, parseDataset } from '../../scenarios/index.ts'
 import { withGeneration } from './provenance.ts'
@@ -33,6 +35,8 @@ export interface GenerateAudioOptions {
   append?: boolean
   /** Variation: one new row per selected row and condition. Empty: fill the missing recordings. */
   conditions?: readonly string[]
+  /** Variation with one condition per row, cycling through `conditions` (default: all seven). */
+  varyConditions?: boolean
   /** Only these rows (ids); default every single-turn row (fill: every one with recordings). */
   scenarioIds?: readonly string[]
   /** The seed of recordings that name none (fill), or the first of the new rows (variation). Default 0. */
@@ -90,7 +94,8 @@ export async function generateAudio(options: GenerateAudioOptions): Promise<Gene
   const loaded = await loadDataset(input)
   const raw = await readRaw(input)
   const report: GenerateAudioReport = { outputDataset: output, written: [], kept: [], rows: 0 }
-  const conditions = options.conditions ?? []
+  const given = options.conditions ?? []
+  const conditions = options.varyConditions && given.length === 0 ? CONDITIONS : given
   const document =
     conditions.length === 0
       ? await fill(loaded.scenarios, raw, output, options, report)
@@ -180,12 +185,14 @@ async function vary(
         ? raw
         : await readRaw(output)
       : { schema_version: '1.0', scenarios: [] }
-  const plan = selected(scenarios, options.scenarioIds).flatMap((scenario) =>
-    conditions.map((condition) => {
-      const id = `${scenario.id}_${condition}`
-      const path = join('audio', `${id}.wav`)
-      return { scenario, condition, id, path, file: resolve(dirname(output), path) }
-    }),
+  const plan = selected(scenarios, options.scenarioIds).flatMap((scenario, index) =>
+    (options.varyConditions ? [conditions[index % conditions.length] as string] : conditions).map(
+      (condition) => {
+        const id = `${scenario.id}_${condition}`
+        const path = join('audio', `${id}.wav`)
+        return { scenario, condition, id, path, file: resolve(dirname(output), path) }
+      },
+    ),
   )
   // Everything that would stop the run is checked before the first recording is made.
   const replaced = new Set(plan.map((row) => row.id))
