@@ -5,8 +5,10 @@
 // file and the line, because guessing would report results nobody produced.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { ResultsDocument } from '../reporting/result-schema.ts'
-import { buildResultsDocument } from '../reporting/results-document.ts'
+import type { RunCompletion } from '../reporting/extensions/completion.ts'
+import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
+import type { ResultsDocument, RunMetadata } from '../reporting/result-schema.ts'
+import { buildResultsDocument, withRunExtensions } from '../reporting/results-document.ts'
 import { resolveArtifactPathSync } from './destinations.ts'
 import { RowsJournalError } from './errors.ts'
 import type { RowsJournal } from './rows-journal.ts'
@@ -114,9 +116,11 @@ function firstIssue(error: { issues: readonly { path: PropertyKey[]; message: st
   return issue.path.length === 0 ? issue.message : `${issue.path.map(String).join('.')}: ${issue.message}`
 }
 
-export function journalCompletion(
-  journal: Pick<ReadRowsJournal, 'header' | 'rows' | 'end'>,
-): JournalCompletion {
+export function journalCompletion(journal: {
+  header: JournalHeader
+  rows: readonly unknown[]
+  end: JournalEnd | null
+}): JournalCompletion {
   const ending = journal.end?.reason ?? 'killed'
   return {
     complete: ending === 'passed' || ending === 'failed',
@@ -126,9 +130,31 @@ export function journalCompletion(
   }
 }
 
+/**
+ * The run block of a journal's results: as the journal's first line holds it, plus the `completion` marker
+ * (run.configuration.live_evals.completion) when the run did not end by itself, so partial results never pass
+ * for a whole run.
+ */
+export function runBlockOf(journal: {
+  header: JournalHeader
+  rows: readonly unknown[]
+  end: JournalEnd | null
+}): RunMetadata {
+  const completion = journalCompletion(journal)
+  if (completion.complete) return journal.header.run
+  const marker: RunCompletion = {
+    ending: completion.ending === 'killed' ? 'killed' : 'interrupted',
+    finished_rows: completion.finishedRows,
+    planned_scenarios: completion.plannedScenarios,
+  }
+  // Keep the features the run block carries already (datasets): withRunExtensions replaces the whole block.
+  const { version: _version, ...features } = journal.header.run.configuration[EXTENSION_KEY] ?? {}
+  return withRunExtensions(journal.header.run, { ...features, completion: marker })
+}
+
 /** results.json of the journal's run: its run block, its rows in dataset order, the summary of those rows. */
 export function resultsDocumentFromJournal(journal: ReadRowsJournal): ResultsDocument {
-  return buildResultsDocument(journal.header.run, journal.rows, journal.header.dataset_order, {
+  return buildResultsDocument(runBlockOf(journal), journal.rows, journal.header.dataset_order, {
     origins: journal.rowLines.map((line) => `${journal.file} line ${line}`),
   })
 }
@@ -162,7 +188,8 @@ export async function rebuildResultsFile(
 export function writeInterruptedResultsSync(journal: RowsJournal): string {
   journal.end('interrupted')
   const { header } = journal
-  const document = buildResultsDocument(header.run, journal.rows, header.dataset_order)
+  const run = runBlockOf({ header, rows: journal.rows, end: { reason: 'interrupted', at: '' } })
+  const document = buildResultsDocument(run, journal.rows, header.dataset_order)
   return writeArtifactSync(journal.runDir, header.results_file, jsonArtifactText(document))
 }
 

@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { buildResultsDocument } from '../reporting/results-document.ts'
+import { buildResultsDocument, withRunExtensions } from '../reporting/results-document.ts'
 import { RowsJournalError } from './errors.ts'
 import { brokenRow, JOURNAL_ORDER, JOURNAL_RUN, passedRow } from './rows-journal.test-helpers.ts'
 import { journalFileFor, ROWS_JOURNAL_FILE, RowsJournal } from './rows-journal.ts'
@@ -103,9 +103,13 @@ describe('reading it back', () => {
     const rebuilt = await rebuildResultsFile(runDir)
     expect(rebuilt.path).toBe(join(runDir, 'results.json'))
     const written = JSON.parse(readFileSync(rebuilt.path, 'utf8'))
+    // No end line: the run was killed, and its rebuilt run block says so.
+    const killedRun = withRunExtensions(JOURNAL_RUN, {
+      completion: { ending: 'killed', finished_rows: 3, planned_scenarios: 4 },
+    })
     expect(written).toEqual(
       buildResultsDocument(
-        JOURNAL_RUN,
+        killedRun,
         [passedRow('first'), brokenRow('second'), passedRow('third')],
         JOURNAL_ORDER,
       ),
@@ -186,6 +190,10 @@ describe('the interrupted run', () => {
     journal.close()
     const written = JSON.parse(readFileSync(path, 'utf8'))
     expect(written.results.map((row: { scenario_id: string }) => row.scenario_id)).toEqual(['second'])
+    expect(written.run.configuration.live_evals).toEqual({
+      version: '1.0',
+      completion: { ending: 'interrupted', finished_rows: 1, planned_scenarios: 4 },
+    })
     expect(journalCompletion(readRowsJournal(runDir))).toMatchObject({
       complete: false,
       ending: 'interrupted',

@@ -44,7 +44,16 @@ describe('live-evals results <run-dir>', () => {
     })
     const text = readFileSync(path.join(runDir, 'results.json'), 'utf8')
     const document = parseResultsDocument(text, { source: 'results.json' })
-    expect(document.run).toEqual(JOURNAL_RUN)
+    expect(document.run).toEqual({
+      ...JOURNAL_RUN,
+      configuration: {
+        ...JOURNAL_RUN.configuration,
+        live_evals: {
+          version: '1.0',
+          completion: { ending: 'killed', finished_rows: 2, planned_scenarios: 4 },
+        },
+      },
+    })
     expect(document.results.map((row) => row.scenario_id)).toEqual(['first', 'second'])
   })
 

@@ -2,17 +2,20 @@
 // adds what a gate must know beyond the document: whether the run was partial.
 //
 // Partial results are recognised two ways:
+// - the registered run extension `completion` (run.configuration.live_evals.completion, see
+//   src/reporting/extensions/completion.ts): an interrupted run writes it as it stops, and `live-evals results`
+//   writes it when it rebuilds a killed run's results from the journal;
 // - the run's rows journal beside the file (rows.jsonl, src/artifacts/) has no end line (killed, or still
-//   running) or ended `interrupted`;
-// - `run.configuration.live_evals.interrupted: true`. No run extension registers that key yet, so the strict run
-//   block would refuse the file; the marker is read here and removed before the document is parsed. Once the
-//   reporting registry owns an `interrupted` feature, the removal becomes a no-op for valid files.
+//   running) or ended `interrupted`, for a results.json written before the run was stopped.
+// An older, never-registered `run.configuration.live_evals.interrupted: true` is still read (and removed before
+// the strict run block is parsed), so files marked that way stay refused rather than unreadable.
 
 import { readFile } from 'node:fs/promises'
 import { basename, dirname } from 'node:path'
 import { journalFilesIn, readRowsJournal } from '../artifacts/rows-journal-read.ts'
 import { ReportingError } from '../reporting/errors.ts'
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
+import type { RunMetadata } from '../reporting/result-schema.ts'
 import { parseResultsDocument } from '../reporting/results-file.ts'
 import { GateInputError } from './errors.ts'
 import type { GateFile } from './rows.ts'
@@ -24,7 +27,7 @@ type JsonObject = Record<string, unknown>
 const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
-/** Removes a documented `interrupted` marker from the run block; returns whether it was set. */
+/** Removes the legacy `interrupted` marker from the run block; returns whether it was set. */
 export function takeInterruptedMarker(value: unknown): boolean {
   if (!isObject(value) || !isObject(value.run) || !isObject(value.run.configuration)) return false
   const block = value.run.configuration[EXTENSION_KEY]
@@ -32,6 +35,17 @@ export function takeInterruptedMarker(value: unknown): boolean {
   const interrupted = block.interrupted === true
   delete block.interrupted
   return interrupted
+}
+
+/** The registered marker's reading, in the words the gate's refusal quotes; null for a run that ended. */
+export function completionPartiality(run: RunMetadata): string | null {
+  const completion = run.configuration[EXTENSION_KEY]?.completion
+  if (completion === undefined) return null
+  const how = completion.ending === 'killed' ? 'was killed' : 'was interrupted'
+  return (
+    `the run ${how} after ${completion.finished_rows} of ${completion.planned_scenarios} planned scenarios ` +
+    `(run.configuration.${EXTENSION_KEY}.completion)`
+  )
 }
 
 function journalPartiality(path: string): string | null {
@@ -77,7 +91,9 @@ export async function loadGateFile(path: string): Promise<GateFile> {
   const interrupted = takeInterruptedMarker(value)
   try {
     const document = parseResultsDocument(value, { source: path })
-    const partial = interrupted ? 'run.configuration.live_evals.interrupted is true' : journalPartiality(path)
+    const partial =
+      completionPartiality(document.run) ??
+      (interrupted ? 'run.configuration.live_evals.interrupted is true' : journalPartiality(path))
     return { source: path, document, partial }
   } catch (error) {
     if (error instanceof ReportingError)

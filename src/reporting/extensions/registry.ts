@@ -19,6 +19,7 @@
 // list below. Nobody edits result-schema.ts for it.
 
 import type { z } from 'zod'
+import { completionExtension } from './completion.ts'
 import { datasetsExtension } from './datasets.ts'
 import { type ExtensionFeature, extensionBlockSchema } from './define.ts'
 import { trialExtension } from './trial.ts'
@@ -28,7 +29,7 @@ export const EXTENSION_KEY = 'live_evals'
 export const EXTENSION_VERSION = '1.0'
 
 export const ROW_EXTENSION_FEATURES = [trialExtension] as const
-export const RUN_EXTENSION_FEATURES = [datasetsExtension] as const
+export const RUN_EXTENSION_FEATURES = [datasetsExtension, completionExtension] as const
 
 export const RowExtensionBlockSchema = extensionBlockSchema(EXTENSION_VERSION, 'row', ROW_EXTENSION_FEATURES)
 export const RunExtensionBlockSchema = extensionBlockSchema(EXTENSION_VERSION, 'run', RUN_EXTENSION_FEATURES)

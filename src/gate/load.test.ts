@@ -1,0 +1,60 @@
+// The gate reads partial results from the registered `completion` marker that interrupted and rebuilt runs carry:
+// a results.json written by the journal code (not a hand-made fixture) is recognised as partial.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { RowsJournal } from '../artifacts/rows-journal.ts'
+import { rebuildResultsFile, writeInterruptedResultsSync } from '../artifacts/rows-journal-read.ts'
+import { writeJsonArtifact } from '../artifacts/write.ts'
+import { buildResultsDocument } from '../reporting/results-document.ts'
+import { DEFAULT_GATE_OPTIONS, evaluateGate } from './evaluate.ts'
+import { resultsDocument, row } from './gate.test-helpers.ts'
+import { loadGateFile } from './load.ts'
+
+let runDir = ''
+beforeEach(async () => {
+  runDir = await mkdtemp(join(tmpdir(), 'live-evals-gate-load-'))
+})
+afterEach(async () => rm(runDir, { recursive: true, force: true }))
+
+const base = resultsDocument([row({ id: 'a' }), row({ id: 'b' })])
+const start = { run: base.run, datasetOrder: ['a', 'b', 'c'] }
+
+describe('partial results in the gate', () => {
+  test('an interrupted run (written from its journal at the signal) is partial, and refused unless allowed', async () => {
+    const journal = await RowsJournal.create(runDir, start)
+    for (const result of base.results) journal.append(result)
+    const path = writeInterruptedResultsSync(journal)
+    journal.close()
+    const file = await loadGateFile(path)
+    expect(file.partial).toBe(
+      'the run was interrupted after 2 of 3 planned scenarios (run.configuration.live_evals.completion)',
+    )
+    expect(() => evaluateGate([file], [], DEFAULT_GATE_OPTIONS)).toThrow('--allow-partial')
+    const allowed = evaluateGate([file], [], { ...DEFAULT_GATE_OPTIONS, allowPartial: true })
+    expect(allowed.outcome).toBe('pass')
+  })
+
+  test('a killed run rebuilt by live-evals results is partial even with its journal gone', async () => {
+    const journal = await RowsJournal.create(runDir, start)
+    journal.append(base.results[0] as (typeof base.results)[number])
+    journal.close()
+    const { path } = await rebuildResultsFile(runDir)
+    await rm(join(runDir, 'rows.jsonl'))
+    expect((await loadGateFile(path)).partial).toBe(
+      'the run was killed after 1 of 3 planned scenarios (run.configuration.live_evals.completion)',
+    )
+  })
+
+  test('a run that ended by itself carries no marker and is whole', async () => {
+    const journal = await RowsJournal.create(runDir, start)
+    for (const result of base.results) journal.append(result)
+    journal.end('passed')
+    journal.close()
+    await writeJsonArtifact(runDir, 'results.json', buildResultsDocument(base.run, base.results, ['a', 'b']))
+    const file = await loadGateFile(join(runDir, 'results.json'))
+    expect(file.document.run.configuration.live_evals).toBeUndefined()
+    expect(file.partial).toBeNull()
+  })
+})
