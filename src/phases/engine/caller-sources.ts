@@ -116,8 +116,9 @@ function heardIn(
 ): HeardUtterance[] {
   const first = intervals[0]
   const last = intervals.at(-1)
-  if (first === undefined || last === undefined)
+  if (first === undefined || last === undefined) {
     return [{ text, startMs: offsetMs, endMs: offsetMs + lengthMs }]
+  }
   // The oracle takes whole milliseconds; rounding outwards keeps every measured voiced sample inside the span.
   return [{ text, startMs: offsetMs + Math.floor(first.startMs), endMs: offsetMs + Math.ceil(last.endMs) }]
 }
@@ -172,9 +173,10 @@ export function recordedCallerSource(options: RecordedCallerOptions): CallerSour
               [MEASURED_CALLER_SPEECH_KEY]: {
                 source: 'voice_activity_detector' satisfies CallerSpeechSource,
                 detector: 'webrtc_vad_mode_3',
+                // Whole milliseconds outwards, as generated recordings store theirs (10 ms frames lose nothing).
                 speech_intervals: intervals.map(({ startMs, endMs }) => ({
-                  start_ms: startMs,
-                  end_ms: endMs,
+                  start_ms: Math.floor(startMs),
+                  end_ms: Math.ceil(endMs),
                 })),
               },
             }
