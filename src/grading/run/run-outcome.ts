@@ -1,0 +1,90 @@
+// The RUN task decision (§3.5 with §3.6): tool evidence, the procedure, then the shared outcome assessment with
+// the tool contract diagnostic (strict_tools false) and the critical-procedure check required when the
+// procedure marks critical steps. The judge's verdict, when one ran, joins as `semanticCompleted`; it cannot
+// rescue a wrong state, a prohibited call, a failed critical step or a missing grounded response, because those
+// checks stay required whatever the judge says.
+import type { ExpectedOutcome } from '../../scenarios/expected.ts'
+import { verifyRunFinalState } from '../final-state.ts'
+import type { JsonObject } from '../json-values.ts'
+import type { ToolExecution, TranscriptLine } from '../observation.ts'
+import { COMPLETED_TERMINATION_REASONS } from '../observation.ts'
+import { assessOutcome, type OutcomeAssessment } from '../outcome.ts'
+import { gradeProcedure, type ProcedureGrade } from './procedure.ts'
+import { gradeRunToolEvidence, type RunToolEvidence } from './tool-evidence.ts'
+
+/** What one RUN conversation observed, as the graders read it. */
+export interface RunObservation {
+  termination_reason: string | null
+  delegation_ids: readonly string[]
+  tool_executions: readonly ToolExecution[]
+  initial_application_state: JsonObject
+  final_application_state: JsonObject
+  transcript: readonly Pick<TranscriptLine, 'role' | 'text' | 'start_ms'>[]
+  post_tool_assistant_text: string
+}
+
+export interface RunGrade {
+  task_completed: boolean
+  tools: RunToolEvidence
+  /** null when the scenario has no procedure. */
+  procedure: ProcedureGrade | null
+  outcome_state_satisfied: boolean | null
+  assessment: OutcomeAssessment
+}
+
+export function gradeRun(
+  observation: RunObservation,
+  expected: ExpectedOutcome,
+  options: { semanticCompleted?: boolean | null } = {},
+): RunGrade {
+  const tools = gradeRunToolEvidence(expected.tools, observation.tool_executions)
+  const procedure =
+    expected.procedure === null
+      ? null
+      : gradeProcedure(expected.procedure, {
+          executions: tools.executions,
+          transcript: observation.transcript,
+          initial_application_state: observation.initial_application_state,
+          final_application_state: observation.final_application_state,
+        })
+  const expectsState = Object.keys(expected.state).length > 0
+  const stateSatisfied = expectsState
+    ? verifyRunFinalState(
+        expected.state,
+        observation.initial_application_state,
+        observation.final_application_state,
+      )
+    : null
+  const assessment = assessOutcome(
+    {
+      conversation_completed:
+        observation.termination_reason !== null &&
+        COMPLETED_TERMINATION_REASONS.has(observation.termination_reason),
+      transcript: observation.transcript,
+      expected_application_state: expectsState ? expected.state : null,
+      outcome_state_satisfied: stateSatisfied,
+      delegation_required: expected.delegation === 'required',
+      delegation_prohibited: expected.delegation === 'forbidden',
+      delegation_observed: observation.delegation_ids.length > 0,
+      prohibited_tool_call_count: tools.prohibited_tool_call_count,
+      has_critical_procedure_steps: procedure?.has_critical_steps ?? false,
+      critical_procedure_passed: procedure?.critical_procedure_passed ?? null,
+      expected_tool_call_count: tools.expected_tool_call_count,
+      matched_tool_call_count: tools.matched_tool_call_count,
+      unexpected_completed_tool_invocation_count: tools.unexpected_completed_tool_invocation_count,
+      failed_tool_invocation_count: tools.failed_tool_invocation_count,
+      initial_application_state: observation.initial_application_state,
+      final_application_state: observation.final_application_state,
+      tool_executions: tools.executions,
+      post_tool_assistant_text: observation.post_tool_assistant_text,
+    },
+    { strictTools: false, semanticCompleted: options.semanticCompleted ?? null },
+  )
+  return {
+    task_completed: assessment.passed,
+    tools,
+    procedure,
+    outcome_state_satisfied: stateSatisfied,
+    assessment,
+  }
+}
