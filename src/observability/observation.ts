@@ -2,8 +2,8 @@
 // timeline and the tool executor; it is validated with zod at that boundary so graders can trust its shape.
 
 import { z } from 'zod'
-
-const JsonObjectSchema = z.record(z.string(), z.unknown())
+// The contract's JSON object keeps `__proto__`/`constructor`/`prototype` keys as data; a plain z.record drops them.
+import { JsonObjectSchema } from '../scenarios/index.ts'
 
 export const RequestedToolCallSchema = z.strictObject({
   name: z.string(),

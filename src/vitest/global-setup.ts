@@ -9,7 +9,7 @@
 // and the dataset are read again (a changed config.toml or dataset triggers the rerun), it gets new folders,
 // and the previous run's unused ones go first.
 import type { TestProject } from 'vitest/node'
-import { makePrivateDirectories } from '../artifacts/index.ts'
+import { assertPrivateDirectoryUsable, makePrivateDirectories } from '../artifacts/index.ts'
 import { pruneAttachmentCopies } from './plugin/attachment-retention.ts'
 import { resolveStartup, type Startup } from './plugin/startup.ts'
 import { projectOptionsOf } from './provided.ts'
@@ -19,6 +19,9 @@ import { exitWithStartupFailure } from './startup-failure.ts'
 export default async function liveEvalsGlobalSetup(project: TestProject): Promise<() => Promise<void>> {
   const options = projectOptionsOf(project.getProvidedContext(), project.name)
   let current: RunPlan | null = null
+  const releaseUnused = async () => {
+    if (current !== null) await releaseEmptyRunDirectories(current.runs)
+  }
   const plan = async (given: Startup) => {
     // The plugin's error comes from the config's copy of our modules, which `instanceof` in the startup
     // failure report does not recognise: resolve once more here, where the failure is reported.
@@ -32,20 +35,26 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
     })
     project.provide('liveEvalsRun', current)
   }
+  const attachmentsDir = project.config.attachmentsDir
   try {
+    // Checked before anything is claimed, so a bad attachments folder leaves nothing behind.
+    await assertPrivateDirectoryUsable(attachmentsDir, 'attachments folder')
     await plan(options.startup)
   } catch (error) {
     exitWithStartupFailure(options.phase, error)
   }
-  // Vitest copies attached audio here; it would create the folder with default permissions.
-  await makePrivateDirectories(project.config.attachmentsDir)
-  await pruneAttachmentCopies(project.config.attachmentsDir)
-  const releaseUnused = async () => {
-    if (current !== null) await releaseEmptyRunDirectories(current.runs)
+  try {
+    // Vitest copies attached audio here; it would create the folder with default permissions.
+    await makePrivateDirectories(attachmentsDir, 'attachments folder')
+  } catch (error) {
+    // The run folders were claimed already: release them, so a run that never started leaves none behind.
+    await releaseUnused()
+    exitWithStartupFailure(options.phase, error)
   }
+  await pruneAttachmentCopies(attachmentsDir)
   project.onTestsRerun(async () => {
     await releaseUnused()
-    await pruneAttachmentCopies(project.config.attachmentsDir)
+    await pruneAttachmentCopies(attachmentsDir)
     await plan(resolveStartup(options.phase, options.configFile))
   })
   return releaseUnused

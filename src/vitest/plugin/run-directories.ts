@@ -52,14 +52,14 @@ export async function claimRunDirectory(request: RunDirectoryRequest): Promise<C
   const name = `${runName}_${request.architecture}`
   const directory = resolve(request.resultsDir, name)
   if (shard === null) {
-    await makePrivateDirectories(request.resultsDir)
+    await makePrivateDirectories(request.resultsDir, 'results folder')
     await exclusively(
       directory,
       `run "${runName}" exists already (${directory}); choose another ${RUN_NAME_VARIABLE}`,
     )
     return { directory, name, resultsFile: RESULTS_FILE, claim: null }
   }
-  await makePrivateDirectories(directory)
+  await makePrivateDirectories(directory, 'run folder')
   await refuseForeignShards(directory, runName, shard)
   const label = shardLabel(shard)
   const claim = join(directory, `.shard-${label}`)
