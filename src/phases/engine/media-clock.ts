@@ -24,6 +24,14 @@ export interface ClockedStream {
    * silence). Called once per step (virtual) or frame (real time), in stream order, before anything is sent.
    */
   next(samples: number): Int16Array
+  /** Called right after a chunk was handed to the session (the caller's timeline records it here). */
+  sent?(chunk: Int16Array): void
+  /**
+   * Virtual clock: after a round trip that brought more than its own answer, whether the session is settled
+   * anyway (for example: only passive events arrived and no delegated work runs), which spares another round.
+   * `eventsFrom` is the log position the round started at.
+   */
+  settled?(eventsFrom: number): Promise<boolean>
 }
 
 export interface MediaClockOptions {
@@ -102,16 +110,26 @@ export class MediaClock {
       await nextTurn()
       await nextTurn()
       if (session.log.events.length - before === 1) return
+      if (stream.settled !== undefined && (await stream.settled(before))) return
     }
   }
 }
 
 function send(stream: ClockedStream, chunk: Int16Array): void {
   if (!stream.session.appendAudio(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))) {
-    throw new StageError(
-      'response_collection',
-      `The ${stream.label} session ended while the media clock was sending audio.`,
-    )
+    throw new MediaClockSendError(stream.label)
+  }
+  stream.sent?.(chunk)
+}
+
+/** A stream's session would not take audio any more (it is closing or over). */
+export class MediaClockSendError extends StageError {
+  readonly label: string
+
+  constructor(label: string) {
+    super('response_collection', `The ${label} session ended while the media clock was sending audio.`)
+    this.name = 'MediaClockSendError'
+    this.label = label
   }
 }
 

@@ -2,19 +2,19 @@
 // request silence keeps flowing (offline, the server's clock is that stream) until the completion tracker
 // says the response is complete or the response timeout passed.
 //
-// Real time: 20 ms frames paced on absolute deadlines, as a phone line delivers them. Virtual clock
-// (offline): each step sends STEP_MS of audio as ONE append (the protocol takes any even byte count; fewer,
-// larger appends are most of the offline speed-up), then a round trip proves the server processed it and
-// every event it produced arrived, and the delegation controllers get to react, so every decision sits at a
-// known audio position and a run produces the same bytes every time.
+// The audio goes out on the engine's media clock (src/phases/engine/media-clock.ts): real time, 20 ms frames
+// paced on absolute deadlines, as a phone line delivers them; virtual (offline), each step sends STEP_MS of audio
+// as ONE append (the protocol takes any even byte count; fewer, larger appends are most of the offline
+// speed-up), then round trips prove the server processed it, every event it produced arrived and the
+// delegation controllers reacted, so every decision sits at a known audio position and a run produces the same
+// bytes every time.
 
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { AssistantUnderTest } from '../../assistants/assistant-session.ts'
-import { FramePacer } from '../../audio/pacing.ts'
-import { concatPcm16, SAMPLE_RATE_HZ, silence, splitFrames } from '../../audio/pcm.ts'
+import { concatPcm16, SAMPLE_RATE_HZ, splitFrames } from '../../audio/pcm.ts'
 import type { LiveSessionOutcome } from '../../live/index.ts'
 import { clientEventIdOf } from '../../live/open-waits.ts'
-import { roundTrip } from '../../live/round-trip.ts'
+import { type ClockedStream, MediaClock, MediaClockSendError } from '../engine/media-clock.ts'
 import type { ScenarioSession } from './scenario-session.ts'
 import { type CallerAudio, describeError, StageError } from './types.ts'
 
@@ -23,13 +23,8 @@ import { type CallerAudio, describeError, StageError } from './types.ts'
  * of server events are quantized to it. Real-time mode decides at the same cadence.
  */
 export const STEP_MS = 200
-const FRAME_MS = 20
-const FRAMES_PER_STEP = STEP_MS / FRAME_MS
-const STEP_SAMPLES = (SAMPLE_RATE_HZ * STEP_MS) / 1000
 /** How long one round trip may take before the server is considered gone. */
 const ROUND_TRIP_TIMEOUT_MS = 10_000
-/** Bound on sync rounds per step (each one lets controllers react to what the previous one delivered). */
-const MAX_SYNC_ROUNDS = 20
 /**
  * Server events no delegation controller reacts to (output audio and captions, caller transcripts, usage,
  * the round trip's own answer). A sync round that brought only these needs no further round unless
@@ -59,30 +54,42 @@ export async function collectSingleTurn(
   options: { signal?: AbortSignal } = {},
 ): Promise<CollectedResponse> {
   const { assistant, timeline, tracker } = session
-  const virtual = timeline.mode === 'virtual'
-  // The request in whole 20 ms frames (the last one padded), the same audio in both clock modes.
-  const requestFrames = splitFrames(callerAudio.samples)
-  const stream = virtual
-    ? new VirtualStepSource(concatPcm16(requestFrames))
-    : new PacedFrameSource(requestFrames, options.signal)
   const publications = new CommentaryPublications(session)
   const delegation = new DelegationWatch(assistant, publications)
+  const clock = new MediaClock({
+    mode: timeline.mode,
+    stepMs: STEP_MS,
+    roundTripTimeoutMs: ROUND_TRIP_TIMEOUT_MS,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  })
+  // The request in whole 20 ms frames (the last one padded), the same audio in both clock modes.
+  const request = new RequestStream(concatPcm16(splitFrames(callerAudio.samples)))
   let callerInputEndMs: number | null = null
-
-  const sendChunk = (chunk: Int16Array, requestSamples: number) => {
-    const at = timeline.nowMs()
-    if (!assistant.sendAudio(chunk)) throw ended(assistant, 'while streaming caller audio')
-    timeline.callerAudioSent(chunk)
-    if (callerInputEndMs === null && requestSamples >= 0) {
-      callerInputEndMs = at + (requestSamples * 1000) / SAMPLE_RATE_HZ
-      tracker.callerInputEnded(callerInputEndMs)
-    }
+  const caller: ClockedStream = {
+    label: 'assistant',
+    session: assistant.session,
+    next: (samples) => request.next(samples),
+    sent(chunk) {
+      const at = timeline.nowMs()
+      timeline.callerAudioSent(chunk)
+      if (callerInputEndMs === null && request.endedInLastChunk !== null) {
+        callerInputEndMs = at + (request.endedInLastChunk * 1000) / SAMPLE_RATE_HZ
+        tracker.callerInputEnded(callerInputEndMs)
+      }
+    },
+    // A round that brought only passive events while no delegated work runs needs no further round.
+    settled: async (from) =>
+      onlyPassiveSince(assistant.session.log.events, from) && (await delegation.idle()),
   }
 
   try {
     for (;;) {
-      await stream.sendStep(sendChunk)
-      if (virtual) await synchronize(session, delegation)
+      try {
+        await clock.step([caller])
+      } catch (error) {
+        if (error instanceof MediaClockSendError) throw ended(assistant, 'while streaming caller audio')
+        throw error
+      }
       await delegation.update(session)
       if (assistant.session.settled !== undefined) throw ended(assistant, 'while collecting the response')
       const decision = tracker.decide(timeline.nowMs())
@@ -127,76 +134,32 @@ function ended(assistant: AssistantUnderTest, when: string): StageError {
 }
 
 /**
- * Sends one step of caller audio. `send(chunk, requestSamples)` gets, in the chunk that finishes the request,
- * how many of its samples still belonged to the request (else -1).
+ * The request, then silence, in chunks of whatever size the clock asks for. `endedInLastChunk` is, for the chunk
+ * that finished the request, how many of its samples still belonged to it (else null).
  */
-type SendChunk = (chunk: Int16Array, requestSamples: number) => void
-
-/** Virtual clock: one append of STEP_MS per step, the request first, then silence. */
-class VirtualStepSource {
+class RequestStream {
   readonly #request: Int16Array
   #position = 0
-  #silentStep: Int16Array | null = null
+  #silence: Int16Array | null = null
+  endedInLastChunk: number | null = null
 
   constructor(request: Int16Array) {
     this.#request = request
   }
 
-  async sendStep(send: SendChunk): Promise<void> {
+  next(samples: number): Int16Array {
     const remaining = this.#request.length - this.#position
     if (remaining <= 0) {
-      // Past the request every step is the same silence; one buffer serves them all (it is never mutated).
-      this.#silentStep ??= new Int16Array(STEP_SAMPLES)
-      send(this.#silentStep, -1)
-      return
+      this.endedInLastChunk = null
+      // Past the request every chunk is the same silence; one buffer serves them all (it is never mutated).
+      if (this.#silence?.length !== samples) this.#silence = new Int16Array(samples)
+      return this.#silence
     }
-    const chunk = new Int16Array(STEP_SAMPLES)
-    chunk.set(this.#request.subarray(this.#position, this.#position + STEP_SAMPLES))
-    this.#position += STEP_SAMPLES
-    send(chunk, remaining <= STEP_SAMPLES ? remaining : -1)
-  }
-}
-
-/** Real time: 20 ms frames on absolute deadlines, FRAMES_PER_STEP per step. */
-class PacedFrameSource {
-  readonly #frames: Int16Array[]
-  readonly #pacer: FramePacer
-  readonly #quietFrame = silence(FRAME_MS)
-  #sent = 0
-
-  constructor(frames: Int16Array[], signal: AbortSignal | undefined) {
-    this.#frames = frames
-    this.#pacer = new FramePacer({ realTime: true, ...(signal ? { signal } : {}) })
-  }
-
-  async sendStep(send: SendChunk): Promise<void> {
-    for (let k = 0; k < FRAMES_PER_STEP; k++) {
-      const slot = await this.#pacer.nextSlot()
-      const frame = this.#frames[this.#sent] ?? this.#quietFrame
-      this.#sent += 1
-      send(frame, this.#sent === this.#frames.length ? frame.length : -1)
-      this.#pacer.markSent(slot)
-    }
-  }
-}
-
-/**
- * Round trips until the server has processed every frame and the controllers have had the chance to react to
- * everything that arrived (their commands answered too). A round that brought back only its own answer ends
- * it; so does one that brought only passive events while no delegated work is running (nobody reacts to
- * audio or captions), which spares a second round trip on most steps where the assistant speaks.
- */
-async function synchronize(session: ScenarioSession, delegation: DelegationWatch): Promise<void> {
-  const live = session.assistant.session
-  for (let round = 0; round < MAX_SYNC_ROUNDS; round++) {
-    const before = live.log.events.length
-    if (!(await roundTrip(live, ROUND_TRIP_TIMEOUT_MS))) return
-    // Tool executions and controller reactions run on later ticks; let them happen before the next check.
-    await nextTurn()
-    await nextTurn()
-    const arrived = live.log.events.length - before
-    if (arrived === 1) return
-    if (onlyPassiveSince(live.log.events, before) && (await delegation.idle())) return
+    const chunk = new Int16Array(samples)
+    chunk.set(this.#request.subarray(this.#position, this.#position + samples))
+    this.#position += samples
+    this.endedInLastChunk = remaining <= samples ? remaining : null
+    return chunk
   }
 }
 
