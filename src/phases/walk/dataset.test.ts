@@ -105,7 +105,7 @@ describe('the bundled WALK dataset', () => {
   })
 
   it.skipIf(installed !== committedVersion)(
-    `regenerating with espeak-ng ${committedVersion} gives the committed bytes (skipped: espeak-ng ${installed ?? 'is not installed'})`,
+    `regenerating with espeak-ng ${committedVersion} gives the committed bytes (runs only where that version is installed; here: ${installed ?? 'none'})`,
     async () => {
       const engine = await espeakEngine()
       for (const id of [
