@@ -31,14 +31,40 @@ export function pcm16ToBytes(samples: Int16Array): Uint8Array {
   return bytes
 }
 
-const BASE64_PATTERN = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
+const PAD = 0x3d // '='
+
+function isBase64Letter(code: number): boolean {
+  return (
+    (code >= 0x41 && code <= 0x5a) || // A-Z
+    (code >= 0x61 && code <= 0x7a) || // a-z
+    (code >= 0x30 && code <= 0x39) || // 0-9
+    code === 0x2b || // +
+    code === 0x2f // /
+  )
+}
+
+/**
+ * Decoded length of strict base64 (standard alphabet, padded, no whitespace), or null when `text` is not.
+ * One pass over the characters, on purpose: a regular expression backtracked through the whole string and
+ * overflowed the stack on a 4.3 M character payload.
+ */
+export function strictBase64ByteLength(text: string): number | null {
+  const length = text.length
+  if (length % 4 !== 0) return null
+  const padding =
+    length > 0 && text.charCodeAt(length - 1) === PAD ? (text.charCodeAt(length - 2) === PAD ? 2 : 1) : 0
+  for (let index = 0; index < length - padding; index++) {
+    if (!isBase64Letter(text.charCodeAt(index))) return null
+  }
+  return (length / 4) * 3 - padding
+}
 
 /**
  * True when `text` is strict base64 (standard alphabet, padded). Node's decoder silently skips invalid
  * characters, which would turn a corrupted payload into plausible-looking noise, so check this before decoding.
  */
 export function isStrictBase64(text: string): boolean {
-  return BASE64_PATTERN.test(text)
+  return strictBase64ByteLength(text) !== null
 }
 
 /** Base64 of the PCM16 bytes, as carried by protocol audio fields. */
