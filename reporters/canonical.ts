@@ -1,15 +1,22 @@
 // The canonical live-evals reporter. At the end of a run it writes one results.json (schema 2.0) per planned
 // run (one per architecture; a shard writes results.shard-<i>-of-<n>.json), prints the reference toolkit's
-// summary and results path per run, and ends with the plain line `N passed, N failed` that CI reads. It works
-// beside any other reporter (default, junit, json, blob): it only reads test results and meta.
+// summary and results path per run, writes each run's HTML report, and ends with the plain line
+// `N passed, N failed` that CI reads. It works beside any other reporter (default, junit, json, blob): it only
+// reads test results and meta.
+// Nothing is lost on the way: each finished test's row goes to its run's rows journal as the test finishes
+// (run-journals.ts), and SIGINT/SIGTERM, which end `vitest run` before any end-of-run hook, write the results of
+// what finished from those journals. Ctrl-C on a terminal ends the run as `interrupted`: the same results.
 // On `--merge-reports` it writes nothing for unsharded runs (each wrote its own results.json), and for sharded
 // runs it writes the merged results.json of each architecture, built from the rows the blobs carry.
 import { dirname } from 'node:path'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import { makePrivateDirectories, writeJsonArtifact } from '../src/artifacts/index.ts'
+import { writeRunReport } from '../src/report/write-report.ts'
 import { mergeShardedRuns, type ShardModule } from '../src/vitest/plugin/merged-results.ts'
+import { RESULTS_FILE } from '../src/vitest/plugin/run-directories.ts'
 import { RunStampSchema } from '../src/vitest/plugin/run-stamp.ts'
 import type { RunPlan } from '../src/vitest/run-plan.ts'
+import { interruptedRunLine, RunJournals } from './run-journals.ts'
 import {
   consoleSummaryLines,
   type FinishedScenarioTest,
@@ -53,23 +60,62 @@ function shardModules(modules: readonly TestModule[]): ShardModule[] {
 
 export default class CanonicalReporter implements Reporter {
   #vitest: Vitest | null = null
+  readonly #journals = new RunJournals(
+    () => providedPlans(this.#vitest),
+    (line) => this.#log(line),
+  )
 
   onInit(vitest: Vitest): void {
     this.#vitest = vitest
   }
 
+  #log(line: string): void {
+    if (this.#vitest) this.#vitest.logger.log(line)
+    else console.log(line)
+  }
+
+  /** A merged report replays the shards' tests: their rows were journaled by the shards themselves. */
+  get #journaling(): boolean {
+    return !this.#vitest?.config.mergeReports
+  }
+
+  async onTestModuleStart(): Promise<void> {
+    if (this.#journaling) await this.#journals.open()
+  }
+
+  // Called once per test, after its last attempt: the row its verdict sealed is final by then.
+  async onTestCaseResult(testCase: TestCase): Promise<void> {
+    if (this.#journaling) await this.#journals.record(testCase.id, finished(testCase))
+  }
+
   async onTestRunEnd(
     modules: ReadonlyArray<TestModule>,
     _errors: ReadonlyArray<SerializedError>,
-    _reason: TestRunEndReason,
+    reason: TestRunEndReason,
   ): Promise<void> {
-    const log = (line: string) => (this.#vitest ? this.#vitest.logger.log(line) : console.log(line))
+    const log = (line: string) => this.#log(line)
     const tests = modules.flatMap((module) => [...module.children.allTests()]).map(finished)
     if (this.#vitest?.config.mergeReports) await this.#writeMerged(modules, log)
-    else await this.#writeRuns(tests, log)
+    else if (reason === 'interrupted') await this.#writeInterrupted(log)
+    else {
+      await this.#writeRuns(tests, log)
+      this.#journals.finish(reason)
+    }
     const passed = tests.filter((test) => test.state === 'passed').length
     const failed = tests.filter((test) => test.state === 'failed').length
     log(`${passed} passed, ${failed} failed`)
+  }
+
+  /** Ctrl-C on a terminal: Vitest cancelled the run; what finished is in the journals. */
+  async #writeInterrupted(log: (line: string) => void): Promise<void> {
+    await this.#journals.open()
+    for (const run of this.#journals.interrupt()) {
+      const line = interruptedRunLine(run)
+      if (line !== null) log(line)
+      if (run.resultsFile !== null && run.resultsFile.endsWith(`/${RESULTS_FILE}`)) {
+        await reportRun(run.directory, log)
+      }
+    }
   }
 
   async #writeRuns(tests: readonly FinishedScenarioTest[], log: (line: string) => void): Promise<void> {
@@ -84,6 +130,8 @@ export default class CanonicalReporter implements Reporter {
         await writeJsonArtifact(run.directory, run.resultsFile, document)
         log('')
         for (const line of consoleSummaryLines(plan, run, document)) log(line)
+        // A shard's results are one part of a run: its report comes from the merged results.json.
+        if (run.resultsFile === RESULTS_FILE) await reportRun(run.directory, log)
       }
     }
   }
@@ -111,6 +159,16 @@ export default class CanonicalReporter implements Reporter {
           `${passed} passed; ${failed} failed; ${infrastructure} infrastructure failures.`,
       )
       log(`Results: ${run.file}`)
+      await reportRun(dirname(run.file), log)
     }
+  }
+}
+
+/** Writes the run's HTML report and prints its path; a report that cannot be written costs one line, never the run. */
+async function reportRun(runDirectory: string, log: (line: string) => void): Promise<void> {
+  try {
+    log(`Report: ${await writeRunReport(runDirectory)}`)
+  } catch (error) {
+    log(`(the HTML report of ${runDirectory} could not be written: ${(error as Error).message})`)
   }
 }

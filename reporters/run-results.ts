@@ -21,27 +21,29 @@ export interface FinishedScenarioTest {
 
 /** The rows of one run: every test of it that ran (skipped and filtered-out tests have no row). */
 export function rowsOfRun(run: PlannedRun, tests: readonly FinishedScenarioTest[]): ResultItem[] {
-  const rows: ResultItem[] = []
-  for (const test of tests) {
-    const meta = test.meta
-    if (meta === undefined || meta.runDirectory !== run.directory) continue
-    if (test.state !== 'passed' && test.state !== 'failed') continue
-    if (meta.row !== null) {
-      rows.push(meta.row)
-      continue
-    }
-    rows.push(
-      infrastructureErrorRow({
-        scenario_id: meta.scenarioId,
-        title: test.name,
-        stage: 'example_execution',
-        message:
-          test.errors.join('; ') ||
-          'the test ended without a result row (a fixture or the test body failed before the scenario was graded)',
-      }),
-    )
-  }
-  return rows
+  return tests.flatMap((test) => {
+    const row = test.meta?.runDirectory === run.directory ? rowOfTest(test) : null
+    return row === null ? [] : [row]
+  })
+}
+
+/**
+ * The row a finished test gives its run: the one its verdict sealed, or an infrastructure_error row when it ended
+ * without one. Null for a test that did not run (skipped, filtered out, still pending) or is not a scenario test.
+ */
+export function rowOfTest(test: FinishedScenarioTest): ResultItem | null {
+  const meta = test.meta
+  if (meta === undefined) return null
+  if (test.state !== 'passed' && test.state !== 'failed') return null
+  if (meta.row !== null) return meta.row
+  return infrastructureErrorRow({
+    scenario_id: meta.scenarioId,
+    title: test.name,
+    stage: 'example_execution',
+    message:
+      test.errors.join('; ') ||
+      'the test ended without a result row (a fixture or the test body failed before the scenario was graded)',
+  })
 }
 
 /**

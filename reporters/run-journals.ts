@@ -1,0 +1,145 @@
+// The rows journals of the runs this process writes, seen from the reporter: one journal per planned run, opened
+// when the first test file starts (the global setup has provided the plan by then), one row appended as each
+// test finishes, and the journal ended when the run ends. Every journal is also registered for SIGINT/SIGTERM
+// (src/artifacts/rows-journal-signals.ts), so a run stopped by a signal still writes the results of what finished.
+// Nothing here may fail a run: a journal that cannot be opened or appended to costs a line of output, and the
+// results.json written at the end (from Vitest's own test states) stays the authority.
+import { unlinkSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { ArtifactsError } from '../src/artifacts/errors.ts'
+import { RowsJournal } from '../src/artifacts/rows-journal.ts'
+import type { JournalEndReason } from '../src/artifacts/rows-journal-format.ts'
+import { unfinishedRunDirectories } from '../src/artifacts/rows-journal-read.ts'
+import {
+  type InterruptibleRun,
+  installInterruptHandlers,
+  type SettledRun,
+  settleInterruptedRunSync,
+  watchRunForInterrupt,
+} from '../src/artifacts/rows-journal-signals.ts'
+import type { RunPlan } from '../src/vitest/run-plan.ts'
+import { type FinishedScenarioTest, rowOfTest } from './run-results.ts'
+
+interface OpenRun extends InterruptibleRun {
+  unwatch: () => void
+}
+
+/** The line printed for a run settled at an interrupt. */
+export function interruptedRunLine(run: SettledRun): string | null {
+  if (run.resultsFile !== null) {
+    const rows = `${run.finishedRows} finished scenario${run.finishedRows === 1 ? '' : 's'}`
+    return `live-evals: interrupted; the results of ${rows} are in ${run.resultsFile} (marked interrupted)`
+  }
+  if (run.removed.length > 0)
+    return `live-evals: interrupted before any scenario finished; removed ${run.removed.join(', ')}`
+  return null
+}
+
+export class RunJournals {
+  readonly #plans: () => RunPlan[]
+  readonly #log: (line: string) => void
+  #opening: Promise<void> | null = null
+  /** By run folder: a test's meta names the folder its row belongs to. */
+  readonly #runs = new Map<string, OpenRun>()
+  /** Tests whose row is in a journal: a test that reports again is not appended twice. */
+  readonly #recorded = new Set<string>()
+
+  constructor(plans: () => RunPlan[], log: (line: string) => void) {
+    this.#plans = plans
+    this.#log = log
+  }
+
+  /** Opens the journal of every planned run, once per run (later calls wait for the first). */
+  open(): Promise<void> {
+    this.#opening ??= this.#openAll()
+    return this.#opening
+  }
+
+  async #openAll(): Promise<void> {
+    installInterruptHandlers(interruptedRunLine)
+    const plans = this.#plans()
+    const own = new Set(plans.flatMap((plan) => plan.runs.map((run) => run.directory)))
+    const earlier = new Set(
+      [...own]
+        .flatMap((directory) => unfinishedRunDirectories(dirname(directory)))
+        .filter((dir) => !own.has(dir)),
+    )
+    for (const directory of earlier) {
+      this.#log(
+        `live-evals: an earlier run did not finish (${directory}); rebuild its results with: live-evals results ${directory}`,
+      )
+    }
+    for (const plan of plans) {
+      for (const run of plan.runs) {
+        if (this.#runs.has(run.directory)) continue
+        let journal: RowsJournal | null = null
+        try {
+          journal = await RowsJournal.create(run.directory, {
+            run: run.metadata,
+            datasetOrder: plan.scenarioIds,
+            resultsFile: run.resultsFile,
+          })
+        } catch (error) {
+          this.#log(`live-evals: ${reason(error)}; finished rows of this run are not journaled`)
+        }
+        const open: InterruptibleRun = { directory: run.directory, claim: run.claim, journal }
+        this.#runs.set(run.directory, { ...open, unwatch: watchRunForInterrupt(open) })
+      }
+    }
+  }
+
+  /** Appends a finished test's row to its run's journal (a test that did not run has none). */
+  async record(testId: string, test: FinishedScenarioTest): Promise<void> {
+    await this.open()
+    const row = rowOfTest(test)
+    const run = test.meta === undefined ? undefined : this.#runs.get(test.meta.runDirectory)
+    if (row === null || run?.journal == null || this.#recorded.has(testId)) return
+    this.#recorded.add(testId)
+    try {
+      run.journal.append(row)
+    } catch (error) {
+      this.#log(`live-evals: ${reason(error)}`)
+    }
+  }
+
+  /**
+   * The run ended by itself and its results files are written: each journal gets its end line. A journal with no
+   * row goes, so the folder of a run that finished nothing is released as unused.
+   */
+  finish(reasonOfEnd: Extract<JournalEndReason, 'passed' | 'failed'>): void {
+    for (const run of this.#close()) {
+      const { journal } = run
+      if (journal === null) continue
+      try {
+        if (journal.rows.length === 0) {
+          journal.close()
+          unlinkSync(journal.file)
+          continue
+        }
+        journal.end(reasonOfEnd)
+        journal.close()
+      } catch (error) {
+        this.#log(`live-evals: ${reason(error)}`)
+      }
+    }
+  }
+
+  /** Vitest ended the run as interrupted (Ctrl-C on a terminal): each run's results come from its journal. */
+  interrupt(): SettledRun[] {
+    return this.#close().map((run) => settleInterruptedRunSync(run))
+  }
+
+  #close(): OpenRun[] {
+    const runs = [...this.#runs.values()]
+    for (const run of runs) run.unwatch()
+    this.#runs.clear()
+    this.#recorded.clear()
+    this.#opening = null
+    return runs
+  }
+}
+
+function reason(error: unknown): string {
+  if (error instanceof ArtifactsError) return error.message
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+}

@@ -1,0 +1,129 @@
+// What SIGINT and SIGTERM leave behind. `vitest run` exits about 1 ms after either signal (its logger calls
+// process.exit from a timer), so neither the reporters' end of run nor the global teardown runs: whatever must
+// reach the disk has to be written synchronously, inside the signal's own listener. The reporter registers each
+// run it writes (its folder and, once open, its rows journal); at the signal every registered run is settled:
+// - a journal with finished rows: the interrupted results file is written from them (write, fsync, rename,
+//   fsync the folder) and the journal gets its `interrupted` end line;
+// - a run that finished nothing: its empty journal goes, and so do its shard claim and folder when they are
+//   empty; a folder that holds artifacts of a scenario cut short keeps them and gets results without rows.
+// Then the process goes on exiting as Vitest decided; if nobody else listens for the signal, it ends by it.
+import { readdirSync, rmdirSync, unlinkSync, writeSync } from 'node:fs'
+import { basename, dirname } from 'node:path'
+import { syncFolder } from './atomic-file.ts'
+import type { RowsJournal } from './rows-journal.ts'
+import { writeInterruptedResultsSync } from './rows-journal-read.ts'
+
+export interface InterruptibleRun {
+  /** The run folder. */
+  directory: string
+  /** A shard's claim folder inside it, or null. */
+  claim: string | null
+  /** The run's journal once open; null before the first row could be recorded. */
+  journal: RowsJournal | null
+}
+
+export interface SettledRun {
+  directory: string
+  /** The interrupted results file written, or null when the run finished nothing. */
+  resultsFile: string | null
+  finishedRows: number
+  /** Folders removed because the run left nothing in them. */
+  removed: string[]
+}
+
+const watched = new Set<InterruptibleRun>()
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const
+let installed = false
+
+/** Registers a run to settle at SIGINT/SIGTERM; returns the function that unregisters it (its run ended). */
+export function watchRunForInterrupt(run: InterruptibleRun): () => void {
+  watched.add(run)
+  return () => watched.delete(run)
+}
+
+/** Settles one run synchronously (see the header); also the Ctrl-C path, where Vitest ends the run as `interrupted`. */
+export function settleInterruptedRunSync(run: InterruptibleRun): SettledRun {
+  const { journal } = run
+  if (journal !== null && !journal.ended && (journal.rows.length > 0 || holdsMoreThan(run, journal))) {
+    const resultsFile = writeInterruptedResultsSync(journal)
+    journal.close()
+    return { directory: run.directory, resultsFile, finishedRows: journal.rows.length, removed: [] }
+  }
+  if (journal !== null && !journal.ended) {
+    journal.close()
+    unlinkSync(journal.file)
+  }
+  const removed = [run.claim, run.directory].filter(
+    (folder): folder is string => folder !== null && removeIfEmpty(folder),
+  )
+  return { directory: run.directory, resultsFile: null, finishedRows: 0, removed }
+}
+
+/** Settles every registered run; each is settled once (it is unregistered as it is settled). */
+export function settleWatchedRunsSync(): SettledRun[] {
+  const settled: SettledRun[] = []
+  for (const run of [...watched]) {
+    watched.delete(run)
+    try {
+      settled.push(settleInterruptedRunSync(run))
+    } catch (error) {
+      // One run that cannot be settled must not keep the others from theirs.
+      say(
+        `live-evals: the interrupted results of ${run.directory} could not be written: ${(error as Error).message}`,
+      )
+    }
+  }
+  return settled
+}
+
+/**
+ * Installs the SIGINT/SIGTERM listeners once per process. `describe` turns each settled run into the line
+ * printed for it (written to stderr synchronously: the process may exit right after).
+ */
+export function installInterruptHandlers(describe: (run: SettledRun) => string | null): void {
+  if (installed) return
+  installed = true
+  const onSignal = (signal: (typeof SIGNALS)[number]) => {
+    for (const name of SIGNALS) process.off(name, onSignal)
+    installed = false
+    for (const run of settleWatchedRunsSync()) {
+      const line = describe(run)
+      if (line !== null) say(line)
+    }
+    // Vitest's own listener is ending the process; without one, end it by the signal as Node would have.
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal)
+  }
+  for (const name of SIGNALS) process.on(name, onSignal)
+}
+
+function say(line: string): void {
+  try {
+    writeSync(2, `${line}\n`)
+  } catch {
+    // stderr closed: nothing to tell
+  }
+}
+
+/** Whether the run folder holds anything besides the journal and the shard claim (artifacts of a cut scenario). */
+function holdsMoreThan(run: InterruptibleRun, journal: RowsJournal): boolean {
+  const own = new Set([basename(journal.file), run.claim === null ? '' : basename(run.claim)])
+  try {
+    return readdirSync(run.directory).some((name) => !own.has(name))
+  } catch {
+    return false
+  }
+}
+
+function removeIfEmpty(folder: string): boolean {
+  try {
+    rmdirSync(folder)
+  } catch {
+    return false // not empty (it holds output), or gone already
+  }
+  try {
+    syncFolder(dirname(folder))
+  } catch {
+    // the removal is what matters; its durability is best effort
+  }
+  return true
+}
