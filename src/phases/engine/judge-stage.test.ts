@@ -151,6 +151,16 @@ describe('the semantic judge in a live run', () => {
     // The trace records the judge beside the deterministic assessment.
     const events = await readFile(join(runDirectory, 'events', `${SCENARIO}.jsonl`), 'utf8')
     expect(events).toContain('evaluation.semantic_judge.completed')
+    // Sentinel the other way: nothing the session was sent holds the evaluator-only answer or criteria.
+    const sent = events
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { direction?: string })
+      .filter((record) => record.direction === 'sent')
+    expect(sent.length).toBeGreaterThan(0)
+    for (const evaluatorOnly of [scenario.expected.answer, ...scenario.expected.criteria]) {
+      expect(JSON.stringify(sent)).not.toContain(evaluatorOnly)
+    }
     // The validated scenario is kept beside the rows, so the run can be re-graded later.
     expect((await readScenarioSnapshot(runDirectory, SCENARIO)).expected).toEqual(scenario.expected)
   })
