@@ -43,6 +43,7 @@ export const syntheticCallerSource: CallerSource = {
       samples: concatPcm16([silence(LEAD_IN_MS), speech]),
       text,
       hearing: [{ text, startMs: LEAD_IN_MS, endMs }],
+      callerSpeech: [{ startMs: LEAD_IN_MS, endMs }],
       source: 'synthetic',
     }
   },
@@ -185,6 +186,14 @@ export function recordedCallerSource(options: RecordedCallerOptions): CallerSour
         samples: concatPcm16([silence(LEAD_IN_MS), decoded.samples]),
         text,
         hearing: options.offline ? heardIn(text, intervals, LEAD_IN_MS, Math.round(decoded.durationMs)) : [],
+        ...(intervals.length === 0
+          ? {}
+          : {
+              callerSpeech: intervals.map(({ startMs, endMs }) => ({
+                startMs: LEAD_IN_MS + startMs,
+                endMs: LEAD_IN_MS + endMs,
+              })),
+            }),
         source: 'recorded',
         recording: {
           id: recording.id,

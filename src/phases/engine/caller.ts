@@ -21,6 +21,13 @@ export interface CallerAudio {
   /** Offline: what the caller actually says and when (the offline server's hearing oracle); [] live. */
   hearing: HeardUtterance[]
   source: CallerAudioKind
+  /**
+   * When the caller speaks in `samples` (ms from its start, lead-in included), when known: what we synthesized,
+   * or a recording's intervals measured on its clean signal. The completion window and the interaction metrics
+   * use it, so noise, background talkers or a recording's trailing silence never count as caller speech. Absent:
+   * the caller channel's energy decides.
+   */
+  callerSpeech?: { startMs: number; endMs: number }[]
   /** The recording (its path as the dataset gives it, absolute file, condition, metadata), when it is one. */
   recording?: CallerRecording
 }

@@ -62,8 +62,15 @@ export async function collectSingleTurn(
     roundTripTimeoutMs: ROUND_TRIP_TIMEOUT_MS,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   })
-  // The request in whole 20 ms frames (the last one padded), the same audio in both clock modes.
-  const request = new RequestStream(concatPcm16(splitFrames(callerAudio.samples)))
+  // The request in whole 20 ms frames (the last one padded), the same audio in both clock modes. The caller's
+  // input ends where its speech ends when that is known (a recording's trailing silence is not the request).
+  const padded = concatPcm16(splitFrames(callerAudio.samples))
+  const speechEndMs = callerAudio.callerSpeech?.at(-1)?.endMs
+  const inputEnd =
+    speechEndMs === undefined
+      ? padded.length
+      : Math.min(padded.length, Math.ceil((speechEndMs * SAMPLE_RATE_HZ) / 1000))
+  const request = new RequestStream(padded, inputEnd)
   let callerInputEndMs: number | null = null
   const caller: ClockedStream = {
     label: 'assistant',
@@ -135,30 +142,33 @@ function ended(assistant: AssistantUnderTest, when: string): StageError {
 
 /**
  * The request, then silence, in chunks of whatever size the clock asks for. `endedInLastChunk` is, for the chunk
- * that finished the request, how many of its samples still belonged to it (else null).
+ * that reached the end of the caller's input (`inputEnd` samples in), how many of its samples came before that
+ * end (else null).
  */
 class RequestStream {
   readonly #request: Int16Array
+  readonly #inputEnd: number
   #position = 0
   #silence: Int16Array | null = null
   endedInLastChunk: number | null = null
 
-  constructor(request: Int16Array) {
+  constructor(request: Int16Array, inputEnd: number) {
     this.#request = request
+    this.#inputEnd = inputEnd
   }
 
   next(samples: number): Int16Array {
-    const remaining = this.#request.length - this.#position
-    if (remaining <= 0) {
-      this.endedInLastChunk = null
+    const start = this.#position
+    this.#position += samples
+    const untilEnd = this.#inputEnd - start
+    this.endedInLastChunk = untilEnd > 0 && untilEnd <= samples ? untilEnd : null
+    if (start >= this.#request.length) {
       // Past the request every chunk is the same silence; one buffer serves them all (it is never mutated).
       if (this.#silence?.length !== samples) this.#silence = new Int16Array(samples)
       return this.#silence
     }
     const chunk = new Int16Array(samples)
-    chunk.set(this.#request.subarray(this.#position, this.#position + samples))
-    this.#position += samples
-    this.endedInLastChunk = remaining <= samples ? remaining : null
+    chunk.set(this.#request.subarray(start, start + samples))
     return chunk
   }
 }

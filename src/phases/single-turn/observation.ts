@@ -26,7 +26,7 @@ export function observeSingleTurn(
   const { assistant, timeline } = session
   return {
     observation: buildObservation(session, callerAudio, collected),
-    interaction: interactionMetrics(session, collected),
+    interaction: interactionMetrics(session, callerAudio, collected),
     frontendUsageSeconds:
       collected.closeOutcome.type === 'closed'
         ? collected.closeOutcome.usageSeconds
@@ -94,7 +94,11 @@ function buildObservation(
 }
 
 /** Audio-derived interaction metrics (§4.2) on the session timeline. */
-function interactionMetrics(session: ScenarioSession, collected: CollectedResponse): InteractionMetrics {
+function interactionMetrics(
+  session: ScenarioSession,
+  callerAudio: CallerAudio,
+  collected: CollectedResponse,
+): InteractionMetrics {
   const { timeline } = session
   const speech = timeline.speechIntervals()
   const toInterval = (interval: { startMs: number; endMs: number }) => ({
@@ -102,8 +106,10 @@ function interactionMetrics(session: ScenarioSession, collected: CollectedRespon
     end_ms: interval.endMs,
   })
   const observationEnd = Math.max(collected.endedAtMs, timeline.recorder.durationMs)
-  const callerStart = speech.caller[0]
-  const callerEnd = speech.caller.at(-1)
+  // The caller's speech as known at its source (noise and background talkers are not speech), else its energy.
+  const caller = callerAudio.callerSpeech ?? speech.caller
+  const callerStart = caller[0]
+  const callerEnd = caller.at(-1)
   return computeInteractionMetrics({
     caller_turns:
       callerStart === undefined || callerEnd === undefined
