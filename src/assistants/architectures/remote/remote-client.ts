@@ -20,7 +20,7 @@ import {
 import type { ClientDelegationObservation } from '../client.ts'
 import { sessionConfigureFor } from './configure.ts'
 import { RemoteClientConnector, type RemoteConnectorOptions } from './connector.ts'
-import { startAfter } from './session-start.ts'
+import { settleAfterReplies, startAfter } from './session-hooks.ts'
 import { type InitialStateSource, RemoteToolObserver } from './tool-observer.ts'
 
 /** The run label/tag suffix of a remote run, apart from the in-process `client`. */
@@ -105,6 +105,7 @@ export function remoteClientDelegation(options: RemoteClientOptions): RemoteClie
         observer,
       })
       startAfter(context.session, () => connector.start())
+      settleAfterReplies(context.session, connector)
       const unsubscribe = context.session.subscribe(({ event }) => {
         try {
           connector.observe(event)
