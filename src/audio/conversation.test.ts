@@ -48,6 +48,18 @@ describe('ConversationRecorder', () => {
     expect(rendered.assistant[0]).toBe(20000)
   })
 
+  it('a full-scale negative sample is kept exactly (PCM16 reaches -32768), a sum below it is scaled', () => {
+    const recorder = new ConversationRecorder()
+    recorder.place('caller', 0, Int16Array.from([-32768, 32767, 100]))
+    recorder.place('assistant', 0, Int16Array.from([-30000]))
+    recorder.place('assistant', 0, Int16Array.from([-30000]))
+    const rendered = recorder.render()
+    expect(rendered.gains.caller).toBe(1)
+    expect(Array.from(rendered.caller.subarray(0, 3))).toEqual([-32768, 32767, 100])
+    expect(rendered.gains.assistant).toBeCloseTo(32768 / 60000, 10)
+    expect(rendered.assistant[0]).toBe(-32768)
+  })
+
   it('plays arriving chunks back to back from their arrival time (playout cursor)', () => {
     const recorder = new ConversationRecorder()
     // Three 20 ms chunks arriving in a burst at 100 ms play at 100, 120 and 140 ms.

@@ -47,9 +47,16 @@ class ChannelAccumulator {
   }
 
   render(length: number): { pcm: Int16Array; gain: number } {
-    let peak = 0
-    for (let i = 0; i < this.length; i++) peak = Math.max(peak, Math.abs(this.samples[i] ?? 0))
-    const gain = peak > 32767 ? 32767 / peak : 1
+    // PCM16 reaches -32768 but only +32767: a channel is scaled down only when a sum left that range, so one
+    // full-scale negative sample (as streamed) is kept exactly.
+    let highest = 0
+    let lowest = 0
+    for (let i = 0; i < this.length; i++) {
+      const value = this.samples[i] ?? 0
+      if (value > highest) highest = value
+      else if (value < lowest) lowest = value
+    }
+    const gain = Math.min(1, highest > 32767 ? 32767 / highest : 1, lowest < -32768 ? -32768 / lowest : 1)
     const pcm = new Int16Array(length)
     for (let i = 0; i < this.length; i++) {
       const value = this.samples[i] ?? 0
