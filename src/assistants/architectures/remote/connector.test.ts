@@ -396,3 +396,44 @@ describe('close', () => {
 })
 
 type Peer = ScriptedPeer
+
+describe('Live and the relayed commentary', () => {
+  it('records whether Live accepted or refused each relayed chunk', async () => {
+    const { connector, peer, emitted } = await services.connected()
+    connector.observe(created('d1'))
+    peer.send(liveSend('d1', 'First part.', 'event_a'))
+    peer.send(liveSend('d1', 'Second part.', 'event_b'))
+    await until(() => connector.commentary().length === 2)
+    connector.observe({
+      type: 'session.commentary.appended',
+      client_event_id: 'event_a',
+      start_ms: 10,
+      end_ms: 20,
+    })
+    connector.observe({
+      type: 'error',
+      error: { code: 'invalid', message: 'no', client_event_id: 'event_b' },
+    })
+    expect(connector.commentary().map(({ eventId, status, startMs }) => [eventId, status, startMs])).toEqual([
+      ['event_a', 'accepted', 10],
+      ['event_b', 'rejected', null],
+    ])
+    expect(errorsIn(emitted)).toEqual([])
+  })
+
+  it('a Live session that no longer takes commentary fails the connector once', async () => {
+    const { connector, peer, emitted } = await services.connected({}, { sendToLive: () => false })
+    connector.observe(created('d1'))
+    peer.send(liveSend('d1', 'Lost answer.'))
+    await expect(connector.wait()).rejects.toThrow('Client assistant receiver failed (LiveRelayError)')
+    expect(errorsIn(emitted)).toEqual([
+      {
+        type: 'error',
+        error: {
+          code: 'client_assistant_connection',
+          message: 'Client assistant receiver failed (LiveRelayError)',
+        },
+      },
+    ])
+  })
+})
