@@ -112,7 +112,7 @@ export default class CanonicalReporter implements Reporter {
     for (const run of this.#journals.interrupt()) {
       const line = interruptedRunLine(run)
       if (line !== null) log(line)
-      if (run.resultsFile !== null && run.resultsFile.endsWith(`/${RESULTS_FILE}`)) {
+      if (run.resultsFile?.endsWith(`/${RESULTS_FILE}`)) {
         await reportRun(run.directory, log)
       }
     }

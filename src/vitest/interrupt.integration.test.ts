@@ -1,0 +1,165 @@
+// Interrupted runs of a real `vitest run` (the interrupt fixture project, offline): the child runs five
+// scenarios one after another, holds the (k+1)-th before its verdict, and is stopped with SIGINT, SIGTERM or
+// SIGKILL once its rows journal holds k rows. Whatever stopped it, every finished scenario is in results.json
+// (written at the signal, or rebuilt by `live-evals results` after a SIGKILL), the results say they are partial,
+// no artifact is cut short and no empty run folder is left.
+import { readFileSync } from 'node:fs'
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { readRowsJournal } from '../artifacts/rows-journal-read.ts'
+import { captureIO } from '../cli/capture-io.ts'
+import { run as rebuildResults } from '../cli/results.ts'
+import { loadGateFile } from '../gate/load.ts'
+import { ResultsDocumentSchema } from '../reporting/result-schema.ts'
+import { SPAWN_TIMEOUT_MS } from './child-vitest.ts'
+import {
+  emptyFoldersUnder,
+  filesUnder,
+  INTERRUPT_SCENARIOS,
+  killGroup,
+  startFixtureRun,
+  truncationProblem,
+  waitForJournalRows,
+} from './interrupt.test-helpers.ts'
+
+async function scratchEnvironment() {
+  const dir = await mkdtemp(join(tmpdir(), 'live-evals-interrupt-'))
+  const envFile = join(dir, 'empty.env')
+  await writeFile(envFile, '')
+  const resultsDir = join(dir, 'results')
+  return {
+    resultsDir,
+    env: {
+      LIVE_EVALS_ENV_FILE: envFile,
+      LIVE_EVALS_RESULTS_DIR: resultsDir,
+      OPENAI_ASSISTANT_MODE: 'responses',
+    },
+  }
+}
+
+/** What every stopped run must leave: sound artifacts, no empty folder, and a journal that reads back. */
+function expectNothingCutShort(resultsDir: string): void {
+  const problems = filesUnder(resultsDir)
+    .filter((file) => !file.endsWith('.tmp'))
+    .flatMap((file) => {
+      const problem = truncationProblem(file)
+      return problem === null ? [] : [`${file}: ${problem}`]
+    })
+  expect(problems).toEqual([])
+  expect(emptyFoldersUnder(resultsDir)).toEqual([])
+}
+
+function expectPartialResults(runDir: string, finished: string[], ending: 'interrupted' | 'killed') {
+  // The artifact checks have something to check: each finished scenario left its audio and transcripts.
+  if (finished.length > 0) {
+    expect(filesUnder(runDir).filter((file) => file.endsWith('.wav')).length).toBeGreaterThanOrEqual(
+      finished.length,
+    )
+  }
+  const document = ResultsDocumentSchema.parse(JSON.parse(readFileSync(join(runDir, 'results.json'), 'utf8')))
+  expect(document.results.map((row) => row.scenario_id)).toEqual(finished)
+  expect(document.results.every((row) => row.status === 'passed')).toBe(true)
+  expect(document.run.configuration.live_evals?.completion).toEqual({
+    ending,
+    finished_rows: finished.length,
+    planned_scenarios: INTERRUPT_SCENARIOS.length,
+  })
+  // The rows are the journal's rows, byte for byte as they were journaled when each scenario finished.
+  expect(document.results).toEqual(
+    readRowsJournal(runDir).rows.sort((a, b) => String(a.scenario_id).localeCompare(String(b.scenario_id))),
+  )
+  return document
+}
+
+describe('a run stopped by a signal keeps every finished scenario', () => {
+  test.each([
+    ['SIGINT', 2],
+    ['SIGTERM', 1],
+    ['SIGTERM', 3],
+  ] as const)(
+    '%s after %i finished rows: results.json written at the signal, marked interrupted',
+    { timeout: SPAWN_TIMEOUT_MS },
+    async (signal, k) => {
+      const space = await scratchEnvironment()
+      const run = startFixtureRun([], {
+        ...space.env,
+        INTERRUPT_FIXTURE_HOLD_AT: INTERRUPT_SCENARIOS[k] as string,
+      })
+      try {
+        const runDir = await waitForJournalRows(run, space.resultsDir, k)
+        run.child.kill(signal)
+        await run.exited
+        killGroup(run)
+        const finished = INTERRUPT_SCENARIOS.slice(0, k)
+        expect(run.output()).toContain(
+          `live-evals: interrupted; the results of ${k} finished scenario${k === 1 ? '' : 's'} are in ${join(runDir, 'results.json')}`,
+        )
+        expectPartialResults(runDir, finished, 'interrupted')
+        expect(readRowsJournal(runDir).end?.reason).toBe('interrupted')
+        expect((await loadGateFile(join(runDir, 'results.json'))).partial).toMatch(/was interrupted after/)
+        expectNothingCutShort(space.resultsDir)
+      } finally {
+        killGroup(run)
+      }
+    },
+  )
+
+  test('SIGTERM before any scenario finished: the journal goes, and the held scenario keeps its artifacts', {
+    timeout: SPAWN_TIMEOUT_MS,
+  }, async () => {
+    const space = await scratchEnvironment()
+    const run = startFixtureRun([], { ...space.env, INTERRUPT_FIXTURE_HOLD_AT: 'interrupt_1' })
+    try {
+      const runDir = await waitForJournalRows(run, space.resultsDir, 0)
+      run.child.kill('SIGTERM')
+      await run.exited
+      killGroup(run)
+      const left = (await readdir(space.resultsDir)).filter((name) => !name.startsWith('.'))
+      // Either the held scenario had written artifacts (the folder stays, with results of no rows) or nothing
+      // (the folder is removed); never an empty folder or a journal without its results.
+      if (left.length > 0) expectPartialResults(runDir, [], 'interrupted')
+      expectNothingCutShort(space.resultsDir)
+    } finally {
+      killGroup(run)
+    }
+  })
+
+  test.each([0, 2])(
+    'SIGKILL after %i finished rows: the next run names the rebuild command, live-evals results rebuilds it',
+    { timeout: 2 * SPAWN_TIMEOUT_MS },
+    async (k) => {
+      const space = await scratchEnvironment()
+      const run = startFixtureRun([], {
+        ...space.env,
+        INTERRUPT_FIXTURE_HOLD_AT: INTERRUPT_SCENARIOS[k] as string,
+      })
+      let runDir = ''
+      try {
+        runDir = await waitForJournalRows(run, space.resultsDir, k)
+      } finally {
+        killGroup(run) // SIGKILL to the main process and its workers at once
+      }
+      await run.exited
+      // Nothing had a chance to write results.json: the journal is all there is.
+      await expect(readdir(runDir)).resolves.not.toContain('results.json')
+      if (k > 0) {
+        const next = startFixtureRun(['-t', 'nothing matches this'], space.env)
+        await next.exited
+        expect(next.output()).toContain(
+          `an earlier run did not finish (${runDir}); rebuild its results with: live-evals results ${runDir}`,
+        )
+      }
+      const io = captureIO()
+      expect(await rebuildResults([runDir], io)).toBe(0)
+      expect(io.stdout()).toContain(
+        'the run never ended (killed, or still running): these are partial results',
+      )
+      expectPartialResults(runDir, INTERRUPT_SCENARIOS.slice(0, k), 'killed')
+      expect((await loadGateFile(join(runDir, 'results.json'))).partial).toMatch(/was killed after/)
+      expectNothingCutShort(space.resultsDir)
+      expect(filesUnder(runDir).filter((file) => file.endsWith('.tmp'))).toEqual([])
+    },
+  )
+})

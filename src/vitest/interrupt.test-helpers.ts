@@ -1,0 +1,140 @@
+// Test support for the interrupted-run tests: start the interrupt fixture project (src/vitest/fixtures/interrupt)
+// in a child Vitest that leads its own process group, wait for a progress point read from its rows journal, and
+// check what a stopped run left on disk.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { ROOT, SPAWN_TIMEOUT_MS } from './child-vitest.ts'
+
+export const INTERRUPT_CONFIG = 'src/vitest/fixtures/interrupt/vitest.config.ts'
+export const INTERRUPT_SCENARIOS = [1, 2, 3, 4, 5].map((index) => `interrupt_${index}`)
+const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
+
+export interface HeldRun {
+  child: ChildProcess
+  output(): string
+  /** Resolves with the exit code and signal once the child exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+/** The parent's environment without Vitest's worker variables or any live-evals/OpenAI setting. */
+function childEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [name, value] of Object.entries(process.env)) {
+    if (
+      /^(VITEST|LIVE_EVALS_|OPENAI_|GPT_LIVE_EVALS_|INTERRUPT_FIXTURE_)/.test(name) ||
+      name === 'NODE_OPTIONS'
+    )
+      continue
+    env[name] = value
+  }
+  return { ...env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ...extra }
+}
+
+export function startFixtureRun(args: string[], env: Record<string, string>): HeldRun {
+  const child = spawn(process.execPath, [VITEST, 'run', '--config', INTERRUPT_CONFIG, ...args], {
+    cwd: ROOT,
+    env: childEnvironment(env),
+    detached: true,
+  })
+  let output = ''
+  child.stdout?.on('data', (chunk) => (output += chunk))
+  child.stderr?.on('data', (chunk) => (output += chunk))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) =>
+    child.on('close', (code, signal) => resolveExit({ code, signal })),
+  )
+  return { child, output: () => output, exited }
+}
+
+/** Ends whatever is left of the child's process group (its workers), so nothing writes after the checks start. */
+export function killGroup(run: HeldRun): void {
+  try {
+    if (run.child.pid !== undefined) process.kill(-run.child.pid, 'SIGKILL')
+  } catch {
+    // the group is gone already
+  }
+}
+
+/** The complete lines of a journal file, or 0 while it does not exist. */
+function journalLineCount(file: string): number {
+  if (!existsSync(file)) return 0
+  const text = readFileSync(file, 'utf8')
+  return text.split('\n').length - 1
+}
+
+/**
+ * Waits until the run's journal holds `rows` finished rows (its first line is the header). Polls the file: the
+ * progress point is a fact on disk, not a moment in time.
+ */
+export async function waitForJournalRows(run: HeldRun, resultsDir: string, rows: number): Promise<string> {
+  const deadline = Date.now() + SPAWN_TIMEOUT_MS
+  for (;;) {
+    const runDir = existsSync(resultsDir)
+      ? readdirSync(resultsDir).find((name) => !name.startsWith('.'))
+      : undefined
+    if (runDir !== undefined && journalLineCount(join(resultsDir, runDir, 'rows.jsonl')) === rows + 1) {
+      return join(resultsDir, runDir)
+    }
+    if (run.child.exitCode !== null || run.child.signalCode !== null)
+      throw new Error(`the child exited before ${rows} rows were journaled; it printed:\n${run.output()}`)
+    if (Date.now() > deadline)
+      throw new Error(`no progress to ${rows} rows; the child printed:\n${run.output()}`)
+    await new Promise((resolveWait) => setTimeout(resolveWait, 50))
+  }
+}
+
+/** Every file under `folder`, recursively (relative paths). */
+export function filesUnder(folder: string): string[] {
+  return (readdirSync(folder, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+}
+
+/** Folders under `folder` (itself included) that hold nothing. */
+export function emptyFoldersUnder(folder: string): string[] {
+  const folders = [
+    folder,
+    ...(readdirSync(folder, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => join(entry.parentPath, entry.name)),
+  ]
+  return folders.filter((path) => readdirSync(path).length === 0)
+}
+
+/**
+ * Why a final artifact looks cut short, or null: a JSON file that does not parse, a WAV whose RIFF or data sizes
+ * disagree with its length, an empty file. Temporary files of writers killed mid-write are not final artifacts.
+ */
+export function truncationProblem(file: string): string | null {
+  const bytes = readFileSync(file)
+  if (bytes.length === 0 && statSync(file).isFile()) return 'empty'
+  if (file.endsWith('.json')) {
+    try {
+      JSON.parse(bytes.toString('utf8'))
+      return null
+    } catch (error) {
+      return `does not parse (${(error as Error).message})`
+    }
+  }
+  if (file.endsWith('.wav')) return wavSizeProblem(bytes)
+  return null
+}
+
+function wavSizeProblem(bytes: Buffer): string | null {
+  if (
+    bytes.length < 12 ||
+    bytes.toString('latin1', 0, 4) !== 'RIFF' ||
+    bytes.toString('latin1', 8, 12) !== 'WAVE'
+  )
+    return 'not a RIFF/WAVE file'
+  if (bytes.readUInt32LE(4) !== bytes.length - 8)
+    return `RIFF size ${bytes.readUInt32LE(4)} for ${bytes.length} bytes`
+  for (let offset = 12; offset + 8 <= bytes.length; ) {
+    const id = bytes.toString('latin1', offset, offset + 4)
+    const size = bytes.readUInt32LE(offset + 4)
+    if (offset + 8 + size > bytes.length) return `chunk ${id} declares ${size} bytes, fewer are present`
+    if (id === 'data') return null
+    offset += 8 + size + (size % 2)
+  }
+  return 'no data chunk'
+}
