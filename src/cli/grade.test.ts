@@ -81,6 +81,9 @@ describe('live-evals grade', () => {
       expect(graded).toMatch(/-graded_\d{8}_\d{6}_\d{3}Z$/)
       const before = await documentAt(original)
       const after = await documentAt(graded)
+      // A real run to compare against: one graded pass, one graded failure, both graded again from artifacts.
+      expect(before.results.map((row) => row.status).sort()).toEqual(['failed', 'passed'])
+      expect(io.output).toContain('graded 2 of 2 rows again (0 copied as they were)')
       expect(after.run).toEqual({
         ...before.run,
         id: graded.slice(graded.lastIndexOf('/') + 1),

@@ -23,6 +23,8 @@ import { type CommandIO, EXIT_USAGE } from './main.ts'
 // referenced) and writes a new results.json in a new run folder. The row verdict is the default test body's: its
 // matchers are applied again (toMatchToolCalls, toFollowDelegationPolicy, toCompleteTask, and toSatisfyRubric with
 // --judge); a custom body's other assertions cannot be re-run, so their failed checks are carried over as failed.
+// Without --judge the rows are the deterministic graders' alone: no semantic grades, semantic_quality null, and
+// nothing of the graded run's judgment (its semantic_outcome check, its rubric assertion) carried over.
 
 const USAGE = `Usage: live-evals grade <run-dir> [--judge] [--out DIR] [--config TOML]
 
@@ -93,7 +95,8 @@ export function defaultBodyVerdict(regraded: RegradedScenario, judged: boolean):
     detailsPath: null,
   }
   const meta = initialMeta({
-    phase: 'crawl',
+    // Only the matchers read this meta (for their grades); the phase follows from the caller audio.
+    phase: details.audio_source === 'recorded' ? 'walk' : 'crawl',
     scenarioId: scenario.id,
     scenarioType: details.scenario_type,
     architecture: run.architecture,
@@ -105,7 +108,9 @@ export function defaultBodyVerdict(regraded: RegradedScenario, judged: boolean):
   scenarioMatchers.toFollowDelegationPolicy.call(state, run)
   if (judged) scenarioMatchers.toSatisfyRubric.call(state, run)
   scenarioMatchers.toCompleteTask.call(state, run)
-  const rerun = new Set<string>([...DEFAULT_BODY_MATCHERS, ...(judged ? ['toSatisfyRubric'] : [])])
+  // toSatisfyRubric is the judge's: re-run with --judge, and dropped without it (a deterministic re-grade reports
+  // no judgment, neither the old one's semantic_outcome nor its rubric assertion).
+  const rerun = new Set<string>([...DEFAULT_BODY_MATCHERS, 'toSatisfyRubric'])
   const carried: AssertionFailure[] = (original.assessment?.checks ?? [])
     .filter((check) => check.id.startsWith('assertion:') && check.status === 'failed')
     .filter((check) => !rerun.has(check.id.slice('assertion:'.length)))
