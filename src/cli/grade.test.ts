@@ -5,7 +5,12 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { type FakeJudgeApi, passing, startFakeJudgeApi } from '../grading/judge/judge.test-helpers.ts'
+import {
+  type FakeJudgeApi,
+  failing,
+  passing,
+  startFakeJudgeApi,
+} from '../grading/judge/judge.test-helpers.ts'
 import { ScenarioDetailsSchema } from '../phases/engine/details.ts'
 import { type ResultItem, type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
 import {
@@ -29,7 +34,7 @@ beforeAll(async () => {
   const child = await runVitest(['run', '--config', FIXTURE_CONFIG], scratchSpace.env)
   expect(child.output).toContain('passed')
   for (const name of await runDirectoriesIn(join(dir, 'results'))) runs.push(join(dir, 'results', name))
-  expect(runs).toHaveLength(2)
+  expect(runs, child.output).toHaveLength(2)
 }, SPAWN_TIMEOUT_MS)
 
 afterAll(async () => {
@@ -155,6 +160,31 @@ describe('live-evals grade', () => {
       env: { OPENAI_API_KEY: 'sk-test-GRADE-judge' },
     })
     expect(api.server.requestsTo('POST', '/v1/responses')).toHaveLength(requests)
+  })
+
+  test('--judge applies the judgment like a run: a task the judge finds not understood fails its row', async () => {
+    api.script.task_understanding = [failing(0.25, false)]
+    api.script.grounded_communication = [passing(1)]
+    const io = captured()
+    const code = await gradeCommand([runs[0] as string, '--judge', '--out', join(dir, 'flipped')], io, {
+      client: api.client,
+      env: { OPENAI_API_KEY: 'sk-test-GRADE-judge', LIVE_EVALS_JUDGE_CACHE: 'off' },
+    })
+    expect(code, io.errors).toBe(0)
+    const after = await documentAt(gradedDirectory(io.output))
+    expect(after.summary).toMatchObject({ passed: 0, failed: 2 })
+    for (const row of after.results) {
+      expect(row.assessment?.checks).toContainEqual({
+        id: 'semantic_outcome',
+        status: 'failed',
+        required: true,
+      })
+      expect(row.assessment?.checks).toContainEqual({
+        id: 'assertion:toSatisfyRubric',
+        status: 'failed',
+        required: true,
+      })
+    }
   })
 
   test('--judge without an API key says what it needs', async () => {
