@@ -1,6 +1,7 @@
 // Builders for RUN grading tests: a conversation as transcript lines and executions on one timeline.
+
+import type { ToolExecution } from '../../observability/observation.ts'
 import { ExpectedOutcomeSchema, ProcedureSchema, type SopStep } from '../../scenarios/expected.ts'
-import type { ToolExecution } from '../observation.ts'
 import type { ProcedureEvidenceInput } from './step-evidence.ts'
 
 export const caller = (start_ms: number, text: string) => ({ role: 'user' as const, text, start_ms })

@@ -3,11 +3,12 @@
 // procedure marks critical steps. The judge's verdict, when one ran, joins as `semanticCompleted`; it cannot
 // rescue a wrong state, a prohibited call, a failed critical step or a missing grounded response, because those
 // checks stay required whatever the judge says.
+
+import type { ToolExecution, TranscriptLine } from '../../observability/observation.ts'
+import { COMPLETED_TERMINATION_REASONS } from '../../observability/observation.ts'
 import type { ExpectedOutcome } from '../../scenarios/expected.ts'
 import { verifyRunFinalState } from '../final-state.ts'
 import type { JsonObject } from '../json-values.ts'
-import type { ToolExecution, TranscriptLine } from '../observation.ts'
-import { COMPLETED_TERMINATION_REASONS } from '../observation.ts'
 import { assessOutcome, type OutcomeAssessment } from '../outcome.ts'
 import { gradeProcedure, type ProcedureGrade } from './procedure.ts'
 import { gradeRunToolEvidence, type RunToolEvidence } from './tool-evidence.ts'

@@ -1,10 +1,15 @@
 // Evidence for one SOP step of each kind (§3.6): did the conversation show it, when, and what proves it. The
 // procedure grader (procedure.ts) adds dependencies, order and criticality on top of these.
+
+import {
+  completedExecutions,
+  type ToolExecution,
+  type TranscriptLine,
+} from '../../observability/observation.ts'
 import type { SopStep } from '../../scenarios/expected.ts'
 import { containsExpected, verifyRunFinalState } from '../final-state.ts'
 import type { JsonObject } from '../json-values.ts'
 import { normalizeArgumentText } from '../matching.ts'
-import { completedExecutions, type ToolExecution, type TranscriptLine } from '../observation.ts'
 import { mentionsValue } from './spoken-values.ts'
 
 export interface ProcedureEvidenceInput {

@@ -1,9 +1,10 @@
 // RUN tool evidence (§3.6): what the application executed, against the scenario's expected tools. Unlike
 // single-turn grading, the required calls match one-to-one in any order (a caller conversation may reach them
 // in any order), and a prohibited call counts whatever its status: attempting it is the violation.
+
+import { completedExecutions, failedExecutions, type ToolExecution } from '../../observability/observation.ts'
 import type { ExpectedTools } from '../../scenarios/expected.ts'
 import { maximumExpectedAssignment } from '../matching.ts'
-import { completedExecutions, failedExecutions, type ToolExecution } from '../observation.ts'
 import { callMatchesExpectation } from '../tool-matching.ts'
 
 export interface RunToolEvidence {

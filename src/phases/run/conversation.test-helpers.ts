@@ -1,0 +1,45 @@
+// Builders for RUN driver tests: a bundled RUN scenario played offline through the scripted caller.
+import {
+  type AssistantArchitecture,
+  clientDelegation,
+  responsesDelegation,
+} from '../../assistants/architectures/index.ts'
+import { models } from '../../assistants/assistant-session.fixtures.ts'
+import { loadDataset } from '../../scenarios/load.ts'
+import type { Scenario } from '../../scenarios/scenario.ts'
+import { assistantVisibleInput } from '../../scenarios/visible.ts'
+import type { OfflineLiveServer } from '../../testing/live-server/index.ts'
+import { runOfflineConversation } from './conversation.ts'
+import { scriptedCallerLines } from './offline-caller.ts'
+
+export const ARCHITECTURES: Record<'responses' | 'client', () => AssistantArchitecture> = {
+  responses: () => responsesDelegation(),
+  client: () => clientDelegation(),
+}
+
+export async function bundledRunScenario(id: string): Promise<Scenario> {
+  const dataset = await loadDataset(
+    new URL('../../../scenarios/run/restaurant.json', import.meta.url).pathname,
+  )
+  const scenario = dataset.scenarios.find((candidate) => candidate.id === id)
+  if (scenario === undefined) throw new Error(`no bundled RUN scenario ${id}`)
+  return scenario as Scenario
+}
+
+export async function playBundled(
+  server: OfflineLiveServer,
+  scenario: Scenario,
+  architectureName: keyof typeof ARCHITECTURES,
+  assistantFirstPrompt: string | null = null,
+) {
+  const architecture = ARCHITECTURES[architectureName]()
+  const visibleInput = assistantVisibleInput(scenario)
+  const parameters = scenario.simulation_parameters
+  if (parameters === null) throw new Error(`${scenario.id} has no simulation parameters`)
+  return runOfflineConversation({
+    setup: { server, visibleInput, architecture, models, stepMs: 100, assistantFirstPrompt },
+    lines: scriptedCallerLines(parameters, scenario.input.text),
+    application: architecture.createApplication(visibleInput),
+    rehearsalApplication: () => architecture.createApplication(visibleInput),
+  })
+}

@@ -1,0 +1,82 @@
+// The observe stage of an offline RUN conversation: the graders' RunObservation (grading/run) and the
+// interaction metrics on the one timeline. Caller turns come from the caller's voiced audio (what it sent),
+// labelled by the plan's actions (a STOP is a closing, a backchannel is not a request) and merged where the
+// caller merely continued (caller-turns.ts).
+import { parseArguments } from '../../assistants/architectures/index.ts'
+import type { RunObservation } from '../../grading/run/run-outcome.ts'
+import { analyzeInteraction, type InteractionAnalysis } from '../../metrics/interaction.ts'
+import type { CallerTurn } from '../../metrics/response-opportunities.ts'
+import type { ToolExecution } from '../../observability/observation.ts'
+import { mergeCallerContinuations } from './caller-turns.ts'
+import type { OfflineConversation } from './conversation.ts'
+import type { PlannedUtterance } from './offline-caller.ts'
+
+function kindOf(utterance: PlannedUtterance | undefined): CallerTurn['kind'] {
+  if (utterance?.action === 'STOP') return 'closing'
+  if (utterance?.action === 'BACKCHANNEL') return 'backchannel'
+  return 'request'
+}
+
+export function observeRunConversation(conversation: OfflineConversation): {
+  observation: RunObservation
+  interaction: InteractionAnalysis
+} {
+  const { call, plan } = conversation
+  const executions: ToolExecution[] = call.assistant.tools.executions().map((record, index) => {
+    const callId = record.call_id ?? `${record.name}#${index}`
+    return {
+      call_id: callId,
+      name: record.name,
+      arguments: parseArguments(record.arguments),
+      status: record.status,
+      output: record.output,
+      completed_at_ms: call.executionTimes.get(callId) ?? null,
+    }
+  })
+  const lines = call.timeline.lines()
+  const transcript = lines.map((line) => ({ role: line.role, text: line.text, start_ms: line.startMs }))
+  const completedTimes = executions.flatMap((execution) =>
+    execution.status === 'completed' && execution.completed_at_ms !== null ? [execution.completed_at_ms] : [],
+  )
+  const lastToolMs = completedTimes.length === 0 ? null : Math.max(...completedTimes)
+  const postToolText =
+    lastToolMs === null
+      ? ''
+      : lines
+          .filter((line) => line.role === 'assistant' && line.startMs >= lastToolMs)
+          .map((line) => line.text)
+          .join(' ')
+  const observation: RunObservation = {
+    termination_reason: conversation.termination_reason,
+    delegation_ids: [...call.delegationIds],
+    tool_executions: executions,
+    initial_application_state: call.assistant.tools.initialState,
+    final_application_state: call.assistant.tools.snapshot(),
+    transcript,
+    post_tool_assistant_text: postToolText,
+  }
+
+  const speech = call.timeline.speechIntervals()
+  const toInterval = (interval: { startMs: number; endMs: number }) => ({
+    start_ms: interval.startMs,
+    end_ms: interval.endMs,
+  })
+  const assistantVoiced = speech.assistant.map(toInterval)
+  const segments: CallerTurn[] = speech.caller.map((interval) => ({
+    ...toInterval(interval),
+    kind: kindOf(
+      plan.find((utterance) => interval.startMs < utterance.endMs && interval.endMs > utterance.startMs),
+    ),
+  }))
+  const observationEnd = Math.max(call.endedAtMs, call.timeline.recorder.durationMs)
+  const interaction = analyzeInteraction({
+    caller_turns: mergeCallerContinuations(segments, assistantVoiced),
+    assistant_turns: assistantVoiced.map((interval) => [interval]),
+    delegation_intervals: call.timeline.delegations.map((span) => ({
+      start_ms: span.startMs,
+      end_ms: span.settledMs ?? observationEnd,
+    })),
+    observation_end_ms: observationEnd,
+  })
+  return { observation, interaction }
+}

@@ -1,0 +1,160 @@
+// One offline call with a fixed caller plan: the assistant under test on the offline GPT-Live server, hearing
+// the plan through its oracle; the scripted caller's voice and its listener on one virtual media clock (the
+// caller hears the assistant one step later through an AudioRelay); the session timeline recording both sides.
+// A `watch` callback looks at the call after every step and says when to stop. The conversation driver
+// (conversation.ts) uses it to rehearse (find when the caller's next line falls) and for the call itself.
+import type { AssistantArchitecture, ScenarioApplication } from '../../assistants/architectures/index.ts'
+import {
+  type AssistantUnderTest,
+  openAssistantUnderTest,
+  registerOfflineAssistant,
+} from '../../assistants/assistant-session.ts'
+import type { AssistantModels } from '../../assistants/frontend/index.ts'
+import { pcm16FromBase64 } from '../../audio/pcm.ts'
+import type { LiveSessionOutcome } from '../../live/outcome.ts'
+import { SessionTimeline } from '../../observability/timeline.ts'
+import type { AssistantVisibleInput } from '../../scenarios/visible.ts'
+import type { OfflineLiveServer } from '../../testing/live-server/index.ts'
+import { AudioRelay, MediaClock } from '../engine/media-clock.ts'
+import { describeError, StageError } from '../engine/stage.ts'
+import { AssistantListener, type PlannedUtterance, ScriptedCallerVoice } from './offline-caller.ts'
+
+export interface ScriptedCallSetup {
+  server: Pick<OfflineLiveServer, 'registerSession' | 'baseURL'>
+  visibleInput: AssistantVisibleInput
+  architecture: AssistantArchitecture
+  models: AssistantModels
+  stepMs: number
+  /** Assistant-first calls: sent as commentary with `delegation_id: null` once the session started. */
+  assistantFirstPrompt: string | null
+}
+
+/** What the watcher sees after each step. */
+export interface CallState {
+  nowMs: number
+  listener: AssistantListener
+  /** A delegation was created and its backend work is not over. */
+  assistantBusy: boolean
+  assistant: AssistantUnderTest
+}
+
+export interface PlayedCall {
+  assistant: AssistantUnderTest
+  timeline: SessionTimeline
+  listener: AssistantListener
+  /** The media clock when the call stopped. */
+  endedAtMs: number
+  /** Completion time (media clock) of each execution, by call id, stamped at the step it was first seen. */
+  executionTimes: Map<string, number>
+  delegationIds: string[]
+  closeOutcome: LiveSessionOutcome
+  stoppedBy: 'watcher' | 'step_limit'
+}
+
+export async function playScriptedCall(
+  setup: ScriptedCallSetup,
+  application: ScenarioApplication,
+  plan: readonly PlannedUtterance[],
+  watch: (state: CallState) => boolean,
+  maxSteps: number,
+): Promise<PlayedCall> {
+  const timeline = new SessionTimeline({ mode: 'virtual' })
+  const hearing = plan.map(({ text, startMs, endMs }) => ({ text, startMs, endMs }))
+  const token = registerOfflineAssistant(setup.server, setup.visibleInput, setup.architecture, hearing)
+  let assistant: AssistantUnderTest
+  try {
+    assistant = await openAssistantUnderTest({
+      visibleInput: setup.visibleInput,
+      architecture: setup.architecture,
+      models: setup.models,
+      connection: { apiKey: token, baseURL: setup.server.baseURL, allowInsecureLoopback: true },
+      clock: () => timeline.nowMs(),
+      application,
+    })
+  } catch (error) {
+    throw new StageError('session_start', `The assistant session did not start: ${describeError(error)}`, {
+      cause: error,
+    })
+  }
+  const relay = new AudioRelay()
+  const delegationIds: string[] = []
+  const stop = assistant.session.subscribe(({ event, receivedAtMs }) => {
+    if (event.type === 'session.output_audio.delta') {
+      const samples = pcm16FromBase64(event.delta)
+      if (samples.length === 0) return
+      timeline.assistantAudioReceived(receivedAtMs, samples)
+      relay.push(samples)
+    } else if (
+      event.type === 'session.output_transcript.delta' ||
+      event.type === 'session.input_transcript.delta'
+    ) {
+      timeline.transcript({
+        role: event.type === 'session.output_transcript.delta' ? 'assistant' : 'user',
+        text: event.delta,
+        startMs: event.start_ms,
+        endMs: event.end_ms,
+        receivedAtMs,
+      })
+    } else if (event.type === 'session.delegation.created') {
+      delegationIds.push(event.delegation.id)
+      timeline.delegationCreated(event.delegation.id, receivedAtMs)
+    }
+  })
+  if (setup.assistantFirstPrompt !== null) {
+    assistant.session.send({
+      type: 'session.commentary.append',
+      content: setup.assistantFirstPrompt,
+      delegation_id: null,
+    })
+  }
+  const clock = new MediaClock({ mode: 'virtual', stepMs: setup.stepMs })
+  const voice = new ScriptedCallerVoice(plan)
+  const listener = new AssistantListener()
+  const executionTimes = new Map<string, number>()
+  const callerStream = {
+    label: 'assistant',
+    session: assistant.session,
+    next: (samples: number) => {
+      const chunk = voice.next(samples)
+      timeline.callerAudioSent(chunk)
+      return chunk
+    },
+  }
+  let stoppedBy: PlayedCall['stoppedBy'] = 'step_limit'
+  try {
+    for (let step = 0; step < maxSteps; step++) {
+      // What the caller hears this step: the assistant's voice that arrived before it (one step of relay).
+      const heardAt = clock.nowMs
+      listener.hear(heardAt, relay.take((setup.stepMs * 24_000) / 1000))
+      await clock.step([callerStream])
+      for (const record of assistant.tools.executions()) {
+        const id = record.call_id ?? `${record.name}#${executionTimes.size}`
+        if (!executionTimes.has(id)) executionTimes.set(id, clock.nowMs)
+      }
+      for (const id of delegationIds) {
+        if (assistant.delegationFinished(id)) timeline.delegationSettled(id, clock.nowMs)
+      }
+      const assistantBusy = delegationIds.some((id) => !assistant.delegationFinished(id))
+      if (watch({ nowMs: clock.nowMs, listener, assistantBusy, assistant })) {
+        stoppedBy = 'watcher'
+        break
+      }
+    }
+  } catch (error) {
+    stop()
+    await assistant.close()
+    throw error
+  }
+  stop()
+  const closeOutcome = await assistant.close()
+  return {
+    assistant,
+    timeline,
+    listener,
+    endedAtMs: clock.nowMs,
+    executionTimes,
+    delegationIds,
+    closeOutcome,
+    stoppedBy,
+  }
+}
