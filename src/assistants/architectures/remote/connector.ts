@@ -29,6 +29,7 @@ import type { DelegationWaitOptions } from '../../delegation-lifecycle.ts'
 import type { JsonObject } from '../../offline-behaviour.ts'
 import { isJsonObject } from '../../runtime/json.ts'
 import { type ConnectOptions, connectToService, rawText } from './connect.ts'
+import { DelegationLedger } from './delegation-ledger.ts'
 import { dialableEndpoint } from './endpoint.ts'
 import {
   ClientAssistantError,
@@ -76,11 +77,6 @@ export interface RemoteConnectorOptions {
   >
 }
 
-interface Waiter {
-  resolve: () => void
-  reject: (error: unknown) => void
-}
-
 export class RemoteClientConnector {
   readonly #options: RemoteConnectorOptions
   readonly #abort = new AbortController()
@@ -90,16 +86,12 @@ export class RemoteClientConnector {
   #ready = false
   /** Forwarded events observed before the service was ready, in order. */
   #queue: ForwardedLiveEvent[] = []
-  readonly #seen: string[] = []
-  readonly #pending = new Set<string>()
-  readonly #injected = new Set<string>()
+  readonly #ledger = new DelegationLedger()
   readonly #commentary = new Map<string, CommentaryRecord>()
-  readonly #waiters = new Set<Waiter>()
   #accepting = true
   #closeExpected = false
   /** The receiver stopped: after a failure, a cancel, or the expected end. */
   #stopped = false
-  #failure: ClientAssistantError | null = null
   #closing: Promise<void> | null = null
   #socketReleased: Promise<void> | null = null
 
@@ -112,22 +104,22 @@ export class RemoteClientConnector {
 
   /** Delegations seen and not yet validly completed. */
   get pending(): number {
-    return this.#pending.size
+    return this.#ledger.pending
   }
 
   /** Every client delegation id seen, in order, each once. */
   get delegationIds(): string[] {
-    return [...this.#seen]
+    return this.#ledger.ids
   }
 
   /** Whether this delegation was seen and is not completed yet. */
   isPending(delegationId: string): boolean {
-    return this.#pending.has(delegationId)
+    return this.#ledger.isPending(delegationId)
   }
 
   /** The first retained failure, or null. */
   get failure(): ClientAssistantError | null {
-    return this.#failure
+    return this.#ledger.failure
   }
 
   /** Every commentary chunk relayed to Live, with Live's acknowledgement. */
@@ -151,7 +143,10 @@ export class RemoteClientConnector {
       })
       const token = checkAssistantToken(this.#options.token, this.#options.openAiKeys)
       if (this.#closing !== null || this.#stopped) {
-        throw new ClientAssistantError(this.#failure?.message ?? CONNECTOR_MESSAGES.controllerClosed, null)
+        throw new ClientAssistantError(
+          this.#ledger.failure?.message ?? CONNECTOR_MESSAGES.controllerClosed,
+          null,
+        )
       }
       const { socket, ready } = await connectToService({
         ...this.#options.connection,
@@ -162,7 +157,10 @@ export class RemoteClientConnector {
       })
       if (this.#closing !== null || this.#stopped) {
         socket.terminate()
-        throw new ClientAssistantError(this.#failure?.message ?? CONNECTOR_MESSAGES.controllerClosed, null)
+        throw new ClientAssistantError(
+          this.#ledger.failure?.message ?? CONNECTOR_MESSAGES.controllerClosed,
+          null,
+        )
       }
       this.#adopt(socket)
       this.#options.observer.started(ready.application_state)
@@ -208,10 +206,7 @@ export class RemoteClientConnector {
     }
     const forwarded = parsed.data
     if (forwarded.type === 'session.delegation.created') {
-      const id = forwarded.delegation.id
-      if (this.#seen.includes(id)) return
-      this.#seen.push(id)
-      this.#pending.add(id)
+      if (!this.#ledger.accept(forwarded.delegation.id)) return
     } else if (forwarded.type === 'session.closed') {
       this.#closeExpected = true
       this.#accepting = false
@@ -222,27 +217,7 @@ export class RemoteClientConnector {
 
   /** Resolves once nothing is pending; rejects with the retained failure. Cancelling it keeps the work. */
   wait(options: DelegationWaitOptions = {}): Promise<void> {
-    const { signal } = options
-    if (signal?.aborted) return Promise.reject(signal.reason)
-    return new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        this.#waiters.delete(waiter)
-        reject(signal?.reason)
-      }
-      const waiter: Waiter = {
-        resolve: () => {
-          signal?.removeEventListener('abort', onAbort)
-          resolve()
-        },
-        reject: (error) => {
-          signal?.removeEventListener('abort', onAbort)
-          reject(error)
-        },
-      }
-      signal?.addEventListener('abort', onAbort, { once: true })
-      this.#waiters.add(waiter)
-      this.#wake()
-    })
+    return this.#ledger.wait(options)
   }
 
   /**
@@ -260,9 +235,10 @@ export class RemoteClientConnector {
     this.#stopReceiver()
     await this.#releaseSocket()
     await this.#starting?.catch(() => {})
-    if (this.#pending.size > 0)
+    if (this.#ledger.pending > 0) {
       this.#retain(new ClientAssistantError(CONNECTOR_MESSAGES.closedWithWork, null))
-    this.#wake()
+    }
+    this.#ledger.wake()
   }
 
   #forward(event: ForwardedLiveEvent): void {
@@ -305,7 +281,7 @@ export class RemoteClientConnector {
         return
       case 'session.closed':
         if (!this.#closeExpected) throw new ClientAssistantProtocolError('unexpected session.closed')
-        if (this.#pending.size > 0) {
+        if (this.#ledger.pending > 0) {
           this.#fail('client_assistant_incomplete', CONNECTOR_MESSAGES.incomplete)
         } else this.#endQuietly()
         return
@@ -337,25 +313,23 @@ export class RemoteClientConnector {
   /** §5 completion rules: unknown is an error, a repeat is ignored, a completion before any result an error. */
   #complete(event: ObservationEvent): void {
     const id = event.delegation_id
-    if (typeof id !== 'string' || !this.#seen.includes(id)) {
+    if (typeof id !== 'string' || !this.#ledger.seen(id)) {
       throw new ClientAssistantProtocolError('Client assistant completed an unknown delegation')
     }
-    if (!this.#pending.has(id)) return
-    if (!this.#injected.has(id)) {
+    if (!this.#ledger.isPending(id)) return
+    if (!this.#ledger.hasRelayed(id)) {
       throw new ClientAssistantProtocolError(
         'Client assistant completed a delegation before publishing its result',
       )
     }
     this.#options.emit(event)
-    this.#injected.delete(id)
-    this.#pending.delete(id)
-    this.#wake()
+    this.#ledger.complete(id)
   }
 
   /** A commentary chunk for a pending delegation, relayed to Live unchanged before the next frame is read. */
   #relay(message: JsonObject): void {
     const parsed = liveSendSchema.safeParse(message)
-    if (!parsed.success || !this.#pending.has(parsed.data.event.delegation_id)) {
+    if (!parsed.success || !this.#ledger.isPending(parsed.data.event.delegation_id)) {
       throw new ClientAssistantProtocolError('Client assistant returned an uncorrelated delegation result')
     }
     const { event } = parsed.data
@@ -368,7 +342,7 @@ export class RemoteClientConnector {
       endMs: null,
     })
     if (!this.#options.sendToLive(event)) throw new LiveRelayError('Live no longer accepts commentary')
-    this.#injected.add(event.delegation_id)
+    this.#ledger.relayed(event.delegation_id)
   }
 
   /** Live's answer to a relayed chunk: accepted (with its placement) or refused. */
@@ -393,14 +367,15 @@ export class RemoteClientConnector {
   #socketEnded(): void {
     if (this.#stopped) return
     if (!this.#closeExpected) this.#fail('client_assistant_unexpected_eof', CONNECTOR_MESSAGES.unexpectedEof)
-    else if (this.#pending.size > 0) this.#fail('client_assistant_incomplete', CONNECTOR_MESSAGES.incomplete)
+    else if (this.#ledger.pending > 0)
+      this.#fail('client_assistant_incomplete', CONNECTOR_MESSAGES.incomplete)
     else this.#endQuietly()
   }
 
   /** The §5 failure path: one `error` event, the retained failure, nothing pending, waiters woken. */
   #fail(code: ConnectorFailureCode, message: string): ClientAssistantError {
-    if (this.#failure !== null || this.#closing !== null || this.#stopped) {
-      return this.#failure ?? new ClientAssistantError(message, code)
+    if (this.#ledger.failure !== null || this.#closing !== null || this.#stopped) {
+      return this.#ledger.failure ?? new ClientAssistantError(message, code)
     }
     const failure = new ClientAssistantError(message, code)
     this.#options.emit({ type: 'error', error: { code, message } })
@@ -412,12 +387,9 @@ export class RemoteClientConnector {
 
   /** Retains `failure` (the first wins), abandons pending work and wakes every waiter. Emits nothing. */
   #retain(failure: ClientAssistantError): void {
-    this.#failure ??= failure
     this.#accepting = false
-    this.#pending.clear()
-    this.#injected.clear()
     this.#queue = []
-    this.#wake()
+    this.#ledger.retain(failure)
   }
 
   /** Receiver cancelled from outside (not by close): pending work abandoned, no event. */
@@ -434,7 +406,7 @@ export class RemoteClientConnector {
     this.#accepting = false
     this.#stopReceiver()
     void this.#releaseSocket()
-    this.#wake()
+    this.#ledger.wake()
   }
 
   #stopReceiver(): void {
@@ -458,15 +430,6 @@ export class RemoteClientConnector {
       socket.close(1000)
     })
     return this.#socketReleased
-  }
-
-  #wake(): void {
-    if (this.#failure === null && this.#pending.size > 0) return
-    for (const waiter of this.#waiters) {
-      if (this.#failure !== null) waiter.reject(this.#failure)
-      else waiter.resolve()
-    }
-    this.#waiters.clear()
   }
 }
 
