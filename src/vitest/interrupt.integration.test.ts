@@ -3,7 +3,7 @@
 // SIGKILL once its rows journal holds k rows. Whatever stopped it, every finished scenario is in results.json
 // (written at the signal, or rebuilt by `live-evals results` after a SIGKILL), the results say they are partial,
 // no artifact is cut short and no empty run folder is left.
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -19,9 +19,12 @@ import {
   filesUnder,
   INTERRUPT_SCENARIOS,
   killGroup,
+  SCRIPT,
   startFixtureRun,
+  startFixtureRunOnTerminal,
   truncationProblem,
   waitForJournalRows,
+  waitForOutput,
 } from './interrupt.test-helpers.ts'
 
 async function scratchEnvironment() {
@@ -162,4 +165,30 @@ describe('a run stopped by a signal keeps every finished scenario', () => {
       expect(filesUnder(runDir).filter((file) => file.endsWith('.tmp'))).toEqual([])
     },
   )
+})
+
+// Ctrl-C on a terminal in watch mode is a key Vitest reads: it cancels the run, and the run ends `interrupted`
+// through the reporters (no signal). Needs a terminal, which `script` provides; machines without it skip.
+describe.skipIf(!existsSync(SCRIPT))('Ctrl-C on a terminal', () => {
+  test('cancels the run; the results of what finished are written, marked interrupted', {
+    timeout: SPAWN_TIMEOUT_MS,
+  }, async () => {
+    const space = await scratchEnvironment()
+    const run = startFixtureRunOnTerminal({ ...space.env, INTERRUPT_FIXTURE_HOLD_AT: 'interrupt_3' })
+    try {
+      const runDir = await waitForJournalRows(run, space.resultsDir, 2)
+      run.child.stdin?.write('\u0003')
+      await waitForOutput(run, 'Test run cancelled')
+      expect(run.output()).toContain(
+        `live-evals: interrupted; the results of 2 finished scenarios are in ${join(runDir, 'results.json')}`,
+      )
+      expectPartialResults(runDir, INTERRUPT_SCENARIOS.slice(0, 2), 'interrupted')
+      expect(readRowsJournal(runDir).end?.reason).toBe('interrupted')
+      killGroup(run)
+      await run.exited
+      expectNothingCutShort(space.resultsDir)
+    } finally {
+      killGroup(run)
+    }
+  })
 })

@@ -46,6 +46,47 @@ export function startFixtureRun(args: string[], env: Record<string, string>): He
   return { child, output: () => output, exited }
 }
 
+/** `script` (util-linux) gives the child a terminal; without one Vitest never reads keys. */
+export const SCRIPT = '/usr/bin/script'
+
+/**
+ * The fixture project in `vitest --watch` on a terminal (a pseudo-terminal made by `script`), where Ctrl-C is a
+ * key Vitest reads: it cancels the run, which ends as `interrupted`. Write keys with `child.stdin.write`.
+ */
+export function startFixtureRunOnTerminal(env: Record<string, string>): HeldRun {
+  const command = [process.execPath, VITEST, '--watch', '--config', INTERRUPT_CONFIG]
+    .map((part) => `'${part.replaceAll("'", "'\\''")}'`)
+    .join(' ')
+  const environment = childEnvironment(env)
+  delete environment.CI // watch mode reads keys only outside CI
+  const child = spawn(SCRIPT, ['-qfec', command, '/dev/null'], {
+    cwd: ROOT,
+    env: environment,
+    detached: true,
+  })
+  let output = ''
+  child.stdout?.on('data', (chunk) => (output += chunk))
+  child.stderr?.on('data', (chunk) => (output += chunk))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) =>
+    child.on('close', (code, signal) => resolveExit({ code, signal })),
+  )
+  return { child, output: () => output, exited }
+}
+
+/** Resolves once the child printed `text`; rejects when it exits first or time runs out. */
+export async function waitForOutput(run: HeldRun, text: string): Promise<void> {
+  const deadline = Date.now() + SPAWN_TIMEOUT_MS
+  while (!run.output().includes(text)) {
+    if (run.child.exitCode !== null || run.child.signalCode !== null)
+      throw new Error(
+        `the child exited before printing ${JSON.stringify(text)}; it printed:\n${run.output()}`,
+      )
+    if (Date.now() > deadline)
+      throw new Error(`no ${JSON.stringify(text)}; the child printed:\n${run.output()}`)
+    await new Promise((resolveWait) => setTimeout(resolveWait, 50))
+  }
+}
+
 /** Ends whatever is left of the child's process group (its workers), so nothing writes after the checks start. */
 export function killGroup(run: HeldRun): void {
   try {
