@@ -1,0 +1,37 @@
+// A run that ends by itself journals every row as it finishes and ends its journal: the tiny fixture project with
+// --retry=1, where the wrong-tool scenario fails twice (a retried test reports once, after its last attempt).
+import { readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { expect, test } from 'vitest'
+import { readRowsJournal } from '../artifacts/rows-journal-read.ts'
+import { loadGateFile } from '../gate/load.ts'
+import { ResultsDocumentSchema } from '../reporting/result-schema.ts'
+import { FIXTURE_CONFIG, runDirectoriesIn, runVitest, SPAWN_TIMEOUT_MS, scratch } from './child-vitest.ts'
+
+test('a finished run: one journal row per scenario (retries included), the end line, results.json unmarked, its report', {
+  timeout: SPAWN_TIMEOUT_MS,
+}, async () => {
+  const space = await scratch()
+  const run = await runVitest(['run', '--config', FIXTURE_CONFIG, '--retry=1'], {
+    ...space.env,
+    OPENAI_ASSISTANT_MODE: 'responses',
+  })
+  expect(run.code, run.output).toBe(1) // the wrong-tool scenario fails
+  const [name] = await runDirectoriesIn(join(space.dir, 'results'))
+  const runDir = join(space.dir, 'results', name ?? '')
+  const journal = readRowsJournal(runDir)
+  expect(journal.end?.reason).toBe('failed')
+  expect(journal.tornLastLine).toBeNull()
+  const document = ResultsDocumentSchema.parse(
+    JSON.parse(await readFile(join(runDir, 'results.json'), 'utf8')),
+  )
+  // The journal's rows are the results' rows (each once, the final attempt's), in the order they finished.
+  expect(
+    [...journal.rows].sort((a, b) => String(a.scenario_id).localeCompare(String(b.scenario_id))),
+  ).toEqual([...document.results].sort((a, b) => a.scenario_id.localeCompare(b.scenario_id)))
+  expect(document.results.map((row) => row.status)).toEqual(['failed', 'passed'])
+  expect(document.run.configuration.live_evals).toBeUndefined()
+  expect((await loadGateFile(join(runDir, 'results.json'))).partial).toBeNull()
+  expect(run.output).toContain(`Report: ${join(runDir, 'report.html')}`)
+  expect((await stat(join(runDir, 'report.html'))).isFile()).toBe(true)
+})
