@@ -103,6 +103,8 @@ export interface ScriptedService {
   upgrades: IncomingMessage['headers'][]
   /** The next accepted connection. */
   nextPeer(): Promise<ScriptedPeer>
+  /** TCP connections still open to this server. */
+  openSockets(): number
   close(): Promise<void>
 }
 
@@ -184,6 +186,7 @@ export function useScriptedServices() {
         taken += 1
         return peer
       },
+      openSockets: () => sockets.size,
       close: async () => {
         wss.close()
         await new Promise((resolve) => server.close(resolve))

@@ -39,6 +39,8 @@ describe('forwarding Live events', () => {
     connector.observe({ type: 'session.output_transcript.delta', item_id: 'item_1', delta: 'Sure' })
     connector.observe(created('d1'))
     connector.observe(liveClosed())
+    // Forwarding Live's close stops new work: a later delegation is not forwarded.
+    connector.observe(created('late'))
     await until(() => peer.forwarded().length === 4)
     expect(peer.forwarded().map((event) => event.type)).toEqual([
       'session.input_transcript.delta',
@@ -46,6 +48,7 @@ describe('forwarding Live events', () => {
       'session.delegation.created',
       'session.closed',
     ])
+    expect(connector.delegationIds).toEqual(['d1'])
     // Forwarded unchanged, in the two-key envelope.
     expect(peer.received[1]).toEqual({ type: 'live.event', event: userSaid('Table for two') })
   })
