@@ -46,6 +46,11 @@ const VERBS: Record<string, VerbEntry> = {
     summary: '<run-dir>  rebuild results.json of a killed run from its rows journal',
     load: () => import('./results.ts'),
   },
+  grade: {
+    summary:
+      '<run-dir> [--judge] [--out DIR]  re-grade a finished CRAWL/WALK run from its artifacts into a new run',
+    load: () => import('./grade.ts'),
+  },
   report: {
     summary: '<run-dir>... [--out F]  write report.html in each run folder; several runs: a comparison page',
     load: () => import('./report.ts'),

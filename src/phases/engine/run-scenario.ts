@@ -40,7 +40,7 @@ export async function runScenario(
     stage = 'response_collection'
     const observed = await conversation.run()
     stage = 'example_execution'
-    const assessed = await assessConversation(scenario, observed)
+    const assessed = await assessConversation(scenario, observed, env)
     return await recordExecution(scenario, env, caller, observed, assessed, written, options)
   } catch (error) {
     const failure = stageFailureOf(error, stage)
