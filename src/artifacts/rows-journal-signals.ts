@@ -6,7 +6,7 @@
 //   fsync the folder) and the journal gets its `interrupted` end line;
 // - a run that finished nothing: its empty journal goes, and so do its shard claim and folder when they are
 //   empty; a folder that holds artifacts of a scenario cut short keeps them and gets results without rows.
-// Then the process goes on exiting as Vitest decided; if nobody else listens for the signal, it ends by it.
+// Then the process goes on exiting as Vitest decided; if nothing ends it soon, it ends by the signal.
 import { readdirSync, rmdirSync, unlinkSync, writeSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
 import { syncFolder } from './atomic-file.ts'
@@ -90,8 +90,10 @@ export function installInterruptHandlers(describe: (run: SettledRun) => string |
       const line = describe(run)
       if (line !== null) say(line)
     }
-    // Vitest's own listener is ending the process; without one, end it by the signal as Node would have.
-    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal)
+    // Vitest's own listener ends the process about 1 ms from now. Where nothing does (a listener removed at
+    // close, another host), end it by the signal as Node would have without listeners; the timer does not
+    // keep an otherwise finished process alive.
+    setTimeout(() => process.kill(process.pid, signal), 100).unref()
   }
   for (const name of SIGNALS) process.on(name, onSignal)
 }

@@ -1,0 +1,66 @@
+// The interrupt listeners in a real process without Vitest: SIGINT/SIGTERM settle every watched run
+// synchronously, print one line per run, and the process still ends by the signal when nobody else ends it.
+import { spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, expect, it } from 'vitest'
+import { readRowsJournal } from './rows-journal-read.ts'
+
+let root = ''
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'live-evals-signals-'))
+})
+afterEach(() => rmSync(root, { recursive: true, force: true }))
+
+const moduleOf = (name: string) => JSON.stringify(new URL(name, import.meta.url).pathname)
+
+it.each(['SIGINT', 'SIGTERM'] as const)(
+  '%s: a run with rows gets its interrupted results, an empty one is removed, the process ends by the signal',
+  { timeout: 60_000 },
+  async (signal) => {
+    const withRows = join(root, 'with-rows')
+    const empty = join(root, 'empty')
+    for (const folder of [withRows, empty]) mkdirSync(folder, { mode: 0o700 })
+    const script = `
+      const { RowsJournal } = await import(${moduleOf('./rows-journal.ts')})
+      const signals = await import(${moduleOf('./rows-journal-signals.ts')})
+      const { JOURNAL_ORDER, JOURNAL_RUN, passedRow } = await import(${moduleOf('./rows-journal.test-helpers.ts')})
+      const start = { run: JOURNAL_RUN, datasetOrder: JOURNAL_ORDER }
+      const journal = await RowsJournal.create(${JSON.stringify(withRows)}, start)
+      journal.append(passedRow('second'))
+      journal.append(passedRow('first'))
+      signals.watchRunForInterrupt({ directory: ${JSON.stringify(withRows)}, claim: null, journal })
+      const unused = await RowsJournal.create(${JSON.stringify(empty)}, start)
+      signals.watchRunForInterrupt({ directory: ${JSON.stringify(empty)}, claim: null, journal: unused })
+      signals.installInterruptHandlers((run) => 'settled ' + run.directory + ' ' + run.finishedRows)
+      signals.installInterruptHandlers(() => 'installed twice')
+      process.stdout.write('ready\\n')
+      setInterval(() => {}, 1000)`
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    await new Promise<void>((ready) =>
+      child.stdout.on('data', (data: Buffer) => data.includes('ready') && ready()),
+    )
+    const exited = new Promise((done) => child.on('exit', (code, received) => done(received ?? code)))
+    child.kill(signal)
+    // Nothing else listens: the listener settles the runs, then the process ends by the signal itself.
+    expect(await exited).toBe(signal)
+    expect(stderr).toBe(`settled ${withRows} 2\nsettled ${empty} 0\n`)
+    const written = JSON.parse(readFileSync(join(withRows, 'results.json'), 'utf8'))
+    expect(written.results.map((row: { scenario_id: string }) => row.scenario_id)).toEqual([
+      'first',
+      'second',
+    ])
+    expect(written.run.configuration.live_evals.completion).toEqual({
+      ending: 'interrupted',
+      finished_rows: 2,
+      planned_scenarios: 4,
+    })
+    expect(readRowsJournal(withRows).end?.reason).toBe('interrupted')
+    expect(readdirSync(root)).toEqual(['with-rows'])
+  },
+)
