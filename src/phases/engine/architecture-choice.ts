@@ -33,18 +33,26 @@ export interface ArchitectureChoiceOptions {
   application?: AssistantApplication
 }
 
+/**
+ * Whether this run's client architecture is a remote application (OPENAI_CLIENT_ASSISTANT_ENDPOINT set): its
+ * tool evidence and state come from that service, so its results are not an architecture-only comparison with
+ * in-process client delegation. Run labels, tags and the results configuration should say so from this.
+ */
+export function usesRemoteClientAssistant(settings: Pick<SingleTurnSettings, 'assistant'>): boolean {
+  return settings.assistant.endpoint.trim() !== ''
+}
+
 const ARCHITECTURES: Record<
   Architecture,
   (settings: SingleTurnSettings, options: ArchitectureChoiceOptions) => AssistantArchitecture
 > = {
   responses: (_settings, options) => responsesDelegation(options.application),
   client: (settings, options) => {
-    const endpoint = settings.assistant.endpoint.trim()
-    if (endpoint !== '') {
+    if (usesRemoteClientAssistant(settings)) {
       // Checked when a scenario connects (before any socket), so a bad endpoint fails each scenario with its
       // own message rather than the whole file, and a responses-only run never trips over it.
       return remoteClientDelegation({
-        endpoint,
+        endpoint: settings.assistant.endpoint.trim(),
         token: settings.credentials.client_assistant_token ?? undefined,
         allowInsecureLoopback: settings.connection.client_assistant_allow_insecure_loopback,
         openAiKeys: {

@@ -1,7 +1,7 @@
 // The architecture choice (src/phases/engine/architecture-choice.ts): client mode with an endpoint is the
 // remote connector, whatever the execution mode; without one it stays in process; responses never changes.
 import { describe, expect, it } from 'vitest'
-import { architectureFor } from '../../../phases/engine/architecture-choice.ts'
+import { architectureFor, usesRemoteClientAssistant } from '../../../phases/engine/architecture-choice.ts'
 import { loadSuiteSettings } from '../../../vitest/settings.ts'
 import { REMOTE_CLIENT_VARIANT, REMOTE_TOOL_EVIDENCE } from './remote-client.ts'
 
@@ -20,6 +20,12 @@ describe('architectureFor', () => {
       variant: REMOTE_CLIENT_VARIANT,
       toolEvidence: REMOTE_TOOL_EVIDENCE,
     })
+  })
+
+  it('says which runs are remote: an endpoint, blanks aside', () => {
+    expect(usesRemoteClientAssistant(settingsWith({ OPENAI_CLIENT_ASSISTANT_ENDPOINT: ENDPOINT }))).toBe(true)
+    expect(usesRemoteClientAssistant(settingsWith({}))).toBe(false)
+    expect(usesRemoteClientAssistant(settingsWith({ OPENAI_CLIENT_ASSISTANT_ENDPOINT: '  ' }))).toBe(false)
   })
 
   it('client without an endpoint stays in process, and responses ignores the endpoint', () => {
