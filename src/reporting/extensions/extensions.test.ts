@@ -6,7 +6,13 @@ import { buildResultRow, infrastructureErrorRow, validateResultRow } from '../re
 import { RunMetadataSchema } from '../result-schema.ts'
 import { withRunExtensions } from '../results-document.ts'
 import { defineExtensionFeature, extensionBlockSchema } from './define.ts'
-import { EXTENSION_VERSION, extensionFeatureTable, RowExtensionBlockSchema } from './registry.ts'
+import {
+  EXTENSION_VERSION,
+  extensionFeatureTable,
+  ROW_EXTENSION_FEATURES,
+  RowExtensionBlockSchema,
+  RUN_EXTENSION_FEATURES,
+} from './registry.ts'
 
 const yieldFeature = defineExtensionFeature({
   name: 'yield',
@@ -89,8 +95,24 @@ describe('the feature registry', () => {
         version: '1.0',
       }),
       expect.objectContaining({ place: 'run.configuration.live_evals', key: 'version', version: '1.0' }),
-      expect.objectContaining({ place: 'results[].observability.live_evals', key: 'trial', version: '1.0' }),
+      ...ROW_EXTENSION_FEATURES.map((feature) =>
+        expect.objectContaining({
+          place: 'results[].observability.live_evals',
+          key: feature.name,
+          version: feature.version,
+        }),
+      ),
+      ...RUN_EXTENSION_FEATURES.map((feature) =>
+        expect.objectContaining({
+          place: 'run.configuration.live_evals',
+          key: feature.name,
+          version: feature.version,
+        }),
+      ),
     ])
+    expect(extensionFeatureTable().map((entry) => entry.key)).toEqual(
+      expect.arrayContaining(['trial', 'datasets']),
+    )
   })
 })
 
