@@ -28,7 +28,8 @@ export interface ArchitectureChoiceOptions {
   env?: Readonly<Record<string, string | undefined>>
   /**
    * The assistant's application (a user's defineAssistant); default: the bundled restaurant in the
-   * architecture's own copy. A remote client assistant is its own application, so it ignores this.
+   * architecture's own copy. A remote client assistant runs its backend, tools and state in the service; from
+   * this it takes only what the evaluator side fronts (voice prompt, tool definitions, offline voice behaviour).
    */
   application?: AssistantApplication
 }
@@ -60,6 +61,7 @@ const ARCHITECTURES: Record<
           OPENAI_RESPONSES_API_KEY: settings.credentials.responses_api_key ?? undefined,
         },
         sendScenarioState: isOptedIn((options.env ?? process.env)[SEND_SCENARIO_STATE_VARIABLE]),
+        ...(options.application === undefined ? {} : { application: options.application }),
       })
     }
     return clientDelegation(
