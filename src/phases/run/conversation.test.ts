@@ -110,5 +110,9 @@ describe('openings and interruptions', () => {
       (voiced) => voiced.start_ms < (barge?.startMs ?? 0) && voiced.end_ms > (barge?.startMs ?? 0),
     )
     expect(overlapped).toBe(true)
+    // Attributed after the fact from the audio: one exercised barge-in, and the assistant yielded or not.
+    const { turns } = observeRunConversation(conversation)
+    expect(turns.barge_ins.exercised).toBe(1)
+    expect(turns.yield_rate).not.toBeNull()
   }, 60_000)
 })

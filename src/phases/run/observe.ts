@@ -10,6 +10,7 @@ import type { ToolExecution } from '../../observability/observation.ts'
 import { mergeCallerContinuations } from './caller-turns.ts'
 import type { OfflineConversation } from './conversation.ts'
 import type { PlannedUtterance } from './offline-caller.ts'
+import { type RunTurnMetrics, summarizeTurnMetrics, verifiedAnswers, yieldOutcomes } from './turn-metrics.ts'
 
 function kindOf(utterance: PlannedUtterance | undefined): CallerTurn['kind'] {
   if (utterance?.action === 'STOP') return 'closing'
@@ -20,6 +21,7 @@ function kindOf(utterance: PlannedUtterance | undefined): CallerTurn['kind'] {
 export function observeRunConversation(conversation: OfflineConversation): {
   observation: RunObservation
   interaction: InteractionAnalysis
+  turns: RunTurnMetrics
 } {
   const { call, plan } = conversation
   const executions: ToolExecution[] = call.assistant.tools.executions().map((record, index) => {
@@ -78,5 +80,27 @@ export function observeRunConversation(conversation: OfflineConversation): {
     })),
     observation_end_ms: observationEnd,
   })
-  return { observation, interaction }
+  // Barge-ins, attributed after the fact: caller speech (not a backchannel) that starts while the assistant talks.
+  const cues = segments
+    .filter((segment) => segment.kind !== 'backchannel')
+    .filter((segment) =>
+      assistantVoiced.some(
+        (voiced) => voiced.start_ms < segment.start_ms && segment.start_ms < voiced.end_ms,
+      ),
+    )
+    .map((segment) => segment.start_ms)
+  const answers = verifiedAnswers(
+    interaction.caller_turns,
+    assistantVoiced,
+    {
+      delegation_starts_ms: call.timeline.delegations.map((span) => span.startMs),
+      tool_results_ms: completedTimes,
+    },
+    observationEnd,
+  )
+  return {
+    observation,
+    interaction,
+    turns: summarizeTurnMetrics(yieldOutcomes(cues, assistantVoiced), answers),
+  }
 }

@@ -1,0 +1,133 @@
+// RUN turn metrics beyond the reference (issue 13), from the one timeline:
+// - yield: for each caller barge-in cue, whether the assistant stopped talking and how fast. A cue that lands
+//   while the assistant is quiet is *unexercised*, not a pass: the assistant must have been voiced for at least
+//   300 ms in the second before the cue for there to be anything to yield.
+// - time to verified answer: from the end of a caller request to the first assistant audio after the tool
+//   result that answers it (tool turns), or to the first assistant audio (non-tool turns), each kind apart, with
+//   the one definition of a tool turn (gate/latency.ts).
+// The zod schema is the shape of the row extension feature that will carry them (reporting/extensions).
+import { z } from 'zod'
+import { isToolTurn } from '../../gate/latency.ts'
+import { type Interval, unionIntervals } from '../../metrics/intervals.ts'
+import type { CallerTurn } from '../../metrics/response-opportunities.ts'
+
+/** The assistant must have spoken this much in the second before a cue for the cue to test anything. */
+export const EXERCISED_VOICED_MS = 300
+const EXERCISE_LOOKBACK_MS = 1_000
+/** An assistant still talking this long after the cue did not yield. */
+export const YIELD_WINDOW_MS = 2_000
+
+export interface YieldOutcome {
+  cue_ms: number
+  exercised: boolean
+  /** null when unexercised. */
+  yielded: boolean | null
+  /** From the cue to the end of the assistant's voice; null when unexercised or not yielded. */
+  yield_latency_ms: number | null
+}
+
+function voicedWithin(voiced: readonly Interval[], from: number, to: number): number {
+  return voiced.reduce(
+    (sum, interval) => sum + Math.max(0, Math.min(to, interval.end_ms) - Math.max(from, interval.start_ms)),
+    0,
+  )
+}
+
+export function yieldOutcomes(cues: readonly number[], assistantVoiced: readonly Interval[]): YieldOutcome[] {
+  const voiced = unionIntervals(assistantVoiced)
+  return cues.map((cue) => {
+    const exercised = voicedWithin(voiced, cue - EXERCISE_LOOKBACK_MS, cue) >= EXERCISED_VOICED_MS
+    if (!exercised) return { cue_ms: cue, exercised, yielded: null, yield_latency_ms: null }
+    const talking = voiced.find((interval) => interval.start_ms <= cue && cue < interval.end_ms)
+    const latency = talking === undefined ? 0 : talking.end_ms - cue
+    const yielded = latency <= YIELD_WINDOW_MS
+    return { cue_ms: cue, exercised, yielded, yield_latency_ms: yielded ? latency : null }
+  })
+}
+
+export interface TurnWindowWork {
+  /** When each delegation started and each tool result was published, on the timeline. */
+  delegation_starts_ms: readonly number[]
+  tool_results_ms: readonly number[]
+}
+
+export interface VerifiedAnswer {
+  request_end_ms: number
+  tool_turn: boolean
+  /** null when no answer came before the next request (or the end). */
+  time_to_verified_answer_ms: number | null
+}
+
+export function verifiedAnswers(
+  callerTurns: readonly CallerTurn[],
+  assistantVoiced: readonly Interval[],
+  work: TurnWindowWork,
+  observationEndMs: number,
+): VerifiedAnswer[] {
+  const onsets = unionIntervals(assistantVoiced).map((interval) => interval.start_ms)
+  const requests = callerTurns
+    .filter((turn) => turn.kind === 'request')
+    .sort((a, b) => a.start_ms - b.start_ms)
+  return requests.map((turn, index) => {
+    const windowEnd = requests[index + 1]?.start_ms ?? observationEndMs
+    const inWindow = (ms: number) => ms >= turn.end_ms && ms < windowEnd
+    const delegations = work.delegation_starts_ms.filter(inWindow).length
+    const results = work.tool_results_ms.filter(inWindow)
+    const toolTurn = isToolTurn({ delegations, tool_calls: results.length })
+    // A tool turn is answered by speech after its last result; speech before it (an acknowledgement) is not.
+    const from = results.length > 0 ? Math.max(...results) : turn.end_ms
+    const onset = onsets.find((start) => start >= from && start < windowEnd)
+    const answered = onset !== undefined && (!toolTurn || results.length > 0)
+    return {
+      request_end_ms: turn.end_ms,
+      tool_turn: toolTurn,
+      time_to_verified_answer_ms: answered ? onset - turn.end_ms : null,
+    }
+  })
+}
+
+const SummarySchema = z.strictObject({
+  count: z.number().int().nonnegative(),
+  mean_ms: z.number().nonnegative().nullable(),
+})
+
+export const RunTurnMetricsSchema = z.strictObject({
+  yield_rate: z.number().min(0).max(1).nullable(),
+  yield_latency_ms: z.number().nonnegative().nullable(),
+  barge_ins: z.strictObject({
+    exercised: z.number().int().nonnegative(),
+    unexercised: z.number().int().nonnegative(),
+  }),
+  time_to_verified_answer_ms: z.strictObject({ tool_turns: SummarySchema, non_tool_turns: SummarySchema }),
+})
+export type RunTurnMetrics = z.infer<typeof RunTurnMetricsSchema>
+
+const mean = (values: readonly number[]) =>
+  values.length === 0
+    ? null
+    : Math.round((values.reduce((sum, value) => sum + value, 0) / values.length) * 1000) / 1000
+
+function summary(answers: readonly VerifiedAnswer[]) {
+  const times = answers.flatMap((answer) =>
+    answer.time_to_verified_answer_ms === null ? [] : [answer.time_to_verified_answer_ms],
+  )
+  return { count: answers.length, mean_ms: mean(times) }
+}
+
+export function summarizeTurnMetrics(
+  yields: readonly YieldOutcome[],
+  answers: readonly VerifiedAnswer[],
+): RunTurnMetrics {
+  const exercised = yields.filter((outcome) => outcome.exercised)
+  const yielded = exercised.filter((outcome) => outcome.yielded === true)
+  return RunTurnMetricsSchema.parse({
+    yield_rate:
+      exercised.length === 0 ? null : Math.round((yielded.length / exercised.length) * 10_000) / 10_000,
+    yield_latency_ms: mean(yielded.map((outcome) => outcome.yield_latency_ms as number)),
+    barge_ins: { exercised: exercised.length, unexercised: yields.length - exercised.length },
+    time_to_verified_answer_ms: {
+      tool_turns: summary(answers.filter((answer) => answer.tool_turn)),
+      non_tool_turns: summary(answers.filter((answer) => !answer.tool_turn)),
+    },
+  })
+}
