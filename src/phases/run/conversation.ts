@@ -10,6 +10,7 @@
 // Live, the caller is a second LiveSession (brief.ts) that decides for itself; this driver is offline only.
 import type { ScenarioApplication } from '../../assistants/architectures/index.ts'
 import { StageError } from '../engine/stage.ts'
+import { CompletionDrain, type DrainRevocation } from './drain.ts'
 import {
   type CallerAction,
   callerTurnStart,
@@ -60,6 +61,7 @@ export interface OfflineConversation {
   finish_observed_ms: number | null
   caller_actions: Partial<Record<CallerAction, number>>
   completion_policy: 'caller_finish_tool_or_verified_outcome'
+  drain_revocations: DrainRevocation[]
 }
 
 const stepsFor = (ms: number, stepMs: number) => Math.ceil(ms / stepMs) + 1
@@ -116,6 +118,7 @@ export async function runOfflineConversation(
   const stop = plan.find((utterance) => utterance.action === 'STOP')
   const finishMs = stop === undefined ? null : stop.endMs
   let terminated: TerminationReason = 'duration_limit'
+  const drain = new CompletionDrain({ drainMs: completion.drainMs, finalQuietMs: completion.finalQuietMs })
   const call = await playScriptedCall(
     options.setup,
     options.application,
@@ -123,11 +126,20 @@ export async function runOfflineConversation(
     (state) => {
       const startMs = assistantFirst ? (state.listener.onsetAfter(0) ?? state.nowMs) : 0
       if (state.nowMs - startMs >= completion.maxDurationMs) return true
-      if (finishMs === null || state.nowMs < finishMs + completion.drainMs) return false
-      const lastVoice = Math.max(state.listener.lastVoicedEndMs ?? 0, finishMs)
-      if (state.assistantBusy || state.nowMs < lastVoice + completion.finalQuietMs) return false
-      terminated = 'response_completed'
-      return true
+      // The finish_conversation control tool is called once the goodbye has been said.
+      if (finishMs !== null && state.nowMs >= finishMs) drain.observeSignal('caller_finish_tool', finishMs)
+      for (const utterance of plan) if (utterance.startMs <= state.nowMs) drain.callerSpoke(utterance.startMs)
+      const ready = drain.ready({
+        nowMs: state.nowMs,
+        lastVoiceMs: state.listener.lastVoicedEndMs,
+        assistantBusy: state.assistantBusy,
+        // Offline the caller's audio is generated in step with the clock and transcripts come from the
+        // oracle, so nothing is ever buffered and the evidence is always current.
+        bufferedSpeech: false,
+        evidenceCurrent: true,
+      })
+      if (ready) terminated = 'response_completed'
+      return ready
     },
     stepsFor(limitMs + completion.drainMs, options.setup.stepMs),
   )
@@ -138,9 +150,10 @@ export async function runOfflineConversation(
     call,
     plan,
     termination_reason: terminated,
-    finish_observed_ms: finishMs !== null && finishMs <= call.endedAtMs ? finishMs : null,
+    finish_observed_ms: drain.finishObservedMs,
     caller_actions,
     completion_policy: 'caller_finish_tool_or_verified_outcome',
+    drain_revocations: [...drain.revocations],
   }
 }
 
