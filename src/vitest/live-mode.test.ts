@@ -228,7 +228,7 @@ describe('a live run against loopback stand-ins of the OpenAI services', () => {
     expect(blob).not.toContain('openai_api_key')
     expect(blob).not.toContain('redact_fields')
     for (const answer of await expectedAnswers()) expect(blob).not.toContain(answer)
-    const events = files.filter((file) => file.endsWith('.jsonl'))
+    const events = files.filter((file) => file.includes('/events/') && file.endsWith('.jsonl'))
     // Two scenarios in two architectures in each cache-reading run, plus the refresh run's two.
     expect(events).toHaveLength(10)
     for (const file of events) expect(await readFile(file, 'utf8')).toContain('"session.started"')
