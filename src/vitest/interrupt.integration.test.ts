@@ -77,14 +77,16 @@ function expectPartialResults(runDir: string, finished: string[], ending: 'inter
 }
 
 describe('a run stopped by a signal keeps every finished scenario', () => {
+  // `vitest run` on a terminal: Ctrl-C sends SIGINT to the whole process group (main process and workers).
   test.each([
-    ['SIGINT', 2],
-    ['SIGTERM', 1],
-    ['SIGTERM', 3],
+    ['SIGINT', 2, 'the main process'],
+    ['SIGINT', 1, 'the process group'],
+    ['SIGTERM', 1, 'the main process'],
+    ['SIGTERM', 3, 'the main process'],
   ] as const)(
-    '%s after %i finished rows: results.json written at the signal, marked interrupted',
+    '%s after %i finished rows to %s: results.json written at the signal, marked interrupted',
     { timeout: SPAWN_TIMEOUT_MS },
-    async (signal, k) => {
+    async (signal, k, target) => {
       const space = await scratchEnvironment()
       const run = startFixtureRun([], {
         ...space.env,
@@ -92,7 +94,8 @@ describe('a run stopped by a signal keeps every finished scenario', () => {
       })
       try {
         const runDir = await waitForJournalRows(run, space.resultsDir, k)
-        run.child.kill(signal)
+        if (target === 'the main process') run.child.kill(signal)
+        else process.kill(-(run.child.pid as number), signal)
         await run.exited
         killGroup(run)
         const finished = INTERRUPT_SCENARIOS.slice(0, k)
