@@ -4,7 +4,7 @@
 // (written at the signal, or rebuilt by `live-evals results` after a SIGKILL), the results say they are partial,
 // no artifact is cut short and no empty run folder is left.
 import { existsSync, readFileSync } from 'node:fs'
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
@@ -194,4 +194,35 @@ describe.skipIf(!existsSync(SCRIPT))('Ctrl-C on a terminal', () => {
       killGroup(run)
     }
   })
+})
+
+test('the truncation check sees a cut WAV or JSON file, and passes whole ones', async () => {
+  const space = await scratchEnvironment()
+  await mkdir(space.resultsDir)
+  const pcm = Buffer.alloc(640)
+  const header = Buffer.alloc(44)
+  header.write('RIFF', 0, 'latin1')
+  header.writeUInt32LE(36 + pcm.length, 4)
+  header.write('WAVEfmt ', 8, 'latin1')
+  header.writeUInt32LE(16, 16)
+  header.writeUInt16LE(1, 20) // PCM
+  header.writeUInt16LE(1, 22) // mono
+  header.writeUInt32LE(24_000, 24)
+  header.writeUInt32LE(48_000, 28)
+  header.writeUInt16LE(2, 32)
+  header.writeUInt16LE(16, 34)
+  header.write('data', 36, 'latin1')
+  header.writeUInt32LE(pcm.length, 40)
+  const wav = Buffer.concat([header, pcm])
+  const file = (name: string) => join(space.resultsDir, name)
+  await writeFile(file('whole.wav'), wav)
+  await writeFile(file('cut.wav'), wav.subarray(0, 300))
+  await writeFile(file('whole.json'), '{"a": [1, 2]}')
+  await writeFile(file('cut.json'), '{"a": [1,')
+  await writeFile(file('empty.json'), '')
+  expect(truncationProblem(file('whole.wav'))).toBeNull()
+  expect(truncationProblem(file('cut.wav'))).toMatch(/RIFF size/)
+  expect(truncationProblem(file('whole.json'))).toBeNull()
+  expect(truncationProblem(file('cut.json'))).toMatch(/does not parse/)
+  expect(truncationProblem(file('empty.json'))).toBe('empty')
 })
