@@ -16,7 +16,9 @@ import {
   redactSecrets,
   type SettingsFor,
 } from '../config/index.ts'
+import { usesRemoteClientAssistant } from '../phases/engine/architecture-choice.ts'
 import { RunMetadataSchema } from '../reporting/result-schema.ts'
+import { withRunExtensions } from '../reporting/results-document.ts'
 import { type LoadedScenario, loadDataset, selectScenarios } from '../scenarios/index.ts'
 import { phaseRunDescription } from './phase-runs.ts'
 import { claimRunDirectory, releaseUnusedRunDirectories } from './plugin/run-directories.ts'
@@ -146,7 +148,7 @@ export async function planRun<P extends Phase>(
     try {
       claimed = await claimRunDirectory({
         resultsDir,
-        label: runLabel(settings.phase, mode, architecture),
+        label: runLabel(settings.phase, mode, architecture, remoteClient(settings, architecture)),
         architecture,
         runName,
         shard,
@@ -169,6 +171,12 @@ export async function planRun<P extends Phase>(
         configuration: redactedConfiguration(settings, description.configuration(settings, architecture)),
       },
     })
+    const planned = runs.at(-1) as PlannedRun
+    if (remoteClient(settings, architecture)) {
+      planned.metadata = withRunExtensions(planned.metadata, {
+        tool_evidence: { source: 'remote_service', architecture_only_comparison: false },
+      })
+    }
   }
   return RunPlanSchema.parse({
     phase: settings.phase,
@@ -204,13 +212,22 @@ function redactedConfiguration(settings: SettingsFor<Phase>, configuration: Reco
   >
 }
 
-/** `<phase>_<mode>_<architecture>`: the reference label plus the architecture, since one run evaluates one. */
+/**
+ * `<phase>_<mode>_<architecture>`: the reference label plus the architecture, since one run evaluates one; a
+ * client run against a remote application is `…_client_remote`, so it is never mistaken for the in-process one.
+ */
 export function runLabel(
   phase: Phase,
   mode: 'offline' | 'live',
   architecture: AssistantArchitecture,
+  remote = false,
 ): string {
-  return `${defaultRunLabel(phase, mode)}_${architecture}`
+  return `${defaultRunLabel(phase, mode)}_${architecture}${remote ? '_remote' : ''}`
+}
+
+/** Whether this architecture's run evaluates a separately deployed client assistant. */
+function remoteClient(settings: SettingsFor<Phase>, architecture: AssistantArchitecture): boolean {
+  return architecture === 'client' && settings.phase !== 'run' && usesRemoteClientAssistant(settings)
 }
 
 /** The planned run of one architecture; a clear error when the plan does not evaluate it. */

@@ -94,6 +94,14 @@ describe('CRAWL in client mode against the reference service', () => {
     expect(document.run.configuration.assistant_endpoint).toBe(service.url)
   })
 
+  test('the run says its tool evidence came from the service, under a label of its own', () => {
+    expect(document.run.id).toMatch(/^crawl_offline_client_remote_\d{8}_/)
+    expect(document.run.configuration.live_evals).toEqual({
+      version: '1.0',
+      tool_evidence: { source: 'remote_service', architecture_only_comparison: false },
+    })
+  })
+
   test('the tool evidence graded is the service’s: one session per scenario, the same executions', async () => {
     expect(seen.sessions).toBe(22)
     const graded: string[] = []
