@@ -9,7 +9,10 @@ import { loadDataset } from '../../scenarios/load.ts'
 import type { Scenario } from '../../scenarios/scenario.ts'
 import { assistantVisibleInput } from '../../scenarios/visible.ts'
 import type { OfflineLiveServer } from '../../testing/live-server/index.ts'
-import { runOfflineConversation } from './conversation.ts'
+import { type CompletionRules, DEFAULT_COMPLETION, runOfflineConversation } from './conversation.ts'
+
+export { DEFAULT_COMPLETION }
+
 import { scriptedCallerLines } from './offline-caller.ts'
 
 export const ARCHITECTURES: Record<'responses' | 'client', () => AssistantArchitecture> = {
@@ -31,6 +34,7 @@ export async function playBundled(
   scenario: Scenario,
   architectureName: keyof typeof ARCHITECTURES,
   assistantFirstPrompt: string | null = null,
+  completion?: CompletionRules,
 ) {
   const architecture = ARCHITECTURES[architectureName]()
   const visibleInput = assistantVisibleInput(scenario)
@@ -41,5 +45,6 @@ export async function playBundled(
     lines: scriptedCallerLines(parameters, scenario.input.text),
     application: architecture.createApplication(visibleInput),
     rehearsalApplication: () => architecture.createApplication(visibleInput),
+    ...(completion === undefined ? {} : { completion }),
   })
 }

@@ -4,7 +4,12 @@ import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gradeRun } from '../../grading/run/run-outcome.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../../testing/live-server/index.ts'
-import { ARCHITECTURES, bundledRunScenario, playBundled } from './conversation.test-helpers.ts'
+import {
+  ARCHITECTURES,
+  bundledRunScenario,
+  DEFAULT_COMPLETION,
+  playBundled,
+} from './conversation.test-helpers.ts'
 import { observeRunConversation } from './observe.ts'
 
 let server: OfflineLiveServer
@@ -114,5 +119,22 @@ describe('openings and interruptions', () => {
     const { turns } = observeRunConversation(conversation)
     expect(turns.barge_ins.exercised).toBe(1)
     expect(turns.yield_rate).not.toBeNull()
+  }, 60_000)
+
+  it('a call that never drains ends at the maximum duration and is not completed', async () => {
+    const scenario = await bundledRunScenario('run_001_booking_complete')
+    const conversation = await playBundled(server, scenario, 'responses', null, {
+      ...DEFAULT_COMPLETION,
+      maxDurationMs: 10_000,
+    })
+    expect(conversation.termination_reason).toBe('duration_limit')
+    expect(conversation.call.endedAtMs).toBeLessThanOrEqual(10_000 + 100)
+    expect(conversation.plan.every((utterance) => utterance.startMs < 10_000)).toBe(true)
+    expect(conversation.finish_observed_ms).toBeNull()
+    const grade = gradeRun(observeRunConversation(conversation).observation, scenario.expected)
+    expect(grade.assessment.checks.find((check) => check.id === 'conversation_completed')?.status).toBe(
+      'failed',
+    )
+    expect(grade.task_completed).toBe(false)
   }, 60_000)
 })

@@ -66,14 +66,14 @@ export interface OfflineConversation {
 
 const stepsFor = (ms: number, stepMs: number) => Math.ceil(ms / stepMs) + 1
 
-/** Where line `index` falls after the plan so far: rehearse until the caller decides (or the limit). */
+/** Where the next line falls after the plan so far: rehearse until the caller decides; null past the limit. */
 async function rehearseNextStart(
   options: OfflineConversationOptions,
   plan: readonly PlannedUtterance[],
   line: ScriptedLine,
   rules: TurnTakingRules,
   limitMs: number,
-): Promise<number> {
+): Promise<number | null> {
   const previousEnd = plan.at(-1)?.endMs ?? 0
   let decided: number | null = null
   await playScriptedCall(
@@ -87,12 +87,8 @@ async function rehearseNextStart(
     },
     stepsFor(limitMs, options.setup.stepMs),
   )
-  if (decided === null) {
-    throw new StageError(
-      'caller_simulation',
-      `The scripted caller found no moment to say "${line.text}" within ${limitMs} ms of the call.`,
-    )
-  }
+  // No moment before the limit: the line would fall after the call ended, so it is never said.
+  if (decided === null) return null
   const stepMs = options.setup.stepMs
   // Utterances start on a step boundary, so the caller's audio and the oracle agree to the sample.
   return Math.ceil((decided as number) / stepMs) * stepMs
@@ -112,7 +108,7 @@ export async function runOfflineConversation(
       index === 0 && !assistantFirst
         ? completion.callerLeadInMs
         : await rehearseNextStart(options, plan, line, rules, limitMs)
-    if (startMs >= limitMs) break
+    if (startMs === null || startMs >= limitMs) break
     plan.push(planUtterance(line, startMs))
   }
   const stop = plan.find((utterance) => utterance.action === 'STOP')
@@ -143,7 +139,7 @@ export async function runOfflineConversation(
     },
     stepsFor(limitMs + completion.drainMs, options.setup.stepMs),
   )
-  checkPlanHeld(call, plan, assistantFirst)
+  checkPlanHeld(call, plan, assistantFirst, rules)
   const caller_actions: Partial<Record<CallerAction, number>> = {}
   for (const utterance of plan) caller_actions[utterance.action] = (caller_actions[utterance.action] ?? 0) + 1
   return {
@@ -161,7 +157,12 @@ export async function runOfflineConversation(
  * The observed call must show what the rehearsals decided: each non-interrupting line starts after the
  * assistant spoke since the caller's previous line, and an assistant-first call opens with the assistant.
  */
-function checkPlanHeld(call: PlayedCall, plan: readonly PlannedUtterance[], assistantFirst: boolean): void {
+function checkPlanHeld(
+  call: PlayedCall,
+  plan: readonly PlannedUtterance[],
+  assistantFirst: boolean,
+  rules: TurnTakingRules,
+): void {
   plan.forEach((utterance, index) => {
     const previousEnd = index === 0 ? 0 : (plan[index - 1] as PlannedUtterance).endMs
     if (index === 0 && !assistantFirst) return
@@ -174,7 +175,7 @@ function checkPlanHeld(call: PlayedCall, plan: readonly PlannedUtterance[], assi
         )
       }
       // Waiting out a silent assistant is allowed; the reply check is only for lines that waited for a reply.
-      const waited = utterance.startMs - previousEnd >= DEFAULT_TURN_TAKING.noReplyWaitMs
+      const waited = utterance.startMs - previousEnd >= rules.noReplyWaitMs
       if (!waited) {
         throw new StageError(
           'caller_simulation',
