@@ -137,4 +137,21 @@ describe('openings and interruptions', () => {
     )
     expect(grade.task_completed).toBe(false)
   }, 60_000)
+
+  it('four conversations at once on one server give the same bytes as one alone', async () => {
+    const scenarios = await Promise.all(
+      [
+        'run_001_booking_complete',
+        'run_007_cancel_authorized',
+        'run_008_cancel_unauthorized',
+        'run_011_cancel_corrected_authorization',
+      ].map(bundledRunScenario),
+    )
+    const together = await Promise.all(scenarios.map((scenario) => playBundled(server, scenario, 'client')))
+    const alone = await playBundled(server, scenarios[2] as (typeof scenarios)[number], 'client')
+    const render = (run: typeof alone) => run.call.timeline.recorder.render()
+    expect(digest(render(together[2] as typeof alone).assistant)).toBe(digest(render(alone).assistant))
+    expect(together[2]?.plan).toEqual(alone.plan)
+    expect(together.map((run) => run.termination_reason)).toEqual(Array(4).fill('response_completed'))
+  }, 120_000)
 })
