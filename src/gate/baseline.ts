@@ -5,6 +5,7 @@
 import { ROW_METRICS, type RowMetric } from './metrics.ts'
 import type { GateRowKey } from './row-keys.ts'
 import type { KeyedRows } from './rows.ts'
+import { meanOf } from './statistics.ts'
 
 export interface MetricDelta {
   metric: string
@@ -31,9 +32,6 @@ export interface BaselineComparison {
   added: GateRowKey[]
   metrics: MetricDelta[]
 }
-
-const mean = (values: readonly number[]) =>
-  values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length
 
 export function compareWithBaseline(current: KeyedRows, baseline: KeyedRows): BaselineComparison {
   const regressed: GateRowKey[] = []
@@ -66,8 +64,8 @@ export function compareWithBaseline(current: KeyedRows, baseline: KeyedRows): Ba
       metric.better === 'higher' ? pair.now > pair.was : pair.now < pair.was
     const improved = paired.filter(better).length
     const unchanged = paired.filter((pair) => pair.now === pair.was).length
-    const baselineMean = mean(paired.map((pair) => pair.was))
-    const currentMean = mean(paired.map((pair) => pair.now))
+    const baselineMean = meanOf(paired.map((pair) => pair.was))
+    const currentMean = meanOf(paired.map((pair) => pair.now))
     return {
       metric: metric.name,
       label: metric.label,

@@ -69,14 +69,18 @@ export function percentile(sortedAscending: readonly number[], p: number): numbe
   return sortedAscending[rank - 1] ?? null
 }
 
+/** The arithmetic mean; null for an empty sample (unknown, never 0). */
+export function meanOf(values: readonly number[]): number | null {
+  return values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length
+}
+
 /** Mean, P50/P90/P95, min and max of the finite values given (nulls are the caller's to leave out). */
 export function distributionOf(values: readonly number[]): Distribution {
   const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b)
   const n = sorted.length
-  const mean = n === 0 ? null : sorted.reduce((sum, value) => sum + value, 0) / n
   return {
     n,
-    mean,
+    mean: meanOf(sorted),
     p50: percentile(sorted, 50),
     p90: percentile(sorted, 90),
     p95: percentile(sorted, 95),

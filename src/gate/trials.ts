@@ -4,7 +4,7 @@
 
 import type { ResultItem } from '../reporting/result-schema.ts'
 import { rowKeyOf } from '../reporting/row-key.ts'
-import { passHatK } from './statistics.ts'
+import { meanOf, passHatK } from './statistics.ts'
 
 export interface ScenarioTrials {
   scenario_id: string
@@ -23,9 +23,6 @@ export interface TrialsSummary {
   pass_1: number | null
   pass_k: number | null
 }
-
-const mean = (values: readonly number[]) =>
-  values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length
 
 /** Null when every scenario ran once: there is nothing beyond the pass rate to say. */
 export function summarizeTrials(rows: readonly ResultItem[]): TrialsSummary | null {
@@ -49,7 +46,7 @@ export function summarizeTrials(rows: readonly ResultItem[]): TrialsSummary | nu
   return {
     k,
     scenarios,
-    pass_1: mean(scenarios.map((scenario) => scenario.pass_1)),
-    pass_k: mean(scenarios.flatMap((scenario) => (scenario.pass_k === null ? [] : [scenario.pass_k]))),
+    pass_1: meanOf(scenarios.map((scenario) => scenario.pass_1)),
+    pass_k: meanOf(scenarios.flatMap((scenario) => (scenario.pass_k === null ? [] : [scenario.pass_k]))),
   }
 }
