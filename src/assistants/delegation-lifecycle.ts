@@ -31,12 +31,53 @@ interface Waiter {
   reject: (error: unknown) => void
 }
 
+/**
+ * The callers waiting for quiet, shared by this lifecycle and the remote connector's ledger: each wait settles
+ * at the first settle() that finds a retained failure (rejecting with it) or nothing pending (resolving).
+ */
+export class QuietWaiters {
+  readonly #waiters = new Set<Waiter>()
+
+  /** A wait that settle() will end; aborting `signal` ends only this wait, with the signal's reason. */
+  add(signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason)
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        this.#waiters.delete(waiter)
+        reject(signal?.reason)
+      }
+      const waiter: Waiter = {
+        resolve: () => {
+          signal?.removeEventListener('abort', onAbort)
+          resolve()
+        },
+        reject: (error) => {
+          signal?.removeEventListener('abort', onAbort)
+          reject(error)
+        },
+      }
+      signal?.addEventListener('abort', onAbort, { once: true })
+      this.#waiters.add(waiter)
+    })
+  }
+
+  /** Rejects every waiter with `failure` when there is one, resolves them all when nothing is pending. */
+  settle(failure: unknown, pending: number): void {
+    if (failure === null && pending > 0) return
+    for (const waiter of this.#waiters) {
+      if (failure !== null) waiter.reject(failure)
+      else waiter.resolve()
+    }
+    this.#waiters.clear()
+  }
+}
+
 export class DelegationLifecycle {
   /** Names the controller in error messages ("responses delegation", "client delegation"). */
   readonly name: string
   readonly #abort = new AbortController()
   readonly #tasks = new Set<Promise<void>>()
-  readonly #waiters = new Set<Waiter>()
+  readonly #waiters = new QuietWaiters()
   #error: Error | null = null
   #closing: Promise<void> | null = null
 
@@ -100,27 +141,9 @@ export class DelegationLifecycle {
    * settles at once: with the retained error, or resolved.
    */
   wait(options: DelegationWaitOptions = {}): Promise<void> {
-    const { signal } = options
-    if (signal?.aborted) return Promise.reject(signal.reason)
-    return new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        this.#waiters.delete(waiter)
-        reject(signal?.reason)
-      }
-      const waiter: Waiter = {
-        resolve: () => {
-          signal?.removeEventListener('abort', onAbort)
-          resolve()
-        },
-        reject: (error) => {
-          signal?.removeEventListener('abort', onAbort)
-          reject(error)
-        },
-      }
-      signal?.addEventListener('abort', onAbort, { once: true })
-      this.#waiters.add(waiter)
-      this.#wake()
-    })
+    const waiting = this.#waiters.add(options.signal)
+    this.#wake()
+    return waiting
   }
 
   /**
@@ -149,12 +172,7 @@ export class DelegationLifecycle {
 
   /** Settles the waiters that can be settled now: all of them on an error, or when nothing is pending. */
   #wake(): void {
-    if (this.#error === null && this.#tasks.size > 0) return
-    for (const waiter of this.#waiters) {
-      if (this.#error !== null) waiter.reject(this.#error)
-      else waiter.resolve()
-    }
-    this.#waiters.clear()
+    this.#waiters.settle(this.#error, this.#tasks.size)
   }
 }
 

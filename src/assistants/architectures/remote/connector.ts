@@ -238,7 +238,6 @@ export class RemoteClientConnector {
     if (this.#ledger.pending > 0) {
       this.#retain(new ClientAssistantError(CONNECTOR_MESSAGES.closedWithWork, null))
     }
-    this.#ledger.wake()
   }
 
   #forward(event: ForwardedLiveEvent): void {
@@ -406,7 +405,6 @@ export class RemoteClientConnector {
     this.#accepting = false
     this.#stopReceiver()
     void this.#releaseSocket()
-    this.#ledger.wake()
   }
 
   #stopReceiver(): void {

@@ -2,19 +2,15 @@
 // which are pending (from the moment they are seen until their valid completion, so pending covers the relay
 // of their result), which already had a result relayed, the first retained failure, and the waiters. A
 // failure abandons all pending work and wakes every waiter; cancelling a waiter never cancels work.
-import type { DelegationWaitOptions } from '../../delegation-lifecycle.ts'
+import { type DelegationWaitOptions, QuietWaiters } from '../../delegation-lifecycle.ts'
 import type { ClientAssistantError } from './errors.ts'
 
-interface Waiter {
-  resolve: () => void
-  reject: (error: unknown) => void
-}
-
 export class DelegationLedger {
-  readonly #seen: string[] = []
+  /** Insertion-ordered, so `ids` keeps the order ids were seen in. */
+  readonly #seen = new Set<string>()
   readonly #pending = new Set<string>()
   readonly #relayed = new Set<string>()
-  readonly #waiters = new Set<Waiter>()
+  readonly #waiters = new QuietWaiters()
   #failure: ClientAssistantError | null = null
 
   get pending(): number {
@@ -31,7 +27,7 @@ export class DelegationLedger {
   }
 
   seen(id: string): boolean {
-    return this.#seen.includes(id)
+    return this.#seen.has(id)
   }
 
   isPending(id: string): boolean {
@@ -41,7 +37,7 @@ export class DelegationLedger {
   /** Records a new id as pending; false (nothing changes) for an id seen before. */
   accept(id: string): boolean {
     if (this.seen(id)) return false
-    this.#seen.push(id)
+    this.#seen.add(id)
     this.#pending.add(id)
     return true
   }
@@ -72,40 +68,12 @@ export class DelegationLedger {
 
   /** Resolves once nothing is pending; rejects with the retained failure. */
   wait(options: DelegationWaitOptions = {}): Promise<void> {
-    const { signal } = options
-    if (signal?.aborted) return Promise.reject(signal.reason)
-    return new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        this.#waiters.delete(waiter)
-        reject(signal?.reason)
-      }
-      const waiter: Waiter = {
-        resolve: () => {
-          signal?.removeEventListener('abort', onAbort)
-          resolve()
-        },
-        reject: (error) => {
-          signal?.removeEventListener('abort', onAbort)
-          reject(error)
-        },
-      }
-      signal?.addEventListener('abort', onAbort, { once: true })
-      this.#waiters.add(waiter)
-      this.#wake()
-    })
-  }
-
-  /** Settles the waiters that can be settled now: all of them on a failure, or when nothing is pending. */
-  wake(): void {
+    const waiting = this.#waiters.add(options.signal)
     this.#wake()
+    return waiting
   }
 
   #wake(): void {
-    if (this.#failure === null && this.#pending.size > 0) return
-    for (const waiter of this.#waiters) {
-      if (this.#failure !== null) waiter.reject(this.#failure)
-      else waiter.resolve()
-    }
-    this.#waiters.clear()
+    this.#waiters.settle(this.#failure, this.#pending.size)
   }
 }
