@@ -5,18 +5,13 @@
 // `echo_decay: 0.5` echoes at 120 ms.
 
 import { z } from 'zod'
+import { AUDIO_CONDITIONS, type AudioCondition } from '../../scenarios/scenario.ts'
 import { AudioRealismError } from './errors.ts'
 
-export const CONDITIONS = [
-  'clean',
-  'noisy',
-  'telephony',
-  'background_speech',
-  'echo',
-  'packet_loss',
-  'realistic',
-] as const
-export type Condition = (typeof CONDITIONS)[number]
+// The names are the scenario contract's (a recording's `condition`), so a dataset and the effects chain
+// cannot drift apart.
+export const CONDITIONS = AUDIO_CONDITIONS
+export type Condition = AudioCondition
 
 /** Every effect's parameters; null means the effect is off (packet loss is off at rate 0). */
 export interface EffectSettings {
