@@ -38,10 +38,13 @@ describe('architectureFor', () => {
     expect(responses).not.toHaveProperty('variant')
   })
 
-  it('a bad endpoint does not fail the choice: each scenario refuses it before any socket', () => {
-    expect(() =>
-      architectureFor('client', settingsWith({ OPENAI_CLIENT_ASSISTANT_ENDPOINT: 'ws://example.com/ws' })),
-    ).not.toThrow()
+  it('a bad endpoint does not fail the choice, nor fall back to in-process: each scenario refuses it', () => {
+    // The refusal itself (before any socket) is pinned by connect.test.ts; here the run must stay remote.
+    const architecture = architectureFor(
+      'client',
+      settingsWith({ OPENAI_CLIENT_ASSISTANT_ENDPOINT: 'ws://example.com/ws' }),
+    )
+    expect(architecture).toMatchObject({ name: 'client', variant: REMOTE_CLIENT_VARIANT })
   })
   // The opt-in variable itself is exercised end to end by crawl-remote.integration.test.ts: the cancellation
   // scenarios pass there only because the scenario state reaches the service.
