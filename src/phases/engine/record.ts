@@ -14,7 +14,7 @@ import {
   writeDetails,
   writeSessionArtifacts,
 } from './artifacts.ts'
-import { type Assessed, judgeAssessed } from './assess.ts'
+import type { Assessed } from './assess.ts'
 import type { CallerAudio } from './caller.ts'
 import { DETAILS_SCHEMA_VERSION, type ScenarioDetails, ScenarioDetailsSchema } from './details.ts'
 import type { ScenarioEnv, ScenarioExecution } from './execution.ts'
@@ -37,8 +37,7 @@ export async function recordExecution(
   written: ArtifactPaths,
   options: RecordOptions = {},
 ): Promise<ScenarioExecution> {
-  // The judge belongs to the assess stage; a caller that assessed without the environment gets it here.
-  const { facts, grade, semantic } = await judgeAssessed(scenario, observed, assessed, env)
+  const { facts, grade, semantic } = assessed
   const { observation, timeline } = observed
   const consumption = buildConsumption({
     frontend_usage:
