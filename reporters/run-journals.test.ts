@@ -98,6 +98,21 @@ describe('the rows journals of a run', () => {
     })
   })
 
+  test('interrupted results name the sources of the scenarios that finished, beside the marker', async () => {
+    const journal = journals()
+    const fromSpec = finished('first', 'passed')
+    if (fromSpec.meta) fromSpec.meta.source = '/specs/crawl/own.spec.ts'
+    await journal.record('t1', fromSpec)
+    journal.interrupt()
+    const { run: block } = JSON.parse(readFileSync(join(run.directory, 'results.json'), 'utf8'))
+    expect(block.dataset).toBe('/specs/crawl/own.spec.ts')
+    expect(block.configuration.live_evals).toEqual({
+      version: '1.0',
+      datasets: ['/specs/crawl/own.spec.ts'],
+      completion: { ending: 'interrupted', finished_rows: 1, planned_scenarios: 3 },
+    })
+  })
+
   test('interrupted before anything finished: an empty folder is removed, one with artifacts gets empty results', async () => {
     const empty = journals()
     await empty.open()

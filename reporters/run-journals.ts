@@ -18,10 +18,12 @@ import {
   watchRunForInterrupt,
 } from '../src/artifacts/rows-journal-signals.ts'
 import type { RunPlan } from '../src/vitest/run-plan.ts'
-import { type FinishedScenarioTest, rowOfTest } from './run-results.ts'
+import { type FinishedScenarioTest, rowOfTest, runMetadataOf } from './run-results.ts'
 
 interface OpenRun extends InterruptibleRun {
   unwatch: () => void
+  /** The tests whose rows are journaled: their sources make the run block (runMetadataOf). */
+  tests: FinishedScenarioTest[]
 }
 
 /** The line printed for a run settled at an interrupt. */
@@ -82,8 +84,14 @@ export class RunJournals {
         } catch (error) {
           this.#log(`live-evals: ${reason(error)}; finished rows of this run are not journaled`)
         }
-        const open: InterruptibleRun = { directory: run.directory, claim: run.claim, journal }
-        this.#runs.set(run.directory, { ...open, unwatch: watchRunForInterrupt(open) })
+        const tests: FinishedScenarioTest[] = []
+        const open: InterruptibleRun = {
+          directory: run.directory,
+          claim: run.claim,
+          journal,
+          runBlock: () => runMetadataOf(run, tests),
+        }
+        this.#runs.set(run.directory, { ...open, tests, unwatch: watchRunForInterrupt(open) })
       }
     }
   }
@@ -97,6 +105,7 @@ export class RunJournals {
     this.#recorded.add(testId)
     try {
       run.journal.append(row)
+      run.tests.push(test)
     } catch (error) {
       this.#log(`live-evals: ${reason(error)}`)
     }

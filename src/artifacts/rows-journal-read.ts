@@ -135,21 +135,20 @@ export function journalCompletion(journal: {
  * (run.configuration.live_evals.completion) when the run did not end by itself, so partial results never pass
  * for a whole run.
  */
-export function runBlockOf(journal: {
-  header: JournalHeader
-  rows: readonly unknown[]
-  end: JournalEnd | null
-}): RunMetadata {
+export function runBlockOf(
+  journal: { header: JournalHeader; rows: readonly unknown[]; end: JournalEnd | null },
+  run: RunMetadata = journal.header.run,
+): RunMetadata {
   const completion = journalCompletion(journal)
-  if (completion.complete) return journal.header.run
+  if (completion.complete) return run
   const marker: RunCompletion = {
     ending: completion.ending === 'killed' ? 'killed' : 'interrupted',
     finished_rows: completion.finishedRows,
     planned_scenarios: completion.plannedScenarios,
   }
   // Keep the features the run block carries already (datasets): withRunExtensions replaces the whole block.
-  const { version: _version, ...features } = journal.header.run.configuration[EXTENSION_KEY] ?? {}
-  return withRunExtensions(journal.header.run, { ...features, completion: marker })
+  const { version: _version, ...features } = run.configuration[EXTENSION_KEY] ?? {}
+  return withRunExtensions(run, { ...features, completion: marker })
 }
 
 /** results.json of the journal's run: its run block, its rows in dataset order, the summary of those rows. */
@@ -183,12 +182,16 @@ export async function rebuildResultsFile(
 /**
  * For SIGINT/SIGTERM, when Vitest exits about 1 ms after the signal: marks the journal interrupted and writes the
  * results file from the rows the writer holds, synchronously (write, fsync, rename, fsync the folder). Returns
- * the results file's path.
+ * the results file's path. `runBlock` replaces the journal's run block when the writer knows more by now (the
+ * sources of the scenarios that ran).
  */
-export function writeInterruptedResultsSync(journal: RowsJournal): string {
+export function writeInterruptedResultsSync(
+  journal: RowsJournal,
+  runBlock: RunMetadata = journal.header.run,
+): string {
   journal.end('interrupted')
   const { header } = journal
-  const run = runBlockOf({ header, rows: journal.rows, end: { reason: 'interrupted', at: '' } })
+  const run = runBlockOf({ header, rows: journal.rows, end: { reason: 'interrupted', at: '' } }, runBlock)
   const document = buildResultsDocument(run, journal.rows, header.dataset_order)
   return writeArtifactSync(journal.runDir, header.results_file, jsonArtifactText(document))
 }

@@ -9,6 +9,7 @@
 // Then the process goes on exiting as Vitest decided; if nothing ends it soon, it ends by the signal.
 import { readdirSync, rmdirSync, unlinkSync, writeSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
+import type { RunMetadata } from '../reporting/result-schema.ts'
 import { syncFolder } from './atomic-file.ts'
 import type { RowsJournal } from './rows-journal.ts'
 import { writeInterruptedResultsSync } from './rows-journal-read.ts'
@@ -20,6 +21,8 @@ export interface InterruptibleRun {
   claim: string | null
   /** The run's journal once open; null before the first row could be recorded. */
   journal: RowsJournal | null
+  /** The run block as the rows so far make it (their sources); the journal's first line when absent. */
+  runBlock?: () => RunMetadata
 }
 
 export interface SettledRun {
@@ -45,7 +48,7 @@ export function watchRunForInterrupt(run: InterruptibleRun): () => void {
 export function settleInterruptedRunSync(run: InterruptibleRun): SettledRun {
   const { journal } = run
   if (journal !== null && !journal.ended && (journal.rows.length > 0 || holdsMoreThan(run, journal))) {
-    const resultsFile = writeInterruptedResultsSync(journal)
+    const resultsFile = writeInterruptedResultsSync(journal, run.runBlock?.())
     journal.close()
     return { directory: run.directory, resultsFile, finishedRows: journal.rows.length, removed: [] }
   }
