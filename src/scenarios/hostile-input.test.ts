@@ -98,6 +98,15 @@ describe('size limits', () => {
     expect(violationsOfBytes(new Uint8Array(MAX_DATASET_BYTES + 1))[0]?.message).toContain('16 MiB')
   })
 
+  it('measures text given in memory in UTF-8 bytes, not in characters', () => {
+    // Fewer characters than the limit, three bytes each: over it.
+    const text = '€'.repeat(Math.floor(MAX_DATASET_BYTES / 3) + 1)
+    expect(text.length).toBeLessThan(MAX_DATASET_BYTES)
+    expect(() => parseDataset(text, TEST_FILE)).toThrow(
+      `the dataset file is ${Buffer.byteLength(text)} bytes; a dataset may be at most ${MAX_DATASET_BYTES} bytes`,
+    )
+  })
+
   it('refuses a device or a pipe instead of reading it forever or waiting on it', async () => {
     const fifo = path.join(folder, 'pipe.json')
     execFileSync('mkfifo', [fifo])

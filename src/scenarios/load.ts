@@ -75,8 +75,11 @@ export function parseDatasetBytes(bytes: Uint8Array, file: string): LoadedDatase
 
 /** Validates dataset JSON held in memory; `file` names it in errors and anchors relative recording paths. */
 export function parseDataset(text: string, file: string): LoadedDataset {
-  if (text.length > MAX_DATASET_BYTES) {
-    throw new DatasetValidationError([{ file, path: '', message: tooLargeMessage(Buffer.byteLength(text)) }])
+  // The limit is in UTF-8 bytes, like a file's; text.length counts UTF-16 units and would let up to three
+  // times the limit through (a text of "€").
+  const bytes = Buffer.byteLength(text)
+  if (bytes > MAX_DATASET_BYTES) {
+    throw new DatasetValidationError([{ file, path: '', message: tooLargeMessage(bytes) }])
   }
   const json = parseJson(text.replace(/^\uFEFF/, ''), file)
   const { scenarios, violations } = validateDocument(json, file)
