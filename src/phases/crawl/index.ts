@@ -6,6 +6,7 @@ import { SpeechSynthesizer } from '../../audio/synthesis.ts'
 import type { CrawlSettings, PhaseSettings } from '../../config/index.ts'
 import { syntheticCallerSource, ttsCallerSource } from '../engine/caller-sources.ts'
 import type { PhaseModule } from '../engine/phase-module.ts'
+import { singleTurnConfiguration } from '../single-turn/configuration.ts'
 import { singleTurnDriver } from '../single-turn/driver.ts'
 import { singleTurnTestTimeoutMs } from '../single-turn/timeouts.ts'
 
@@ -48,22 +49,11 @@ export const crawlPhase: PhaseModule = {
   },
   configuration(settings, architecture) {
     const crawl = asCrawl(settings)
-    const endpoint = crawl.assistant.endpoint.trim()
-    return {
-      audio_source: 'synthetic',
-      model: crawl.models.live_model,
-      backend_model: crawl.models.backend_model,
-      assistant_mode: architecture,
-      assistant_endpoint: architecture === 'client' && endpoint !== '' ? endpoint : null,
-      voice: crawl.models.live_voice,
+    return singleTurnConfiguration(crawl, architecture, 'synthetic', {
       tts_model: crawl.models.tts_model,
       audio_cache_dir: speechCacheDirectory(crawl),
       refresh_audio: crawl.audio.refresh_audio,
-      concurrency: crawl.execution.concurrency,
-      sample_rate_hz: crawl.audio.sample_rate_hz,
-      chunk_ms: crawl.audio.chunk_ms,
-      real_time: crawl.execution.mode === 'live' || crawl.audio.real_time,
-    }
+    })
   },
   testTimeoutMs: (settings) => singleTurnTestTimeoutMs(asCrawl(settings)),
 }

@@ -6,6 +6,7 @@
 import type { PhaseSettings, WalkSettings } from '../../config/index.ts'
 import { recordedCallerSource } from '../engine/caller-sources.ts'
 import type { PhaseModule } from '../engine/phase-module.ts'
+import { singleTurnConfiguration } from '../single-turn/configuration.ts'
 import { singleTurnDriver } from '../single-turn/driver.ts'
 import { singleTurnTestTimeoutMs } from '../single-turn/timeouts.ts'
 
@@ -22,22 +23,8 @@ export const walkPhase: PhaseModule = {
     const walk = asWalk(settings)
     return recordedCallerSource({ offline: walk.execution.mode === 'offline', reportMeasuredSpeech: true })
   },
-  configuration(settings, architecture) {
-    const walk = asWalk(settings)
-    const endpoint = walk.assistant.endpoint.trim()
-    // CRAWL's keys without its text-to-speech ones (the request is a recording), as the reference's WALK.
-    return {
-      audio_source: 'recorded',
-      model: walk.models.live_model,
-      backend_model: walk.models.backend_model,
-      assistant_mode: architecture,
-      assistant_endpoint: architecture === 'client' && endpoint !== '' ? endpoint : null,
-      voice: walk.models.live_voice,
-      concurrency: walk.execution.concurrency,
-      sample_rate_hz: walk.audio.sample_rate_hz,
-      chunk_ms: walk.audio.chunk_ms,
-      real_time: walk.execution.mode === 'live' || walk.audio.real_time,
-    }
-  },
+  // CRAWL's keys without its text-to-speech ones (the request is a recording), as the reference's WALK.
+  configuration: (settings, architecture) =>
+    singleTurnConfiguration(asWalk(settings), architecture, 'recorded'),
   testTimeoutMs: (settings) => singleTurnTestTimeoutMs(asWalk(settings)),
 }
