@@ -7,6 +7,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { type RawData, WebSocket } from 'ws'
 import {
+  frameObject,
+  frameText,
   type SessionConfigure,
   type SessionReady,
   sessionReadySchema,
@@ -160,22 +162,12 @@ function configureSession(socket: WebSocket, options: ConnectOptions): Promise<S
  * a JSON object, and any other field of another service is ignored rather than refused.
  */
 function readyFrom(data: RawData): SessionReady | null {
-  let message: unknown
-  try {
-    message = JSON.parse(rawText(data))
-  } catch {
-    return null
-  }
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return null
-  const { type, application_state } = message as { type?: unknown; application_state?: unknown }
+  const frame = frameObject(frameText(data))
+  if (!frame.ok) return null
+  const { type, application_state } = frame.message
   if (type !== 'session.ready') return null
   const state = sessionReadySchema.shape.application_state.safeParse(application_state)
   return state.success && state.data !== undefined
     ? { type: 'session.ready', application_state: state.data }
     : { type: 'session.ready' }
-}
-
-export function rawText(data: RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8')
-  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8')
 }

@@ -19,6 +19,8 @@ import {
   assistantEventSchema,
   type ForwardedLiveEvent,
   forwardedLiveEventSchema,
+  frameObject,
+  frameText,
   isForwardedLiveEventType,
   liveSendSchema,
   type SessionConfigure,
@@ -28,7 +30,7 @@ import { checkAssistantToken } from '../../client/service/token.ts'
 import type { DelegationWaitOptions } from '../../delegation-lifecycle.ts'
 import type { JsonObject } from '../../offline-behaviour.ts'
 import { isJsonObject } from '../../runtime/json.ts'
-import { type ConnectOptions, connectToService, rawText } from './connect.ts'
+import { type ConnectOptions, connectToService } from './connect.ts'
 import { DelegationLedger } from './delegation-ledger.ts'
 import { dialableEndpoint } from './endpoint.ts'
 import {
@@ -259,7 +261,7 @@ export class RemoteClientConnector {
     if (this.#stopped) return
     if (isBinary) return
     try {
-      this.#handle(parseFrame(rawText(data)))
+      this.#handle(parseFrame(frameText(data)))
     } catch (error) {
       this.#fail(
         error instanceof ClientAssistantProtocolError
@@ -433,14 +435,9 @@ export class RemoteClientConnector {
 
 /** A text frame as a JSON object, or a protocol error (naming nothing of what the peer sent). */
 function parseFrame(text: string): JsonObject {
-  let message: unknown
-  try {
-    message = JSON.parse(text)
-  } catch {
-    throw new ClientAssistantProtocolError('frame is not JSON')
-  }
-  if (!isJsonObject(message)) throw new ClientAssistantProtocolError('frame is not a JSON object')
-  return message
+  const frame = frameObject(text)
+  if (!frame.ok) throw new ClientAssistantProtocolError(frame.problem)
+  return frame.message
 }
 
 function receiverFailed(error: unknown): string {

@@ -23,6 +23,9 @@ import type { ServiceLimits } from './limits.ts'
 import { assistantEventFor, delegationIdOf, sanitizedBackendError } from './outbound-events.ts'
 import {
   type ForwardedLiveEvent,
+  frameByteLength,
+  frameObject,
+  frameText,
   liveEventMessageSchema,
   SESSION_STOPPED_MESSAGE,
   type SessionConfigure,
@@ -109,30 +112,23 @@ export class ServiceSession {
   #receive(data: RawData, isBinary: boolean): void {
     if (this.#state === 'ending') return
     this.#inboundFrames += 1
-    this.#inboundBytes += rawByteLength(data)
+    this.#inboundBytes += frameByteLength(data)
     try {
       if (isBinary) throw new ClientProtocolError('binary frames are not part of the protocol')
       if (this.#inboundFrames > this.#limits.max_events) throw new ClientLimitError('max_events')
       if (this.#inboundBytes > this.#limits.max_session_bytes) throw new ClientLimitError('max_session_bytes')
-      this.#handle(rawText(data))
+      this.#handle(frameText(data))
     } catch (error) {
       this.#stop(error)
     }
   }
 
   #handle(text: string): void {
-    let message: unknown
-    try {
-      message = JSON.parse(text)
-    } catch {
-      throw new ClientProtocolError('frame is not JSON')
-    }
-    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-      throw new ClientProtocolError('frame is not a JSON object')
-    }
-    const type = (message as { type?: unknown }).type
-    if (type === 'session.configure') this.#configure(message)
-    else if (type === 'live.event') this.#liveEvent(message)
+    const frame = frameObject(text)
+    if (!frame.ok) throw new ClientProtocolError(frame.problem)
+    const { message } = frame
+    if (message.type === 'session.configure') this.#configure(message)
+    else if (message.type === 'live.event') this.#liveEvent(message)
     else throw new ClientProtocolError('unknown message type')
   }
 
@@ -298,16 +294,6 @@ async function withinDeadline(work: Promise<unknown>, ms: number): Promise<boole
   } finally {
     clearTimeout(timer)
   }
-}
-
-function rawByteLength(data: RawData): number {
-  if (Array.isArray(data)) return data.reduce((sum, part) => sum + part.byteLength, 0)
-  return data.byteLength
-}
-
-function rawText(data: RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8')
-  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8')
 }
 
 /** The controller's failure message names only the cause's class ("Client delegation failed (X)"). */
