@@ -16,11 +16,9 @@
 // shorter than any real syllable.
 
 import { SAMPLE_RATE_HZ } from './pcm.ts'
+import { type SpeechInterval, SpeechIntervalTracker } from './speech-intervals.ts'
 
-export interface SpeechInterval {
-  startMs: number
-  endMs: number
-}
+export type { SpeechInterval } from './speech-intervals.ts'
 
 export interface SpeechActivityOptions {
   sampleRateHz?: number
@@ -66,15 +64,11 @@ export class SpeechActivityDetector {
   readonly #frameMs: number
   readonly #onsetEnergy: number
   readonly #releaseEnergy: number
-  readonly #minSilenceMs: number
-  readonly #minSpeechMs: number
   readonly #originMs: number
   readonly #pending: Int16Array
+  readonly #tracker: SpeechIntervalTracker
   #pendingLength = 0
   #frameIndex = 0
-  #speechStartMs: number | null = null
-  #lastVoicedEndMs = 0
-  readonly #intervals: SpeechInterval[] = []
   #finished = false
 
   constructor(options: SpeechActivityOptions = {}) {
@@ -94,27 +88,25 @@ export class SpeechActivityDetector {
     // Compare mean squared amplitude against thresholds converted once, instead of taking a log per frame.
     this.#onsetEnergy = dbfsToMeanSquare(settings.onsetDbfs)
     this.#releaseEnergy = dbfsToMeanSquare(settings.releaseDbfs)
-    this.#minSilenceMs = settings.minSilenceMs
-    this.#minSpeechMs = settings.minSpeechMs
+    this.#tracker = new SpeechIntervalTracker(settings.minSilenceMs, settings.minSpeechMs)
     this.#originMs = settings.originMs
     this.#pending = new Int16Array(this.#frameSamples)
   }
 
   /** Intervals confirmed so far (an interval still open is not included until it ends). */
   get intervals(): readonly SpeechInterval[] {
-    return this.#intervals
+    return this.#tracker.intervals
   }
 
   /** Start of the speech under way, on the caller's clock, once it has lasted minSpeechMs; else null. */
   get speakingSinceMs(): number | null {
-    if (this.#speechStartMs === null) return null
-    return this.#lastVoicedEndMs - this.#speechStartMs >= this.#minSpeechMs ? this.#speechStartMs : null
+    return this.#tracker.speakingSinceMs
   }
 
   /** Analyse more audio; returns the intervals that this chunk closed. */
   push(samples: Int16Array): SpeechInterval[] {
     if (this.#finished) throw new Error('SpeechActivityDetector: push() after finish()')
-    const before = this.#intervals.length
+    const before = this.#tracker.intervals.length
     let offset = 0
     if (this.#pendingLength > 0) {
       const take = Math.min(this.#frameSamples - this.#pendingLength, samples.length)
@@ -134,16 +126,16 @@ export class SpeechActivityDetector {
       this.#pending.set(samples.subarray(offset), 0)
       this.#pendingLength = samples.length - offset
     }
-    return this.#intervals.slice(before)
+    return this.#tracker.intervals.slice(before)
   }
 
   /** End of stream: analyse the trailing partial frame and close any open interval. */
   finish(): readonly SpeechInterval[] {
-    if (this.#finished) return this.#intervals
+    if (this.#finished) return this.#tracker.intervals
     this.#finished = true
     if (this.#pendingLength > 0) this.#analyseFrame(this.#pending, this.#pendingLength)
-    this.#closeSpeech()
-    return this.#intervals
+    this.#tracker.close()
+    return this.#tracker.intervals
   }
 
   #analyseFrame(frame: Int16Array, length: number): void {
@@ -156,27 +148,7 @@ export class SpeechActivityDetector {
     const startMs = this.#originMs + this.#frameIndex * this.#frameMs
     const endMs = startMs + (length * this.#frameMs) / this.#frameSamples
     this.#frameIndex++
-
-    if (this.#speechStartMs === null) {
-      if (meanSquare >= this.#onsetEnergy) {
-        this.#speechStartMs = startMs
-        this.#lastVoicedEndMs = endMs
-      }
-      return
-    }
-    if (meanSquare >= this.#releaseEnergy) {
-      this.#lastVoicedEndMs = endMs
-    } else if (endMs - this.#lastVoicedEndMs >= this.#minSilenceMs) {
-      this.#closeSpeech()
-    }
-  }
-
-  #closeSpeech(): void {
-    if (this.#speechStartMs === null) return
-    if (this.#lastVoicedEndMs - this.#speechStartMs >= this.#minSpeechMs) {
-      this.#intervals.push({ startMs: this.#speechStartMs, endMs: this.#lastVoicedEndMs })
-    }
-    this.#speechStartMs = null
+    this.#tracker.frame(startMs, endMs, meanSquare >= this.#onsetEnergy, meanSquare >= this.#releaseEnergy)
   }
 }
 

@@ -19,7 +19,7 @@
 import createFvad, { type FvadModule } from '@echogarden/fvad-wasm'
 import { SAMPLE_RATE_HZ } from './pcm.ts'
 import { StreamingResampler } from './resampler.ts'
-import type { SpeechInterval } from './speech-activity.ts'
+import { type SpeechInterval, SpeechIntervalTracker } from './speech-intervals.ts'
 
 const VAD_RATE_HZ = 16_000
 const VAD_FRAME_MS = 20
@@ -54,15 +54,14 @@ export class WebRtcVoiceActivityDetector {
   readonly #settings: Required<VoiceActivityOptions>
   readonly #delayMs: number
   readonly #pending = new Int16Array(VAD_FRAME_SAMPLES)
+  readonly #tracker: SpeechIntervalTracker
   #pendingLength = 0
   #frameIndex = 0
-  #speechStartMs: number | null = null
-  #lastVoicedEndMs = 0
-  readonly #intervals: SpeechInterval[] = []
   #finished = false
 
   private constructor(fvad: FvadModule, resampler: StreamingResampler, options: VoiceActivityOptions) {
     this.#settings = { ...DEFAULT_VOICE_ACTIVITY, ...options }
+    this.#tracker = new SpeechIntervalTracker(this.#settings.hangoverMs, this.#settings.minSpeechMs)
     this.#fvad = fvad
     this.#resampler = resampler
     this.#delayMs = (resampler.outputLatencySamples * 1000) / VAD_RATE_HZ
@@ -92,18 +91,18 @@ export class WebRtcVoiceActivityDetector {
 
   /** End of stream: flush the resampler, classify the last partial frame, close the open interval, free. */
   finish(): SpeechInterval[] {
-    if (this.#finished) return [...this.#intervals]
+    if (this.#finished) return [...this.#tracker.intervals]
     this.#finished = true
     this.#consume(this.#resampler.process(new Int16Array(this.#resampler.inputLatencySamples)))
     if (this.#pendingLength > 0) {
       this.#pending.fill(0, this.#pendingLength)
       this.#classify(this.#pending)
     }
-    this.#close()
+    this.#tracker.close()
     this.#resampler.close()
     this.#fvad._fvad_free(this.#instance)
     this.#fvad._free(this.#framePointer)
-    return [...this.#intervals]
+    return [...this.#tracker.intervals]
   }
 
   #consume(samples16k: Int16Array): void {
@@ -128,23 +127,7 @@ export class WebRtcVoiceActivityDetector {
     const endMs = Math.max(0, (this.#frameIndex + 1) * VAD_FRAME_MS - this.#delayMs) + this.#settings.originMs
     this.#frameIndex++
     if (endMs <= this.#settings.originMs) return // a frame made only of the resampler's leading delay
-    if (this.#speechStartMs === null) {
-      if (voiced) {
-        this.#speechStartMs = startMs
-        this.#lastVoicedEndMs = endMs
-      }
-      return
-    }
-    if (voiced) this.#lastVoicedEndMs = endMs
-    else if (endMs - this.#lastVoicedEndMs >= this.#settings.hangoverMs) this.#close()
-  }
-
-  #close(): void {
-    if (this.#speechStartMs === null) return
-    if (this.#lastVoicedEndMs - this.#speechStartMs >= this.#settings.minSpeechMs) {
-      this.#intervals.push({ startMs: this.#speechStartMs, endMs: this.#lastVoicedEndMs })
-    }
-    this.#speechStartMs = null
+    this.#tracker.frame(startMs, endMs, voiced, voiced)
   }
 }
 
