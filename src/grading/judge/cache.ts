@@ -1,18 +1,15 @@
 // The judge cache: grading the same evidence twice with the same model, rubric and prompt does not pay twice.
 // An entry is keyed by model, effort, backend, rubric version, a hash of the prompt, a hash of the evidence and the
 // repetition index (so repetitions stay independent judgments). Entries hold evaluator-only evidence, so the
-// directory is 0700 and every file 0600, written to a temporary name and renamed so a reader never sees half a
+// directory is 0700 and every file 0600, written by the artifacts' atomic writer so a reader never sees half a
 // file. An unreadable or foreign entry is a miss and is replaced, never trusted.
 
-import { createHash, randomBytes } from 'node:crypto'
-import { chmod, readFile, rename, unlink, writeFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { chmod, readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
-import {
-  makePrivateDirectories,
-  PRIVATE_DIRECTORY_MODE,
-  PRIVATE_FILE_MODE,
-} from '../../artifacts/private-directories.ts'
+import { writeFileAtomically } from '../../artifacts/atomic-file.ts'
+import { makePrivateDirectories, PRIVATE_DIRECTORY_MODE } from '../../artifacts/private-directories.ts'
 import { SEMANTIC_DIMENSIONS } from '../semantic-applicability.ts'
 import { JudgeDecisionSchema } from './decision-schema.ts'
 
@@ -103,16 +100,9 @@ export function openJudgeCache(directory: string | null): JudgeCache | null {
     async put(entry) {
       await ensureDirectory()
       const path = pathOf(entry.key)
-      const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
       try {
-        await writeFile(temporary, `${JSON.stringify(entry, null, 2)}\n`, {
-          mode: PRIVATE_FILE_MODE,
-          flag: 'wx',
-        })
-        await chmod(temporary, PRIVATE_FILE_MODE)
-        await rename(temporary, path)
+        await writeFileAtomically(path, `${JSON.stringify(entry, null, 2)}\n`)
       } catch (error) {
-        await unlink(temporary).catch(() => {})
         throw new Error(`Cannot write judge cache entry ${path}: ${(error as Error).message}`, {
           cause: error,
         })
