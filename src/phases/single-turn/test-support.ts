@@ -6,7 +6,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Architecture } from '../../assistants/frontend/index.ts'
-import { type CrawlSettings, loadPhaseConfig } from '../../config/index.ts'
+import { type CrawlSettings, loadPhaseConfig, type Phase, type SettingsFor } from '../../config/index.ts'
 import { assistantVisibleInput, loadDataset, type Scenario } from '../../scenarios/index.ts'
 import type { OfflineLiveServer } from '../../testing/live-server/index.ts'
 import { crawlPhase } from '../crawl/index.ts'
@@ -18,25 +18,30 @@ import { type RunScenarioOptions, runScenario } from '../engine/run-scenario.ts'
 
 export const BUNDLED_CRAWL_DATASET = join(import.meta.dirname, '../../../scenarios/crawl/restaurant.json')
 
-export async function offlineCrawlSettings(
-  overrides: { timeoutSeconds?: number } = {},
-): Promise<CrawlSettings> {
-  const folder = await mkdtemp(join(tmpdir(), 'live-evals-crawl-'))
-  const toml = join(folder, 'config.toml')
-  await writeFile(
-    toml,
-    [
-      '[dataset]',
-      `path = ${JSON.stringify(BUNDLED_CRAWL_DATASET)}`,
-      '[execution]',
-      'mode = "offline"',
-      `response_timeout_seconds = ${overrides.timeoutSeconds ?? 30}`,
-      '[audio]',
-      'real_time = false',
-      '',
-    ].join('\n'),
-  )
-  return loadPhaseConfig('crawl', toml, { env: {} })
+/**
+ * A phase's settings from a config.toml of these lines written to a temporary folder, read with an explicit
+ * environment (never the process's), as a run would read them.
+ */
+export async function settingsFromToml<P extends Phase>(
+  phase: P,
+  lines: readonly string[],
+  env: Record<string, string> = {},
+): Promise<SettingsFor<P>> {
+  const toml = join(await mkdtemp(join(tmpdir(), `live-evals-${phase}-`)), 'config.toml')
+  await writeFile(toml, [...lines, ''].join('\n'))
+  return loadPhaseConfig(phase, toml, { env })
+}
+
+export function offlineCrawlSettings(overrides: { timeoutSeconds?: number } = {}): Promise<CrawlSettings> {
+  return settingsFromToml('crawl', [
+    '[dataset]',
+    `path = ${JSON.stringify(BUNDLED_CRAWL_DATASET)}`,
+    '[execution]',
+    'mode = "offline"',
+    `response_timeout_seconds = ${overrides.timeoutSeconds ?? 30}`,
+    '[audio]',
+    'real_time = false',
+  ])
 }
 
 export async function bundledCrawlScenario(id: string): Promise<Scenario> {

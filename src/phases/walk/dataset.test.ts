@@ -7,15 +7,16 @@ import { CONDITIONS } from '../../audio/effects/index.ts'
 import { detectSpeech } from '../../audio/speech-activity.ts'
 import { readMonoWavFile } from '../../audio/wav.ts'
 import { loadDataset, selectScenarios } from '../../scenarios/index.ts'
+import { BUNDLED_CRAWL_DATASET } from '../single-turn/test-support.ts'
 import { OurGenerationSchema, SpeechIntervalsSchema } from './provenance.ts'
 import { makeRecording } from './record.ts'
 import { recordingRequest } from './recording-request.ts'
 import { espeakEngine, espeakVersion } from './speech/espeak.ts'
-import { BUNDLED_CRAWL_DATASET_FILE, BUNDLED_WALK_DATASET, rawRows } from './walk.test-helpers.ts'
+import { BUNDLED_WALK_DATASET, rawRows } from './walk.test-helpers.ts'
 
 const walk = await loadDataset(BUNDLED_WALK_DATASET)
 const walkRows = await rawRows(BUNDLED_WALK_DATASET)
-const crawlRows = await rawRows(BUNDLED_CRAWL_DATASET_FILE)
+const crawlRows = await rawRows(BUNDLED_CRAWL_DATASET)
 const generationOf = (metadata: Record<string, unknown>) => OurGenerationSchema.parse(metadata.generation)
 const installed = await espeakVersion()
 const committedVersion = generationOf(walk.scenarios[0]?.input.recordings[0]?.metadata ?? {}).engine_version

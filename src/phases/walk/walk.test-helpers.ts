@@ -4,17 +4,14 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Architecture } from '../../assistants/frontend/index.ts'
-import { loadPhaseConfig, type WalkSettings } from '../../config/index.ts'
+import type { WalkSettings } from '../../config/index.ts'
 import type { OfflineLiveServer } from '../../testing/live-server/index.ts'
 import { architectureFor } from '../engine/architecture-choice.ts'
 import type { ScenarioEnv } from '../engine/execution.ts'
+import { BUNDLED_CRAWL_DATASET, freshRunDirectory, settingsFromToml } from '../single-turn/test-support.ts'
 import { walkPhase } from './index.ts'
 
 export const BUNDLED_WALK_DATASET = join(import.meta.dirname, '../../../scenarios/walk/restaurant.json')
-export const BUNDLED_CRAWL_DATASET_FILE = join(
-  import.meta.dirname,
-  '../../../scenarios/crawl/restaurant.json',
-)
 
 export type RawRow = { id: string; input: Record<string, unknown> } & Record<string, unknown>
 
@@ -23,7 +20,7 @@ export async function rawRows(file: string): Promise<RawRow[]> {
 }
 
 export async function crawlRow(id: string): Promise<RawRow> {
-  const row = (await rawRows(BUNDLED_CRAWL_DATASET_FILE)).find((candidate) => candidate.id === id)
+  const row = (await rawRows(BUNDLED_CRAWL_DATASET)).find((candidate) => candidate.id === id)
   if (row === undefined) throw new Error(`the bundled CRAWL dataset has no ${id}`)
   return structuredClone(row)
 }
@@ -39,21 +36,15 @@ export async function writeDataset(rows: unknown[], folder?: string): Promise<st
   return file
 }
 
-export async function offlineWalkSettings(dataset = BUNDLED_WALK_DATASET): Promise<WalkSettings> {
-  const toml = join(await temporaryFolder(), 'config.toml')
-  await writeFile(
-    toml,
-    [
-      '[dataset]',
-      `path = ${JSON.stringify(dataset)}`,
-      '[execution]',
-      'mode = "offline"',
-      '[audio]',
-      'real_time = false',
-      '',
-    ].join('\n'),
-  )
-  return loadPhaseConfig('walk', toml, { env: {} })
+export function offlineWalkSettings(dataset = BUNDLED_WALK_DATASET): Promise<WalkSettings> {
+  return settingsFromToml('walk', [
+    '[dataset]',
+    `path = ${JSON.stringify(dataset)}`,
+    '[execution]',
+    'mode = "offline"',
+    '[audio]',
+    'real_time = false',
+  ])
 }
 
 export async function offlineWalkEnv(
@@ -63,7 +54,7 @@ export async function offlineWalkEnv(
 ): Promise<ScenarioEnv> {
   return {
     settings,
-    runDirectory: await mkdtemp(join(tmpdir(), 'live-evals-run-')),
+    runDirectory: await freshRunDirectory(),
     offlineServer: server,
     architecture: architectureFor(architecture, settings),
     callerSource: walkPhase.callerSource(settings),
