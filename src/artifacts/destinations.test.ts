@@ -2,7 +2,7 @@ import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { artifactPathProblem, resolveArtifactPath } from './destinations.ts'
+import { artifactPathProblem, resolveArtifactPath, resolveArtifactPathSync } from './destinations.ts'
 
 let root: string
 let runDir: string
@@ -106,5 +106,22 @@ describe('resolveArtifactPath', () => {
     await expect(resolveArtifactPath(join(root, 'gone'), 'results.json')).rejects.toThrow(
       'the run folder does not exist',
     )
+  })
+})
+
+describe('resolveArtifactPathSync', () => {
+  // The same rules as resolveArtifactPath, driven without awaiting: each kind of refusal once.
+  it('refuses by text, by the run folder and by every existing part, like the asynchronous check', () => {
+    expect(resolveArtifactPathSync(runDir, 'audio/s1/input.wav')).toBe(join(runDir, 'audio/s1/input.wav'))
+    expect(() => resolveArtifactPathSync(runDir, '../x.json')).toThrow('".." segment')
+    expect(() => resolveArtifactPathSync(join(root, 'gone'), 'x.json')).toThrow(
+      'the run folder does not exist',
+    )
+    mkdirSync(join(runDir, 'audio'))
+    symlinkSync(outside, join(runDir, 'audio/s1'))
+    expect(() => resolveArtifactPathSync(runDir, 'audio/s1/input.wav')).toThrow('audio/s1 is a symbolic link')
+    writeFileSync(join(outside, 'precious.txt'), 'keep')
+    linkSync(join(outside, 'precious.txt'), join(runDir, 'results.json'))
+    expect(() => resolveArtifactPathSync(runDir, 'results.json')).toThrow('hard-linked (2 links)')
   })
 })

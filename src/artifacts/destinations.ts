@@ -2,8 +2,8 @@
 // artifact-safe names, so it cannot leave the run folder (no absolute paths, no "." or ".."), cannot
 // be redirected (no symlinked folder or file on the way), and cannot replace a file shared with another place
 // (no hard-linked destination). Paths are checked, never sanitized: a bad one is refused with its reason.
-// The check exists twice, asynchronous for writes during a run and synchronous for the interrupted run's
-// last writes (see atomic-file.ts); both walk the same rules below.
+// The rules are written once (destinationProblem) and driven two ways: asynchronously for writes during a run,
+// synchronously for the interrupted run's last writes (see atomic-file.ts).
 import { lstatSync, type Stats } from 'node:fs'
 import { lstat } from 'node:fs/promises'
 import { resolve } from 'node:path'
@@ -31,7 +31,8 @@ export function artifactPathProblem(relativePath: string): string | null {
   return null
 }
 
-function missingIsNull<T>(read: () => T): T | null {
+/** `read()`, or null when what it reads does not exist (ENOENT); any other failure is thrown. */
+export function missingIsNull<T>(read: () => T): T | null {
   try {
     return read()
   } catch (error) {
@@ -57,11 +58,37 @@ function runFolderProblem(stats: Stats | null): string | null {
 }
 
 /** What is wrong with an existing part `shown` of the path, or null. */
-export function existingPartProblem(stats: Stats, shown: string, isLast: boolean): string | null {
+function existingPartProblem(stats: Stats, shown: string, isLast: boolean): string | null {
   if (stats.isSymbolicLink()) return `${shown} is a symbolic link`
   if (!isLast) return stats.isDirectory() ? null : `${shown} is not a folder`
   if (!stats.isFile()) return `${shown} exists and is not a regular file`
   if (stats.nlink > 1) return `${shown} is hard-linked (${stats.nlink} links)`
+  return null
+}
+
+/**
+ * The rules, written once for both callers: yields each path whose lstat it needs, receives the Stats (null when
+ * missing), and returns the reason to refuse `relativePath`, or null.
+ */
+function* destinationProblem(
+  root: string,
+  relativePath: string,
+): Generator<string, string | null, Stats | null> {
+  const textProblem = artifactPathProblem(relativePath)
+  if (textProblem !== null) return textProblem
+  const rootProblem = runFolderProblem(yield root)
+  if (rootProblem !== null) return rootProblem
+  const segments = relativePath.split('/')
+  for (let index = 0; index < segments.length; index++) {
+    const stats = yield resolve(root, ...segments.slice(0, index + 1))
+    if (stats === null) return null // nothing below a missing folder exists yet
+    const problem = existingPartProblem(
+      stats,
+      segments.slice(0, index + 1).join('/'),
+      index === segments.length - 1,
+    )
+    if (problem !== null) return problem
+  }
   return null
 }
 
@@ -71,43 +98,22 @@ export function existingPartProblem(stats: Stats, shown: string, isLast: boolean
  */
 export async function resolveArtifactPath(runDir: string, relativePath: string): Promise<string> {
   const root = resolve(runDir)
-  const refuse = (reason: string) => new ArtifactPathError(root, relativePath, reason)
-  const textProblem = artifactPathProblem(relativePath)
-  if (textProblem !== null) throw refuse(textProblem)
-  const rootProblem = runFolderProblem(await lstatOrNull(root))
-  if (rootProblem !== null) throw refuse(rootProblem)
-  const segments = relativePath.split('/')
-  for (let index = 0; index < segments.length; index++) {
-    const stats = await lstatOrNull(resolve(root, ...segments.slice(0, index + 1)))
-    if (stats === null) break // nothing below a missing folder exists yet
-    const problem = existingPartProblem(
-      stats,
-      segments.slice(0, index + 1).join('/'),
-      index === segments.length - 1,
-    )
-    if (problem !== null) throw refuse(problem)
-  }
+  const checks = destinationProblem(root, relativePath)
+  let step = checks.next()
+  while (!step.done) step = checks.next(await lstatOrNull(step.value))
+  if (step.value !== null) throw new ArtifactPathError(root, relativePath, step.value)
   return resolve(root, relativePath)
 }
 
 /** resolveArtifactPath without yielding to the event loop, for the last writes of an interrupted run. */
 export function resolveArtifactPathSync(runDir: string, relativePath: string): string {
   const root = resolve(runDir)
-  const refuse = (reason: string) => new ArtifactPathError(root, relativePath, reason)
-  const textProblem = artifactPathProblem(relativePath)
-  if (textProblem !== null) throw refuse(textProblem)
-  const rootProblem = runFolderProblem(missingIsNull(() => lstatSync(root)))
-  if (rootProblem !== null) throw refuse(rootProblem)
-  const segments = relativePath.split('/')
-  for (let index = 0; index < segments.length; index++) {
-    const stats = missingIsNull(() => lstatSync(resolve(root, ...segments.slice(0, index + 1))))
-    if (stats === null) break
-    const problem = existingPartProblem(
-      stats,
-      segments.slice(0, index + 1).join('/'),
-      index === segments.length - 1,
-    )
-    if (problem !== null) throw refuse(problem)
+  const checks = destinationProblem(root, relativePath)
+  let step = checks.next()
+  while (!step.done) {
+    const path = step.value
+    step = checks.next(missingIsNull(() => lstatSync(path)))
   }
+  if (step.value !== null) throw new ArtifactPathError(root, relativePath, step.value)
   return resolve(root, relativePath)
 }

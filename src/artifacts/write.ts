@@ -9,7 +9,7 @@ import { chmodSync, lstatSync, mkdirSync, type Stats } from 'node:fs'
 import { lstat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { type AtomicWriteOptions, writeFileAtomically, writeFileAtomicallySync } from './atomic-file.ts'
-import { resolveArtifactPath, resolveArtifactPathSync } from './destinations.ts'
+import { missingIsNull, resolveArtifactPath, resolveArtifactPathSync } from './destinations.ts'
 import { ArtifactPathError, ArtifactsError } from './errors.ts'
 import { makePrivateDirectoryExclusively, PRIVATE_DIRECTORY_MODE } from './private-directories.ts'
 
@@ -61,15 +61,6 @@ function replacedDestinationProblem(stats: Stats | null): string | null {
   return null
 }
 
-function statOrNull<T>(read: () => T): T | null {
-  try {
-    return read()
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw error
-  }
-}
-
 /**
  * The check made just before the rename: a destination checked by path must not have become a symlink, a
  * folder or a hard link since. Exported so tests can exercise the guard without racing.
@@ -88,7 +79,7 @@ export async function assertReplaceableDestination(
 }
 
 function assertReplaceableDestinationSync(root: string, relativePath: string, destination: string): void {
-  const problem = replacedDestinationProblem(statOrNull(() => lstatSync(destination)))
+  const problem = replacedDestinationProblem(missingIsNull(() => lstatSync(destination)))
   if (problem !== null) throw new ArtifactPathError(root, relativePath, problem)
 }
 
