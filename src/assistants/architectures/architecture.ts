@@ -3,8 +3,9 @@
 // the session, the phases and the graders never branch on the architecture's name.
 import type { LiveSession } from '../../live/index.ts'
 import type { ObservedResponseUsage } from '../../reporting/consumption.ts'
+import { renderConversationContext } from '../../scenarios/derived.ts'
 import type { AssistantVisibleInput } from '../../scenarios/visible.ts'
-import type { AssistantApplication } from '../application.ts'
+import { type AssistantApplication, requireOfflineBehaviour } from '../application.ts'
 import type { DelegationWaitOptions } from '../delegation-lifecycle.ts'
 import type { Architecture, AssistantPlan } from '../frontend/index.ts'
 import type { JsonObject, OfflineBehaviour } from '../offline-behaviour.ts'
@@ -110,6 +111,17 @@ export function scenarioApplicationOf(
     snapshot: () => runtime.snapshot(),
     initialState,
   }
+}
+
+/** The application's offline voice behaviour for one scenario, built from its visible input only. */
+export function offlineBehaviourFor(
+  application: AssistantApplication,
+  visibleInput: AssistantVisibleInput,
+): OfflineBehaviour {
+  return requireOfflineBehaviour(application, {
+    conversationContext: renderConversationContext(visibleInput.context),
+    initialState: visibleInput.initialState,
+  })
 }
 
 /** Arguments as graders compare them: an object, or `{}` when the backend sent something unparsable. */

@@ -15,6 +15,7 @@ import {
   type ArchitectureController,
   type AssistantArchitecture,
   type ControllerContext,
+  offlineBehaviourFor,
   parseArguments,
   scenarioApplicationOf,
 } from './architecture.ts'
@@ -59,11 +60,7 @@ export function clientDelegation(
     application,
     createApplication: (visibleInput, facts) =>
       scenarioApplicationOf(application, 'client', visibleInput, facts),
-    offlineBehaviour: (visibleInput) =>
-      requireOfflineBehaviour(application, {
-        conversationContext: renderConversationContext(visibleInput.context),
-        initialState: visibleInput.initialState,
-      }),
+    offlineBehaviour: (visibleInput) => offlineBehaviourFor(application, visibleInput),
     attach(context): ArchitectureController {
       const events: ObservationEvent[] = []
       const controller = new ClientDelegationController({

@@ -1,12 +1,12 @@
 // Responses delegation: GPT-Live calls a Responses model whose function calls our application executes. The
 // controller runs each call once per call_id and publishes the outputs after the backend response completed.
-import { renderConversationContext } from '../../scenarios/derived.ts'
-import { type AssistantApplication, requireOfflineBehaviour } from '../application.ts'
+import type { AssistantApplication } from '../application.ts'
 import { restaurantApplication } from '../responses/application.ts'
 import { ResponsesDelegationController } from '../responses/delegation/index.ts'
 import {
   type ArchitectureController,
   type AssistantArchitecture,
+  offlineBehaviourFor,
   parseArguments,
   type RequestedCall,
   scenarioApplicationOf,
@@ -21,11 +21,7 @@ export function responsesDelegation(
     application,
     createApplication: (visibleInput, facts) =>
       scenarioApplicationOf(application, 'responses', visibleInput, facts),
-    offlineBehaviour: (visibleInput) =>
-      requireOfflineBehaviour(application, {
-        conversationContext: renderConversationContext(visibleInput.context),
-        initialState: visibleInput.initialState,
-      }),
+    offlineBehaviour: (visibleInput) => offlineBehaviourFor(application, visibleInput),
     attach({ session, runtime, clock }): ArchitectureController {
       const controller = new ResponsesDelegationController(session, runtime, { clock })
       return {
