@@ -14,9 +14,10 @@ import type { AssistantUnderTest } from '../../assistants/assistant-session.ts'
 import { concatPcm16, SAMPLE_RATE_HZ, splitFrames } from '../../audio/pcm.ts'
 import type { LiveSessionOutcome } from '../../live/index.ts'
 import { clientEventIdOf } from '../../live/open-waits.ts'
+import type { CallerAudio } from '../engine/caller.ts'
 import { type ClockedStream, MediaClock, MediaClockSendError } from '../engine/media-clock.ts'
+import { describeError, StageError } from '../engine/stage.ts'
 import type { ScenarioSession } from './scenario-session.ts'
-import { type CallerAudio, describeError, StageError } from './types.ts'
 
 /**
  * Audio per virtual-clock step: decisions (completion, timeout, delegation settlement) and the arrival time
