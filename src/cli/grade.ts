@@ -82,7 +82,7 @@ const DEFAULT_BODY_MATCHERS = new Set(['toMatchToolCalls', 'toFollowDelegationPo
  * The default test body's verdict over a re-graded row: the same matchers, applied in the same order, and their
  * failures turned into failed required `assertion:<matcher>` checks by the one-verdict rule (src/vitest/verdict.ts).
  */
-export function defaultBodyVerdict(regraded: RegradedScenario, judged: boolean): ResultItem {
+function defaultBodyVerdict(regraded: RegradedScenario, judged: boolean): ResultItem {
   const { scenario, details, grade, row, original } = regraded
   const run: ScenarioRun = {
     scenarioId: scenario.id,

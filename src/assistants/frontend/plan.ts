@@ -38,7 +38,7 @@ export interface AssistantPlan {
 }
 
 /** The bundled example application, in each architecture's own copy. */
-export const RESTAURANT_APPLICATIONS: Record<Architecture, () => AssistantApplication> = {
+const RESTAURANT_APPLICATIONS: Record<Architecture, () => AssistantApplication> = {
   responses: responsesRestaurant,
   client: clientRestaurant,
 }

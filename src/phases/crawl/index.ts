@@ -16,7 +16,7 @@ function asCrawl(settings: PhaseSettings): CrawlSettings {
 }
 
 /** Where CRAWL caches synthesized caller speech when `audio.cache_dir` is not set. */
-export function speechCacheDirectory(settings: CrawlSettings): string {
+function speechCacheDirectory(settings: CrawlSettings): string {
   return settings.audio.cache_dir ?? resolve(process.cwd(), '.audio_cache', 'crawl')
 }
 

@@ -45,7 +45,7 @@ function formatMs(ms: number): string {
 }
 
 /** The readable transcript: one `[mm:ss.mmm] ROLE: text` line per utterance, on the session clock. */
-export function conversationTranscriptText(timeline: SessionTimeline): string {
+function conversationTranscriptText(timeline: SessionTimeline): string {
   return timeline
     .lines()
     .map(

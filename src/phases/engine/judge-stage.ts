@@ -39,7 +39,7 @@ export interface SemanticAssessment {
   usage_events: JudgeUsageEvent[]
 }
 
-export const NO_SEMANTIC_ASSESSMENT: SemanticAssessment = Object.freeze({
+const NO_SEMANTIC_ASSESSMENT: SemanticAssessment = Object.freeze({
   judgement: null,
   applied: null,
   failure: null,

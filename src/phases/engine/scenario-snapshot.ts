@@ -12,12 +12,12 @@ import { join } from 'node:path'
 import { writeJsonArtifact } from '../../artifacts/index.ts'
 import { type LoadedScenario, parseDataset, SCHEMA_VERSION, type Scenario } from '../../scenarios/index.ts'
 
-export function scenarioSnapshotPath(scenarioId: string): string {
+function scenarioSnapshotPath(scenarioId: string): string {
   return `scenarios/${scenarioId}.json`
 }
 
 /** The scenario as a one-scenario dataset document (recording paths absolute, nothing resolved added). */
-export function scenarioSnapshotDocument(scenario: Scenario | LoadedScenario): Record<string, unknown> {
+function scenarioSnapshotDocument(scenario: Scenario | LoadedScenario): Record<string, unknown> {
   const { input } = scenario
   const recordings = input.recordings.map((recording) => {
     const { resolvedPath, ...given } = recording as typeof recording & { resolvedPath?: string }

@@ -41,7 +41,7 @@ export interface ScenarioSession {
 }
 
 /** Whether the offline virtual clock drives this run (offline and not paced in real time). */
-export function usesVirtualClock(env: Pick<ScenarioEnv, 'settings'>): boolean {
+function usesVirtualClock(env: Pick<ScenarioEnv, 'settings'>): boolean {
   return env.settings.execution.mode === 'offline' && !env.settings.audio.real_time
 }
 

@@ -42,7 +42,7 @@ export const OurGenerationSchema = z.strictObject({
 export type OurGeneration = z.infer<typeof OurGenerationSchema>
 
 /** Where our provenance goes beside another toolkit's. */
-export const OUR_METADATA_KEY = 'live_evals'
+const OUR_METADATA_KEY = 'live_evals'
 
 type Metadata = Record<string, unknown>
 
@@ -62,9 +62,7 @@ export function ourGeneration(metadata: Metadata): Metadata | null {
   return objectAt(metadata.generation)
 }
 
-export function intervalsForMetadata(
-  intervals: readonly SpeechInterval[],
-): z.infer<typeof SpeechIntervalsSchema> {
+function intervalsForMetadata(intervals: readonly SpeechInterval[]): z.infer<typeof SpeechIntervalsSchema> {
   // Whole milliseconds: the detector works on 10 ms frames, so nothing is lost, and the JSON stays readable.
   return intervals.map(({ startMs, endMs }) => ({ start_ms: Math.floor(startMs), end_ms: Math.ceil(endMs) }))
 }

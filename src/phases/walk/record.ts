@@ -9,16 +9,16 @@ import type { RecordingRequest } from './recording-request.ts'
 import type { SpeechEngine } from './speech/engine.ts'
 
 /** Silence before the caller starts (a line picked up) and after they stop. */
-export const RECORDING_LEAD_IN_MS = 300
+const RECORDING_LEAD_IN_MS = 300
 // Short on purpose: the single-turn phases count an answer only from the end of the request's samples, while an
 // assistant (the offline server 300 ms after the speech, a live model on its own end-of-turn detection) may
 // answer as soon as the speech ends. A long silent tail would let it answer inside the recording.
-export const RECORDING_TAIL_MS = 100
+const RECORDING_TAIL_MS = 100
 /** Below this magnitude a sample at either end of the synthesized speech is the engine's own silence. */
 const SILENCE_FLOOR = 32
 
 /** The speech without the silence an engine puts around it, so the layout above is exactly what is heard. */
-export function trimSilence(samples: Int16Array): Int16Array {
+function trimSilence(samples: Int16Array): Int16Array {
   let start = 0
   let end = samples.length
   while (start < end && Math.abs(samples[start] as number) <= SILENCE_FLOOR) start++

@@ -38,10 +38,7 @@ function integerAt(value: unknown): number | null {
 }
 
 /** Overrides that make our chain match the effects another toolkit recorded for this condition. */
-export function overridesFromRecordedEffects(
-  condition: Condition,
-  recorded: unknown,
-): Record<string, number> {
+function overridesFromRecordedEffects(condition: Condition, recorded: unknown): Record<string, number> {
   const theirs = objectAt(recorded)
   if (theirs === null) return {}
   const ours: Record<string, unknown> = effectsBlock(resolveEffects(condition), null)

@@ -16,7 +16,7 @@ export interface EngineChoice {
   env: Record<string, string | undefined>
 }
 
-export function liveMode(env: Record<string, string | undefined>): boolean {
+function liveMode(env: Record<string, string | undefined>): boolean {
   const mode = env.LIVE_EVALS_MODE?.trim()
   if (mode === 'live') return true
   if (mode === 'offline') return false

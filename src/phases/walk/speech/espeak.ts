@@ -18,8 +18,8 @@ const { WaveFile } = wavefile
 const run = promisify(execFile)
 
 /** The pinned voice and rate of our bundled recordings. */
-export const ESPEAK_VOICE = 'en-us'
-export const ESPEAK_RATE_WPM = 160
+const ESPEAK_VOICE = 'en-us'
+const ESPEAK_RATE_WPM = 160
 
 const MISSING =
   'espeak-ng is not installed (it is the Debian/Ubuntu package "espeak-ng": apt-get install -y espeak-ng); ' +

@@ -6,9 +6,9 @@ import OpenAI from 'openai'
 import { SpeechSynthesizer } from '../../../audio/synthesis.ts'
 import { type SpeechEngine, SpeechEngineError } from './engine.ts'
 
-export const DEFAULT_WALK_TTS_MODEL = 'gpt-4o-mini-tts'
+const DEFAULT_WALK_TTS_MODEL = 'gpt-4o-mini-tts'
 /** The reference's OPENAI_WALK_TTS_VOICE default is not documented; ours is a voice the caller side uses. */
-export const DEFAULT_WALK_TTS_VOICE = 'coral'
+const DEFAULT_WALK_TTS_VOICE = 'coral'
 
 export interface OpenAiEngineOptions {
   apiKey: string | undefined
