@@ -1,6 +1,7 @@
 // Which engine records: the one asked for, else OpenAI text-to-speech in live mode and espeak-ng offline.
-// Live mode is LIVE_EVALS_MODE=live, or no mode set and OPENAI_API_KEY present, the same reading the
-// evaluations give those variables; offline without espeak-ng is an error naming the package to install.
+// Live mode is LIVE_EVALS_MODE=live, or no mode set and OPENAI_API_KEY present (unlike the evaluations, which run
+// offline unless LIVE_EVALS_MODE=live: a key alone is taken as asking for real recordings); offline without
+// espeak-ng is an error naming the package to install.
 
 import type { SpeechEngine, SpeechEngineName } from './engine.ts'
 import { espeakEngine } from './espeak.ts'
