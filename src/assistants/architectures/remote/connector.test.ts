@@ -244,6 +244,33 @@ describe('one error per failure (§5 table)', () => {
     ],
     ['an unexpected session.closed', (peer: Peer) => peer.send({ type: 'session.closed' }), protocolFailure],
     [
+      'a tool event whose state nests 50,000 deep (beyond MAX_FRAME_DEPTH)',
+      (peer: Peer) => {
+        // Otherwise well formed: only the depth check tells this from the service's own valid tool event.
+        const event = assistantEvent(
+          {
+            type: 'tool.completed',
+            name: 'check_availability',
+            call_id: 'call_deep',
+            arguments: {},
+            result: { available: true },
+            application_state: { reservations: 'DEEP' },
+            tool_execution: {
+              call_id: 'call_deep',
+              name: 'check_availability',
+              arguments: {},
+              status: 'completed',
+              output: { available: true },
+            },
+          },
+          'd1',
+        )
+        const deep = `${'['.repeat(50_000)}${']'.repeat(50_000)}`
+        peer.sendRaw(JSON.stringify(event).replace('"DEEP"', deep))
+      },
+      protocolFailure,
+    ],
+    [
       'a nested error',
       (peer: Peer) =>
         peer.send({ type: 'assistant.event', event: { type: 'error', error: { message: PEER_SECRET } } }),

@@ -3,6 +3,7 @@
 // happens; the scenario-state extension is refused unless the service was started to accept it; a forwarded
 // `session.closed` is answered and ends the session normally.
 import { describe, expect, it, vi } from 'vitest'
+import { MAX_FRAME_DEPTH } from './protocol/index.ts'
 import {
   delegationCreated,
   historyItem,
@@ -214,5 +215,31 @@ describe('scenario state (our extension)', () => {
     peer.send({ type: 'session.configure', application_state: ['R-100'] })
     expect(await peer.stopCode()).toBe('client_protocol_error')
     expect(application.toolsBuilt).toBe(0)
+  })
+
+  it("nested beyond MAX_FRAME_DEPTH is the peer's malformed input, not a service failure", async () => {
+    const application = recordingApplication()
+    const service = await harness.start({ application, acceptScenarioState: true })
+    const peer = await harness.connect(service)
+    // Deep enough that cloning or serialising it would overflow the stack; sent as text (stringify would too).
+    const deep = `${'['.repeat(50_000)}${']'.repeat(50_000)}`
+    peer.socket.send(`{"type":"session.configure","initial_items":[],"application_state":{"a":${deep}}}`)
+    expect(await peer.stopCode()).toBe('client_protocol_error')
+    expect(await peer.closed).toBe(1008)
+    expect(application.toolsBuilt + application.backendsBuilt).toBe(0)
+  })
+
+  it('nested to MAX_FRAME_DEPTH is accepted', async () => {
+    const application = recordingApplication()
+    const service = await harness.start({ application, acceptScenarioState: true })
+    const peer = await harness.connect(service)
+    // The frame is level 1 and application_state level 2; the chain under `root` fills levels 3 to the limit.
+    let nested: Record<string, unknown> = {}
+    for (let level = 4; level <= MAX_FRAME_DEPTH; level += 1) nested = { next: nested }
+    const state = { root: nested }
+    expect(await peer.configure({ application_state: state })).toEqual({
+      type: 'session.ready',
+      application_state: state,
+    })
   })
 })

@@ -12,7 +12,7 @@ export {
   type SessionConfigure,
   sessionConfigureSchema,
 } from './connector-messages.ts'
-export { frameByteLength, frameObject, frameText } from './frames.ts'
+export { frameByteLength, frameObject, frameText, MAX_FRAME_DEPTH } from './frames.ts'
 export {
   type ClientDelegationCreated,
   FORWARDED_LIVE_EVENT_TYPES,
