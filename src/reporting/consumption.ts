@@ -75,25 +75,6 @@ function observedFields(
 const detail = (details: object | undefined, name: string): unknown =>
   details === undefined ? undefined : (details as Record<string, unknown>)[name]
 
-function backendTotals(usages: readonly ObservedResponseUsage[]): Consumption['backend'] {
-  const backend: Consumption['backend'] = {}
-  const total = summedWhenAllObserved(usages.map((usage) => usage.total_tokens))
-  if (total !== undefined) backend.total_tokens = total
-  const input = observedFields(['total_tokens', ...INPUT_DETAILS], (name) =>
-    usages.map((usage) =>
-      name === 'total_tokens' ? usage.input_tokens : detail(usage.input_tokens_details, name),
-    ),
-  )
-  if (input !== undefined) backend.input = input
-  const output = observedFields(['total_tokens', ...OUTPUT_DETAILS], (name) =>
-    usages.map((usage) =>
-      name === 'total_tokens' ? usage.output_tokens : detail(usage.output_tokens_details, name),
-    ),
-  )
-  if (output !== undefined) backend.output = output
-  return backend
-}
-
 /** One model's share, in the Responses usage names (the reference's `models` entries). */
 function modelUsage(model: string, usages: readonly ObservedResponseUsage[]): BackendModelUsage {
   const entry: BackendModelUsage = { model }
@@ -110,6 +91,27 @@ function modelUsage(model: string, usages: readonly ObservedResponseUsage[]): Ba
   )
   if (output !== undefined) entry.output_tokens_details = output
   return entry
+}
+
+/** `{total_tokens, ...details}` of one direction; undefined when nothing of it was observed. */
+function direction(
+  totalTokens: number | undefined,
+  details: Record<string, number> | undefined,
+): Record<string, number> | undefined {
+  if (totalTokens === undefined && details === undefined) return undefined
+  return { ...(totalTokens === undefined ? {} : { total_tokens: totalTokens }), ...details }
+}
+
+/** The same sums as a model's share, in the row's own shape: `input` and `output` each carry their total. */
+function backendTotals(usages: readonly ObservedResponseUsage[]): Consumption['backend'] {
+  const totals = modelUsage('all', usages)
+  const backend: Consumption['backend'] = {}
+  if (totals.total_tokens !== undefined) backend.total_tokens = totals.total_tokens
+  const input = direction(totals.input_tokens, totals.input_tokens_details)
+  if (input !== undefined) backend.input = input
+  const output = direction(totals.output_tokens, totals.output_tokens_details)
+  if (output !== undefined) backend.output = output
+  return backend
 }
 
 export function buildConsumption(input: ConsumptionInput): Consumption {
