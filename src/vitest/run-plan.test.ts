@@ -119,6 +119,27 @@ describe('planRun', () => {
   })
 })
 
+describe('planRun with a remote client assistant', () => {
+  test("the client run is labelled …_client_remote and says its tool evidence is the service's; responses is not", async () => {
+    const { dir, env } = await scratch()
+    const settings = loadSuiteSettings('crawl', CONFIG, {
+      env: { ...env, OPENAI_CLIENT_ASSISTANT_ENDPOINT: 'https://app.example/assistant' },
+    })
+    const plan = await planRun(settings, { projectRoot: dir, now: NOW })
+    expect(plan.runs.map((run) => run.name)).toEqual([
+      'crawl_offline_responses_20260818_000000_000Z',
+      'crawl_offline_client_remote_20260818_000000_000Z',
+    ])
+    const extensions = (run: { metadata: { configuration: Record<string, unknown> } }) =>
+      (run.metadata.configuration.live_evals as Record<string, unknown> | undefined)?.tool_evidence
+    expect(extensions(plannedRunFor(plan, 'client'))).toEqual({
+      source: 'remote_service',
+      architecture_only_comparison: false,
+    })
+    expect(extensions(plannedRunFor(plan, 'responses'))).toBeUndefined()
+  })
+})
+
 describe('planRun for a shard of a named run', () => {
   test("registers only the shard's scenarios, in the run's shared folder, and stamps no settings", async () => {
     const { dir, env } = await scratch()

@@ -144,11 +144,12 @@ export async function planRun<P extends Phase>(
   const now = options.now ?? new Date()
   const runs: PlannedRun[] = []
   for (const architecture of architecturesToEvaluate(settings)) {
+    const remote = remoteClient(settings, architecture)
     let claimed: Awaited<ReturnType<typeof claimRunDirectory>>
     try {
       claimed = await claimRunDirectory({
         resultsDir,
-        label: runLabel(settings.phase, mode, architecture, remoteClient(settings, architecture)),
+        label: runLabel(settings.phase, mode, architecture, remote),
         architecture,
         runName,
         shard,
@@ -159,24 +160,23 @@ export async function planRun<P extends Phase>(
       await releaseEmptyRunDirectories(runs)
       throw error
     }
+    const metadata: PlannedRun['metadata'] = {
+      id: claimed.name,
+      module: settings.phase,
+      execution_mode: mode === 'live' ? 'live' : 'offline_fixture',
+      interaction: description.interaction,
+      dataset: resolve(settings.dataset.path),
+      configuration: redactedConfiguration(settings, description.configuration(settings, architecture)),
+    }
     runs.push({
       architecture,
       ...claimed,
-      metadata: {
-        id: claimed.name,
-        module: settings.phase,
-        execution_mode: mode === 'live' ? 'live' : 'offline_fixture',
-        interaction: description.interaction,
-        dataset: resolve(settings.dataset.path),
-        configuration: redactedConfiguration(settings, description.configuration(settings, architecture)),
-      },
+      metadata: remote
+        ? withRunExtensions(metadata, {
+            tool_evidence: { source: 'remote_service', architecture_only_comparison: false },
+          })
+        : metadata,
     })
-    const planned = runs.at(-1) as PlannedRun
-    if (remoteClient(settings, architecture)) {
-      planned.metadata = withRunExtensions(planned.metadata, {
-        tool_evidence: { source: 'remote_service', architecture_only_comparison: false },
-      })
-    }
   }
   return RunPlanSchema.parse({
     phase: settings.phase,
