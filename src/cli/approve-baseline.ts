@@ -2,8 +2,8 @@
 // baseline the gate compares with. The source is validated like any gate input and must be a complete run, so a
 // baseline is never "whatever ran last" nor a run that was cut short.
 
-import { copyFile, rename, rm } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { writeFileAtomically } from '../artifacts/atomic-file.ts'
 import { GateInputError } from '../gate/errors.ts'
 import { loadGateFile } from '../gate/load.ts'
 import { type CommandIO, EXIT_USAGE } from './main.ts'
@@ -32,14 +32,13 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     if (file.partial !== null) {
       throw new GateInputError(source, `holds partial results (${file.partial}); approve a run that ended`)
     }
-    // Copy beside the destination, then rename: a reader of the baseline sees the old file or the new one.
-    const temporary = join(dirname(destination), `.${basename(destination)}.${process.pid}.tmp`)
+    // Replaced atomically: a reader of the baseline (a CI job) sees the old file or the new one, never a cut one.
+    const bytes = await readFile(source)
     try {
-      await copyFile(source, temporary)
-      await rename(temporary, destination)
+      await writeFileAtomically(destination, bytes)
     } catch (error) {
-      await rm(temporary, { force: true })
-      throw error
+      const code = (error as NodeJS.ErrnoException).code ?? String(error)
+      throw new GateInputError(destination, `cannot be written (${code}); check that its folder exists`)
     }
     const { summary, run } = file.document
     io.out(
