@@ -17,10 +17,10 @@ import {
   type SettingsFor,
 } from '../config/index.ts'
 import { usesRemoteClientAssistant } from '../phases/engine/architecture-choice.ts'
+import { phaseModule } from '../phases/registry.ts'
 import { RunMetadataSchema } from '../reporting/result-schema.ts'
 import { withRunExtensions } from '../reporting/results-document.ts'
 import { type LoadedScenario, loadDataset, selectScenarios } from '../scenarios/index.ts'
-import { phaseRunDescription } from './phase-runs.ts'
 import { claimRunDirectory, releaseUnusedRunDirectories } from './plugin/run-directories.ts'
 import { RunPlanProblem } from './plugin/run-plan-problem.ts'
 import { itemsOfShard, type Shard, ShardSchema } from './plugin/shard.ts'
@@ -138,7 +138,7 @@ export async function planRun<P extends Phase>(
     : `the default dataset ${resolve(settings.dataset.path)} (dataset.path, LIVE_EVALS_DATASET) does not exist; ` +
       'create it, point dataset.path at one, or give scenarioSuite() a dataset or scenarios of its own'
   const scenarios = datasetProblem === null ? itemsOfShard(await selectedScenarios(settings), shard) : []
-  const description = phaseRunDescription(settings.phase)
+  const description = phaseModule(settings.phase)
   const mode = settings.execution.mode
   const resultsDir = resultsDirectory(settings, options.projectRoot)
   const now = options.now ?? new Date()

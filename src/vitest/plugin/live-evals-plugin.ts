@@ -5,7 +5,7 @@
 // to report, so it never breaks a run of other projects.
 import type { TestProject, Vitest } from 'vitest/node'
 import type { PhaseSettings } from '../../config/index.ts'
-import { phaseRunDescription } from '../phase-runs.ts'
+import { phaseModule } from '../../phases/registry.ts'
 import type { LiveEvalsProjectOptions } from '../provided.ts'
 import { resultsDirectory } from '../settings.ts'
 import {
@@ -47,5 +47,5 @@ function applyExecutionSettings(project: TestProject, settings: PhaseSettings): 
   const concurrency = settings.execution.concurrency
   project.config.maxConcurrency = concurrency
   project.config.sequence.concurrent = concurrency > 1
-  project.config.testTimeout = phaseRunDescription(settings.phase).testTimeoutMs(settings)
+  project.config.testTimeout = phaseModule(settings.phase).testTimeoutMs(settings)
 }
