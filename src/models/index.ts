@@ -6,7 +6,6 @@ export { createRateLimiter, type RateLimiter, type RateLimiterOptions } from './
 export { DEFAULT_RETRY_POLICY, type RetryPolicy, type Sleep } from './retry.ts'
 export { callStructured, type StructuredCallRequest, type StructuredCallResult } from './structured-call.ts'
 export {
-  asUsageRecord,
   cachedUsageEvent,
   type EvaluatorUsageSource,
   type ModelUsageEvent,

@@ -1,12 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { buildConsumption } from '../reporting/consumption.ts'
 import { structuredAnswer } from '../testing/responses-server/responses-route.ts'
 import { ModelCallError } from './errors.ts'
 import { recordingSleep, type ScriptedOpenAi, startScriptedOpenAi } from './models.test-helpers.ts'
 import { createRateLimiter } from './rate-limiter.ts'
 import { callStructured, type StructuredCallRequest } from './structured-call.ts'
-import { asUsageRecord } from './usage.ts'
 
 const Verdict = z.strictObject({ done: z.boolean(), reason: z.string().min(1) })
 
@@ -71,7 +69,7 @@ describe('callStructured', () => {
     })
   })
 
-  it('records usage as an event of its own source, which the assistant consumption never counts', async () => {
+  it('records usage as an event of its own evaluator source, with the tokens the API reported', async () => {
     fake.responses.push(structuredAnswer({ done: false, reason: 'Still talking.' }))
     const { usage } = await callStructured(request())
     expect(usage).toMatchObject({
@@ -84,18 +82,6 @@ describe('callStructured', () => {
     })
     expect(usage.total_tokens).toBe((usage.input_tokens ?? 0) + (usage.output_tokens ?? 0))
     expect(usage.total_tokens).toBeGreaterThan(0)
-    const consumption = buildConsumption({
-      frontend_usage: null,
-      usage_records: [
-        asUsageRecord(usage),
-        {
-          source: 'assistant_backend',
-          model: 'backend',
-          usage: { total_tokens: 7, input_tokens: 5, output_tokens: 2 },
-        },
-      ],
-    })
-    expect(consumption.backend.total_tokens).toBe(7)
   })
 
   it('retries a 429 after the server hint and a 500 after the backoff, then succeeds', async () => {

@@ -1,6 +1,6 @@
 // Usage of evaluator-side model calls, recorded as events with their source. These tokens are the evaluation's
-// cost, never the assistant's consumption: the source type excludes `assistant_backend`, and asUsageRecord keeps
-// the source so reporting's consumption (which counts only `assistant_backend`) leaves them out.
+// cost, never the assistant's consumption: the source type excludes `assistant_backend`, and the events go to a
+// row's details (judge_usage_events), never to the usage records reporting's consumption counts.
 
 import type { ResponseUsage } from 'openai/resources/responses/responses'
 import { optionalCount } from '../metrics/counts.ts'
@@ -67,21 +67,5 @@ export function cachedUsageEvent(
     cached_input_tokens: 0,
     output_tokens: 0,
     reasoning_tokens: 0,
-  }
-}
-
-/** The record reporting's consumption reads; its evaluator source keeps it out of the assistant's counts. */
-export function asUsageRecord(event: ModelUsageEvent): UsageRecord {
-  const known = <T>(value: T | null): T | undefined => (value === null ? undefined : value)
-  return {
-    source: event.source,
-    model: event.model,
-    usage: {
-      total_tokens: known(event.total_tokens),
-      input_tokens: known(event.input_tokens),
-      output_tokens: known(event.output_tokens),
-      input_tokens_details: { cached_tokens: known(event.cached_input_tokens) },
-      output_tokens_details: { reasoning_tokens: known(event.reasoning_tokens) },
-    },
   }
 }

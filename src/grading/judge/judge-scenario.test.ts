@@ -1,7 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createRateLimiter } from '../../models/rate-limiter.ts'
-import { asUsageRecord } from '../../models/usage.ts'
-import { buildConsumption } from '../../reporting/consumption.ts'
 import { responsesRoute, structuredAnswer } from '../../testing/responses-server/responses-route.ts'
 import { SEMANTIC_DIMENSIONS } from '../semantic-applicability.ts'
 import { SemanticJudgeError, semanticJudgeFailure } from './errors.ts'
@@ -144,7 +142,7 @@ describe('judgeScenario with the Responses judge', () => {
     })
   })
 
-  it('records one usage event per request, kept apart from the assistant consumption', async () => {
+  it('records one usage event per request, under an evaluator source (never assistant_backend)', async () => {
     api.script.task_understanding = [passing()]
     api.script.grounded_communication = [passing()]
     const { usage_events } = await judgeScenario(judgeBooking(), bookingObserved(), judgeOptions(api))
@@ -159,18 +157,6 @@ describe('judgeScenario with the Responses judge', () => {
       expect(event.total_tokens).toBeGreaterThan(0)
       expect(event.purpose).toBe(`evaluation_judge/${event.dimension}`)
     }
-    const consumption = buildConsumption({
-      frontend_usage: null,
-      usage_records: [
-        ...usage_events.map(asUsageRecord),
-        {
-          source: 'assistant_backend',
-          model: 'backend',
-          usage: { total_tokens: 11, input_tokens: 8, output_tokens: 3 },
-        },
-      ],
-    })
-    expect(consumption.backend).toMatchObject({ total_tokens: 11, input: { total_tokens: 8 } })
   })
 
   it('retries a rate limit and a server error, then judges', async () => {
