@@ -1,7 +1,6 @@
 // `live-evals report <run-dir>...`: write the HTML report of each run (report.html in its folder, with a timeline
 // image beside each scenario's WAVs); given several runs, also one comparison page.
 
-import { GateInputError } from '../gate/errors.ts'
 import { writeComparisonReport, writeRunReport } from '../report/write-report.ts'
 import { type CommandIO, EXIT_USAGE } from './main.ts'
 
@@ -47,7 +46,8 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     io.out(`comparison of ${runDirectories.length} runs: ${comparison}\n`)
     return 0
   } catch (error) {
-    const reason = error instanceof GateInputError || error instanceof Error ? error.message : String(error)
+    // A GateInputError (no readable results.json) already names the file; anything else is said as it is.
+    const reason = error instanceof Error ? error.message : String(error)
     io.err(`live-evals report: ${reason}\n`)
     return EXIT_USAGE
   }
