@@ -8,11 +8,8 @@ import { openScenarioSession } from './scenario-session.ts'
 
 export const singleTurnDriver: ConversationDriver = {
   async open(scenario, env, caller, options): Promise<OpenConversation> {
+    const session = await openScenarioSession(scenario, env, caller, options)
     const signal = options.signal === undefined ? {} : { signal: options.signal }
-    const session = await openScenarioSession(scenario, env, caller, {
-      ...signal,
-      application: options.application,
-    })
     return {
       timeline: session.timeline,
       trace: session.trace,

@@ -5,7 +5,6 @@
 // registered with the offline server under a fresh token carrying only what the caller says; live, it connects
 // to the real endpoint with the API key.
 
-import type { ScenarioApplication } from '../../assistants/architectures/index.ts'
 import {
   type AssistantUnderTest,
   checkScenarioApplication,
@@ -22,6 +21,7 @@ import { SessionTrace } from '../../observability/trace.ts'
 import { assistantVisibleInput, type Scenario } from '../../scenarios/index.ts'
 import type { CallerAudio } from '../engine/caller.ts'
 import type { ScenarioEnv } from '../engine/execution.ts'
+import type { DriveOptions } from '../engine/phase-module.ts'
 import { describeError, StageError } from '../engine/stage.ts'
 import { ResponseCompletionTracker } from './response-completion.ts'
 
@@ -45,17 +45,11 @@ function usesVirtualClock(env: Pick<ScenarioEnv, 'settings'>): boolean {
   return env.settings.execution.mode === 'offline' && !env.settings.audio.real_time
 }
 
-export interface OpenScenarioSessionOptions {
-  signal?: AbortSignal
-  /** The scenario's application, built beforehand (the `toolState` fixture). */
-  application: ScenarioApplication
-}
-
 export async function openScenarioSession(
   scenario: Scenario,
   env: ScenarioEnv,
   callerAudio: CallerAudio,
-  options: OpenScenarioSessionOptions,
+  options: DriveOptions,
 ): Promise<ScenarioSession> {
   const settings = env.settings
   const visibleInput = assistantVisibleInput(scenario)
