@@ -5,10 +5,11 @@
 // half-written entry under the final name; files are 0600 and the directory 0700 because the text may
 // be sensitive scenario content.
 
-import { createHash, randomBytes } from 'node:crypto'
-import { chmod, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { chmod, mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type OpenAI from 'openai'
+import { writeFileAtomically } from '../artifacts/atomic-file.ts'
 import { BYTES_PER_SAMPLE, pcm16FromBytes } from './pcm.ts'
 
 /**
@@ -189,12 +190,9 @@ async function readCacheEntry(path: string): Promise<Int16Array | null> {
 }
 
 async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
-  const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
   try {
-    await writeFile(temporary, bytes, { mode: 0o600, flag: 'wx' })
-    await rename(temporary, path)
+    await writeFileAtomically(path, bytes)
   } catch (error) {
-    await unlink(temporary).catch(() => {})
     throw new SpeechSynthesisError(`Cannot write speech cache entry ${path}: ${(error as Error).message}`, {
       cause: error,
     })

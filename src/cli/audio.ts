@@ -1,5 +1,5 @@
-import { open, rename, rm } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
+import { writeFileAtomically } from '../artifacts/atomic-file.ts'
 import { AudioRealismError, CONDITIONS, processWavFile } from '../audio/effects/index.ts'
 import { type CommandIO, EXIT_USAGE } from './main.ts'
 
@@ -68,7 +68,7 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
         end_ms: endMs,
       })),
     }
-    await writePrivateFileAtomically(metadataFile, `${JSON.stringify(document, null, 2)}\n`)
+    await writeFileAtomically(metadataFile, `${JSON.stringify(document, null, 2)}\n`)
     const observed = processed.metadata.observations
     io.out(
       `${output}: ${condition}, seed ${seed}, ${(processed.durationMs / 1000).toFixed(2)} s ` +
@@ -141,18 +141,4 @@ function flagFor(field: string): string | null {
   if (field === 'seed') return '--seed'
   const entry = Object.entries(OVERRIDE_FLAGS).find(([, key]) => key === field)
   return entry === undefined ? null : `--${entry[0]}`
-}
-
-async function writePrivateFileAtomically(file: string, text: string): Promise<void> {
-  const temporary = `${file}.${process.pid}.partial`
-  const handle = await open(temporary, 'w', 0o600)
-  try {
-    await handle.writeFile(text)
-    await handle.close()
-    await rename(temporary, file)
-  } catch (error) {
-    await handle.close().catch(() => undefined)
-    await rm(temporary, { force: true })
-    throw error
-  }
 }
