@@ -69,6 +69,22 @@ const VERBS: Record<string, VerbEntry> = {
 /** Exit code for a command line that cannot be understood (every verb uses it). */
 export const EXIT_USAGE = 2
 
+/** For the verbs that serve until stopped: resolves on SIGINT/SIGTERM, or when `stop` aborts (tests). */
+export function untilStopped(stop?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done)
+      process.off('SIGTERM', done)
+      stop?.removeEventListener('abort', done)
+      resolve()
+    }
+    process.once('SIGINT', done)
+    process.once('SIGTERM', done)
+    stop?.addEventListener('abort', done, { once: true })
+    if (stop?.aborted) done()
+  })
+}
+
 function helpText(): string {
   const lines = ['Usage: live-evals <command> [arguments]', '', 'Commands:']
   for (const [name, verb] of Object.entries(VERBS)) lines.push(`  ${name.padEnd(16)} ${verb.summary}`)

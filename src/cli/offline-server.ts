@@ -8,7 +8,7 @@ import {
   SEND_BUFFER_EXCEEDED_REASON,
   startOfflineLiveServer,
 } from '../testing/live-server/index.ts'
-import { type CommandIO, EXIT_USAGE } from './main.ts'
+import { type CommandIO, EXIT_USAGE, untilStopped } from './main.ts'
 
 const mib = (bytes: number) => `${bytes / (1024 * 1024)} MiB`
 
@@ -74,18 +74,7 @@ export async function offlineServerCommand(
   }
   io.out(`${server.url}\n`)
   io.err(`openai client baseURL: ${server.baseURL} (any API key). Stop with Ctrl-C.\n`)
-  await new Promise<void>((resolve) => {
-    const done = () => {
-      process.off('SIGINT', done)
-      process.off('SIGTERM', done)
-      stop?.removeEventListener('abort', done)
-      resolve()
-    }
-    process.once('SIGINT', done)
-    process.once('SIGTERM', done)
-    stop?.addEventListener('abort', done, { once: true })
-    if (stop?.aborted) done()
-  })
+  await untilStopped(stop)
   await server.close()
   return 0
 }
