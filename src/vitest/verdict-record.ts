@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises'
 import { dirname, relative } from 'node:path'
 import { writeJsonArtifact } from '../artifacts/index.ts'
+import { detailsVerdict } from '../phases/engine/details.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
 import type { ScenarioRun } from './scenario-run.ts'
 
@@ -10,9 +11,6 @@ export async function recordVerdict(run: ScenarioRun, row: ResultItem): Promise<
   if (run.detailsPath === null || row === run.row) return
   const runDirectory = dirname(dirname(run.detailsPath))
   const details = JSON.parse(await readFile(run.detailsPath, 'utf8')) as Record<string, unknown>
-  details.verdict = {
-    status: row.status,
-    assessment: row.assessment ?? null,
-  }
+  details.verdict = detailsVerdict(row)
   await writeJsonArtifact(runDirectory, relative(runDirectory, run.detailsPath), details)
 }

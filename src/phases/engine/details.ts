@@ -4,6 +4,7 @@
 // step when the test's assertions changed the row.
 import { z } from 'zod'
 import { SingleTurnObservationSchema } from '../../observability/observation.ts'
+import type { ResultItem } from '../../reporting/result-schema.ts'
 
 export const DETAILS_SCHEMA_VERSION = '2.0'
 
@@ -75,3 +76,8 @@ export const ScenarioDetailsSchema = z.strictObject({
 })
 
 export type ScenarioDetails = z.infer<typeof ScenarioDetailsSchema>
+
+/** The details' `verdict` for a row the test's assertions changed: its status and assessment as results.json has them. */
+export function detailsVerdict(row: ResultItem): NonNullable<ScenarioDetails['verdict']> {
+  return { status: row.status, assessment: row.assessment ?? null }
+}

@@ -28,7 +28,7 @@ import {
 import { buildResultsDocument } from '../../reporting/results-document.ts'
 import type { LoadedScenario } from '../../scenarios/index.ts'
 import { artifactLayout } from './artifacts.ts'
-import { type ScenarioDetails, ScenarioDetailsSchema } from './details.ts'
+import { detailsVerdict, type ScenarioDetails, ScenarioDetailsSchema } from './details.ts'
 import { buildGradedRow, gradedDetailsFields } from './graded-row.ts'
 import { judgeGrade, type SemanticAssessment } from './judge-stage.ts'
 import { readScenarioSnapshot, writeScenarioSnapshot } from './scenario-snapshot.ts'
@@ -228,7 +228,7 @@ async function regradeRow(
   await writeJsonArtifact(to, detailsPath, {
     ...observed,
     ...gradedDetailsFields(judged.grade, judged.semantic, graded),
-    ...(final === graded ? {} : { verdict: { status: final.status, assessment: final.assessment ?? null } }),
+    ...(final === graded ? {} : { verdict: detailsVerdict(final) }),
   })
   await writeScenarioSnapshot(to, scenario)
   return final
