@@ -1,6 +1,7 @@
 // Response latency as the report and the gate see it: one sample per answered response, split into turns with
 // tool work and turns without, and read against named bands. RUN reuses isToolTurn for its per-turn samples.
 
+import { optionalCount } from '../metrics/counts.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
 import { rowKeyOf } from '../reporting/row-key.ts'
 import { type Distribution, distributionOf } from './statistics.ts'
@@ -50,10 +51,6 @@ export interface ResponseSamples {
   rows_without_per_response_latency: number
 }
 
-function countOf(value: unknown): number | null {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null
-}
-
 /** The tool work of a single-response row, from its observability, falling back to its count pairs. */
 export function rowTurnWork(row: ResultItem): TurnWork {
   const observability = row.observability as
@@ -62,7 +59,7 @@ export function rowTurnWork(row: ResultItem): TurnWork {
   const executed = observability?.tools?.executed
   return {
     delegations:
-      countOf(observability?.interaction?.delegations) ?? row.metrics.task.delegations?.actual ?? 0,
+      optionalCount(observability?.interaction?.delegations) ?? row.metrics.task.delegations?.actual ?? 0,
     tool_calls: Array.isArray(executed) ? executed.length : (row.metrics.task.tool_calls?.actual ?? 0),
   }
 }
