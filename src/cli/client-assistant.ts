@@ -7,7 +7,7 @@ import { chooseReferenceApplication } from '../assistants/client/service/backend
 import {
   assertLoopbackHost,
   type ClientAssistantService,
-  parseAllowedOrigins,
+  parseAllowedOrigin,
   startClientAssistantService,
   TOKEN_VARIABLE,
 } from '../assistants/client/service/index.ts'
@@ -58,11 +58,18 @@ export function parseClientAssistantArgs(
     return { error: `--port needs an integer from 0 to 65535, got ${portText}` }
   }
   const allowedOrigins = values['allow-origin'] ?? []
+  // Each refusal names the flag and the value it refused, so a long command line points at its bad entry.
   try {
     assertLoopbackHost(host)
-    parseAllowedOrigins(allowedOrigins)
   } catch (error) {
-    return { error: (error as Error).message }
+    return { error: `--host ${JSON.stringify(host)}: ${(error as Error).message}` }
+  }
+  for (const origin of allowedOrigins) {
+    try {
+      parseAllowedOrigin(origin)
+    } catch (error) {
+      return { error: `--allow-origin ${JSON.stringify(origin)}: ${(error as Error).message}` }
+    }
   }
   return {
     host,
