@@ -192,9 +192,10 @@ function streamEvents(built: BuiltResponse, ending: NonNullable<ScriptedResponse
   built.items.forEach((item, output_index) => {
     events.push({ type: 'response.output_item.added', output_index, item: startedItem(item) })
     // Refusal messages are streamed as their added/done items only; the harness never streams one.
-    if (item.type === 'message' && item.content[0]?.type === 'output_text') {
+    const part = item.type === 'message' ? item.content[0] : undefined
+    if (part?.type === 'output_text') {
       const where = { item_id: item.id, output_index, content_index: 0 }
-      const text = item.content[0]?.type === 'output_text' ? item.content[0].text : ''
+      const { text } = part
       events.push({
         type: 'response.content_part.added',
         ...where,
@@ -204,7 +205,7 @@ function streamEvents(built: BuiltResponse, ending: NonNullable<ScriptedResponse
         events.push({ type: 'response.output_text.delta', ...where, delta, logprobs: [] })
       events.push(
         { type: 'response.output_text.done', ...where, text, logprobs: [] },
-        { type: 'response.content_part.done', ...where, part: item.content[0] },
+        { type: 'response.content_part.done', ...where, part },
       )
     } else if (item.type === 'function_call') {
       const where = { item_id: item.id, output_index }
