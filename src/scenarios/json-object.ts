@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { MAX_JSON_DEPTH, pathBeyondDepth } from './limits.ts'
+import { MAX_JSON_DEPTH, pathBeyondDepth, TOO_DEEP_MESSAGE } from './limits.ts'
 
 // Free-form JSON objects of the contract (tool arguments, application state, recording metadata).
 // Their keys belong to the application, so they are not checked here; they must be objects, though.
@@ -27,7 +27,7 @@ export const JsonObjectSchema = z.unknown().transform((value, ctx): Record<strin
     ctx.addIssue({
       code: 'custom',
       path: tooDeep,
-      message: `nested deeper than ${MAX_JSON_DEPTH} levels of objects and lists; a dataset may nest at most ${MAX_JSON_DEPTH} deep`,
+      message: TOO_DEEP_MESSAGE,
     })
     return z.NEVER
   }

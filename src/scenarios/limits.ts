@@ -11,6 +11,9 @@ export const MAX_DATASET_BYTES = 16 * 1024 * 1024
 /** Deepest nesting of objects and lists in a dataset, counting the dataset object itself as level 1. */
 export const MAX_JSON_DEPTH = 64
 
+/** The violation for a value nested beyond MAX_JSON_DEPTH, whichever check found it. */
+export const TOO_DEEP_MESSAGE = `nested deeper than ${MAX_JSON_DEPTH} levels of objects and lists; a dataset may nest at most ${MAX_JSON_DEPTH} deep`
+
 interface Visit {
   value: unknown
   key: PropertyKey | null

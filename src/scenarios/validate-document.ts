@@ -1,6 +1,6 @@
 import { duplicateScenarioIdProblems, SCHEMA_VERSION } from './dataset.ts'
 import { isJsonObject } from './json-object.ts'
-import { MAX_JSON_DEPTH, pathBeyondDepth } from './limits.ts'
+import { MAX_JSON_DEPTH, pathBeyondDepth, TOO_DEEP_MESSAGE } from './limits.ts'
 import { quoteText } from './quote.ts'
 import { RunGatedScenarioSchema } from './run-gate.ts'
 import type { Scenario } from './scenario.ts'
@@ -93,10 +93,7 @@ function validateWrapperAndScenarios(document: unknown, violations: ViolationLis
     // Too deep to hand to later stages: that is this scenario's one problem, its fields are not read.
     const tooDeep = pathBeyondDepth(raw, SCENARIO_DEPTH, MAX_JSON_DEPTH)
     if (tooDeep !== null) {
-      add(
-        tooDeep,
-        `nested deeper than ${MAX_JSON_DEPTH} levels of objects and lists; a dataset may nest at most ${MAX_JSON_DEPTH} deep`,
-      )
+      add(tooDeep, TOO_DEEP_MESSAGE)
       continue
     }
     const result = RunGatedScenarioSchema.safeParse(raw, { reportInput: true })
