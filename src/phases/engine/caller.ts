@@ -2,6 +2,7 @@
 // seam for it, called before the session opens: CRAWL speaks the request (synthetic voice offline, text-to-speech
 // live), WALK plays a recording. RUN's simulated caller speaks during the call instead; it joins the media
 // clock as a participant (media-clock.ts), and its source prepares only what it knows beforehand.
+import { z } from 'zod'
 import type { Scenario } from '../../scenarios/index.ts'
 
 export interface HeardUtterance {
@@ -32,13 +33,16 @@ export interface CallerAudio {
   recording?: CallerRecording
 }
 
-export interface CallerRecording {
-  id: string
-  path: string
-  file: string
-  condition: string
-  metadata: Record<string, unknown>
-}
+/** A recorded request: its path as the dataset gives it, the absolute file, condition and metadata. */
+export const CallerRecordingSchema = z.strictObject({
+  id: z.string(),
+  path: z.string(),
+  file: z.string(),
+  condition: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+})
+
+export type CallerRecording = z.infer<typeof CallerRecordingSchema>
 
 export interface CallerSource {
   /** The row's `observability.interaction.audio_source` (reference: `synthetic` or `recorded`). */

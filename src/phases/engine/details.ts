@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { SingleTurnObservationSchema } from '../../observability/observation.ts'
 import type { ResultItem } from '../../reporting/result-schema.ts'
+import { CallerRecordingSchema } from './caller.ts'
 
 export const DETAILS_SCHEMA_VERSION = '2.0'
 
@@ -25,15 +26,7 @@ export const ScenarioDetailsSchema = z.strictObject({
   assistant_mode: z.string(),
   audio_source: z.enum(['synthetic', 'recorded']),
   caller_audio: z.enum(['synthetic', 'tts', 'recorded']),
-  recording: z
-    .strictObject({
-      id: z.string(),
-      path: z.string(),
-      file: z.string(),
-      condition: z.string(),
-      metadata: jsonObject,
-    })
-    .nullable(),
+  recording: CallerRecordingSchema.nullable(),
   scenario_type: z.string(),
   context_mode: z.string(),
   conversation_context: json,
