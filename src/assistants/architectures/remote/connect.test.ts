@@ -3,19 +3,17 @@
 // the ready reply, the deadlines and the heartbeat, each against a real loopback server.
 import { describe, expect, it } from 'vitest'
 import { TOKEN_REUSE_MESSAGE, TOKEN_SHAPE_MESSAGE } from '../../client/service/token.ts'
-import { created, errorsIn, TOKEN, until, useScriptedServices } from './connector.test-helpers.ts'
+import {
+  created,
+  errorsIn,
+  rejectionOf,
+  TOKEN,
+  until,
+  useScriptedServices,
+} from './connector.test-helpers.ts'
 import { ENDPOINT_MESSAGE } from './endpoint.ts'
 
 const services = useScriptedServices()
-
-async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise
-  } catch (error) {
-    return error as Error
-  }
-  throw new Error('expected a rejection')
-}
 
 describe('before any socket', () => {
   it.each([

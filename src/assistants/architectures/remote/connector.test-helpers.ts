@@ -263,3 +263,13 @@ export async function until(condition: () => boolean, rounds = 5_000): Promise<v
   }
   throw new Error('condition not reached')
 }
+
+/** Resolves to the rejection of `promise` (fails the test when it resolves). */
+export async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise
+  } catch (error) {
+    return error as Error
+  }
+  throw new Error('expected a rejection')
+}

@@ -8,6 +8,7 @@ import {
   errorsIn,
   liveClosed,
   liveSend,
+  rejectionOf,
   type ScriptedPeer,
   until,
   userSaid,
@@ -17,16 +18,6 @@ import { CONNECTOR_MESSAGES, CONNECTOR_STAGE } from './errors.ts'
 
 const services = useScriptedServices()
 const PEER_SECRET = 'sk-peer-secret-that-must-never-surface'
-
-/** Resolves to the rejection of `promise` (fails the test when it resolves). */
-async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise
-  } catch (error) {
-    return error as Error
-  }
-  throw new Error('expected a rejection')
-}
 
 describe('forwarding Live events', () => {
   it('forwards exactly the four event types, never audio, turns or acknowledgements', async () => {
