@@ -4,6 +4,7 @@
 
 import type { MetricDelta } from './baseline.ts'
 import type { GateReport } from './evaluate.ts'
+import { formatMs, formatPercent, formatRatio } from './format.ts'
 import { describeKey } from './row-keys.ts'
 
 /** Text safe inside a Markdown table cell: no pipes, no raw HTML, no line breaks. */
@@ -19,18 +20,13 @@ export function markdownCell(text: string): string {
 /** Scenario names listed per baseline category; a step summary stays readable with hundreds of rows. */
 const MAX_LISTED = 20
 
-const percent = (value: number | null) => (value === null ? '–' : `${(value * 100).toFixed(1)}%`)
-const milliseconds = (value: number | null) => (value === null ? '–' : `${Math.round(value)} ms`)
-
 function metricValue(delta: MetricDelta, value: number | null): string {
-  if (value === null) return '–'
-  return delta.unit === 'ms' ? milliseconds(value) : value.toFixed(3)
+  return delta.unit === 'ms' ? formatMs(value) : formatRatio(value)
 }
 
 function signed(delta: MetricDelta): string {
-  if (delta.delta === null) return '–'
-  const text = delta.unit === 'ms' ? `${Math.round(delta.delta)} ms` : delta.delta.toFixed(3)
-  return delta.delta > 0 ? `+${text}` : text
+  const text = metricValue(delta, delta.delta)
+  return delta.delta !== null && delta.delta > 0 ? `+${text}` : text
 }
 
 const OUTCOME_LINE = {
@@ -55,8 +51,8 @@ export function gateMarkdown(report: GateReport, links: MarkdownLinks = { report
   }
   const rate = report.pass_rate
   lines.push(
-    `**Pass rate** ${rate.successes}/${rate.n} = ${percent(rate.estimate)} ` +
-      `(95% Wilson interval ${percent(rate.lower)}–${percent(rate.upper)})` +
+    `**Pass rate** ${rate.successes}/${rate.n} = ${formatPercent(rate.estimate)} ` +
+      `(95% Wilson interval ${formatPercent(rate.lower)}–${formatPercent(rate.upper)})` +
       (report.repeated_trials ? ', repeated trials' : ''),
     '',
     '| phase | architecture | rows | passed | failed | infrastructure errors |',
@@ -80,8 +76,7 @@ export function gateMarkdown(report: GateReport, links: MarkdownLinks = { report
         ['tool turns', tool],
       ] as const
     ).map(
-      ([label, d]) =>
-        `| ${label} | ${d.n} | ${milliseconds(d.p50)} | ${milliseconds(d.p90)} | ${milliseconds(d.p95)} |`,
+      ([label, d]) => `| ${label} | ${d.n} | ${formatMs(d.p50)} | ${formatMs(d.p90)} | ${formatMs(d.p95)} |`,
     ),
   )
   const comparison = report.comparison

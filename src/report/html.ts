@@ -64,10 +64,3 @@ export function jsonText(value: unknown, compact = false): string {
 export function anchorOf(scenarioId: string, trial: number): string {
   return `scenario-${scenarioId.replace(/[^A-Za-z0-9_-]/g, '_')}-t${trial}`
 }
-
-export const formatMs = (value: number | null | undefined) =>
-  value === null || value === undefined ? '–' : `${Math.round(value)} ms`
-export const formatRatio = (value: number | null | undefined) =>
-  value === null || value === undefined ? '–' : value.toFixed(3)
-export const formatPercent = (value: number | null | undefined) =>
-  value === null || value === undefined ? '–' : `${(value * 100).toFixed(1)}%`

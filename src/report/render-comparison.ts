@@ -1,7 +1,8 @@
 // One page comparing several runs of the same scenarios (two architectures, or before and after): per scenario
 // and trial, the status in each run; per metric, each run's mean with n and its delta from the first run.
 
-import { formatMs, formatRatio, html, type SafeHtml } from './html.ts'
+import { formatMs, formatRatio } from '../gate/format.ts'
+import { html, type SafeHtml } from './html.ts'
 import type { RunReportModel, ScenarioModel } from './model.ts'
 import { page } from './page.ts'
 import { statusBadge } from './render-scenario.ts'

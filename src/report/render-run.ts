@@ -2,9 +2,10 @@
 // distributions with n, latency by turn kind against the named bands), the filterable and sortable table, then
 // one section per scenario.
 
+import { formatMs, formatPercent, formatRatio } from '../gate/format.ts'
 import type { BandCount } from '../gate/latency.ts'
 import type { Distribution } from '../gate/statistics.ts'
-import { formatMs, formatPercent, formatRatio, html, type SafeHtml } from './html.ts'
+import { html, type SafeHtml } from './html.ts'
 import type { RunReportModel, ScenarioModel } from './model.ts'
 import { page } from './page.ts'
 import { scenarioSection, statusBadge } from './render-scenario.ts'

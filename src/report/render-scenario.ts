@@ -2,7 +2,8 @@
 // clickable timeline with transcripts, delegations and tool calls, the state difference, semantic scores.
 
 import { artifactPathProblem } from '../artifacts/destinations.ts'
-import { formatMs, formatRatio, html, jsonText, type SafeHtml } from './html.ts'
+import { formatMs, formatRatio } from '../gate/format.ts'
+import { html, jsonText, type SafeHtml } from './html.ts'
 import type { ScenarioModel } from './model.ts'
 import { timelineSvg } from './render-timeline.ts'
 
