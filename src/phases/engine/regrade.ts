@@ -14,9 +14,7 @@ import { readFile } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
 import { reserveRunDirectory, writeJsonArtifact } from '../../artifacts/index.ts'
 import type { SemanticJudgeOptions } from '../../grading/judge/index.ts'
-import { judgeScenarioFactsOf } from '../../grading/judge/index.ts'
-import { scenarioFactsOf } from '../../grading/scenario-facts.ts'
-import { gradeSingleTurn, type SingleTurnGrade } from '../../grading/single-turn.ts'
+import type { SingleTurnGrade } from '../../grading/single-turn.ts'
 import type { InteractionMetrics } from '../../metrics/interaction.ts'
 import { infrastructureErrorRow } from '../../reporting/result-item.ts'
 import {
@@ -28,9 +26,10 @@ import {
 import { buildResultsDocument } from '../../reporting/results-document.ts'
 import type { LoadedScenario } from '../../scenarios/index.ts'
 import { artifactLayout } from './artifacts.ts'
+import { assessObservation } from './assess.ts'
 import { detailsVerdict, type ScenarioDetails, ScenarioDetailsSchema } from './details.ts'
 import { buildGradedRow, gradedDetailsFields } from './graded-row.ts'
-import { judgeGrade, type SemanticAssessment } from './judge-stage.ts'
+import type { SemanticAssessment } from './judge-stage.ts'
 import { readScenarioSnapshot, writeScenarioSnapshot } from './scenario-snapshot.ts'
 
 /** One re-graded scenario, as the test body's verdict sees it. */
@@ -192,19 +191,18 @@ async function regradeRow(
   } catch (error) {
     throw new RegradeInputError((error as Error).message)
   }
-  const facts = scenarioFactsOf(scenario)
   const observation = details.observation
-  const judged = await judgeGrade(
-    judgeScenarioFactsOf(scenario),
-    gradeSingleTurn(observation, facts),
-    { observation, business_facts: details.public_business_facts ?? null },
+  const judged = await assessObservation(
+    scenario,
+    observation,
+    details.public_business_facts ?? null,
     options.judge,
   )
   const detailsPath = artifactLayout(row.scenario_id).details
   const graded = buildGradedRow({
     scenario_id: row.scenario_id,
     title: row.title ?? scenario.title,
-    facts,
+    facts: judged.facts,
     observation,
     grade: judged.grade,
     semantic: judged.semantic,
