@@ -47,9 +47,15 @@ export function temporaryPathFor(destination: string): string {
   return join(dirname(destination), `.${basename(destination)}.${process.pid}.${temporaryCounter}.tmp`)
 }
 
+/** The pid of the writer that made a temporaryPathFor name; null for any other name. */
+export function temporaryWriterPid(name: string): number | null {
+  const pid = Number(/^\..+\.(\d+)\.\d+\.tmp$/.exec(name)?.[1])
+  return Number.isSafeInteger(pid) && pid > 0 ? pid : null
+}
+
 /** True for the names temporaryPathFor makes (stray ones are left by a killed writer). */
 export function isTemporaryName(name: string): boolean {
-  return /^\..+\.\d+\.\d+\.tmp$/.test(name)
+  return temporaryWriterPid(name) !== null
 }
 
 function bytesOf(data: string | Uint8Array): Uint8Array {

@@ -3,11 +3,12 @@
 // temporaries of processes that no longer exist go: a run that is still writing keeps its own.
 import { type Dirent, readdirSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
-import { isTemporaryName } from './atomic-file.ts'
+import { temporaryWriterPid } from './atomic-file.ts'
 
-function writerIsGone(name: string): boolean {
-  const pid = Number(/\.(\d+)\.\d+\.tmp$/.exec(name)?.[1])
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false
+/** True for a temporary file whose writer no longer exists (a live writer's, or any other file, is kept). */
+function isStray(name: string): boolean {
+  const pid = temporaryWriterPid(name)
+  if (pid === null) return false
   try {
     process.kill(pid, 0) // signal 0 only asks whether the process exists
     return false
@@ -30,7 +31,7 @@ export function removeStrayTemporaries(runDir: string): string[] {
     for (const entry of entries) {
       const path = join(folder, entry.name)
       if (entry.isDirectory()) folders.push(path)
-      else if (entry.isFile() && isTemporaryName(entry.name) && writerIsGone(entry.name)) {
+      else if (entry.isFile() && isStray(entry.name)) {
         try {
           unlinkSync(path)
           removed.push(path)
