@@ -48,3 +48,12 @@ test('a row the assertions left alone leaves the details as they were', async ()
   await recordVerdict(run, run.row)
   expect(await readFile(run.detailsPath, 'utf8')).toBe(before)
 })
+
+test('details that are not JSON are named in the error, with what still holds', async () => {
+  const run = await runWithDetails()
+  await writeFile(run.detailsPath, '{"example_id": "restaurant_001"')
+  const changed = applyAssertionFailures(run.row, [{ id: 'assertion:toCompleteTask', message: 'no' }])
+  await expect(recordVerdict(run, changed)).rejects.toThrow(
+    `Scenario restaurant_001: cannot record the test's verdict in ${run.detailsPath}`,
+  )
+})

@@ -10,7 +10,17 @@ import type { ScenarioRun } from './scenario-run.ts'
 export async function recordVerdict(run: ScenarioRun, row: ResultItem): Promise<void> {
   if (run.detailsPath === null || row === run.row) return
   const runDirectory = dirname(dirname(run.detailsPath))
-  const details = JSON.parse(await readFile(run.detailsPath, 'utf8')) as Record<string, unknown>
+  let details: Record<string, unknown>
+  try {
+    details = JSON.parse(await readFile(run.detailsPath, 'utf8')) as Record<string, unknown>
+  } catch (error) {
+    // The row is already decided; only its trace in the details cannot be written.
+    throw new Error(
+      `Scenario ${run.scenarioId}: cannot record the test's verdict in ${run.detailsPath} ` +
+        `(${error instanceof Error ? error.message : String(error)}); results.json still has the row`,
+      { cause: error },
+    )
+  }
   details.verdict = detailsVerdict(row)
   await writeJsonArtifact(runDirectory, relative(runDirectory, run.detailsPath), details)
 }
