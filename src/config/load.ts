@@ -116,10 +116,10 @@ function originProblem(origin: SettingOrigin | undefined, key: string, message: 
   }
 }
 
-/** Which TOML file to read: LIVE_EVALS_CONFIG when set (relative to cwd), else the given path. */
-export function selectConfigFile(tomlPath: string, env: Environment, cwd: string): string {
-  const named = environmentText(env, CONFIG_FILE_VARIABLE)
-  return named === null ? resolve(cwd, tomlPath) : resolve(cwd, named)
+/** Which TOML file to read: LIVE_EVALS_CONFIG when set (relative to cwd), else the given path; null for none. */
+export function selectConfigFile(tomlPath: string | null, env: Environment, cwd: string): string | null {
+  const chosen = environmentText(env, CONFIG_FILE_VARIABLE) ?? tomlPath
+  return chosen === null ? null : resolve(cwd, chosen)
 }
 
 /** What `config_file` says when no TOML file was read (the settings are the defaults and the environment). */
@@ -137,10 +137,7 @@ export function loadPhaseConfig<P extends Phase>(
 ): SettingsFor<P> {
   const env = options.env ?? process.env
   const cwd = options.cwd ?? process.cwd()
-  const configFile =
-    tomlPath === null && environmentText(env, CONFIG_FILE_VARIABLE) === null
-      ? null
-      : selectConfigFile(tomlPath ?? '', env, cwd)
+  const configFile = selectConfigFile(tomlPath, env, cwd)
 
   const toml = layerProblems(
     layerSchema(fileSections(phase)),
