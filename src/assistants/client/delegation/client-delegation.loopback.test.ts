@@ -3,7 +3,7 @@
 // the offline backend, whose tool runs on the scenario's executor; the answer goes back as commentary, the
 // server acknowledges it by client_event_id and speaks it.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { LiveSession, type SessionConfig } from '../../../live/index.ts'
+import { LiveSession } from '../../../live/index.ts'
 import {
   type OfflineLiveServer,
   type OfflineSessionScript,
@@ -13,21 +13,10 @@ import { ToolRuntime } from '../../runtime/tool-runtime.ts'
 import type { ObservationEvent } from '../backend/application-backend.ts'
 import { restaurantOfflineBackend } from '../backend/offline-backend.ts'
 import { runtimeToolCallback } from '../backend/tool-callback.ts'
+import { ANSWER, CONFIG, REQUEST, streamUntil } from '../live-loopback.test-helpers.ts'
 import { RestaurantOfflineBehaviour } from '../offline/restaurant-offline-behaviour.ts'
 import { RestaurantTools } from '../tools/restaurant-tools.ts'
 import { ClientDelegationController } from './client-delegation-controller.ts'
-
-const CONFIG: SessionConfig = {
-  model: 'gpt-live-1',
-  instructions: 'You are the Juniper Table voice agent.',
-  audio: { format: { type: 'audio/pcm', rate: 24000 } },
-  delegation: { type: 'client' },
-}
-const FRAME = new Uint8Array(960) // 20 ms of 24 kHz PCM16 silence
-const REQUEST = 'Is a table for 4 available on August 7 at 7 p.m.?'
-const ANSWER = 'A table for 4 is available on 2026-08-07 at 19:00. No reservation has been made.'
-/** Audio we are willing to stream while waiting for the server's clock-driven output (not a time limit). */
-const MAX_AUDIO_MS = 60_000
 
 let server: OfflineLiveServer
 let session: LiveSession | undefined
@@ -39,16 +28,6 @@ afterEach(async () => {
   await session?.dispose()
   await server.close()
 })
-
-/** Streams silence frame by frame, letting the loop turn, until `done()` or the audio budget is spent. */
-async function streamUntil(live: LiveSession, done: () => boolean): Promise<boolean> {
-  for (let sentMs = 0; sentMs < MAX_AUDIO_MS; sentMs += 20) {
-    if (done()) return true
-    live.appendAudio(FRAME)
-    if (sentMs % 200 === 0) await new Promise((resolve) => setImmediate(resolve))
-  }
-  return done()
-}
 
 /**
  * Registers `token` with the offline server (the restaurant behaviour over an empty context and state), opens a

@@ -4,24 +4,13 @@
 // This pins that the events the Live server really emits pass the contract's schemas, and that the service's
 // commentary is accepted by Live (acknowledged by its event_id) and spoken.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { LiveSession, type SessionConfig } from '../../../live/index.ts'
+import { LiveSession } from '../../../live/index.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../../../testing/live-server/index.ts'
+import { ANSWER, CONFIG, REQUEST, streamUntil } from '../live-loopback.test-helpers.ts'
 import { RestaurantOfflineBehaviour } from '../offline/restaurant-offline-behaviour.ts'
 import { offlineRestaurantApplication } from './application.ts'
 import { isForwardedLiveEventType, serviceMessageSchema } from './protocol/index.ts'
 import { liveEvent, useServiceHarness } from './service.test-helpers.ts'
-
-const CONFIG: SessionConfig = {
-  model: 'gpt-live-1',
-  instructions: 'You are the Juniper Table voice agent.',
-  audio: { format: { type: 'audio/pcm', rate: 24000 } },
-  delegation: { type: 'client' },
-}
-const FRAME = new Uint8Array(960) // 20 ms of 24 kHz PCM16 silence
-const REQUEST = 'Is a table for 4 available on August 7 at 7 p.m.?'
-const ANSWER = 'A table for 4 is available on 2026-08-07 at 19:00. No reservation has been made.'
-/** Audio we are willing to stream while waiting for the server's clock-driven output (not a time limit). */
-const MAX_AUDIO_MS = 60_000
 
 const harness = useServiceHarness()
 let server: OfflineLiveServer
@@ -34,15 +23,6 @@ afterEach(async () => {
   await live?.dispose()
   await server.close()
 })
-
-async function streamUntil(session: LiveSession, done: () => boolean): Promise<boolean> {
-  for (let sentMs = 0; sentMs < MAX_AUDIO_MS; sentMs += 20) {
-    if (done()) return true
-    session.appendAudio(FRAME)
-    if (sentMs % 200 === 0) await new Promise((resolve) => setImmediate(resolve))
-  }
-  return done()
-}
 
 describe('the service with real GPT-Live events', () => {
   it('answers a Live client delegation: tool evidence, commentary acknowledged and spoken, session.closed', async () => {
