@@ -10,8 +10,10 @@ import type { JudgeCache } from './cache.ts'
 
 export interface JudgeCallSettings {
   client: OpenAI
+  /** One limiter shared by every scenario of a run. */
   limiter?: RateLimiter | undefined
   retry?: Partial<RetryPolicy> | undefined
+  /** Per request, in ms. */
   timeoutMs?: number | undefined
   signal?: AbortSignal | undefined
   now?: (() => number) | undefined

@@ -6,21 +6,18 @@
 //   mode             ← execution.mode ('offline' never calls a judge)
 //   backend, decisionsModel, cacheDir ← new settings (no reference equivalent); the cache is off when cacheDir is null.
 
-import type OpenAI from 'openai'
 import type { ReasoningEffort } from 'openai/resources/shared'
-import type { RateLimiter } from '../../models/rate-limiter.ts'
-import type { RetryPolicy } from '../../models/retry.ts'
 import { DEFAULT_DECISIONS_MODEL } from './decisions-judge.ts'
 import type { JudgeCallSettings } from './judge-settings.ts'
 
 export type JudgeBackend = 'responses' | 'decisions'
 
-export interface SemanticJudgeOptions {
+/** What the judge is asked to do, plus the call settings (client, limiter, retries, timeout, abort) it passes on. */
+export interface SemanticJudgeOptions extends JudgeCallSettings {
   /** False: no request is sent, applicable dimensions stay not_assessed. */
   enabled: boolean
   /** Offline runs never call a judge, whatever `enabled` says. */
   mode: 'live' | 'offline'
-  client: OpenAI
   /** The Responses judge's model. */
   model: string
   reasoningEffort?: ReasoningEffort | undefined
@@ -32,13 +29,6 @@ export interface SemanticJudgeOptions {
   repetitions?: number | undefined
   /** Where cached judgments live; null or absent turns the cache off. */
   cacheDir?: string | null | undefined
-  /** One limiter shared by every scenario of a run. */
-  limiter?: RateLimiter | undefined
-  retry?: Partial<RetryPolicy> | undefined
-  /** Per request, in ms. */
-  timeoutMs?: number | undefined
-  signal?: AbortSignal | undefined
-  now?: (() => number) | undefined
 }
 
 export interface ResolvedJudgeOptions {
