@@ -263,6 +263,24 @@ describe('walk generate-audio: condition variation', () => {
     expect(replaced.rows).toBe(2)
   })
 
+  it('refuses to append to an output that is not a dataset, naming it, before recording anything', async () => {
+    const input = await crawlDataset()
+    const folder = await temporaryFolder()
+    const output = join(folder, 'walk.json')
+    await writeFile(output, '{"schema_version": "1.0", "scenarios": {}}')
+    await expect(
+      generateAudio({
+        dataset: input,
+        outputDataset: output,
+        scenarioIds: ['crawl_020_hours'],
+        engine: await engine(),
+        conditions: ['clean'],
+        append: true,
+      }),
+    ).rejects.toThrow(output)
+    expect(await readdir(folder)).toEqual(['walk.json'])
+  })
+
   it('--vary-conditions gives each row one condition, cycling through the seven presets', async () => {
     const input = await crawlDataset()
     const output = join(await temporaryFolder(), 'walk.json')

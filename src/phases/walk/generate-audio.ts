@@ -183,7 +183,7 @@ async function vary(
     outputExists && options.append
       ? output === resolve(options.dataset)
         ? raw
-        : await readRaw(output)
+        : await appendTarget(output)
       : { schema_version: '1.0', scenarios: [] }
   const plan = selected(scenarios, options.scenarioIds).flatMap((scenario, index) =>
     (options.varyConditions ? [conditions[index % conditions.length] as string] : conditions).map(
@@ -231,6 +231,12 @@ async function vary(
     })
   }
   return { ...base, scenarios: [...base.scenarios.filter((row) => !replaced.has(row.id)), ...added] }
+}
+
+/** The dataset new rows are appended to, checked by the contract first (the error names it and each problem). */
+async function appendTarget(output: string): Promise<RawDataset> {
+  await loadDataset(output)
+  return readRaw(output)
 }
 
 function sourceScenarioOf(id: string, metadata: Record<string, unknown>): string {
