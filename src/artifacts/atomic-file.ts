@@ -42,7 +42,7 @@ export interface AtomicWriteOptions {
 let temporaryCounter = 0
 
 /** A fresh temporary name beside `destination`. */
-export function temporaryPathFor(destination: string): string {
+function temporaryPathFor(destination: string): string {
   temporaryCounter++
   return join(dirname(destination), `.${basename(destination)}.${process.pid}.${temporaryCounter}.tmp`)
 }

@@ -28,12 +28,12 @@ export interface LatencyBand {
 }
 
 /** Bands for turns without tool work, tightest first; a latency belongs to the first band it fits. */
-export const CONVERSATIONAL_BANDS: readonly LatencyBand[] = [
+const CONVERSATIONAL_BANDS: readonly LatencyBand[] = [
   { name: 'human', max_ms: 300 },
   { name: 'comfortable', max_ms: 1_000 },
   { name: 'acceptable', max_ms: 2_000 },
 ]
-export const TOOL_TURN_BAND: LatencyBand = { name: 'tool turns', max_ms: 3_000 }
+const TOOL_TURN_BAND: LatencyBand = { name: 'tool turns', max_ms: 3_000 }
 
 export interface ResponseSample {
   scenario_id: string
@@ -65,7 +65,7 @@ export function rowTurnWork(row: ResultItem): TurnWork {
 }
 
 /** One sample per row that answered exactly one response in time; infrastructure rows are left out. */
-export function responseSamplesOf(rows: readonly ResultItem[]): ResponseSamples {
+function responseSamplesOf(rows: readonly ResultItem[]): ResponseSamples {
   const samples: ResponseSample[] = []
   let rowsWithoutPerResponseLatency = 0
   for (const row of rows) {

@@ -3,7 +3,7 @@
 // no percentile, never 0.
 
 /** The two-sided 95% normal quantile. */
-export const Z_95 = 1.959963984540054
+const Z_95 = 1.959963984540054
 
 export interface ProportionInterval {
   successes: number

@@ -14,9 +14,9 @@ import type { ResultItem } from '../reporting/result-schema.ts'
 import { peakEnvelope, readPcm16Wav } from './pcm-wav.ts'
 
 /** Details files and WAVs larger than this are not read (a run's own artifacts are far smaller). */
-export const MAX_ARTIFACT_BYTES = 64 * 1024 * 1024
+const MAX_ARTIFACT_BYTES = 64 * 1024 * 1024
 /** Points in each channel's waveform outline. */
-export const ENVELOPE_POINTS = 200
+const ENVELOPE_POINTS = 200
 
 export interface VoiceTracks {
   duration_ms: number

@@ -22,7 +22,7 @@ function childPath(path: string, key: string | number): string {
 }
 
 /** Deep JSON equality with an explicit stack: no recursion, whatever the nesting. */
-export function sameJson(a: unknown, b: unknown): boolean {
+function sameJson(a: unknown, b: unknown): boolean {
   const pending: [unknown, unknown][] = [[a, b]]
   while (pending.length > 0) {
     const [x, y] = pending.pop() as [unknown, unknown]

@@ -15,7 +15,7 @@ import { artifactHref } from './render-scenario.ts'
 import { timelineSvg } from './render-timeline.ts'
 import { COMPARISON_FILE_NAME, REPORT_FILE_NAME } from './report-file.ts'
 
-export const TIMELINE_IMAGE_NAME = 'timeline.svg'
+const TIMELINE_IMAGE_NAME = 'timeline.svg'
 
 /** Where a scenario's section of the run report is, for annotation text: `<run>/report.html#scenario-<id>-t<n>`. */
 export function scenarioReportLink(runDirectory: string, scenarioId: string, trial = 1): string {
@@ -23,7 +23,7 @@ export function scenarioReportLink(runDirectory: string, scenarioId: string, tri
 }
 
 /** Where a scenario's timeline image goes: beside its conversation WAV; null when the row has no audio folder. */
-export function timelineImagePath(row: Pick<ResultItem, 'artifacts'>): string | null {
+function timelineImagePath(row: Pick<ResultItem, 'artifacts'>): string | null {
   const audio = row.artifacts.conversation_audio ?? row.artifacts.output_audio ?? row.artifacts.input_audio
   if (audio === null || artifactHref(audio) === null || !audio.includes('/')) return null
   return `${dirname(audio)}/${TIMELINE_IMAGE_NAME}`

@@ -56,7 +56,7 @@ export interface ResultRowInput {
  * The audio of a row whose audio was not measured, as the reference writes it: the five metrics null and no
  * contract-v2 policy fields (nothing was measured under a policy).
  */
-export const UNMEASURED_AUDIO: AudioMetrics = {
+const UNMEASURED_AUDIO: AudioMetrics = {
   response_rate: null,
   response_latency_ms: null,
   interruption_rate: null,

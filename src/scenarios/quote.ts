@@ -3,9 +3,9 @@
 // how long the rest is: enough to find it in the file, never the whole thing echoed back.
 
 /** Characters of author text a message shows before cutting it short. */
-export const QUOTED_PREFIX_CHARACTERS = 40
+const QUOTED_PREFIX_CHARACTERS = 40
 /** Items of an author's list a message names before summarizing the rest. */
-export const QUOTED_LIST_ITEMS = 5
+const QUOTED_LIST_ITEMS = 5
 
 /** `text` as a JSON string literal, cut to a short prefix when it is long. */
 export function quoteText(text: string): string {

@@ -20,10 +20,10 @@ export const BUNDLED_BACKGROUND_SPEECH = path.join(
 )
 /** How metadata names the bundled bed: a stable name, not this machine's absolute path. */
 export const BUNDLED_BACKGROUND_NAME = 'bundled:background-conversation.wav'
-export const BUNDLED_BACKGROUND_PROVENANCE = 'bundled_synthetic_speech'
-export const USER_BACKGROUND_PROVENANCE = 'user_recording'
+const BUNDLED_BACKGROUND_PROVENANCE = 'bundled_synthetic_speech'
+const USER_BACKGROUND_PROVENANCE = 'user_recording'
 /** Peak level of the normalized bed, before the background gain. */
-export const BACKGROUND_PEAK = 6000
+const BACKGROUND_PEAK = 6000
 
 export interface BackgroundBed {
   /** Mono PCM16 at 24 kHz, peak-normalized to BACKGROUND_PEAK. */

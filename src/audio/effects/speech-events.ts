@@ -11,7 +11,7 @@ import { saturatePcm16 } from './pcm16-clamp.ts'
 import { SeededRandom } from './random.ts'
 
 export const VOCAL_TIC_MS = 80
-export const VOCAL_TIC_HZ = 530
+const VOCAL_TIC_HZ = 530
 export const NON_DIRECTED_MS = 160
 /** Both kinds peak here: audible under a caller speaking around -21 dBFS, never louder than the caller. */
 const EVENT_PEAK = 6000
