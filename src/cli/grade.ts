@@ -11,6 +11,7 @@ import {
   regradeRun,
 } from '../phases/engine/regrade.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
+import { assertDefaultBody, DEFAULT_BODY_MATCHERS } from '../vitest/default-body.ts'
 import { scenarioMatchers } from '../vitest/matchers.ts'
 import { initialMeta, type MatcherGrade } from '../vitest/meta.ts'
 import { bindRunToMeta, type ScenarioRun } from '../vitest/scenario-run.ts'
@@ -76,8 +77,6 @@ function parseArguments(argv: readonly string[]): GradeArguments | string {
   return parsed
 }
 
-const DEFAULT_BODY_MATCHERS = new Set(['toMatchToolCalls', 'toFollowDelegationPolicy', 'toCompleteTask'])
-
 /**
  * The default test body's verdict over a re-graded row: the same matchers, applied in the same order, and their
  * failures turned into failed required `assertion:<matcher>` checks by the one-verdict rule (src/vitest/verdict.ts).
@@ -104,13 +103,10 @@ function defaultBodyVerdict(regraded: RegradedScenario, judged: boolean): Result
   })
   bindRunToMeta(run, meta)
   const state = { isNot: false } as MatcherState
-  scenarioMatchers.toMatchToolCalls.call(state, run)
-  scenarioMatchers.toFollowDelegationPolicy.call(state, run)
-  if (judged) scenarioMatchers.toSatisfyRubric.call(state, run)
-  scenarioMatchers.toCompleteTask.call(state, run)
+  assertDefaultBody(judged, (matcher) => scenarioMatchers[matcher].call(state, run))
   // toSatisfyRubric is the judge's: re-run with --judge, and dropped without it (a deterministic re-grade reports
   // no judgment, neither the old one's semantic_outcome nor its rubric assertion).
-  const rerun = new Set<string>([...DEFAULT_BODY_MATCHERS, 'toSatisfyRubric'])
+  const rerun = new Set<string>(DEFAULT_BODY_MATCHERS)
   const carried: AssertionFailure[] = (original.assessment?.checks ?? [])
     .filter((check) => check.id.startsWith('assertion:') && check.status === 'failed')
     .filter((check) => !rerun.has(check.id.slice('assertion:'.length)))

@@ -9,6 +9,7 @@ import { describe, inject, TestRunner } from 'vitest'
 import type { AssistantApplication } from '../assistants/application.ts'
 import type { Phase } from '../config/index.ts'
 import { scenarioType } from '../scenarios/index.ts'
+import { assertDefaultBody } from './default-body.ts'
 import { scenarioTest } from './fixtures.ts'
 import { initialMeta } from './meta.ts'
 import { projectOptionsOf, runPlanOf } from './provided.ts'
@@ -36,11 +37,9 @@ export interface ScenarioSuiteOptions extends SuiteScenarioSource {
 }
 
 async function defaultBody({ liveSession, expect, scenarioEnv }: ScenarioTestContext): Promise<void> {
-  expect.soft(liveSession).toMatchToolCalls()
-  expect.soft(liveSession).toFollowDelegationPolicy()
-  // Where the run has a judge (live, grading enabled), its task_understanding verdict is asserted by name.
-  if (scenarioEnv.judge != null) expect.soft(liveSession).toSatisfyRubric()
-  expect(liveSession).toCompleteTask()
+  assertDefaultBody(scenarioEnv.judge != null, (matcher, soft) =>
+    (soft ? expect.soft(liveSession) : expect(liveSession))[matcher](),
+  )
 }
 
 export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise<void> {

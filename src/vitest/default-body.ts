@@ -1,0 +1,27 @@
+// The default test body of a scenario, in one place: the matchers it asserts, in order. scenarioSuite() runs it in
+// each test, and `live-evals grade` applies the same matchers again to a re-graded row, so the two cannot drift.
+import type { MatcherGrade } from './meta.ts'
+
+type MatcherName = MatcherGrade['matcher']
+
+/** Every matcher of the default body, in the order it asserts them. */
+export const DEFAULT_BODY_MATCHERS: readonly MatcherName[] = [
+  'toMatchToolCalls',
+  'toFollowDelegationPolicy',
+  'toSatisfyRubric',
+  'toCompleteTask',
+]
+
+/**
+ * Asserts the default body through `assert`: soft for all but the last (toCompleteTask), so one test reports every
+ * failing matcher. toSatisfyRubric only where the run has a judge (live, grading enabled): it is the judge's.
+ */
+export function assertDefaultBody(
+  judged: boolean,
+  assert: (matcher: MatcherName, soft: boolean) => void,
+): void {
+  for (const matcher of DEFAULT_BODY_MATCHERS) {
+    if (matcher === 'toSatisfyRubric' && !judged) continue
+    assert(matcher, matcher !== 'toCompleteTask')
+  }
+}
