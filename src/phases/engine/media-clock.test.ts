@@ -7,10 +7,21 @@ import { responsesDelegation } from '../../assistants/architectures/index.ts'
 import { openOffline, visibleRequest } from '../../assistants/assistant-session.fixtures.ts'
 import { concatPcm16, pcm16FromBase64, SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
 import { startOfflineLiveServer } from '../../testing/live-server/index.ts'
-import { AudioRelay, type ClockedStream, MediaClock, playOnce } from './media-clock.ts'
+import { AudioRelay, type ClockedStream, MediaClock } from './media-clock.ts'
 
 const STEP_MS = 200
 const STEP_SAMPLES = (SAMPLE_RATE_HZ * STEP_MS) / 1000
+
+/** A stream that plays `audio` once, then silence. */
+function playOnce(audio: Int16Array): (samples: number) => Int16Array {
+  let position = 0
+  return (samples) => {
+    const chunk = new Int16Array(samples)
+    chunk.set(audio.subarray(position, position + samples))
+    position += samples
+    return chunk
+  }
+}
 
 async function relayedConversation() {
   const server = await startOfflineLiveServer()

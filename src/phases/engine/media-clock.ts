@@ -133,17 +133,6 @@ export class MediaClockSendError extends StageError {
   }
 }
 
-/** A stream that plays `audio` once, then silence. */
-export function playOnce(audio: Int16Array): (samples: number) => Int16Array {
-  let position = 0
-  return (samples) => {
-    const chunk = new Int16Array(samples)
-    chunk.set(audio.subarray(position, position + samples))
-    position += samples
-    return chunk
-  }
-}
-
 /** A relay: what one session says, heard by another one step later (audio is appended as it arrives). */
 export class AudioRelay {
   #buffered: Int16Array[] = []
