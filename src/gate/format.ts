@@ -9,3 +9,13 @@ export const formatRatio = (value: number | null | undefined) =>
   value === null || value === undefined ? UNKNOWN_TEXT : value.toFixed(3)
 export const formatPercent = (value: number | null | undefined) =>
   value === null || value === undefined ? UNKNOWN_TEXT : `${(value * 100).toFixed(1)}%`
+
+/** A metric's value in its unit: milliseconds, or a ratio to three places. */
+export const formatInUnit = (unit: 'ms' | 'ratio', value: number | null | undefined) =>
+  unit === 'ms' ? formatMs(value) : formatRatio(value)
+
+/** A difference in a metric's unit, with its sign (`+12 ms`, `-0.050`); a dash when unknown. */
+export function formatDeltaInUnit(unit: 'ms' | 'ratio', delta: number | null): string {
+  const text = formatInUnit(unit, delta)
+  return delta !== null && delta > 0 ? `+${text}` : text
+}

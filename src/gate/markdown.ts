@@ -2,9 +2,8 @@
 // pass rate with its interval, counts per phase and architecture, response latency with n, the baseline table
 // and links to the HTML reports. Pure: the command decides where it goes.
 
-import type { MetricDelta } from './baseline.ts'
 import type { GateReport } from './evaluate.ts'
-import { formatMs, formatPercent, formatRatio } from './format.ts'
+import { formatDeltaInUnit, formatInUnit, formatMs, formatPercent } from './format.ts'
 import { describeKey } from './row-keys.ts'
 
 /** Text safe inside a Markdown table cell: no pipes, no raw HTML, no line breaks. */
@@ -19,15 +18,6 @@ export function markdownCell(text: string): string {
 
 /** Scenario names listed per baseline category; a step summary stays readable with hundreds of rows. */
 const MAX_LISTED = 20
-
-function metricValue(delta: MetricDelta, value: number | null): string {
-  return delta.unit === 'ms' ? formatMs(value) : formatRatio(value)
-}
-
-function signed(delta: MetricDelta): string {
-  const text = metricValue(delta, delta.delta)
-  return delta.delta !== null && delta.delta > 0 ? `+${text}` : text
-}
 
 const OUTCOME_LINE = {
   pass: '✅ **Gate passed**',
@@ -98,8 +88,8 @@ export function gateMarkdown(report: GateReport, links: MarkdownLinks = { report
     )
     for (const delta of comparison.metrics) {
       lines.push(
-        `| ${delta.label} (${delta.better} is better) | ${delta.n} | ${metricValue(delta, delta.baseline_mean)} | ` +
-          `${metricValue(delta, delta.current_mean)} | ${signed(delta)} | ${delta.improved} | ${delta.regressed} |`,
+        `| ${delta.label} (${delta.better} is better) | ${delta.n} | ${formatInUnit(delta.unit, delta.baseline_mean)} | ` +
+          `${formatInUnit(delta.unit, delta.current_mean)} | ${formatDeltaInUnit(delta.unit, delta.delta)} | ${delta.improved} | ${delta.regressed} |`,
       )
     }
   }

@@ -1,7 +1,7 @@
 // One page comparing several runs of the same scenarios (two architectures, or before and after): per scenario
 // and trial, the status in each run; per metric, each run's mean with n and its delta from the first run.
 
-import { formatMs, formatRatio } from '../gate/format.ts'
+import { formatDeltaInUnit, formatInUnit } from '../gate/format.ts'
 import { html, type SafeHtml } from './html.ts'
 import type { RunReportModel, ScenarioModel } from './model.ts'
 import { page } from './page.ts'
@@ -46,13 +46,12 @@ function metricTable(runs: readonly ComparedRun[]): SafeHtml {
   const first = runs[0] as ComparedRun
   return html`<table><thead><tr><th>metric</th>${runs.map((run, index) => html`<th class="num">${label(run.model)}${index === 0 ? '' : ' (Δ vs first)'}</th>`)}</tr></thead><tbody>
 ${first.model.metrics.map((metric, metricIndex) => {
-  const format = (value: number | null) => (metric.unit === 'ms' ? formatMs(value) : formatRatio(value))
   const base = metric.mean
   return html`<tr><td>${metric.label}</td>${runs.map((run, index) => {
     const summary = run.model.metrics[metricIndex]
     const mean = summary?.mean ?? null
     const delta = index === 0 || mean === null || base === null ? null : mean - base
-    return html`<td class="num">${format(mean)} <span class="meta">n=${summary?.n ?? 0}</span>${delta === null ? '' : html` <b>${delta >= 0 ? '+' : ''}${metric.unit === 'ms' ? `${Math.round(delta)} ms` : delta.toFixed(3)}</b>`}</td>`
+    return html`<td class="num">${formatInUnit(metric.unit, mean)} <span class="meta">n=${summary?.n ?? 0}</span>${delta === null ? '' : html` <b>${formatDeltaInUnit(metric.unit, delta)}</b>`}</td>`
   })}</tr>`
 })}
 <tr><td>pass rate</td>${runs.map((run) => html`<td class="num">${run.model.counts.passed}/${run.model.counts.total}</td>`)}</tr>

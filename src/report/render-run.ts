@@ -2,7 +2,7 @@
 // distributions with n, latency by turn kind against the named bands), the filterable and sortable table, then
 // one section per scenario.
 
-import { formatMs, formatPercent, formatRatio } from '../gate/format.ts'
+import { formatInUnit, formatMs, formatPercent, formatRatio } from '../gate/format.ts'
 import type { BandCount } from '../gate/latency.ts'
 import type { Distribution } from '../gate/statistics.ts'
 import { html, type SafeHtml } from './html.ts'
@@ -25,12 +25,10 @@ function summary(model: RunReportModel): SafeHtml {
 }
 
 function metricsTable(model: RunReportModel): SafeHtml {
-  const format = (unit: string, value: number | null) =>
-    unit === 'ms' ? formatMs(value) : formatRatio(value)
   return html`<table class="metrics"><thead><tr><th>metric</th><th class="num">n</th><th class="num">mean</th><th class="num">P50</th><th class="num">P90</th><th class="num">P95</th></tr></thead><tbody>
 ${model.metrics.map(
   (metric) =>
-    html`<tr><td>${metric.label}</td><td class="num">${metric.n}</td><td class="num">${format(metric.unit, metric.mean)}</td><td class="num">${format(metric.unit, metric.p50)}</td><td class="num">${format(metric.unit, metric.p90)}</td><td class="num">${format(metric.unit, metric.p95)}</td></tr>`,
+    html`<tr><td>${metric.label}</td><td class="num">${metric.n}</td><td class="num">${formatInUnit(metric.unit, metric.mean)}</td><td class="num">${formatInUnit(metric.unit, metric.p50)}</td><td class="num">${formatInUnit(metric.unit, metric.p90)}</td><td class="num">${formatInUnit(metric.unit, metric.p95)}</td></tr>`,
 )}
 </tbody></table>`
 }
