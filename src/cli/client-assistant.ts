@@ -11,7 +11,7 @@ import {
   startClientAssistantService,
   TOKEN_VARIABLE,
 } from '../assistants/client/service/index.ts'
-import { type CommandIO, EXIT_USAGE } from './main.ts'
+import { type CommandIO, EXIT_USAGE, untilStopped } from './main.ts'
 
 export const DEFAULT_PORT = 8795
 
@@ -149,21 +149,6 @@ export async function clientAssistantCommand(
   await untilStopped(options.stop)
   await service.close()
   return 0
-}
-
-function untilStopped(stop: AbortSignal | undefined): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      process.off('SIGINT', done)
-      process.off('SIGTERM', done)
-      stop?.removeEventListener('abort', done)
-      resolve()
-    }
-    process.once('SIGINT', done)
-    process.once('SIGTERM', done)
-    stop?.addEventListener('abort', done, { once: true })
-    if (stop?.aborted) done()
-  })
 }
 
 /** The verb entry the `live-evals` dispatch table loads. */
