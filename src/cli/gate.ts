@@ -101,7 +101,7 @@ export function parseGateArguments(argv: readonly string[]): GateCommand {
     }
   }
   if (command.files.length === 0)
-    throw new GateInputError('live-evals gate', 'name at least one results.json')
+    throw new GateInputError('the command line', 'name at least one results.json')
   if (command.options.noRegressions && command.baselines.length === 0) {
     throw new GateInputError('--no-regressions', 'needs a --baseline to compare with')
   }
