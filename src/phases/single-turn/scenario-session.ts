@@ -5,6 +5,7 @@
 // registered with the offline server under a fresh token carrying only what the caller says; live, it connects
 // to the real endpoint with the API key.
 
+import { ClientAssistantError } from '../../assistants/architectures/remote/errors.ts'
 import {
   type AssistantUnderTest,
   checkScenarioApplication,
@@ -102,10 +103,11 @@ export async function openScenarioSession(
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     })
   } catch (error) {
-    const stage =
-      error instanceof LiveSessionError && (error.stage === 'connect' || error.stage === 'configuration')
-        ? 'connection'
-        : 'session_start'
+    // Reaching the service or a remote client assistant is the connection; anything after is the session start.
+    const connecting =
+      (error instanceof LiveSessionError && (error.stage === 'connect' || error.stage === 'configuration')) ||
+      error instanceof ClientAssistantError
+    const stage = connecting ? 'connection' : 'session_start'
     throw new StageError(
       stage,
       `Scenario ${scenario.id}: the assistant session did not start: ${describeError(error)}`,
