@@ -5,14 +5,14 @@
 // snapshots are the service's evidence) and the controller is the remote connector. The architecture says so
 // itself (`variant`, `toolEvidence`), so results can keep such a run apart from the in-process one: comparing
 // them is not an architecture-only comparison, because the application itself may differ.
-import { renderConversationContext } from '../../../scenarios/derived.ts'
-import { type AssistantApplication, requireOfflineBehaviour } from '../../application.ts'
+import type { AssistantApplication } from '../../application.ts'
 import { restaurantApplication } from '../../client/application.ts'
 import type { ObservationEvent } from '../../client/backend/application-backend.ts'
 import { ToolRuntime } from '../../runtime/tool-runtime.ts'
 import {
   type ArchitectureController,
   type AssistantArchitecture,
+  offlineBehaviourFor,
   parseArguments,
   type RequestedCall,
   type ScenarioApplication,
@@ -80,11 +80,7 @@ export function remoteClientDelegation(options: RemoteClientOptions): RemoteClie
         },
       }
     },
-    offlineBehaviour: (visibleInput) =>
-      requireOfflineBehaviour(application, {
-        conversationContext: renderConversationContext(visibleInput.context),
-        initialState: visibleInput.initialState,
-      }),
+    offlineBehaviour: (visibleInput) => offlineBehaviourFor(application, visibleInput),
     attach(context): ArchitectureController {
       const observer = observers.get(context.runtime)
       if (observer === undefined) {
