@@ -10,7 +10,7 @@
 // An older, never-registered `run.configuration.live_evals.interrupted: true` is still read (and removed before
 // the strict run block is parsed), so files marked that way stay refused rather than unreadable.
 
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { basename, dirname } from 'node:path'
 import { journalFilesIn, readRowsJournal } from '../artifacts/rows-journal-read.ts'
 import { ReportingError } from '../reporting/errors.ts'
@@ -69,14 +69,12 @@ function journalPartiality(path: string): string | null {
 export async function loadGateFile(path: string): Promise<GateFile> {
   let text: string
   try {
-    const bytes = await readFile(path)
-    if (bytes.byteLength > MAX_RESULTS_FILE_BYTES) {
-      throw new GateInputError(
-        path,
-        `is ${bytes.byteLength} bytes, over the ${MAX_RESULTS_FILE_BYTES}-byte limit`,
-      )
+    // The size first: an oversized file is refused without being read.
+    const { size } = await stat(path)
+    if (size > MAX_RESULTS_FILE_BYTES) {
+      throw new GateInputError(path, `is ${size} bytes, over the ${MAX_RESULTS_FILE_BYTES}-byte limit`)
     }
-    text = bytes.toString('utf8')
+    text = await readFile(path, 'utf8')
   } catch (error) {
     if (error instanceof GateInputError) throw error
     const code = (error as NodeJS.ErrnoException).code ?? String(error)
