@@ -1,6 +1,6 @@
 // The gate reads partial results from the registered `completion` marker that interrupted and rebuilt runs carry:
 // a results.json written by the journal code (not a hand-made fixture) is recognised as partial.
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
@@ -10,7 +10,7 @@ import { writeJsonArtifact } from '../artifacts/write.ts'
 import { buildResultsDocument } from '../reporting/results-document.ts'
 import { DEFAULT_GATE_OPTIONS, evaluateGate } from './evaluate.ts'
 import { resultsDocument, row } from './gate.test-helpers.ts'
-import { loadGateFile } from './load.ts'
+import { loadGateFile, MAX_RESULTS_FILE_BYTES } from './load.ts'
 
 let runDir = ''
 beforeEach(async () => {
@@ -56,5 +56,17 @@ describe('partial results in the gate', () => {
     const file = await loadGateFile(join(runDir, 'results.json'))
     expect(file.document.run.configuration.live_evals).toBeUndefined()
     expect(file.partial).toBeNull()
+  })
+})
+
+describe('an oversized results file', () => {
+  test('is refused by its size, naming the file and the limit', async () => {
+    const path = join(runDir, 'results.json')
+    // A sparse file: its size is over the limit without writing 256 MiB.
+    await writeFile(path, '')
+    await truncate(path, MAX_RESULTS_FILE_BYTES + 1)
+    await expect(loadGateFile(path)).rejects.toThrow(
+      `${path}: is ${MAX_RESULTS_FILE_BYTES + 1} bytes, over the ${MAX_RESULTS_FILE_BYTES}-byte limit`,
+    )
   })
 })
