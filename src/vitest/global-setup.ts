@@ -11,16 +11,17 @@
 import type { TestProject } from 'vitest/node'
 import { assertPrivateDirectoryUsable, makePrivateDirectories } from '../artifacts/index.ts'
 import { pruneAttachmentCopies } from './plugin/attachment-retention.ts'
+import { releaseUnusedRunDirectories } from './plugin/run-directories.ts'
 import { resolveStartup, type Startup } from './plugin/startup.ts'
 import { projectOptionsOf } from './provided.ts'
-import { planRun, type RunPlan, releaseEmptyRunDirectories } from './run-plan.ts'
+import { planRun, type RunPlan } from './run-plan.ts'
 import { exitWithStartupFailure } from './startup-failure.ts'
 
 export default async function liveEvalsGlobalSetup(project: TestProject): Promise<() => Promise<void>> {
   const options = projectOptionsOf(project.getProvidedContext(), project.name)
   let current: RunPlan | null = null
   const releaseUnused = async () => {
-    if (current !== null) await releaseEmptyRunDirectories(current.runs)
+    if (current !== null) await releaseUnusedRunDirectories(current.runs)
   }
   const plan = async (given: Startup) => {
     // The plugin's error comes from the config's copy of our modules, which `instanceof` in the startup

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { DatasetValidationError } from '../scenarios/index.ts'
+import { releaseUnusedRunDirectories } from './plugin/run-directories.ts'
 import { runStampOf } from './plugin/run-stamp.ts'
-import { plannedRunFor, planRun, releaseEmptyRunDirectories } from './run-plan.ts'
+import { plannedRunFor, planRun } from './run-plan.ts'
 import { architecturesToEvaluate, loadSuiteSettings, resultsDirectory } from './settings.ts'
 
 const FIXTURES = resolve(import.meta.dirname, 'fixtures')
@@ -167,15 +168,15 @@ describe('planRun for a shard of a named run', () => {
   })
 })
 
-describe('releaseEmptyRunDirectories', () => {
+describe('releaseUnusedRunDirectories', () => {
   test('removes the planned directories nothing was written into and keeps the others', async () => {
     const { dir, env } = await scratch()
     const plan = await planRun(loadSuiteSettings('crawl', CONFIG, { env }), { projectRoot: dir, now: NOW })
     const [used, unused] = plan.runs.map((run) => run.directory)
     await writeFile(join(used ?? '', 'results.json'), '{}')
-    expect(await releaseEmptyRunDirectories(plan.runs)).toEqual([unused])
+    expect(await releaseUnusedRunDirectories(plan.runs)).toEqual([unused])
     expect(await readdir(join(dir, 'results'))).toEqual([basename(used ?? '')])
     // Released twice (a watch rerun, then the teardown): nothing left to do, no error.
-    expect(await releaseEmptyRunDirectories(plan.runs)).toEqual([])
+    expect(await releaseUnusedRunDirectories(plan.runs)).toEqual([])
   })
 })

@@ -157,7 +157,7 @@ export async function planRun<P extends Phase>(
       })
     } catch (error) {
       // All or nothing: a run that cannot start leaves no run folder behind.
-      await releaseEmptyRunDirectories(runs)
+      await releaseUnusedRunDirectories(runs)
       throw error
     }
     const metadata: PlannedRun['metadata'] = {
@@ -191,16 +191,6 @@ export async function planRun<P extends Phase>(
     settings,
     runs,
   })
-}
-
-/**
- * Removes the planned run folders (and shard claims) that are still unused once the run is over (`vitest
- * list`, a `-t` that matched nothing in a run, a run that could not start). Returns what was removed.
- */
-export async function releaseEmptyRunDirectories(
-  runs: readonly Pick<PlannedRun, 'directory' | 'claim' | 'resultsFile'>[],
-): Promise<string[]> {
-  return releaseUnusedRunDirectories(runs)
 }
 
 /** The configuration block as it may be stored: secret-named fields and secret values (keys, tokens) redacted. */
