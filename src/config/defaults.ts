@@ -79,6 +79,7 @@ const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
       condition: 'clean',
       seed: 7,
       drain_ms: 1500,
+      debug_artifacts: false,
     },
     grading: DEFAULT_GRADING,
     assistant: ASSISTANT,

@@ -103,6 +103,9 @@ describe('built-in defaults', () => {
       condition: 'clean',
       seed: 7,
       drain_ms: 1500,
+      assistant_first_prompt_file: null,
+      interventions_file: null,
+      debug_artifacts: false,
     })
     expect(settings.grading).toMatchObject({ enabled: true, repetitions: 1 })
     expect(Object.keys(settings.execution).sort()).toEqual([

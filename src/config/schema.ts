@@ -64,6 +64,12 @@ const simulationFields = {
   condition: nonEmptyString(),
   seed: integer(),
   drain_ms: integer().nonnegative({ error: 'must be 0 or greater' }),
+  // Ours, beyond the reference's keys: the assistant-first opening (a prompt file sent unchanged as commentary;
+  // unset: the caller speaks first), scheduled caller interventions (a sidecar JSON keyed by scenario id, since
+  // schema-1.0 scenarios forbid extra keys), and the debugging artifacts (ticks and turns JSONL).
+  assistant_first_prompt_file: nonEmptyString(),
+  interventions_file: nonEmptyString(),
+  debug_artifacts: boolean(),
 }
 
 export const JUDGE_BACKENDS = ['responses', 'decisions'] as const
@@ -116,6 +122,8 @@ export const OPTIONAL_KEYS: ReadonlySet<string> = new Set([
   'credentials.responses_api_key',
   'credentials.client_assistant_token',
   'grading.cache_dir',
+  'simulation.assistant_first_prompt_file',
+  'simulation.interventions_file',
 ])
 
 /** Keys holding filesystem paths: resolved against the TOML folder (TOML, defaults) or the cwd (env, overrides). */
@@ -124,6 +132,8 @@ export const PATH_KEYS: ReadonlySet<string> = new Set([
   'execution.results_dir',
   'audio.cache_dir',
   'grading.cache_dir',
+  'simulation.assistant_first_prompt_file',
+  'simulation.interventions_file',
 ])
 
 type FieldMap = Record<string, z.ZodType>
@@ -239,7 +249,11 @@ export const runSettingsSchema = z.strictObject({
   phase: z.literal('run'),
   ...commonSettings,
   execution: resolvedExecution,
-  simulation: z.strictObject(simulationFields),
+  simulation: z.strictObject({
+    ...simulationFields,
+    assistant_first_prompt_file: nullable(simulationFields.assistant_first_prompt_file),
+    interventions_file: nullable(simulationFields.interventions_file),
+  }),
   grading: resolvedGrading,
 })
 
