@@ -5,11 +5,13 @@
 // - time to verified answer: from the end of a caller request to the first assistant audio after the tool
 //   result that answers it (tool turns), or to the first assistant audio (non-tool turns), each kind apart, with
 //   the one definition of a tool turn (gate/latency.ts).
-// The zod schema is the shape of the row extension feature that will carry them (reporting/extensions).
-import { z } from 'zod'
+// The row extension feature `run_turns` (reporting/extensions/run-turns.ts) carries them; its zod schema is the shape.
 import { isToolTurn } from '../../gate/latency.ts'
 import { type Interval, unionIntervals } from '../../metrics/intervals.ts'
 import type { CallerTurn } from '../../metrics/response-opportunities.ts'
+import { type RunTurnMetrics, RunTurnMetricsSchema } from '../../reporting/extensions/run-turns.ts'
+
+export type { RunTurnMetrics }
 
 /** The assistant must have spoken this much in the second before a cue for the cue to test anything. */
 export const EXERCISED_VOICED_MS = 300
@@ -85,22 +87,6 @@ export function verifiedAnswers(
     }
   })
 }
-
-const SummarySchema = z.strictObject({
-  count: z.number().int().nonnegative(),
-  mean_ms: z.number().nonnegative().nullable(),
-})
-
-export const RunTurnMetricsSchema = z.strictObject({
-  yield_rate: z.number().min(0).max(1).nullable(),
-  yield_latency_ms: z.number().nonnegative().nullable(),
-  barge_ins: z.strictObject({
-    exercised: z.number().int().nonnegative(),
-    unexercised: z.number().int().nonnegative(),
-  }),
-  time_to_verified_answer_ms: z.strictObject({ tool_turns: SummarySchema, non_tool_turns: SummarySchema }),
-})
-export type RunTurnMetrics = z.infer<typeof RunTurnMetricsSchema>
 
 const mean = (values: readonly number[]) =>
   values.length === 0

@@ -22,6 +22,7 @@ import type { z } from 'zod'
 import { completionExtension } from './completion.ts'
 import { datasetsExtension } from './datasets.ts'
 import { type ExtensionFeature, extensionBlockSchema } from './define.ts'
+import { runTurnsExtension } from './run-turns.ts'
 import { toolEvidenceExtension } from './tool-evidence.ts'
 import { trialExtension } from './trial.ts'
 
@@ -29,7 +30,7 @@ import { trialExtension } from './trial.ts'
 export const EXTENSION_KEY = 'live_evals'
 export const EXTENSION_VERSION = '1.0'
 
-export const ROW_EXTENSION_FEATURES = [trialExtension] as const
+export const ROW_EXTENSION_FEATURES = [trialExtension, runTurnsExtension] as const
 export const RUN_EXTENSION_FEATURES = [datasetsExtension, completionExtension, toolEvidenceExtension] as const
 
 export const RowExtensionBlockSchema = extensionBlockSchema(EXTENSION_VERSION, 'row', ROW_EXTENSION_FEATURES)
