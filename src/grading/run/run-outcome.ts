@@ -4,12 +4,16 @@
 // rescue a wrong state, a prohibited call, a failed critical step or a missing grounded response, because those
 // checks stay required whatever the judge says.
 
+import type { SemanticQuality } from '../../metrics/semantic-quality.ts'
 import type { ToolExecution, TranscriptLine } from '../../observability/observation.ts'
 import { COMPLETED_TERMINATION_REASONS } from '../../observability/observation.ts'
 import type { ExpectedOutcome } from '../../scenarios/expected.ts'
+import type { DimensionGrade } from '../dimension-grade.ts'
 import { verifyRunFinalState } from '../final-state.ts'
 import type { JsonObject } from '../json-values.ts'
 import { assessOutcome, type OutcomeAssessment } from '../outcome.ts'
+import type { ScenarioFacts } from '../scenario-facts.ts'
+import { offlineSemanticGrades, type SemanticDimension } from '../semantic-applicability.ts'
 import { gradeProcedure, type ProcedureGrade } from './procedure.ts'
 import { gradeRunToolEvidence, type RunToolEvidence } from './tool-evidence.ts'
 
@@ -31,6 +35,24 @@ export interface RunGrade {
   procedure: ProcedureGrade | null
   outcome_state_satisfied: boolean | null
   assessment: OutcomeAssessment
+}
+
+/**
+ * A RUN grade with its semantic part: every applicable dimension not_assessed and semantic_quality null until a
+ * judge ran (live, grading enabled), then the judge's grades applied (the deterministic checks stay required).
+ */
+export interface JudgedRunGrade extends RunGrade {
+  semantic_grades: Record<SemanticDimension, DimensionGrade>
+  semantic_quality: SemanticQuality
+}
+
+/** The grade before any judge: the applicable semantic dimensions not_assessed, semantic_quality unknown. */
+export function unjudgedRunGrade(grade: RunGrade, facts: ScenarioFacts): JudgedRunGrade {
+  return {
+    ...grade,
+    semantic_grades: offlineSemanticGrades(facts),
+    semantic_quality: { score: null, dimensions: {} },
+  }
 }
 
 export function gradeRun(
