@@ -12,15 +12,28 @@ export interface InferredToolCall {
 }
 
 /**
+ * One earlier turn of the conversation as the assistant itself perceived it: what it heard the caller say
+ * (`user`) and what it said (`assistant`). Only what crossed the call; never evaluator data.
+ */
+export interface SpokenTurn {
+  role: 'user' | 'assistant'
+  text: string
+}
+
+/**
  * Deterministic stand-in for the voice model and its delegated backend. It is built only from what the
  * assistant is allowed to see: the conversation context, the authorized initial state and the public
  * business facts. It must never receive evaluator-only data.
+ *
+ * `earlier` is the conversation before the current utterance, oldest first (empty on a first turn). It is
+ * optional so that a behaviour written for single utterances (one argument) keeps working; whoever plays the
+ * voice model always passes it.
  */
 export interface OfflineBehaviour {
   /** The tool the backend would call for this caller utterance, or null to answer directly. */
-  inferToolCall(userText: string): InferredToolCall | null
+  inferToolCall(userText: string, earlier?: readonly SpokenTurn[]): InferredToolCall | null
   /** What the voice model says without delegating (clarifying question, refusal, direct fact). */
-  directAnswer(userText: string): string
+  directAnswer(userText: string, earlier?: readonly SpokenTurn[]): string
   /** What the voice model says after a tool returned `output`. */
   finalAnswer(output: JsonObject): string
 }

@@ -1,6 +1,15 @@
 // The offline GPT-Live server: an HTTP server on loopback whose only route is the WebSocket upgrade at
 // /v1/live/sessions, where openai's LiveWS arrives with `baseURL: http://127.0.0.1:PORT/v1`. The bearer
 // token is checked before the upgrade and selects the session script registered by the harness.
+//
+// Hearing: what a session hears is registered with its script (registerSession), or added while it runs
+// with hear(token, utterance), for a driver that learns what the caller says only as the call goes on (a
+// simulated caller that is itself a GPT-Live session). A heard utterance is placed on that session's
+// received-audio clock: its input captions go out as the clock passes each word (at once for words the
+// clock already passed), and the voice model takes its turn RESPONSE_SILENCE_MS after it ends. Utterances
+// of one token must come in order without overlapping. If the voice model is speaking when heard caller
+// speech starts, it yields: its current output stops there (the audio and output transcript deltas simply
+// stop, as on the service, which has no truncation event) and it takes its turn on the new utterance.
 import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -13,6 +22,8 @@ import {
   SEND_BUFFER_EXCEEDED_REASON,
 } from './limits.ts'
 import {
+  type HeardUtterance,
+  heardUtteranceSchema,
   type OfflineSessionScript,
   type ResolvedSessionScript,
   redactToken,
@@ -49,6 +60,13 @@ export interface OfflineLiveServer {
   baseURL: string
   /** Registers what a session authenticated with `token` hears and how its voice model behaves. */
   registerSession(token: string, script: OfflineSessionScript): void
+  /**
+   * Adds one utterance to what the session registered under `token` hears, on its received-audio clock:
+   * captions as the clock passes each word (past ones at once), then the voice model's turn. Before the
+   * session connects it joins the registered hearing. Throws for an unregistered token, an invalid
+   * utterance, or one that starts before the previous utterance of this token ended.
+   */
+  hear(token: string, utterance: HeardUtterance): void
   /** The limits this server applies. */
   limits: Readonly<OfflineServerLimits>
   /** Connection and send-buffer counters (for tests and the bench). */
@@ -76,6 +94,8 @@ export async function startOfflineLiveServer(
   options: OfflineLiveServerOptions = {},
 ): Promise<OfflineLiveServer> {
   const scripts = new Map<string, ResolvedSessionScript>()
+  /** Sessions connected with each registered token (usually one), for hear(). */
+  const sessionsByToken = new Map<string, Set<OfflineLiveSession>>()
   const sockets = new Set<WebSocket>()
   const acceptAnyToken = options.acceptAnyToken ?? false
   const limits = resolveLimits(options.limits)
@@ -166,9 +186,16 @@ export async function startOfflineLiveServer(
           ws.terminate()
         }
       })
+      const registered = scripts.has(token) ? token : null
+      if (registered !== null) {
+        const sessions = sessionsByToken.get(registered) ?? new Set()
+        sessions.add(session)
+        sessionsByToken.set(registered, sessions)
+      }
       ws.on('close', () => {
         sockets.delete(ws)
         session.handleTransportClosed()
+        if (registered !== null) sessionsByToken.get(registered)?.delete(session)
       })
       // ws has already started the close handshake for protocol errors (1009 for an oversized frame); give
       // it a moment to send the close frame, then drop the socket whatever the peer does.
@@ -198,7 +225,34 @@ export async function startOfflineLiveServer(
     registerSession(token, script) {
       if (token.length === 0)
         throw new Error('offline GPT-Live server: registerSession needs a non-empty token')
-      scripts.set(token, resolveSessionScript(token, script))
+      const resolved = resolveSessionScript(token, script)
+      // A copy of its own: hear() adds to it for sessions that have not started yet.
+      scripts.set(token, { ...resolved, hearing: [...resolved.hearing] })
+    },
+    hear(token, utterance) {
+      const script = scripts.get(token)
+      if (script === undefined) {
+        throw new Error(
+          `offline GPT-Live server: hear() for unknown session token ${redactToken(token)}: register it with registerSession() first`,
+        )
+      }
+      const parsed = heardUtteranceSchema.safeParse(utterance)
+      if (!parsed.success) {
+        const problems = parsed.error.issues.map(
+          (issue) => `${issue.path.join('.') || '(utterance)'}: ${issue.message}`,
+        )
+        throw new Error(
+          `offline GPT-Live server: hear() for session token ${redactToken(token)} got an invalid utterance: ${problems.join('; ')}`,
+        )
+      }
+      const previous = script.hearing.at(-1)
+      if (previous !== undefined && parsed.data.startMs < previous.endMs) {
+        throw new Error(
+          `offline GPT-Live server: hear() for session token ${redactToken(token)}: the utterance starting at ${parsed.data.startMs} ms overlaps or precedes the previous one (${previous.startMs}–${previous.endMs} ms); utterances must come in order without overlapping`,
+        )
+      }
+      script.hearing.push(parsed.data)
+      for (const session of sessionsByToken.get(token) ?? []) session.hear(parsed.data)
     },
     close() {
       closing ??= new Promise<void>((resolve) => {

@@ -2,6 +2,7 @@
 // dispatch of validated client events, and the voice model's turn-taking. Everything it emits is placed on
 // the received-audio clock (timeline.ts), so a run depends only on the frames the client sent.
 import type { ServerEvent, SessionResource } from 'openai/resources/live/live'
+import type { SpokenTurn } from '../../assistants/offline-behaviour.ts'
 import { DEFAULT_ACKNOWLEDGEMENT, DelegationAcknowledgements } from './acknowledgements.ts'
 import { ContextAppends } from './appends.ts'
 import type { ParsedClientEvent, ParsedClientEventOf } from './client-events-schema.ts'
@@ -10,11 +11,11 @@ import { ResponsesDelegation } from './delegation-responses.ts'
 import { applyDelegationUpdate } from './delegation-update.ts'
 import { EventStamper, type OutboundServerEvent, SessionIds } from './events.ts'
 import { FaultInjector } from './faults.ts'
-import { scheduleHearing } from './hearing.ts'
+import { type HearingDeps, scheduleHearing, scheduleUtterance } from './hearing.ts'
 import { decodedAudioBytes } from './input-audio.ts'
 import { LIMIT_CLOSE, type OfflineServerLimits } from './limits.ts'
 import { ERROR_CODES, type ProtocolError, protocolError, quoted } from './protocol-errors.ts'
-import type { ResolvedSessionScript } from './script.ts'
+import type { HeardUtterance, ResolvedSessionScript } from './script.ts'
 import type { ParsedSessionConfig } from './session-config-schema.ts'
 import {
   DEFAULT_AUDIO_FORMAT,
@@ -60,6 +61,7 @@ interface Started {
   clientDelegations: ClientDelegations
   acknowledgements: DelegationAcknowledgements
   responses: ResponsesDelegation | null
+  hearing: HearingDeps
 }
 
 export class OfflineLiveSession {
@@ -75,6 +77,13 @@ export class OfflineLiveSession {
   #started: Started | null = null
   #muted = false
   #sentCount = 0
+  /**
+   * The conversation as this session's voice model perceived it, in time order: each utterance it acted on
+   * and each of its own utterances as far as its output transcript went out. Handed to the behaviour.
+   */
+  readonly #conversation: Array<{ role: SpokenTurn['role']; said: { text: string } }> = []
+  /** What a yield withdrew before it was said; the model says it at its next turn. */
+  #withheld: string[] = []
 
   constructor(
     transport: SessionTransport,
@@ -98,6 +107,20 @@ export class OfflineLiveSession {
 
   get state(): State {
     return this.#state
+  }
+
+  /**
+   * One more heard utterance while the session runs (OfflineLiveServer.hear; the server checked its order).
+   * Before session.start there is nothing to do: the session reads its script's hearing when it starts.
+   * Whatever of it the clock has already passed happens at once.
+   */
+  hear(utterance: HeardUtterance): void {
+    this.#guarded(() => {
+      const started = this.#started
+      if (started === null || this.#state !== 'active') return
+      scheduleUtterance(utterance, started.hearing)
+      started.timeline.runDue()
+    })
   }
 
   /** One text frame from the client. */
@@ -203,6 +226,8 @@ export class OfflineLiveSession {
       send,
       sampleRateHz: format.rate,
       onSpeechEnd: () => this.#send(this.#usageUpdated()),
+      // The entry's text grows as the utterance's captions go out, so a cut one holds only what was said.
+      onSpeechStart: (said) => this.#conversation.push({ role: 'assistant', said }),
     })
     const speak = (text: string, notBeforeMs: number) => void speaker.speak(text, notBeforeMs)
     const clientDelegations = new ClientDelegations(this.#ids, send)
@@ -229,6 +254,13 @@ export class OfflineLiveSession {
         speak,
         maxPending: this.#limits.maxPendingAppends,
       }),
+      hearing: {
+        timeline,
+        send,
+        isMuted: () => this.#muted,
+        onSpeechStart: () => this.#callerStartsSpeaking(),
+        onUtterance: (text) => this.#takeTurn(text),
+      },
       responses:
         behaviour === undefined
           ? null
@@ -249,12 +281,7 @@ export class OfflineLiveSession {
     this.#started = started
     this.#state = 'active'
     this.#send(withClientEventId({ type: 'session.started', session: this.#resource() }, clientEventId))
-    scheduleHearing(this.#script.hearing, {
-      timeline,
-      send,
-      isMuted: () => this.#muted,
-      onUtterance: (text) => this.#takeTurn(text),
-    })
+    scheduleHearing(this.#script.hearing, started.hearing)
     const scheduleUsage = (atMs: number) =>
       timeline.schedule(atMs, 'listening', () => {
         this.#send(this.#usageUpdated())
@@ -346,12 +373,28 @@ export class OfflineLiveSession {
       : started.responses.continue(delegation.responses)
   }
 
+  /** Heard caller speech starts: a voice model that is talking yields the floor (barge-in). */
+  #callerStartsSpeaking(): void {
+    const started = this.#started
+    if (started === null || this.#state !== 'active') return
+    const nowMs = started.timeline.nowMs
+    if (!started.speaker.isSpeakingAt(nowMs)) return
+    this.#withheld.push(...started.speaker.yieldAt(nowMs))
+  }
+
   /** The voice model's turn after hearing `text` (only while active, and only with a behaviour). */
   #takeTurn(text: string): void {
     const behaviour = this.#script.behaviour
     const started = this.#started
     if (behaviour === undefined || started === null || this.#state !== 'active') return
+    const earlier: SpokenTurn[] = this.#conversation
+      .filter((turn) => turn.said.text.length > 0)
+      .map((turn) => ({ role: turn.role, text: turn.said.text }))
+    this.#conversation.push({ role: 'user', said: { text } })
+    // What a yield withdrew (a result it had not told yet) still needs saying; it comes first.
+    for (const withheld of this.#withheld.splice(0)) started.speaker.speak(withheld, started.timeline.nowMs)
     takeVoiceTurn(text, {
+      earlier,
       behaviour,
       delegation: started.delegation,
       speaker: started.speaker,

@@ -23,21 +23,69 @@ export interface SpokenInterval {
   endMs: number
 }
 
+/** What the model said in one utterance, as far as its output transcript went out (a yield cuts it short). */
+export interface SaidUtterance {
+  text: string
+  startMs: number
+}
+
 export interface SpeakerDeps {
   timeline: AudioClockTimeline
   send: (event: OutboundServerEvent) => void
   sampleRateHz: number
-  /** Called once the last piece of an utterance has been released. */
+  /** Called once the last piece of an utterance has been released, or when a yield cut it short. */
   onSpeechEnd: (interval: SpokenInterval) => void
+  /** Called when the first piece of an utterance goes out; `said.text` grows as its captions go out. */
+  onSpeechStart?: (said: SaidUtterance) => void
+}
+
+interface Utterance {
+  text: string
+  startMs: number
+  endMs: number
+  /** Set by a yield: nothing more of it goes out. */
+  cut: boolean
+  /** What of it went out so far (null before its first piece). */
+  said: SaidUtterance | null
 }
 
 export class Speaker {
   readonly #deps: SpeakerDeps
   /** End of the latest utterance; null before the model first spoke. */
   #busyUntilMs: number | null = null
+  /** Utterances decided and not yet finished, in order. */
+  #unfinished: Utterance[] = []
 
   constructor(deps: SpeakerDeps) {
     this.#deps = deps
+  }
+
+  /** Whether an utterance is going out at `atMs` (started and neither finished nor cut). */
+  isSpeakingAt(atMs: number): boolean {
+    return this.#unfinished.some((u) => u.startMs <= atMs && atMs < u.endMs)
+  }
+
+  /**
+   * The caller took the floor at `atMs`: the utterance under way stops there (the service has no event
+   * for this: its audio and transcript deltas simply stop) and those queued behind it are withdrawn.
+   * Returns the texts of the withdrawn ones, which the model has not said yet and may say later.
+   */
+  yieldAt(atMs: number): string[] {
+    const withdrawn: string[] = []
+    const finishing: Utterance[] = []
+    for (const utterance of this.#unfinished) {
+      // One that ends right now finishes on its own (its end is already on the timeline).
+      if (utterance.endMs <= atMs) {
+        finishing.push(utterance)
+        continue
+      }
+      utterance.cut = true
+      if (utterance.startMs <= atMs) this.#deps.onSpeechEnd({ startMs: utterance.startMs, endMs: atMs })
+      else withdrawn.push(utterance.text)
+    }
+    this.#unfinished = finishing
+    if (this.#busyUntilMs !== null) this.#busyUntilMs = Math.min(this.#busyUntilMs, atMs)
+    return withdrawn
   }
 
   /** Schedules `text` to be spoken as soon as the model is free (not before `notBeforeMs`). */
@@ -48,23 +96,35 @@ export class Speaker {
     const startMs = Math.max(timeline.nowMs, notBeforeMs, afterPrevious)
     const durationMs = Math.round((samples.length * 1000) / sampleRateHz)
     const endMs = startMs + durationMs
+    const utterance: Utterance = { text, startMs, endMs, cut: false, said: null }
+    this.#unfinished.push(utterance)
+    const release = (atMs: number, action: () => void) =>
+      timeline.schedule(atMs, 'output', () => {
+        if (!utterance.cut) action()
+      })
 
+    release(startMs, () => {
+      utterance.said = { text: '', startMs }
+      this.#deps.onSpeechStart?.(utterance.said)
+    })
     const chunkSamples = (sampleRateHz * OUTPUT_CHUNK_MS) / 1000
     for (let offset = 0, index = 0; offset < samples.length; offset += chunkSamples, index++) {
       const chunk = samples.subarray(offset, Math.min(samples.length, offset + chunkSamples))
       const delta = pcm16ToBase64(chunk)
-      timeline.schedule(startMs + index * OUTPUT_CHUNK_MS, 'output', () =>
-        send({ type: 'session.output_audio.delta', delta }),
-      )
+      release(startMs + index * OUTPUT_CHUNK_MS, () => send({ type: 'session.output_audio.delta', delta }))
     }
     this.#busyUntilMs = endMs
     for (const caption of captionsFor(text, startMs, endMs)) {
-      timeline.schedule(caption.start_ms, 'output', () =>
-        send({ type: 'session.output_transcript.delta', ...caption }),
-      )
+      release(caption.start_ms, () => {
+        if (utterance.said !== null) utterance.said.text += caption.delta
+        send({ type: 'session.output_transcript.delta', ...caption })
+      })
     }
     const interval = { startMs, endMs }
-    timeline.schedule(endMs, 'output', () => this.#deps.onSpeechEnd(interval))
+    release(endMs, () => {
+      this.#unfinished = this.#unfinished.filter((u) => u !== utterance)
+      this.#deps.onSpeechEnd(interval)
+    })
     return interval
   }
 }

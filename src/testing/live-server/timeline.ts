@@ -43,11 +43,16 @@ export class AudioClockTimeline {
     this.runDue()
   }
 
-  /** Runs `action` once the clock reaches `atMs` (immediately, on the next `runDue`, if it already has). */
-  schedule(atMs: number, work: TimelineWork, action: TimelineAction): void {
+  /**
+   * Runs `action` once the clock reaches `atMs` (immediately, on the next `runDue`, if it already has).
+   * Ties run in scheduling order, except that `ahead` puts the action before everything else due at the
+   * same instant (what happens at an instant must be seen before output that starts at it).
+   */
+  schedule(atMs: number, work: TimelineWork, action: TimelineAction, ahead = false): void {
     const entry = { atMs, seq: this.#seq++, work, action }
     let index = this.#agenda.length
-    while (index > 0 && (this.#agenda[index - 1]?.atMs ?? 0) > atMs) index--
+    const after = (other: number) => (ahead ? other >= atMs : other > atMs)
+    while (index > 0 && after(this.#agenda[index - 1]?.atMs ?? 0)) index--
     this.#agenda.splice(index, 0, entry)
   }
 

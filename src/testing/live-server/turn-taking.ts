@@ -1,7 +1,8 @@
 // The offline voice model's turn after it heard the caller: answer directly, or delegate (Responses or
 // client), which also requests the service's spoken acknowledgement (acknowledgements.ts). What it decides
-// comes only from the assistant-owned offline behaviour and the words heard, never from evaluator data.
-import type { OfflineBehaviour } from '../../assistants/offline-behaviour.ts'
+// comes only from the assistant-owned offline behaviour, the words heard and what this session heard and
+// said before (its conversation memory), never from evaluator data.
+import type { OfflineBehaviour, SpokenTurn } from '../../assistants/offline-behaviour.ts'
 import type { DelegationAcknowledgements } from './acknowledgements.ts'
 import type { ClientDelegations } from './delegation-client.ts'
 import { backendHasTool, type ResponsesDelegation } from './delegation-responses.ts'
@@ -17,16 +18,18 @@ export interface VoiceTurnContext {
   acknowledgements: DelegationAcknowledgements
   /** The received-audio clock when the turn is taken. */
   nowMs: number
+  /** The session's conversation before this utterance, oldest first. */
+  earlier: readonly SpokenTurn[]
 }
 
 export function takeVoiceTurn(heardText: string, turn: VoiceTurnContext): void {
-  const { behaviour, delegation, speaker, nowMs } = turn
-  const call = behaviour.inferToolCall(heardText)
+  const { behaviour, delegation, speaker, nowMs, earlier } = turn
+  const call = behaviour.inferToolCall(heardText, earlier)
   // A Responses backend without the needed tool cannot do the work; the voice model answers itself.
   const backendCannot =
     delegation.type === 'responses' && call !== null && !backendHasTool(delegation.responses, call.name)
   if (call === null || backendCannot) {
-    speaker.speak(behaviour.directAnswer(heardText), nowMs)
+    speaker.speak(behaviour.directAnswer(heardText, earlier), nowMs)
     return
   }
   const delegationId =
