@@ -9,6 +9,7 @@ const SINGLE_TURN_EXECUTION = {
   mode: 'offline',
   concurrency: 1,
   max_examples: 0,
+  trials: 1,
   verbose: false,
   response_timeout_seconds: 30.0,
 }
@@ -64,7 +65,7 @@ const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
   },
   run: {
     dataset: DATASET,
-    execution: { mode: 'offline', concurrency: 1, max_examples: 0, verbose: false },
+    execution: { mode: 'offline', concurrency: 1, max_examples: 0, trials: 1, verbose: false },
     simulation: {
       simulator_backend_model: 'gpt-5.6-luna',
       simulator_backend_reasoning_effort: 'low',

@@ -43,6 +43,7 @@ describe('built-in defaults', () => {
       mode: 'offline',
       concurrency: 1,
       max_examples: 0,
+      trials: 1,
       verbose: false,
       response_timeout_seconds: 30,
       results_dir: null,
@@ -113,6 +114,7 @@ describe('built-in defaults', () => {
       'max_examples',
       'mode',
       'results_dir',
+      'trials',
       'verbose',
     ])
     expect('audio' in settings).toBe(false)
@@ -147,6 +149,8 @@ describe('TOML values', () => {
     ['[execution]\nconcurrency = 0', 'execution.concurrency must be between 1 and 8'],
     ['[execution]\nconcurrency = 9', 'execution.concurrency must be between 1 and 8'],
     ['[execution]\nmax_examples = -1', 'execution.max_examples must be 0 (all) or greater'],
+    ['[execution]\ntrials = 0', 'execution.trials must be 1 or greater'],
+    ['[execution]\ntrials = 2.5', 'execution.trials must be an integer'],
     ['[audio]\nchunk_ms = 0', 'audio.chunk_ms must be greater than 0'],
     ['[dataset]\npath = ""', 'dataset.path must not be empty'],
     ['[audio]\nrefresh_audio = "yes"', 'audio.refresh_audio must be a boolean'],
@@ -320,6 +324,7 @@ describe('environment variables', () => {
     ['LIVE_EVALS_MODE', 'live', (s) => s.execution.mode, 'live'],
     ['LIVE_EVALS_CONCURRENCY', '8', (s) => s.execution.concurrency, 8],
     ['LIVE_EVALS_MAX_EXAMPLES', '2', (s) => s.execution.max_examples, 2],
+    ['LIVE_EVALS_TRIALS', '5', (s) => s.execution.trials, 5],
     ['OPENAI_ASSISTANT_MODE', 'client', (s) => s.assistant.mode, 'client'],
     [
       'OPENAI_CLIENT_ASSISTANT_ENDPOINT',

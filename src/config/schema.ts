@@ -37,6 +37,8 @@ const executionFields = {
   mode: oneOf(EXECUTION_MODES),
   concurrency: concurrency(),
   max_examples: integer().nonnegative({ error: 'must be 0 (all) or greater' }),
+  // How many times each scenario runs (one Vitest test and one results.json row per trial); 1 runs it once.
+  trials: integer().min(1, { error: 'must be 1 or greater' }),
   verbose: boolean(),
   results_dir: nonEmptyString(),
 }

@@ -2,10 +2,10 @@
 // baseline, not now) or recovered, which baseline rows are missing, and each metric's paired delta with the
 // counts that improved and regressed.
 
-import { ROW_METRICS, type RowMetric } from './metrics.ts'
+import { ROW_METRICS, type RowMetric } from '../reporting/row-metrics.ts'
+import { meanOf } from '../reporting/statistics.ts'
 import type { GateRowKey } from './row-keys.ts'
 import type { KeyedRows } from './rows.ts'
-import { meanOf } from './statistics.ts'
 
 export interface MetricDelta {
   metric: string

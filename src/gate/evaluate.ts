@@ -10,12 +10,12 @@
 // - A latency threshold with no measured response is inconclusive: unknown is not fast.
 // - A definite failure outranks an inconclusive check: the outcome is fail if anything failed.
 
+import { type ProportionInterval, wilsonInterval } from '../reporting/statistics.ts'
 import { type BaselineComparison, compareWithBaseline } from './baseline.ts'
 import { GateInputError } from './errors.ts'
 import { type LatencySplit, latencySplit } from './latency.ts'
 import { describeKey } from './row-keys.ts'
 import { type GateFile, type KeyedRow, keyRows } from './rows.ts'
-import { type ProportionInterval, wilsonInterval } from './statistics.ts'
 
 export interface GateOptions {
   /** Lowest acceptable pass rate in [0, 1]; null to not gate on it. */

@@ -19,3 +19,13 @@ export function formatDeltaInUnit(unit: 'ms' | 'ratio', delta: number | null): s
   const text = formatInUnit(unit, delta)
   return delta !== null && delta > 0 ? `+${text}` : text
 }
+
+/** One metric's spread over repeated trials: `812 ms ± 40 ms [760 ms–871 ms], n=3`; a dash when unmeasured. */
+export function formatSpread(
+  unit: 'ms' | 'ratio',
+  spread: { n: number; mean: number | null; stdev: number | null; min: number | null; max: number | null },
+): string {
+  if (spread.n === 0) return `${UNKNOWN_TEXT} (n=0)`
+  const stdev = spread.stdev === null ? '' : ` ± ${formatInUnit(unit, spread.stdev)}`
+  return `${formatInUnit(unit, spread.mean)}${stdev} [${formatInUnit(unit, spread.min)}–${formatInUnit(unit, spread.max)}], n=${spread.n}`
+}

@@ -4,7 +4,7 @@
 import { optionalCount } from '../metrics/counts.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
 import { rowKeyOf } from '../reporting/row-key.ts'
-import { type Distribution, distributionOf } from './statistics.ts'
+import { type Distribution, distributionOf } from '../reporting/statistics.ts'
 
 /** What happened between a caller's request and the assistant's answer to it. */
 export interface TurnWork {

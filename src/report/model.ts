@@ -3,12 +3,15 @@
 
 import type { SpeechInterval } from '../audio/speech-activity.ts'
 import { isToolTurn, type LatencySplit, latencySplit, rowTurnWork } from '../gate/latency.ts'
-import { type MetricSummary, ROW_METRICS, summarizeMetrics } from '../gate/metrics.ts'
 import { architectureOf } from '../gate/row-keys.ts'
-import { type ProportionInterval, wilsonInterval } from '../gate/statistics.ts'
-import { summarizeTrials, type TrialsSummary } from '../gate/trials.ts'
+import { summarizeConditionRobustness } from '../reporting/condition-robustness.ts'
+import type { ConditionRobustness } from '../reporting/extensions/condition-robustness.ts'
+import type { RunTrials } from '../reporting/extensions/trials.ts'
 import type { ResultItem, ResultStatus } from '../reporting/result-schema.ts'
 import { rowKeyOf } from '../reporting/row-key.ts'
+import { type MetricSummary, ROW_METRICS, summarizeMetrics } from '../reporting/row-metrics.ts'
+import { type ProportionInterval, wilsonInterval } from '../reporting/statistics.ts'
+import { summarizeTrials } from '../reporting/trials-summary.ts'
 import { anchorOf } from './html.ts'
 import type { LoadedRun, ScenarioEvidence } from './load-run.ts'
 import { diffState, type StateChange } from './state-diff.ts'
@@ -81,8 +84,10 @@ export interface RunReportModel {
   pass_rate: ProportionInterval
   metrics: MetricSummary[]
   latency: LatencySplit
-  /** pass^1 and pass^k per scenario; null when every scenario ran once. */
-  trials: TrialsSummary | null
+  /** pass^1, pass^k and metric spreads per scenario and overall; null unless the run repeated its trials. */
+  trials: RunTrials | null
+  /** Per source scenario, whether it passed under every condition; null unless some ran under several. */
+  robustness: ConditionRobustness | null
   scenarios: ScenarioModel[]
 }
 
@@ -215,7 +220,9 @@ export function runReportModel(loaded: LoadedRun): RunReportModel {
     pass_rate: wilsonInterval(document.summary.passed, document.summary.total),
     metrics: summarizeMetrics(rows),
     latency: latencySplit(rows),
+    // From the rows, as results.json's run extension is: older files without it show the same figures.
     trials: summarizeTrials(rows),
+    robustness: summarizeConditionRobustness(rows),
     scenarios: rows.map((row, index) => scenarioModel(row, loaded.evidence[index] as ScenarioEvidence)),
   }
 }

@@ -4,11 +4,12 @@
 
 import { formatInUnit, formatMs, formatPercent, formatRatio } from '../gate/format.ts'
 import type { BandCount } from '../gate/latency.ts'
-import type { Distribution } from '../gate/statistics.ts'
+import type { Distribution } from '../reporting/statistics.ts'
 import { html, type SafeHtml } from './html.ts'
 import type { RunReportModel, ScenarioModel } from './model.ts'
 import { page } from './page.ts'
 import { scenarioSection, statusBadge } from './render-scenario.ts'
+import { robustnessSection, trialsSection } from './render-trials.ts'
 
 const valueOrEmpty = (value: number | null | undefined) =>
   value === null || value === undefined ? '' : String(value)
@@ -49,16 +50,6 @@ ${row('turns without tool work', latency.conversational, latency.conversational_
 ${row('tool turns (delegation or tool call)', latency.tool, [latency.tool_band])}
 </tbody></table>
 ${latency.rows_without_per_response_latency === 0 ? html`` : html`<p class="meta">${latency.rows_without_per_response_latency} multi-response row(s) record only a mean latency and are not in these percentiles.</p>`}`
-}
-
-function trialsTable(model: RunReportModel): SafeHtml {
-  const trials = model.trials
-  if (trials === null) return html``
-  return html`<h2>Repeated trials</h2>
-<p>Mean over scenarios: pass^1 <b>${formatRatio(trials.pass_1)}</b>, pass^${trials.k} <b>${formatRatio(trials.pass_k)}</b> (unbiased C(c,k)/C(n,k); a scenario with fewer than ${trials.k} trials has no pass^${trials.k}).</p>
-<table><thead><tr><th>scenario</th><th class="num">trials</th><th class="num">passed</th><th class="num">pass^1</th><th class="num">pass^${trials.k}</th></tr></thead><tbody>
-${trials.scenarios.map((scenario) => html`<tr><td>${scenario.scenario_id}</td><td class="num">${scenario.n}</td><td class="num">${scenario.passed}</td><td class="num">${formatRatio(scenario.pass_1)}</td><td class="num">${formatRatio(scenario.pass_k)}</td></tr>`)}
-</tbody></table>`
 }
 
 function tableRow(scenario: ScenarioModel): SafeHtml {
@@ -106,7 +97,8 @@ ${summary(model)}
 ${metricsTable(model)}
 <h2>Latency</h2>
 ${latencyTable(model)}
-${trialsTable(model)}
+${trialsSection(model.trials)}
+${robustnessSection(model.robustness)}
 <h2>Scenarios</h2>
 ${scenarioTable(model)}
 ${model.scenarios.map(scenarioSection)}`,

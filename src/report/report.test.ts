@@ -183,9 +183,20 @@ describe('repeated trials in the report', () => {
     const rows = [1, 2, 3].map((trial) => row({ id: 'a', trial, status: trial === 2 ? 'failed' : 'passed' }))
     await writeFile(join(trialsDir, 'results.json'), JSON.stringify(resultsDocument(rows)))
     const model = runReportModel(await loadRun(trialsDir))
-    expect(model.trials?.scenarios).toEqual([{ scenario_id: 'a', n: 3, passed: 2, pass_1: 2 / 3, pass_k: 0 }])
+    // c = 2 of n = 3: pass^1 = 2/3, pass^2 = C(2,2)/C(3,2) = 1/3, pass^3 = C(2,3)/C(3,3) = 0
+    expect(model.trials?.scenarios).toMatchObject([
+      { scenario_id: 'a', trials: 3, passed: 2, pass_1: 2 / 3, pass_k: 0, pass_hat: [2 / 3, 1 / 3, 0] },
+    ])
+    // Every trial, the failed one too, measured 400 ms: n = 3 and no spread
+    expect(model.trials?.scenarios[0]?.metrics.response_latency_ms).toMatchObject({
+      n: 3,
+      mean: 400,
+      stdev: 0,
+    })
     const page = await readFile(await writeRunReport(trialsDir), 'utf8')
-    expect(page).toContain('<h2>Repeated trials</h2>')
+    expect(page).toContain('<h2 id="trials">Repeated trials</h2>')
+    expect(page).toContain('0.667 · 0.333 · 0.000')
+    expect(page).toContain('400 ms ± 0 ms [400 ms–400 ms], n=3')
     expect(page).toContain('id="scenario-a-t2"')
   })
 })

@@ -1,16 +1,19 @@
 // The whole results.json document: run metadata, execution summary and the rows in dataset order.
 
+import { summarizeConditionRobustness } from './condition-robustness.ts'
 import type { RunExtensions } from './extensions/registry.ts'
 import { EXTENSION_KEY, runExtensionBlock } from './extensions/registry.ts'
 import { validateResultRow } from './result-item.ts'
 import {
   RESULTS_SCHEMA_VERSION,
+  type ResultItem,
   type ResultsDocument,
   type RunMetadata,
   RunMetadataSchema,
 } from './result-schema.ts'
 import { assertUniqueRowKeys, rowKeyOf } from './row-key.ts'
 import { summarizeResults } from './summary.ts'
+import { summarizeTrials } from './trials-summary.ts'
 
 export interface ResultsDocumentOptions {
   /**
@@ -56,18 +59,47 @@ export function buildResultsDocument(
     }))
     .sort((a, b) => a.rank - b.rank || a.trial - b.trial || a.arrival - b.arrival)
     .map((entry) => entry.row)
-  // Every part is validated above (run, each row) or computed from them (summary): no whole-document re-parse.
+  // Every part is validated above (run, each row) or computed from them (summary, the row-derived run
+  // features): no whole-document re-parse.
   return {
     schema_version: RESULTS_SCHEMA_VERSION,
-    run: runProblem.data,
+    run: withRowDerivedFeatures(runProblem.data, ordered),
     summary: summarizeResults(ordered),
     results: ordered,
   }
 }
 
-/** Run metadata carrying the run's extension block in `configuration.live_evals` (unchanged when none applies). */
+/**
+ * Run metadata with these features added to its extension block in `configuration.live_evals`; features the
+ * block carries already are kept unless given again (unchanged when nothing applies).
+ */
 export function withRunExtensions(run: RunMetadata, extensions: RunExtensions | undefined): RunMetadata {
-  const block = runExtensionBlock(extensions)
-  if (block === undefined) return run
-  return { ...run, configuration: { ...run.configuration, [EXTENSION_KEY]: block } }
+  if (runExtensionBlock(extensions) === undefined) return run
+  return withRunBlock(run, { ...existingFeatures(run), ...extensions })
+}
+
+function existingFeatures(run: RunMetadata): RunExtensions {
+  const { version: _version, ...features } = run.configuration[EXTENSION_KEY] ?? { version: undefined }
+  return features
+}
+
+function withRunBlock(run: RunMetadata, features: RunExtensions): RunMetadata {
+  const { [EXTENSION_KEY]: _previous, ...configuration } = run.configuration
+  const block = runExtensionBlock(features)
+  return {
+    ...run,
+    configuration: block === undefined ? configuration : { ...configuration, [EXTENSION_KEY]: block },
+  }
+}
+
+/**
+ * The features that are a function of the rows (`trials`, `condition_robustness`) are recomputed from them on
+ * every build: a merged, rebuilt or regraded document never carries figures of other rows.
+ */
+function withRowDerivedFeatures(run: RunMetadata, rows: readonly ResultItem[]): RunMetadata {
+  return withRunBlock(run, {
+    ...existingFeatures(run),
+    trials: summarizeTrials(rows) ?? undefined,
+    condition_robustness: summarizeConditionRobustness(rows) ?? undefined,
+  })
 }

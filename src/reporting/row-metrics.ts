@@ -2,7 +2,7 @@
 // saying where its value lives in a row and which direction is better. A null value is unknown and is left out
 // of every average and delta (never counted as 0).
 
-import type { ResultItem } from '../reporting/result-schema.ts'
+import type { ResultItem } from './result-schema.ts'
 import { type Distribution, distributionOf } from './statistics.ts'
 
 export interface RowMetric {

@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest'
-import { distributionOf, passHatK, percentile, wilsonInterval } from './statistics.ts'
+import {
+  distributionOf,
+  passHatK,
+  percentile,
+  spreadOf,
+  standardDeviationOf,
+  wilsonInterval,
+} from './statistics.ts'
 
 describe('wilsonInterval', () => {
   test('matches hand-computed 95% intervals', () => {
@@ -76,29 +83,31 @@ describe('percentiles', () => {
   })
 })
 
-describe('summarizeTrials', () => {
-  test('per scenario pass^1 and pass^k at the run trial count, overall the mean over scenarios', async () => {
-    const { summarizeTrials } = await import('./trials.ts')
-    const { row } = await import('./gate.test-helpers.ts')
-    const trials = (id: string, outcomes: string) =>
-      [...outcomes].map((outcome, index) =>
-        row({
-          id,
-          trial: index + 1,
-          status: outcome === 'p' ? 'passed' : outcome === 'f' ? 'failed' : 'infrastructure_error',
-        }),
-      )
-    const summary = summarizeTrials([...trials('a', 'ppp'), ...trials('b', 'pfp'), ...trials('c', 'pi')])
-    expect(summary?.k).toBe(3)
-    expect(summary?.scenarios).toEqual([
-      { scenario_id: 'a', n: 3, passed: 3, pass_1: 1, pass_k: 1 },
-      // C(2,3)/C(3,3) = 0
-      { scenario_id: 'b', n: 3, passed: 2, pass_1: 2 / 3, pass_k: 0 },
-      // two trials cannot say anything about three
-      { scenario_id: 'c', n: 2, passed: 1, pass_1: 0.5, pass_k: null },
-    ])
-    expect(summary?.pass_1).toBeCloseTo((1 + 2 / 3 + 0.5) / 3, 12)
-    expect(summary?.pass_k).toBe(0.5)
-    expect(summarizeTrials([row({ id: 'a' })])).toBeNull()
+describe('spread over repeated trials', () => {
+  test('sample standard deviation, hand-computed', () => {
+    // mean 5; squared deviations 9 + 1 + 1 + 9 = 20; 20 / (4 - 1) = 6.667; sqrt = 2.5820
+    expect(standardDeviationOf([2, 4, 6, 8])).toBeCloseTo(2.582, 3)
+    expect(standardDeviationOf([7])).toBeNull()
+    expect(standardDeviationOf([])).toBeNull()
+  })
+  test('spreadOf gives n, mean, stdev, min, P50, P90 and max; nothing measured is null, not 0', () => {
+    expect(spreadOf([300, 100, 200])).toEqual({
+      n: 3,
+      mean: 200,
+      stdev: 100,
+      min: 100,
+      p50: 200,
+      p90: 300,
+      max: 300,
+    })
+    expect(spreadOf([])).toEqual({
+      n: 0,
+      mean: null,
+      stdev: null,
+      min: null,
+      p50: null,
+      p90: null,
+      max: null,
+    })
   })
 })

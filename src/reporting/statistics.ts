@@ -89,6 +89,31 @@ export function distributionOf(values: readonly number[]): Distribution {
   }
 }
 
+/** Sample standard deviation (n - 1 in the denominator); null below two values, where spread is unknown. */
+export function standardDeviationOf(values: readonly number[]): number | null {
+  const mean = meanOf(values)
+  if (mean === null || values.length < 2) return null
+  const squares = values.reduce((sum, value) => sum + (value - mean) ** 2, 0)
+  return Math.sqrt(squares / (values.length - 1))
+}
+
+export interface Spread {
+  n: number
+  mean: number | null
+  stdev: number | null
+  min: number | null
+  p50: number | null
+  p90: number | null
+  max: number | null
+}
+
+/** How far repeated measurements of one metric vary: n, mean, sample stdev, min, P50, P90 and max. */
+export function spreadOf(values: readonly number[]): Spread {
+  const { n, mean, min, p50, p90, max } = distributionOf(values)
+  const finite = values.filter((value) => Number.isFinite(value))
+  return { n, mean, stdev: standardDeviationOf(finite), min, p50, p90, max }
+}
+
 function assertCounts(successes: number, n: number, where: string): void {
   if (!Number.isInteger(n) || n < 0 || !Number.isInteger(successes) || successes < 0 || successes > n) {
     throw new RangeError(`${where}: need integers 0 <= successes <= n (got ${successes} of ${n})`)

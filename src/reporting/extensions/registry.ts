@@ -20,18 +20,26 @@
 
 import type { z } from 'zod'
 import { completionExtension } from './completion.ts'
+import { conditionRobustnessExtension } from './condition-robustness.ts'
 import { datasetsExtension } from './datasets.ts'
 import { type ExtensionFeature, extensionBlockSchema } from './define.ts'
 import { runTurnsExtension } from './run-turns.ts'
 import { toolEvidenceExtension } from './tool-evidence.ts'
 import { trialExtension } from './trial.ts'
+import { trialsExtension } from './trials.ts'
 
 /** The key of the block inside `observability` (per row) and `configuration` (per run). */
 export const EXTENSION_KEY = 'live_evals'
 export const EXTENSION_VERSION = '1.0'
 
 export const ROW_EXTENSION_FEATURES = [trialExtension, runTurnsExtension] as const
-export const RUN_EXTENSION_FEATURES = [datasetsExtension, completionExtension, toolEvidenceExtension] as const
+export const RUN_EXTENSION_FEATURES = [
+  datasetsExtension,
+  completionExtension,
+  toolEvidenceExtension,
+  trialsExtension,
+  conditionRobustnessExtension,
+] as const
 
 export const RowExtensionBlockSchema = extensionBlockSchema(EXTENSION_VERSION, 'row', ROW_EXTENSION_FEATURES)
 export const RunExtensionBlockSchema = extensionBlockSchema(EXTENSION_VERSION, 'run', RUN_EXTENSION_FEATURES)

@@ -1,0 +1,66 @@
+// Repeated trials summarized from a run's rows: c passes out of n trials give pass^1 and, for every j up to n,
+// pass^j with the unbiased estimator C(c,j)/C(n,j); pass^k is the curve at the run's k (the most trials any
+// scenario ran). The overall figures are means over scenarios, so a scenario that ran more often does not weigh
+// more. An infrastructure error is a trial that did not pass; its metrics are left out of every spread.
+
+import { EXTENSION_KEY } from './extensions/registry.ts'
+import type { RunTrials, ScenarioTrials } from './extensions/trials.ts'
+import type { ResultItem } from './result-schema.ts'
+import { rowKeyOf } from './row-key.ts'
+import { ROW_METRICS } from './row-metrics.ts'
+import { meanOf, passHatK, type Spread, spreadOf } from './statistics.ts'
+
+/** A trials run is one whose rows carry trial numbers (every row of it does; see ./extensions/trial.ts). */
+export function isTrialsRun(rows: readonly Pick<ResultItem, 'observability'>[]): boolean {
+  return rows.some((row) => row.observability?.[EXTENSION_KEY]?.trial !== undefined)
+}
+
+/** Each row metric's spread over the graded rows (infrastructure rows' metrics are diagnostic only). */
+function metricSpreads(rows: readonly ResultItem[]): Record<string, Spread> {
+  const graded = rows.filter((row) => row.status !== 'infrastructure_error')
+  return Object.fromEntries(
+    ROW_METRICS.map((metric) => [
+      metric.name,
+      spreadOf(graded.map((row) => metric.valueOf(row)).filter((value): value is number => value !== null)),
+    ]),
+  )
+}
+
+/** pass^j for j = 1..n. */
+export function passHatCurve(passed: number, n: number): number[] {
+  return Array.from({ length: n }, (_, index) => passHatK(passed, n, index + 1) as number)
+}
+
+/** The `trials` run extension for these rows; null when the rows are not a trials run. */
+export function summarizeTrials(rows: readonly ResultItem[]): RunTrials | null {
+  if (!isTrialsRun(rows)) return null
+  const byScenario = new Map<string, ResultItem[]>()
+  for (const row of rows) {
+    const id = rowKeyOf(row).scenario_id
+    byScenario.set(id, [...(byScenario.get(id) ?? []), row])
+  }
+  const k = Math.max(1, ...[...byScenario.values()].map((trials) => trials.length))
+  const scenarios: ScenarioTrials[] = [...byScenario].map(([scenario_id, trials]) => {
+    const n = trials.length
+    const passed = trials.filter((row) => row.status === 'passed').length
+    return {
+      scenario_id,
+      trials: n,
+      passed,
+      infrastructure_errors: trials.filter((row) => row.status === 'infrastructure_error').length,
+      pass_1: passed / n,
+      pass_k: passHatK(passed, n, k),
+      pass_hat: passHatCurve(passed, n),
+      metrics: metricSpreads(trials),
+    }
+  })
+  const withPassK = scenarios.flatMap((scenario) => (scenario.pass_k === null ? [] : [scenario.pass_k]))
+  return {
+    k,
+    pass_1: meanOf(scenarios.map((scenario) => scenario.pass_1)),
+    pass_k: meanOf(withPassK),
+    pass_k_scenarios: withPassK.length,
+    scenarios,
+    metrics: metricSpreads(rows),
+  }
+}
