@@ -84,6 +84,7 @@ function parseArguments(argv: readonly string[]): GradeArguments | string {
 function defaultBodyVerdict(regraded: RegradedScenario, judged: boolean): ResultItem {
   const { scenario, details, grade, row, original } = regraded
   const run: ScenarioRun = {
+    interaction: 'single_turn',
     scenarioId: scenario.id,
     architecture: details.assistant_mode as AssistantArchitecture,
     expected: scenario.expected,

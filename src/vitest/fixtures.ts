@@ -8,9 +8,10 @@
 import { test as base, inject } from 'vitest'
 import type { AssistantApplication } from '../assistants/application.ts'
 import type { AssistantArchitecture, ScenarioApplication } from '../assistants/architectures/index.ts'
+import type { PhaseSettings } from '../config/index.ts'
 import { judgeOptionsFromSettings } from '../grading/judge/options-from-settings.ts'
 import { architectureFor } from '../phases/engine/architecture-choice.ts'
-import type { ScenarioEnv, SingleTurnSettings } from '../phases/engine/execution.ts'
+import type { ScenarioEnv } from '../phases/engine/execution.ts'
 import { failedExecution } from '../phases/engine/record.ts'
 import { runScenario } from '../phases/engine/run-scenario.ts'
 import { stageFailureOf } from '../phases/engine/stage.ts'
@@ -20,7 +21,7 @@ import { startOfflineLiveServer } from '../testing/live-server/index.ts'
 import { attachScenarioAudio, attachScenarioTimeline } from './attachments.ts'
 import { runPlanOf } from './provided.ts'
 import { plannedRunFor } from './run-plan.ts'
-import { bindRunToMeta, type ScenarioRun } from './scenario-run.ts'
+import { bindRunToMeta, type ScenarioRun, scenarioRunOf } from './scenario-run.ts'
 import type { AssistantArchitecture as ArchitectureName } from './settings.ts'
 import { verdictOf } from './verdict.ts'
 import { recordVerdict } from './verdict-record.ts'
@@ -61,11 +62,7 @@ export const scenarioTest = base
   })
   .extend('runPlan', { scope: 'worker' }, () => runPlanOf({ liveEvalsRun: inject('liveEvalsRun') }))
   .extend('phase', { scope: 'worker' }, ({ runPlan }) => phaseModule(runPlan.phase))
-  .extend('suiteSettings', { scope: 'worker' }, ({ runPlan }): SingleTurnSettings => {
-    const settings = runPlan.settings
-    if (settings.phase === 'run') throw new Error('The RUN phase has no single-turn suite')
-    return settings
-  })
+  .extend('suiteSettings', { scope: 'worker' }, ({ runPlan }): PhaseSettings => runPlan.settings)
   .extend('offlineServer', { scope: 'file' }, async ({ runPlan }, { onCleanup }) => {
     if (runPlan.mode !== 'offline') return null
     const server = await startOfflineLiveServer()
@@ -104,7 +101,7 @@ export const scenarioTest = base
       architectures,
       architecture,
       assistant,
-    }): ScenarioEnv => {
+    }): ScenarioEnv<PhaseSettings> => {
       const runDirectory = plannedRunFor(runPlan, architecture).directory
       return {
         settings: suiteSettings,
@@ -144,16 +141,17 @@ export const scenarioTest = base
         callerAudio,
         application: toolState,
       })
-      const run: ScenarioRun = {
-        scenarioId: scenario.id,
-        architecture: scenarioEnv.architecture.name,
-        expected: scenario.expected,
-        observation: execution.observation,
-        grade: execution.grade,
-        failure: execution.failure,
-        row: execution.row,
-        detailsPath: execution.artifacts.details,
-      }
+      const run: ScenarioRun = scenarioRunOf(
+        {
+          scenarioId: scenario.id,
+          architecture: scenarioEnv.architecture.name,
+          expected: scenario.expected,
+          failure: execution.failure,
+          row: execution.row,
+          detailsPath: execution.artifacts.details,
+        },
+        execution,
+      )
       const meta = task.meta.liveEvals
       // A test that already ended (it timed out while this ran) keeps the verdict it got.
       if (meta !== undefined && !meta.sealed) {

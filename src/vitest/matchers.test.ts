@@ -13,6 +13,7 @@ const facts = bookingScenario()
 
 function graded(observation: SingleTurnObservation): { run: ScenarioRun; meta: LiveEvalsTaskMeta } {
   const run: ScenarioRun = {
+    interaction: 'single_turn',
     scenarioId: 'restaurant_001',
     architecture: 'responses',
     expected: facts.expected,

@@ -5,6 +5,7 @@ import type { MatcherState } from 'vitest'
 import { delegationDecisionPassed } from '../grading/dimensions.ts'
 import { type RubricExpectation, rubricVerdict } from '../grading/judge/rubric-expectation.ts'
 import { expectedArgumentsMatch } from '../grading/matching.ts'
+import { gradeRunToolEvidence } from '../grading/run/tool-evidence.ts'
 import { computeToolCallGrade } from '../grading/tool-grade.ts'
 import type { ExpectedToolCall } from '../scenarios/index.ts'
 import type { MatcherGrade } from './meta.ts'
@@ -71,6 +72,22 @@ function notGraded(
   )
 }
 
+/**
+ * The tool calls a run shows in its failure text: what the assistant requested in a single turn, what the
+ * application executed in a conversation (RUN grades executions, not requests).
+ */
+function toolCallsShown(run: ScenarioRun): string {
+  if (run.observation === null) return 'requested tool calls: (nothing observed)'
+  if (run.interaction === 'single_turn')
+    return `requested tool calls: ${json(run.observation.requested_tool_calls)}`
+  const executions = run.observation.tool_executions.map(({ name, arguments: args, status }) => ({
+    name,
+    arguments: args,
+    status,
+  }))
+  return `executed tool calls: ${json(executions)}`
+}
+
 function assistantSpeech(run: ScenarioRun): string {
   const lines = run.observation?.transcript.filter((line) => line.role === 'assistant') ?? []
   return lines.length === 0 ? '(the assistant said nothing)' : lines.map((line) => `"${line.text}"`).join(' ')
@@ -84,9 +101,11 @@ function toCompleteTask(this: MatcherState, received: unknown): MatcherOutcome {
     return notGraded.call(this, run, 'toCompleteTask', `infrastructure:${run.failure?.stage ?? 'unknown'}`)
   }
   const failedChecks = grade.assessment.checks.filter((check) => check.required && check.status === 'failed')
-  const failedDimensions = Object.entries(grade.dimension_grades).filter(
-    ([, dimension]) => dimension.status === 'failed',
-  )
+  // RUN decides from its checks alone (§3.6); the single-turn deterministic dimensions are CRAWL/WALK's.
+  const failedDimensions =
+    run.interaction === 'single_turn' && run.grade !== null
+      ? Object.entries(run.grade.dimension_grades).filter(([, dimension]) => dimension.status === 'failed')
+      : []
   const failedIds = [
     ...failedChecks.map((check) => check.id),
     ...failedDimensions.map(([name]) => `dimension:${name}`),
@@ -106,7 +125,7 @@ function toCompleteTask(this: MatcherState, received: unknown): MatcherOutcome {
           `  dimension ${name}: ${dimension.rationale} evidence ${json(dimension.evidence)}`,
       ),
       `  termination: ${observation.termination_reason ?? 'unknown'}`,
-      `  requested tool calls: ${json(observation.requested_tool_calls)}`,
+      `  ${toolCallsShown(run)}`,
       `  assistant said: ${assistantSpeech(run)}`,
     ].join('\n')
   return finish.call(
@@ -143,6 +162,11 @@ function toolCallDifferences(calls: readonly ToolCallLike[], expected: readonly 
   return differences
 }
 
+/**
+ * The expected calls (default: the scenario's required ones) against what the assistant did. A single turn
+ * compares its requested calls in order (reference §3.3); a conversation matches the completed executions one
+ * to one in any order (§3.6), since a caller may reach them in any order.
+ */
 function toMatchToolCalls(
   this: MatcherState,
   received: unknown,
@@ -150,9 +174,34 @@ function toMatchToolCalls(
 ): MatcherOutcome {
   if (!isScenarioRun(received)) return notARun('toMatchToolCalls', received)
   const run = received
-  const observation = run.observation
-  if (observation === null) return notGraded.call(this, run, 'toMatchToolCalls', 'tool_calls_observed')
+  if (run.observation === null) return notGraded.call(this, run, 'toMatchToolCalls', 'tool_calls_observed')
   const wanted = expected ?? run.expected.tools.required
+  if (run.interaction === 'multi_turn') {
+    const required = wanted.map((call) => ({
+      name: call.name,
+      arguments: call.arguments,
+      status: 'completed' as const,
+    }))
+    const evidence = gradeRunToolEvidence({ required, prohibited: [] }, run.observation.tool_executions)
+    const passed = evidence.matched_tool_call_count === required.length
+    return finish.call(
+      this,
+      run,
+      {
+        matcher: 'toMatchToolCalls',
+        passed,
+        failed_checks: passed ? [] : ['tool_call_coverage'],
+        summary: `${evidence.matched_tool_call_count} of ${required.length} expected call(s) completed`,
+      },
+      () =>
+        [
+          `${heading(run)}: ${evidence.matched_tool_call_count} of ${required.length} expected tool call(s) completed (matched one to one, any order). Failed checks: tool_call_coverage`,
+          `  expected: ${json(wanted)}`,
+          `  ${toolCallsShown(run)}`,
+        ].join('\n'),
+    )
+  }
+  const observation = run.observation
   const toolGrade = computeToolCallGrade(observation.requested_tool_calls, wanted)
   const failedChecks = [
     ...(toolGrade.tool_call_correctness === 0 ? ['tool_call_correctness'] : []),
@@ -198,7 +247,7 @@ function toFollowDelegationPolicy(this: MatcherState, received: unknown): Matche
       [
         `${heading(run)}: delegation is ${policy}, but the assistant delegated ${delegations} time(s). Failed checks: delegation_policy`,
         `  delegation ids: ${json(observation.delegation_ids)}`,
-        `  requested tool calls: ${json(observation.requested_tool_calls)}`,
+        `  ${toolCallsShown(run)}`,
         `  assistant said: ${assistantSpeech(run)}`,
       ].join('\n'),
   )

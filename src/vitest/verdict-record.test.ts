@@ -17,6 +17,7 @@ async function runWithDetails(): Promise<ScenarioRun & { detailsPath: string }> 
   // A graded row without checks: the assertion failure below turns it into a failed row with one check.
   const graded = { ...infrastructureErrorRow({ scenario_id: 'restaurant_001', stage: 'x', message: '' }) }
   return {
+    interaction: 'single_turn',
     scenarioId: 'restaurant_001',
     architecture: 'responses',
     expected: bookingScenario().expected,

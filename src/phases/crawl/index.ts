@@ -5,9 +5,12 @@ import OpenAI from 'openai'
 import { SpeechSynthesizer } from '../../audio/synthesis.ts'
 import type { CrawlSettings, PhaseSettings } from '../../config/index.ts'
 import { syntheticCallerSource, ttsCallerSource } from '../engine/caller-sources.ts'
+import type { SingleTurnExecution, SingleTurnSettings } from '../engine/execution.ts'
+import type { ObservedConversation } from '../engine/observed.ts'
 import type { PhaseModule } from '../engine/phase-module.ts'
 import { singleTurnConfiguration } from '../single-turn/configuration.ts'
 import { singleTurnDriver } from '../single-turn/driver.ts'
+import { singleTurnGrader } from '../single-turn/grader.ts'
 import { singleTurnTestTimeoutMs } from '../single-turn/timeouts.ts'
 
 function asCrawl(settings: PhaseSettings): CrawlSettings {
@@ -37,10 +40,11 @@ function speechSynthesizer(settings: CrawlSettings): SpeechSynthesizer {
   })
 }
 
-export const crawlPhase: PhaseModule = {
+export const crawlPhase: PhaseModule<ObservedConversation, SingleTurnExecution, SingleTurnSettings> = {
   phase: 'crawl',
   interaction: 'single_turn',
   driver: singleTurnDriver,
+  grader: singleTurnGrader,
   callerSource(settings) {
     const crawl = asCrawl(settings)
     return crawl.execution.mode === 'offline'

@@ -14,7 +14,7 @@ import { liveClientBackend } from '../../assistants/architectures/live-client-ba
 import { isOptedIn } from '../../assistants/architectures/remote/endpoint.ts'
 import { remoteClientDelegation } from '../../assistants/architectures/remote/index.ts'
 import type { Architecture } from '../../assistants/frontend/index.ts'
-import type { SingleTurnSettings } from './execution.ts'
+import type { PhaseSettings } from '../../config/index.ts'
 
 /**
  * Send the scenario's initial application state and conversation summary to a remote client assistant (which
@@ -39,13 +39,13 @@ export interface ArchitectureChoiceOptions {
  * tool evidence and state come from that service, so its results are not an architecture-only comparison with
  * in-process client delegation. Run labels, tags and the results configuration should say so from this.
  */
-export function usesRemoteClientAssistant(settings: Pick<SingleTurnSettings, 'assistant'>): boolean {
+export function usesRemoteClientAssistant(settings: Pick<PhaseSettings, 'assistant'>): boolean {
   return settings.assistant.endpoint.trim() !== ''
 }
 
 const ARCHITECTURES: Record<
   Architecture,
-  (settings: SingleTurnSettings, options: ArchitectureChoiceOptions) => AssistantArchitecture
+  (settings: PhaseSettings, options: ArchitectureChoiceOptions) => AssistantArchitecture
 > = {
   responses: (_settings, options) => responsesDelegation(options.application),
   client: (settings, options) => {
@@ -74,7 +74,7 @@ const ARCHITECTURES: Record<
 /** Call once per test file: a live client architecture holds one openai client for all its scenarios. */
 export function architectureFor(
   name: Architecture,
-  settings: SingleTurnSettings,
+  settings: PhaseSettings,
   options: ArchitectureChoiceOptions = {},
 ): AssistantArchitecture {
   return ARCHITECTURES[name](settings, options)

@@ -1,7 +1,8 @@
 // What one scenario execution hands back to Vitest, whatever the phase, and the environment it runs in.
 import type { AssistantArchitecture } from '../../assistants/architectures/index.ts'
-import type { CrawlSettings, WalkSettings } from '../../config/index.ts'
+import type { CrawlSettings, PhaseSettings, WalkSettings } from '../../config/index.ts'
 import type { SemanticJudgeOptions } from '../../grading/judge/index.ts'
+import type { JudgedRunGrade, RunObservation } from '../../grading/run/run-outcome.ts'
 import type { SingleTurnGrade } from '../../grading/single-turn.ts'
 import type { SingleTurnObservation } from '../../observability/observation.ts'
 import type { ResultItem } from '../../reporting/result-schema.ts'
@@ -22,8 +23,8 @@ export type SingleTurnSettings = CrawlSettings | WalkSettings
  * - `judge`: the semantic judge's options (judgeOptionsFromSettings); null or absent: no judge runs, and the
  *   applicable semantic dimensions stay not_assessed (offline, or grading disabled).
  */
-export interface ScenarioEnv {
-  settings: SingleTurnSettings
+export interface ScenarioEnv<Settings extends PhaseSettings = SingleTurnSettings> {
+  settings: Settings
   runDirectory: string
   offlineServer: OfflineLiveServer | null
   architecture: AssistantArchitecture
@@ -31,12 +32,27 @@ export interface ScenarioEnv {
   judge?: SemanticJudgeOptions | null | undefined
 }
 
-export interface ScenarioExecution {
+interface ExecutionBase {
   scenarioId: string
-  observation: SingleTurnObservation | null
-  /** The deterministic grade with the judge's grades applied; null when nothing was observed. */
-  grade: SingleTurnGrade | null
   row: ResultItem
   artifacts: ArtifactPaths
   failure: StageFailure | null
 }
+
+/** One request (CRAWL, WALK): observation and grade are null when nothing was observed. */
+export interface SingleTurnExecution extends ExecutionBase {
+  interaction: 'single_turn'
+  observation: SingleTurnObservation | null
+  /** The deterministic grade with the judge's grades applied; null when nothing was observed. */
+  grade: SingleTurnGrade | null
+}
+
+/** A whole conversation (RUN). */
+export interface MultiTurnExecution extends ExecutionBase {
+  interaction: 'multi_turn'
+  observation: RunObservation | null
+  /** The RUN grade with the judge's grades applied (when one ran); null when nothing was observed. */
+  grade: JudgedRunGrade | null
+}
+
+export type ScenarioExecution = SingleTurnExecution | MultiTurnExecution

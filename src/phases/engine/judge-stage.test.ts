@@ -21,7 +21,7 @@ import { bundledCrawlScenario, executeScenario, freshRunDirectory } from '../sin
 import { architectureFor } from './architecture-choice.ts'
 import { syntheticCallerSource } from './caller-sources.ts'
 import { ScenarioDetailsSchema } from './details.ts'
-import type { ScenarioEnv, ScenarioExecution } from './execution.ts'
+import type { ScenarioEnv, SingleTurnExecution } from './execution.ts'
 import { liveCrawlSettings } from './judge-stage.test-helpers.ts'
 import { readScenarioSnapshot } from './scenario-snapshot.ts'
 
@@ -52,7 +52,7 @@ async function runLive(
   judgeSettings: Partial<CrawlSettings['grading']> = {},
   options: { deaf?: boolean } = {},
 ): Promise<{
-  execution: ScenarioExecution
+  execution: SingleTurnExecution
   runDirectory: string
 }> {
   const runDirectory = await freshRunDirectory()
@@ -259,7 +259,7 @@ describe('the semantic judge in a live run', () => {
     expect(judgeTokens).toBeGreaterThan(0)
     // The same conversation with and without a judge costs the assistant's backend the same tokens (the
     // frontend's audio seconds follow the real-time clock, so they are not compared).
-    const backend = (row: ScenarioExecution['row']) => row.metrics.consumption.backend
+    const backend = (row: SingleTurnExecution['row']) => row.metrics.consumption.backend
     expect(backend(execution.row).total_tokens).toBeGreaterThan(0)
     expect(backend(judged.execution.row)).toEqual(backend(execution.row))
     expect(JSON.stringify(judged.execution.row.metrics.consumption)).not.toContain('evaluation_judge')

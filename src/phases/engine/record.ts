@@ -17,7 +17,7 @@ import {
 import type { Assessed } from './assess.ts'
 import type { CallerAudio } from './caller.ts'
 import { DETAILS_SCHEMA_VERSION, type ScenarioDetails, ScenarioDetailsSchema } from './details.ts'
-import type { ScenarioEnv, ScenarioExecution } from './execution.ts'
+import type { ScenarioEnv, SingleTurnExecution } from './execution.ts'
 import { buildGradedRow, gradedDetailsFields } from './graded-row.ts'
 import type { ObservedConversation } from './observed.ts'
 import { writeScenarioSnapshot } from './scenario-snapshot.ts'
@@ -36,7 +36,7 @@ export async function recordExecution(
   assessed: Assessed,
   written: ArtifactPaths,
   options: RecordOptions = {},
-): Promise<ScenarioExecution> {
+): Promise<SingleTurnExecution> {
   const { facts, grade, semantic } = assessed
   const { observation, timeline } = observed
   const consumption = buildConsumption({
@@ -123,7 +123,30 @@ export async function recordExecution(
   })
   await writeDetails(env.runDirectory, scenario.id, details, written)
   const failure = row.status === 'infrastructure_error' ? (row.error as StageFailure) : null
-  return { scenarioId: scenario.id, observation, grade, row, artifacts: { ...written }, failure }
+  return {
+    interaction: 'single_turn',
+    scenarioId: scenario.id,
+    observation,
+    grade,
+    row,
+    artifacts: { ...written },
+    failure,
+  }
+}
+
+/** The failure row alone, whatever the phase: infrastructure_error naming the stage, unknown counts null. */
+export function failureRow(
+  scenario: Pick<Scenario, 'id' | 'title'>,
+  failure: StageFailure,
+  written: ArtifactPaths,
+): ResultItem {
+  return infrastructureErrorRow({
+    scenario_id: scenario.id,
+    title: scenario.title,
+    stage: failure.stage,
+    message: failure.message,
+    artifacts: relativeArtifacts(scenario.id, written),
+  })
 }
 
 /**
@@ -134,13 +157,15 @@ export function failedExecution(
   scenario: Pick<Scenario, 'id' | 'title'>,
   failure: StageFailure,
   written: ArtifactPaths = { ...NO_ARTIFACTS },
-): ScenarioExecution {
-  const row = infrastructureErrorRow({
-    scenario_id: scenario.id,
-    title: scenario.title,
-    stage: failure.stage,
-    message: failure.message,
-    artifacts: relativeArtifacts(scenario.id, written),
-  })
-  return { scenarioId: scenario.id, observation: null, grade: null, row, artifacts: written, failure }
+): SingleTurnExecution {
+  const row = failureRow(scenario, failure, written)
+  return {
+    interaction: 'single_turn',
+    scenarioId: scenario.id,
+    observation: null,
+    grade: null,
+    row,
+    artifacts: written,
+    failure,
+  }
 }

@@ -60,6 +60,7 @@ async function judgedRun(judge: boolean): Promise<{ run: ScenarioRun; meta: Live
     },
   })
   const run: ScenarioRun = {
+    interaction: 'single_turn',
     scenarioId: facts.scenario_id,
     architecture: 'responses',
     expected: facts.expected,

@@ -2,17 +2,17 @@
 //
 //   caller source ─▶ drive (assistant under test + media clock) ─▶ observe ─▶ assess ─▶ record ─▶ row
 //
-// A phase module supplies the caller source and the driver; the rest is here. Any failure becomes an
-// infrastructure_error row naming the stage that was running (or the one the error names), with the artifacts
-// written so far kept and unknown counts null.
+// A phase module supplies the caller source, the driver (drive and observe) and the grader (assess and record);
+// the order and the failure handling are here. Any failure becomes an infrastructure_error row naming the stage
+// that was running (or the one the error names), with the artifacts written so far kept and unknown counts null.
+import type { PhaseSettings } from '../../config/index.ts'
 import { NO_ARTIFACTS } from '../../reporting/result-item.ts'
 import type { Scenario } from '../../scenarios/index.ts'
 import { type ArtifactPaths, writeSessionArtifacts } from './artifacts.ts'
-import { assessConversation } from './assess.ts'
 import type { CallerAudio } from './caller.ts'
 import type { ScenarioEnv, ScenarioExecution } from './execution.ts'
 import type { DriveOptions, OpenConversation, PhaseModule } from './phase-module.ts'
-import { failedExecution, type RecordOptions, recordExecution } from './record.ts'
+import type { RecordOptions } from './record.ts'
 import { type FailureStage, stageFailureOf } from './stage.ts'
 
 export interface RunScenarioOptions extends DriveOptions, RecordOptions {
@@ -20,15 +20,19 @@ export interface RunScenarioOptions extends DriveOptions, RecordOptions {
   callerAudio?: CallerAudio
 }
 
-export async function runScenario(
-  phase: PhaseModule,
+export async function runScenario<
+  Observed,
+  Execution extends ScenarioExecution,
+  Settings extends PhaseSettings,
+>(
+  phase: PhaseModule<Observed, Execution, Settings>,
   scenario: Scenario,
-  env: ScenarioEnv,
+  env: ScenarioEnv<Settings>,
   options: RunScenarioOptions,
-): Promise<ScenarioExecution> {
+): Promise<Execution> {
   const written: ArtifactPaths = { ...NO_ARTIFACTS }
   const signal = options.signal === undefined ? {} : { signal: options.signal }
-  let conversation: OpenConversation | null = null
+  let conversation: OpenConversation<Observed> | null = null
   let stage: FailureStage = 'input_setup'
   try {
     const caller = options.callerAudio ?? (await env.callerSource.prepare(scenario, signal))
@@ -40,8 +44,7 @@ export async function runScenario(
     stage = 'response_collection'
     const observed = await conversation.run()
     stage = 'example_execution'
-    const assessed = await assessConversation(scenario, observed, env)
-    return await recordExecution(scenario, env, caller, observed, assessed, written, options)
+    return await phase.grader.grade(scenario, env, caller, observed, written, options)
   } catch (error) {
     const failure = stageFailureOf(error, stage)
     if (conversation !== null) {
@@ -58,6 +61,6 @@ export async function runScenario(
         // Keep whatever was written; the row below still reports the original failure.
       }
     }
-    return failedExecution(scenario, failure, written)
+    return phase.grader.failed(scenario, failure, written)
   }
 }

@@ -1,13 +1,15 @@
 // How a single-turn conversation (CRAWL, WALK) is driven: one assistant session hears the prepared request,
 // then silence, until its response is complete or the response timeout passed (collect.ts), and is observed.
 import { consoleTranscript } from '../../observability/console-transcript.ts'
+import type { SingleTurnSettings } from '../engine/execution.ts'
+import type { ObservedConversation } from '../engine/observed.ts'
 import type { ConversationDriver, OpenConversation } from '../engine/phase-module.ts'
 import { collectSingleTurn } from './collect.ts'
 import { observeSingleTurn } from './observation.ts'
 import { openScenarioSession } from './scenario-session.ts'
 
-export const singleTurnDriver: ConversationDriver = {
-  async open(scenario, env, caller, options): Promise<OpenConversation> {
+export const singleTurnDriver: ConversationDriver<ObservedConversation, SingleTurnSettings> = {
+  async open(scenario, env, caller, options): Promise<OpenConversation<ObservedConversation>> {
     const session = await openScenarioSession(scenario, env, caller, options)
     const signal = options.signal === undefined ? {} : { signal: options.signal }
     return {

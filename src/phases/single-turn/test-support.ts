@@ -12,7 +12,8 @@ import type { OfflineLiveServer } from '../../testing/live-server/index.ts'
 import { crawlPhase } from '../crawl/index.ts'
 import { architectureFor } from '../engine/architecture-choice.ts'
 import { syntheticCallerSource } from '../engine/caller-sources.ts'
-import type { ScenarioEnv, ScenarioExecution } from '../engine/execution.ts'
+import type { ScenarioEnv, SingleTurnExecution, SingleTurnSettings } from '../engine/execution.ts'
+import type { ObservedConversation } from '../engine/observed.ts'
 import type { PhaseModule } from '../engine/phase-module.ts'
 import { type RunScenarioOptions, runScenario } from '../engine/run-scenario.ts'
 
@@ -78,8 +79,8 @@ export function executeScenario(
   scenario: Scenario,
   env: ScenarioEnv,
   options: Partial<RunScenarioOptions> = {},
-  phase: PhaseModule = crawlPhase,
-): Promise<ScenarioExecution> {
+  phase: PhaseModule<ObservedConversation, SingleTurnExecution, SingleTurnSettings> = crawlPhase,
+): Promise<SingleTurnExecution> {
   return runScenario(phase, scenario, env, {
     ...options,
     application: options.application ?? env.architecture.createApplication(assistantVisibleInput(scenario)),

@@ -5,9 +5,12 @@
 // live, the model hears the audio, which is what tests robustness. The conversation is CRAWL's single turn.
 import type { PhaseSettings, WalkSettings } from '../../config/index.ts'
 import { recordedCallerSource } from '../engine/caller-sources.ts'
+import type { SingleTurnExecution, SingleTurnSettings } from '../engine/execution.ts'
+import type { ObservedConversation } from '../engine/observed.ts'
 import type { PhaseModule } from '../engine/phase-module.ts'
 import { singleTurnConfiguration } from '../single-turn/configuration.ts'
 import { singleTurnDriver } from '../single-turn/driver.ts'
+import { singleTurnGrader } from '../single-turn/grader.ts'
 import { singleTurnTestTimeoutMs } from '../single-turn/timeouts.ts'
 
 function asWalk(settings: PhaseSettings): WalkSettings {
@@ -15,10 +18,11 @@ function asWalk(settings: PhaseSettings): WalkSettings {
   return settings
 }
 
-export const walkPhase: PhaseModule = {
+export const walkPhase: PhaseModule<ObservedConversation, SingleTurnExecution, SingleTurnSettings> = {
   phase: 'walk',
   interaction: 'single_turn',
   driver: singleTurnDriver,
+  grader: singleTurnGrader,
   callerSource(settings) {
     const walk = asWalk(settings)
     return recordedCallerSource({ offline: walk.execution.mode === 'offline', reportMeasuredSpeech: true })
