@@ -1,0 +1,236 @@
+// The live RUN conversation: two GPT-Live sessions on one media clock. This is the entry point the RUN phase
+// module calls in live mode:
+//
+//   runLiveConversation(options: LiveConversationOptions): Promise<LiveConversation>
+//
+// - The caller is a second session started with the brief (brief.ts), in its own voice, with its own reasoning
+//   backend and no tools (caller-session.ts); the assistant under test is opened for this scenario's
+//   application (participants.ts).
+// - Caller first (default): the caller is asked to open with `input.text` (commentary, `delegation_id: null`)
+//   and must be heard within 20 s. Assistant first: the prompt file's text goes unchanged to the assistant as
+//   commentary with `delegation_id: null`; caller speech before the greeting fails the opening.
+// - Both voices are relayed every tick with paired sends; the caller's passes through the run's acoustic preset
+//   frame by frame; the timeline records what each side heard (relay.ts).
+// - The completion observer (completion-observer.ts) or its fallback signals completion; the drain (drain.ts)
+//   ends the call; the maximum duration, the work grace and the cleanup deadline bound it (call-loop.ts,
+//   closing.ts). Caller actions are inferred afterwards (caller-actions.ts), validity from the caller's
+//   delegations (validity.ts).
+//
+// It throws a LiveRunError when the call never got going (a session that does not start, a failed opening, a
+// session lost mid-call); a failure after the call was played (pending work, cleanup) is returned in `failure`
+// with the conversation kept as diagnostics. Offline, the same driver runs both sessions on the offline server
+// with a virtual clock (the tests); the offline RUN phase keeps its scripted caller (../conversation.ts).
+import { RealismProcessor } from '../../../audio/effects/index.ts'
+import type { LiveSessionOutcome } from '../../../live/index.ts'
+import type { ModelUsageEvent } from '../../../models/index.ts'
+import { type ClockMode, SessionTimeline } from '../../../observability/timeline.ts'
+import { MediaClock } from '../../engine/media-clock.ts'
+import { describeError } from '../../engine/stage.ts'
+import { CompletionDrain } from '../drain.ts'
+import { AssistantListener } from '../offline-caller.ts'
+import { type CallLoop, playCall, settleWork } from './call-loop.ts'
+import { countActions, inferCallerActions } from './caller-actions.ts'
+import { closeParticipants } from './closing.ts'
+import { CompletionObserver } from './completion-observer.ts'
+import { LiveRunError } from './errors.ts'
+import { ConversationEvidence } from './evidence.ts'
+import { callCompletionObserver, type ObserverCallSettings, type ObserverFacts } from './observer-call.ts'
+import { openParticipants, type ParticipantOptions, type Participants } from './participants.ts'
+import { ConversationRelay } from './relay.ts'
+import type { LiveConversation } from './result.ts'
+import { DEFAULT_LIVE_RULES, type LiveCallRules } from './rules.ts'
+import { CallerBackendWatch } from './validity.ts'
+
+export interface LiveConversationHooks {
+  /** Called once both sessions started, before the opening: a harness may subscribe (traces, offline bridges). */
+  sessionsStarted?(participants: Pick<Participants, 'assistant' | 'caller'>): void
+  /** Called after every media clock step with the timeline's time. */
+  afterStep?(nowMs: number): void
+}
+
+export interface LiveConversationOptions extends ParticipantOptions {
+  /** Evaluator-only facts; only the completion observer reads them, never a participant. */
+  observerFacts: ObserverFacts
+  /** The persona's own backchannels, for action inference. */
+  backchannels: readonly string[]
+  /** Live: real time; the offline tests: virtual. `tickMs` is simulation.tick_ms. */
+  clock: { mode: ClockMode; tickMs: number }
+  /** The acoustic preset on the caller's voice (simulation.condition and seed). */
+  preset: { condition: string; seed: number; overrides?: unknown; baseDirectory?: string }
+  /** Assistant first: the prompt file's text, sent unchanged; null: the caller speaks first. */
+  assistantFirstPrompt: string | null
+  rules?: LiveCallRules
+  /** The observer's model call (completion_model, completion_timeout_seconds); null without semantic drain. */
+  observer: ObserverCallSettings | null
+  hooks?: LiveConversationHooks
+}
+
+const usageSecondsMs = (outcome: LiveSessionOutcome) =>
+  outcome.type === 'closed' ? Math.round(outcome.usageSeconds * 1000) : null
+
+export async function runLiveConversation(options: LiveConversationOptions): Promise<LiveConversation> {
+  const rules = options.rules ?? DEFAULT_LIVE_RULES
+  const mode = options.clock.mode
+  const timeline = new SessionTimeline({ mode })
+  const preset = await RealismProcessor.create(options.preset)
+  const listener = new AssistantListener()
+  const relay = new ConversationRelay({ timeline, preset, listener, measureLateness: mode === 'real_time' })
+  const watch = new CallerBackendWatch(options.callerBackend !== null)
+  const closeTimeout = { closeTimeoutMs: rules.cleanupTimeoutMs }
+  let participants: Participants
+  try {
+    participants = await openParticipants(
+      {
+        ...options,
+        connections: {
+          assistant: { ...options.connections.assistant, ...closeTimeout },
+          caller: { ...options.connections.caller, ...closeTimeout },
+        },
+      },
+      { timeline, relay, watch },
+    )
+  } catch (error) {
+    preset.close()
+    throw error
+  }
+  const { assistant, caller, delegationIds } = participants
+  const observerUsage: ModelUsageEvent[] = []
+  const settings = options.observer
+  const observer =
+    settings === null
+      ? null
+      : new CompletionObserver(async (input) => {
+          const { decision, usage } = await callCompletionObserver(settings, input)
+          observerUsage.push(usage)
+          return decision
+        }, rules.observer)
+  const loop: CallLoop = {
+    mode,
+    clock: new MediaClock({
+      mode,
+      stepMs: options.clock.tickMs,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    }),
+    streams: relay.streams({ assistant: assistant.session, caller }),
+    timeline,
+    relay,
+    evidence: new ConversationEvidence({
+      timeline,
+      relay,
+      tools: assistant.tools,
+      expectedState: options.observerFacts.expected_application_state,
+      assistantBusy: () => delegationIds.some((id) => !assistant.delegationFinished(id)),
+      callerBackendWorking: () => watch.working,
+    }),
+    drain: new CompletionDrain({ drainMs: rules.drainMs, finalQuietMs: rules.finalQuietMs }),
+    observer,
+    observerFacts: options.observerFacts,
+    watch,
+    assistant,
+    delegationIds,
+    executionTimes: new Map(),
+    rules,
+    assistantFirst: options.assistantFirstPrompt !== null,
+    afterStep: options.hooks?.afterStep,
+  }
+
+  let played: Awaited<ReturnType<typeof playCall>>
+  let assistantSettled: boolean
+  try {
+    options.hooks?.sessionsStarted?.({ assistant, caller })
+    const opening =
+      options.assistantFirstPrompt === null
+        ? caller.send({
+            type: 'session.commentary.append',
+            content: options.brief.openingText,
+            delegation_id: null,
+          })
+        : assistant.session.send({
+            type: 'session.commentary.append',
+            content: options.assistantFirstPrompt,
+            delegation_id: null,
+          })
+    if (opening === null) throw new Error('a session ended before the opening could be sent')
+    played = await playCall(loop)
+    ;({ assistantSettled } = await settleWork(loop))
+  } catch (error) {
+    participants.stopListening()
+    await closeParticipants(assistant, caller, rules.cleanupTimeoutMs)
+    preset.close()
+    throw asRunError(error, participants)
+  }
+  const validity = watch.validity()
+  participants.stopListening()
+  const closed = await closeParticipants(assistant, caller, rules.cleanupTimeoutMs)
+  const audioRealism = preset.finish()
+
+  const failure = !assistantSettled
+    ? {
+        stage: 'response_collection' as const,
+        reason: 'pending_work_timeout' as const,
+        message: `the assistant's delegated work did not settle within the work grace (${rules.workGraceMs} ms)`,
+      }
+    : closed.failure === null
+      ? null
+      : { stage: 'response_collection' as const, ...closed.failure }
+  const plan = inferCallerActions(
+    loop.evidence.lines
+      .filter((line) => line.role === 'user')
+      .map((line) => ({ text: line.text, startMs: line.startMs, endMs: line.endMs })),
+    timeline.speechIntervals().assistant,
+    { backchannels: options.backchannels, stopAllowed: observer === null && loop.evidence.stateVerified },
+  )
+  return {
+    call: {
+      assistant,
+      timeline,
+      listener,
+      endedAtMs: timeline.nowMs(),
+      executionTimes: loop.executionTimes,
+      delegationIds: [...delegationIds],
+      closeOutcome: closed.assistant,
+      stoppedBy: played.termination === 'response_completed' ? 'watcher' : 'step_limit',
+    },
+    plan,
+    termination_reason: failure?.reason ?? played.termination,
+    finish_observed_ms: loop.drain.finishObservedMs,
+    caller_actions: countActions(plan),
+    completion_policy: played.policy,
+    drain_revocations: [...loop.drain.revocations],
+    validity,
+    caller: {
+      session: caller,
+      voice: participants.callerVoice,
+      closeOutcome: closed.caller,
+      audio_duration_ms: usageSecondsMs(closed.caller),
+      backend_usage: [...watch.usage],
+    },
+    observer: {
+      assessments: observer?.records ?? [],
+      usage: observerUsage,
+      failure: observer?.failure ?? null,
+    },
+    audio_realism: audioRealism,
+    relay_lateness_ms: relay.lateness === null ? null : [...relay.lateness.lateMs],
+    failure,
+  }
+}
+
+/** A failure during the call, named by the side that was lost when one was. */
+function asRunError(error: unknown, participants: Participants): LiveRunError {
+  if (error instanceof LiveRunError) return error
+  const lost =
+    participants.caller.settled?.type === 'failed'
+      ? 'caller_connection'
+      : participants.assistant.session.settled?.type === 'failed'
+        ? 'assistant_connection'
+        : 'response_collection'
+  return new LiveRunError(
+    'response_collection',
+    lost,
+    `the call failed while it was played: ${describeError(error)}`,
+    {
+      cause: error,
+    },
+  )
+}

@@ -1,0 +1,109 @@
+// The relay between the two sessions on one media clock. Every tick the clock asks each stream for its next
+// chunk and sends both in the same slot (paired sends):
+// - the assistant hears the caller's voice as it arrived, passed frame by frame through the run's acoustic
+//   preset; the timeline's caller channel records exactly that processed audio;
+// - the caller hears the assistant's voice as it arrived; the timeline's assistant channel records that.
+// So the stereo recording is what each side actually heard. Voice activity is judged on the clean caller voice
+// (noise is not speech) and on the assistant's relayed voice. Real time, it also measures how late each tick's
+// paired sends went out against the media clock's schedule (the benchmark's relay lateness).
+import type { RealismProcessor } from '../../../audio/effects/index.ts'
+import { FRAME_MS } from '../../../audio/pcm.ts'
+import type { SessionTimeline } from '../../../observability/timeline.ts'
+import { AudioRelay, type ClockedStream } from '../../engine/media-clock.ts'
+import type { AssistantListener } from '../offline-caller.ts'
+import { TrackActivity } from './track-activity.ts'
+
+/** A frame later than this re-anchors the real-time schedule (as audio/pacing.ts does), so count it and move on. */
+const MAX_LATE_FRAMES = 2
+
+/** Lateness of each paired send against the absolute 20 ms schedule, re-anchored after a stall like the pacer. */
+export class PairedSendLateness {
+  readonly lateMs: number[] = []
+  readonly #now: () => number
+  #anchorMs: number | null = null
+  #sinceAnchor = 0
+
+  constructor(now: () => number = () => performance.now()) {
+    this.#now = now
+  }
+
+  /** The pair of one frame has been handed to both sessions. */
+  pairSent(): void {
+    const now = this.#now()
+    this.#anchorMs ??= now
+    const late = Math.max(0, now - (this.#anchorMs + this.#sinceAnchor * FRAME_MS))
+    this.lateMs.push(late)
+    if (late > MAX_LATE_FRAMES * FRAME_MS) {
+      this.#anchorMs = now
+      this.#sinceAnchor = 1
+    } else this.#sinceAnchor += 1
+  }
+}
+
+export interface RelaySessions {
+  assistant: ClockedStream['session']
+  caller: ClockedStream['session']
+}
+
+export class ConversationRelay {
+  /** The caller's voice as received, waiting for the assistant to hear it. */
+  readonly fromCaller = new AudioRelay()
+  /** The assistant's voice as received, waiting for the caller to hear it. */
+  readonly fromAssistant = new AudioRelay()
+  /** The caller's clean voice, as relayed to the assistant. */
+  readonly callerTrack = new TrackActivity()
+  /** The assistant's voice, as relayed to the caller. */
+  readonly assistantTrack = new TrackActivity()
+  readonly lateness: PairedSendLateness | null
+  readonly #timeline: SessionTimeline
+  readonly #preset: RealismProcessor
+  readonly #listener: AssistantListener
+  #tickStartMs = 0
+
+  constructor(parts: {
+    timeline: SessionTimeline
+    preset: RealismProcessor
+    listener: AssistantListener
+    measureLateness: boolean
+    now?: () => number
+  }) {
+    this.#timeline = parts.timeline
+    this.#preset = parts.preset
+    this.#listener = parts.listener
+    this.lateness = parts.measureLateness ? new PairedSendLateness(parts.now) : null
+  }
+
+  /** Speech received but not yet heard by the other side. */
+  get bufferedSpeech(): boolean {
+    return this.fromCaller.bufferedSamples > 0 || this.fromAssistant.bufferedSamples > 0
+  }
+
+  /** The two streams in send order: the assistant's input first (it fixes the tick's place), then the caller's. */
+  streams(sessions: RelaySessions): ClockedStream[] {
+    const assistantInput: ClockedStream = {
+      label: 'assistant',
+      session: sessions.assistant,
+      next: (samples) => {
+        this.#tickStartMs = this.#timeline.nowMs()
+        const clean = this.fromCaller.take(samples)
+        this.callerTrack.hear(this.#tickStartMs, clean)
+        const heard = this.#preset.process(clean)
+        this.#timeline.callerAudioSent(heard)
+        return heard
+      },
+    }
+    const callerInput: ClockedStream = {
+      label: 'caller',
+      session: sessions.caller,
+      next: (samples) => {
+        const heard = this.fromAssistant.take(samples)
+        this.assistantTrack.hear(this.#tickStartMs, heard)
+        this.#listener.hear(this.#tickStartMs, heard)
+        this.#timeline.assistantAudioReceived(this.#tickStartMs, heard)
+        return heard
+      },
+      sent: () => this.lateness?.pairSent(),
+    }
+    return [assistantInput, callerInput]
+  }
+}
