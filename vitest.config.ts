@@ -19,6 +19,7 @@ export default defineConfig({
       },
       liveEvalsProject({ phase: 'crawl', config: 'specs/crawl/config.toml' }),
       liveEvalsProject({ phase: 'walk', config: 'specs/walk/config.toml' }),
+      liveEvalsProject({ phase: 'run', config: 'specs/run/config.toml' }),
     ],
   },
 })

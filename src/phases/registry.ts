@@ -3,11 +3,13 @@
 import type { Phase } from '../config/index.ts'
 import { crawlPhase } from './crawl/index.ts'
 import type { PhaseModule } from './engine/phase-module.ts'
+import { runPhase } from './run/index.ts'
 import { walkPhase } from './walk/index.ts'
 
-const PHASE_MODULES: Partial<Record<Phase, PhaseModule>> = {
+const PHASE_MODULES: Record<Phase, PhaseModule> = {
   crawl: crawlPhase,
   walk: walkPhase,
+  run: runPhase,
 }
 
 /** The phase's module, or an error naming the phases that exist. */

@@ -39,7 +39,8 @@ export interface SemanticAssessment {
   usage_events: JudgeUsageEvent[]
 }
 
-const NO_SEMANTIC_ASSESSMENT: SemanticAssessment = Object.freeze({
+/** No judge ran: nothing decided, nothing failed, nothing spent. */
+export const NO_SEMANTIC_ASSESSMENT: SemanticAssessment = Object.freeze({
   judgement: null,
   applied: null,
   failure: null,

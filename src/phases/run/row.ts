@@ -1,27 +1,34 @@
-// One RUN results.json row (§4.1) from a graded offline conversation: the task metrics from the RUN grade and
-// the golden path, the interaction metrics, the compact assessment, RUN's observability block (agenda, caller
-// actions, completion policy, procedure diagnostics) and the caller simulation's validity. The engine's shared
-// record stage can call this in place of its single-turn row once RUN is registered.
+// One RUN results.json row (§4.1) from a graded conversation: the task metrics from the RUN grade and the golden
+// path, the semantic quality when a judge ran, the interaction metrics, the compact assessment, RUN's observability
+// block (agenda, caller actions, completion policy, procedure diagnostics), the caller simulation's validity, and
+// the turn metrics beyond the reference (extension `run_turns`). An invalid simulation is an infrastructure_error
+// at caller_simulation (its metrics kept as diagnostics); a judge that failed is one at semantic_judge.
 import { compactAssessment } from '../../grading/outcome.ts'
 import type { RunGrade } from '../../grading/run/run-outcome.ts'
 import { buildEvidenceMetrics } from '../../metrics/evidence.ts'
 import { runGolden } from '../../metrics/golden.ts'
 import type { InteractionAnalysis } from '../../metrics/interaction.ts'
+import type { SemanticQuality } from '../../metrics/semantic-quality.ts'
 import { executionSummaries } from '../../observability/observation.ts'
+import type { RunTurnMetrics } from '../../reporting/extensions/run-turns.ts'
 import { buildResultRow, NO_ARTIFACTS } from '../../reporting/result-item.ts'
 import type { ResultArtifacts, ResultItem } from '../../reporting/result-schema.ts'
 import type { Scenario } from '../../scenarios/scenario.ts'
 import { NON_SUBSTANTIVE_ACTIONS } from '../../scenarios/simulation.ts'
 import type { OfflineConversation } from './conversation.ts'
+import { invalidSimulationMessage, OFFLINE_CALLER_VALIDITY, type SimulationValidity } from './validity.ts'
 
-/** Offline, the caller has no session of its own, so it cannot delegate: the simulation is valid by construction. */
-const OFFLINE_VALIDITY = {
-  scope: 'frontend_only_caller_delegation',
-  status: 'valid',
-  target_metrics_eligible: true,
-  reason: null,
-  unexpected_delegation_count: 0,
-  delegation_ids: [],
+export interface RunRowOptions {
+  artifacts?: ResultArtifacts
+  /** The judge's semantic quality; default unknown (no judge ran). */
+  semanticQuality?: SemanticQuality
+  /** The stage-semantic_judge failure when the judge could not judge. */
+  judgeFailure?: { stage: string; message: string } | null
+  validity?: SimulationValidity
+  callerMode?: 'offline_fixture' | 'gpt-live'
+  turns?: RunTurnMetrics
+  /** The assistant backend's token usage (the row's consumption.backend). */
+  backendConsumption?: ResultItem['metrics']['consumption']['backend']
 }
 
 export function buildRunRow(
@@ -29,9 +36,15 @@ export function buildRunRow(
   conversation: OfflineConversation,
   grade: RunGrade,
   interaction: InteractionAnalysis,
-  artifacts: ResultArtifacts = NO_ARTIFACTS,
+  options: RunRowOptions = {},
 ): ResultItem {
   const { call } = conversation
+  const validity = options.validity ?? OFFLINE_CALLER_VALIDITY
+  const invalid = validity.status === 'invalid'
+  const judgeFailure = options.judgeFailure ?? null
+  const error = invalid
+    ? { stage: 'caller_simulation', message: invalidSimulationMessage(validity) }
+    : judgeFailure
   const delegationCount = new Set(call.delegationIds).size
   const speech = call.timeline.speechIntervals()
   const callerTurns = interaction.caller_turns.length
@@ -59,9 +72,10 @@ export function buildRunRow(
   return buildResultRow({
     scenario_id: scenario.id,
     title: scenario.title,
-    raw_status: 'ok',
+    // A failure with a stage is a raw `failed`, which the status mapping reads as infrastructure_error.
+    raw_status: error === null ? 'ok' : 'failed',
     task_completed: grade.task_completed,
-    semantic_quality: { score: null, dimensions: {} },
+    semantic_quality: options.semanticQuality ?? { score: null, dimensions: {} },
     evidence,
     audio: interaction.metrics,
     consumption: {
@@ -69,10 +83,10 @@ export function buildRunRow(
         call.closeOutcome.type === 'closed'
           ? { audio_duration_ms: call.closeOutcome.usageSeconds * 1000 }
           : {},
-      backend: {},
+      backend: options.backendConsumption ?? {},
     },
-    artifacts,
-    error: null,
+    artifacts: options.artifacts ?? NO_ARTIFACTS,
+    error,
     assessment,
     observability: {
       // The scripted caller says every item's line, but whether the item's completion condition held is a
@@ -87,7 +101,7 @@ export function buildRunRow(
       interaction: {
         mode: 'multi_turn',
         audio_source: 'dual_gpt_live',
-        caller_mode: 'offline_fixture',
+        caller_mode: options.callerMode ?? 'offline_fixture',
         caller_actions: conversation.caller_actions,
         attribution: 'post_hoc_audio_and_transcript',
         assistant_turns: assistantTurns,
@@ -115,6 +129,7 @@ export function buildRunRow(
       },
       scenario: { id: scenario.id, type: scenario.type },
     },
-    validity: OFFLINE_VALIDITY,
+    validity,
+    ...(options.turns === undefined ? {} : { extensions: { run_turns: options.turns } }),
   })
 }

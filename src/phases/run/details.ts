@@ -1,0 +1,65 @@
+// The details JSON of one RUN conversation (`transcripts/<id>.json`): the evidence behind its results row. It has
+// a schema, so the grader cannot write a field nobody declared. Its fields follow the reference's detailed RUN
+// artifact: the caller's plan and actions, both speakers' timed transcript, delegations and tool executions,
+// initial and final state, the metrics, the grade and its checks, the completion and the simulation's validity.
+// `verdict` is added by the one-verdict step when the test's assertions changed the row.
+import { z } from 'zod'
+import { SimulationValiditySchema } from './validity.ts'
+
+export const RUN_DETAILS_SCHEMA_VERSION = '2.0'
+
+const json = z.unknown()
+const jsonObject = z.record(z.string(), z.unknown())
+
+export const RunDetailsSchema = z.strictObject({
+  schema_version: z.literal(RUN_DETAILS_SCHEMA_VERSION),
+  example_id: z.string(),
+  session_id: z.string(),
+  mode: z.enum(['live', 'offline_fixture']),
+  assistant_mode: z.string(),
+  caller_mode: z.enum(['offline_fixture', 'gpt-live']),
+  scenario_type: z.string(),
+  conversation_context: json,
+  /** What the caller said and when, with its action (OPENING, SPEAK, BACKCHANNEL, INTERRUPT, STOP). */
+  caller_utterances: z.array(
+    z.strictObject({ text: z.string(), action: z.string(), start_ms: z.number(), end_ms: z.number() }),
+  ),
+  caller_actions: z.record(z.string(), z.number().int().nonnegative()),
+  transcript: z.array(
+    z.strictObject({
+      role: z.enum(['user', 'assistant']),
+      text: z.string(),
+      startMs: z.number(),
+      endMs: z.number(),
+    }),
+  ),
+  delegations: z.array(
+    z.strictObject({ id: z.string(), startMs: z.number(), settledMs: z.number().nullable() }),
+  ),
+  initial_state: jsonObject,
+  final_state: jsonObject,
+  tool_executions: z.array(json),
+  /** The whole observation the RUN graders read. */
+  observation: jsonObject,
+  interaction_metrics: json,
+  turn_metrics: json,
+  tool_evidence: json,
+  procedure: json.nullable(),
+  outcome_state_satisfied: z.boolean().nullable(),
+  semantic_grades: json,
+  /** One per judge request (cache hits included); the evaluation's cost, never the assistant's consumption. */
+  judge_usage_events: z.array(json),
+  semantic_judge: jsonObject.nullable(),
+  assessment: json,
+  observability: jsonObject,
+  validity: SimulationValiditySchema,
+  termination_reason: z.string().nullable(),
+  completion_policy: z.string(),
+  finish_observed_ms: z.number().nullable(),
+  drain_revocations: z.array(json),
+  /** Paths (relative to the run directory) of the ticks and turns JSONL when debug artifacts were asked for. */
+  debug_artifacts: z.strictObject({ ticks: z.string(), turns: z.string() }).nullable(),
+  verdict: z.strictObject({ status: z.string(), assessment: json }).optional(),
+})
+
+export type RunDetails = z.infer<typeof RunDetailsSchema>

@@ -1,0 +1,169 @@
+// RUN's assess and record stages. Assess: the RUN task decision (grading/run: tool evidence, procedure, outcome
+// with strict_tools false and the critical-procedure check), then the semantic judge where the run has one and
+// the simulation was valid (an invalid simulation is never judged). Record: the conversation's artifacts (stereo
+// conversation.wav, both mono tracks, the transcript, the event trace), the scenario snapshot, the debugging
+// artifacts when asked for, the row and the details JSON.
+import type { RunSettings } from '../../config/index.ts'
+import { gradeRun, type JudgedRunGrade, unjudgedRunGrade } from '../../grading/run/run-outcome.ts'
+import { scenarioFactsOf } from '../../grading/scenario-facts.ts'
+import { validateResultRow } from '../../reporting/result-item.ts'
+import type { ResultItem } from '../../reporting/result-schema.ts'
+import { conversationContext, type Scenario, scenarioType } from '../../scenarios/index.ts'
+import {
+  type ArtifactPaths,
+  artifactLayout,
+  relativeArtifacts,
+  writeDetails,
+  writeSessionArtifacts,
+} from '../engine/artifacts.ts'
+import type { MultiTurnExecution, ScenarioEnv } from '../engine/execution.ts'
+import {
+  NO_SEMANTIC_ASSESSMENT,
+  type SemanticAssessment,
+  semanticJudgeDetails,
+} from '../engine/judge-stage.ts'
+import type { ConversationGrader } from '../engine/phase-module.ts'
+import { failureRow, type RecordOptions } from '../engine/record.ts'
+import { writeScenarioSnapshot } from '../engine/scenario-snapshot.ts'
+import type { StageFailure } from '../engine/stage.ts'
+import { type DebugArtifactPaths, writeDebugArtifacts } from './debug-artifacts.ts'
+import { RUN_DETAILS_SCHEMA_VERSION, RunDetailsSchema } from './details.ts'
+import type { RunObserved } from './observed.ts'
+import { buildRunRow } from './row.ts'
+
+export interface AssessedRun {
+  grade: JudgedRunGrade
+  semantic: SemanticAssessment
+}
+
+/** The deterministic RUN grade, then the judge's part (none offline, without grading, or for an invalid call). */
+export async function assessRun(
+  scenario: Scenario,
+  observed: RunObserved,
+  _env: Pick<ScenarioEnv<RunSettings>, 'judge' | 'architecture'>,
+): Promise<AssessedRun> {
+  const deterministic = unjudgedRunGrade(
+    gradeRun(observed.observation, scenario.expected),
+    scenarioFactsOf(scenario),
+  )
+  observed.trace.addEvaluation('evaluation.checks.assessed', observed.conversation.call.endedAtMs, {
+    task_completed: deterministic.task_completed,
+    failed_checks: deterministic.assessment.checks
+      .filter((check) => check.required && check.status === 'failed')
+      .map((check) => check.id),
+  })
+  return { grade: deterministic, semantic: NO_SEMANTIC_ASSESSMENT }
+}
+
+async function recordRun(
+  scenario: Scenario,
+  env: ScenarioEnv<RunSettings>,
+  observed: RunObserved,
+  assessed: AssessedRun,
+  written: ArtifactPaths,
+  options: RecordOptions,
+): Promise<MultiTurnExecution> {
+  const { conversation, observation, timeline } = observed
+  const { grade, semantic } = assessed
+  await writeSessionArtifacts(env.runDirectory, scenario.id, timeline, observed.trace, written)
+  await writeScenarioSnapshot(env.runDirectory, scenario)
+  let debug: DebugArtifactPaths | null = null
+  if (env.settings.simulation.debug_artifacts) {
+    debug = await writeDebugArtifacts(
+      env.runDirectory,
+      scenario.id,
+      conversation,
+      env.settings.simulation.tick_ms,
+    )
+  }
+  let row: ResultItem = buildRunRow(scenario, conversation, grade, observed.interaction, {
+    artifacts: relativeArtifacts(scenario.id, { ...written, details: artifactLayout(scenario.id).details }),
+    semanticQuality: grade.semantic_quality,
+    judgeFailure: semantic.failure,
+    validity: observed.validity,
+    callerMode: observed.callerMode,
+    turns: observed.turns,
+  })
+  if (options.transformRow !== undefined) {
+    row = validateResultRow(options.transformRow(structuredClone(row) as Record<string, unknown>))
+  }
+  const details = RunDetailsSchema.parse({
+    schema_version: RUN_DETAILS_SCHEMA_VERSION,
+    example_id: scenario.id,
+    session_id: observed.sessionId,
+    mode: env.settings.execution.mode === 'live' ? 'live' : 'offline_fixture',
+    assistant_mode: env.architecture.name,
+    caller_mode: observed.callerMode,
+    scenario_type: scenarioType(scenario),
+    conversation_context: conversationContext(scenario),
+    caller_utterances: conversation.plan.map(({ text, action, startMs, endMs }) => ({
+      text,
+      action,
+      start_ms: startMs,
+      end_ms: endMs,
+    })),
+    caller_actions: conversation.caller_actions,
+    transcript: timeline.lines(),
+    delegations: timeline.delegations,
+    initial_state: observation.initial_application_state,
+    final_state: observation.final_application_state,
+    tool_executions: observation.tool_executions,
+    observation,
+    interaction_metrics: observed.interaction.metrics,
+    turn_metrics: observed.turns,
+    tool_evidence: grade.tools,
+    procedure: grade.procedure,
+    outcome_state_satisfied: grade.outcome_state_satisfied,
+    semantic_grades: grade.semantic_grades,
+    judge_usage_events: semantic.usage_events,
+    semantic_judge: semanticJudgeDetails(semantic),
+    assessment: grade.assessment,
+    observability: row.observability ?? {},
+    validity: observed.validity,
+    termination_reason: observation.termination_reason,
+    completion_policy: conversation.completion_policy,
+    finish_observed_ms: conversation.finish_observed_ms,
+    drain_revocations: conversation.drain_revocations,
+    debug_artifacts: debug,
+  })
+  await writeDetails(env.runDirectory, scenario.id, details, written)
+  const failure = row.status === 'infrastructure_error' ? (row.error as StageFailure) : null
+  return {
+    interaction: 'multi_turn',
+    scenarioId: scenario.id,
+    observation,
+    grade,
+    row,
+    artifacts: { ...written },
+    failure,
+  }
+}
+
+export const runGrader: ConversationGrader<RunObserved, MultiTurnExecution, RunSettings> = {
+  async grade(scenario, env, _caller, observed, written, options) {
+    const assessed = await assessRun(scenario, observed, env)
+    return recordRun(scenario, env, observed, assessed, written, options)
+  },
+  failed(scenario, failure, written = artifactsNone()) {
+    return {
+      interaction: 'multi_turn',
+      scenarioId: scenario.id,
+      observation: null,
+      grade: null,
+      row: failureRow(scenario, failure, written),
+      artifacts: written,
+      failure,
+    }
+  },
+}
+
+function artifactsNone(): ArtifactPaths {
+  return {
+    input_audio: null,
+    output_audio: null,
+    conversation_audio: null,
+    conversation_transcript: null,
+    events: null,
+    details: null,
+  }
+}

@@ -1,0 +1,23 @@
+// What RUN's observe stage hands to its grader: the conversation as played (the caller's utterances and actions,
+// how it ended), the graders' RunObservation, the interaction metrics and turn metrics on the one timeline, the
+// caller simulation's validity, and the session timeline and trace for the artifacts.
+import type { RunObservation } from '../../grading/run/run-outcome.ts'
+import type { InteractionAnalysis } from '../../metrics/interaction.ts'
+import type { SessionTimeline } from '../../observability/timeline.ts'
+import type { SessionTrace } from '../../observability/trace.ts'
+import type { RunTurnMetrics } from '../../reporting/extensions/run-turns.ts'
+import type { OfflineConversation } from './conversation.ts'
+import type { SimulationValidity } from './validity.ts'
+
+export interface RunObserved {
+  conversation: OfflineConversation
+  observation: RunObservation
+  interaction: InteractionAnalysis
+  turns: RunTurnMetrics
+  validity: SimulationValidity
+  /** The row's `observability.interaction.caller_mode`. */
+  callerMode: 'offline_fixture' | 'gpt-live'
+  timeline: SessionTimeline
+  trace: SessionTrace
+  sessionId: string
+}
