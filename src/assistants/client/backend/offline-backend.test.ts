@@ -79,14 +79,22 @@ describe('the offline client backend', () => {
     })
   })
 
-  it('builds the behaviour only from the authorized context and the handed-over transcript', async () => {
+  it('builds the behaviour from the authorized context and hands it the earlier turns of its own memory', async () => {
     const contexts: string[] = []
+    const earlierTurns: unknown[] = []
     const backend = new OfflineApplicationBackend({
       authorizedContext: 'summary: guest Rivera',
       callTool: async () => ({ ok: true }),
       behaviourFor: (context) => {
         contexts.push(context)
-        return { inferToolCall: () => null, directAnswer: (text) => `heard ${text}`, finalAnswer: () => '' }
+        return {
+          inferToolCall: () => null,
+          directAnswer: (text, earlier) => {
+            earlierTurns.push(earlier)
+            return `heard ${text}`
+          },
+          finalAnswer: () => '',
+        }
       },
     })
     expect(await backend.run(handoff([['USER', 'first']]), () => {})).toBe('heard first')
@@ -102,7 +110,43 @@ describe('the offline client backend', () => {
         () => {},
       ),
     ).toBe('heard second')
-    expect(contexts).toEqual(['summary: guest Rivera', 'summary: guest Rivera\nuser: first\nassistant: ok'])
+    expect(contexts).toEqual(['summary: guest Rivera', 'summary: guest Rivera'])
+    expect(earlierTurns).toEqual([
+      [],
+      [
+        { role: 'user', text: 'first' },
+        { role: 'assistant', text: 'ok' },
+      ],
+    ])
+  })
+
+  it('keeps a booking asked for in an earlier delegation open until the details are complete, and makes it once', async () => {
+    const { runtime, backend } = restaurant()
+    const turns: Array<Array<['USER' | 'ASSISTANT', string]>> = [
+      [['USER', 'Can I book a table on August 18 at 6:30 p.m. for three?']],
+      [
+        ['ASSISTANT', 'What name should I put on the reservation?'],
+        ['USER', 'Sure, put it under Okafor.'],
+      ],
+      [
+        ['ASSISTANT', 'Your reservation for Okafor and 3 guests is confirmed on 2026-08-18 at 18:30.'],
+        ['USER', 'Perfect, that works for us.'],
+      ],
+    ]
+    const answers: string[] = []
+    for (const [index, lines] of turns.entries())
+      answers.push(await backend.run(handoff(lines, index > 0), () => {}))
+    expect(answers).toEqual([
+      'What name should I put on the reservation?',
+      'Your reservation for Okafor and 3 guests is confirmed on 2026-08-18 at 18:30.',
+      'Is there anything else I can help you with?',
+    ])
+    expect(runtime.executions().map((execution) => execution.name)).toEqual(['create_reservation'])
+    expect(runtime.snapshot()).toMatchObject({
+      reservations: [
+        expect.objectContaining({ reservation_id: 'R-001', guest_name: 'Okafor', party_size: 3 }),
+      ],
+    })
   })
 
   it('refuses to run after close', async () => {

@@ -1,9 +1,10 @@
 // The client backend for offline runs: the assistant's deterministic offline behaviour plays the backend
 // model. Like a real backend it knows only what the application knows: the authorized context it was built
 // with and the transcript the delegations handed over (its own memory, grown run by run). It acts on the
-// caller's latest request, runs at most one tool through the host's callback, and answers with the
-// behaviour's final answer (or its direct answer when no tool applies).
-import type { JsonObject, OfflineBehaviour } from '../../offline-behaviour.ts'
+// caller's latest request with the earlier turns of that memory as the conversation so far, runs at most
+// one tool through the host's callback, and answers with the behaviour's final answer (or its direct
+// answer when no tool applies).
+import type { JsonObject, OfflineBehaviour, SpokenTurn } from '../../offline-behaviour.ts'
 import { parseSrt, type SrtEntry } from '../delegation/srt.ts'
 import { RestaurantOfflineBehaviour } from '../offline/restaurant-offline-behaviour.ts'
 import { publicBusinessFacts } from '../tools/resources.ts'
@@ -17,7 +18,7 @@ import type {
 import { callToolObserved } from './tool-callback.ts'
 
 export interface OfflineBackendOptions {
-  /** Builds the behaviour over the visible conversation: the authorized context plus the transcript before the request. */
+  /** Builds the behaviour over the authorized context (the call's own turns come with each request). */
   behaviourFor: (conversationContext: string) => OfflineBehaviour
   callTool: ApplicationToolCallback
   /** What the application may tell its backend before the call: summary and history lines. */
@@ -28,8 +29,8 @@ export class OfflineApplicationBackend implements ApplicationBackend {
   readonly #behaviourFor: (conversationContext: string) => OfflineBehaviour
   readonly #callTool: ApplicationToolCallback
   readonly #authorizedContext: string
-  /** The transcript handed over so far, as `role: text` lines (the application-owned memory). */
-  readonly #heard: string[] = []
+  /** The transcript handed over so far, as turns (the application-owned memory). */
+  readonly #heard: SpokenTurn[] = []
   #calls = 0
   #closed = false
 
@@ -47,13 +48,11 @@ export class OfflineApplicationBackend implements ApplicationBackend {
     if (this.#closed) throw new Error('The offline client backend is closed; create a new one per session.')
     const entries = parseSrt(handoff.transcript_srt)
     const { before, request } = splitLatestRequest(entries)
-    const context = [this.#authorizedContext, ...this.#heard, ...before.map(asContextLine)]
-      .filter((line) => line.trim() !== '')
-      .join('\n')
-    this.#heard.push(...entries.map(asContextLine))
-    const behaviour = this.#behaviourFor(context)
-    const call = behaviour.inferToolCall(request)
-    if (call === null) return behaviour.directAnswer(request)
+    const earlier = [...this.#heard, ...before.map(asTurn)]
+    this.#heard.push(...entries.map(asTurn))
+    const behaviour = this.#behaviourFor(this.#authorizedContext)
+    const call = behaviour.inferToolCall(request, earlier)
+    if (call === null) return behaviour.directAnswer(request, earlier)
     options.signal?.throwIfAborted()
     this.#calls += 1
     const output: JsonObject = await callToolObserved(this.#callTool, emit, {
@@ -107,6 +106,6 @@ function splitLatestRequest(entries: readonly SrtEntry[]): { before: SrtEntry[];
   }
 }
 
-function asContextLine(entry: SrtEntry): string {
-  return `${entry.role === 'USER' ? 'user' : 'assistant'}: ${entry.text}`
+function asTurn(entry: SrtEntry): SpokenTurn {
+  return { role: entry.role === 'USER' ? 'user' : 'assistant', text: entry.text }
 }

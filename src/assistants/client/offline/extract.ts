@@ -1,6 +1,7 @@
 // Reading booking details out of caller-visible text, the way the offline stand-in for the voice
 // model does. Within one text the LAST mention wins, so in-utterance corrections ("August 7, sorry,
-// August 6"; "two, actually four") take effect; a value in the caller's utterance beats the context.
+// August 6"; "two, actually four") take effect; across texts the later one wins, so a value in the caller's
+// utterance beats the context and a correction in a later turn beats the turn it corrects.
 
 export interface BookingDetails {
   guest_name?: string
@@ -123,9 +124,12 @@ export function extractDetails(text: string, referenceYear: number): BookingDeta
   return details
 }
 
-/** Details from the context, overridden field by field by details from the caller's utterance. */
-export function mergedDetails(context: string, userText: string, referenceYear: number): BookingDetails {
-  return { ...extractDetails(context, referenceYear), ...extractDetails(userText, referenceYear) }
+/**
+ * Details from several texts in the order they were said, each overriding the earlier ones field by field
+ * (the context first, then the caller's turns: a later correction wins).
+ */
+export function mergedDetails(texts: readonly string[], referenceYear: number): BookingDetails {
+  return Object.assign({}, ...texts.map((text) => extractDetails(text, referenceYear))) as BookingDetails
 }
 
 /** The last reservation id (R-digits) mentioned, uppercased, or null. */

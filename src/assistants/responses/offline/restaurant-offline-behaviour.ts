@@ -1,9 +1,12 @@
 // The deterministic stand-in for the voice model and its backend when we run offline. It sees only
-// what the assistant may see (the conversation context, the authorized initial state and the public
-// business facts) and decides from the caller's words alone: cancel, answer a fact, check a table,
-// book, or ask for what is missing. Availability itself is decided by the executor, never here.
-import type { InferredToolCall, JsonObject, OfflineBehaviour } from '../../offline-behaviour.ts'
+// what the assistant may see (the conversation context, the authorized initial state, the public
+// business facts and the call so far: what it heard and what it said) and decides from the caller's
+// words: cancel, answer a fact, check a table, book, or ask for what is missing. Details add up over the
+// caller's turns (a later correction wins), and a request stays open until the assistant's own answer
+// settles it (conversation-memory.ts). Availability itself is decided by the executor, never here.
+import type { InferredToolCall, JsonObject, OfflineBehaviour, SpokenTurn } from '../../offline-behaviour.ts'
 import { publicBusinessFacts } from '../tools/resources.ts'
+import { callerTexts, openRequest, type RequestKind, requestIn } from './conversation-memory.ts'
 import { type BookingDetails, lastReservationId, mergedDetails } from './extract.ts'
 
 export interface RestaurantOfflineBehaviourOptions {
@@ -19,11 +22,7 @@ const defaultReferenceYear = 2026
 const mentionsCancel = /cancel/i
 const mentionsParking = /\bpark(?:ing)?\b/i
 const mentionsOpeningHours = /\b(?:hours|open|opens|opening|close|closes|closing|closed)\b/i
-// Intent words count anywhere in a word, as the reference behaviour reads them: "reservations",
-// "rebooked" and "unavailable" carry the intent too.
-const asksAvailability = /available|availability/i
-const opensAvailabilityQuestion = /^\s*(?:do you have|is there|can you check)\b/i
-const asksBooking = /book|reserve|reservation|make it/i
+const saysGoodbye = /\b(?:bye|goodbye)\b/i
 
 export class RestaurantOfflineBehaviour implements OfflineBehaviour {
   readonly conversationContext: string
@@ -44,31 +43,30 @@ export class RestaurantOfflineBehaviour implements OfflineBehaviour {
     this.#facts = structuredClone(facts)
   }
 
-  inferToolCall(userText: string): InferredToolCall | null {
-    if (mentionsCancel.test(userText)) {
-      const reservationId = this.#reservationIdToCancel(userText)
+  inferToolCall(userText: string, earlier: readonly SpokenTurn[] = []): InferredToolCall | null {
+    const request = this.#request(userText, earlier)
+    if (mentionsCancel.test(userText) || (request === 'cancel' && !this.#asksFact(userText))) {
+      const reservationId = this.#reservationIdToCancel(userText, earlier)
       return reservationId !== null && this.#isAuthorized(reservationId)
         ? { name: 'cancel_reservation', arguments: { reservation_id: reservationId } }
         : null
     }
-    if (mentionsParking.test(userText) || mentionsOpeningHours.test(userText)) return null
-    const details = this.#details(userText)
-    const { guest_name, date, time, party_size, seating } = details
+    if (this.#asksFact(userText)) return null
+    const { guest_name, date, time, party_size, seating } = this.#details(userText, earlier)
     if (date === undefined || time === undefined || party_size === undefined) return null
     const table: JsonObject = { date, time, party_size }
     if (seating !== undefined) table.seating = seating
-    if (asksAvailability.test(userText) || opensAvailabilityQuestion.test(userText)) {
-      return { name: 'check_availability', arguments: table }
-    }
-    if (guest_name !== undefined && asksBooking.test(`${this.conversationContext}\n${userText}`)) {
+    if (request === 'availability') return { name: 'check_availability', arguments: table }
+    if (request === 'booking' && guest_name !== undefined) {
       return { name: 'create_reservation', arguments: { guest_name, ...table } }
     }
     return null
   }
 
-  directAnswer(userText: string): string {
-    if (mentionsCancel.test(userText)) {
-      const reservationId = this.#reservationIdToCancel(userText)
+  directAnswer(userText: string, earlier: readonly SpokenTurn[] = []): string {
+    const request = this.#request(userText, earlier)
+    if (mentionsCancel.test(userText) || (request === 'cancel' && !this.#asksFact(userText))) {
+      const reservationId = this.#reservationIdToCancel(userText, earlier)
       if (reservationId === null) return 'Which reservation ID would you like to cancel?'
       if (!this.#isAuthorized(reservationId)) {
         return "I can't cancel a reservation that you aren't authorized to manage."
@@ -78,7 +76,14 @@ export class RestaurantOfflineBehaviour implements OfflineBehaviour {
     if (mentionsParking.test(userText)) return String(this.#facts.parking ?? '')
     if (mentionsOpeningHours.test(userText))
       return `Our restaurant hours are ${String(this.#facts.hours ?? '')}.`
-    return missingDetailsQuestion(this.#details(userText))
+    // Later in a call, with nothing left to do, the caller is thanking or leaving: no question about a
+    // booking nobody asked for. (A first utterance keeps the single-turn answer.)
+    if (request === null && earlier.length > 0) {
+      return saysGoodbye.test(userText)
+        ? 'Thank you for calling. Goodbye!'
+        : 'Is there anything else I can help you with?'
+    }
+    return missingDetailsQuestion(this.#details(userText, earlier))
   }
 
   finalAnswer(output: JsonObject): string {
@@ -97,18 +102,27 @@ export class RestaurantOfflineBehaviour implements OfflineBehaviour {
     return "I couldn't complete that restaurant request."
   }
 
-  #details(userText: string): BookingDetails {
+  /** What the current turn asks for, else the request the earlier turns left open. */
+  #request(userText: string, earlier: readonly SpokenTurn[]): RequestKind | null {
+    return requestIn(userText) ?? openRequest(this.conversationContext, earlier)
+  }
+
+  #asksFact(userText: string): boolean {
+    return mentionsParking.test(userText) || mentionsOpeningHours.test(userText)
+  }
+
+  /** The context's details, then each caller turn's in the order said, the current one last. */
+  #details(userText: string, earlier: readonly SpokenTurn[]): BookingDetails {
     const year = this.#facts.reference_year
     return mergedDetails(
-      this.conversationContext,
-      userText,
+      [this.conversationContext, ...callerTexts(earlier), userText],
       typeof year === 'number' ? year : defaultReferenceYear,
     )
   }
 
   /** The last id mentioned anywhere the caller can see, so a spoken correction wins. */
-  #reservationIdToCancel(userText: string): string | null {
-    return lastReservationId(`${this.conversationContext}\n${userText}`)
+  #reservationIdToCancel(userText: string, earlier: readonly SpokenTurn[]): string | null {
+    return lastReservationId([this.conversationContext, ...callerTexts(earlier), userText].join('\n'))
   }
 
   #isAuthorized(reservationId: string): boolean {
