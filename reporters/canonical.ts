@@ -1,6 +1,7 @@
 // The canonical live-evals reporter. At the end of a run it writes one results.json (schema 2.0) per planned
 // run (one per architecture; a shard writes results.shard-<i>-of-<n>.json), prints the reference toolkit's
-// summary and results path per run, writes each run's HTML report, and ends with the plain line
+// summary and results path per run, writes each run's HTML report and JUnit file (junit.xml, each scenario's
+// metrics as properties), and ends with the plain line
 // `N passed, N failed` that CI reads. It works beside any other reporter (default, junit, json, blob): it only
 // reads test results and meta.
 // Nothing is lost on the way: each finished test's row goes to its run's rows journal as the test finishes
@@ -10,12 +11,15 @@
 // runs it writes the merged results.json of each architecture, built from the rows the blobs carry.
 import { dirname } from 'node:path'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
-import { makePrivateDirectories, writeJsonArtifact } from '../src/artifacts/index.ts'
+import { makePrivateDirectories, writeArtifact, writeJsonArtifact } from '../src/artifacts/index.ts'
 import { writeRunReport } from '../src/report/write-report.ts'
+import { junitXmlOf } from '../src/reporting/junit-xml.ts'
+import type { ResultsDocument } from '../src/reporting/result-schema.ts'
 import { mergeShardedRuns, type ShardModule } from '../src/vitest/plugin/merged-results.ts'
 import { RESULTS_FILE } from '../src/vitest/plugin/run-directories.ts'
 import { RunStampSchema } from '../src/vitest/plugin/run-stamp.ts'
 import type { RunPlan } from '../src/vitest/run-plan.ts'
+import '../src/vitest/plugin/trial-meta.ts'
 import { interruptedRunLine, RunJournals } from './run-journals.ts'
 import {
   consoleSummaryLines,
@@ -27,11 +31,13 @@ import {
 
 function finished(testCase: TestCase): FinishedScenarioTest {
   const result = testCase.result()
+  const meta = testCase.meta()
   return {
     name: testCase.name,
     state: result.state,
-    meta: testCase.meta().liveEvals,
+    meta: meta.liveEvals,
     errors: (result.errors ?? []).map((error) => error.message),
+    ...(meta.liveEvalsTrial === undefined ? {} : { trial: meta.liveEvalsTrial.trial }),
   }
 }
 
@@ -130,8 +136,11 @@ export default class CanonicalReporter implements Reporter {
         await writeJsonArtifact(run.directory, run.resultsFile, document)
         log('')
         for (const line of consoleSummaryLines(plan, run, document)) log(line)
-        // A shard's results are one part of a run: its report comes from the merged results.json.
-        if (run.resultsFile === RESULTS_FILE) await reportRun(run.directory, log)
+        // A shard's results are one part of a run: its report and JUnit file come from the merged results.json.
+        if (run.resultsFile === RESULTS_FILE) {
+          await writeJunit(run.directory, document, log)
+          await reportRun(run.directory, log)
+        }
       }
     }
   }
@@ -159,8 +168,20 @@ export default class CanonicalReporter implements Reporter {
           `${passed} passed; ${failed} failed; ${infrastructure} infrastructure failures.`,
       )
       log(`Results: ${run.file}`)
+      await writeJunit(dirname(run.file), run.document, log)
       await reportRun(dirname(run.file), log)
     }
+  }
+}
+
+/** The JUnit file beside results.json, each scenario's metrics as properties (src/reporting/junit-xml.ts). */
+export const JUNIT_FILE = 'junit.xml'
+
+async function writeJunit(runDirectory: string, document: ResultsDocument, log: (line: string) => void) {
+  try {
+    await writeArtifact(runDirectory, JUNIT_FILE, junitXmlOf(document))
+  } catch (error) {
+    log(`(the JUnit file of ${runDirectory} could not be written: ${(error as Error).message})`)
   }
 }
 

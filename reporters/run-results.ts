@@ -5,8 +5,10 @@
 import { infrastructureErrorRow } from '../src/reporting/result-item.ts'
 import type { ResultItem, ResultsDocument } from '../src/reporting/result-schema.ts'
 import { buildResultsDocument, withRunExtensions } from '../src/reporting/results-document.ts'
+import { withTrial } from '../src/reporting/row-key.ts'
 import type { LiveEvalsTaskMeta } from '../src/vitest/meta.ts'
 import type { PlannedRun, RunPlan } from '../src/vitest/run-plan.ts'
+import { runExtensionLines } from './run-extension-lines.ts'
 
 /** What of a run's plan the results need: its phase and its scenarios' order (a RunStamp carries both). */
 type PlanFacts = Pick<RunPlan, 'phase' | 'scenarioIds'>
@@ -17,6 +19,8 @@ export interface FinishedScenarioTest {
   meta: LiveEvalsTaskMeta | undefined
   /** Messages of the errors Vitest recorded for the test. */
   errors: string[]
+  /** The test's trial in a trials run (its meta's liveEvalsTrial); absent without trials. */
+  trial?: number
 }
 
 /** The rows of one run: every test of it that ran (skipped and filtered-out tests have no row). */
@@ -35,6 +39,11 @@ export function rowOfTest(test: FinishedScenarioTest): ResultItem | null {
   const meta = test.meta
   if (meta === undefined) return null
   if (test.state !== 'passed' && test.state !== 'failed') return null
+  // Keyed by (scenario id, trial): the trial the suite gave the test is the row's, whoever built the row.
+  return withTrial(sealedOrFallbackRow(test, meta), test.trial ?? null)
+}
+
+function sealedOrFallbackRow(test: FinishedScenarioTest, meta: LiveEvalsTaskMeta): ResultItem {
   if (meta.row !== null) return meta.row
   return infrastructureErrorRow({
     scenario_id: meta.scenarioId,
@@ -86,6 +95,7 @@ export function consoleSummaryLines(plan: PlanFacts, run: PlannedRun, document: 
   return [
     `[${run.architecture}] Completed ${passed + failed}/${total} valid ${UNITS[plan.phase]}; ` +
       `${passed} passed; ${failed} failed; ${infrastructure} infrastructure failures.`,
+    ...runExtensionLines(run.architecture, document),
     `Results: ${run.directory}`,
   ]
 }

@@ -2,7 +2,7 @@
 // same key twice in one run directory is a mistake (two spec files or shards ran the same scenario into one run).
 
 import { DuplicateResultRowError } from './errors.ts'
-import { EXTENSION_KEY } from './extensions/registry.ts'
+import { EXTENSION_KEY, EXTENSION_VERSION } from './extensions/registry.ts'
 import type { ResultItem } from './result-schema.ts'
 
 /** The trial of a row written without a trials setting: every scenario then runs exactly once. */
@@ -15,6 +15,27 @@ export interface RowKey {
 
 export function rowKeyOf(row: Pick<ResultItem, 'scenario_id' | 'observability'>): RowKey {
   return { scenario_id: row.scenario_id, trial: row.observability?.[EXTENSION_KEY]?.trial ?? DEFAULT_TRIAL }
+}
+
+/**
+ * Where a trial's artifacts go below the run folder (audio/<name>/, transcripts/<name>.json, events/<name>.jsonl):
+ * the scenario id, with `__t<i>` appended for every trial of a trials run, the first too. No trial then
+ * overwrites another, and no scenario's folder can be another's trial folder (in a trials run every folder has
+ * the suffix; without trials none has).
+ */
+export function trialArtifactName(scenarioId: string, trial: number | null): string {
+  return trial === null ? scenarioId : `${scenarioId}__t${trial}`
+}
+
+/** The row with its `trial` extension set (a trials run sets it on every row, trial 1 too); null leaves it as is. */
+export function withTrial<Row extends Pick<ResultItem, 'observability'>>(
+  row: Row,
+  trial: number | null,
+): Row {
+  if (trial === null) return row
+  const observability = row.observability ?? {}
+  const block = observability[EXTENSION_KEY] ?? { version: EXTENSION_VERSION }
+  return { ...row, observability: { ...observability, [EXTENSION_KEY]: { ...block, trial } } }
 }
 
 function describeRow(position: number, origin: string | undefined): string {

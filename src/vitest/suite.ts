@@ -1,5 +1,5 @@
 // scenarioSuite(): one call in a spec file turns a phase's dataset into tests.
-//   describe(<architecture>) → describe(<scenario id>) → test(<title>)
+//   describe(<architecture>) → describe(<scenario id>) → test(<title>)   (k tests `<title> [trial i/k]` with trials)
 // Each test carries tags (phase, architecture, scenario type) and initial meta, so reporters and filters know it
 // before it runs. The scenarios are the run plan's: validated and selected once, in the main process (a bad
 // dataset stops the run before any worker starts), and only this shard's when the run is sharded.
@@ -12,6 +12,7 @@ import { scenarioType } from '../scenarios/index.ts'
 import { assertDefaultBody } from './default-body.ts'
 import { scenarioTest } from './fixtures.ts'
 import { initialMeta } from './meta.ts'
+import { trialsToRegister, trialTestName } from './plugin/trial-meta.ts'
 import { projectOptionsOf, runPlanOf } from './provided.ts'
 import { type SuiteScenarioSource, suiteScenarios } from './suite-scenarios.ts'
 import { architectureTag, phaseTag, scenarioTypeTag } from './tags.ts'
@@ -64,6 +65,8 @@ export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise
   const assistant = options.assistant ?? null
   const declared = new Set(project.declaredTags)
   const declaredOnly = (tags: string[]) => tags.filter((tag) => declared.has(tag))
+  // One test per trial (execution.trials); a run of one trial registers exactly the tests it always did.
+  const trials = trialsToRegister(plan.settings.execution.trials)
 
   for (const run of plan.runs) {
     describe(run.architecture, () => {
@@ -73,27 +76,30 @@ export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise
         const type = scenarioType(scenario)
         describe(scenario.id, () => {
           scenarioTest.override('scenario', scenario)
-          scenarioTest(
-            scenario.title,
-            {
-              tags: declaredOnly([
-                phaseTag(plan.phase),
-                architectureTag(run.architecture),
-                scenarioTypeTag(type),
-              ]),
-              meta: {
-                liveEvals: initialMeta({
-                  phase: plan.phase,
-                  scenarioId: scenario.id,
-                  scenarioType: type,
-                  architecture: run.architecture,
-                  source,
-                  runDirectory: run.directory,
-                }),
+          for (const trial of trials) {
+            scenarioTest(
+              trialTestName(scenario.title, trial),
+              {
+                tags: declaredOnly([
+                  phaseTag(plan.phase),
+                  architectureTag(run.architecture),
+                  scenarioTypeTag(type),
+                ]),
+                meta: {
+                  liveEvals: initialMeta({
+                    phase: plan.phase,
+                    scenarioId: scenario.id,
+                    scenarioType: type,
+                    architecture: run.architecture,
+                    source,
+                    runDirectory: run.directory,
+                  }),
+                  ...(trial === null ? {} : { liveEvalsTrial: trial }),
+                },
               },
-            },
-            options.test ?? defaultBody,
-          )
+              options.test ?? defaultBody,
+            )
+          }
         })
       }
     })

@@ -1,0 +1,55 @@
+// The console lines for what a run adds beyond the reference's counts: repeated trials (pass^1, pass^k, the
+// scenarios that were not repeatable, each measured metric's spread over the trials) and condition robustness.
+// Read from the results document's run extensions, so the console says what results.json says.
+
+import { formatPercent, formatRatio, formatSpread } from '../src/gate/format.ts'
+import { EXTENSION_KEY } from '../src/reporting/extensions/registry.ts'
+import type { ResultsDocument } from '../src/reporting/result-schema.ts'
+import { ROW_METRICS } from '../src/reporting/row-metrics.ts'
+
+/** How many scenarios a line names before it says "and N more". */
+const NAMED = 5
+
+function named(items: readonly string[]): string {
+  const shown = items.slice(0, NAMED).join(', ')
+  return items.length > NAMED ? `${shown} and ${items.length - NAMED} more` : shown
+}
+
+export function runExtensionLines(architecture: string, document: ResultsDocument): string[] {
+  const block = document.run.configuration[EXTENSION_KEY]
+  const lines: string[] = []
+  const trials = block?.trials
+  if (trials !== undefined) {
+    lines.push(
+      `[${architecture}] Trials: up to ${trials.k} per scenario; pass^1 ${formatRatio(trials.pass_1)}, ` +
+        `pass^${trials.k} ${formatRatio(trials.pass_k)} (mean over ${trials.pass_k_scenarios} scenario(s) with ${trials.k} trials).`,
+    )
+    const flaky = trials.scenarios.filter(
+      (scenario) => scenario.passed > 0 && scenario.passed < scenario.trials,
+    )
+    if (flaky.length > 0) {
+      lines.push(
+        `[${architecture}] Not repeatable (passed some trials, not all): ${named(flaky.map((scenario) => `${scenario.scenario_id} ${scenario.passed}/${scenario.trials}`))}.`,
+      )
+    }
+    const spreads = ROW_METRICS.flatMap((metric) => {
+      const spread = trials.metrics[metric.name]
+      return spread === undefined || spread.n === 0
+        ? []
+        : [`${metric.label} ${formatSpread(metric.unit, spread)}`]
+    })
+    if (spreads.length > 0) lines.push(`[${architecture}] Over every trial: ${spreads.join('; ')}.`)
+  }
+  const robustness = block?.condition_robustness
+  if (robustness !== undefined) {
+    const fragile = robustness.scenarios
+      .filter((scenario) => !scenario.robust)
+      .map((scenario) => `${scenario.source_scenario_id} (${scenario.failed_conditions.join(', ')})`)
+    lines.push(
+      `[${architecture}] Condition robustness: ${robustness.robust}/${robustness.sources} source scenarios ` +
+        `(${formatPercent(robustness.robust_rate)}) passed under every condition they ran with (${robustness.conditions.join(', ')})` +
+        (fragile.length === 0 ? '.' : `; not robust: ${named(fragile)}.`),
+    )
+  }
+  return lines
+}
