@@ -1,0 +1,185 @@
+// The RUN phase through the engine, as a spec file's test runs it: one bundled conversation offline in each
+// architecture gives a passed multi_turn row whose verdict, artifacts and details agree; the settings that are
+// RUN's own (assistant-first prompt file, debug artifacts) take effect, and what cannot run fails at its stage.
+import { readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { RunSettings } from '../../config/index.ts'
+import { assistantVisibleInput } from '../../scenarios/index.ts'
+import { type OfflineLiveServer, startOfflineLiveServer } from '../../testing/live-server/index.ts'
+import { architectureFor } from '../engine/architecture-choice.ts'
+import type { ScenarioEnv } from '../engine/execution.ts'
+import { runScenario } from '../engine/run-scenario.ts'
+import { freshRunDirectory, settingsFromToml } from '../single-turn/test-support.ts'
+import { bundledRunScenario } from './conversation.test-helpers.ts'
+import { RunDetailsSchema } from './details.ts'
+import { runCallerSource, runPhase } from './index.ts'
+
+const DATASET = join(import.meta.dirname, '../../../scenarios/run/restaurant.json')
+
+let server: OfflineLiveServer
+const folders: string[] = []
+beforeAll(async () => {
+  server = await startOfflineLiveServer()
+})
+afterAll(async () => {
+  await server.close()
+  await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })))
+})
+
+async function runSettings(extra: readonly string[] = []): Promise<RunSettings> {
+  return settingsFromToml('run', [
+    '[dataset]',
+    `path = ${JSON.stringify(DATASET)}`,
+    '[execution]',
+    'mode = "offline"',
+    '[simulation]',
+    'tick_ms = 100',
+    ...extra,
+  ])
+}
+
+async function envFor(
+  settings: RunSettings,
+  architecture: 'responses' | 'client',
+): Promise<ScenarioEnv<RunSettings>> {
+  const runDirectory = await freshRunDirectory()
+  folders.push(runDirectory)
+  return {
+    settings,
+    runDirectory,
+    offlineServer: server,
+    architecture: architectureFor(architecture, settings),
+    callerSource: runCallerSource,
+  }
+}
+
+async function execute(id: string, env: ScenarioEnv<RunSettings>) {
+  const scenario = await bundledRunScenario(id)
+  return runScenario(runPhase, scenario, env, {
+    application: env.architecture.createApplication(assistantVisibleInput(scenario)),
+  })
+}
+
+describe.each(['responses', 'client'] as const)('RUN through the engine (%s)', (architecture) => {
+  it('a booking with a missing name: passed multi_turn row, stereo conversation, details that agree', async () => {
+    const env = await envFor(await runSettings(), architecture)
+    const execution = await execute('run_002_booking_missing_name', env)
+    expect(execution.interaction).toBe('multi_turn')
+    expect(execution.failure).toBeNull()
+    const { row } = execution
+    expect(row.status, JSON.stringify(row.assessment)).toBe('passed')
+    expect(row.metrics.task.tool_calls).toEqual({ actual: 1, expected: 1 })
+    expect(row.metrics.task.semantic_quality).toEqual({ score: null, dimensions: {} })
+    expect(row.validity).toMatchObject({ status: 'valid', scope: 'frontend_only_caller_delegation' })
+    expect(row.observability?.interaction).toMatchObject({
+      mode: 'multi_turn',
+      audio_source: 'dual_gpt_live',
+      caller_mode: 'offline_fixture',
+    })
+    expect(row.observability?.live_evals).toMatchObject({
+      run_turns: { barge_ins: { exercised: 0, unexercised: 0 }, yield_rate: null },
+    })
+    // The conversation is one stereo WAV: caller left, assistant right.
+    const wav = await readFile(join(env.runDirectory, row.artifacts.conversation_audio as string))
+    expect(wav.readUInt16LE(22)).toBe(2)
+    const details = RunDetailsSchema.parse(
+      JSON.parse(await readFile(join(env.runDirectory, row.artifacts.details as string), 'utf8')),
+    )
+    expect(details.caller_utterances.map((line) => line.action)).toEqual([
+      'OPENING',
+      'SPEAK',
+      'SPEAK',
+      'STOP',
+    ])
+    expect(details.assessment).toEqual(execution.grade?.assessment)
+    expect(details.termination_reason).toBe('response_completed')
+    expect(details.debug_artifacts).toBeNull()
+    const transcript = await readFile(
+      join(env.runDirectory, row.artifacts.conversation_transcript as string),
+      'utf8',
+    )
+    expect(transcript).toContain('CALLER: Sure, put it under Okafor.')
+    const events = await readFile(join(env.runDirectory, row.artifacts.events as string), 'utf8')
+    expect(events).toContain('"type":"session.started"')
+    expect(events).toContain('simulator.caller.utterance')
+  }, 120_000)
+})
+
+describe('RUN settings and failures', () => {
+  it('debug artifacts: one tick line per step and one turn line per voiced turn', async () => {
+    const env = await envFor(await runSettings(['debug_artifacts = true']), 'responses')
+    const execution = await execute('run_007_cancel_authorized', env)
+    const details = RunDetailsSchema.parse(
+      JSON.parse(await readFile(join(env.runDirectory, execution.row.artifacts.details as string), 'utf8')),
+    )
+    expect(details.debug_artifacts).toEqual({
+      ticks: 'debug/run_007_cancel_authorized/ticks.jsonl',
+      turns: 'debug/run_007_cancel_authorized/turns.jsonl',
+    })
+    const ticks = (await readFile(join(env.runDirectory, details.debug_artifacts?.ticks as string), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    expect(ticks[1]).toMatchObject({ tick_ms: 100 })
+    expect(ticks.some((tick) => tick.assistant_voiced)).toBe(true)
+    expect(ticks.some((tick) => tick.caller_utterance?.action === 'OPENING')).toBe(true)
+    const turns = (await readFile(join(env.runDirectory, details.debug_artifacts?.turns as string), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    expect(new Set(turns.map((turn) => turn.speaker))).toEqual(new Set(['caller', 'assistant']))
+  }, 120_000)
+
+  it('assistant first: the prompt file is spoken before the caller opens', async () => {
+    const folder = await freshRunDirectory()
+    folders.push(folder)
+    const prompt = join(folder, 'opening.txt')
+    await writeFile(prompt, 'Greet the caller as Juniper Table and ask how you can help.')
+    const env = await envFor(
+      await runSettings([`assistant_first_prompt_file = ${JSON.stringify(prompt)}`]),
+      'client',
+    )
+    const execution = await execute('run_001_booking_complete', env)
+    expect(execution.row.status, JSON.stringify(execution.row.assessment)).toBe('passed')
+    const details = RunDetailsSchema.parse(
+      JSON.parse(await readFile(join(env.runDirectory, execution.row.artifacts.details as string), 'utf8')),
+    )
+    const firstAssistant = details.transcript.find((line) => line.role === 'assistant')
+    expect(firstAssistant?.startMs).toBeLessThan(details.caller_utterances[0]?.start_ms ?? 0)
+  }, 120_000)
+
+  it('a missing prompt file fails the scenario at input_setup, naming the setting and the file', async () => {
+    const env = await envFor(
+      await runSettings(['assistant_first_prompt_file = "/nonexistent/opening.txt"']),
+      'responses',
+    )
+    const execution = await execute('run_001_booking_complete', env)
+    expect(execution.row.status).toBe('infrastructure_error')
+    expect(execution.row.error).toMatchObject({ stage: 'input_setup' })
+    expect(execution.row.error?.message).toContain(
+      'simulation.assistant_first_prompt_file /nonexistent/opening.txt',
+    )
+    expect(execution.row.metrics.task.tool_calls).toBeNull()
+  })
+
+  it('without the offline server the scenario fails at connection, and nothing crashes', async () => {
+    const env = { ...(await envFor(await runSettings(), 'responses')), offlineServer: null }
+    const execution = await execute('run_001_booking_complete', env)
+    expect(execution.row.status).toBe('infrastructure_error')
+    expect(execution.row.error).toMatchObject({ stage: 'connection' })
+  })
+
+  it('the run configuration names the first speaker and leaves the offline simulator unset', async () => {
+    const settings = await runSettings()
+    expect(runPhase.configuration(settings, 'client')).toMatchObject({
+      first_speaker: 'caller',
+      simulator_model: null,
+      simulator_voice: null,
+      simulator_backend_model: null,
+      tick_ms: 100,
+      metrics_version: '2.0',
+      audio_condition: 'clean',
+    })
+  })
+})
