@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { bookingObservation, bookingScenario, expectedToolCall } from '../grading/grading-fixtures.ts'
+import { executed, expectedOf } from '../grading/run/run-grading.test-helpers.ts'
+import { gradeRun, type RunObservation, unjudgedRunGrade } from '../grading/run/run-outcome.ts'
 import { gradeSingleTurn } from '../grading/single-turn.ts'
 import type { SingleTurnObservation } from '../observability/observation.ts'
 import { infrastructureErrorRow } from '../reporting/result-item.ts'
@@ -137,5 +139,99 @@ describe('toFollowDelegationPolicy', () => {
     const message = failureMessage(() => expect(silent).toFollowDelegationPolicy())
     expect(message).toContain('delegation is required, but the assistant delegated 0 time(s)')
     expect(meta.grades[0]?.failed_checks).toEqual(['delegation_policy'])
+  })
+})
+
+describe('matchers on a RUN conversation', () => {
+  // A conversation that booked Patel for four on August 8 (after the caller corrected the date) and one that
+  // booked nothing.
+  const BOOKING = { guest_name: 'Patel', date: '2026-08-08', time: '19:00', party_size: 4 }
+  const expected = expectedOf({
+    delegation: 'required',
+    tools: { required: [{ name: 'create_reservation', arguments: BOOKING }] },
+    state: { reservations: [{ guest_name: 'Patel', date: '2026-08-08' }] },
+  })
+  function conversation(executions: RunObservation['tool_executions']): {
+    run: ScenarioRun
+    meta: LiveEvalsTaskMeta
+  } {
+    const finalState = {
+      reservations: executions.length === 0 ? [] : [{ reservation_id: 'R-001', ...BOOKING }],
+      authorized_reservation_ids: [],
+    }
+    const observation: RunObservation = {
+      termination_reason: 'response_completed',
+      delegation_ids: executions.length === 0 ? [] : ['del_1'],
+      tool_executions: executions,
+      initial_application_state: { reservations: [], authorized_reservation_ids: [] },
+      final_application_state: finalState,
+      transcript: [
+        { role: 'user', text: 'Book a table for four on August 7 at 7 p.m.', start_ms: 200 },
+        { role: 'assistant', text: 'What name should I put on the reservation?', start_ms: 4_000 },
+        { role: 'user', text: 'Oh wait, August 8. Under Patel.', start_ms: 8_000 },
+        { role: 'assistant', text: 'Your reservation for Patel is confirmed on August 8.', start_ms: 12_000 },
+        { role: 'user', text: 'Thanks, goodbye.', start_ms: 16_000 },
+      ],
+      post_tool_assistant_text: 'Your reservation for Patel is confirmed on August 8.',
+    }
+    const grade = unjudgedRunGrade(gradeRun(observation, expected), { ...facts, expected })
+    const run: ScenarioRun = {
+      interaction: 'multi_turn',
+      scenarioId: 'run_004',
+      architecture: 'client',
+      expected,
+      observation,
+      grade,
+      failure: null,
+      row: infrastructureErrorRow({ scenario_id: 'run_004', stage: 'unused', message: '' }),
+      detailsPath: null,
+    }
+    const meta = initialMeta({
+      phase: 'run',
+      scenarioId: 'run_004',
+      scenarioType: 'booking',
+      architecture: 'client',
+      runDirectory: '/tmp/run',
+    })
+    bindRunToMeta(run, meta)
+    return { run, meta }
+  }
+  const booked = () => conversation([executed('create_reservation', BOOKING, 11_500)])
+
+  test('toCompleteTask passes a verified booking and fails an empty one, showing executed calls', () => {
+    expect(booked().run).toCompleteTask()
+    const { run } = conversation([])
+    const message = failureMessage(() => expect(run).toCompleteTask())
+    expect(message).toContain('application_state')
+    expect(message).toContain('executed tool calls: []')
+  })
+
+  test('toMatchToolCalls matches executed calls one to one in any order, ignoring the order of requests', () => {
+    const later = { ...BOOKING, guest_name: 'Lee' }
+    const { run } = conversation([
+      executed('create_reservation', later, 9_000),
+      executed('create_reservation', BOOKING, 11_500),
+    ])
+    expect(run).toMatchToolCalls([
+      { name: 'create_reservation', arguments: BOOKING },
+      { name: 'create_reservation', arguments: later },
+    ])
+    const message = failureMessage(() =>
+      expect(booked().run).toMatchToolCalls([{ name: 'cancel_reservation', arguments: {} }]),
+    )
+    expect(message).toContain('0 of 1 expected tool call(s) completed')
+    expect(message).toContain('Failed checks: tool_call_coverage')
+  })
+
+  test('a failed execution does not count as a matched call', () => {
+    const { run, meta } = conversation([executed('create_reservation', BOOKING, 11_500, 'failed')])
+    expect(() => expect(run).toMatchToolCalls()).toThrow()
+    expect(meta.grades.at(-1)).toMatchObject({ matcher: 'toMatchToolCalls', passed: false })
+  })
+
+  test('toFollowDelegationPolicy reads the conversation delegations', () => {
+    expect(booked().run).toFollowDelegationPolicy()
+    const message = failureMessage(() => expect(conversation([]).run).toFollowDelegationPolicy())
+    expect(message).toContain('delegation is required, but the assistant delegated 0 time(s)')
   })
 })
