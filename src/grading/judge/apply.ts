@@ -51,23 +51,41 @@ export function applySemanticGrades(
   const semanticCompleted = deterministicPass && understanding.passed === true
   const assessment = withSemanticOutcome(deterministic.assessment, semanticCompleted)
   const passed = semanticCompleted && assessment.passed
-  const assessed = Object.values(judgement.dimensions).filter(
-    (dimension): dimension is JudgedDimension & { score: number } =>
-      dimension !== undefined && dimension.status !== 'not_assessed' && dimension.score !== null,
-  )
-  const others = assessed.filter((dimension) => dimension.dimension !== 'task_understanding')
+  const scores = semanticScores(judgement, understanding)
   return {
     task_completed: passed,
     requirements_satisfied: passed,
     deterministic_task_completed: deterministic.task_completed,
     deterministic_requirements_satisfied: deterministic.requirements_satisfied,
     semantic_task_completed: understanding.passed === true,
+    semantic_requirements_satisfied: scores.semantic_requirements_satisfied,
+    semantic_outcome_score: scores.semantic_outcome_score,
+    semantic_quality: scores.semantic_quality,
+    completion_source: 'llm',
+    rubric_metrics: scores.rubric_metrics,
+    assessment,
+  }
+}
+
+/** What the judge's scores say, whatever decided the verdict: shared by single-turn and RUN application. */
+export function semanticScores(
+  judgement: SemanticJudgement,
+  understanding: JudgedDimension,
+): Pick<
+  AppliedSemanticGrades,
+  'semantic_requirements_satisfied' | 'semantic_outcome_score' | 'semantic_quality' | 'rubric_metrics'
+> {
+  const assessed = Object.values(judgement.dimensions).filter(
+    (dimension): dimension is JudgedDimension & { score: number } =>
+      dimension !== undefined && dimension.status !== 'not_assessed' && dimension.score !== null,
+  )
+  const others = assessed.filter((dimension) => dimension.dimension !== 'task_understanding')
+  return {
     semantic_requirements_satisfied: assessed.every((dimension) => dimension.passed === true),
     semantic_outcome_score: understanding.score,
     semantic_quality: semanticQualityFromScores(
       Object.fromEntries(assessed.map((dimension) => [dimension.dimension, dimension.score])),
     ),
-    completion_source: 'llm',
     rubric_metrics: {
       task_understanding: { score: understanding.score },
       task_completion: { completed: judgement.task_completion.completed },
@@ -79,7 +97,6 @@ export function applySemanticGrades(
           }
         : {}),
     },
-    assessment,
   }
 }
 

@@ -5,7 +5,7 @@
 // the raw answer kept. There is no pass threshold in the rubric, so this backend counts a dimension as passed when
 // its point score is "mostly satisfied" (0.75) or better; a refusal leaves the dimension not assessed (and is not
 // cached). Answers are cached per dimension like the Responses judge's; a request is saved only when all hit.
-// One request shares one input, so the RUN tailoring of dimension-evidence.ts is not applied here.
+// One request shares one input: the caller groups dimensions by the evidence dimension-evidence.ts shows them.
 
 import type { Decision, DecisionCreateParams } from 'openai/resources/decisions'
 import { roundToFourPlaces } from '../../metrics/rounding.ts'
@@ -14,7 +14,6 @@ import { cachedUsageEvent } from '../../models/usage.ts'
 import type { SemanticDimension } from '../semantic-applicability.ts'
 import { contentHash, type JudgeCacheEntry, type JudgeCacheKey } from './cache.ts'
 import { SemanticJudgeError } from './errors.ts'
-import type { JudgeEvidence } from './evidence.ts'
 import type { JudgeBackendSettings } from './judge-settings.ts'
 import type { JudgeSample, JudgeUsageEvent } from './judge-types.ts'
 import { dimensionHeader, judgeSystemPrompt } from './prompt.ts'
@@ -36,7 +35,7 @@ const SCORE_BY_LABEL = new Map(SCORE_ANCHORS.map((anchor) => [anchor.label, anch
 
 export async function judgeWithDecisions(
   dimensions: readonly SemanticDimension[],
-  evidence: JudgeEvidence,
+  evidence: Readonly<Record<string, unknown>>,
   repetition: number,
   settings: JudgeBackendSettings,
 ): Promise<DecisionsRound> {
@@ -104,7 +103,7 @@ export async function judgeWithDecisions(
 function cacheKey(
   dimension: SemanticDimension,
   system: string,
-  evidence: JudgeEvidence,
+  evidence: Readonly<Record<string, unknown>>,
   repetition: number,
   model: string,
 ): JudgeCacheKey {

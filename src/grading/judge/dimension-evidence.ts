@@ -1,10 +1,11 @@
 // What one dimension's judge is shown. A single-turn scenario shows every dimension the same evidence. A simulated
 // call (RUN) tailors it: task_understanding is judged against the caller's goal, with success criteria that also ask
 // for the verified outcome, and sees the expected tools only as preferred ones (RUN does not grade tool order);
-// the procedure (SOP) is shown only to the other dimensions, so following it never substitutes for the outcome.
+// the procedure part (the SOP and how each step went) is shown only to the other dimensions, so following the SOP
+// never substitutes for the outcome and skipping an optional step never costs the task.
 
 import type { SemanticDimension } from '../semantic-applicability.ts'
-import type { JudgeEvidence, JudgeScenarioFacts } from './evidence.ts'
+import type { JudgeEvidenceRecord, JudgeScenarioFacts } from './evidence.ts'
 
 /** Added to task_understanding's criteria for a simulated call (our wording of the reference's four items). */
 export const RUN_OUTCOME_CRITERIA: readonly string[] = [
@@ -14,15 +15,16 @@ export const RUN_OUTCOME_CRITERIA: readonly string[] = [
   'The assistant claimed no change that the tool record does not show.',
 ]
 
+/** The evidence part that holds the SOP; only dimensions other than task_understanding see it. */
+export const PROCEDURE_EVIDENCE_PART = 'procedure'
+
 export function dimensionEvidence(
-  evidence: JudgeEvidence,
+  evidence: JudgeEvidenceRecord,
   dimension: SemanticDimension,
   scenario: JudgeScenarioFacts,
-): Record<string, unknown> {
-  if (scenario.interaction !== 'multi_turn') return evidence
-  if (dimension !== 'task_understanding') {
-    return { ...evidence, scenario: { ...evidence.scenario, procedure: scenario.expected.procedure } }
-  }
+): Readonly<Record<string, unknown>> {
+  if (scenario.interaction !== 'multi_turn' || dimension !== 'task_understanding') return evidence
+  const { [PROCEDURE_EVIDENCE_PART]: _sop, ...shared } = evidence
   const {
     expected_tool_call: _one,
     expected_tool_args: _args,
@@ -30,7 +32,7 @@ export function dimensionEvidence(
     ...rest
   } = evidence.scenario
   return {
-    ...evidence,
+    ...shared,
     scenario: {
       ...rest,
       expected_response: scenario.simulation_goal ?? evidence.scenario.expected_response,

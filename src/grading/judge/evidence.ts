@@ -7,7 +7,7 @@ import type { SingleTurnObservation } from '../../observability/observation.ts'
 import { simulationGoal } from '../../scenarios/derived.ts'
 import type { ConversationContext, Scenario } from '../../scenarios/scenario.ts'
 import { isJsonObject, type JsonObject } from '../json-values.ts'
-import { type ScenarioFacts, scenarioFactsOf } from '../scenario-facts.ts'
+import { type ExpectedToolCall, type ScenarioFacts, scenarioFactsOf } from '../scenario-facts.ts'
 
 /** Business-fact keys that are private to the application's executor. */
 export const PRIVATE_BUSINESS_FACT_KEYS: readonly string[] = ['availability_overrides']
@@ -40,6 +40,7 @@ export interface JudgeObserved {
   business_facts: JsonObject | null
 }
 
+/** The evidence of one single-turn request (CRAWL, WALK); a simulated call has its own (grading/run). */
 export function buildJudgeEvidence(scenario: JudgeScenarioFacts, observed: JudgeObserved) {
   const { expected } = scenario
   const { observation } = observed
@@ -64,10 +65,6 @@ export function buildJudgeEvidence(scenario: JudgeScenarioFacts, observed: Judge
         .map((line) => line.text.trim())
         .filter((text) => text !== '')
         .join(' '),
-      // A whole call is judged on its turns, not on the assistant's lines run together.
-      ...(scenario.interaction === 'multi_turn'
-        ? { conversation: observation.transcript.map(({ role, text }) => ({ role, text })) }
-        : {}),
       delegations: observed.delegations ?? [...new Set(observation.delegation_ids)],
       backend_messages: observed.backend_messages ?? [],
       tool_executions: observation.tool_executions.map(({ name, arguments: args, status, output }) => ({
@@ -86,7 +83,23 @@ export function buildJudgeEvidence(scenario: JudgeScenarioFacts, observed: Judge
 
 export type JudgeEvidence = ReturnType<typeof buildJudgeEvidence>
 
-function publicFacts(facts: JsonObject | null): JsonObject | null {
+/**
+ * What the judge core needs of any evidence, single-turn or a whole call: the scenario part that
+ * dimension-evidence.ts tailors per dimension, and the observed part. Everything else is passed on as it is.
+ */
+export interface JudgeEvidenceRecord {
+  scenario: {
+    expected_response: string
+    success_criteria: readonly string[]
+    expected_tool_calls: readonly ExpectedToolCall[]
+    [field: string]: unknown
+  }
+  observed: Record<string, unknown>
+  [part: string]: unknown
+}
+
+/** The application's business facts without the executor's private keys; null when there are none. */
+export function publicFacts(facts: JsonObject | null): JsonObject | null {
   if (!isJsonObject(facts)) return null
   return Object.fromEntries(
     Object.entries(facts).filter(([key]) => !PRIVATE_BUSINESS_FACT_KEYS.includes(key)),

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createRateLimiter } from '../../models/rate-limiter.ts'
 import { responsesRoute, structuredAnswer } from '../../testing/responses-server/responses-route.ts'
-import { SEMANTIC_DIMENSIONS } from '../semantic-applicability.ts'
 import { SemanticJudgeError, semanticJudgeFailure } from './errors.ts'
 import {
   bookingObserved,
@@ -258,17 +257,15 @@ describe('judgeScenario with the Responses judge', () => {
     expect(most).toBe(1)
   })
 
-  it('a simulated call asks all five dimensions with the lenient prompt, task_understanding against the goal', async () => {
-    for (const dimension of SEMANTIC_DIMENSIONS) api.script[dimension] = [passing(1, true)]
-    await judgeScenario(simulatedCall(), bookingObserved(), judgeOptions(api))
-    const sent = api.server.requestsTo('POST', '/v1/responses')
-    expect(sent.map(dimensionOf).sort()).toEqual([...SEMANTIC_DIMENSIONS].sort())
-    for (const request of sent)
-      expect(request.rawBody.toString('utf8')).toContain('This was a whole simulated call.')
-    const understanding = userContent(
-      sent.find((request) => dimensionOf(request) === 'task_understanding') ?? { body: null },
+  it('refuses a simulated call (RUN judges the whole conversation through judgeRunGrade) and sends nothing', async () => {
+    const error = judged(
+      await judgeScenario(simulatedCall(), bookingObserved(), judgeOptions(api)).catch(
+        (caught: unknown) => caught,
+      ),
     )
-    expect(understanding).toContain('"expected_response": "Book a table for two under Maya, then hang up."')
-    expect(understanding).not.toContain('booking_sop')
+    expect(error).toBeInstanceOf(SemanticJudgeError)
+    expect(error.stage).toBe('semantic_judge')
+    expect(error.message).toContain('judgeRunGrade')
+    expect(api.server.requests).toHaveLength(0)
   })
 })

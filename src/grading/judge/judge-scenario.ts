@@ -1,5 +1,6 @@
 // Judging one scenario: which dimensions apply (§3.7), one judgment per applicable dimension and repetition (or one
-// Decisions request per repetition), aggregated per dimension, with every request's usage event. Offline, or with
+// Decisions request per repetition and distinct evidence), aggregated per dimension, with every request's usage
+// event. Single-turn evidence is built here; a simulated call brings its own (judgeWithEvidence). Offline, or with
 // grading disabled, nothing is sent and applicable dimensions stay not_assessed with null scores. A judge that
 // fails raises SemanticJudgeError (stage `semantic_judge`) carrying the usage already spent.
 
@@ -16,7 +17,7 @@ import { dimensionEvidence } from './dimension-evidence.ts'
 import { SemanticJudgeError } from './errors.ts'
 import {
   buildJudgeEvidence,
-  type JudgeEvidence,
+  type JudgeEvidenceRecord,
   type JudgeObserved,
   type JudgeScenarioFacts,
 } from './evidence.ts'
@@ -40,14 +41,34 @@ export interface SemanticJudgement {
   naturalness: { score: null; reason: string }
   /** One per request sent or served from the cache; never part of the assistant's consumption. */
   usage_events: JudgeUsageEvent[]
-  evidence: JudgeEvidence | null
+  /** The evidence the judge was built from (before per-dimension tailoring); null when nothing was judged. */
+  evidence: JudgeEvidenceRecord | null
 }
 
 const NATURALNESS = { score: null, reason: 'requires human or audio-based evaluation' } as const
 
+/** Judges one single-turn request (CRAWL, WALK). A simulated call is judged through judgeRunGrade (grading/run). */
 export async function judgeScenario(
   scenario: JudgeScenarioFacts,
   observed: JudgeObserved,
+  options: SemanticJudgeOptions,
+): Promise<SemanticJudgement> {
+  if (scenario.interaction === 'multi_turn') {
+    throw new SemanticJudgeError(
+      `judgeScenario judges single-turn scenarios; ${scenario.scenario_id} is a simulated call ` +
+        '(judge it with judgeRunGrade, which shows the judge the whole conversation)',
+    )
+  }
+  return judgeWithEvidence(scenario, () => buildJudgeEvidence(scenario, observed), options)
+}
+
+/**
+ * The judge over evidence a phase built (`evidence` is called only when a judge will run). Each dimension is shown
+ * dimensionEvidence's tailoring of it; the judge's system prompt follows `scenario.interaction`.
+ */
+export async function judgeWithEvidence(
+  scenario: JudgeScenarioFacts,
+  evidence: () => JudgeEvidenceRecord,
   options: SemanticJudgeOptions,
 ): Promise<SemanticJudgement> {
   const resolved = resolveJudgeOptions(options)
@@ -65,7 +86,7 @@ export async function judgeScenario(
       evidence: null,
     }
   }
-  const evidence = buildJudgeEvidence(scenario, observed)
+  const built = evidence()
   const applicable = applicableSemanticDimensions(scenario)
   const settings: JudgeBackendSettings = {
     model: resolved.backend === 'decisions' ? resolved.decisionsModel : resolved.model,
@@ -74,6 +95,9 @@ export async function judgeScenario(
     cache: openJudgeCache(resolved.cacheDir),
     call: resolved.call,
   }
+  const shown = new Map(
+    applicable.map((dimension) => [dimension, dimensionEvidence(built, dimension, scenario)]),
+  )
   const repetitions = [...Array(resolved.repetitions).keys()]
   const collected: Collected = {
     samples: new Map(applicable.map((dimension) => [dimension, []])),
@@ -83,8 +107,8 @@ export async function judgeScenario(
   const failures: unknown[] = []
   const tasks =
     resolved.backend === 'decisions'
-      ? decisionsRounds(applicable, evidence, repetitions, settings, collected)
-      : responsesJudgments(scenario, applicable, evidence, repetitions, settings, collected)
+      ? decisionsRounds(shown, repetitions, settings, collected)
+      : responsesJudgments(shown, repetitions, settings, collected)
   const { samples, refusals, usage } = collected
   for (const settled of await Promise.allSettled(tasks)) {
     if (settled.status === 'rejected') failures.push(settled.reason)
@@ -111,9 +135,12 @@ export async function judgeScenario(
     task_completion: { completed: dimensions.task_understanding?.task_completed ?? null },
     naturalness: { ...NATURALNESS },
     usage_events: usage,
-    evidence,
+    evidence: built,
   }
 }
+
+/** What each applicable dimension is shown, in applicability order. */
+type ShownEvidence = ReadonlyMap<SemanticDimension, Readonly<Record<string, unknown>>>
 
 /** What the judgments produced so far, filled as they settle. */
 interface Collected {
@@ -124,42 +151,47 @@ interface Collected {
 
 /** One Responses judgment per dimension and repetition. */
 function responsesJudgments(
-  scenario: JudgeScenarioFacts,
-  applicable: readonly SemanticDimension[],
-  evidence: JudgeEvidence,
+  shown: ShownEvidence,
   repetitions: readonly number[],
   settings: JudgeBackendSettings,
   collected: Collected,
 ): Promise<void>[] {
-  return applicable.flatMap((dimension) => {
+  return [...shown].flatMap(([dimension, evidence]) => {
     const judge = responsesJudge(dimension, settings)
-    const shown = dimensionEvidence(evidence, dimension, scenario)
     return repetitions.map(async (repetition) => {
-      const judged = await judge.judge({ evidence: shown, repetition, signal: settings.call.signal })
+      const judged = await judge.judge({ evidence, repetition, signal: settings.call.signal })
       collected.usage.push(judged.usage)
       collected.samples.get(dimension)?.push(judged.sample)
     })
   })
 }
 
-/** One Decisions request per repetition, answering every applicable dimension. */
+/**
+ * One Decisions request per repetition and per distinct evidence: a single-turn scenario shows every dimension the
+ * same evidence (one request answers them all); a simulated call shows task_understanding its own (without the
+ * SOP), so it is asked apart from the others.
+ */
 function decisionsRounds(
-  applicable: readonly SemanticDimension[],
-  evidence: JudgeEvidence,
+  shown: ShownEvidence,
   repetitions: readonly number[],
   settings: JudgeBackendSettings,
   collected: Collected,
 ): Promise<void>[] {
-  return repetitions.map(async (repetition) => {
-    const round = await judgeWithDecisions(applicable, evidence, repetition, settings)
-    collected.usage.push(round.usage)
-    for (const dimension of applicable) {
-      const result = round.results[dimension]
-      if (result === undefined) continue
-      if ('refusal' in result) collected.refusals.get(dimension)?.push(result.refusal)
-      else collected.samples.get(dimension)?.push(result.sample)
-    }
-  })
+  const groups = new Map<Readonly<Record<string, unknown>>, SemanticDimension[]>()
+  for (const [dimension, evidence] of shown)
+    groups.set(evidence, [...(groups.get(evidence) ?? []), dimension])
+  return repetitions.flatMap((repetition) =>
+    [...groups].map(async ([evidence, dimensions]) => {
+      const round = await judgeWithDecisions(dimensions, evidence, repetition, settings)
+      collected.usage.push(round.usage)
+      for (const dimension of dimensions) {
+        const result = round.results[dimension]
+        if (result === undefined) continue
+        if ('refusal' in result) collected.refusals.get(dimension)?.push(result.refusal)
+        else collected.samples.get(dimension)?.push(result.sample)
+      }
+    }),
+  )
 }
 
 function judgeFailure(failures: readonly unknown[], usage: JudgeUsageEvent[]): SemanticJudgeError {

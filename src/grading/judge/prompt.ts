@@ -45,7 +45,15 @@ const MULTI_TURN_LENIENCY = `
 
 This was a whole simulated call. Do not penalize the simulated caller's latency, pauses, backchannels or hold \
 phrases, optional checks the assistant skipped, or the order of procedure steps. Penalize only explicit claims of \
-external changes that the tool record does not confirm.`
+external changes that the tool record does not confirm.
+- Grade the assistant under test only. The caller is simulated: its wording, its interruptions and the moment it \
+ended the call are not the assistant's doing.
+- Hold phrases ("let me check"), a question about something the caller already said, and an acknowledgement of \
+what the caller said ("noted") are not failures, and an acknowledgement is not a claim of a change.
+- A repeated tool lifecycle record or a transcript split into fragments is an artifact of the recording, not \
+repeated work.
+- The procedure (SOP) and the preferred tool calls describe one good way to reach the goal; what counts is the \
+verified outcome: the caller's goal, the final application state, the tool executions and what was authorized.`
 
 export function judgeSystemPrompt(
   interaction: Interaction,

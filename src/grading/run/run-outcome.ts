@@ -24,7 +24,8 @@ export interface RunObservation {
   tool_executions: readonly ToolExecution[]
   initial_application_state: JsonObject
   final_application_state: JsonObject
-  transcript: readonly Pick<TranscriptLine, 'role' | 'text' | 'start_ms'>[]
+  /** `end_ms`, when the observe stage knows it, reaches the judge's timed conversation; grading reads starts only. */
+  transcript: readonly (Pick<TranscriptLine, 'role' | 'text' | 'start_ms'> & { end_ms?: number | null })[]
   post_tool_assistant_text: string
 }
 

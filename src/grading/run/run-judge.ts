@@ -1,0 +1,148 @@
+// The judge half of RUN's assess stage, with the contract of the single-turn judgeGrade (phases/engine/judge-stage):
+//
+// - No judge options: the deterministic grade stands, its applicable semantic dimensions not_assessed.
+// - A conversation that did not complete: nothing is sent (no judgment could make it pass); the applicable
+//   dimensions say why they were not assessed.
+// - The judge answered: its dimension grades replace the not_assessed ones, semantic_quality is the mean of the
+//   assessed dimensions, and the outcome is re-assessed by gradeRun with `semanticCompleted` = the majority of
+//   task_understanding's task_completed votes (§3.6). The judge can fail a deterministic pass; it can never rescue a
+//   wrong state, a prohibited attempt, a failed critical step or a missing grounded response, because gradeRun
+//   keeps those checks required whatever the judge says.
+// - The judge failed (including a task_understanding answer without a task_completed vote, which leaves the
+//   verdict undecidable): the deterministic grade stands and `failure` names stage semantic_judge; the usage of the
+//   requests that did complete is kept.
+//
+// Evaluator-side only: this reads the scenario's facts, the grade and the observation, and talks to nothing but the
+// judge's client. Nothing it builds goes back to the assistant, its backend or the simulated caller.
+
+import type { SemanticAssessment } from '../../phases/engine/judge-stage.ts'
+import type { AppliedSemanticGrades } from '../judge/apply.ts'
+import { semanticScores } from '../judge/apply.ts'
+import { SemanticJudgeError, semanticJudgeFailure } from '../judge/errors.ts'
+import type { JudgeScenarioFacts } from '../judge/evidence.ts'
+import { judgeWithEvidence, type SemanticJudgement } from '../judge/judge-scenario.ts'
+import type { SemanticJudgeOptions } from '../judge/options.ts'
+import { buildRunJudgeEvidence, type RunJudgeObserved } from './run-judge-evidence.ts'
+import { gradeRun, type JudgedRunGrade } from './run-outcome.ts'
+
+export type { RunJudgeObserved } from './run-judge-evidence.ts'
+
+export interface JudgedRun {
+  /** The grade every later stage reads: the deterministic one with the judge's grades applied. */
+  grade: JudgedRunGrade
+  semantic: SemanticAssessment
+}
+
+const nothingJudged = (): SemanticAssessment => ({
+  judgement: null,
+  applied: null,
+  failure: null,
+  usage_events: [],
+})
+
+export async function judgeRunGrade(
+  facts: JudgeScenarioFacts,
+  deterministic: JudgedRunGrade,
+  observed: RunJudgeObserved,
+  options: SemanticJudgeOptions | null,
+): Promise<JudgedRun> {
+  if (options === null) return { grade: deterministic, semantic: nothingJudged() }
+  const completion = deterministic.assessment.checks.find((check) => check.id === 'conversation_completed')
+  if (completion?.status !== 'passed') {
+    const reason = observed.observation.termination_reason ?? 'unknown'
+    return { grade: notJudged(deterministic, reason), semantic: nothingJudged() }
+  }
+  let judgement: SemanticJudgement
+  try {
+    judgement = await judgeWithEvidence(
+      facts,
+      () => buildRunJudgeEvidence(facts, deterministic, observed),
+      options,
+    )
+    requireCompletionVote(judgement)
+  } catch (error) {
+    // A judge failure of any kind (an option it refused included) is the evaluation's, never the assistant's.
+    const usage_events = error instanceof SemanticJudgeError ? error.usage_events : []
+    return {
+      grade: deterministic,
+      semantic: { judgement: null, applied: null, failure: semanticJudgeFailure(error), usage_events },
+    }
+  }
+  const applied = applyRunJudgement(facts, deterministic, observed, judgement)
+  const grade: JudgedRunGrade =
+    applied === null
+      ? { ...deterministic, semantic_grades: judgement.grades }
+      : { ...applied.regraded, semantic_grades: judgement.grades, semantic_quality: applied.semantic_quality }
+  return {
+    grade,
+    semantic: {
+      judgement,
+      applied: applied?.summary ?? null,
+      failure: null,
+      usage_events: judgement.usage_events,
+    },
+  }
+}
+
+/** RUN decides on task_understanding's task_completed votes; an assessed dimension without them decides nothing. */
+function requireCompletionVote(judgement: SemanticJudgement): void {
+  const understanding = judgement.dimensions.task_understanding
+  if (!judgement.assessed || understanding === undefined || understanding.status === 'not_assessed') return
+  if (judgement.task_completion.completed !== null) return
+  const missing = understanding.samples.filter((sample) => sample.task_completed === null).length
+  throw new SemanticJudgeError(
+    `Semantic judge (task_understanding) gave no task_completed vote in ${missing} of ` +
+      `${understanding.samples.length} judgment(s); a simulated call's verdict needs every vote`,
+    {
+      judge: understanding.samples[0]?.judge ?? null,
+      dimension: 'task_understanding',
+      usage_events: judgement.usage_events,
+    },
+  )
+}
+
+/** The outcome re-assessed with the judge's completion verdict; null when task_understanding was not assessed. */
+function applyRunJudgement(
+  facts: JudgeScenarioFacts,
+  deterministic: JudgedRunGrade,
+  observed: RunJudgeObserved,
+  judgement: SemanticJudgement,
+): {
+  regraded: ReturnType<typeof gradeRun>
+  semantic_quality: JudgedRunGrade['semantic_quality']
+  summary: AppliedSemanticGrades
+} | null {
+  const understanding = judgement.dimensions.task_understanding
+  const completed = judgement.task_completion.completed
+  if (!judgement.assessed || understanding === undefined || completed === null) return null
+  const regraded = gradeRun(observed.observation, facts.expected, { semanticCompleted: completed })
+  const scores = semanticScores(judgement, understanding)
+  return {
+    regraded,
+    semantic_quality: scores.semantic_quality,
+    summary: {
+      task_completed: regraded.task_completed,
+      requirements_satisfied: regraded.task_completed,
+      deterministic_task_completed: deterministic.task_completed,
+      deterministic_requirements_satisfied: deterministic.task_completed,
+      semantic_task_completed: completed,
+      semantic_requirements_satisfied: scores.semantic_requirements_satisfied,
+      semantic_outcome_score: scores.semantic_outcome_score,
+      semantic_quality: scores.semantic_quality,
+      completion_source: 'llm',
+      rubric_metrics: scores.rubric_metrics,
+      assessment: regraded.assessment,
+    },
+  }
+}
+
+function notJudged(grade: JudgedRunGrade, terminationReason: string): JudgedRunGrade {
+  const rationale = `Not judged: the conversation did not complete (${terminationReason}).`
+  const semantic_grades = Object.fromEntries(
+    Object.entries(grade.semantic_grades).map(([name, dimension]) => [
+      name,
+      dimension.status === 'not_assessed' ? { ...dimension, rationale } : dimension,
+    ]),
+  ) as JudgedRunGrade['semantic_grades']
+  return { ...grade, semantic_grades }
+}
