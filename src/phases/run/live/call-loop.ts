@@ -106,6 +106,7 @@ function naturalClosing(loop: CallLoop, nowMs: number): boolean {
 
 export async function playCall(loop: CallLoop): Promise<PlayedLoop> {
   const { drain, evidence, observer } = loop
+  let captionsSeen = 0
   let policy: LiveCompletionPolicy =
     observer === null ? 'verified_outcome_and_natural_closing' : 'semantic_conversation_observer'
   for (;;) {
@@ -114,7 +115,13 @@ export async function playCall(loop: CallLoop): Promise<PlayedLoop> {
     if (startMs !== null && nowMs - startMs >= loop.rules.maxDurationMs) {
       return { termination: 'duration_limit', policy }
     }
+    // Caller speech revokes a drain whichever shows first: its voice in the relay or its caption.
     for (const onset of loop.relay.callerTrack.takeOnsets()) drain.callerSpoke(onset)
+    const captions = loop.timeline.transcripts
+    for (; captionsSeen < captions.length; captionsSeen++) {
+      const caption = captions[captionsSeen]
+      if (caption?.role === 'user') drain.callerSpoke(caption.startMs ?? caption.receivedAtMs)
+    }
     // New evidence, or the caller's backend still thinking, means the caller may not be done.
     if (evidence.refresh() || loop.watch.working) drain.evidenceChanged(nowMs)
     if (observer !== null && observer.failure === null) {

@@ -11,11 +11,22 @@ import type { LiveSession } from '../../../live/index.ts'
 import type { Scenario } from '../../../scenarios/scenario.ts'
 import { assistantVisibleInput } from '../../../scenarios/visible.ts'
 import type { FaultPlan, HeardUtterance, OfflineLiveServer } from '../../../testing/live-server/index.ts'
+import {
+  type ResponsesRequest,
+  responsesRoute,
+  structuredAnswer,
+} from '../../../testing/responses-server/responses-route.ts'
+import type { ResponsesServer } from '../../../testing/responses-server/server.ts'
 import { callerBriefOf } from '../brief.ts'
 import { ARCHITECTURES } from '../conversation.test-helpers.ts'
 import { scriptedCallerLines } from '../offline-caller.ts'
 import type { LiveConversationOptions } from './conversation.ts'
-import { type ObserverCallSettings, observerFactsOf } from './observer-call.ts'
+import {
+  type CompletionDecision,
+  type ObserverCallSettings,
+  type ObserverInput,
+  observerFactsOf,
+} from './observer-call.ts'
 import { DEFAULT_LIVE_RULES, type LiveCallRules } from './rules.ts'
 
 /**
@@ -192,4 +203,23 @@ export function offlineLiveCall(
     },
   }
   return { options, architecture, caller, bridges }
+}
+
+/** The observer input a request to the fake Responses server carried (its user message is the JSON). */
+export function observerInputOf(request: { body: unknown }): ObserverInput {
+  const input = (request.body as ResponsesRequest).input
+  const user = Array.isArray(input) ? input.find((item) => item.role === 'user') : undefined
+  return JSON.parse(typeof user?.content === 'string' ? user.content : '{}') as ObserverInput
+}
+
+/** Makes the fake Responses server answer every observer request with `decide(its input)`. */
+export function answerObserver(
+  server: ResponsesServer,
+  decide: (input: ObserverInput) => CompletionDecision,
+): void {
+  server.route(
+    'POST',
+    '/v1/responses',
+    responsesRoute({ respond: (request) => structuredAnswer(decide(observerInputOf({ body: request }))) }),
+  )
 }

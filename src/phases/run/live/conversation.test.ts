@@ -1,0 +1,206 @@
+// The live RUN driver against the real offline GPT-Live server: both sessions on it, each hearing the other
+// through the caption bridge, on a virtual media clock. No completion observer here (observer.test.ts has it):
+// the calls end by the fallback policy, a farewell with the expected state verified.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { pcm16FromBase64 } from '../../../audio/pcm.ts'
+import { type OfflineLiveServer, startOfflineLiveServer } from '../../../testing/live-server/index.ts'
+import { ARCHITECTURES, bundledRunScenario } from '../conversation.test-helpers.ts'
+import { runLiveConversation } from './conversation.ts'
+import { LiveRunError } from './errors.ts'
+import { offlineLiveCall } from './live-conversation.test-helpers.ts'
+
+let server: OfflineLiveServer
+beforeAll(async () => {
+  server = await startOfflineLiveServer()
+})
+afterAll(async () => {
+  await server.close()
+})
+
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('expected the conversation to fail')
+    },
+    (error: unknown) => error as LiveRunError,
+  )
+
+describe.each(Object.keys(ARCHITECTURES) as (keyof typeof ARCHITECTURES)[])(
+  'live RUN call (%s)',
+  (architecture) => {
+    it('the caller opens, the two sessions talk turn by turn, and the call drains after the farewell', async () => {
+      const scenario = await bundledRunScenario('run_001_booking_complete')
+      const { options } = offlineLiveCall(server, scenario, { architecture })
+      const conversation = await runLiveConversation(options)
+      expect(conversation.termination_reason).toBe('response_completed')
+      expect(conversation.failure).toBeNull()
+      expect(conversation.completion_policy).toBe('verified_outcome_and_natural_closing')
+      expect(conversation.caller_actions).toEqual({ OPENING: 1, SPEAK: 2, STOP: 1 })
+      expect(conversation.plan.map((utterance) => utterance.text)).toEqual([
+        scenario.input.text,
+        'Great, that all sounds right.',
+        'One more thing: is there parking for guests?',
+        'Thanks so much. Goodbye!',
+      ])
+      // The caller never talks over the assistant: each line starts after the assistant's voice it answered.
+      const assistantVoiced = conversation.call.timeline.speechIntervals().assistant
+      for (const utterance of conversation.plan) {
+        expect(
+          assistantVoiced.filter(
+            (span) => span.startMs < utterance.endMs - 100 && span.endMs > utterance.startMs + 100,
+          ),
+        ).toEqual([])
+      }
+      expect(conversation.call.assistant.tools.executions().map((record) => record.name)).toEqual([
+        'create_reservation',
+      ])
+      expect(conversation.validity).toMatchObject({ status: 'valid', reason: null, delegation_ids: [] })
+      // Both sessions closed with session.closed and their usage.
+      expect(conversation.call.closeOutcome.type).toBe('closed')
+      expect(conversation.caller.closeOutcome.type).toBe('closed')
+      expect(conversation.caller.audio_duration_ms).toBeGreaterThan(30_000)
+      // The drain: the farewell's signal, then at least drain_ms and 600 ms of quiet.
+      const finish = conversation.finish_observed_ms as number
+      expect(finish).toBeGreaterThan(conversation.plan.at(-1)?.endMs as number)
+      expect(conversation.call.endedAtMs).toBeGreaterThanOrEqual(finish + 1_500)
+      expect(conversation.caller.voice).toBe('coral')
+      expect(conversation.relay_lateness_ms).toBeNull()
+    }, 60_000)
+  },
+)
+
+describe('live RUN openings', () => {
+  it('assistant first: the prompt goes unchanged as commentary, the caller opens after the greeting', async () => {
+    const scenario = await bundledRunScenario('run_002_booking_missing_name')
+    const prompt = 'Thank you for calling Juniper Table, how can I help?'
+    const { options } = offlineLiveCall(server, scenario, { assistantFirstPrompt: prompt })
+    const sent: unknown[] = []
+    const started = options.hooks?.sessionsStarted
+    options.hooks = {
+      ...options.hooks,
+      sessionsStarted: (participants) => {
+        started?.(participants)
+        participants.assistant.session.onSent(({ event }) => {
+          if (event.type === 'session.commentary.append') sent.push(event)
+        })
+      },
+    }
+    const conversation = await runLiveConversation(options)
+    expect(sent).toEqual([
+      {
+        type: 'session.commentary.append',
+        content: prompt,
+        delegation_id: null,
+        event_id: expect.any(String),
+      },
+    ])
+    const lines = conversation.call.timeline.lines()
+    expect(lines[0]).toMatchObject({ role: 'assistant', text: prompt })
+    expect(lines[1]).toMatchObject({ role: 'user', text: scenario.input.text })
+    expect(conversation.plan[0]).toMatchObject({ action: 'OPENING', text: scenario.input.text })
+    expect(conversation.termination_reason).toBe('response_completed')
+  }, 60_000)
+
+  it('caller first: a caller that is not heard within 20 s fails with caller_opening', async () => {
+    const scenario = await bundledRunScenario('run_001_booking_complete')
+    // The caller's opening commentary reaches its timeline only after 25 s of audio.
+    const { options } = offlineLiveCall(server, scenario, { callerFaults: { ackDelayMs: 25_000 } })
+    const error = await failureOf(runLiveConversation(options))
+    expect(error).toBeInstanceOf(LiveRunError)
+    expect(error).toMatchObject({ terminationReason: 'caller_opening', stage: 'caller_simulation' })
+    expect(error.message).toContain('20000 ms')
+  }, 60_000)
+
+  it('assistant first: caller speech before the greeting fails with assistant_opening', async () => {
+    const scenario = await bundledRunScenario('run_001_booking_complete')
+    const { options } = offlineLiveCall(server, scenario, {
+      assistantFirstPrompt: 'Juniper Table, good evening.',
+      // The assistant greets only after 3 s; the caller thinks it heard something at once and talks.
+      assistantFaults: { ackDelayMs: 3_000 },
+      callerHearing: [{ text: 'Hello?', startMs: 0, endMs: 400 }],
+    })
+    const error = await failureOf(runLiveConversation(options))
+    expect(error).toMatchObject({ terminationReason: 'assistant_opening', stage: 'caller_simulation' })
+    expect(error.message).toContain("before the assistant's greeting")
+  }, 60_000)
+
+  it('assistant first: an assistant that does not greet within 20 s fails with assistant_opening', async () => {
+    const scenario = await bundledRunScenario('run_001_booking_complete')
+    const { options } = offlineLiveCall(server, scenario, {
+      assistantFirstPrompt: 'Juniper Table, good evening.',
+      assistantFaults: { ackDelayMs: 30_000 },
+    })
+    const error = await failureOf(runLiveConversation(options))
+    expect(error).toMatchObject({ terminationReason: 'assistant_opening', stage: 'response_collection' })
+  }, 60_000)
+})
+
+describe('live RUN limits and validity', () => {
+  it('a call that never drains ends at the maximum duration, counted from the relay start', async () => {
+    const scenario = await bundledRunScenario('run_001_booking_complete')
+    const { options } = offlineLiveCall(server, scenario, { rules: { maxDurationMs: 9_000 } })
+    const conversation = await runLiveConversation(options)
+    expect(conversation.termination_reason).toBe('duration_limit')
+    expect(conversation.call.stoppedBy).toBe('step_limit')
+    // The loop stops at the limit; the work grace may run a little longer only while delegated work is pending.
+    expect(conversation.call.endedAtMs).toBeGreaterThanOrEqual(9_000)
+    expect(conversation.call.endedAtMs).toBeLessThan(9_000 + 5_000)
+    expect(conversation.finish_observed_ms).toBeNull()
+  }, 60_000)
+
+  it('a frontend-only caller that delegates makes the simulation invalid (unsupported_caller_delegation)', async () => {
+    const scenario = await bundledRunScenario('run_001_booking_complete')
+    const { options } = offlineLiveCall(server, scenario, {
+      callerBackend: null,
+      callerDelegatesOn: (line) => (line.startsWith('Great') ? { name: 'think', arguments: {} } : null),
+      rules: { maxDurationMs: 20_000 },
+    })
+    const conversation = await runLiveConversation(options)
+    expect(conversation.validity).toMatchObject({
+      scope: 'frontend_only_caller_delegation',
+      status: 'invalid',
+      target_metrics_eligible: false,
+      reason: 'unsupported_caller_delegation',
+      unexpected_delegation_count: 1,
+    })
+    expect(conversation.validity.delegation_ids).toHaveLength(1)
+    // The caller session asked for a client delegation: its own session.start said so.
+    expect(conversation.caller.session.startSent?.event).toMatchObject({
+      session: { delegation: { type: 'client' } },
+    })
+  }, 60_000)
+
+  it('the preset shapes what the assistant heard: under telephony its track differs from the caller’s voice', async () => {
+    const scenario = await bundledRunScenario('run_001_booking_complete')
+    const { options } = offlineLiveCall(server, scenario, {
+      condition: 'telephony',
+      rules: { maxDurationMs: 8_000 },
+    })
+    const conversation = await runLiveConversation(options)
+    const sentByCaller = conversation.caller.session.log.events.flatMap(({ event }) =>
+      event.type === 'session.output_audio.delta' ? [pcm16FromBase64(event.delta)] : [],
+    )
+    const voice = new Int16Array(sentByCaller.reduce((sum, chunk) => sum + chunk.length, 0))
+    let at = 0
+    for (const chunk of sentByCaller) {
+      voice.set(chunk, at)
+      at += chunk.length
+    }
+    expect(voice.length).toBeGreaterThan(24_000)
+    const heard = conversation.call.timeline.recorder.render().caller
+    // The caller spoke from 100 ms (its first chunk); compare the assistant's input over the same stretch.
+    const offset = 2_400
+    const window = heard.subarray(offset, offset + voice.length)
+    let differing = 0
+    for (let index = 0; index < window.length; index++) if (window[index] !== voice[index]) differing++
+    expect(differing / window.length).toBeGreaterThan(0.5)
+    expect(conversation.audio_realism.metadata.condition).toBe('telephony')
+    expect(conversation.audio_realism.metadata.observations.processed_frames).toBeGreaterThan(0)
+    // Under the clean preset the same stretch is the caller's voice sample for sample.
+    const clean = await runLiveConversation(
+      offlineLiveCall(server, scenario, { condition: 'clean', rules: { maxDurationMs: 8_000 } }).options,
+    )
+    const cleanHeard = clean.call.timeline.recorder.render().caller.subarray(offset, offset + voice.length)
+    expect(Array.from(cleanHeard.subarray(0, 48_000))).toEqual(Array.from(voice.subarray(0, 48_000)))
+  }, 60_000)
+})
