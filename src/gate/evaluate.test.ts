@@ -132,6 +132,17 @@ describe('repeated trials: the pass rate interval', () => {
     )
     expect(report.outcome).toBe('fail')
   })
+  test('a trials run filtered to trial 1 is still judged on the interval, and its pass^k is reported', () => {
+    const firstTrials = ['a', 'b', 'c', 'd', 'e'].map((id) => row({ id, trial: 1 }))
+    const report = evaluateGate([gateFile(firstTrials)], [], options({ minPassRate: 0.9 }))
+    // 5/5: Wilson lower 5 / (5 + 3.8415) = 0.566 < 0.9
+    expect(report.repeated_trials).toBe(true)
+    expect(report.outcome).toBe('inconclusive')
+    const repeated = evaluateGate([gateFile(trials('a', 2, 3))], [], options())
+    // c = 2 of n = 3 at k = 3: pass^1 = 2/3, pass^3 = C(2,3)/C(3,3) = 0
+    expect(repeated.files[0]?.trials).toEqual({ k: 3, pass_1: 2 / 3, pass_k: 0 })
+    expect(evaluateGate([gateFile(ids(2))], [], options()).files[0]?.trials).toBeNull()
+  })
   test('--pass-rate-interval judges single-trial runs on the interval too', () => {
     const report = evaluateGate(
       [gateFile(ids(10))],

@@ -4,13 +4,14 @@
 // Decisions where the issue is silent:
 // - The pass rate counts every row: an infrastructure error is in the denominator and never a pass.
 // - Infrastructure errors, duplicate keys and missing scenarios fail the gate whatever the thresholds.
-// - With repeated trials (any trial > 1), or --pass-rate-interval, the pass rate is judged on its 95% Wilson
+// - With repeated trials (rows carrying trial numbers), or --pass-rate-interval, the pass rate is judged on its 95% Wilson
 //   interval: pass when the lower bound reaches the threshold, fail when the upper bound is below it, and
 //   inconclusive when the interval contains it. Otherwise the observed rate is compared directly.
 // - A latency threshold with no measured response is inconclusive: unknown is not fast.
 // - A definite failure outranks an inconclusive check: the outcome is fail if anything failed.
 
 import { type ProportionInterval, wilsonInterval } from '../reporting/statistics.ts'
+import { isTrialsRun, summarizeTrials } from '../reporting/trials-summary.ts'
 import { type BaselineComparison, compareWithBaseline } from './baseline.ts'
 import { GateInputError } from './errors.ts'
 import { type LatencySplit, latencySplit } from './latency.ts'
@@ -66,7 +67,15 @@ export interface GateReport {
   groups: GroupCounts[]
   latency: LatencySplit
   comparison: BaselineComparison | null
-  files: { source: string; run_id: string; partial: string | null }[]
+  files: GateFileSummary[]
+}
+
+export interface GateFileSummary {
+  source: string
+  run_id: string
+  partial: string | null
+  /** The run's repeated trials (k, pass^1, pass^k), null for a run without trials. */
+  trials: { k: number; pass_1: number | null; pass_k: number | null } | null
 }
 
 export const GATE_EXIT_CODES = { pass: 0, fail: 1, bad_input: 2, inconclusive: 3 } as const
@@ -227,7 +236,9 @@ export function evaluateGate(
 
   const passed = current.rows.filter(({ row }) => row.status === 'passed').length
   const passRate = wilsonInterval(passed, current.rows.length)
-  const repeatedTrials = current.rows.some(({ key }) => key.trial > 1)
+  // A trials run is judged on the interval even when a filter left only trial 1 of each scenario.
+  const repeatedTrials =
+    current.rows.some(({ key }) => key.trial > 1) || isTrialsRun(current.rows.map(({ row }) => row))
   if (options.minPassRate !== null) {
     checks.push(passRateCheck(passRate, options.minPassRate, repeatedTrials || options.passRateInterval))
   }
@@ -247,10 +258,14 @@ export function evaluateGate(
     groups: groupCounts(current.rows),
     latency,
     comparison,
-    files: files.map((file) => ({
-      source: file.source,
-      run_id: file.document.run.id,
-      partial: file.partial,
-    })),
+    files: files.map((file) => {
+      const trials = summarizeTrials(file.document.results)
+      return {
+        source: file.source,
+        run_id: file.document.run.id,
+        partial: file.partial,
+        trials: trials === null ? null : { k: trials.k, pass_1: trials.pass_1, pass_k: trials.pass_k },
+      }
+    }),
   }
 }

@@ -25,4 +25,9 @@ describe('gateMarkdown', () => {
     expect(gateMarkdown(unknown)).toContain('⚠️ **Gate inconclusive**')
     expect(gateMarkdown(unknown)).toContain('| all responses | 0 | – | – | – |')
   })
+  test('a trials run lists its pass^1 and pass^k beside the run', () => {
+    const rows = [1, 2, 3].map((trial) => row({ id: 'a', trial, status: trial === 2 ? 'failed' : 'passed' }))
+    const markdown = gateMarkdown(evaluateGate([gateFile(rows)], [], DEFAULT_GATE_OPTIONS))
+    expect(markdown).toContain('— 3 trials: pass^1 0.667, pass^3 0.000')
+  })
 })

@@ -3,7 +3,7 @@
 // and links to the HTML reports. Pure: the command decides where it goes.
 
 import type { GateReport } from './evaluate.ts'
-import { formatDeltaInUnit, formatInUnit, formatMs, formatPercent } from './format.ts'
+import { formatDeltaInUnit, formatInUnit, formatMs, formatPercent, formatRatio } from './format.ts'
 import { describeKey } from './row-keys.ts'
 
 /** Text safe inside a Markdown table cell: no pipes, no raw HTML, no line breaks. */
@@ -98,7 +98,13 @@ export function gateMarkdown(report: GateReport, links: MarkdownLinks = { report
     const link = links.reports.get(file.source)
     const reportText = link === undefined ? 'no HTML report' : `[HTML report](${encodeURI(link)})`
     const partial = file.partial === null ? '' : ` — partial: ${markdownCell(file.partial)}`
-    lines.push(`- \`${markdownCell(file.run_id)}\` (${markdownCell(file.source)}): ${reportText}${partial}`)
+    const trials =
+      file.trials === null
+        ? ''
+        : ` — ${file.trials.k} trials: pass^1 ${formatRatio(file.trials.pass_1)}, pass^${file.trials.k} ${formatRatio(file.trials.pass_k)}`
+    lines.push(
+      `- \`${markdownCell(file.run_id)}\` (${markdownCell(file.source)}): ${reportText}${trials}${partial}`,
+    )
   }
   return `${lines.join('\n')}\n`
 }

@@ -58,9 +58,9 @@ ${robustness.scenarios.map((scenario) => {
     if (outcomes.length === 0) return html`<td class="meta">not run</td>`
     const rows = outcomes.reduce((sum, outcome) => sum + outcome.rows, 0)
     const passed = outcomes.reduce((sum, outcome) => sum + outcome.passed, 0)
-    return html`<td data-passed="${passed === rows}">${passed}/${rows} passed</td>`
+    return html`<td data-passed="${String(passed === rows)}">${passed}/${rows} passed</td>`
   })
-  return html`<tr data-robust="${scenario.robust}"><td>${scenario.source_scenario_id}</td><td>${scenario.robust ? 'yes' : `no: ${scenario.failed_conditions.join(', ')}`}</td>${cells}</tr>`
+  return html`<tr data-robust="${String(scenario.robust)}"><td>${scenario.source_scenario_id}</td><td>${scenario.robust ? 'yes' : `no: ${scenario.failed_conditions.join(', ')}`}</td>${cells}</tr>`
 })}
 </tbody></table>`
 }

@@ -199,4 +199,32 @@ describe('repeated trials in the report', () => {
     expect(page).toContain('400 ms ± 0 ms [400 ms–400 ms], n=3')
     expect(page).toContain('id="scenario-a-t2"')
   })
+  test('condition robustness per source scenario and overall, for WALK rows under several conditions', async () => {
+    const { row, resultsDocument } = await import('../gate/gate.test-helpers.ts')
+    const { writeFile } = await import('node:fs/promises')
+    const walkDir = await mkdtemp(join(folder, 'walk-'))
+    const recorded = (id: string, source: string, condition: string, passed: boolean) => ({
+      ...row({ id, status: passed ? 'passed' : 'failed' }),
+      recording: {
+        id: 'r',
+        path: `audio/${id}.wav`,
+        condition,
+        metadata: { generation: { source_scenario_id: source } },
+      },
+    })
+    const rows = [
+      recorded('w1_clean', 'crawl_001', 'clean', true),
+      recorded('w1_phone', 'crawl_001', 'phone', true),
+      recorded('w3_clean', 'crawl_003', 'clean', true),
+      recorded('w3_phone', 'crawl_003', 'phone', false),
+    ]
+    await writeFile(join(walkDir, 'results.json'), JSON.stringify(resultsDocument(rows, { module: 'walk' })))
+    const model = runReportModel(await loadRun(walkDir))
+    expect(model.robustness).toMatchObject({ sources: 2, robust: 1 })
+    const page = await readFile(await writeRunReport(walkDir), 'utf8')
+    expect(page).toContain('<h2 id="robustness">Condition robustness</h2>')
+    expect(page).toContain('robust scenarios<b>1/2</b>')
+    expect(page).toContain('<tr data-robust="false"><td>crawl_003</td><td>no: phone</td>')
+    expect(page).toContain('<td data-passed="false">0/1 passed</td>')
+  })
 })

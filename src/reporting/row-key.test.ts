@@ -4,7 +4,7 @@ import { passingRowInput } from './reporting-fixtures.ts'
 import { buildResultRow } from './result-item.ts'
 import type { RunMetadata } from './result-schema.ts'
 import { buildResultsDocument } from './results-document.ts'
-import { DEFAULT_TRIAL, rowKeyOf } from './row-key.ts'
+import { DEFAULT_TRIAL, rowKeyOf, trialArtifactName, withTrial } from './row-key.ts'
 
 const run: RunMetadata = {
   id: 'crawl_offline_20261201_000000_000Z',
@@ -75,5 +75,27 @@ describe('row keys', () => {
       'y#2',
       'x#1',
     ])
+  })
+})
+
+describe('trials: the row key and the artifact folder', () => {
+  test('withTrial sets the trial extension, keeping the rest of the block and the row', () => {
+    const plain = row('a')
+    const second = withTrial(plain, 2)
+    expect(rowKeyOf(second)).toEqual({ scenario_id: 'a', trial: 2 })
+    expect(second.observability?.live_evals).toEqual({ version: '1.0', trial: 2 })
+    expect(withTrial(plain, null)).toBe(plain)
+    // the row stays a valid schema 2.0 row
+    expect(buildResultsDocument(run, [second, withTrial(plain, 1)], ['a']).results.map(rowKeyOf)).toEqual([
+      { scenario_id: 'a', trial: 1 },
+      { scenario_id: 'a', trial: 2 },
+    ])
+  })
+  test('every trial of a trials run has its own artifact folder; a run without trials keeps the id', () => {
+    expect(trialArtifactName('restaurant_001', null)).toBe('restaurant_001')
+    expect(trialArtifactName('restaurant_001', 1)).toBe('restaurant_001__t1')
+    expect(trialArtifactName('restaurant_001', 2)).toBe('restaurant_001__t2')
+    // an id that looks like another's trial folder still gets a folder of its own in a trials run
+    expect(trialArtifactName('restaurant_001__t2', 1)).toBe('restaurant_001__t2__t1')
   })
 })

@@ -1,0 +1,52 @@
+import { describe, expect, test } from 'vitest'
+import { resultsDocument, row } from '../src/gate/gate.test-helpers.ts'
+import type { ResultItem } from '../src/reporting/result-schema.ts'
+import { runExtensionLines } from './run-extension-lines.ts'
+
+function recorded(id: string, source: string, condition: string, passed: boolean): ResultItem {
+  return {
+    ...row({ id, status: passed ? 'passed' : 'failed' }),
+    recording: {
+      id: 'r',
+      path: `audio/${id}.wav`,
+      condition,
+      metadata: { generation: { source_scenario_id: source } },
+    },
+  }
+}
+
+describe('console lines for trials and robustness', () => {
+  test('a run without either prints nothing more than the reference lines', () => {
+    expect(runExtensionLines('client', resultsDocument([row({ id: 'a' })]))).toEqual([])
+  })
+  test('trials: pass^1, pass^k, the scenarios that were not repeatable, and the measured spreads', () => {
+    const rows = [
+      ...[1, 2, 3].map((trial) => row({ id: 'steady', trial, latencyMs: 300 + 100 * trial })),
+      ...[1, 2, 3].map((trial) => row({ id: 'flaky', trial, status: trial === 1 ? 'failed' : 'passed' })),
+      ...[1, 2, 3].map((trial) => row({ id: 'broken', trial, status: 'failed' })),
+    ]
+    const printed = runExtensionLines('client', resultsDocument(rows))
+    // steady 1, flaky 2/3, broken 0 -> pass^1 (1 + 2/3 + 0) / 3 = 0.556; pass^3 (1 + 0 + 0) / 3 = 0.333
+    expect(printed[0]).toBe(
+      '[client] Trials: up to 3 per scenario; pass^1 0.556, pass^3 0.333 (mean over 3 scenario(s) with 3 trials).',
+    )
+    // broken failed every trial: it is consistently failing, not flaky
+    expect(printed[1]).toBe('[client] Not repeatable (passed some trials, not all): flaky 2/3.')
+    expect(printed[2]).toContain('tool accuracy 1.000 ± 0.000 [1.000–1.000], n=9')
+    expect(printed[2]).not.toContain('semantic quality')
+  })
+  test('robustness: how many source scenarios held under every condition, and which did not', () => {
+    const document = resultsDocument(
+      [
+        recorded('w1_clean', 'crawl_001', 'clean', true),
+        recorded('w1_noisy', 'crawl_001', 'noisy', true),
+        recorded('w3_clean', 'crawl_003', 'clean', true),
+        recorded('w3_noisy', 'crawl_003', 'noisy', false),
+      ],
+      { module: 'walk' },
+    )
+    expect(runExtensionLines('client', document)).toEqual([
+      '[client] Condition robustness: 1/2 source scenarios (50.0%) passed under every condition they ran with (clean, noisy); not robust: crawl_003 (noisy).',
+    ])
+  })
+})
