@@ -23,6 +23,7 @@ export {
 } from './evidence.ts'
 export { judgeScenario, judgeWithEvidence, type SemanticJudgement } from './judge-scenario.ts'
 export type { JudgeSample, JudgeUsageEvent, JudgeVerdict } from './judge-types.ts'
+export { notJudgedGrades } from './not-judged.ts'
 export type { JudgeBackend, SemanticJudgeOptions } from './options.ts'
 export { DIMENSION_DEFINITIONS, RUBRIC_VERSION, SCORE_ANCHORS } from './rubric.ts'
 export { isRubricScore, RUBRIC_SCORES, type RubricScore } from './score.ts'

@@ -263,6 +263,30 @@ describe('judgeRunGrade: a judge that cannot judge', () => {
     expect(semantic.usage_events).toHaveLength(10)
   })
 
+  it('a deterministic grade that re-assessing would change is refused: it stands, never rescued', async () => {
+    scriptAll([passing(1, true)])
+    const facts = bookingCallFacts()
+    const observed = bookingCallObserved()
+    const clean = deterministicGrade(facts, observed)
+    // A grade whose authorized_actions failed on evidence this observation does not hold (another source's count).
+    const deterministic = {
+      ...clean,
+      task_completed: false,
+      assessment: {
+        ...clean.assessment,
+        passed: false,
+        checks: clean.assessment.checks.map((item) =>
+          item.id === 'authorized_actions' ? { ...item, status: 'failed' as const } : item,
+        ),
+      },
+    }
+    const { grade, semantic } = await judgeRunGrade(facts, deterministic, observed, judgeOptions(api))
+    expect(grade).toBe(deterministic)
+    expect(semantic.failure).toMatchObject({ stage: 'semantic_judge' })
+    expect(semantic.failure?.message).toContain('check authorized_actions was failed')
+    expect(semantic.usage_events).toHaveLength(5)
+  })
+
   it('an option the judge refuses is a semantic_judge failure, not a crash', async () => {
     const { semantic } = await judgeCall({}, { repetitions: 0 })
     expect(semantic.failure).toMatchObject({ stage: 'semantic_judge' })

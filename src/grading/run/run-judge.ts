@@ -21,9 +21,14 @@ import { semanticScores } from '../judge/apply.ts'
 import { SemanticJudgeError, semanticJudgeFailure } from '../judge/errors.ts'
 import type { JudgeScenarioFacts } from '../judge/evidence.ts'
 import { judgeWithEvidence, type SemanticJudgement } from '../judge/judge-scenario.ts'
+import type { JudgeUsageEvent } from '../judge/judge-types.ts'
+import { notJudgedGrades } from '../judge/not-judged.ts'
 import type { SemanticJudgeOptions } from '../judge/options.ts'
 import { buildRunJudgeEvidence, type RunJudgeObserved } from './run-judge-evidence.ts'
-import { gradeRun, type JudgedRunGrade } from './run-outcome.ts'
+import { gradeRun, type JudgedRunGrade, type RunGrade } from './run-outcome.ts'
+
+/** The checks the judge's verdict decides; every other check is the deterministic graders' alone. */
+const JUDGE_DECIDED_CHECKS: ReadonlySet<string> = new Set(['semantic_outcome', 'semantic_requirements'])
 
 export type { RunJudgeObserved } from './run-judge-evidence.ts'
 
@@ -50,25 +55,32 @@ export async function judgeRunGrade(
   const completion = deterministic.assessment.checks.find((check) => check.id === 'conversation_completed')
   if (completion?.status !== 'passed') {
     const reason = observed.observation.termination_reason ?? 'unknown'
-    return { grade: notJudged(deterministic, reason), semantic: nothingJudged() }
+    return {
+      grade: { ...deterministic, semantic_grades: notJudgedGrades(deterministic.semantic_grades, reason) },
+      semantic: nothingJudged(),
+    }
   }
   let judgement: SemanticJudgement
+  let applied: RunApplication | null
+  let spent: JudgeUsageEvent[] = []
   try {
     judgement = await judgeWithEvidence(
       facts,
       () => buildRunJudgeEvidence(facts, deterministic, observed),
       options,
     )
+    spent = judgement.usage_events
     requireCompletionVote(judgement)
+    applied = applyRunJudgement(facts, deterministic, observed, judgement)
   } catch (error) {
     // A judge failure of any kind (an option it refused included) is the evaluation's, never the assistant's.
-    const usage_events = error instanceof SemanticJudgeError ? error.usage_events : []
+    // What the judge cost is kept even when its answers could not be used.
+    const usage_events = error instanceof SemanticJudgeError ? error.usage_events : spent
     return {
       grade: deterministic,
       semantic: { judgement: null, applied: null, failure: semanticJudgeFailure(error), usage_events },
     }
   }
-  const applied = applyRunJudgement(facts, deterministic, observed, judgement)
   const grade: JudgedRunGrade =
     applied === null
       ? { ...deterministic, semantic_grades: judgement.grades }
@@ -101,21 +113,24 @@ function requireCompletionVote(judgement: SemanticJudgement): void {
   )
 }
 
+interface RunApplication {
+  regraded: RunGrade
+  semantic_quality: JudgedRunGrade['semantic_quality']
+  summary: AppliedSemanticGrades
+}
+
 /** The outcome re-assessed with the judge's completion verdict; null when task_understanding was not assessed. */
 function applyRunJudgement(
   facts: JudgeScenarioFacts,
   deterministic: JudgedRunGrade,
   observed: RunJudgeObserved,
   judgement: SemanticJudgement,
-): {
-  regraded: ReturnType<typeof gradeRun>
-  semantic_quality: JudgedRunGrade['semantic_quality']
-  summary: AppliedSemanticGrades
-} | null {
+): RunApplication | null {
   const understanding = judgement.dimensions.task_understanding
   const completed = judgement.task_completion.completed
   if (!judgement.assessed || understanding === undefined || completed === null) return null
   const regraded = gradeRun(observed.observation, facts.expected, { semanticCompleted: completed })
+  requireSameDeterministicChecks(deterministic, regraded)
   const scores = semanticScores(judgement, understanding)
   return {
     regraded,
@@ -136,13 +151,20 @@ function applyRunJudgement(
   }
 }
 
-function notJudged(grade: JudgedRunGrade, terminationReason: string): JudgedRunGrade {
-  const rationale = `Not judged: the conversation did not complete (${terminationReason}).`
-  const semantic_grades = Object.fromEntries(
-    Object.entries(grade.semantic_grades).map(([name, dimension]) => [
-      name,
-      dimension.status === 'not_assessed' ? { ...dimension, rationale } : dimension,
-    ]),
-  ) as JudgedRunGrade['semantic_grades']
-  return { ...grade, semantic_grades }
+/**
+ * The judge may only add its verdict: every other check must read as it did in the grade handed in. A grade that
+ * was not gradeRun's over this observation could otherwise lose a failed check here and be rescued; refusing it
+ * leaves that grade standing.
+ */
+function requireSameDeterministicChecks(deterministic: RunGrade, regraded: RunGrade): void {
+  for (const before of deterministic.assessment.checks) {
+    if (JUDGE_DECIDED_CHECKS.has(before.id)) continue
+    const after = regraded.assessment.checks.find((item) => item.id === before.id)
+    if (after?.status === before.status && after.required === before.required) continue
+    throw new Error(
+      `The deterministic grade given to judgeRunGrade is not gradeRun's over this observation: check ` +
+        `${before.id} was ${before.status} (required: ${before.required}) and re-assesses as ` +
+        `${after?.status ?? 'missing'} (required: ${after?.required ?? 'n/a'}); the deterministic grade stands`,
+    )
+  }
 }
