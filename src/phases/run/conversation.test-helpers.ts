@@ -10,6 +10,7 @@ import type { Scenario } from '../../scenarios/scenario.ts'
 import { assistantVisibleInput } from '../../scenarios/visible.ts'
 import type { OfflineLiveServer } from '../../testing/live-server/index.ts'
 import { type CompletionRules, DEFAULT_COMPLETION, runOfflineConversation } from './conversation.ts'
+import type { Intervention } from './interventions/schema.ts'
 
 export { DEFAULT_COMPLETION }
 
@@ -35,6 +36,7 @@ export async function playBundled(
   architectureName: keyof typeof ARCHITECTURES,
   assistantFirstPrompt: string | null = null,
   completion?: CompletionRules,
+  interventions?: readonly Intervention[],
 ) {
   const architecture = ARCHITECTURES[architectureName]()
   const visibleInput = assistantVisibleInput(scenario)
@@ -46,5 +48,6 @@ export async function playBundled(
     application: architecture.createApplication(visibleInput),
     rehearsalApplication: () => architecture.createApplication(visibleInput),
     ...(completion === undefined ? {} : { completion }),
+    ...(interventions === undefined ? {} : { interventions }),
   })
 }

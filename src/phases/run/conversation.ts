@@ -7,15 +7,25 @@
 // words already heard), and the final call re-checks every decision, so a plan that drifted fails loudly as
 // a caller_simulation error instead of being graded.
 //
+// Scheduled interventions (interventions/) join the same loop: each rehearsal also watches the pending ones,
+// and whichever comes first, the next line or an intervention's cue, is fixed next. A barge-in then waits for
+// the assistant's reply like any line; a backchannel asks for nothing, so the next line still waits for the
+// reply to the line before it. Each intervention's outcome is measured on the observed call.
+//
 // Live, the caller is a second LiveSession (brief.ts) that decides for itself; this driver is offline only.
 import type { ScenarioApplication } from '../../assistants/architectures/index.ts'
 import { StageError } from '../engine/stage.ts'
 import { CompletionDrain, type DrainRevocation } from './drain.ts'
+import { type DueIntervention, InterventionAgenda, scriptedLineEnds } from './interventions/agenda.ts'
+import { type InterventionOutcome, interventionOutcomes } from './interventions/outcomes.ts'
+import type { Intervention } from './interventions/schema.ts'
+import { ceilToStep, triggerCueMs } from './interventions/triggers.ts'
 import {
   type CallerAction,
   callerTurnStart,
   DEFAULT_TURN_TAKING,
   type PlannedUtterance,
+  planIntervention,
   planUtterance,
   type ScriptedLine,
   type TurnTakingRules,
@@ -49,6 +59,8 @@ export interface OfflineConversationOptions {
   rehearsalApplication: () => ScenarioApplication
   turnTaking?: TurnTakingRules
   completion?: CompletionRules
+  /** The scenario's scheduled interventions (interventions/load.ts interventionsFor); none by default. */
+  interventions?: readonly Intervention[]
 }
 
 export type TerminationReason = 'response_completed' | 'duration_limit'
@@ -62,36 +74,83 @@ export interface OfflineConversation {
   caller_actions: Partial<Record<CallerAction, number>>
   completion_policy: 'caller_finish_tool_or_verified_outcome'
   drain_revocations: DrainRevocation[]
+  /** One outcome per scheduled intervention, in the schedule's order. */
+  interventions: InterventionOutcome[]
 }
 
 const stepsFor = (ms: number, stepMs: number) => Math.ceil(ms / stepMs) + 1
 
-/** Where the next line falls after the plan so far: rehearse until the caller decides; null past the limit. */
-async function rehearseNextStart(
+/** The caller's next utterance: its next scripted line, or a scheduled intervention that falls due first. */
+type NextUtterance = { line: ScriptedLine; startMs: number } | { due: DueIntervention; startMs: number }
+
+/**
+ * End of the plan's last utterance that asks for a reply: the caller's next line waits for the assistant's
+ * voice after it. A backchannel asks for nothing, so it does not move that point.
+ */
+function replyAnchorMs(plan: readonly PlannedUtterance[]): number {
+  return plan.findLast((utterance) => utterance.action !== 'BACKCHANNEL')?.endMs ?? 0
+}
+
+/**
+ * What the caller says next after the plan so far: rehearse until the next line falls due, or an intervention
+ * whose cue comes first (at the same step the intervention goes first); null when nothing falls before the limit.
+ */
+async function rehearseNext(
   options: OfflineConversationOptions,
   plan: readonly PlannedUtterance[],
   line: ScriptedLine,
+  agenda: InterventionAgenda | null,
   rules: TurnTakingRules,
   limitMs: number,
-): Promise<number | null> {
-  const previousEnd = plan.at(-1)?.endMs ?? 0
-  let decided: number | null = null
+): Promise<NextUtterance | null> {
+  const stepMs = options.setup.stepMs
+  // The caller never talks over itself: nothing starts before its last utterance ended.
+  const freeFromMs = plan.at(-1)?.endMs ?? 0
+  const anchorMs = replyAnchorMs(plan)
+  let lineStart: number | null = null
+  let decidedAtMs = 0
+  let next: NextUtterance | null = null
   await playScriptedCall(
     options.setup,
     options.rehearsalApplication(),
     plan,
     (state: CallState) => {
-      if (state.nowMs <= previousEnd) return false
-      decided = callerTurnStart(line, previousEnd, state.nowMs, state.listener, state.assistantBusy, rules)
-      return decided !== null
+      if (state.nowMs < freeFromMs) return false
+      const due = agenda?.due(state.listener.voiced, plan, state.nowMs) ?? null
+      if (due !== null && (lineStart === null || due.cueMs <= lineStart)) {
+        next = { due, startMs: due.cueMs }
+        return true
+      }
+      // The assistant started talking again during the caller's pause before its line: the caller holds back
+      // and waits for it to finish, as it would on a phone.
+      if (lineStart !== null && state.listener.onsetAfter(decidedAtMs) !== null) lineStart = null
+      if (lineStart === null && state.nowMs > freeFromMs) {
+        const decided = callerTurnStart(
+          line,
+          anchorMs,
+          state.nowMs,
+          state.listener,
+          state.assistantBusy,
+          rules,
+        )
+        // Utterances start on a step boundary, so the caller's audio and the oracle agree to the sample.
+        if (decided !== null) {
+          lineStart = ceilToStep(decided, stepMs)
+          decidedAtMs = state.nowMs
+        }
+      }
+      // A line decided for a moment still ahead waits for it: an intervention may fall due before then.
+      if (lineStart !== null && state.nowMs >= lineStart) {
+        next = { line, startMs: lineStart }
+        return true
+      }
+      return false
     },
-    stepsFor(limitMs, options.setup.stepMs),
+    stepsFor(limitMs, stepMs),
   )
-  // No moment before the limit: the line would fall after the call ended, so it is never said.
-  if (decided === null) return null
-  const stepMs = options.setup.stepMs
-  // Utterances start on a step boundary, so the caller's audio and the oracle agree to the sample.
-  return Math.ceil((decided as number) / stepMs) * stepMs
+  if (next !== null) return next
+  // Decided, but the rehearsal reached the limit before the line's moment: the caller's loop drops it.
+  return lineStart === null ? null : { line, startMs: lineStart }
 }
 
 export async function runOfflineConversation(
@@ -100,17 +159,37 @@ export async function runOfflineConversation(
   const rules = options.turnTaking ?? DEFAULT_TURN_TAKING
   const completion = options.completion ?? DEFAULT_COMPLETION
   const assistantFirst = options.setup.assistantFirstPrompt !== null
+  const interventions = options.interventions ?? []
+  checkInterventionLines(interventions, options.lines.length)
+  const agenda = new InterventionAgenda(interventions, options.setup.stepMs)
   // Rehearsals stop at the limit too: no plan may reach past the call's maximum duration.
   const limitMs = completion.maxDurationMs + (assistantFirst ? rules.noReplyWaitMs : 0)
   const plan: PlannedUtterance[] = []
-  for (const [index, line] of options.lines.entries()) {
-    const startMs =
-      index === 0 && !assistantFirst
-        ? completion.callerLeadInMs
-        : await rehearseNextStart(options, plan, line, rules, limitMs)
-    if (startMs === null || startMs >= limitMs) break
-    plan.push(planUtterance(line, startMs))
+  let lineIndex = 0
+  while (lineIndex < options.lines.length) {
+    const line = options.lines[lineIndex] as ScriptedLine
+    // Interventions come after the opening, which the caller-first caller says after its lead-in.
+    const next: NextUtterance | null =
+      lineIndex === 0 && !assistantFirst
+        ? { line, startMs: completion.callerLeadInMs }
+        : await rehearseNext(
+            options,
+            plan,
+            line,
+            plan.length > 0 && agenda.hasPending ? agenda : null,
+            rules,
+            limitMs,
+          )
+    if (next === null || next.startMs >= limitMs) break
+    if ('due' in next) {
+      plan.push(planIntervention(next.due.intervention, next.startMs))
+      agenda.said(next.due.intervention.id)
+      continue
+    }
+    plan.push(planUtterance(next.line, next.startMs))
+    lineIndex++
   }
+  agenda.endPlan()
   const stop = plan.find((utterance) => utterance.action === 'STOP')
   const finishMs = stop === undefined ? null : stop.endMs
   let terminated: TerminationReason = 'duration_limit'
@@ -139,9 +218,15 @@ export async function runOfflineConversation(
     },
     stepsFor(limitMs + completion.drainMs, options.setup.stepMs),
   )
-  checkPlanHeld(call, plan, assistantFirst, rules)
+  checkPlanHeld(call, plan, assistantFirst, rules, interventions, options.setup.stepMs)
   const caller_actions: Partial<Record<CallerAction, number>> = {}
-  for (const utterance of plan) caller_actions[utterance.action] = (caller_actions[utterance.action] ?? 0) + 1
+  for (const utterance of plan) {
+    if (utterance.startMs >= call.endedAtMs) continue
+    caller_actions[utterance.action] = (caller_actions[utterance.action] ?? 0) + 1
+  }
+  const assistantVoiced = call.timeline
+    .speechIntervals()
+    .assistant.map((interval) => ({ start_ms: interval.startMs, end_ms: interval.endMs }))
   return {
     call,
     plan,
@@ -150,23 +235,55 @@ export async function runOfflineConversation(
     caller_actions,
     completion_policy: 'caller_finish_tool_or_verified_outcome',
     drain_revocations: [...drain.revocations],
+    interventions: interventionOutcomes(interventions, plan, agenda.unsaid, assistantVoiced, call.endedAtMs),
+  }
+}
+
+/** A condition counted from a caller line the script does not have would silently never fire. */
+function checkInterventionLines(interventions: readonly Intervention[], lineCount: number): void {
+  for (const intervention of interventions) {
+    const { trigger } = intervention
+    if (trigger.type === 'while_assistant_speaking' && (trigger.after_caller_line ?? 0) >= lineCount) {
+      throw new StageError(
+        'caller_simulation',
+        `Intervention "${intervention.id}": trigger.after_caller_line is ${trigger.after_caller_line}, but the scripted caller has ${lineCount} lines (0 is the opening, ${lineCount - 1} the goodbye).`,
+      )
+    }
   }
 }
 
 /**
- * The observed call must show what the rehearsals decided: each non-interrupting line starts after the
- * assistant spoke since the caller's previous line, and an assistant-first call opens with the assistant.
+ * The observed call must show what the rehearsals decided: each scripted line that is not the caller-first
+ * opening starts after the assistant spoke since the caller's last utterance that asked for a reply (or after
+ * a silent wait), an assistant-first call opens with the assistant, and each condition-triggered intervention
+ * starts exactly where its condition holds on the observed audio.
  */
 function checkPlanHeld(
   call: PlayedCall,
   plan: readonly PlannedUtterance[],
   assistantFirst: boolean,
   rules: TurnTakingRules,
+  interventions: readonly Intervention[],
+  stepMs: number,
 ): void {
   plan.forEach((utterance, index) => {
-    const previousEnd = index === 0 ? 0 : (plan[index - 1] as PlannedUtterance).endMs
+    const before = plan.slice(0, index)
+    if (utterance.interventionId !== undefined) {
+      const { trigger } = interventions.find((candidate) => candidate.id === utterance.interventionId) ?? {}
+      if (trigger === undefined || trigger.type === 'at') return
+      const view = { scriptedLineEndsMs: scriptedLineEnds(before) }
+      const cueMs = triggerCueMs(trigger, call.listener.voiced, view, utterance.startMs, stepMs)
+      if (cueMs !== utterance.startMs) {
+        throw new StageError(
+          'caller_simulation',
+          `The scheduled intervention "${utterance.interventionId}" at ${utterance.startMs} ms no longer meets its condition in the observed call (it holds at ${cueMs ?? 'no'} ms).`,
+        )
+      }
+      return
+    }
     if (index === 0 && !assistantFirst) return
-    const onset = call.listener.onsetAfter(previousEnd)
+    const anchorMs = replyAnchorMs(before)
+    const onset = call.listener.onsetAfter(anchorMs)
     if (onset === null || onset > utterance.startMs) {
       if (index === 0) {
         throw new StageError(
@@ -175,7 +292,7 @@ function checkPlanHeld(
         )
       }
       // Waiting out a silent assistant is allowed; the reply check is only for lines that waited for a reply.
-      const waited = utterance.startMs - previousEnd >= rules.noReplyWaitMs
+      const waited = utterance.startMs - anchorMs >= rules.noReplyWaitMs
       if (!waited) {
         throw new StageError(
           'caller_simulation',

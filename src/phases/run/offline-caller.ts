@@ -10,6 +10,7 @@ import { SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
 import { syntheticSpeech, syntheticSpeechDurationMs } from '../../audio/synthetic-voice.ts'
 import type { SimulationParameters } from '../../scenarios/simulation.ts'
 import type { HeardUtterance } from '../engine/caller.ts'
+import type { Intervention } from './interventions/schema.ts'
 
 /** The caller actions of §6, as the row's `caller_actions` names them. */
 export type CallerAction = 'OPENING' | 'SPEAK' | 'BACKCHANNEL' | 'INTERRUPT' | 'STOP'
@@ -21,6 +22,8 @@ export interface ScriptedLine {
 
 export interface PlannedUtterance extends HeardUtterance {
   action: CallerAction
+  /** Set when this is a scheduled intervention (interventions/), not one of the scripted lines. */
+  interventionId?: string
 }
 
 /** What the scripted caller says when its agenda has no goodbye of its own. */
@@ -53,6 +56,15 @@ export function planUtterance(line: ScriptedLine, startMs: number): PlannedUtter
     startMs,
     endMs: startMs + syntheticSpeechDurationMs(line.text),
   }
+}
+
+/** A scheduled intervention said at `startMs`: a barge-in interrupts, a backchannel only acknowledges. */
+export function planIntervention(
+  intervention: Pick<Intervention, 'id' | 'kind' | 'text'>,
+  startMs: number,
+): PlannedUtterance {
+  const action: CallerAction = intervention.kind === 'barge_in' ? 'INTERRUPT' : 'BACKCHANNEL'
+  return { ...planUtterance({ text: intervention.text, action }, startMs), interventionId: intervention.id }
 }
 
 /**

@@ -5,11 +5,14 @@
 // - time to verified answer: from the end of a caller request to the first assistant audio after the tool
 //   result that answers it (tool turns), or to the first assistant audio (non-tool turns), each kind apart, with
 //   the one definition of a tool turn (gate/latency.ts).
+// Scheduled interventions (interventions/) are measured with the same rule; bargeInYields merges them with the
+// cues found after the fact without counting one twice.
 // The row extension feature `run_turns` (reporting/extensions/run-turns.ts) carries them; its zod schema is the shape.
 import { isToolTurn } from '../../gate/latency.ts'
 import { type Interval, unionIntervals } from '../../metrics/intervals.ts'
 import type { CallerTurn } from '../../metrics/response-opportunities.ts'
 import { type RunTurnMetrics, RunTurnMetricsSchema } from '../../reporting/extensions/run-turns.ts'
+import type { InterventionOutcome } from './interventions/outcomes.ts'
 
 export type { RunTurnMetrics }
 
@@ -20,7 +23,8 @@ const EXERCISE_LOOKBACK_MS = 1_000
 export const YIELD_WINDOW_MS = 2_000
 
 export interface YieldOutcome {
-  cue_ms: number
+  /** null for a scheduled barge-in that was never said (it counts as unexercised). */
+  cue_ms: number | null
   exercised: boolean
   /** null when unexercised. */
   yielded: boolean | null
@@ -46,6 +50,40 @@ export function yieldOutcomes(cues: readonly number[], assistantVoiced: readonly
     return { cue_ms: cue, exercised, yielded, yield_latency_ms: yielded ? latency : null }
   })
 }
+
+/**
+ * The barge-ins of a call for summarizeTurnMetrics: every scheduled barge-in (a said one with its measured
+ * outcome, one never said as unexercised), plus the cues found after the fact in the audio that are not a
+ * scheduled intervention. A found cue inside what the caller said for a scheduled one (barge-in or
+ * backchannel) is that intervention, so it is not counted twice.
+ */
+export function bargeInYields(
+  foundCues: readonly number[],
+  scheduled: readonly InterventionOutcome[],
+  assistantVoiced: readonly Interval[],
+): YieldOutcome[] {
+  const said = scheduled.flatMap((outcome) =>
+    outcome.cue_ms === null || outcome.end_ms === null ? [] : [{ from: outcome.cue_ms, to: outcome.end_ms }],
+  )
+  const unscheduled = foundCues.filter(
+    (cue) => !said.some((span) => cue >= span.from - SCHEDULED_CUE_TOLERANCE_MS && cue <= span.to),
+  )
+  const fromSchedule: YieldOutcome[] = scheduled
+    .filter((outcome) => outcome.kind === 'barge_in')
+    .map((outcome) => ({
+      cue_ms: outcome.cue_ms,
+      exercised: outcome.exercised,
+      yielded: outcome.yielded,
+      yield_latency_ms: outcome.yield_latency_ms,
+    }))
+  return [...yieldOutcomes(unscheduled, assistantVoiced), ...fromSchedule]
+}
+
+/**
+ * Voice activity may place a segment's onset a frame before the planned start of the words (its frames do not
+ * fall on the media clock's steps); anything nearer than this to a scheduled utterance is that utterance.
+ */
+const SCHEDULED_CUE_TOLERANCE_MS = 50
 
 export interface TurnWindowWork {
   /** When each delegation started and each tool result was published, on the timeline. */
