@@ -80,6 +80,42 @@ describe('defineAssistant', () => {
     expect(behaviour?.directAnswer('what?')).toBe('Pardon?')
   })
 
+  test('offline rules written as functions get the call so far; one-argument rules keep working', () => {
+    const seen: unknown[] = []
+    const app = defineAssistant({
+      ...base,
+      offline: {
+        rules: [
+          {
+            // A rule that needs an earlier turn: "yes" only adds when the assistant just offered it.
+            when: (text, earlier) => text === 'yes' && earlier.at(-1)?.text === 'Add 2?',
+            call: {
+              name: 'add',
+              arguments: (_text, earlier) => {
+                seen.push(earlier)
+                return { by: 2 }
+              },
+            },
+          },
+          {
+            when: (text) => text.startsWith('add'),
+            say: (_text, earlier) => `turns so far: ${earlier.length}`,
+          },
+        ],
+      },
+    })
+    const behaviour = app.offlineBehaviour?.({ conversationContext: '', initialState: {} })
+    const earlier = [
+      { role: 'user' as const, text: 'add some' },
+      { role: 'assistant' as const, text: 'Add 2?' },
+    ]
+    expect(behaviour?.inferToolCall('yes')).toBeNull()
+    expect(behaviour?.inferToolCall('yes', earlier)).toEqual({ name: 'add', arguments: { by: 2 } })
+    expect(seen).toEqual([earlier])
+    expect(behaviour?.directAnswer('add some')).toBe('turns so far: 0')
+    expect(behaviour?.directAnswer('add more', earlier)).toBe('turns so far: 2')
+  })
+
   test('without offline rules there is no offline behaviour (an offline run says so)', () => {
     expect(defineAssistant(base).offlineBehaviour).toBeUndefined()
   })

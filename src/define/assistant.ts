@@ -1,11 +1,18 @@
 // defineAssistant(): a user's own voice agent in a spec file, through the same seat as the bundled restaurant
 // (AssistantApplication). Its tools are plain functions over the scenario's own copy of the application state;
 // offline, its scripted rules stand in for the voice model and its backend (which caller text gets which reply
-// and which tool call). The assistant sees only its own prompts, tools, public facts and the scenario's
-// visible input; nothing of the evaluator's expectations reaches any of these functions.
+// and which tool call), and rules written as functions also get the call so far (what the assistant heard
+// and said before, as `SpokenTurn`s) for multi-turn RUN conversations. The assistant sees only its own
+// prompts, tools, public facts, the scenario's visible input and the call itself; nothing of the
+// evaluator's expectations reaches any of these functions.
 import { z } from 'zod'
 import type { AssistantApplication } from '../assistants/application.ts'
-import type { InferredToolCall, JsonObject, OfflineBehaviour } from '../assistants/offline-behaviour.ts'
+import type {
+  InferredToolCall,
+  JsonObject,
+  OfflineBehaviour,
+  SpokenTurn,
+} from '../assistants/offline-behaviour.ts'
 import { deepCopy, isJsonObject } from '../assistants/runtime/json.ts'
 import {
   type FunctionToolDefinition,
@@ -37,14 +44,26 @@ export interface ToolDefinitionInput {
   execute(args: JsonObject, context: ToolContext): JsonObject | Promise<JsonObject>
 }
 
-/** One offline rule: when the caller says something matching `when`, what the scripted assistant does. */
+export type { SpokenTurn }
+
+/**
+ * One offline rule: when the caller says something matching `when`, what the scripted assistant does.
+ * Functions get the caller's current words and `earlier`, the call before them (oldest first; empty on a
+ * first turn), so a rule can act on what was said several turns ago.
+ */
 export interface OfflineRule {
-  /** Matched against the caller's words (a string matches case-insensitively as a substring). */
-  when: string | RegExp
+  /**
+   * Matched against the caller's words (a string matches case-insensitively as a substring), or a test of
+   * the words and the call so far.
+   */
+  when: string | RegExp | ((callerText: string, earlier: readonly SpokenTurn[]) => boolean)
   /** Answer directly with this (no delegation). */
-  say?: string
-  /** Delegate and call this tool (arguments fixed, or computed from what the caller said). */
-  call?: { name: string; arguments: JsonObject | ((callerText: string) => JsonObject) }
+  say?: string | ((callerText: string, earlier: readonly SpokenTurn[]) => string)
+  /** Delegate and call this tool (arguments fixed, or computed from what the caller said and the call so far). */
+  call?: {
+    name: string
+    arguments: JsonObject | ((callerText: string, earlier: readonly SpokenTurn[]) => JsonObject)
+  }
   /** After the tool answered: what the assistant says (default: a short confirmation). */
   answer?: string | ((output: JsonObject) => string)
 }
@@ -72,10 +91,10 @@ const definitionSchema = z.object({
   tools: z.array(z.unknown()).min(1, 'must list at least one tool'),
 })
 
-function matches(rule: OfflineRule, text: string): boolean {
-  return typeof rule.when === 'string'
-    ? text.toLowerCase().includes(rule.when.toLowerCase())
-    : rule.when.test(text)
+function matches(rule: OfflineRule, text: string, earlier: readonly SpokenTurn[]): boolean {
+  if (typeof rule.when === 'string') return text.toLowerCase().includes(rule.when.toLowerCase())
+  if (typeof rule.when === 'function') return rule.when(text, earlier)
+  return rule.when.test(text)
 }
 
 /** The scripted stand-in: the first rule that matches decides; its answer speaks after the tool. */
@@ -89,19 +108,21 @@ class RuleBehaviour implements OfflineBehaviour {
     this.#fallback = fallback
   }
 
-  inferToolCall(userText: string): InferredToolCall | null {
-    const rule = this.#rules.find((candidate) => candidate.call !== undefined && matches(candidate, userText))
+  inferToolCall(userText: string, earlier: readonly SpokenTurn[] = []): InferredToolCall | null {
+    const rule = this.#rules.find(
+      (candidate) => candidate.call !== undefined && matches(candidate, userText, earlier),
+    )
     if (rule?.call === undefined) return null
     this.#lastCall = rule
     const args =
-      typeof rule.call.arguments === 'function' ? rule.call.arguments(userText) : rule.call.arguments
+      typeof rule.call.arguments === 'function' ? rule.call.arguments(userText, earlier) : rule.call.arguments
     return { name: rule.call.name, arguments: deepCopy(args) as JsonObject }
   }
 
-  directAnswer(userText: string): string {
-    return (
-      this.#rules.find((rule) => rule.say !== undefined && matches(rule, userText))?.say ?? this.#fallback
-    )
+  directAnswer(userText: string, earlier: readonly SpokenTurn[] = []): string {
+    const say = this.#rules.find((rule) => rule.say !== undefined && matches(rule, userText, earlier))?.say
+    if (say === undefined) return this.#fallback
+    return typeof say === 'function' ? say(userText, earlier) : say
   }
 
   finalAnswer(output: JsonObject): string {

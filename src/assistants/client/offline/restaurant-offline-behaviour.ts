@@ -6,7 +6,7 @@
 // settles it (conversation-memory.ts). Availability itself is decided by the executor, never here.
 import type { InferredToolCall, JsonObject, OfflineBehaviour, SpokenTurn } from '../../offline-behaviour.ts'
 import { publicBusinessFacts } from '../tools/resources.ts'
-import { callerTexts, openRequest, type RequestKind, requestIn } from './conversation-memory.ts'
+import { asksFact, callerTexts, openRequest, type RequestKind, requestIn } from './conversation-memory.ts'
 import { type BookingDetails, lastReservationId, mergedDetails } from './extract.ts'
 
 export interface RestaurantOfflineBehaviourOptions {
@@ -45,13 +45,13 @@ export class RestaurantOfflineBehaviour implements OfflineBehaviour {
 
   inferToolCall(userText: string, earlier: readonly SpokenTurn[] = []): InferredToolCall | null {
     const request = this.#request(userText, earlier)
-    if (mentionsCancel.test(userText) || (request === 'cancel' && !this.#asksFact(userText))) {
+    if (mentionsCancel.test(userText) || (request === 'cancel' && !asksFact(userText))) {
       const reservationId = this.#reservationIdToCancel(userText, earlier)
       return reservationId !== null && this.#isAuthorized(reservationId)
         ? { name: 'cancel_reservation', arguments: { reservation_id: reservationId } }
         : null
     }
-    if (this.#asksFact(userText)) return null
+    if (asksFact(userText)) return null
     const { guest_name, date, time, party_size, seating } = this.#details(userText, earlier)
     if (date === undefined || time === undefined || party_size === undefined) return null
     const table: JsonObject = { date, time, party_size }
@@ -65,7 +65,7 @@ export class RestaurantOfflineBehaviour implements OfflineBehaviour {
 
   directAnswer(userText: string, earlier: readonly SpokenTurn[] = []): string {
     const request = this.#request(userText, earlier)
-    if (mentionsCancel.test(userText) || (request === 'cancel' && !this.#asksFact(userText))) {
+    if (mentionsCancel.test(userText) || (request === 'cancel' && !asksFact(userText))) {
       const reservationId = this.#reservationIdToCancel(userText, earlier)
       if (reservationId === null) return 'Which reservation ID would you like to cancel?'
       if (!this.#isAuthorized(reservationId)) {
@@ -105,10 +105,6 @@ export class RestaurantOfflineBehaviour implements OfflineBehaviour {
   /** What the current turn asks for, else the request the earlier turns left open. */
   #request(userText: string, earlier: readonly SpokenTurn[]): RequestKind | null {
     return requestIn(userText) ?? openRequest(this.conversationContext, earlier)
-  }
-
-  #asksFact(userText: string): boolean {
-    return mentionsParking.test(userText) || mentionsOpeningHours.test(userText)
   }
 
   /** The context's details, then each caller turn's in the order said, the current one last. */

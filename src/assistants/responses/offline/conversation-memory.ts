@@ -9,6 +9,8 @@ import type { SpokenTurn } from '../../offline-behaviour.ts'
 export type RequestKind = 'cancel' | 'availability' | 'booking'
 
 const mentionsCancel = /cancel/i
+const mentionsParking = /\bpark(?:ing)?\b/i
+const mentionsOpeningHours = /\b(?:hours|open|opens|opening|close|closes|closing|closed)\b/i
 // Intent words count anywhere in a word, as the reference behaviour reads them: "reservations",
 // "rebooked" and "unavailable" carry the intent too.
 const asksAvailability = /available|availability/i
@@ -31,9 +33,18 @@ const settlingAnswers: ReadonlyArray<{ opening: RegExp; settles: readonly Reques
   },
 ]
 
-/** What one caller text asks for: a cancellation first, then a table check, then a booking; or nothing. */
+/** Whether a caller text asks about a business fact (parking, opening hours), answered directly. */
+export function asksFact(text: string): boolean {
+  return mentionsParking.test(text) || mentionsOpeningHours.test(text)
+}
+
+/**
+ * What one caller text asks for: a cancellation first; a question about a fact asks for no request (it
+ * leaves an open one open); then a table check, then a booking; or nothing.
+ */
 export function requestIn(text: string): RequestKind | null {
   if (mentionsCancel.test(text)) return 'cancel'
+  if (asksFact(text)) return null
   if (asksAvailability.test(text) || opensAvailabilityQuestion.test(text)) return 'availability'
   if (asksBooking.test(text)) return 'booking'
   return null
