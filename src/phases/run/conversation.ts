@@ -239,14 +239,18 @@ export async function runOfflineConversation(
   }
 }
 
-/** A condition counted from a caller line the script does not have would silently never fire. */
+/**
+ * A condition counted from a caller line the script does not have, or from its goodbye (nothing is said after
+ * it), could never fire: the schedule does not fit this scenario's caller, which is the input's problem.
+ */
 function checkInterventionLines(interventions: readonly Intervention[], lineCount: number): void {
   for (const intervention of interventions) {
     const { trigger } = intervention
-    if (trigger.type === 'while_assistant_speaking' && (trigger.after_caller_line ?? 0) >= lineCount) {
+    const line = trigger.type === 'while_assistant_speaking' ? trigger.after_caller_line : null
+    if (line !== null && line >= lineCount - 1) {
       throw new StageError(
-        'caller_simulation',
-        `Intervention "${intervention.id}": trigger.after_caller_line is ${trigger.after_caller_line}, but the scripted caller has ${lineCount} lines (0 is the opening, ${lineCount - 1} the goodbye).`,
+        'input_setup',
+        `Intervention "${intervention.id}": trigger.after_caller_line is ${line}, but the scripted caller has ${lineCount} lines (0 is the opening, ${lineCount - 1} the goodbye, after which nothing is said); use 0 to ${lineCount - 2}.`,
       )
     }
   }

@@ -157,6 +157,39 @@ describe('scheduled interventions offline', () => {
     expect(interaction.metrics.response_exclusion_reasons).toMatchObject({ backchannel: 1 })
   }, 60_000)
 
+  it('assistant-first: a cue during the greeting, before the caller opened, is never said', async () => {
+    const scenario = await bundledRunScenario('run_001_booking_complete')
+    const early = InterventionSchema.parse({
+      id: 'early',
+      kind: 'barge_in',
+      text: 'Hello?',
+      trigger: { at_ms: 100 },
+    })
+    const conversation = await playBundled(
+      server,
+      scenario,
+      'responses',
+      'Greet the caller as Juniper Table.',
+      undefined,
+      [early],
+    )
+    expect(conversation.interventions).toEqual([
+      {
+        id: 'early',
+        kind: 'barge_in',
+        cue_ms: null,
+        end_ms: null,
+        exercised: false,
+        yielded: null,
+        yield_latency_ms: null,
+        unexercised_reason: 'before_opening',
+      },
+    ])
+    expect(conversation.plan.some((utterance) => utterance.interventionId !== undefined)).toBe(false)
+    expect(conversation.plan[0]?.action).toBe('OPENING')
+    expect(conversation.termination_reason).toBe('response_completed')
+  }, 60_000)
+
   it('hearing holds only what the caller says: no intervention id or trigger reaches the assistant', async () => {
     const spy = await startOfflineLiveServer()
     const scripts: OfflineSessionScript[] = []
@@ -201,7 +234,7 @@ describe('scheduled interventions offline', () => {
     }
   }, 60_000)
 
-  it('a condition counted from a caller line the script does not have is refused before the call', async () => {
+  it('a condition counted from the goodbye or a line the script does not have is refused before the call', async () => {
     const scenario = await bundledRunScenario('run_001_booking_complete')
     const parameters = scenario.simulation_parameters
     if (parameters === null) throw new Error('RUN scenario without parameters')
@@ -210,7 +243,7 @@ describe('scheduled interventions offline', () => {
       id: 'beyond',
       kind: 'barge_in',
       text: 'Hm?',
-      trigger: { while_assistant_speaking_ms: 1_000, after_caller_line: lines.length },
+      trigger: { while_assistant_speaking_ms: 1_000, after_caller_line: lines.length - 1 },
     })
     const unused = () => {
       throw new Error('no session may open')
@@ -230,8 +263,9 @@ describe('scheduled interventions offline', () => {
       interventions: [beyond],
     })
     await expect(attempt).rejects.toBeInstanceOf(StageError)
+    await expect(attempt).rejects.toMatchObject({ stage: 'input_setup' })
     await expect(attempt).rejects.toThrow(
-      `Intervention "beyond": trigger.after_caller_line is ${lines.length}, but the scripted caller has ${lines.length} lines`,
+      `Intervention "beyond": trigger.after_caller_line is ${lines.length - 1}, but the scripted caller has ${lines.length} lines (0 is the opening, ${lines.length - 1} the goodbye, after which nothing is said); use 0 to ${lines.length - 2}.`,
     )
   })
 })
