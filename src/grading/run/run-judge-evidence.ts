@@ -18,8 +18,11 @@ export interface RunJudgeObserved {
   business_facts: JsonObject | null
 }
 
-/** Checks the judge itself decides; showing their not_assessed placeholders would only confuse it. */
-const SEMANTIC_CHECKS: ReadonlySet<string> = new Set(['semantic_outcome', 'semantic_requirements'])
+/** The checks the judge's verdict decides; every other check is the deterministic graders' alone. */
+export const JUDGE_DECIDED_CHECKS: ReadonlySet<string> = new Set([
+  'semantic_outcome',
+  'semantic_requirements',
+])
 
 export function buildRunJudgeEvidence(
   facts: JudgeScenarioFacts,
@@ -69,7 +72,8 @@ export function buildRunJudgeEvidence(
         expected_tool_call_count: tools.expected_tool_call_count,
         prohibited_tool_call_count: tools.prohibited_tool_call_count,
         checks: deterministic.assessment.checks
-          .filter((check) => !SEMANTIC_CHECKS.has(check.id))
+          // The judge's own checks are still not_assessed placeholders here; showing them would only confuse it.
+          .filter((check) => !JUDGE_DECIDED_CHECKS.has(check.id))
           .map(({ id, status, required }) => ({ id, status, required })),
       },
     },

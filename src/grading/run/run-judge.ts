@@ -11,6 +11,8 @@
 // - The judge failed (including a task_understanding answer without a task_completed vote, which leaves the
 //   verdict undecidable): the deterministic grade stands and `failure` names stage semantic_judge; the usage of the
 //   requests that did complete is kept.
+// - A deterministic grade that re-assessing would change (not gradeRun's over this observation) is refused the same
+//   way: it stands, so a failed check can never be lost on the way to the judged grade.
 //
 // Evaluator-side only: this reads the scenario's facts, the grade and the observation, and talks to nothing but the
 // judge's client. Nothing it builds goes back to the assistant, its backend or the simulated caller.
@@ -24,11 +26,8 @@ import { judgeWithEvidence, type SemanticJudgement } from '../judge/judge-scenar
 import type { JudgeUsageEvent } from '../judge/judge-types.ts'
 import { notJudgedGrades } from '../judge/not-judged.ts'
 import type { SemanticJudgeOptions } from '../judge/options.ts'
-import { buildRunJudgeEvidence, type RunJudgeObserved } from './run-judge-evidence.ts'
+import { buildRunJudgeEvidence, JUDGE_DECIDED_CHECKS, type RunJudgeObserved } from './run-judge-evidence.ts'
 import { gradeRun, type JudgedRunGrade, type RunGrade } from './run-outcome.ts'
-
-/** The checks the judge's verdict decides; every other check is the deterministic graders' alone. */
-const JUDGE_DECIDED_CHECKS: ReadonlySet<string> = new Set(['semantic_outcome', 'semantic_requirements'])
 
 export type { RunJudgeObserved } from './run-judge-evidence.ts'
 
