@@ -191,6 +191,40 @@ describe('barge-in', () => {
     ])
   })
 
+  it('withdraws what it had queued behind the cut utterance and says it first at its next turn', async () => {
+    const client = await offline.connect(
+      { hearing: [{ text: 'book a table', startMs: 0, endMs: 600 }], behaviour: testBehaviour },
+      undefined,
+      'queued',
+    )
+    await client.start()
+    await advance(client, 950, 'a')
+    // Delegated at 900 ms; the acknowledgement is under way; the result arrives and queues behind it.
+    await client.waitFor((event) => event.type === 'session.delegation.created')
+    client.send({
+      type: 'session.commentary.append',
+      event_id: 'result',
+      delegation_id: 'item_deleg_1',
+      content: 'Table 3 is booked.',
+    })
+    await advance(client, 0, 'b')
+    offline.server.hear('queued', { text: 'wait', startMs: 1_000, endMs: 1_400 })
+    await advance(client, 5_000, 'c')
+    const spoken = client.events
+      .filter((event) => event.type === 'session.output_transcript.delta')
+      .map((event) => ({ delta: event.delta, start_ms: event.start_ms as number }))
+    const afterCut = spoken.filter((caption) => caption.start_ms >= 1_000)
+    expect(afterCut.map((caption) => caption.delta).join('')).toBe(
+      `Table 3 is booked.${testBehaviour.directAnswer('wait')}`,
+    )
+    // Its next turn, at the first 20 ms append that reaches RESPONSE_SILENCE_MS after "wait".
+    expect(afterCut[0]?.start_ms).toBeGreaterThanOrEqual(1_400 + RESPONSE_SILENCE_MS)
+    expect(afterCut[0]?.start_ms).toBeLessThan(1_400 + RESPONSE_SILENCE_MS + 20)
+    expect(spoken.filter((caption) => caption.start_ms < 1_000).map((caption) => caption.delta)).toEqual([
+      'One',
+    ])
+  })
+
   it('does not yield to speech that starts after its output ended', async () => {
     const client = await offline.connect(
       { hearing: [{ text: 'wait', startMs: 0, endMs: 300 }], behaviour: talker },
