@@ -2,7 +2,6 @@
 // dispatch of validated client events, and the voice model's turn-taking. Everything it emits is placed on
 // the received-audio clock (timeline.ts), so a run depends only on the frames the client sent.
 import type { ServerEvent, SessionResource } from 'openai/resources/live/live'
-import type { SpokenTurn } from '../../assistants/offline-behaviour.ts'
 import { DEFAULT_ACKNOWLEDGEMENT, DelegationAcknowledgements } from './acknowledgements.ts'
 import { ContextAppends } from './appends.ts'
 import type { ParsedClientEvent, ParsedClientEventOf } from './client-events-schema.ts'
@@ -27,6 +26,7 @@ import { Speaker } from './speech.ts'
 import { AudioClockTimeline } from './timeline.ts'
 import { takeVoiceTurn } from './turn-taking.ts'
 import { parseClientFrame } from './validation.ts'
+import { VoiceMemory } from './voice-memory.ts'
 
 /** What the session needs from its WebSocket. */
 export interface SessionTransport {
@@ -77,13 +77,8 @@ export class OfflineLiveSession {
   #started: Started | null = null
   #muted = false
   #sentCount = 0
-  /**
-   * The conversation as this session's voice model perceived it, in time order: each utterance it acted on
-   * and each of its own utterances as far as its output transcript went out. Handed to the behaviour.
-   */
-  readonly #conversation: Array<{ role: SpokenTurn['role']; said: { text: string } }> = []
-  /** What a yield withdrew before it was said; the model says it at its next turn. */
-  #withheld: string[] = []
+  /** What the voice model heard and said in this session, handed to the behaviour at each turn. */
+  readonly #memory = new VoiceMemory()
 
   constructor(
     transport: SessionTransport,
@@ -226,8 +221,7 @@ export class OfflineLiveSession {
       send,
       sampleRateHz: format.rate,
       onSpeechEnd: () => this.#send(this.#usageUpdated()),
-      // The entry's text grows as the utterance's captions go out, so a cut one holds only what was said.
-      onSpeechStart: (said) => this.#conversation.push({ role: 'assistant', said }),
+      onSpeechStart: (said) => this.#memory.startedSaying(said),
     })
     const speak = (text: string, notBeforeMs: number) => void speaker.speak(text, notBeforeMs)
     const clientDelegations = new ClientDelegations(this.#ids, send)
@@ -379,7 +373,7 @@ export class OfflineLiveSession {
     if (started === null || this.#state !== 'active') return
     const nowMs = started.timeline.nowMs
     if (!started.speaker.isSpeakingAt(nowMs)) return
-    this.#withheld.push(...started.speaker.yieldAt(nowMs))
+    this.#memory.withhold(started.speaker.yieldAt(nowMs))
   }
 
   /** The voice model's turn after hearing `text` (only while active, and only with a behaviour). */
@@ -387,12 +381,11 @@ export class OfflineLiveSession {
     const behaviour = this.#script.behaviour
     const started = this.#started
     if (behaviour === undefined || started === null || this.#state !== 'active') return
-    const earlier: SpokenTurn[] = this.#conversation
-      .filter((turn) => turn.said.text.length > 0)
-      .map((turn) => ({ role: turn.role, text: turn.said.text }))
-    this.#conversation.push({ role: 'user', said: { text } })
+    const earlier = this.#memory.turns()
+    this.#memory.heard(text)
     // What a yield withdrew (a result it had not told yet) still needs saying; it comes first.
-    for (const withheld of this.#withheld.splice(0)) started.speaker.speak(withheld, started.timeline.nowMs)
+    for (const withheld of this.#memory.takeWithheld())
+      started.speaker.speak(withheld, started.timeline.nowMs)
     takeVoiceTurn(text, {
       earlier,
       behaviour,
