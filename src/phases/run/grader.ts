@@ -4,6 +4,8 @@
 // conversation.wav, both mono tracks, the transcript, the event trace), the scenario snapshot, the debugging
 // artifacts when asked for, the row and the details JSON.
 import type { RunSettings } from '../../config/index.ts'
+import { judgeScenarioFactsOf } from '../../grading/judge/index.ts'
+import { judgeRunGrade } from '../../grading/run/run-judge.ts'
 import { gradeRun, type JudgedRunGrade, unjudgedRunGrade } from '../../grading/run/run-outcome.ts'
 import { scenarioFactsOf } from '../../grading/scenario-facts.ts'
 import { validateResultRow } from '../../reporting/result-item.ts'
@@ -36,23 +38,48 @@ export interface AssessedRun {
   semantic: SemanticAssessment
 }
 
-/** The deterministic RUN grade, then the judge's part (none offline, without grading, or for an invalid call). */
+const failedRequiredChecks = (grade: JudgedRunGrade) =>
+  grade.assessment.checks
+    .filter((check) => check.required && check.status === 'failed')
+    .map((check) => check.id)
+
+/**
+ * The deterministic RUN grade, then the judge's part: none offline or without grading, and none for an invalid
+ * simulation (it did not test the assistant, so there is nothing to judge).
+ */
 export async function assessRun(
   scenario: Scenario,
   observed: RunObserved,
-  _env: Pick<ScenarioEnv<RunSettings>, 'judge' | 'architecture'>,
+  env: Pick<ScenarioEnv<RunSettings>, 'judge' | 'architecture'>,
 ): Promise<AssessedRun> {
+  const endedAtMs = observed.conversation.call.endedAtMs
   const deterministic = unjudgedRunGrade(
     gradeRun(observed.observation, scenario.expected),
     scenarioFactsOf(scenario),
   )
-  observed.trace.addEvaluation('evaluation.checks.assessed', observed.conversation.call.endedAtMs, {
+  observed.trace.addEvaluation('evaluation.checks.assessed', endedAtMs, {
     task_completed: deterministic.task_completed,
-    failed_checks: deterministic.assessment.checks
-      .filter((check) => check.required && check.status === 'failed')
-      .map((check) => check.id),
+    failed_checks: failedRequiredChecks(deterministic),
   })
-  return { grade: deterministic, semantic: NO_SEMANTIC_ASSESSMENT }
+  const judge = observed.validity.status === 'valid' ? (env.judge ?? null) : null
+  if (judge === null) return { grade: deterministic, semantic: NO_SEMANTIC_ASSESSMENT }
+  const judged = await judgeRunGrade(
+    judgeScenarioFactsOf(scenario),
+    deterministic,
+    { observation: observed.observation, business_facts: env.architecture.application.publicFacts() },
+    judge,
+  )
+  observed.trace.addEvaluation('evaluation.semantic_judge.completed', endedAtMs, {
+    assessed: judged.semantic.judgement?.assessed ?? false,
+    semantic_quality: judged.grade.semantic_quality.score,
+    requests: judged.semantic.usage_events.length,
+    error: judged.semantic.failure,
+  })
+  observed.trace.addEvaluation('evaluation.outcome.assessed', endedAtMs, {
+    task_completed: judged.grade.task_completed,
+    failed_checks: failedRequiredChecks(judged.grade),
+  })
+  return judged
 }
 
 async function recordRun(

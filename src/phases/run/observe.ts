@@ -36,7 +36,12 @@ export function observeRunConversation(conversation: OfflineConversation): {
     }
   })
   const lines = call.timeline.lines()
-  const transcript = lines.map((line) => ({ role: line.role, text: line.text, start_ms: line.startMs }))
+  const transcript = lines.map((line) => ({
+    role: line.role,
+    text: line.text,
+    start_ms: line.startMs,
+    end_ms: line.endMs,
+  }))
   const completedTimes = executions.flatMap((execution) =>
     execution.status === 'completed' && execution.completed_at_ms !== null ? [execution.completed_at_ms] : [],
   )

@@ -5,6 +5,8 @@ import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunSettings } from '../../config/index.ts'
+import { judgeOptions, passing, startFakeJudgeApi } from '../../grading/judge/judge.test-helpers.ts'
+import { SEMANTIC_DIMENSIONS } from '../../grading/semantic-applicability.ts'
 import { assistantVisibleInput } from '../../scenarios/index.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../../testing/live-server/index.ts'
 import { architectureFor } from '../engine/architecture-choice.ts'
@@ -13,6 +15,8 @@ import { runScenario } from '../engine/run-scenario.ts'
 import { freshRunDirectory, settingsFromToml } from '../single-turn/test-support.ts'
 import { bundledRunScenario } from './conversation.test-helpers.ts'
 import { RunDetailsSchema } from './details.ts'
+import { runDriver } from './driver.ts'
+import { assessRun } from './grader.ts'
 import { runCallerSource, runPhase } from './index.ts'
 
 const DATASET = join(import.meta.dirname, '../../../scenarios/run/restaurant.json')
@@ -182,4 +186,80 @@ describe('RUN settings and failures', () => {
       audio_condition: 'clean',
     })
   })
+})
+
+describe('RUN and the semantic judge', () => {
+  it('a judged conversation: the row carries the semantic quality and the details the judge part', async () => {
+    const api = await startFakeJudgeApi()
+    try {
+      for (const dimension of SEMANTIC_DIMENSIONS) {
+        api.script[dimension] = [dimension === 'task_understanding' ? passing(1, true) : passing(0.75)]
+      }
+      const env = { ...(await envFor(await runSettings(), 'responses')), judge: judgeOptions(api) }
+      const execution = await execute('run_004_date_correction', env)
+      expect(execution.row.status, JSON.stringify(execution.row.assessment)).toBe('passed')
+      expect(execution.row.metrics.task.semantic_quality.score).not.toBeNull()
+      expect(execution.grade?.semantic_grades.task_understanding.status).toBe('passed')
+      const details = RunDetailsSchema.parse(
+        JSON.parse(await readFile(join(env.runDirectory, execution.row.artifacts.details as string), 'utf8')),
+      )
+      expect(details.semantic_judge).toMatchObject({ assessed: true })
+      expect(details.judge_usage_events.length).toBe(api.server.requestsTo('POST', '/v1/responses').length)
+    } finally {
+      await api.close()
+    }
+  }, 120_000)
+
+  it('an invalid caller simulation is never judged, and its row is an infrastructure_error at caller_simulation', async () => {
+    const api = await startFakeJudgeApi()
+    try {
+      const env = { ...(await envFor(await runSettings(), 'client')), judge: judgeOptions(api) }
+      const scenario = await bundledRunScenario('run_007_cancel_authorized')
+      const application = env.architecture.createApplication(assistantVisibleInput(scenario))
+      const open = await runDriver.open(scenario, env, await runCallerSource.prepare(scenario, {}), {
+        application,
+      })
+      const observed = await open.run()
+      const invalid = {
+        ...observed,
+        validity: {
+          ...observed.validity,
+          status: 'invalid' as const,
+          target_metrics_eligible: false,
+          reason: 'unsupported_caller_delegation' as const,
+          unexpected_delegation_count: 1,
+          delegation_ids: ['del_caller_1'],
+        },
+      }
+      const assessed = await assessRun(scenario, invalid, env)
+      expect(assessed.semantic.judgement).toBeNull()
+      expect(api.server.requestsTo('POST', '/v1/responses')).toHaveLength(0)
+      const execution = await runPhase.grader.grade(
+        scenario,
+        env,
+        await runCallerSource.prepare(scenario, {}),
+        invalid,
+        {
+          input_audio: null,
+          output_audio: null,
+          conversation_audio: null,
+          conversation_transcript: null,
+          events: null,
+          details: null,
+        },
+        {},
+      )
+      expect(execution.row.status).toBe('infrastructure_error')
+      expect(execution.row.error).toEqual({
+        stage: 'caller_simulation',
+        message:
+          'Caller simulation is invalid (unsupported_caller_delegation); target metrics are diagnostic only.',
+      })
+      expect(execution.row.validity).toMatchObject({ status: 'invalid', unexpected_delegation_count: 1 })
+      // The measured metrics stay as diagnostics.
+      expect(execution.row.metrics.task.tool_calls).toEqual({ actual: 1, expected: 1 })
+    } finally {
+      await api.close()
+    }
+  }, 120_000)
 })
