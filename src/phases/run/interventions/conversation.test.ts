@@ -12,6 +12,7 @@ import { ARCHITECTURES, bundledRunScenario, playBundled } from '../conversation.
 import { runOfflineConversation } from '../conversation.ts'
 import { observeRunConversation } from '../observe.ts'
 import { DEFAULT_TURN_TAKING, scriptedCallerLines } from '../offline-caller.ts'
+import { bargeInYields, summarizeTurnMetrics } from '../turn-metrics.ts'
 import { InterventionSchema } from './schema.ts'
 import { ceilToStep, whileSpeakingCueMs } from './triggers.ts'
 
@@ -96,6 +97,26 @@ describe.each(Object.keys(ARCHITECTURES) as (keyof typeof ARCHITECTURES)[])(
         .map((line) => line.text)
         .join(' ')
       expect(heard).toContain('Wait, is that for two?')
+      // Folded into run_turns: the exercised barge-in is also found after the fact in the audio (caller speech
+      // starting while the assistant talks, as observe.ts finds cues); it is counted once, as scheduled.
+      const speech = call.timeline.speechIntervals()
+      const foundCues = speech.caller
+        .filter((segment) =>
+          assistant.some((v) => v.start_ms < segment.startMs && segment.startMs < v.end_ms),
+        )
+        .map((segment) => segment.startMs)
+      expect(foundCues.some((cue) => Math.abs(cue - cutCue) <= 50)).toBe(true)
+      // Nothing else in this call is a barge-in: the two scheduled ones are all run_turns counts.
+      const yields = bargeInYields(foundCues, conversation.interventions, assistant)
+      expect(yields).toEqual(
+        [quiet, cut].map((outcome) => ({
+          cue_ms: outcome?.cue_ms,
+          exercised: outcome?.exercised,
+          yielded: outcome?.yielded,
+          yield_latency_ms: outcome?.yield_latency_ms,
+        })),
+      )
+      expect(summarizeTurnMetrics(yields, []).barge_ins).toEqual({ exercised: 1, unexercised: 1 })
       // The scripted lines still held (the plan was re-checked on the observed call) and the call closed.
       expect(plan.filter((utterance) => utterance.interventionId === undefined)).toHaveLength(4)
       expect(call.closeOutcome.type).toBe('closed')
