@@ -1,0 +1,16 @@
+// The robustness fixture project: run by src/vitest/plugin/robustness.integration.test.ts in a child Vitest.
+import { defineConfig } from 'vitest/config'
+import { liveEvalsProject } from '../../project.ts'
+
+export default defineConfig({
+  test: {
+    projects: [
+      liveEvalsProject({
+        phase: 'walk',
+        config: 'src/vitest/plugin/robustness-fixture/walk.toml',
+        include: ['src/vitest/plugin/robustness-fixture/*.spec.ts'],
+        name: 'walk-robustness',
+      }),
+    ],
+  },
+})
