@@ -71,7 +71,10 @@ const usageSecondsMs = (outcome: LiveSessionOutcome) =>
 export async function runLiveConversation(options: LiveConversationOptions): Promise<LiveConversation> {
   const rules = options.rules ?? DEFAULT_LIVE_RULES
   const mode = options.clock.mode
-  const timeline = new SessionTimeline({ mode })
+  // The record counts the audio the two sessions were sent, in both modes, because that is their clock: their
+  // captions and timings are on it. Real time, a stall of the event loop makes the pacer re-anchor rather than
+  // burst, so sent audio falls behind the wall clock, and a wall-clock record would drift from both sessions'.
+  const timeline = new SessionTimeline({ mode: 'virtual' })
   const preset = await RealismProcessor.create(options.preset)
   const listener = new AssistantListener()
   const relay = new ConversationRelay({ timeline, preset, listener, measureLateness: mode === 'real_time' })
@@ -211,6 +214,7 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
       failure: observer?.failure ?? null,
     },
     audio_realism: audioRealism,
+    clock_mode: mode,
     relay_lateness_ms: relay.lateness === null ? null : [...relay.lateness.lateMs],
     failure,
   }

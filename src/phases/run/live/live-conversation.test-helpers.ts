@@ -31,8 +31,9 @@ import { DEFAULT_LIVE_RULES, type LiveCallRules } from './rules.ts'
 
 /**
  * Turns one session's output captions into what another session hears. Captions are gathered into an
- * utterance until `quietMs` of the media clock passed after the last one; then the whole utterance is heard
- * at the times it was said.
+ * utterance until `quietMs` of the media clock passed after the last one and after the last of its audio
+ * arrived (in real time a busy server's captions trail the clock, and its audio shows it is still talking);
+ * then the whole utterance is heard at the times it was said.
  */
 export class TranscriptBridge {
   readonly #server: Pick<OfflineLiveServer, 'hear'>
@@ -41,6 +42,8 @@ export class TranscriptBridge {
   readonly #listening: () => boolean
   #pending: { text: string; startMs: number; endMs: number } | null = null
   #lastEndMs = 0
+  /** Media clock time up to which the speaker's audio has arrived. */
+  #audioUntilMs = 0
   readonly heard: HeardUtterance[] = []
 
   constructor(
@@ -56,7 +59,12 @@ export class TranscriptBridge {
   }
 
   attach(speaker: LiveSession): void {
-    speaker.subscribe(({ event }) => {
+    speaker.subscribe(({ event, receivedAtMs }) => {
+      if (event.type === 'session.output_audio.delta') {
+        // Base64 of PCM16 at 24 kHz: 4 characters carry 3 bytes, 48 bytes a millisecond.
+        this.#audioUntilMs = Math.max(this.#audioUntilMs, receivedAtMs + (event.delta.length * 3) / 4 / 48)
+        return
+      }
       if (event.type !== 'session.output_transcript.delta') return
       const pending = this.#pending
       if (pending !== null && event.start_ms - pending.endMs < this.#quietMs) {
@@ -72,7 +80,9 @@ export class TranscriptBridge {
   }
 
   afterStep(nowMs: number): void {
-    if (this.#pending !== null && nowMs - this.#pending.endMs >= this.#quietMs) this.#flush()
+    const pending = this.#pending
+    if (pending !== null && nowMs - Math.max(pending.endMs, this.#audioUntilMs) >= this.#quietMs)
+      this.#flush()
   }
 
   #flush(): void {

@@ -6,6 +6,7 @@
 import type { RealismSummary } from '../../../audio/effects/index.ts'
 import type { LiveSession, LiveSessionOutcome } from '../../../live/index.ts'
 import type { ModelUsageEvent } from '../../../models/index.ts'
+import type { ClockMode } from '../../../observability/timeline.ts'
 import type { ObservedResponseUsage } from '../../../reporting/consumption.ts'
 import type { FailureStage } from '../../engine/stage.ts'
 import type { OfflineConversation } from '../conversation.ts'
@@ -37,6 +38,11 @@ export interface LiveConversation
   caller: LiveCallerRecord
   observer: { assessments: AssessmentRecord[]; usage: ModelUsageEvent[]; failure: string | null }
   audio_realism: RealismSummary
+  /**
+   * How the media clock ran (the row's provenance clock). The timeline itself always counts the audio the
+   * sessions were sent (`call.timeline.mode` is 'virtual' in both): that is the sessions' own clock.
+   */
+  clock_mode: ClockMode
   /** Real time only: how late each frame's paired sends went out (ms); null on the virtual clock. */
   relay_lateness_ms: number[] | null
   /** A failure after the call was played (pending work, cleanup); null when it ended cleanly. */

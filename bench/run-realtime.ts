@@ -1,0 +1,309 @@
+// Benchmark: N concurrent real-time RUN conversations, two GPT-Live sessions each (the simulated caller and the
+// assistant under test), driven by the live RUN driver (src/phases/run/live) against the offline GPT-Live server
+// in its own process. Every conversation is a real call: the caller opens, the assistant books through its
+// Responses backend, each side hears the other through the caption bridge, and the call drains after the
+// farewell (or stops at --max-seconds).
+//
+// Run: npx node bench/run-realtime.ts [--conversations 32] [--max-seconds 45] [--tick-ms 200] [--aligned]
+//
+// It prints this process's CPU (user+system, per conversation and as a share of the cores), the server
+// process's CPU apart, RSS per conversation (peak RSS while the calls ran minus the RSS before they started,
+// divided by N), event-loop delay, and the relay lateness: for every 20 ms frame of every call, how late its
+// paired sends (caller's and assistant's input in the same slot) went out against the media clock's absolute
+// schedule. Figures are measured within one run; nothing here is a test.
+//
+// The server process is this file started with --serve: it builds the session scripts itself (behaviours are
+// functions and cannot cross a pipe) and takes `hear` lines for the caption bridge.
+import { spawn } from 'node:child_process'
+import { availableParallelism, loadavg } from 'node:os'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { createInterface } from 'node:readline'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { responsesDelegation } from '../src/assistants/architectures/index.ts'
+import { models } from '../src/assistants/assistant-session.fixtures.ts'
+import { callerBriefOf } from '../src/phases/run/brief.ts'
+import { runLiveConversation } from '../src/phases/run/live/conversation.ts'
+import { scriptedCaller, TranscriptBridge } from '../src/phases/run/live/live-conversation.test-helpers.ts'
+import { observerFactsOf } from '../src/phases/run/live/observer-call.ts'
+import type { LiveConversation } from '../src/phases/run/live/result.ts'
+import { DEFAULT_LIVE_RULES } from '../src/phases/run/live/rules.ts'
+import { scriptedCallerLines } from '../src/phases/run/offline-caller.ts'
+import { loadDataset } from '../src/scenarios/load.ts'
+import type { Scenario } from '../src/scenarios/scenario.ts'
+import { assistantVisibleInput } from '../src/scenarios/visible.ts'
+import { type HeardUtterance, startOfflineLiveServer } from '../src/testing/live-server/index.ts'
+
+const SCENARIO_ID = 'run_001_booking_complete'
+
+async function scenario(): Promise<Scenario> {
+  const dataset = await loadDataset(
+    fileURLToPath(new URL('../scenarios/run/restaurant.json', import.meta.url)),
+  )
+  const found = dataset.scenarios.find((candidate) => candidate.id === SCENARIO_ID)
+  if (found === undefined) throw new Error(`bench: no bundled RUN scenario ${SCENARIO_ID}`)
+  return found as Scenario
+}
+
+/** The caller's lines after its opening (the opening itself is the commentary trigger). */
+function callerLines(chosen: Scenario): string[] {
+  const parameters = chosen.simulation_parameters
+  if (parameters === null) throw new Error(`bench: ${SCENARIO_ID} has no simulation parameters`)
+  return scriptedCallerLines(parameters, chosen.input.text)
+    .slice(1)
+    .map((line) => line.text)
+}
+
+type Request =
+  | { id: number; op: 'register'; assistantToken: string; callerToken: string }
+  | { id: number; op: 'cpu' }
+  | { op: 'hear'; token: string; utterance: HeardUtterance }
+
+/** The server process: the offline server, session scripts built here, commands on stdin, answers on stdout. */
+async function serve(): Promise<void> {
+  const chosen = await scenario()
+  const server = await startOfflineLiveServer()
+  const visibleInput = assistantVisibleInput(chosen)
+  const architecture = responsesDelegation()
+  const reply = (value: object) => process.stdout.write(`${JSON.stringify(value)}\n`)
+  reply({ baseURL: server.baseURL })
+  const lines = createInterface({ input: process.stdin })
+  lines.on('line', (line) => {
+    const request = JSON.parse(line) as Request
+    try {
+      if (request.op === 'register') {
+        server.registerSession(request.assistantToken, {
+          hearing: [],
+          behaviour: architecture.offlineBehaviour(visibleInput),
+        })
+        server.registerSession(request.callerToken, {
+          hearing: [],
+          behaviour: scriptedCaller(callerLines(chosen)).behaviour,
+        })
+        reply({ id: request.id, ok: true })
+      } else if (request.op === 'cpu') {
+        const usage = process.cpuUsage()
+        reply({ id: request.id, cpuMs: (usage.user + usage.system) / 1000 })
+      } else server.hear(request.token, request.utterance)
+    } catch (error) {
+      process.stderr.write(`bench server: ${error instanceof Error ? error.message : String(error)}\n`)
+    }
+  })
+  lines.on('close', () => {
+    void server.close().then(() => process.exit(0))
+  })
+}
+
+interface ServerProcess {
+  baseURL: string
+  register(assistantToken: string, callerToken: string): Promise<void>
+  hear(token: string, utterance: HeardUtterance): void
+  cpuMs(): Promise<number>
+  stop(): Promise<void>
+}
+
+async function startServerProcess(): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  })
+  const waiting = new Map<number | 'ready', (value: Record<string, unknown>) => void>()
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const message = JSON.parse(line) as Record<string, unknown>
+    const key = typeof message.id === 'number' ? message.id : 'ready'
+    waiting.get(key)?.(message)
+    waiting.delete(key)
+  })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const answer = (key: number | 'ready') =>
+    Promise.race([
+      new Promise<Record<string, unknown>>((resolve) => waiting.set(key, resolve)),
+      exited.then(() => {
+        throw new Error('bench: the server process exited before answering')
+      }),
+    ])
+  const ready = await answer('ready')
+  let nextId = 0
+  const ask = (request: object) => {
+    const id = ++nextId
+    const answered = answer(id)
+    child.stdin.write(`${JSON.stringify({ ...request, id })}\n`)
+    return answered
+  }
+  return {
+    baseURL: String(ready.baseURL),
+    register: async (assistantToken, callerToken) => {
+      await ask({ op: 'register', assistantToken, callerToken })
+    },
+    hear: (token, utterance) => child.stdin.write(`${JSON.stringify({ op: 'hear', token, utterance })}\n`),
+    cpuMs: async () => Number((await ask({ op: 'cpu' })).cpuMs),
+    stop: async () => {
+      child.stdin.end()
+      await exited
+    },
+  }
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
+}
+
+async function oneConversation(
+  server: ServerProcess,
+  chosen: Scenario,
+  index: number,
+  settings: { maxSeconds: number; tickMs: number },
+): Promise<LiveConversation> {
+  const assistantToken = `bench-assistant-${index}`
+  const callerToken = `bench-caller-${index}`
+  await server.register(assistantToken, callerToken)
+  const lines = callerLines(chosen)
+  let forwardedToCaller = 0
+  const toAssistant = new TranscriptBridge(server, assistantToken, 300)
+  // The scripted caller says one line per thing it hears; once its lines are said it stops listening.
+  const toCaller = new TranscriptBridge(
+    {
+      hear: (token, utterance) => {
+        forwardedToCaller += 1
+        server.hear(token, utterance)
+      },
+    },
+    callerToken,
+    1_000,
+    () => forwardedToCaller < lines.length,
+  )
+  const architecture = responsesDelegation()
+  const visibleInput = assistantVisibleInput(chosen)
+  const connection = (apiKey: string) => ({ apiKey, baseURL: server.baseURL, allowInsecureLoopback: true })
+  return runLiveConversation({
+    visibleInput,
+    architecture,
+    application: architecture.createApplication(visibleInput),
+    models,
+    brief: callerBriefOf(chosen, 'caller'),
+    callerBackend: { model: 'gpt-5.6-luna', reasoningEffort: 'low' },
+    connections: { assistant: connection(assistantToken), caller: connection(callerToken) },
+    observerFacts: observerFactsOf(chosen),
+    backchannels: chosen.simulation_parameters?.persona.backchannels ?? [],
+    clock: { mode: 'real_time', tickMs: settings.tickMs },
+    preset: { condition: 'clean', seed: 7 },
+    assistantFirstPrompt: null,
+    rules: { ...DEFAULT_LIVE_RULES, maxDurationMs: settings.maxSeconds * 1000 },
+    observer: null,
+    hooks: {
+      sessionsStarted: ({ assistant, caller }) => {
+        toAssistant.attach(caller)
+        toCaller.attach(assistant.session)
+      },
+      afterStep: (nowMs) => {
+        toAssistant.afterStep(nowMs)
+        toCaller.afterStep(nowMs)
+      },
+    },
+  })
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      conversations: { type: 'string', default: '32' },
+      'max-seconds': { type: 'string', default: '45' },
+      'tick-ms': { type: 'string', default: '200' },
+      aligned: { type: 'boolean', default: false },
+    },
+  })
+  const count = Number(values.conversations)
+  const maxSeconds = Number(values['max-seconds'])
+  const tickMs = Number(values['tick-ms'])
+  if (
+    !Number.isInteger(count) ||
+    count < 1 ||
+    !(maxSeconds > 0) ||
+    !Number.isInteger(tickMs) ||
+    tickMs % 20 !== 0
+  ) {
+    throw new Error(
+      'usage: run-realtime.ts [--conversations N>=1] [--max-seconds S>0] [--tick-ms a multiple of 20] [--aligned]',
+    )
+  }
+  const chosen = await scenario()
+  const server = await startServerProcess()
+  const cores = availableParallelism()
+  const load = () =>
+    loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')
+  try {
+    console.log(
+      `run-realtime: ${count} conversations (${2 * count} sessions) of ${SCENARIO_ID}, real time, tick ${tickMs} ms, ` +
+        `${values.aligned ? 'all starting together' : 'starts spread over one 20 ms frame'}; ${cores} cores, load ${load()}`,
+    )
+    const rssBefore = process.memoryUsage().rss
+    let rssPeak = rssBefore
+    const sampler = setInterval(() => {
+      rssPeak = Math.max(rssPeak, process.memoryUsage().rss)
+    }, 250)
+    const loopDelay = monitorEventLoopDelay({ resolution: 1 })
+    const serverCpuBefore = await server.cpuMs()
+    const cpuBefore = process.cpuUsage()
+    const wallBefore = performance.now()
+    loopDelay.enable()
+    const settled = await Promise.allSettled(
+      Array.from({ length: count }, async (_, index) => {
+        if (!values.aligned) await sleep((index * 20) / count)
+        return oneConversation(server, chosen, index, { maxSeconds, tickMs })
+      }),
+    )
+    const conversations = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))
+    const failures = settled.flatMap((result) =>
+      result.status === 'rejected'
+        ? [result.reason instanceof Error ? result.reason.message : String(result.reason)]
+        : [],
+    )
+    loopDelay.disable()
+    const wallMs = performance.now() - wallBefore
+    const cpu = process.cpuUsage(cpuBefore)
+    const serverCpuMs = (await server.cpuMs()) - serverCpuBefore
+    clearInterval(sampler)
+    rssPeak = Math.max(rssPeak, process.memoryUsage().rss)
+
+    const cpuMs = (cpu.user + cpu.system) / 1000
+    const lateness = conversations
+      .flatMap((conversation) => conversation.relay_lateness_ms ?? [])
+      .sort((a, b) => a - b)
+    const endings: Record<string, number> = failures.length === 0 ? {} : { failed: failures.length }
+    for (const failure of new Set(failures)) console.log(`  failed: ${failure}`)
+    for (const conversation of conversations) {
+      endings[conversation.termination_reason] = (endings[conversation.termination_reason] ?? 0) + 1
+    }
+    const mediaSeconds =
+      conversations.reduce((sum, conversation) => sum + conversation.call.endedAtMs, 0) / 1000
+    const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1)
+    console.log(
+      `  endings: ${JSON.stringify(endings)}; ${mediaSeconds.toFixed(0)} s of calls in ${(wallMs / 1000).toFixed(1)} s wall`,
+    )
+    console.log(
+      `  client CPU ${cpuMs.toFixed(0)} ms = ${(cpuMs / count).toFixed(0)} ms per conversation; ` +
+        `${((100 * cpuMs) / wallMs).toFixed(0)}% of one core, ${((100 * cpuMs) / wallMs / cores).toFixed(0)}% of ${cores}`,
+    )
+    console.log(
+      `  server CPU ${serverCpuMs.toFixed(0)} ms = ${(serverCpuMs / count).toFixed(0)} ms per conversation; ` +
+        `${((100 * serverCpuMs) / wallMs).toFixed(0)}% of one core`,
+    )
+    console.log(
+      `  RSS before ${mb(rssBefore)} MB, peak ${mb(rssPeak)} MB: ${mb((rssPeak - rssBefore) / count)} MB per conversation`,
+    )
+    console.log(
+      `  relay lateness over ${lateness.length} paired frames: p50 ${percentile(lateness, 50).toFixed(2)} ms, ` +
+        `p99 ${percentile(lateness, 99).toFixed(2)} ms, max ${(lateness.at(-1) ?? Number.NaN).toFixed(2)} ms; ` +
+        `event-loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(2)} ms`,
+    )
+    console.log(`  load after: ${load()}`)
+  } finally {
+    await server.stop()
+  }
+}
+
+if (process.argv.includes('--serve')) await serve()
+else await main()
