@@ -93,7 +93,7 @@ describe('interventions sidecar', () => {
       ),
     )
     const expected = [
-      'version: unknown field "version"',
+      'version: unknown field "version" (the file holds "schema_version" and "interventions")',
       'interventions.run_001[0].trigger: needs exactly one of "at_ms"',
       'interventions.run_001[1].kind: must be one of "barge_in", "backchannel", got "interrupt"',
       'interventions.run_001[1].trigger: needs exactly one of "at_ms"',
@@ -110,19 +110,23 @@ describe('interventions sidecar', () => {
     expect(problems).toHaveLength(expected.length)
   })
 
-  it('refuses a backchannel that is a request and a repeated id once the rest is well formed', () => {
+  it('refuses a backchannel that is a request, an id that is not a plain name, and a repeated id', () => {
     const problems = problemsOf(
       document({
         run_001: [
           { id: 'a', kind: 'backchannel', text: 'Yes, and make it five please.', trigger: { at_ms: 1 } },
           { id: 'b', kind: 'barge_in', text: 'x', trigger: { at_ms: 1 } },
           { id: 'b', kind: 'barge_in', text: 'y', trigger: { at_ms: 2 } },
+          { id: 'no spaces', kind: 'barge_in', text: 'y', trigger: { at_ms: 2 } },
         ],
       }),
     )
     expect(problems).toEqual([
       expect.stringContaining(
         'interventions.run_001[0].text: a backchannel is a short acknowledgement of at most 4 words (got 6)',
+      ),
+      expect.stringContaining(
+        'interventions.run_001[3].id: must be 1-64 letters, digits, "_", "." or "-", starting with a letter or digit',
       ),
       expect.stringContaining('interventions.run_001[2].id: duplicate intervention id "b"'),
     ])

@@ -99,7 +99,8 @@ export function parseInterventions(
     throw new HarnessConfigError(problems)
   }
   for (const key of Object.keys(json)) {
-    if (key !== 'schema_version' && key !== 'interventions') report([key], `unknown field ${quoteText(key)}`)
+    if (key !== 'schema_version' && key !== 'interventions')
+      report([key], `unknown field ${quoteText(key)} (the file holds "schema_version" and "interventions")`)
   }
   if (json.schema_version !== INTERVENTIONS_SCHEMA_VERSION) {
     report(
