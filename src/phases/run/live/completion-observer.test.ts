@@ -150,4 +150,16 @@ describe('CompletionObserver', () => {
     await watch.consider(moment(), () => input)
     expect(watch.failure).toContain('timeout')
   })
+
+  it('an answer still in flight when the call ends is abandoned, and nothing is asked after the close', async () => {
+    openai.responses.push(structuredAnswer(resolved, { delayMs: 100 }))
+    const watch = observer()
+    const pending = watch.consider(moment(), () => input)
+    watch.close()
+    await pending
+    expect(watch.records[0]?.result).toBe('abandoned')
+    expect(watch.takeSignal(moment())).toBeNull()
+    expect(watch.consider(moment({ nowMs: 20_000, revision: 9 }), () => input)).toBeNull()
+    expect(watch.failure).toBeNull()
+  })
 })

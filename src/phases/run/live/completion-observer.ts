@@ -37,8 +37,11 @@ export interface AssessmentRecord {
   revision: number
   applied_ms: number | null
   decision: CompletionDecision | null
-  /** signal: it started a drain; unresolved; downgraded: a drain refused by §6's rules; stale; error. */
-  result: 'signal' | 'unresolved' | 'downgraded' | 'stale' | 'error' | 'pending'
+  /**
+   * signal: it started a drain; unresolved; downgraded: a drain refused by §6's rules; stale; error; abandoned:
+   * the call ended before the answer came.
+   */
+  result: 'signal' | 'unresolved' | 'downgraded' | 'stale' | 'error' | 'pending' | 'abandoned'
   error: string | null
 }
 
@@ -54,6 +57,7 @@ export class CompletionObserver {
   #lastRevision: number | null = null
   #lastUnresolved = false
   #failure: string | null = null
+  #closed = false
 
   constructor(assess: Assess, rules: ObserverRules = DEFAULT_OBSERVER_RULES) {
     this.#assess = assess
@@ -74,7 +78,8 @@ export class CompletionObserver {
    * waits for it, so a run is reproducible); null when nothing was started.
    */
   consider(moment: EvidenceMoment, input: () => ObserverInput): Promise<void> | null {
-    if (this.#failure !== null || this.#inFlight !== null || this.#answered !== null) return null
+    if (this.#closed || this.#failure !== null || this.#inFlight !== null || this.#answered !== null)
+      return null
     if (moment.callerUtterances < 2 || moment.assistantTurns < 1 || !moment.current) return null
     const sinceStart =
       this.#lastStartMs === null ? Number.POSITIVE_INFINITY : moment.nowMs - this.#lastStartMs
@@ -97,16 +102,25 @@ export class CompletionObserver {
     return this.#assess(input()).then(
       (decision) => {
         this.#inFlight = null
+        if (this.#closed) return
         record.decision = decision
         this.#answered = { ...flight, decision }
       },
       (error: unknown) => {
         this.#inFlight = null
+        if (this.#closed) return
         record.result = 'error'
         record.error = error instanceof Error ? error.message : String(error)
         this.#failure = record.error
       },
     )
+  }
+
+  /** The call is over: an assessment still in flight is abandoned, and nothing is started or applied any more. */
+  close(): void {
+    this.#closed = true
+    this.#answered = null
+    if (this.#inFlight !== null) this.#inFlight.record.result = 'abandoned'
   }
 
   /** Applies an answer that arrived, against the evidence now: the signal it gives, or null. */

@@ -99,11 +99,17 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
   const { assistant, caller, delegationIds } = participants
   const observerUsage: ModelUsageEvent[] = []
   const settings = options.observer
+  // Ends a request still in flight when the call is over (its answer could no longer change anything).
+  const observerStop = new AbortController()
   const observer =
     settings === null
       ? null
       : new CompletionObserver(async (input) => {
-          const { decision, usage } = await callCompletionObserver(settings, input)
+          const signal =
+            settings.signal === undefined
+              ? observerStop.signal
+              : AbortSignal.any([settings.signal, observerStop.signal])
+          const { decision, usage } = await callCompletionObserver({ ...settings, signal }, input)
           observerUsage.push(usage)
           return decision
         }, rules.observer)
@@ -157,11 +163,17 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
     played = await playCall(loop)
     ;({ assistantSettled } = await settleWork(loop))
   } catch (error) {
+    observer?.close()
+    observerStop.abort()
     participants.stopListening()
     await closeParticipants(assistant, caller, rules.cleanupTimeoutMs)
     preset.close()
+    // An abort is the caller of this function stopping the run, not a failure of the call.
+    if (options.signal?.aborted) throw error
     throw asRunError(error, participants)
   }
+  observer?.close()
+  observerStop.abort()
   const validity = watch.validity()
   participants.stopListening()
   const closed = await closeParticipants(assistant, caller, rules.cleanupTimeoutMs)
