@@ -158,6 +158,22 @@ describe('barge-in', () => {
     )
   })
 
+  it('a backchannel over its speech neither stops it nor gets an answer', async () => {
+    const client = await offline.connect(
+      { hearing: [{ text: 'tell me', startMs: 0, endMs: 400 }], behaviour: talker },
+      undefined,
+      'listening',
+    )
+    await client.start()
+    await advance(client, 1_000, 'a')
+    offline.server.hear('listening', { text: 'Mm-hmm.', startMs: 1_200, endMs: 1_500 })
+    await advance(client, 6_000, 'b')
+    expect(said(client)).toBe(longAnswer)
+    const audio = client.events.filter((event) => event.type === 'session.output_audio.delta')
+    expect(audio).toHaveLength(chunksOf(longAnswer))
+    expect(captions(client).map((event) => String(event.delta).trim())).toContain('Mm-hmm.')
+  })
+
   it('hands the behaviour what it heard and only what it actually said before the cut', async () => {
     const seen: unknown[] = []
     const recorder = {
@@ -236,5 +252,15 @@ describe('barge-in', () => {
     offline.server.hear('quiet', { text: 'wait again', startMs: 3_000, endMs: 3_400 })
     await advance(client, 2_000, 'b')
     expect(said(client)).toBe('Sure.Sure.')
+  })
+})
+
+describe('isBackchannel', () => {
+  it('is a short acknowledgement alone, in any case and punctuation; never a request', async () => {
+    const { isBackchannel } = await import('./backchannels.ts')
+    for (const text of ['Mm-hmm.', 'mhm', 'Uh-huh!', 'Right.', 'OK', 'Got it.', 'Okay…'])
+      expect(isBackchannel(text), text).toBe(true)
+    for (const text of ['Right, but can I book for four?', 'Okay, cancel it.', 'Sorry to jump in', ''])
+      expect(isBackchannel(text), text).toBe(false)
   })
 })

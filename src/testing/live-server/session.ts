@@ -4,6 +4,7 @@
 import type { ServerEvent, SessionResource } from 'openai/resources/live/live'
 import { DEFAULT_ACKNOWLEDGEMENT, DelegationAcknowledgements } from './acknowledgements.ts'
 import { ContextAppends } from './appends.ts'
+import { isBackchannel } from './backchannels.ts'
 import type { ParsedClientEvent, ParsedClientEventOf } from './client-events-schema.ts'
 import { ClientDelegations } from './delegation-client.ts'
 import { ResponsesDelegation } from './delegation-responses.ts'
@@ -252,7 +253,7 @@ export class OfflineLiveSession {
         timeline,
         send,
         isMuted: () => this.#muted,
-        onSpeechStart: () => this.#callerStartsSpeaking(),
+        onSpeechStart: (text) => this.#callerStartsSpeaking(text),
         onUtterance: (text) => this.#takeTurn(text),
       },
       responses:
@@ -368,9 +369,10 @@ export class OfflineLiveSession {
   }
 
   /** Heard caller speech starts: a voice model that is talking yields the floor (barge-in). */
-  #callerStartsSpeaking(): void {
+  #callerStartsSpeaking(text: string): void {
     const started = this.#started
-    if (started === null || this.#state !== 'active') return
+    // A backchannel is the caller listening, not taking the floor.
+    if (started === null || this.#state !== 'active' || isBackchannel(text)) return
     const nowMs = started.timeline.nowMs
     if (!started.speaker.isSpeakingAt(nowMs)) return
     this.#memory.withhold(started.speaker.yieldAt(nowMs))
@@ -381,6 +383,8 @@ export class OfflineLiveSession {
     const behaviour = this.#script.behaviour
     const started = this.#started
     if (behaviour === undefined || started === null || this.#state !== 'active') return
+    // Heard, and nothing to answer: the caller only acknowledged what it is hearing.
+    if (isBackchannel(text)) return
     const earlier = this.#memory.turns()
     this.#memory.heard(text)
     // What a yield withdrew (a result it had not told yet) still needs saying; it comes first.
