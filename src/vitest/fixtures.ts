@@ -16,6 +16,7 @@ import { failedExecution } from '../phases/engine/record.ts'
 import { runScenario } from '../phases/engine/run-scenario.ts'
 import { stageFailureOf } from '../phases/engine/stage.ts'
 import { phaseModule } from '../phases/registry.ts'
+import { loadInterventions, NO_INTERVENTIONS } from '../phases/run/interventions/index.ts'
 import { assistantVisibleInput, type LoadedScenario } from '../scenarios/index.ts'
 import { startOfflineLiveServer } from '../testing/live-server/index.ts'
 import { attachScenarioAudio, attachScenarioTimeline } from './attachments.ts'
@@ -69,6 +70,13 @@ export const scenarioTest = base
     onCleanup(() => server.close())
     return server
   })
+  // RUN's scheduled caller interventions, read and checked once per file (a broken file fails its tests, naming
+  // the file and field); other phases have none.
+  .extend('interventions', { scope: 'file' }, async ({ runPlan }) => {
+    const settings = runPlan.settings
+    if (settings.phase !== 'run') return NO_INTERVENTIONS
+    return loadInterventions(settings.simulation.interventions_file, runPlan.scenarioIds)
+  })
   // One caller source (and, live, one synthesizer and its cache) per file.
   .extend('callerSource', { scope: 'file' }, ({ phase, suiteSettings }) => phase.callerSource(suiteSettings))
   .extend('scenario', (): LoadedScenario => unbound('scenario'))
@@ -101,6 +109,7 @@ export const scenarioTest = base
       architectures,
       architecture,
       assistant,
+      interventions,
     }): ScenarioEnv<PhaseSettings> => {
       const runDirectory = plannedRunFor(runPlan, architecture).directory
       return {
@@ -111,6 +120,7 @@ export const scenarioTest = base
         callerSource,
         // Live with grading enabled: the semantic judge (one client and rate limiter per worker); otherwise null.
         judge: judgeOptionsFromSettings(suiteSettings, { runDirectory }),
+        interventions,
       }
     },
   )

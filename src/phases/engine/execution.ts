@@ -7,6 +7,7 @@ import type { SingleTurnGrade } from '../../grading/single-turn.ts'
 import type { SingleTurnObservation } from '../../observability/observation.ts'
 import type { ResultItem } from '../../reporting/result-schema.ts'
 import type { OfflineLiveServer } from '../../testing/live-server/index.ts'
+import type { InterventionSchedule } from '../run/interventions/index.ts'
 import type { ArtifactPaths } from './artifacts.ts'
 import type { CallerSource } from './caller.ts'
 import type { StageFailure } from './stage.ts'
@@ -22,6 +23,8 @@ export type SingleTurnSettings = CrawlSettings | WalkSettings
  * - `callerSource`: how the caller's request is produced (synthetic, text-to-speech, recording).
  * - `judge`: the semantic judge's options (judgeOptionsFromSettings); null or absent: no judge runs, and the
  *   applicable semantic dimensions stay not_assessed (offline, or grading disabled).
+ * - `interventions`: RUN's scheduled caller interventions by scenario id (simulation.interventions_file, loaded
+ *   once per file); absent: none.
  */
 export interface ScenarioEnv<Settings extends PhaseSettings = SingleTurnSettings> {
   settings: Settings
@@ -30,6 +33,7 @@ export interface ScenarioEnv<Settings extends PhaseSettings = SingleTurnSettings
   architecture: AssistantArchitecture
   callerSource: CallerSource
   judge?: SemanticJudgeOptions | null | undefined
+  interventions?: InterventionSchedule
 }
 
 interface ExecutionBase {

@@ -14,6 +14,7 @@ import { assistantVisibleInput } from '../../scenarios/index.ts'
 import type { ConversationDriver, OpenConversation } from '../engine/phase-module.ts'
 import { describeError, StageError } from '../engine/stage.ts'
 import { DEFAULT_COMPLETION, type OfflineConversation, runOfflineConversation } from './conversation.ts'
+import { interventionsFor, NO_INTERVENTIONS } from './interventions/index.ts'
 import { observeRunConversation } from './observe.ts'
 import type { RunObserved } from './observed.ts'
 import { scriptedCallerLines } from './offline-caller.ts'
@@ -83,6 +84,7 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
             assistantFirstPrompt: prompt,
           },
           lines: scriptedCallerLines(parameters, scenario.input.text),
+          interventions: interventionsFor(env.interventions ?? NO_INTERVENTIONS, scenario.id),
           application: options.application,
           rehearsalApplication: () => architecture.createApplication(visibleInput),
           completion: {

@@ -151,6 +151,7 @@ async function recordRun(
     completion_policy: conversation.completion_policy,
     finish_observed_ms: conversation.finish_observed_ms,
     drain_revocations: conversation.drain_revocations,
+    interventions: conversation.interventions,
     debug_artifacts: debug,
   })
   await writeDetails(env.runDirectory, scenario.id, details, written)

@@ -10,7 +10,7 @@ import type { ToolExecution } from '../../observability/observation.ts'
 import { mergeCallerContinuations } from './caller-turns.ts'
 import type { OfflineConversation } from './conversation.ts'
 import type { PlannedUtterance } from './offline-caller.ts'
-import { type RunTurnMetrics, summarizeTurnMetrics, verifiedAnswers, yieldOutcomes } from './turn-metrics.ts'
+import { bargeInYields, type RunTurnMetrics, summarizeTurnMetrics, verifiedAnswers } from './turn-metrics.ts'
 
 function kindOf(utterance: PlannedUtterance | undefined): CallerTurn['kind'] {
   if (utterance?.action === 'STOP') return 'closing'
@@ -106,6 +106,7 @@ export function observeRunConversation(conversation: OfflineConversation): {
   return {
     observation,
     interaction,
-    turns: summarizeTurnMetrics(yieldOutcomes(cues, assistantVoiced), answers),
+    // Scheduled barge-ins are measured from their cue; one found after the fact inside one is not counted again.
+    turns: summarizeTurnMetrics(bargeInYields(cues, conversation.interventions, assistantVoiced), answers),
   }
 }

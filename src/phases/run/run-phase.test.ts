@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunSettings } from '../../config/index.ts'
 import { judgeOptions, passing, startFakeJudgeApi } from '../../grading/judge/judge.test-helpers.ts'
 import { SEMANTIC_DIMENSIONS } from '../../grading/semantic-applicability.ts'
-import { assistantVisibleInput } from '../../scenarios/index.ts'
+import { assistantVisibleInput, loadDataset } from '../../scenarios/index.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../../testing/live-server/index.ts'
 import { architectureFor } from '../engine/architecture-choice.ts'
 import type { ScenarioEnv } from '../engine/execution.ts'
@@ -18,6 +18,7 @@ import { RunDetailsSchema } from './details.ts'
 import { runDriver } from './driver.ts'
 import { assessRun } from './grader.ts'
 import { runCallerSource, runPhase } from './index.ts'
+import { loadInterventions } from './interventions/index.ts'
 
 const DATASET = join(import.meta.dirname, '../../../scenarios/run/restaurant.json')
 
@@ -261,5 +262,53 @@ describe('RUN and the semantic judge', () => {
     } finally {
       await api.close()
     }
+  }, 120_000)
+})
+
+describe('RUN with a scheduled-interventions sidecar', () => {
+  it('the sidecar reaches the call: one barge-in exercised and yielded, its outcome in the row and the details', async () => {
+    const folder = await freshRunDirectory()
+    folders.push(folder)
+    const file = join(folder, 'interventions.json')
+    await writeFile(
+      file,
+      JSON.stringify({
+        schema_version: '1.0',
+        interventions: {
+          run_001_booking_complete: [
+            {
+              id: 'cut',
+              kind: 'barge_in',
+              text: 'Wait, is that for two?',
+              trigger: { while_assistant_speaking_ms: 1500 },
+            },
+          ],
+        },
+      }),
+    )
+    const settings = await runSettings([`interventions_file = ${JSON.stringify(file)}`])
+    const dataset = await loadDataset(DATASET)
+    const schedule = await loadInterventions(
+      settings.simulation.interventions_file,
+      dataset.scenarios.map((scenario) => scenario.id),
+    )
+    const env = { ...(await envFor(settings, 'responses')), interventions: schedule }
+    const execution = await execute('run_001_booking_complete', env)
+    expect(execution.row.observability?.live_evals).toMatchObject({
+      run_turns: { barge_ins: { exercised: 1, unexercised: 0 }, yield_rate: 1 },
+    })
+    const details = RunDetailsSchema.parse(
+      JSON.parse(await readFile(join(env.runDirectory, execution.row.artifacts.details as string), 'utf8')),
+    )
+    expect(details.interventions).toEqual([
+      expect.objectContaining({ id: 'cut', kind: 'barge_in', exercised: true, yielded: true }),
+    ])
+    expect(details.caller_utterances.some((line) => line.text === 'Wait, is that for two?')).toBe(true)
+    // The other scenarios of the file have none.
+    const other = await execute('run_007_cancel_authorized', env)
+    const otherDetails = RunDetailsSchema.parse(
+      JSON.parse(await readFile(join(env.runDirectory, other.row.artifacts.details as string), 'utf8')),
+    )
+    expect(otherDetails.interventions).toEqual([])
   }, 120_000)
 })
