@@ -6,10 +6,11 @@ export {
   type AssistantDefinition,
   defineAssistant,
   type OfflineRule,
+  type SpokenTurn,
   type ToolContext,
   type ToolDefinitionInput,
 } from './define/assistant.ts'
 export { defineScenario, type ScenarioDefinition } from './define/scenario.ts'
 export type { LiveEvalsTaskMeta, MatcherGrade } from './vitest/meta.ts'
-export type { ScenarioRun } from './vitest/scenario-run.ts'
+export type { MultiTurnRun, ScenarioRun, SingleTurnRun } from './vitest/scenario-run.ts'
 export { type ScenarioSuiteOptions, type ScenarioTestContext, scenarioSuite } from './vitest/suite.ts'
