@@ -10,7 +10,8 @@
 // process's CPU apart, RSS per conversation (peak RSS while the calls ran minus the RSS before they started,
 // divided by N), event-loop delay, and the relay lateness: for every 20 ms frame of every call, how late its
 // paired sends (caller's and assistant's input in the same slot) went out against the media clock's absolute
-// schedule. Figures are measured within one run; nothing here is a test.
+// schedule; then, for comparison, the lateness of as many bare 20 ms timer schedules on the same machine right
+// after (what timers alone give at that load). Figures are measured within one run; nothing here is a test.
 //
 // The server process is this file started with --serve: it builds the session scripts itself (behaviours are
 // functions and cannot cross a pipe) and takes `hear` lines for the caption bridge.
@@ -23,6 +24,8 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { responsesDelegation } from '../src/assistants/architectures/index.ts'
 import { models } from '../src/assistants/assistant-session.fixtures.ts'
+import { paceFrames } from '../src/audio/pacing.ts'
+import { FRAME_MS } from '../src/audio/pcm.ts'
 import { callerBriefOf } from '../src/phases/run/brief.ts'
 import { runLiveConversation } from '../src/phases/run/live/conversation.ts'
 import { scriptedCaller, TranscriptBridge } from '../src/phases/run/live/live-conversation.test-helpers.ts'
@@ -144,9 +147,37 @@ async function startServerProcess(): Promise<ServerProcess> {
   }
 }
 
+/**
+ * The same number of 20 ms schedules with a consumer that does nothing, right after the calls: what the timers
+ * alone give on this machine at this load. Stalled frames count with their lateness against the missed slot.
+ */
+async function timersOnly(count: number, seconds: number): Promise<number[]> {
+  const frames = Array.from({ length: (seconds * 1000) / FRAME_MS }, () => null)
+  const origin = performance.now() + FRAME_MS
+  const reports = await Promise.all(
+    Array.from({ length: count }, (_, index) =>
+      paceFrames(frames, () => true, { startAtMs: origin + (index * FRAME_MS) / count }),
+    ),
+  )
+  return reports
+    .flatMap((report) => {
+      const missed = new Map(report.stalls.map((stall) => [stall.frameIndex, stall.lateMs]))
+      return report.frames.map((frame) => missed.get(frame.index) ?? frame.lateMs)
+    })
+    .sort((a, b) => a - b)
+}
+
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
+}
+
+/** Wall-clock milestones of one conversation (ms since the benchmark's origin). */
+interface Milestones {
+  begun: number
+  started: number | null
+  played: number | null
+  done: number | null
 }
 
 async function oneConversation(
@@ -154,6 +185,7 @@ async function oneConversation(
   chosen: Scenario,
   index: number,
   settings: { maxSeconds: number; tickMs: number },
+  milestones: Milestones,
 ): Promise<LiveConversation> {
   const assistantToken = `bench-assistant-${index}`
   const callerToken = `bench-caller-${index}`
@@ -193,6 +225,13 @@ async function oneConversation(
     observer: null,
     hooks: {
       sessionsStarted: ({ assistant, caller }) => {
+        milestones.started = performance.now()
+        // The end of the relay: the first session.close either session sends.
+        for (const session of [assistant.session, caller]) {
+          session.onSent(({ event }) => {
+            if (event.type === 'session.close') milestones.played ??= performance.now()
+          })
+        }
         toAssistant.attach(caller)
         toCaller.attach(assistant.session)
       },
@@ -249,10 +288,17 @@ async function main(): Promise<void> {
     const cpuBefore = process.cpuUsage()
     const wallBefore = performance.now()
     loopDelay.enable()
+    const milestones: Milestones[] = []
     const settled = await Promise.allSettled(
       Array.from({ length: count }, async (_, index) => {
         if (!values.aligned) await sleep((index * 20) / count)
-        return oneConversation(server, chosen, index, { maxSeconds, tickMs })
+        const marks: Milestones = { begun: performance.now(), started: null, played: null, done: null }
+        milestones.push(marks)
+        try {
+          return await oneConversation(server, chosen, index, { maxSeconds, tickMs }, marks)
+        } finally {
+          marks.done = performance.now()
+        }
       }),
     )
     const conversations = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))
@@ -298,6 +344,28 @@ async function main(): Promise<void> {
       `  relay lateness over ${lateness.length} paired frames: p50 ${percentile(lateness, 50).toFixed(2)} ms, ` +
         `p99 ${percentile(lateness, 99).toFixed(2)} ms, max ${(lateness.at(-1) ?? Number.NaN).toFixed(2)} ms; ` +
         `event-loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(2)} ms`,
+    )
+    const medianOf = (pick: (marks: Milestones) => number | null) => {
+      const values = milestones.flatMap((marks) => {
+        const value = pick(marks)
+        return value === null ? [] : [value]
+      })
+      return percentile(
+        values.sort((a, b) => a - b),
+        50,
+      )
+    }
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+    console.log(
+      `  median wall time: starting both sessions ${seconds(medianOf((m) => (m.started ?? Number.NaN) - m.begun))}, ` +
+        `the call ${seconds(medianOf((m) => (m.played ?? Number.NaN) - (m.started ?? Number.NaN)))} for ` +
+        `${seconds((1000 * mediaSeconds) / Math.max(1, conversations.length))} of audio, ` +
+        `closing ${seconds(medianOf((m) => (m.done ?? Number.NaN) - (m.played ?? Number.NaN)))}`,
+    )
+    const baseline = await timersOnly(count, 10)
+    console.log(
+      `  timers only (${count} schedules, no sockets, 10 s, right after): late p50 ${percentile(baseline, 50).toFixed(2)} ms, ` +
+        `p99 ${percentile(baseline, 99).toFixed(2)} ms`,
     )
     console.log(`  load after: ${load()}`)
   } finally {

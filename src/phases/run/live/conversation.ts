@@ -192,7 +192,9 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
     loop.evidence.lines
       .filter((line) => line.role === 'user')
       .map((line) => ({ text: line.text, startMs: line.startMs, endMs: line.endMs })),
-    timeline.speechIntervals().assistant,
+    // The relay's own voice activity, measured frame by frame as the call went: rendering the recording to
+    // measure it here would hold the event loop for every other call's relay at once.
+    relay.assistantTrack.voiced,
     { backchannels: options.backchannels, stopAllowed: observer === null && loop.evidence.stateVerified },
   )
   return {

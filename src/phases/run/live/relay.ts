@@ -27,6 +27,14 @@ export class PairedSendLateness {
     this.#now = now
   }
 
+  /**
+   * A frame's slot came and its audio is being gathered: the first one fixes the schedule, as the pacer's first
+   * slot does (it is due the moment it is asked for).
+   */
+  frameStarted(): void {
+    this.#anchorMs ??= this.#now()
+  }
+
   /** The pair of one frame has been handed to both sessions. */
   pairSent(): void {
     const now = this.#now()
@@ -84,6 +92,7 @@ export class ConversationRelay {
       label: 'assistant',
       session: sessions.assistant,
       next: (samples) => {
+        this.lateness?.frameStarted()
         this.#tickStartMs = this.#timeline.nowMs()
         const clean = this.fromCaller.take(samples)
         this.callerTrack.hear(this.#tickStartMs, clean)
