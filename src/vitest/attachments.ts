@@ -5,6 +5,7 @@
 import type { TestContext } from 'vitest'
 import { scenarioReportLink, writeScenarioTimelineImage } from '../report/write-report.ts'
 import type { ResultArtifacts, ResultItem } from '../reporting/result-schema.ts'
+import { rowKeyOf } from '../reporting/row-key.ts'
 
 export const AUDIO_ANNOTATION_TYPE = 'live-evals:audio'
 
@@ -49,7 +50,7 @@ export async function attachScenarioTimeline(
   }
   if (image === null) return
   await annotate(
-    `timeline; report: ${scenarioReportLink(runDirectory, row.scenario_id)}`,
+    `timeline; report: ${scenarioReportLink(runDirectory, row.scenario_id, rowKeyOf(row).trial)}`,
     TIMELINE_ANNOTATION_TYPE,
     { contentType: 'image/svg+xml', path: image },
   )

@@ -110,9 +110,12 @@ export const scenarioTest = base
       architecture,
       assistant,
       interventions,
+      task,
     }): ScenarioEnv<PhaseSettings> => {
       const runDirectory = plannedRunFor(runPlan, architecture).directory
       return {
+        // scenarioSuite gives each test of a trials run its trial (src/vitest/plugin/trial-meta.ts).
+        trial: task.meta.liveEvalsTrial?.trial ?? null,
         settings: suiteSettings,
         runDirectory,
         offlineServer,
@@ -132,7 +135,12 @@ export const scenarioTest = base
     } catch (error) {
       const meta = task.meta.liveEvals
       if (meta !== undefined && !meta.sealed) {
-        meta.row = failedExecution(scenario, stageFailureOf(error, 'input_setup')).row
+        meta.row = failedExecution(
+          scenario,
+          stageFailureOf(error, 'input_setup'),
+          undefined,
+          scenarioEnv.trial ?? null,
+        ).row
       }
       throw error
     }

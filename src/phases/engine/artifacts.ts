@@ -5,12 +5,18 @@ import { writeArtifact, writeJsonArtifact } from '../../artifacts/index.ts'
 import type { SessionTimeline } from '../../observability/timeline.ts'
 import type { SessionTrace } from '../../observability/trace.ts'
 import type { ResultArtifacts } from '../../reporting/result-schema.ts'
+import { trialArtifactName } from '../../reporting/row-key.ts'
 
 /**
  * Absolute paths of the artifacts written for one scenario; null when not written. The keys are the results
  * row's `artifacts` (which holds the same files relative to the run directory).
  */
 export type ArtifactPaths = ResultArtifacts
+
+/** The artifact folder of a scenario's execution: its id, `__t<i>` appended for a trial of a trials run. */
+export function artifactNameOf(scenario: { id: string }, env: { trial?: number | null }): string {
+  return trialArtifactName(scenario.id, env.trial ?? null)
+}
 
 export function artifactLayout(scenarioId: string): Record<keyof ArtifactPaths, string> {
   return {

@@ -34,6 +34,11 @@ export interface ScenarioEnv<Settings extends PhaseSettings = SingleTurnSettings
   callerSource: CallerSource
   judge?: SemanticJudgeOptions | null | undefined
   interventions?: InterventionSchedule
+  /**
+   * The trial of a trials run (execution.trials > 1), 1-based; null or absent otherwise. It names the artifact
+   * folder (`<scenario id>__t<i>`, see trialArtifactName) and sets the row's `trial` extension.
+   */
+  trial?: number | null
 }
 
 interface ExecutionBase {

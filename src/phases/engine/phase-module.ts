@@ -60,7 +60,13 @@ export interface ConversationGrader<
     options: RecordOptions,
   ): Promise<Execution>
   /** The infrastructure_error execution for a failure at `failure.stage`, with what was written so far. */
-  failed(scenario: Pick<Scenario, 'id' | 'title'>, failure: StageFailure, written?: ArtifactPaths): Execution
+  failed(
+    scenario: Pick<Scenario, 'id' | 'title'>,
+    failure: StageFailure,
+    written?: ArtifactPaths,
+    /** The trial of a trials run (ScenarioEnv.trial); null otherwise. */
+    trial?: number | null,
+  ): Execution
 }
 
 export interface PhaseModule<

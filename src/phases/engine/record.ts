@@ -6,10 +6,12 @@
 import { buildConsumption } from '../../reporting/consumption.ts'
 import { infrastructureErrorRow, NO_ARTIFACTS, validateResultRow } from '../../reporting/result-item.ts'
 import type { ResultItem } from '../../reporting/result-schema.ts'
+import { withTrial } from '../../reporting/row-key.ts'
 import { contextMode, conversationContext, type Scenario, scenarioType } from '../../scenarios/index.ts'
 import {
   type ArtifactPaths,
   artifactLayout,
+  artifactNameOf,
   relativeArtifacts,
   writeDetails,
   writeSessionArtifacts,
@@ -44,7 +46,8 @@ export async function recordExecution(
       observed.frontendUsageSeconds === null ? null : { seconds: observed.frontendUsageSeconds },
     usage_records: observed.backendUsage,
   })
-  await writeSessionArtifacts(env.runDirectory, scenario.id, timeline, observed.trace, written)
+  const artifactName = artifactNameOf(scenario, env)
+  await writeSessionArtifacts(env.runDirectory, artifactName, timeline, observed.trace, written)
   await writeScenarioSnapshot(env.runDirectory, scenario)
 
   const mode = env.settings.execution.mode === 'live' ? 'live' : 'offline_fixture'
@@ -57,7 +60,7 @@ export async function recordExecution(
     semantic,
     audio: observed.interaction,
     consumption,
-    artifacts: relativeArtifacts(scenario.id, { ...written, details: artifactLayout(scenario.id).details }),
+    artifacts: relativeArtifacts(artifactName, { ...written, details: artifactLayout(artifactName).details }),
     audio_source: env.callerSource.audioSource,
     provenance: {
       execution_mode: mode,
@@ -78,6 +81,7 @@ export async function recordExecution(
             metadata: caller.recording.metadata,
           },
   })
+  row = withTrial(row, env.trial ?? null)
   if (options.transformRow !== undefined) {
     row = validateResultRow(options.transformRow(structuredClone(row) as Record<string, unknown>))
   }
@@ -121,7 +125,7 @@ export async function recordExecution(
     delegation_error: observed.delegationError,
     listener_problems: observed.listenerProblems,
   })
-  await writeDetails(env.runDirectory, scenario.id, details, written)
+  await writeDetails(env.runDirectory, artifactName, details, written)
   const failure = row.status === 'infrastructure_error' ? (row.error as StageFailure) : null
   return {
     interaction: 'single_turn',
@@ -139,14 +143,16 @@ export function failureRow(
   scenario: Pick<Scenario, 'id' | 'title'>,
   failure: StageFailure,
   written: ArtifactPaths,
+  trial: number | null = null,
 ): ResultItem {
-  return infrastructureErrorRow({
+  const row = infrastructureErrorRow({
     scenario_id: scenario.id,
     title: scenario.title,
     stage: failure.stage,
     message: failure.message,
-    artifacts: relativeArtifacts(scenario.id, written),
+    artifacts: relativeArtifacts(artifactNameOf(scenario, { trial }), written),
   })
+  return withTrial(row, trial)
 }
 
 /**
@@ -157,8 +163,9 @@ export function failedExecution(
   scenario: Pick<Scenario, 'id' | 'title'>,
   failure: StageFailure,
   written: ArtifactPaths = { ...NO_ARTIFACTS },
+  trial: number | null = null,
 ): SingleTurnExecution {
-  const row = failureRow(scenario, failure, written)
+  const row = failureRow(scenario, failure, written, trial)
   return {
     interaction: 'single_turn',
     scenarioId: scenario.id,

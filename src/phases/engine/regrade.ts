@@ -198,7 +198,8 @@ async function regradeRow(
     details.public_business_facts ?? null,
     options.judge,
   )
-  const detailsPath = artifactLayout(row.scenario_id).details
+  // A trial's details are in its own folder (<id>__t<i>): the row says where.
+  const detailsPath = row.artifacts.details ?? artifactLayout(row.scenario_id).details
   const graded = buildGradedRow({
     scenario_id: row.scenario_id,
     title: row.title ?? scenario.title,

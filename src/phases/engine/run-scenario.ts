@@ -8,7 +8,7 @@
 import type { PhaseSettings } from '../../config/index.ts'
 import { NO_ARTIFACTS } from '../../reporting/result-item.ts'
 import type { Scenario } from '../../scenarios/index.ts'
-import { type ArtifactPaths, writeSessionArtifacts } from './artifacts.ts'
+import { type ArtifactPaths, artifactNameOf, writeSessionArtifacts } from './artifacts.ts'
 import type { CallerAudio } from './caller.ts'
 import type { ScenarioEnv, ScenarioExecution } from './execution.ts'
 import type { DriveOptions, OpenConversation, PhaseModule } from './phase-module.ts'
@@ -52,7 +52,7 @@ export async function runScenario<
       try {
         await writeSessionArtifacts(
           env.runDirectory,
-          scenario.id,
+          artifactNameOf(scenario, env),
           conversation.timeline,
           conversation.trace,
           written,
@@ -61,6 +61,6 @@ export async function runScenario<
         // Keep whatever was written; the row below still reports the original failure.
       }
     }
-    return phase.grader.failed(scenario, failure, written)
+    return phase.grader.failed(scenario, failure, written, env.trial ?? null)
   }
 }

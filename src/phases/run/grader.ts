@@ -14,6 +14,7 @@ import { conversationContext, type Scenario, scenarioType } from '../../scenario
 import {
   type ArtifactPaths,
   artifactLayout,
+  artifactNameOf,
   relativeArtifacts,
   writeDetails,
   writeSessionArtifacts,
@@ -92,7 +93,8 @@ async function recordRun(
 ): Promise<MultiTurnExecution> {
   const { conversation, observation, timeline } = observed
   const { grade, semantic } = assessed
-  await writeSessionArtifacts(env.runDirectory, scenario.id, timeline, observed.trace, written)
+  const artifactName = artifactNameOf(scenario, env)
+  await writeSessionArtifacts(env.runDirectory, artifactName, timeline, observed.trace, written)
   await writeScenarioSnapshot(env.runDirectory, scenario)
   let debug: DebugArtifactPaths | null = null
   if (env.settings.simulation.debug_artifacts) {
@@ -104,7 +106,7 @@ async function recordRun(
     )
   }
   let row: ResultItem = buildRunRow(scenario, conversation, grade, observed.interaction, {
-    artifacts: relativeArtifacts(scenario.id, { ...written, details: artifactLayout(scenario.id).details }),
+    artifacts: relativeArtifacts(artifactName, { ...written, details: artifactLayout(artifactName).details }),
     semanticQuality: grade.semantic_quality,
     judgeFailure: semantic.failure,
     validity: observed.validity,
@@ -154,7 +156,7 @@ async function recordRun(
     interventions: conversation.interventions,
     debug_artifacts: debug,
   })
-  await writeDetails(env.runDirectory, scenario.id, details, written)
+  await writeDetails(env.runDirectory, artifactName, details, written)
   const failure = row.status === 'infrastructure_error' ? (row.error as StageFailure) : null
   return {
     interaction: 'multi_turn',
@@ -172,13 +174,13 @@ export const runGrader: ConversationGrader<RunObserved, MultiTurnExecution, RunS
     const assessed = await assessRun(scenario, observed, env)
     return recordRun(scenario, env, observed, assessed, written, options)
   },
-  failed(scenario, failure, written = artifactsNone()) {
+  failed(scenario, failure, written = artifactsNone(), trial = null) {
     return {
       interaction: 'multi_turn',
       scenarioId: scenario.id,
       observation: null,
       grade: null,
-      row: failureRow(scenario, failure, written),
+      row: failureRow(scenario, failure, written, trial),
       artifacts: written,
       failure,
     }

@@ -2,7 +2,7 @@
 // tests per scenario, rows keyed by (scenario id, trial) with the trial extension on every row, the trials run
 // extension with pass^k equal to hand-computed values, the console lines, and a junit.xml whose testcases carry
 // each scenario's metrics as properties. `-t "trial 2/3"` selects one trial of every scenario.
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { EXTENSION_KEY } from '../../reporting/extensions/registry.ts'
@@ -150,9 +150,32 @@ describe('LIVE_EVALS_TRIALS=3 on two scenarios (trial 2 of hours_flaky fails on 
     expect(xml).toContain('<property name="trials.pass_3" value="0.5"/>')
   })
 
-  test.todo(
-    "each trial's artifacts are written to <scenario id>__t<i> (needs the engine to take the trial: see the issue note)",
-  )
+  test("each trial's artifacts are in its own <scenario id>__t<i> folder, none overwritten", async () => {
+    const { document, runDirectory } = trials
+    const seen = new Set<string>()
+    for (const row of document.results) {
+      const folder = `${row.scenario_id}__t${rowKeyOf(row).trial}`
+      expect(row.artifacts).toMatchObject({
+        input_audio: `audio/${folder}/input.wav`,
+        conversation_audio: `audio/${folder}/conversation.wav`,
+        events: `events/${folder}.jsonl`,
+        details: `transcripts/${folder}.json`,
+      })
+      for (const path of Object.values(row.artifacts)) {
+        if (path === null) continue
+        expect(seen.has(path), path).toBe(false)
+        seen.add(path)
+        expect((await stat(join(runDirectory, path))).isFile()).toBe(true)
+      }
+    }
+    // The details of the trial that failed on purpose are its own: its trial and its verdict.
+    const failed = JSON.parse(await readFile(join(runDirectory, 'transcripts/hours_flaky__t2.json'), 'utf8'))
+    expect(failed.observability?.live_evals?.trial).toBe(2)
+    expect(failed.verdict?.status).toBe('failed')
+    const passed = JSON.parse(await readFile(join(runDirectory, 'transcripts/hours_flaky__t3.json'), 'utf8'))
+    expect(passed.observability?.live_evals?.trial).toBe(3)
+    expect(passed.verdict).toBeUndefined()
+  })
 })
 
 describe('-t "trial 2/3" selects one trial of every scenario', () => {
