@@ -204,3 +204,64 @@ describe('live RUN limits and validity', () => {
     expect(Array.from(cleanHeard.subarray(0, 48_000))).toEqual(Array.from(voice.subarray(0, 48_000)))
   }, 60_000)
 })
+
+describe('live RUN endings after the call', () => {
+  it('delegated work still pending after the work grace is pending_work_timeout, with the call kept', async () => {
+    const scenario = await bundledRunScenario('run_001_booking_complete')
+    // The limit falls just after the booking was delegated, and there is no grace to finish it.
+    const { options } = offlineLiveCall(server, scenario, { rules: { maxDurationMs: 5_300, workGraceMs: 0 } })
+    const conversation = await runLiveConversation(options)
+    expect(conversation.call.delegationIds).toHaveLength(1)
+    expect(conversation.termination_reason).toBe('pending_work_timeout')
+    expect(conversation.failure).toMatchObject({
+      stage: 'response_collection',
+      reason: 'pending_work_timeout',
+    })
+    expect(conversation.call.closeOutcome.type).toBe('closed')
+    // With a grace the same call settles its work and ends at the limit instead.
+    const graced = await runLiveConversation(
+      offlineLiveCall(server, scenario, { rules: { maxDurationMs: 5_300, workGraceMs: 5_000 } }).options,
+    )
+    expect(graced.termination_reason).toBe('duration_limit')
+    expect(graced.failure).toBeNull()
+  }, 60_000)
+
+  it('a session that never confirms its close makes the call cleanup_timeout, both sessions shut down', async () => {
+    const scenario = await bundledRunScenario('run_001_booking_complete')
+    const { options } = offlineLiveCall(server, scenario, {
+      callerFaults: { withholdSessionClosed: true },
+      rules: { maxDurationMs: 3_000, cleanupTimeoutMs: 500 },
+    })
+    const conversation = await runLiveConversation(options)
+    expect(conversation.termination_reason).toBe('cleanup_timeout')
+    expect(conversation.failure?.message).toContain('500 ms')
+    expect(conversation.caller.closeOutcome.type).toBe('local_shutdown')
+    expect(conversation.caller.audio_duration_ms).toBeNull()
+  }, 60_000)
+
+  it('a caller session the server ends mid-call is caller_connection', async () => {
+    const scenario = await bundledRunScenario('run_001_booking_complete')
+    const { options } = offlineLiveCall(server, scenario, {
+      callerFaults: { serverClose: { atAudioMs: 2_000, reason: 'connection_lost' } },
+    })
+    const error = await failureOf(runLiveConversation(options))
+    expect(error).toMatchObject({ terminationReason: 'caller_connection', stage: 'response_collection' })
+  }, 60_000)
+
+  it('is byte-identical for the same input on fresh servers', async () => {
+    const scenario = await bundledRunScenario('run_002_booking_missing_name')
+    const play = async () => {
+      const fresh = await startOfflineLiveServer()
+      try {
+        const conversation = await runLiveConversation(offlineLiveCall(fresh, scenario).options)
+        return conversation.call.timeline.recorder.render()
+      } finally {
+        await fresh.close()
+      }
+    }
+    const [a, b] = [await play(), await play()]
+    expect(a.caller.length).toBeGreaterThan(24_000 * 20)
+    expect(Buffer.from(a.caller.buffer).equals(Buffer.from(b.caller.buffer))).toBe(true)
+    expect(Buffer.from(a.assistant.buffer).equals(Buffer.from(b.assistant.buffer))).toBe(true)
+  }, 60_000)
+})

@@ -65,6 +65,8 @@ export interface LiveConversationOptions extends ParticipantOptions {
   hooks?: LiveConversationHooks
 }
 
+const CLOSE_WAIT_BEYOND_CLEANUP_MS = 1_000
+
 const usageSecondsMs = (outcome: LiveSessionOutcome) =>
   outcome.type === 'closed' ? Math.round(outcome.usageSeconds * 1000) : null
 
@@ -79,7 +81,9 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
   const listener = new AssistantListener()
   const relay = new ConversationRelay({ timeline, preset, listener, measureLateness: mode === 'real_time' })
   const watch = new CallerBackendWatch(options.callerBackend !== null)
-  const closeTimeout = { closeTimeoutMs: rules.cleanupTimeoutMs }
+  // The sessions' own close wait outlasts the cleanup deadline, so a close that hangs is `cleanup_timeout` and
+  // `session_close` is kept for a session that ended without `session.closed`.
+  const closeTimeout = { closeTimeoutMs: rules.cleanupTimeoutMs + CLOSE_WAIT_BEYOND_CLEANUP_MS }
   let participants: Participants
   try {
     participants = await openParticipants(
@@ -237,10 +241,11 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
 /** A failure during the call, named by the side that was lost when one was. */
 function asRunError(error: unknown, participants: Participants): LiveRunError {
   if (error instanceof LiveRunError) return error
+  // A session that ended on its own during the call (failed, or closed by the server) is the side that was lost.
   const lost =
-    participants.caller.settled?.type === 'failed'
+    participants.caller.settled !== undefined
       ? 'caller_connection'
-      : participants.assistant.session.settled?.type === 'failed'
+      : participants.assistant.session.settled !== undefined
         ? 'assistant_connection'
         : 'response_collection'
   return new LiveRunError(
