@@ -24,3 +24,9 @@ test('with a judge: the rubric too, before the task', () => {
     'toCompleteTask',
   ])
 })
+
+test('a conversation (RUN): the tool contract is diagnostic, so no toMatchToolCalls', () => {
+  const seen: string[] = []
+  assertDefaultBody(true, (matcher, soft) => seen.push(`${matcher}${soft ? ' (soft)' : ''}`), 'multi_turn')
+  expect(seen).toEqual(['toFollowDelegationPolicy (soft)', 'toSatisfyRubric (soft)', 'toCompleteTask'])
+})

@@ -38,8 +38,10 @@ export interface ScenarioSuiteOptions extends SuiteScenarioSource {
 }
 
 async function defaultBody({ liveSession, expect, scenarioEnv }: ScenarioTestContext): Promise<void> {
-  assertDefaultBody(scenarioEnv.judge != null, (matcher, soft) =>
-    (soft ? expect.soft(liveSession) : expect(liveSession))[matcher](),
+  assertDefaultBody(
+    scenarioEnv.judge != null,
+    (matcher, soft) => (soft ? expect.soft(liveSession) : expect(liveSession))[matcher](),
+    liveSession.interaction,
   )
 }
 
