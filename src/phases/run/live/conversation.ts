@@ -218,6 +218,8 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
     caller_actions: countActions(plan),
     completion_policy: played.policy,
     drain_revocations: [...loop.drain.revocations],
+    // Nothing schedules caller interventions in a live call yet (the offline driver's interventions/ do).
+    interventions: [],
     validity,
     caller: {
       session: caller,

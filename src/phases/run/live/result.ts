@@ -29,9 +29,9 @@ export interface LiveCallerRecord {
   backend_usage: ObservedResponseUsage[]
 }
 
-// Scheduled interventions are an offline driver feature for now; a live call carries none (not even the key).
+// Scheduled interventions are an offline driver feature for now: a live call's list is empty.
 export interface LiveConversation
-  extends Omit<OfflineConversation, 'completion_policy' | 'termination_reason' | 'interventions'> {
+  extends Omit<OfflineConversation, 'completion_policy' | 'termination_reason'> {
   termination_reason: LiveTerminationReason
   completion_policy: LiveCompletionPolicy
   validity: CallerSimulationValidity
