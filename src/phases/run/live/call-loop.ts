@@ -33,8 +33,15 @@ export interface CallLoop {
   delegationIds: readonly string[]
   executionTimes: Map<string, number>
   rules: LiveCallRules
+  /** What the last step found; shared with the evidence, which reads it rather than asking again. */
+  work: StepWork
   assistantFirst: boolean
   afterStep?: ((nowMs: number) => void) | undefined
+}
+
+export interface StepWork {
+  assistantBusy: boolean
+  executionCount: number
 }
 
 export interface PlayedLoop {
@@ -42,20 +49,23 @@ export interface PlayedLoop {
   policy: LiveCompletionPolicy
 }
 
-function assistantBusy(loop: CallLoop): boolean {
-  return loop.delegationIds.some((id) => !loop.assistant.delegationFinished(id))
-}
-
-/** One media clock step, and the record of what it brought. */
+/**
+ * One media clock step, and the record of what it brought: completion times of new tool executions, settled
+ * delegations, and whether delegated work is still running (read once here: the rest of the tick uses it).
+ */
 async function step(loop: CallLoop): Promise<number> {
   await loop.clock.step(loop.streams)
   const nowMs = loop.timeline.nowMs()
-  for (const record of loop.assistant.tools.executions()) {
+  const executions = loop.assistant.tools.executions()
+  for (const record of executions) {
     const id = record.call_id ?? `${record.name}#${loop.executionTimes.size}`
     if (!loop.executionTimes.has(id)) loop.executionTimes.set(id, nowMs)
   }
+  loop.work.executionCount = executions.length
+  loop.work.assistantBusy = false
   for (const id of loop.delegationIds) {
     if (loop.assistant.delegationFinished(id)) loop.timeline.delegationSettled(id, nowMs)
+    else loop.work.assistantBusy = true
   }
   loop.afterStep?.(nowMs)
   return nowMs
@@ -123,7 +133,7 @@ export async function playCall(loop: CallLoop): Promise<PlayedLoop> {
       if (caption?.role === 'user') drain.callerSpoke(caption.startMs ?? caption.receivedAtMs)
     }
     // New evidence, or the caller's backend still thinking, means the caller may not be done.
-    if (evidence.refresh() || loop.watch.working) drain.evidenceChanged(nowMs)
+    if (evidence.refresh(loop.work.executionCount) || loop.watch.working) drain.evidenceChanged(nowMs)
     if (observer !== null && observer.failure === null) {
       const signal = observer.takeSignal(evidence.moment(nowMs))
       if (signal !== null) drain.observeSignal(signal, nowMs)
@@ -147,7 +157,7 @@ export async function playCall(loop: CallLoop): Promise<PlayedLoop> {
     const ready = drain.ready({
       nowMs,
       lastVoiceMs: voiced.length === 0 ? null : Math.max(...voiced),
-      assistantBusy: assistantBusy(loop),
+      assistantBusy: loop.work.assistantBusy,
       bufferedSpeech: loop.relay.bufferedSpeech,
       evidenceCurrent: evidence.isCurrent(nowMs),
     })
@@ -158,6 +168,6 @@ export async function playCall(loop: CallLoop): Promise<PlayedLoop> {
 /** After the loop: keeps the clock running until both sides' delegated work settled; true when it did. */
 export async function settleWork(loop: CallLoop): Promise<{ assistantSettled: boolean }> {
   const graceEnd = loop.timeline.nowMs() + loop.rules.workGraceMs
-  while ((assistantBusy(loop) || loop.watch.working) && loop.timeline.nowMs() < graceEnd) await step(loop)
-  return { assistantSettled: !assistantBusy(loop) }
+  while ((loop.work.assistantBusy || loop.watch.working) && loop.timeline.nowMs() < graceEnd) await step(loop)
+  return { assistantSettled: !loop.work.assistantBusy }
 }

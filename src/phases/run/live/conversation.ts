@@ -117,6 +117,7 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
           observerUsage.push(usage)
           return decision
         }, rules.observer)
+  const work = { assistantBusy: false, executionCount: 0 }
   const loop: CallLoop = {
     mode,
     clock: new MediaClock({
@@ -132,7 +133,7 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
       relay,
       tools: assistant.tools,
       expectedState: options.observerFacts.expected_application_state,
-      assistantBusy: () => delegationIds.some((id) => !assistant.delegationFinished(id)),
+      assistantBusy: () => work.assistantBusy,
       callerBackendWorking: () => watch.working,
     }),
     drain: new CompletionDrain({ drainMs: rules.drainMs, finalQuietMs: rules.finalQuietMs }),
@@ -143,6 +144,7 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
     delegationIds,
     executionTimes: new Map(),
     rules,
+    work,
     assistantFirst: options.assistantFirstPrompt !== null,
     afterStep: options.hooks?.afterStep,
   }

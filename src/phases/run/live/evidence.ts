@@ -34,6 +34,7 @@ export class ConversationEvidence {
   #transcriptCount = -1
   #executionCount = -1
   #lines: TimelineLine[] = []
+  #callerLines = 0
   #state: JsonObject = {}
   #verified = false
 
@@ -41,16 +42,16 @@ export class ConversationEvidence {
     this.#sources = sources
   }
 
-  /** Reads the call; returns true when the evidence changed since the last read. */
-  refresh(): boolean {
+  /** Reads the call (`executions`: terminal tool executions so far); true when the evidence changed. */
+  refresh(executions: number): boolean {
     const { timeline, tools, expectedState } = this.#sources
-    const executions = tools.executions().length
     if (timeline.transcripts.length === this.#transcriptCount && executions === this.#executionCount)
       return false
     this.#transcriptCount = timeline.transcripts.length
     this.#executionCount = executions
     this.#revision += 1
     this.#lines = timeline.lines()
+    this.#callerLines = this.#lines.filter((line) => line.role === 'user').length
     this.#state = tools.snapshot()
     this.#verified = runOutcomeVerified(expectedState, tools.initialState, this.#state)
     return true
@@ -95,8 +96,8 @@ export class ConversationEvidence {
       lastCallerSpeechMs: relay.callerTrack.lastVoiceEndMs,
       lastAssistantSpeechMs: relay.assistantTrack.lastVoiceEndMs,
       current: this.isCurrent(nowMs),
-      callerUtterances: this.#lines.filter((line) => line.role === 'user').length,
-      assistantTurns: this.#lines.filter((line) => line.role === 'assistant').length,
+      callerUtterances: this.#callerLines,
+      assistantTurns: this.#lines.length - this.#callerLines,
       delegationActive: this.#sources.assistantBusy(),
       expectsState: Object.keys(this.#sources.expectedState).length > 0,
       stateVerified: this.#verified,
