@@ -89,6 +89,7 @@ export const ENVIRONMENT_SETTINGS: readonly EnvironmentSetting[] = [
     phases: ['run'],
   },
   { variable: 'LIVE_EVALS_RUN_DEBUG', key: 'simulation.debug_artifacts', kind: 'boolean', phases: ['run'] },
+  { variable: 'LIVE_EVALS_CONDITION', key: 'simulation.condition', kind: 'string', phases: ['run'] },
   { variable: 'OPENAI_API_KEY', key: 'credentials.openai_api_key', kind: 'string' },
   { variable: 'OPENAI_RESPONSES_API_KEY', key: 'credentials.responses_api_key', kind: 'string' },
   { variable: 'OPENAI_CLIENT_ASSISTANT_TOKEN', key: 'credentials.client_assistant_token', kind: 'string' },

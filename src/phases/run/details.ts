@@ -4,6 +4,7 @@
 // initial and final state, the metrics, the grade and its checks, the completion and the simulation's validity.
 // `verdict` is added by the one-verdict step when the test's assertions changed the row.
 import { z } from 'zod'
+import { AudioRealismMetadata } from '../../audio/effects/metadata.ts'
 import { InterventionOutcomeSchema } from './interventions/index.ts'
 import { SimulationValiditySchema } from './validity.ts'
 
@@ -60,6 +61,8 @@ export const RunDetailsSchema = z.strictObject({
   drain_revocations: z.array(json),
   /** Each scheduled intervention's outcome (exercised, yielded, yield latency, or why it was not exercised). */
   interventions: z.array(InterventionOutcomeSchema),
+  /** The acoustic preset on the caller's voice (its effects, seed, lost frames); null for a clean call. */
+  audio_realism: AudioRealismMetadata.nullable(),
   /** Paths (relative to the run directory) of the ticks and turns JSONL when debug artifacts were asked for. */
   debug_artifacts: z.strictObject({ ticks: z.string(), turns: z.string() }).nullable(),
   verdict: z.strictObject({ status: z.string(), assessment: json }).optional(),

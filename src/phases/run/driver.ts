@@ -5,7 +5,9 @@
 // Offline the sessions open inside run() (each rehearsal opens its own), so open() only checks what the call
 // needs; the timeline and trace a failure leaves are those of the last call played, or empty before any.
 import { readFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { assistantModelsFromSettings } from '../../assistants/frontend/models.ts'
+import { type RealismOptions, RealismProcessor } from '../../audio/effects/index.ts'
 import type { RunSettings } from '../../config/index.ts'
 import { credentialValues } from '../../config/redact.ts'
 import { SessionTimeline } from '../../observability/timeline.ts'
@@ -38,6 +40,26 @@ export async function assistantFirstPrompt(settings: RunSettings): Promise<strin
   }
 }
 
+/**
+ * The acoustic preset on the caller's voice (simulation.condition, seed), checked before any session opens; null
+ * for clean, so a clean call's caller track is exactly the synthetic voice.
+ */
+export async function callerPreset(settings: RunSettings): Promise<RealismOptions | null> {
+  const { condition, seed } = settings.simulation
+  if (condition === 'clean') return null
+  const options: RealismOptions = { condition, seed, baseDirectory: dirname(settings.config_file) }
+  try {
+    ;(await RealismProcessor.create(options)).close()
+  } catch (error) {
+    throw new StageError(
+      'input_setup',
+      `simulation.condition ${JSON.stringify(condition)} (seed ${seed}): ${describeError(error)}`,
+      { cause: error },
+    )
+  }
+  return options
+}
+
 export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
   async open(scenario, env, _caller, options): Promise<OpenConversation<RunObserved>> {
     const settings = env.settings
@@ -57,6 +79,7 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
       )
     }
     const prompt = await assistantFirstPrompt(settings)
+    const preset = await callerPreset(settings)
     const visibleInput = assistantVisibleInput(scenario)
     const architecture = env.architecture
     let timeline = new SessionTimeline({ mode: 'virtual' })
@@ -82,6 +105,7 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
             models: assistantModelsFromSettings(settings.models),
             stepMs: settings.simulation.tick_ms,
             assistantFirstPrompt: prompt,
+            preset,
           },
           lines: scriptedCallerLines(parameters, scenario.input.text),
           interventions: interventionsFor(env.interventions ?? NO_INTERVENTIONS, scenario.id),

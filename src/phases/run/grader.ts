@@ -154,6 +154,7 @@ async function recordRun(
     finish_observed_ms: conversation.finish_observed_ms,
     drain_revocations: conversation.drain_revocations,
     interventions: conversation.interventions,
+    audio_realism: conversation.call.realism?.metadata ?? null,
     debug_artifacts: debug,
   })
   await writeDetails(env.runDirectory, artifactName, details, written)

@@ -69,7 +69,9 @@ export function observeRunConversation(conversation: OfflineConversation): {
     end_ms: interval.endMs,
   })
   const assistantVoiced = speech.assistant.map(toInterval)
-  const segments: CallerTurn[] = speech.caller.map((interval) => ({
+  // Under a preset the recorded caller track carries noise: when the caller spoke is measured on its clean voice.
+  const callerSpeech = call.realism?.callerSpeechIntervals ?? speech.caller
+  const segments: CallerTurn[] = callerSpeech.map((interval) => ({
     ...toInterval(interval),
     kind: kindOf(
       plan.find((utterance) => interval.startMs < utterance.endMs && interval.endMs > utterance.startMs),

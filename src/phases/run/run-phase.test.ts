@@ -312,3 +312,29 @@ describe('RUN with a scheduled-interventions sidecar', () => {
     expect(otherDetails.interventions).toEqual([])
   }, 120_000)
 })
+
+describe('RUN under an acoustic preset', () => {
+  it('telephony on the caller voice: the call still passes, the caller track is processed, turns come from the clean voice', async () => {
+    const clean = await envFor(await runSettings(), 'responses')
+    const phone = await envFor(await runSettings(['condition = "telephony"']), 'responses')
+    const [plain, processed] = [
+      await execute('run_003_booking_missing_time', clean),
+      await execute('run_003_booking_missing_time', phone),
+    ]
+    expect(processed.row.status, JSON.stringify(processed.row.assessment)).toBe('passed')
+    const input = async (env: ScenarioEnv<RunSettings>, row: typeof plain.row) =>
+      readFile(join(env.runDirectory, row.artifacts.input_audio as string))
+    expect((await input(phone, processed.row)).equals(await input(clean, plain.row))).toBe(false)
+    // The same requests are counted whatever the line did to the caller's voice.
+    expect(processed.row.metrics.audio.response_opportunities).toEqual(
+      plain.row.metrics.audio.response_opportunities,
+    )
+  }, 120_000)
+
+  it('an unknown condition fails the scenario at input_setup with the valid names', async () => {
+    const env = await envFor(await runSettings(['condition = "underwater"']), 'client')
+    const execution = await execute('run_001_booking_complete', env)
+    expect(execution.row.error).toMatchObject({ stage: 'input_setup' })
+    expect(execution.row.error?.message).toMatch(/simulation.condition "underwater".*telephony/)
+  })
+})

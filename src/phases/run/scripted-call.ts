@@ -10,6 +10,7 @@ import {
   registerOfflineAssistant,
 } from '../../assistants/assistant-session.ts'
 import type { AssistantModels } from '../../assistants/frontend/index.ts'
+import { type RealismOptions, RealismProcessor, type RealismSummary } from '../../audio/effects/index.ts'
 import { pcm16FromBase64 } from '../../audio/pcm.ts'
 import type { LiveSessionOutcome } from '../../live/outcome.ts'
 import { SessionTimeline } from '../../observability/timeline.ts'
@@ -27,6 +28,11 @@ export interface ScriptedCallSetup {
   stepMs: number
   /** Assistant-first calls: sent as commentary with `delegation_id: null` once the session started. */
   assistantFirstPrompt: string | null
+  /**
+   * The run's acoustic preset on the caller's voice, applied frame by frame before the assistant gets it (a fresh,
+   * seeded processor per call, so every rehearsal hears the same bytes); null or absent: clean.
+   */
+  preset?: RealismOptions | null
 }
 
 /** What the watcher sees after each step. */
@@ -49,6 +55,11 @@ export interface PlayedCall {
   delegationIds: string[]
   closeOutcome: LiveSessionOutcome
   stoppedBy: 'watcher' | 'step_limit'
+  /**
+   * Under a preset: when the caller spoke, measured on its clean voice (noise never counts as caller speech),
+   * and the preset's metadata. null when the call was clean (the recorded caller track is the clean voice).
+   */
+  realism?: RealismSummary | null
 }
 
 export async function playScriptedCall(
@@ -108,6 +119,16 @@ export async function playScriptedCall(
     })
   }
   const clock = new MediaClock({ mode: 'virtual', stepMs: setup.stepMs })
+  let processor: RealismProcessor | null = null
+  try {
+    processor = setup.preset == null ? null : await RealismProcessor.create(setup.preset)
+  } catch (error) {
+    stop()
+    await assistant.close()
+    throw new StageError('input_setup', `The acoustic preset cannot be applied: ${describeError(error)}`, {
+      cause: error,
+    })
+  }
   const voice = new ScriptedCallerVoice(plan)
   const listener = new AssistantListener()
   const executionTimes = new Map<string, number>()
@@ -115,9 +136,10 @@ export async function playScriptedCall(
     label: 'assistant',
     session: assistant.session,
     next: (samples: number) => {
-      const chunk = voice.next(samples)
-      timeline.callerAudioSent(chunk)
-      return chunk
+      const clean = voice.next(samples)
+      const heard = processor === null ? clean : processor.process(clean)
+      timeline.callerAudioSent(heard)
+      return heard
     },
   }
   let stoppedBy: PlayedCall['stoppedBy'] = 'step_limit'
@@ -142,10 +164,12 @@ export async function playScriptedCall(
     }
   } catch (error) {
     stop()
+    processor?.close()
     await assistant.close()
     throw error
   }
   stop()
+  const realism = processor === null ? null : processor.finish()
   const closeOutcome = await assistant.close()
   return {
     assistant,
@@ -156,5 +180,6 @@ export async function playScriptedCall(
     delegationIds,
     closeOutcome,
     stoppedBy,
+    realism,
   }
 }
