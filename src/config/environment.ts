@@ -22,6 +22,7 @@ export const ENVIRONMENT_SETTINGS: readonly EnvironmentSetting[] = [
   { variable: 'LIVE_EVALS_RESULTS_DIR', key: 'execution.results_dir', kind: 'string' },
   { variable: 'LIVE_EVALS_CONCURRENCY', key: 'execution.concurrency', kind: 'integer' },
   { variable: 'LIVE_EVALS_MAX_EXAMPLES', key: 'execution.max_examples', kind: 'integer' },
+  { variable: 'LIVE_EVALS_VERBOSE', key: 'execution.verbose', kind: 'boolean' },
   { variable: 'LIVE_EVALS_TRIALS', key: 'execution.trials', kind: 'integer' },
   // CRAWL only: WALK replays recordings and RUN has no synthesized caller, so neither has a speech cache.
   { variable: 'LIVE_EVALS_REFRESH_AUDIO', key: 'audio.refresh_audio', kind: 'boolean', phases: ['crawl'] },

@@ -10,6 +10,7 @@ import { assistantModelsFromSettings } from '../../assistants/frontend/models.ts
 import { type RealismOptions, RealismProcessor } from '../../audio/effects/index.ts'
 import type { RunSettings } from '../../config/index.ts'
 import { credentialValues } from '../../config/redact.ts'
+import { consoleTranscript } from '../../observability/console-transcript.ts'
 import { SessionTimeline } from '../../observability/timeline.ts'
 import { SessionTrace } from '../../observability/trace.ts'
 import { assistantVisibleInput } from '../../scenarios/index.ts'
@@ -120,6 +121,11 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
         timeline = played.call.timeline
         trace = traceOfCall(played, trace)
         const observed = observeRunConversation(played)
+        if (settings.execution.verbose) {
+          const heading = `${scenario.id} (${architecture.name} assistant, RUN)`
+          const { tool_executions: executions, termination_reason: ended } = observed.observation
+          console.log(consoleTranscript(heading, timeline, executions, ended))
+        }
         return {
           conversation: played,
           ...observed,
