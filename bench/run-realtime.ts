@@ -4,7 +4,7 @@
 // Responses backend, each side hears the other through the caption bridge, and the call drains after the
 // farewell (or stops at --max-seconds).
 //
-// Run: npx node bench/run-realtime.ts [--conversations 32] [--max-seconds 45] [--tick-ms 200] [--aligned]
+// Run: npx node bench/run-realtime.ts [--conversations 32] [--max-seconds 60] [--tick-ms 200] [--aligned]
 //
 // It prints this process's CPU (user+system, per conversation and as a share of the cores), the server
 // process's CPU apart, RSS per conversation (peak RSS while the calls ran minus the RSS before they started,
@@ -39,6 +39,7 @@ import { assistantVisibleInput } from '../src/scenarios/visible.ts'
 import { type HeardUtterance, startOfflineLiveServer } from '../src/testing/live-server/index.ts'
 
 const SCENARIO_ID = 'run_001_booking_complete'
+const BRIDGE_QUIET_MS = { toAssistant: 700, toCaller: 1_500 }
 
 async function scenario(): Promise<Scenario> {
   const dataset = await loadDataset(
@@ -192,7 +193,9 @@ async function oneConversation(
   await server.register(assistantToken, callerToken)
   const lines = callerLines(chosen)
   let forwardedToCaller = 0
-  const toAssistant = new TranscriptBridge(server, assistantToken, 300)
+  // Longer pauses than the tests' bridges (300 / 1000 ms): a busy server process can fall silent for a few
+  // hundred milliseconds mid-utterance, which a shorter pause would take for the end of the utterance.
+  const toAssistant = new TranscriptBridge(server, assistantToken, BRIDGE_QUIET_MS.toAssistant)
   // The scripted caller says one line per thing it hears; once its lines are said it stops listening.
   const toCaller = new TranscriptBridge(
     {
@@ -202,7 +205,7 @@ async function oneConversation(
       },
     },
     callerToken,
-    1_000,
+    BRIDGE_QUIET_MS.toCaller,
     () => forwardedToCaller < lines.length,
   )
   const architecture = responsesDelegation()
@@ -247,7 +250,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       conversations: { type: 'string', default: '32' },
-      'max-seconds': { type: 'string', default: '45' },
+      'max-seconds': { type: 'string', default: '60' },
       'tick-ms': { type: 'string', default: '200' },
       aligned: { type: 'boolean', default: false },
     },
@@ -288,12 +291,12 @@ async function main(): Promise<void> {
     const cpuBefore = process.cpuUsage()
     const wallBefore = performance.now()
     loopDelay.enable()
-    const milestones: Milestones[] = []
+    const milestones: Milestones[] = new Array(count)
     const settled = await Promise.allSettled(
       Array.from({ length: count }, async (_, index) => {
         if (!values.aligned) await sleep((index * 20) / count)
         const marks: Milestones = { begun: performance.now(), started: null, played: null, done: null }
-        milestones.push(marks)
+        milestones[index] = marks
         try {
           return await oneConversation(server, chosen, index, { maxSeconds, tickMs }, marks)
         } finally {
@@ -318,6 +321,23 @@ async function main(): Promise<void> {
     const lateness = conversations
       .flatMap((conversation) => conversation.relay_lateness_ms ?? [])
       .sort((a, b) => a - b)
+    // While all N calls were under way: frames whose slot fell after the last call started and before the first
+    // one ended (each frame placed at its call's start plus 20 ms per frame), with a second's margin each side,
+    // so the sessions' setup and teardown bursts are left out.
+    const allStarted =
+      Math.max(...milestones.map((marks) => marks.started ?? Number.POSITIVE_INFINITY)) + 1_000
+    const firstEnded =
+      Math.min(...milestones.map((marks) => marks.played ?? Number.NEGATIVE_INFINITY)) - 1_000
+    const steady = settled
+      .flatMap((result, index) => {
+        const started = milestones[index]?.started
+        if (result.status !== 'fulfilled' || started == null) return []
+        return (result.value.relay_lateness_ms ?? []).filter((_, frame) => {
+          const slot = started + frame * FRAME_MS
+          return slot >= allStarted && slot <= firstEnded
+        })
+      })
+      .sort((a, b) => a - b)
     const endings: Record<string, number> = failures.length === 0 ? {} : { failed: failures.length }
     for (const failure of new Set(failures)) console.log(`  failed: ${failure}`)
     for (const conversation of conversations) {
@@ -326,6 +346,7 @@ async function main(): Promise<void> {
     const mediaSeconds =
       conversations.reduce((sum, conversation) => sum + conversation.call.endedAtMs, 0) / 1000
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1)
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
     console.log(
       `  endings: ${JSON.stringify(endings)}; ${mediaSeconds.toFixed(0)} s of calls in ${(wallMs / 1000).toFixed(1)} s wall`,
     )
@@ -345,6 +366,11 @@ async function main(): Promise<void> {
         `p99 ${percentile(lateness, 99).toFixed(2)} ms, max ${(lateness.at(-1) ?? Number.NaN).toFixed(2)} ms; ` +
         `event-loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(2)} ms`,
     )
+    console.log(
+      `  while all ${count} calls were under way (${steady.length} frames, ${seconds(Math.max(0, firstEnded - allStarted))}): ` +
+        `p50 ${percentile(steady, 50).toFixed(2)} ms, p99 ${percentile(steady, 99).toFixed(2)} ms, ` +
+        `max ${(steady.at(-1) ?? Number.NaN).toFixed(2)} ms`,
+    )
     const medianOf = (pick: (marks: Milestones) => number | null) => {
       const values = milestones.flatMap((marks) => {
         const value = pick(marks)
@@ -355,7 +381,6 @@ async function main(): Promise<void> {
         50,
       )
     }
-    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
     console.log(
       `  median wall time: starting both sessions ${seconds(medianOf((m) => (m.started ?? Number.NaN) - m.begun))}, ` +
         `the call ${seconds(medianOf((m) => (m.played ?? Number.NaN) - (m.started ?? Number.NaN)))} for ` +
