@@ -136,6 +136,15 @@ describe('live RUN openings', () => {
 })
 
 describe('live RUN limits and validity', () => {
+  it('an unknown acoustic preset fails at input_setup before any session opens', async () => {
+    const scenario = await bundledRunScenario('run_001_booking_complete')
+    const { options } = offlineLiveCall(server, scenario, { condition: 'underwater' })
+    const error = await failureOf(runLiveConversation(options))
+    expect(error).toMatchObject({ stage: 'input_setup' })
+    expect(error.message).toContain('underwater')
+    expect(server.stats().openConnections).toBe(0)
+  })
+
   it('a call that never drains ends at the maximum duration, counted from the relay start', async () => {
     const scenario = await bundledRunScenario('run_001_booking_complete')
     const { options } = offlineLiveCall(server, scenario, { rules: { maxDurationMs: 9_000 } })

@@ -25,7 +25,7 @@ import type { LiveSessionOutcome } from '../../../live/index.ts'
 import type { ModelUsageEvent } from '../../../models/index.ts'
 import { type ClockMode, SessionTimeline } from '../../../observability/timeline.ts'
 import { MediaClock } from '../../engine/media-clock.ts'
-import { describeError } from '../../engine/stage.ts'
+import { describeError, StageError } from '../../engine/stage.ts'
 import { CompletionDrain } from '../drain.ts'
 import { AssistantListener } from '../offline-caller.ts'
 import { type CallLoop, playCall, settleWork } from './call-loop.ts'
@@ -77,7 +77,15 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
   // captions and timings are on it. Real time, a stall of the event loop makes the pacer re-anchor rather than
   // burst, so sent audio falls behind the wall clock, and a wall-clock record would drift from both sessions'.
   const timeline = new SessionTimeline({ mode: 'virtual' })
-  const preset = await RealismProcessor.create(options.preset)
+  const preset = await RealismProcessor.create(options.preset).catch((error: unknown) => {
+    throw new StageError(
+      'input_setup',
+      `The caller's acoustic preset cannot be built: ${describeError(error)}`,
+      {
+        cause: error,
+      },
+    )
+  })
   const listener = new AssistantListener()
   const relay = new ConversationRelay({ timeline, preset, listener, measureLateness: mode === 'real_time' })
   const watch = new CallerBackendWatch(options.callerBackend !== null)
