@@ -4,7 +4,6 @@
 import type { Architecture } from '../../assistants/frontend/index.ts'
 import type { RunSettings } from '../../config/index.ts'
 import { INTERACTION_METRICS_VERSION } from '../../metrics/interaction.ts'
-import { simulatorVoice } from './simulator-voice.ts'
 
 export function runConfiguration(settings: RunSettings, architecture: Architecture): Record<string, unknown> {
   const endpoint = settings.assistant.endpoint.trim()
@@ -18,7 +17,9 @@ export function runConfiguration(settings: RunSettings, architecture: Architectu
     voice: settings.models.live_voice,
     first_speaker: simulation.assistant_first_prompt_file === null ? 'caller' : 'assistant',
     simulator_model: live ? settings.models.live_model : null,
-    simulator_voice: live ? simulatorVoice(settings.models.live_voice) : null,
+    // The caller speaks in each persona's own voice (never the assistant's: live/caller-session.ts), so there is no
+    // one voice for the run; each conversation's details JSON names the voice its caller used.
+    simulator_voice: null,
     simulator_backend_model: live ? simulation.simulator_backend_model : null,
     simulator_backend_reasoning_effort: live ? simulation.simulator_backend_reasoning_effort : null,
     semantic_drain: live ? simulation.semantic_drain : false,

@@ -4,7 +4,7 @@
 // the metrics were computed from, and they cost nothing when not asked for.
 import { writeArtifact } from '../../artifacts/index.ts'
 import type { Interval } from '../../metrics/intervals.ts'
-import type { OfflineConversation } from './conversation.ts'
+import type { PlayedConversation } from './observed.ts'
 
 export interface DebugArtifactPaths {
   ticks: string
@@ -23,7 +23,7 @@ const jsonl = (records: readonly object[]) => records.map((record) => `${JSON.st
 export async function writeDebugArtifacts(
   runDirectory: string,
   scenarioId: string,
-  conversation: OfflineConversation,
+  conversation: PlayedConversation,
   tickMs: number,
 ): Promise<DebugArtifactPaths> {
   const { call, plan } = conversation

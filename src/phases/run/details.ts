@@ -63,6 +63,22 @@ export const RunDetailsSchema = z.strictObject({
   interventions: z.array(InterventionOutcomeSchema),
   /** The acoustic preset on the caller's voice (its effects, seed, lost frames); null for a clean call. */
   audio_realism: AudioRealismMetadata.nullable(),
+  /** Live: the simulated caller's voice, audio and reasoning-backend usage (the evaluation's cost, never the row's). */
+  caller: z
+    .strictObject({
+      voice: z.string(),
+      audio_duration_ms: z.number().nullable(),
+      backend_usage: z.array(json),
+    })
+    .nullable(),
+  /** Live: the completion observer's assessments, usage and the error that switched it to the fallback. */
+  observer: z
+    .strictObject({ assessments: z.array(json), usage: z.array(json), failure: z.string().nullable() })
+    .nullable(),
+  /** The media clock the call ran on: real time live, virtual offline. */
+  clock_mode: z.enum(['virtual', 'real_time']),
+  /** A failure after the call was played (live: pending work, cleanup), kept with the conversation. */
+  failure: z.strictObject({ stage: z.string(), message: z.string() }).nullable(),
   /** Paths (relative to the run directory) of the ticks and turns JSONL when debug artifacts were asked for. */
   debug_artifacts: z.strictObject({ ticks: z.string(), turns: z.string() }).nullable(),
   verdict: z.strictObject({ status: z.string(), assessment: json }).optional(),

@@ -13,13 +13,16 @@ import { credentialValues } from '../../config/redact.ts'
 import { consoleTranscript } from '../../observability/console-transcript.ts'
 import { SessionTimeline } from '../../observability/timeline.ts'
 import { SessionTrace } from '../../observability/trace.ts'
-import { assistantVisibleInput } from '../../scenarios/index.ts'
-import type { ConversationDriver, OpenConversation } from '../engine/phase-module.ts'
+import { assistantVisibleInput, type Scenario } from '../../scenarios/index.ts'
+import type { ScenarioEnv } from '../engine/execution.ts'
+import type { ConversationDriver, DriveOptions, OpenConversation } from '../engine/phase-module.ts'
 import { describeError, StageError } from '../engine/stage.ts'
-import { DEFAULT_COMPLETION, type OfflineConversation, runOfflineConversation } from './conversation.ts'
+import { DEFAULT_COMPLETION, runOfflineConversation } from './conversation.ts'
 import { interventionsFor, NO_INTERVENTIONS } from './interventions/index.ts'
+import { runLiveConversation } from './live/conversation.ts'
+import { liveConversationOptions } from './live-options.ts'
 import { observeRunConversation } from './observe.ts'
-import type { RunObserved } from './observed.ts'
+import type { PlayedConversation, RunObserved } from './observed.ts'
 import { scriptedCallerLines } from './offline-caller.ts'
 import { traceOfCall } from './trace.ts'
 import { OFFLINE_CALLER_VALIDITY } from './validity.ts'
@@ -61,19 +64,60 @@ export async function callerPreset(settings: RunSettings): Promise<RealismOption
   return options
 }
 
+/** Plays the call: offline with the scripted caller (rehearsed), live with two GPT-Live sessions. */
+async function playConversation(
+  scenario: Scenario,
+  env: ScenarioEnv<RunSettings>,
+  options: DriveOptions,
+  prompt: string | null,
+  preset: RealismOptions | null,
+): Promise<PlayedConversation> {
+  const { settings, architecture } = env
+  const scheduled = interventionsFor(env.interventions ?? NO_INTERVENTIONS, scenario.id)
+  if (settings.execution.mode === 'live') {
+    if (scheduled.length > 0) {
+      throw new StageError(
+        'input_setup',
+        `Scenario ${scenario.id} has scheduled interventions, which only the offline scripted caller carries out; the live caller decides for itself. Remove simulation.interventions_file for live runs.`,
+      )
+    }
+    return runLiveConversation(
+      liveConversationOptions(scenario, env, options.application, prompt, options.signal),
+    )
+  }
+  const server = env.offlineServer
+  if (server === null) throw new StageError('connection', 'Offline RUN needs the offline GPT-Live server.')
+  const parameters = scenario.simulation_parameters as NonNullable<Scenario['simulation_parameters']>
+  const visibleInput = assistantVisibleInput(scenario)
+  return runOfflineConversation({
+    setup: {
+      server,
+      visibleInput,
+      architecture,
+      models: assistantModelsFromSettings(settings.models),
+      stepMs: settings.simulation.tick_ms,
+      assistantFirstPrompt: prompt,
+      preset,
+    },
+    lines: scriptedCallerLines(parameters, scenario.input.text),
+    interventions: scheduled,
+    application: options.application,
+    rehearsalApplication: () => architecture.createApplication(visibleInput),
+    completion: {
+      ...DEFAULT_COMPLETION,
+      drainMs: settings.simulation.drain_ms,
+      maxDurationMs: settings.simulation.max_duration_seconds * 1000,
+    },
+  })
+}
+
 export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
   async open(scenario, env, _caller, options): Promise<OpenConversation<RunObserved>> {
     const settings = env.settings
-    if (settings.execution.mode === 'live') {
-      throw new StageError(
-        'connection',
-        'Live RUN needs the dual-session driver, which this build does not include yet; run RUN offline (LIVE_EVALS_MODE=offline).',
-      )
+    if (settings.execution.mode === 'offline' && env.offlineServer === null) {
+      throw new StageError('connection', 'Offline RUN needs the offline GPT-Live server.')
     }
-    const server = env.offlineServer
-    if (server === null) throw new StageError('connection', 'Offline RUN needs the offline GPT-Live server.')
-    const parameters = scenario.simulation_parameters
-    if (parameters === null) {
+    if (scenario.simulation_parameters === null) {
       throw new StageError(
         'input_setup',
         `Scenario ${scenario.id} has no simulation_parameters; RUN needs them.`,
@@ -81,14 +125,12 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
     }
     const prompt = await assistantFirstPrompt(settings)
     const preset = await callerPreset(settings)
-    const visibleInput = assistantVisibleInput(scenario)
     const architecture = env.architecture
-    let timeline = new SessionTimeline({ mode: 'virtual' })
+    let timeline = new SessionTimeline({ mode: settings.execution.mode === 'live' ? 'real_time' : 'virtual' })
     let trace = new SessionTrace({
       redactFields: settings.redact_fields,
       secretValues: credentialValues(settings),
     })
-    let played: OfflineConversation | null = null
     return {
       get timeline() {
         return timeline
@@ -98,26 +140,7 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
       },
       async run() {
         options.signal?.throwIfAborted()
-        played = await runOfflineConversation({
-          setup: {
-            server,
-            visibleInput,
-            architecture,
-            models: assistantModelsFromSettings(settings.models),
-            stepMs: settings.simulation.tick_ms,
-            assistantFirstPrompt: prompt,
-            preset,
-          },
-          lines: scriptedCallerLines(parameters, scenario.input.text),
-          interventions: interventionsFor(env.interventions ?? NO_INTERVENTIONS, scenario.id),
-          application: options.application,
-          rehearsalApplication: () => architecture.createApplication(visibleInput),
-          completion: {
-            ...DEFAULT_COMPLETION,
-            drainMs: settings.simulation.drain_ms,
-            maxDurationMs: settings.simulation.max_duration_seconds * 1000,
-          },
-        })
+        const played = await playConversation(scenario, env, options, prompt, preset)
         timeline = played.call.timeline
         trace = traceOfCall(played, trace)
         const observed = observeRunConversation(played)
@@ -126,18 +149,20 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
           const { tool_executions: executions, termination_reason: ended } = observed.observation
           console.log(consoleTranscript(heading, timeline, executions, ended))
         }
+        const live = 'caller' in played ? played : null
         return {
           conversation: played,
           ...observed,
-          validity: OFFLINE_CALLER_VALIDITY,
-          callerMode: 'offline_fixture',
+          validity: live?.validity ?? OFFLINE_CALLER_VALIDITY,
+          callerMode: live === null ? 'offline_fixture' : 'gpt-live',
           timeline,
           trace,
           sessionId: played.call.assistant.started.session.id,
+          failure: live?.failure ? { stage: live.failure.stage, message: live.failure.message } : null,
         }
       },
       async abort() {
-        // Every offline call closes its own sessions when it ends or fails (scripted-call.ts).
+        // Both drivers close every session they opened when a call ends or fails (scripted-call.ts, live/closing.ts).
       },
     }
   },

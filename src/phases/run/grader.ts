@@ -62,7 +62,8 @@ export async function assessRun(
     task_completed: deterministic.task_completed,
     failed_checks: failedRequiredChecks(deterministic),
   })
-  const judge = observed.validity.status === 'valid' ? (env.judge ?? null) : null
+  // An invalid simulation or a call whose evaluation failed is not judged: its row is an infrastructure_error.
+  const judge = observed.validity.status === 'valid' && observed.failure === null ? (env.judge ?? null) : null
   if (judge === null) return { grade: deterministic, semantic: NO_SEMANTIC_ASSESSMENT }
   const judged = await judgeRunGrade(
     judgeScenarioFactsOf(scenario),
@@ -108,7 +109,7 @@ async function recordRun(
   let row: ResultItem = buildRunRow(scenario, conversation, grade, observed.interaction, {
     artifacts: relativeArtifacts(artifactName, { ...written, details: artifactLayout(artifactName).details }),
     semanticQuality: grade.semantic_quality,
-    judgeFailure: semantic.failure,
+    failure: observed.failure ?? semantic.failure,
     validity: observed.validity,
     callerMode: observed.callerMode,
     turns: observed.turns,
@@ -154,7 +155,21 @@ async function recordRun(
     finish_observed_ms: conversation.finish_observed_ms,
     drain_revocations: conversation.drain_revocations,
     interventions: conversation.interventions,
-    audio_realism: conversation.call.realism?.metadata ?? null,
+    audio_realism:
+      'caller' in conversation
+        ? conversation.audio_realism.metadata
+        : (conversation.call.realism?.metadata ?? null),
+    caller:
+      'caller' in conversation
+        ? {
+            voice: conversation.caller.voice,
+            audio_duration_ms: conversation.caller.audio_duration_ms,
+            backend_usage: conversation.caller.backend_usage,
+          }
+        : null,
+    observer: 'observer' in conversation ? conversation.observer : null,
+    clock_mode: 'clock_mode' in conversation ? conversation.clock_mode : 'virtual',
+    failure: observed.failure,
     debug_artifacts: debug,
   })
   await writeDetails(env.runDirectory, artifactName, details, written)

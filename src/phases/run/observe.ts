@@ -8,7 +8,7 @@ import { analyzeInteraction, type InteractionAnalysis } from '../../metrics/inte
 import type { CallerTurn } from '../../metrics/response-opportunities.ts'
 import type { ToolExecution } from '../../observability/observation.ts'
 import { mergeCallerContinuations } from './caller-turns.ts'
-import type { OfflineConversation } from './conversation.ts'
+import type { PlayedConversation } from './observed.ts'
 import type { PlannedUtterance } from './offline-caller.ts'
 import { bargeInYields, type RunTurnMetrics, summarizeTurnMetrics, verifiedAnswers } from './turn-metrics.ts'
 
@@ -18,7 +18,7 @@ function kindOf(utterance: PlannedUtterance | undefined): CallerTurn['kind'] {
   return 'request'
 }
 
-export function observeRunConversation(conversation: OfflineConversation): {
+export function observeRunConversation(conversation: PlayedConversation): {
   observation: RunObservation
   interaction: InteractionAnalysis
   turns: RunTurnMetrics

@@ -7,10 +7,14 @@ import type { SessionTimeline } from '../../observability/timeline.ts'
 import type { SessionTrace } from '../../observability/trace.ts'
 import type { RunTurnMetrics } from '../../reporting/extensions/run-turns.ts'
 import type { OfflineConversation } from './conversation.ts'
+import type { LiveConversation } from './live/result.ts'
 import type { SimulationValidity } from './validity.ts'
 
+/** A played call: the scripted caller's offline, or two GPT-Live sessions' (which adds the caller's record). */
+export type PlayedConversation = OfflineConversation | LiveConversation
+
 export interface RunObserved {
-  conversation: OfflineConversation
+  conversation: PlayedConversation
   observation: RunObservation
   interaction: InteractionAnalysis
   turns: RunTurnMetrics
@@ -20,4 +24,6 @@ export interface RunObserved {
   timeline: SessionTimeline
   trace: SessionTrace
   sessionId: string
+  /** A failure after the call was played (pending work, cleanup): the row's stage; the call stays as diagnostics. */
+  failure: { stage: string; message: string } | null
 }

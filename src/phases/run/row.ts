@@ -15,15 +15,18 @@ import { buildResultRow, NO_ARTIFACTS } from '../../reporting/result-item.ts'
 import type { ResultArtifacts, ResultItem } from '../../reporting/result-schema.ts'
 import type { Scenario } from '../../scenarios/scenario.ts'
 import { NON_SUBSTANTIVE_ACTIONS } from '../../scenarios/simulation.ts'
-import type { OfflineConversation } from './conversation.ts'
+import type { PlayedConversation } from './observed.ts'
 import { invalidSimulationMessage, OFFLINE_CALLER_VALIDITY, type SimulationValidity } from './validity.ts'
 
 export interface RunRowOptions {
   artifacts?: ResultArtifacts
   /** The judge's semantic quality; default unknown (no judge ran). */
   semanticQuality?: SemanticQuality
-  /** The stage-semantic_judge failure when the judge could not judge. */
-  judgeFailure?: { stage: string; message: string } | null
+  /**
+   * A failure of the evaluation after the call was played: pending work or cleanup (live), or the judge that could
+   * not judge (stage semantic_judge). The row is then an infrastructure_error with its measured metrics kept.
+   */
+  failure?: { stage: string; message: string } | null
   validity?: SimulationValidity
   callerMode?: 'offline_fixture' | 'gpt-live'
   turns?: RunTurnMetrics
@@ -33,7 +36,7 @@ export interface RunRowOptions {
 
 export function buildRunRow(
   scenario: Scenario,
-  conversation: OfflineConversation,
+  conversation: PlayedConversation,
   grade: RunGrade,
   interaction: InteractionAnalysis,
   options: RunRowOptions = {},
@@ -41,10 +44,9 @@ export function buildRunRow(
   const { call } = conversation
   const validity = options.validity ?? OFFLINE_CALLER_VALIDITY
   const invalid = validity.status === 'invalid'
-  const judgeFailure = options.judgeFailure ?? null
   const error = invalid
     ? { stage: 'caller_simulation', message: invalidSimulationMessage(validity) }
-    : judgeFailure
+    : (options.failure ?? null)
   const delegationCount = new Set(call.delegationIds).size
   const speech = call.timeline.speechIntervals()
   const callerTurns = interaction.caller_turns.length

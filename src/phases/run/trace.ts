@@ -3,9 +3,9 @@
 // events (each caller utterance with its action, how the call ended). Offline the frames we sent are the caller's
 // audio and are not kept (the trace drops raw audio anyway); the start frame carries the session's configuration.
 import type { SessionTrace } from '../../observability/trace.ts'
-import type { OfflineConversation } from './conversation.ts'
+import type { PlayedConversation } from './observed.ts'
 
-export function traceOfCall(played: OfflineConversation, trace: SessionTrace): SessionTrace {
+export function traceOfCall(played: PlayedConversation, trace: SessionTrace): SessionTrace {
   const session = played.call.assistant.session
   const startSent = session.startSent
   if (startSent !== undefined) trace.add('client', 'sent', startSent.sentAtMs, startSent.event)

@@ -1,19 +1,11 @@
 // The caller simulation's validity (reference §4.1 `validity`, §6 "Simulator validity"). A simulation that is not
 // valid did not test the assistant: its row is an infrastructure_error at stage caller_simulation, its
 // diagnostics are kept and no semantic judge is asked.
-import { z } from 'zod'
+import { type CallerSimulationValidity, CallerSimulationValiditySchema } from './live/validity.ts'
 
-export const SimulationValiditySchema = z.strictObject({
-  scope: z.enum(['frontend_only_caller_delegation', 'caller_responses_delegation']),
-  status: z.enum(['valid', 'invalid']),
-  target_metrics_eligible: z.boolean(),
-  reason: z
-    .enum(['unsupported_caller_delegation', 'caller_backend_failed', 'caller_backend_pending'])
-    .nullable(),
-  unexpected_delegation_count: z.number().int().nonnegative(),
-  delegation_ids: z.array(z.string()),
-})
-export type SimulationValidity = z.infer<typeof SimulationValiditySchema>
+// One schema for both drivers: the live driver decides validity from the caller's events (live/validity.ts).
+export const SimulationValiditySchema = CallerSimulationValiditySchema
+export type SimulationValidity = CallerSimulationValidity
 
 /** Offline the caller has no session of its own, so it cannot delegate: the simulation is valid by construction. */
 export const OFFLINE_CALLER_VALIDITY: SimulationValidity = Object.freeze({
