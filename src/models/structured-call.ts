@@ -2,7 +2,7 @@
 // request is never stored, and the answer is the schema's value or a ModelCallError "no structured decision".
 
 import { zodTextFormat } from 'openai/helpers/zod'
-import type { ResponseInput } from 'openai/resources/responses/responses'
+import type { ResponseInput, ResponseTextConfig } from 'openai/resources/responses/responses'
 import type { ReasoningEffort } from 'openai/resources/shared'
 import type { z } from 'zod'
 import { type ModelCallSettings, runModelCall } from './call-runner.ts'
@@ -17,6 +17,8 @@ export interface StructuredCallRequest<Schema extends z.ZodType> extends ModelCa
   /** Null or absent leaves the model's default. */
   reasoningEffort?: ReasoningEffort | undefined
   maxOutputTokens?: number | undefined
+  /** The answer's verbosity (`text.verbosity`); absent leaves the model's default. */
+  verbosity?: ResponseTextConfig['verbosity'] | undefined
 }
 
 export interface StructuredCallResult<Value> {
@@ -32,7 +34,10 @@ export async function callStructured<Schema extends z.ZodType>(
     model: request.model,
     input: request.input,
     store: false,
-    text: { format: zodTextFormat(request.schema, request.schemaName) },
+    text: {
+      format: zodTextFormat(request.schema, request.schemaName),
+      ...(request.verbosity == null ? {} : { verbosity: request.verbosity }),
+    },
     ...(request.reasoningEffort == null ? {} : { reasoning: { effort: request.reasoningEffort } }),
     ...(request.maxOutputTokens === undefined ? {} : { max_output_tokens: request.maxOutputTokens }),
   }

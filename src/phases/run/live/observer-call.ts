@@ -74,6 +74,8 @@ export async function callCompletionObserver(
     schema: CompletionDecisionSchema,
     schemaName: 'completion_decision',
     reasoningEffort: 'none',
+    // §6: the observer answers tersely.
+    verbosity: 'low',
     input: [
       { role: 'system', content: SYSTEM_PROMPT },
       { role: 'user', content: JSON.stringify(input) },

@@ -82,7 +82,7 @@ describe('the completion observer in a live call', () => {
     const sentText = JSON.stringify(openai.server.requestsTo('POST', '/v1/responses').map((r) => r.body))
     expect(sentText).not.toContain(scenario.expected.answer)
     const body = openai.server.requestsTo('POST', '/v1/responses')[0]?.body as Record<string, unknown>
-    expect(body).toMatchObject({ store: false, reasoning: { effort: 'none' } })
+    expect(body).toMatchObject({ store: false, reasoning: { effort: 'none' }, text: { verbosity: 'low' } })
     expect(inputs.at(-1)).toMatchObject({ expected_state_verified: true, assistant_work_pending: false })
   }, 60_000)
 
