@@ -9,8 +9,8 @@ import { artifactPathProblem } from '../artifacts/destinations.ts'
 import { detectSpeech, type SpeechInterval } from '../audio/speech-activity.ts'
 import { loadGateFile } from '../gate/load.ts'
 import type { GateFile } from '../gate/rows.ts'
-import { type ScenarioDetails, ScenarioDetailsSchema } from '../phases/engine/details.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
+import { type ReportDetails, reportDetailsOf } from './details-view.ts'
 import { peakEnvelope, readPcm16Wav } from './pcm-wav.ts'
 
 /** Details files and WAVs larger than this are not read (a run's own artifacts are far smaller). */
@@ -26,7 +26,7 @@ export interface VoiceTracks {
 }
 
 export interface ScenarioEvidence {
-  details: ScenarioDetails | null
+  details: ReportDetails | null
   details_problem: string | null
   voice: VoiceTracks | null
   voice_problem: string | null
@@ -73,15 +73,14 @@ async function loadDetails(
       details_problem: `${row.artifacts.details} is not JSON (${(error as Error).message})`,
     }
   }
-  const parsed = ScenarioDetailsSchema.safeParse(value)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]
+  const view = reportDetailsOf(value)
+  if ('problem' in view) {
     return {
       details: null,
-      details_problem: `${row.artifacts.details} is not a details file of this version (${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''})`,
+      details_problem: `${row.artifacts.details} is not a details file of this version (${view.problem})`,
     }
   }
-  return { details: parsed.data, details_problem: null }
+  return { details: view.details, details_problem: null }
 }
 
 async function loadVoice(

@@ -133,18 +133,7 @@ function semanticOf(row: ResultItem, evidence: ScenarioEvidence): ScenarioModel[
 
 function timelineOf(evidence: ScenarioEvidence): TimelineModel {
   const details = evidence.details
-  const observation = details?.observation
-  const lines: TimelineLine[] = [
-    ...(observation?.transcript ?? [])
-      .filter((line) => line.role === 'user')
-      .map((line) => ({ role: 'caller' as const, text: line.text, start_ms: line.start_ms, end_ms: null })),
-    ...(details?.assistant_turn_transcript ?? []).map((line) => ({
-      role: 'assistant' as const,
-      text: line.text,
-      start_ms: line.startMs,
-      end_ms: line.endMs,
-    })),
-  ].sort((a, b) => (a.start_ms ?? Number.POSITIVE_INFINITY) - (b.start_ms ?? Number.POSITIVE_INFINITY))
+  const lines: TimelineLine[] = details?.lines ?? []
   return {
     duration_ms: evidence.voice?.duration_ms ?? null,
     caller: evidence.voice?.caller ?? [],
@@ -156,7 +145,7 @@ function timelineOf(evidence: ScenarioEvidence): TimelineModel {
       start_ms: delegation.startMs,
       settled_ms: delegation.settledMs,
     })),
-    tool_calls: (observation?.tool_executions ?? []).map((execution) => ({
+    tool_calls: (details?.tool_executions ?? []).map((execution) => ({
       name: execution.name,
       call_id: execution.call_id,
       status: execution.status,
@@ -170,7 +159,7 @@ function timelineOf(evidence: ScenarioEvidence): TimelineModel {
 export function scenarioModel(row: ResultItem, evidence: ScenarioEvidence): ScenarioModel {
   const { scenario_id, trial } = rowKeyOf(row)
   const checks = checksOf(row, evidence)
-  const observation = evidence.details?.observation
+  const details = evidence.details
   return {
     anchor: anchorOf(scenario_id, trial),
     scenario_id,
@@ -190,12 +179,12 @@ export function scenarioModel(row: ResultItem, evidence: ScenarioEvidence): Scen
     },
     timeline: timelineOf(evidence),
     state:
-      observation === undefined
+      details === null
         ? null
         : {
-            initial: observation.initial_application_state,
-            final: observation.final_application_state,
-            changes: diffState(observation.initial_application_state, observation.final_application_state),
+            initial: details.initial_state,
+            final: details.final_state,
+            changes: diffState(details.initial_state, details.final_state),
           },
     semantic: semanticOf(row, evidence),
     problems: [evidence.details_problem, evidence.voice_problem].filter(
