@@ -3,6 +3,7 @@
 // same rule wherever it came from. Every field's message reads after its dotted key
 // ("execution.concurrency must be an integer"), which is how the loader words its errors.
 import { z } from 'zod'
+import { AUDIO_CONDITIONS } from '../scenarios/scenario.ts'
 
 export const PHASES = ['crawl', 'walk', 'run'] as const
 export const phaseSchema = z.enum(PHASES)
@@ -63,7 +64,7 @@ const simulationFields = {
   semantic_drain: boolean(),
   completion_model: nonEmptyString(),
   completion_timeout_seconds: positiveNumber(),
-  condition: nonEmptyString(),
+  condition: oneOf(AUDIO_CONDITIONS),
   seed: integer(),
   drain_ms: integer().nonnegative({ error: 'must be 0 or greater' }),
   // Ours, beyond the reference's keys: the assistant-first opening (a prompt file sent unchanged as commentary;

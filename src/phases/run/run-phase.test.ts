@@ -331,8 +331,15 @@ describe('RUN under an acoustic preset', () => {
     )
   }, 120_000)
 
-  it('an unknown condition fails the scenario at input_setup with the valid names', async () => {
-    const env = await envFor(await runSettings(['condition = "underwater"']), 'client')
+  it('an unknown condition: the settings refuse it by name, and settings built in code fail at input_setup', async () => {
+    await expect(runSettings(['condition = "underwater"'])).rejects.toThrow(
+      /simulation.condition must be one of "clean", "noisy", "telephony"/,
+    )
+    const settings = await runSettings()
+    const env = await envFor(
+      { ...settings, simulation: { ...settings.simulation, condition: 'underwater' as 'clean' } },
+      'client',
+    )
     const execution = await execute('run_001_booking_complete', env)
     expect(execution.row.error).toMatchObject({ stage: 'input_setup' })
     expect(execution.row.error?.message).toMatch(/simulation.condition "underwater".*telephony/)
