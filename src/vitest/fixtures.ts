@@ -70,12 +70,12 @@ export const scenarioTest = base
     onCleanup(() => server.close())
     return server
   })
-  // RUN's scheduled caller interventions, read and checked once per file (a broken file fails its tests, naming
-  // the file and field); other phases have none.
+  // RUN's scheduled caller interventions, read once per file (the plan already checked the file and its ids, so a
+  // broken one stops the run before it starts); other phases have none.
   .extend('interventions', { scope: 'file' }, async ({ runPlan }) => {
     const settings = runPlan.settings
     if (settings.phase !== 'run') return NO_INTERVENTIONS
-    return loadInterventions(settings.simulation.interventions_file, runPlan.scenarioIds)
+    return loadInterventions(settings.simulation.interventions_file, null)
   })
   // One caller source (and, live, one synthesizer and its cache) per file.
   .extend('callerSource', { scope: 'file' }, ({ phase, suiteSettings }) => phase.callerSource(suiteSettings))

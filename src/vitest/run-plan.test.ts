@@ -10,6 +10,7 @@ import { architecturesToEvaluate, loadSuiteSettings, resultsDirectory } from './
 
 const FIXTURES = resolve(import.meta.dirname, 'fixtures')
 const CONFIG = join(FIXTURES, 'crawl.toml')
+const RUN_CONFIG = resolve(import.meta.dirname, '../../specs/run/config.toml')
 
 async function scratch(): Promise<{ dir: string; env: Record<string, string> }> {
   const dir = await mkdtemp(join(tmpdir(), 'live-evals-plan-'))
@@ -96,6 +97,42 @@ describe('planRun', () => {
       /title \[scenario fixture_bad_one\][\s\S]*delegation \[scenario fixture_bad_two\]/,
     )
     await expect(readdir(join(dir, 'results'))).rejects.toThrow(/ENOENT/)
+  })
+
+  test('RUN: a broken interventions sidecar, or one naming a scenario the run does not have, stops the run first', async () => {
+    const { dir, env } = await scratch()
+    const sidecar = join(dir, 'interventions.json')
+    await writeFile(
+      sidecar,
+      JSON.stringify({
+        schema_version: '1.0',
+        interventions: { run_001_booking_complete: [], run_999_typo: [] },
+      }),
+    )
+    const settings = loadSuiteSettings('run', RUN_CONFIG, {
+      env: { ...env, LIVE_EVALS_INTERVENTIONS: sidecar },
+    })
+    const failure = planRun(settings, { projectRoot: dir, now: NOW })
+    await expect(failure).rejects.toThrow(
+      /Interventions file .*interventions\.json: interventions\.run_999_typo: scenario "run_999_typo" is not in the dataset/,
+    )
+    await expect(readdir(join(dir, 'results'))).rejects.toThrow(/ENOENT/)
+    // Shards check against every scenario, not only their own: the first shard accepts an id of the second.
+    await writeFile(
+      sidecar,
+      JSON.stringify({
+        schema_version: '1.0',
+        interventions: { run_011_cancel_corrected_authorization: [] },
+      }),
+    )
+    const plan = await planRun(settings, {
+      projectRoot: dir,
+      now: NOW,
+      runName: 'sharded',
+      shard: { index: 1, count: 2 },
+    })
+    expect(plan.scenarioIds).not.toContain('run_011_cancel_corrected_authorization')
+    await releaseUnusedRunDirectories(plan.runs)
   })
 
   test('secrets never reach the configuration block', async () => {

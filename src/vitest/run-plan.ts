@@ -12,12 +12,14 @@ import {
   assertLiveCredentials,
   credentialValues,
   type Phase,
+  type PhaseSettings,
   phaseSettingsSchema,
   redactSecrets,
   type SettingsFor,
 } from '../config/index.ts'
 import { usesRemoteClientAssistant } from '../phases/engine/architecture-choice.ts'
 import { phaseModule } from '../phases/registry.ts'
+import { loadInterventions } from '../phases/run/interventions/index.ts'
 import { RunMetadataSchema } from '../reporting/result-schema.ts'
 import { withRunExtensions } from '../reporting/results-document.ts'
 import { type LoadedScenario, loadDataset, selectScenarios } from '../scenarios/index.ts'
@@ -137,7 +139,17 @@ export async function planRun<P extends Phase>(
     ? null
     : `the default dataset ${resolve(settings.dataset.path)} (dataset.path, LIVE_EVALS_DATASET) does not exist; ` +
       'create it, point dataset.path at one, or give scenarioSuite() a dataset or scenarios of its own'
-  const scenarios = datasetProblem === null ? itemsOfShard(await selectedScenarios(settings), shard) : []
+  const selected = datasetProblem === null ? await selectedScenarios(settings) : []
+  // RUN's interventions sidecar is checked here, against every selected scenario (not only this shard's), so a
+  // broken file or an unknown scenario id stops the run before it starts, naming the file and field.
+  const resolved: PhaseSettings = settings
+  if (resolved.phase === 'run' && datasetProblem === null) {
+    await loadInterventions(
+      resolved.simulation.interventions_file,
+      selected.map((scenario) => scenario.id),
+    )
+  }
+  const scenarios = itemsOfShard(selected, shard)
   const description = phaseModule(settings.phase)
   const mode = settings.execution.mode
   const resultsDir = resultsDirectory(settings, options.projectRoot)

@@ -36,7 +36,7 @@ export function interventionsFor(
  */
 export async function loadInterventions(
   file: string | null,
-  datasetIds: Iterable<string>,
+  datasetIds: Iterable<string> | null,
 ): Promise<InterventionSchedule> {
   if (file === null) return NO_INTERVENTIONS
   return parseInterventionsBytes(await readInterventionsFile(file), file, datasetIds)
@@ -70,7 +70,7 @@ function tooLarge(bytes: number): string {
 export function parseInterventionsBytes(
   bytes: Uint8Array,
   file: string,
-  datasetIds: Iterable<string>,
+  datasetIds: Iterable<string> | null,
 ): InterventionSchedule {
   const refuse = (reason: string) => new HarnessConfigError([`Interventions file ${file}: ${reason}`])
   if (bytes.length > MAX_INTERVENTIONS_FILE_BYTES) throw refuse(tooLarge(bytes.length))
@@ -84,7 +84,7 @@ export function parseInterventionsBytes(
 export function parseInterventions(
   text: string,
   file: string,
-  datasetIds: Iterable<string>,
+  datasetIds: Iterable<string> | null,
 ): InterventionSchedule {
   const json = parseJson(text.replace(/^\uFEFF/, ''), file)
   const problems: string[] = []
@@ -120,11 +120,12 @@ export function parseInterventions(
     )
     throw new HarnessConfigError(problems)
   }
-  const known = new Set(datasetIds)
+  // null: the ids were checked when the run was planned (against every scenario, not one shard's).
+  const known = datasetIds === null ? null : new Set(datasetIds)
   // Own keys as JSON.parse made them (a "__proto__" scenario id stays an ordinary key, never a prototype).
   for (const [scenarioId, value] of Object.entries(byScenario)) {
     const at = ['interventions', scenarioId]
-    if (!known.has(scenarioId)) {
+    if (known !== null && !known.has(scenarioId)) {
       report(
         at,
         `scenario ${quoteText(scenarioId)} is not in the dataset (check the id, or remove its entry)`,
