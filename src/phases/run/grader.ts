@@ -8,7 +8,7 @@ import { judgeScenarioFactsOf } from '../../grading/judge/index.ts'
 import { judgeRunGrade } from '../../grading/run/run-judge.ts'
 import { gradeRun, type JudgedRunGrade, unjudgedRunGrade } from '../../grading/run/run-outcome.ts'
 import { scenarioFactsOf } from '../../grading/scenario-facts.ts'
-import { validateResultRow } from '../../reporting/result-item.ts'
+import { NO_ARTIFACTS, validateResultRow } from '../../reporting/result-item.ts'
 import type { ResultItem } from '../../reporting/result-schema.ts'
 import { conversationContext, type Scenario, scenarioType } from '../../scenarios/index.ts'
 import {
@@ -190,7 +190,7 @@ export const runGrader: ConversationGrader<RunObserved, MultiTurnExecution, RunS
     const assessed = await assessRun(scenario, observed, env)
     return recordRun(scenario, env, observed, assessed, written, options)
   },
-  failed(scenario, failure, written = artifactsNone(), trial = null) {
+  failed(scenario, failure, written = { ...NO_ARTIFACTS }, trial = null) {
     return {
       interaction: 'multi_turn',
       scenarioId: scenario.id,
@@ -201,15 +201,4 @@ export const runGrader: ConversationGrader<RunObserved, MultiTurnExecution, RunS
       failure,
     }
   },
-}
-
-function artifactsNone(): ArtifactPaths {
-  return {
-    input_audio: null,
-    output_audio: null,
-    conversation_audio: null,
-    conversation_transcript: null,
-    events: null,
-    details: null,
-  }
 }

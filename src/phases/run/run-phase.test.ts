@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunSettings } from '../../config/index.ts'
 import { judgeOptions, passing, startFakeJudgeApi } from '../../grading/judge/judge.test-helpers.ts'
 import { SEMANTIC_DIMENSIONS } from '../../grading/semantic-applicability.ts'
+import { NO_ARTIFACTS } from '../../reporting/result-item.ts'
 import { assistantVisibleInput, loadDataset } from '../../scenarios/index.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../../testing/live-server/index.ts'
 import { architectureFor } from '../engine/architecture-choice.ts'
@@ -240,14 +241,7 @@ describe('RUN and the semantic judge', () => {
         env,
         await runCallerSource.prepare(scenario, {}),
         invalid,
-        {
-          input_audio: null,
-          output_audio: null,
-          conversation_audio: null,
-          conversation_transcript: null,
-          events: null,
-          details: null,
-        },
+        { ...NO_ARTIFACTS },
         {},
       )
       expect(execution.row.status).toBe('infrastructure_error')
