@@ -85,11 +85,11 @@ export async function writeSessionArtifacts(
     layout.conversation_audio,
     timeline.recorder.toStereoWav(),
   )
-  written.conversation_transcript = await writeArtifact(
-    runDirectory,
-    layout.conversation_transcript,
-    conversationTranscriptText(timeline),
-  )
+  // A conversation in which nothing was transcribed (one stopped before anyone spoke) has no transcript file: the
+  // row says null rather than pointing at an empty file, which would look like one cut short.
+  const transcript = conversationTranscriptText(timeline)
+  written.conversation_transcript =
+    transcript === '' ? null : await writeArtifact(runDirectory, layout.conversation_transcript, transcript)
   written.events = await writeArtifact(runDirectory, layout.events, trace.toJsonl())
 }
 
