@@ -14,7 +14,7 @@ afterAll(async () => {
 })
 
 describe('writeSessionArtifacts', () => {
-  it('writes no transcript for a silent conversation, and one line per utterance otherwise', async () => {
+  it('writes no transcript or event file for a silent, eventless conversation; one line per utterance otherwise', async () => {
     const runDirectory = await freshRunDirectory()
     folders.push(runDirectory)
     const silent = { ...NO_ARTIFACTS }
@@ -27,7 +27,7 @@ describe('writeSessionArtifacts', () => {
     )
     expect(silent.conversation_transcript).toBeNull()
     expect(silent.conversation_audio).not.toBeNull()
-    expect(silent.events).not.toBeNull()
+    expect(silent.events).toBeNull()
 
     const timeline = new SessionTimeline({ mode: 'virtual' })
     timeline.transcript({ role: 'user', text: 'Book a table.', startMs: 200, endMs: 900, receivedAtMs: 900 })

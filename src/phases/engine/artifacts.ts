@@ -90,7 +90,9 @@ export async function writeSessionArtifacts(
   const transcript = conversationTranscriptText(timeline)
   written.conversation_transcript =
     transcript === '' ? null : await writeArtifact(runDirectory, layout.conversation_transcript, transcript)
-  written.events = await writeArtifact(runDirectory, layout.events, trace.toJsonl())
+  // Likewise no event file without events (a RUN call that failed before its first one).
+  written.events =
+    trace.records.length === 0 ? null : await writeArtifact(runDirectory, layout.events, trace.toJsonl())
 }
 
 export async function writeDetails(
