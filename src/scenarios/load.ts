@@ -1,9 +1,8 @@
-import { constants } from 'node:fs'
-import { type FileHandle, open } from 'node:fs/promises'
 import path from 'node:path'
 import { SCHEMA_VERSION } from './dataset.ts'
 import { jsonSyntaxErrorOffset, positionOfOffset } from './json-syntax.ts'
 import { MAX_DATASET_BYTES } from './limits.ts'
+import { InputFileError, readInputFile } from './read-input-file.ts'
 import type { Recording, Scenario } from './scenario.ts'
 import { invalidUtf8Offset, lineOfByteOffset } from './utf8.ts'
 import { validateDocument } from './validate-document.ts'
@@ -36,21 +35,18 @@ export async function loadDataset(file: string): Promise<LoadedDataset> {
 }
 
 async function readDatasetFile(file: string): Promise<Uint8Array> {
-  const refuse = (message: string) => new DatasetValidationError([{ file, path: '', message }])
-  let handle: FileHandle | undefined
   try {
-    // Non-blocking, so a FIFO opens at once and is refused below instead of waiting for a writer.
-    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK)
-    const stats = await handle.stat()
-    if (!stats.isFile()) throw refuse('the dataset path is not a regular file (a folder, a device or a pipe)')
-    if (stats.size > MAX_DATASET_BYTES) throw refuse(tooLargeMessage(stats.size))
-    return await handle.readFile()
+    return await readInputFile(file, MAX_DATASET_BYTES)
   } catch (error) {
-    if (error instanceof DatasetValidationError) throw error
-    const reason = (error as NodeJS.ErrnoException).code ?? String(error)
-    throw refuse(`cannot read the dataset file (${reason}); check the path`)
-  } finally {
-    await handle?.close()
+    if (!(error instanceof InputFileError)) throw error
+    const refusal = error.refusal
+    const message =
+      refusal.kind === 'not_a_file'
+        ? 'the dataset path is not a regular file (a folder, a device or a pipe)'
+        : refusal.kind === 'too_large'
+          ? tooLargeMessage(refusal.bytes)
+          : `cannot read the dataset file (${refusal.code}); check the path`
+    throw new DatasetValidationError([{ file, path: '', message }])
   }
 }
 

@@ -2,12 +2,11 @@
 // A broken file stops the run before anything is executed, with every problem listed on its own line naming
 // the file and the field (a HarnessConfigError, which the startup path prints as the user's problem to fix),
 // including a scenario id the dataset does not hold: a schedule for a misspelled id would otherwise never run.
-import { constants } from 'node:fs'
-import { type FileHandle, open } from 'node:fs/promises'
 import { HarnessConfigError } from '../../../config/errors.ts'
 import { isJsonObject } from '../../../scenarios/json-object.ts'
 import { jsonSyntaxErrorOffset, positionOfOffset } from '../../../scenarios/json-syntax.ts'
 import { quoteText } from '../../../scenarios/quote.ts'
+import { InputFileError, readInputFile } from '../../../scenarios/read-input-file.ts'
 import { invalidUtf8Offset } from '../../../scenarios/utf8.ts'
 import { describeValue, formatJsonPath, problemsOfIssue } from '../../../scenarios/violations.ts'
 import { INTERVENTIONS_SCHEMA_VERSION, type Intervention, ScenarioInterventionsSchema } from './schema.ts'
@@ -43,23 +42,18 @@ export async function loadInterventions(
 }
 
 async function readInterventionsFile(file: string): Promise<Uint8Array> {
-  const refuse = (reason: string) => new HarnessConfigError([`Interventions file ${file}: ${reason}`])
-  let handle: FileHandle | undefined
   try {
-    // Non-blocking, so a FIFO opens at once and is refused below instead of waiting for a writer.
-    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK)
-    const stats = await handle.stat()
-    if (!stats.isFile()) throw refuse('is not a regular file (a folder, a device or a pipe)')
-    if (stats.size > MAX_INTERVENTIONS_FILE_BYTES) throw refuse(tooLarge(stats.size))
-    return await handle.readFile()
+    return await readInputFile(file, MAX_INTERVENTIONS_FILE_BYTES)
   } catch (error) {
-    if (error instanceof HarnessConfigError) throw error
-    const code = (error as NodeJS.ErrnoException).code ?? String(error)
-    throw refuse(
-      `cannot be read (${code}); check simulation.interventions_file (LIVE_EVALS_INTERVENTIONS) or remove it`,
-    )
-  } finally {
-    await handle?.close()
+    if (!(error instanceof InputFileError)) throw error
+    const refusal = error.refusal
+    const reason =
+      refusal.kind === 'not_a_file'
+        ? 'is not a regular file (a folder, a device or a pipe)'
+        : refusal.kind === 'too_large'
+          ? tooLarge(refusal.bytes)
+          : `cannot be read (${refusal.code}); check simulation.interventions_file (LIVE_EVALS_INTERVENTIONS) or remove it`
+    throw new HarnessConfigError([`Interventions file ${file}: ${reason}`])
   }
 }
 
