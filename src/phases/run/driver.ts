@@ -5,9 +5,8 @@
 // Offline the sessions open inside run() (each rehearsal opens its own), so open() only checks what the call
 // needs; the timeline and trace a failure leaves are those of the last call played, or empty before any.
 import { readFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
 import { assistantModelsFromSettings } from '../../assistants/frontend/models.ts'
-import { type RealismOptions, RealismProcessor } from '../../audio/effects/index.ts'
+import type { RealismOptions } from '../../audio/effects/index.ts'
 import type { RunSettings } from '../../config/index.ts'
 import { credentialValues } from '../../config/redact.ts'
 import { consoleTranscript } from '../../observability/console-transcript.ts'
@@ -17,6 +16,7 @@ import { assistantVisibleInput, type Scenario } from '../../scenarios/index.ts'
 import type { ScenarioEnv } from '../engine/execution.ts'
 import type { ConversationDriver, DriveOptions, OpenConversation } from '../engine/phase-module.ts'
 import { describeError, StageError } from '../engine/stage.ts'
+import { callerPreset } from './caller-preset.ts'
 import { DEFAULT_COMPLETION, runOfflineConversation } from './conversation.ts'
 import { interventionsFor, NO_INTERVENTIONS } from './interventions/index.ts'
 import { runLiveConversation } from './live/conversation.ts'
@@ -44,33 +44,13 @@ export async function assistantFirstPrompt(settings: RunSettings): Promise<strin
   }
 }
 
-/**
- * The acoustic preset on the caller's voice (simulation.condition, seed), checked before any session opens; null
- * for clean, so a clean call's caller track is exactly the synthetic voice.
- */
-export async function callerPreset(settings: RunSettings): Promise<RealismOptions | null> {
-  const { condition, seed } = settings.simulation
-  if (condition === 'clean') return null
-  const options: RealismOptions = { condition, seed, baseDirectory: dirname(settings.config_file) }
-  try {
-    ;(await RealismProcessor.create(options)).close()
-  } catch (error) {
-    throw new StageError(
-      'input_setup',
-      `simulation.condition ${JSON.stringify(condition)} (seed ${seed}): ${describeError(error)}`,
-      { cause: error },
-    )
-  }
-  return options
-}
-
 /** Plays the call: offline with the scripted caller (rehearsed), live with two GPT-Live sessions. */
 async function playConversation(
   scenario: Scenario,
   env: ScenarioEnv<RunSettings>,
   options: DriveOptions,
   prompt: string | null,
-  preset: RealismOptions | null,
+  preset: RealismOptions,
 ): Promise<PlayedConversation> {
   const { settings, architecture } = env
   const scheduled = interventionsFor(env.interventions ?? NO_INTERVENTIONS, scenario.id)
@@ -124,7 +104,7 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
       )
     }
     const prompt = await assistantFirstPrompt(settings)
-    const preset = await callerPreset(settings)
+    const preset = callerPreset(settings)
     const architecture = env.architecture
     let timeline = new SessionTimeline({ mode: settings.execution.mode === 'live' ? 'real_time' : 'virtual' })
     let trace = new SessionTrace({

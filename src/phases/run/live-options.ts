@@ -2,7 +2,6 @@
 // with the run's key, the caller's brief (built from simulation_parameters and input.text only), its own
 // reasoning backend, the completion observer (the only reader of evaluator-only facts), the preset on the
 // caller's voice, the call's timing rules, and the real-time media clock at 20 ms frames.
-import { dirname } from 'node:path'
 import OpenAI from 'openai'
 import type { ScenarioApplication } from '../../assistants/architectures/index.ts'
 import { assistantModelsFromSettings } from '../../assistants/frontend/models.ts'
@@ -11,6 +10,7 @@ import { assistantVisibleInput, type Scenario } from '../../scenarios/index.ts'
 import type { ScenarioEnv } from '../engine/execution.ts'
 import { StageError } from '../engine/stage.ts'
 import { callerBriefOf } from './brief.ts'
+import { callerPreset } from './caller-preset.ts'
 import type { LiveConversationOptions } from './live/conversation.ts'
 import { observerFactsOf } from './live/observer-call.ts'
 import { liveCallRulesFrom, observerCallFrom } from './live/rules.ts'
@@ -60,11 +60,7 @@ export function liveConversationOptions(
     observerFacts: observerFactsOf(scenario),
     backchannels: parameters.persona.backchannels,
     clock: { mode: 'real_time', tickMs: LIVE_TICK_MS },
-    preset: {
-      condition: simulation.condition,
-      seed: simulation.seed,
-      baseDirectory: dirname(settings.config_file),
-    },
+    preset: callerPreset(settings),
     assistantFirstPrompt,
     rules: liveCallRulesFrom(simulation),
     observer: observerCallFrom(simulation, new OpenAI({ apiKey, maxRetries: 0 })),

@@ -336,6 +336,6 @@ describe('RUN under an acoustic preset', () => {
     )
     const execution = await execute('run_001_booking_complete', env)
     expect(execution.row.error).toMatchObject({ stage: 'input_setup' })
-    expect(execution.row.error?.message).toMatch(/simulation.condition "underwater".*telephony/)
+    expect(execution.row.error?.message).toMatch(/acoustic preset cannot be applied.*underwater.*telephony/)
   })
 })

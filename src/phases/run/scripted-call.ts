@@ -30,7 +30,7 @@ export interface ScriptedCallSetup {
   assistantFirstPrompt: string | null
   /**
    * The run's acoustic preset on the caller's voice, applied frame by frame before the assistant gets it (a fresh,
-   * seeded processor per call, so every rehearsal hears the same bytes); null or absent: clean.
+   * seeded processor per call, so every rehearsal hears the same bytes); null, absent or `clean`: the voice as is.
    */
   preset?: RealismOptions | null
 }
@@ -121,7 +121,10 @@ export async function playScriptedCall(
   const clock = new MediaClock({ mode: 'virtual', stepMs: setup.stepMs })
   let processor: RealismProcessor | null = null
   try {
-    processor = setup.preset == null ? null : await RealismProcessor.create(setup.preset)
+    processor =
+      setup.preset == null || setup.preset.condition === 'clean'
+        ? null
+        : await RealismProcessor.create(setup.preset)
   } catch (error) {
     stop()
     await assistant.close()
