@@ -11,13 +11,13 @@ import {
 } from '../../assistants/assistant-session.ts'
 import type { AssistantModels } from '../../assistants/frontend/index.ts'
 import { type RealismOptions, RealismProcessor, type RealismSummary } from '../../audio/effects/index.ts'
-import { pcm16FromBase64 } from '../../audio/pcm.ts'
 import type { LiveSessionOutcome } from '../../live/outcome.ts'
 import { SessionTimeline } from '../../observability/timeline.ts'
 import type { AssistantVisibleInput } from '../../scenarios/visible.ts'
 import type { OfflineLiveServer } from '../../testing/live-server/index.ts'
 import { AudioRelay, MediaClock } from '../engine/media-clock.ts'
 import { describeError, StageError } from '../engine/stage.ts'
+import { recordAssistantEvents } from './assistant-events.ts'
 import { AssistantListener, type PlannedUtterance, ScriptedCallerVoice } from './offline-caller.ts'
 
 export interface ScriptedCallSetup {
@@ -88,28 +88,12 @@ export async function playScriptedCall(
     })
   }
   const relay = new AudioRelay()
-  const delegationIds: string[] = []
-  const stop = assistant.session.subscribe(({ event, receivedAtMs }) => {
-    if (event.type === 'session.output_audio.delta') {
-      const samples = pcm16FromBase64(event.delta)
-      if (samples.length === 0) return
+  const { delegationIds, stop } = recordAssistantEvents(assistant.session, timeline, {
+    onAudio(samples, receivedAtMs) {
       timeline.assistantAudioReceived(receivedAtMs, samples)
       relay.push(samples)
-    } else if (
-      event.type === 'session.output_transcript.delta' ||
-      event.type === 'session.input_transcript.delta'
-    ) {
-      timeline.transcript({
-        role: event.type === 'session.output_transcript.delta' ? 'assistant' : 'user',
-        text: event.delta,
-        startMs: event.start_ms,
-        endMs: event.end_ms,
-        receivedAtMs,
-      })
-    } else if (event.type === 'session.delegation.created') {
-      delegationIds.push(event.delegation.id)
-      timeline.delegationCreated(event.delegation.id, receivedAtMs)
-    }
+    },
+    inputCaptions: true,
   })
   if (setup.assistantFirstPrompt !== null) {
     assistant.session.send({

@@ -11,16 +11,11 @@ import {
   openAssistantUnderTest,
 } from '../../../assistants/assistant-session.ts'
 import type { AssistantModels } from '../../../assistants/frontend/index.ts'
-import { pcm16FromBase64 } from '../../../audio/pcm.ts'
-import {
-  type LiveEndpointSettingsInput,
-  type LiveSession,
-  LiveSessionError,
-  type ReceivedLiveEvent,
-} from '../../../live/index.ts'
+import { type LiveEndpointSettingsInput, type LiveSession, LiveSessionError } from '../../../live/index.ts'
 import type { SessionTimeline } from '../../../observability/timeline.ts'
 import type { AssistantVisibleInput } from '../../../scenarios/visible.ts'
 import { describeError } from '../../engine/stage.ts'
+import { outputAudioOf, recordAssistantEvents } from '../assistant-events.ts'
 import type { CallerBrief } from '../brief.ts'
 import {
   type CallerBackend,
@@ -54,12 +49,6 @@ export interface Participants {
   stopListening(): void
 }
 
-function samplesOf(event: ReceivedLiveEvent['event']): Int16Array | null {
-  if (event.type !== 'session.output_audio.delta') return null
-  const samples = pcm16FromBase64(event.delta)
-  return samples.length === 0 ? null : samples
-}
-
 /** A start failure as the row's stage: no connection at all, or a session that connected and did not start. */
 function startFailure(side: 'assistant' | 'caller', error: unknown): LiveRunError {
   const connected = !(error instanceof LiveSessionError) || error.stage !== 'connect'
@@ -91,22 +80,10 @@ export async function openParticipants(
   } catch (error) {
     throw startFailure('assistant', error)
   }
-  const delegationIds: string[] = []
-  const stopAssistant = assistant.session.subscribe(({ event, receivedAtMs }) => {
-    const samples = samplesOf(event)
-    if (samples !== null) relay.fromAssistant.push(samples)
-    else if (event.type === 'session.output_transcript.delta') {
-      timeline.transcript({
-        role: 'assistant',
-        text: event.delta,
-        startMs: event.start_ms,
-        endMs: event.end_ms,
-        receivedAtMs,
-      })
-    } else if (event.type === 'session.delegation.created') {
-      delegationIds.push(event.delegation.id)
-      timeline.delegationCreated(event.delegation.id, receivedAtMs)
-    }
+  const { delegationIds, stop: stopAssistant } = recordAssistantEvents(assistant.session, timeline, {
+    onAudio: (samples) => relay.fromAssistant.push(samples),
+    // The caller's lines come from its own output captions (what it said), not from the assistant's hearing.
+    inputCaptions: false,
   })
 
   const callerVoice = callerVoiceFor(options.brief.voice, options.models.voice)
@@ -120,7 +97,7 @@ export async function openParticipants(
   }
   const stopCaller = caller.subscribe(({ event, receivedAtMs }) => {
     watch.observe(event)
-    const samples = samplesOf(event)
+    const samples = outputAudioOf(event)
     if (samples !== null) relay.fromCaller.push(samples)
     else if (event.type === 'session.output_transcript.delta') {
       timeline.transcript({
