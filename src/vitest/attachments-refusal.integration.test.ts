@@ -20,7 +20,7 @@ test.each(['a file', 'a symbolic link'] as const)(
       OPENAI_ASSISTANT_MODE: 'responses',
     })
     expect(run.code, run.output).toBe(1)
-    expect(run.output).toContain('live-evals: the crawl run cannot start; nothing was run')
+    expect(run.output).toContain('live-evals: the CRAWL run cannot start; nothing was run')
     expect(run.output).toContain(
       kind === 'a file'
         ? `Attachments folder ${attachments} is a file, not a folder`

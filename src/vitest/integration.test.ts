@@ -130,7 +130,7 @@ describe('an offline run of the fixture project (one wrong-tool scenario, one co
 /** A run that could not start: exit 1, the problem in plain text, no Vitest crash report, nothing created. */
 async function expectCleanStartupFailure(run: ChildRun, dir: string): Promise<void> {
   expect(run.code).toBe(1)
-  expect(run.output).toContain('live-evals: the crawl run cannot start; nothing was run')
+  expect(run.output).toContain('live-evals: the CRAWL run cannot start; nothing was run')
   expect(run.output).not.toContain('Unhandled Error')
   expect(run.output).not.toContain('false positive')
   expect(run.output).not.toMatch(/❯ |\n\s+at /)

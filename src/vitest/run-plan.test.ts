@@ -135,6 +135,19 @@ describe('planRun', () => {
     await releaseUnusedRunDirectories(plan.runs)
   })
 
+  test('RUN: an assistant-first prompt file that is missing or empty stops the run first, naming it', async () => {
+    const { dir, env } = await scratch()
+    const missing = loadSuiteSettings('run', RUN_CONFIG, {
+      env: { ...env, LIVE_EVALS_ASSISTANT_FIRST_PROMPT_FILE: join(dir, 'opening.txt') },
+    })
+    await expect(planRun(missing, { projectRoot: dir, now: NOW })).rejects.toThrow(
+      /simulation.assistant_first_prompt_file \(LIVE_EVALS_ASSISTANT_FIRST_PROMPT_FILE\) .*opening.txt: cannot be read \(ENOENT\)/,
+    )
+    await writeFile(join(dir, 'opening.txt'), '  \n')
+    await expect(planRun(missing, { projectRoot: dir, now: NOW })).rejects.toThrow(/opening.txt: is empty/)
+    await expect(readdir(join(dir, 'results'))).rejects.toThrow(/ENOENT/)
+  })
+
   test('secrets never reach the configuration block', async () => {
     const { dir, env } = await scratch()
     const secret = 'sk-live-evals-sentinel-0123456789'

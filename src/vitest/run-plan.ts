@@ -19,6 +19,7 @@ import {
 } from '../config/index.ts'
 import { usesRemoteClientAssistant } from '../phases/engine/architecture-choice.ts'
 import { phaseModule } from '../phases/registry.ts'
+import { readAssistantFirstPrompt } from '../phases/run/assistant-first-prompt.ts'
 import { loadInterventions } from '../phases/run/interventions/index.ts'
 import { RunMetadataSchema } from '../reporting/result-schema.ts'
 import { withRunExtensions } from '../reporting/results-document.ts'
@@ -143,11 +144,14 @@ export async function planRun<P extends Phase>(
   // RUN's interventions sidecar is checked here, against every selected scenario (not only this shard's), so a
   // broken file or an unknown scenario id stops the run before it starts, naming the file and field.
   const resolved: PhaseSettings = settings
-  if (resolved.phase === 'run' && datasetProblem === null) {
-    await loadInterventions(
-      resolved.simulation.interventions_file,
-      selected.map((scenario) => scenario.id),
-    )
+  if (resolved.phase === 'run') {
+    await readAssistantFirstPrompt(resolved)
+    if (datasetProblem === null) {
+      await loadInterventions(
+        resolved.simulation.interventions_file,
+        selected.map((scenario) => scenario.id),
+      )
+    }
   }
   const scenarios = itemsOfShard(selected, shard)
   const description = phaseModule(settings.phase)

@@ -12,7 +12,7 @@ describe('startupFailureText', () => {
       { file: '/d.json', scenarioId: 'a', path: 'scenarios[0].title', message: 'missing required field' },
     ])
     const text = startupFailureText('crawl', dataset)
-    expect(text).toContain('live-evals: the crawl run cannot start')
+    expect(text).toContain('live-evals: the CRAWL run cannot start')
     expect(text).toContain('schema_version must be "1.0"')
     expect(text).toContain('scenarios[0].title [scenario a]: missing required field')
     for (const error of [dataset, new HarnessConfigError(['one', 'two']), new RunPlanProblem('bad max')]) {
@@ -25,7 +25,7 @@ describe('startupFailureText', () => {
     const sentence =
       "Results folder /r is a symbolic link (to /elsewhere); live-evals writes only into a real folder, so give the folder's own path."
     expect(startupFailureText('crawl', new ResultsDirectoryError('/r', sentence))).toBe(
-      `live-evals: the crawl run cannot start; nothing was run and no run directory was created.\n${sentence}\n`,
+      `live-evals: the CRAWL run cannot start; nothing was run and no run directory was created.\n${sentence}\n`,
     )
   })
 

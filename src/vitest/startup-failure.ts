@@ -29,7 +29,7 @@ export function startupFailureText(phase: string, error: unknown): string {
       ? (error.stack ?? error.message)
       : String(error)
   return [
-    `live-evals: the ${phase} run cannot start; nothing was run and no run directory was created.`,
+    `live-evals: the ${phase.toUpperCase()} run cannot start; nothing was run and no run directory was created.`,
     detail,
     '',
   ].join('\n')

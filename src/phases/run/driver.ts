@@ -4,7 +4,6 @@
 //
 // Offline the sessions open inside run() (each rehearsal opens its own), so open() only checks what the call
 // needs; the timeline and trace a failure leaves are those of the last call played, or empty before any.
-import { readFile } from 'node:fs/promises'
 import { assistantModelsFromSettings } from '../../assistants/frontend/models.ts'
 import type { RealismOptions } from '../../audio/effects/index.ts'
 import type { RunSettings } from '../../config/index.ts'
@@ -16,6 +15,7 @@ import { assistantVisibleInput, type Scenario } from '../../scenarios/index.ts'
 import type { ScenarioEnv } from '../engine/execution.ts'
 import type { ConversationDriver, DriveOptions, OpenConversation } from '../engine/phase-module.ts'
 import { describeError, StageError } from '../engine/stage.ts'
+import { readAssistantFirstPrompt } from './assistant-first-prompt.ts'
 import { callerPreset } from './caller-preset.ts'
 import { DEFAULT_COMPLETION, runOfflineConversation } from './conversation.ts'
 import { interventionsFor, NO_INTERVENTIONS } from './interventions/index.ts'
@@ -27,20 +27,12 @@ import { scriptedCallerLines } from './offline-caller.ts'
 import { traceOfCall } from './trace.ts'
 import { OFFLINE_CALLER_VALIDITY } from './validity.ts'
 
-/** The assistant-first opening prompt, read unchanged from its file; null when the caller speaks first. */
-export async function assistantFirstPrompt(settings: RunSettings): Promise<string | null> {
-  const file = settings.simulation.assistant_first_prompt_file
-  if (file === null) return null
+/** The assistant-first opening prompt; null when the caller speaks first. A file gone since the plan: input_setup. */
+async function assistantFirstPrompt(settings: RunSettings): Promise<string | null> {
   try {
-    const text = await readFile(file, 'utf8')
-    if (text.trim() === '') throw new Error('the file is empty')
-    return text
+    return await readAssistantFirstPrompt(settings)
   } catch (error) {
-    throw new StageError(
-      'input_setup',
-      `simulation.assistant_first_prompt_file ${file}: cannot use it as the assistant-first opening (${describeError(error)})`,
-      { cause: error },
-    )
+    throw new StageError('input_setup', describeError(error), { cause: error })
   }
 }
 

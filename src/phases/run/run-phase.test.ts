@@ -164,7 +164,7 @@ describe('RUN settings and failures', () => {
     expect(execution.row.status).toBe('infrastructure_error')
     expect(execution.row.error).toMatchObject({ stage: 'input_setup' })
     expect(execution.row.error?.message).toContain(
-      'simulation.assistant_first_prompt_file /nonexistent/opening.txt',
+      'simulation.assistant_first_prompt_file (LIVE_EVALS_ASSISTANT_FIRST_PROMPT_FILE) /nonexistent/opening.txt: cannot be read (ENOENT)',
     )
     expect(execution.row.metrics.task.tool_calls).toBeNull()
   })
