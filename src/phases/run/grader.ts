@@ -93,6 +93,8 @@ async function recordRun(
   options: RecordOptions,
 ): Promise<MultiTurnExecution> {
   const { conversation, observation, timeline } = observed
+  // A live call carries the caller's record, the observer's and the real clock; an offline one has none of them.
+  const live = 'caller' in conversation ? conversation : null
   const { grade, semantic } = assessed
   const artifactName = artifactNameOf(scenario, env)
   await writeSessionArtifacts(env.runDirectory, artifactName, timeline, observed.trace, written)
@@ -156,19 +158,17 @@ async function recordRun(
     drain_revocations: conversation.drain_revocations,
     interventions: conversation.interventions,
     audio_realism:
-      'caller' in conversation
-        ? conversation.audio_realism.metadata
-        : (conversation.call.realism?.metadata ?? null),
+      live === null ? (conversation.call.realism?.metadata ?? null) : live.audio_realism.metadata,
     caller:
-      'caller' in conversation
-        ? {
-            voice: conversation.caller.voice,
-            audio_duration_ms: conversation.caller.audio_duration_ms,
-            backend_usage: conversation.caller.backend_usage,
-          }
-        : null,
-    observer: 'observer' in conversation ? conversation.observer : null,
-    clock_mode: 'clock_mode' in conversation ? conversation.clock_mode : 'virtual',
+      live === null
+        ? null
+        : {
+            voice: live.caller.voice,
+            audio_duration_ms: live.caller.audio_duration_ms,
+            backend_usage: live.caller.backend_usage,
+          },
+    observer: live?.observer ?? null,
+    clock_mode: live?.clock_mode ?? 'virtual',
     failure: observed.failure,
     debug_artifacts: debug,
   })
