@@ -21,12 +21,11 @@ export const ARCHITECTURES: Record<'responses' | 'client', () => AssistantArchit
   client: () => clientDelegation(),
 }
 
-export async function bundledRunScenario(id: string): Promise<Scenario> {
-  const dataset = await loadDataset(
-    new URL('../../../scenarios/run/restaurant.json', import.meta.url).pathname,
-  )
+/** A scenario of a bundled RUN dataset (scenarios/run/<file>): the restaurant one by default. */
+export async function bundledRunScenario(id: string, file = 'restaurant.json'): Promise<Scenario> {
+  const dataset = await loadDataset(new URL(`../../../scenarios/run/${file}`, import.meta.url).pathname)
   const scenario = dataset.scenarios.find((candidate) => candidate.id === id)
-  if (scenario === undefined) throw new Error(`no bundled RUN scenario ${id}`)
+  if (scenario === undefined) throw new Error(`no bundled RUN scenario ${id} in ${file}`)
   return scenario as Scenario
 }
 

@@ -22,7 +22,7 @@ const item = (id: string, action: string, response_hint = '') => ({
 })
 
 describe('scripted caller lines', () => {
-  it('opens, says each hint (or the commitment), skips waits and ends with its goodbye', () => {
+  it('opens, says each hint (or a line of its own, never the commitment), skips waits and ends with its goodbye', () => {
     const parameters = SimulationParametersSchema.parse({
       known_facts: { a: 1 },
       agenda: [
@@ -36,7 +36,7 @@ describe('scripted caller lines', () => {
     expect(scriptedCallerLines(parameters, 'Hello.')).toEqual([
       { text: 'Hello.', action: 'OPENING' },
       { text: 'Under Okafor.', action: 'SPEAK' },
-      { text: 'commitment of b', action: 'INTERRUPT' },
+      { text: 'Sorry to cut in.', action: 'INTERRUPT' },
       { text: 'Make it four.', action: 'SPEAK' },
       { text: 'Bye now.', action: 'STOP' },
     ])

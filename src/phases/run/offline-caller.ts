@@ -1,6 +1,7 @@
 // The offline scripted caller (reference §6 "Offline RUN fixture"). Offline, the caller needs no GPT-Live session:
-// it says its opening and then each agenda item's response hint, in order, in the synthetic voice, and the
-// assistant's offline session hears those words through the hearing oracle. It listens to the assistant's
+// it says its opening and then each agenda item's response hint (or, without one, a line of its own from
+// caller-lines.ts), in order, in the synthetic voice, and the assistant's offline session hears those words
+// through the hearing oracle. It listens to the assistant's
 // relayed voice and speaks only once the assistant has finished (or, for an `interrupt` item, shortly after
 // the assistant starts), and it ends the call with its `finish_conversation` control tool after its goodbye.
 //
@@ -8,8 +9,9 @@
 // the same two things from either: what to say next, and when it may say it.
 import { SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
 import { syntheticSpeech, syntheticSpeechDurationMs } from '../../audio/synthetic-voice.ts'
-import type { SimulationParameters } from '../../scenarios/simulation.ts'
+import type { CallerAgendaItem, SimulationParameters } from '../../scenarios/simulation.ts'
 import type { HeardUtterance } from '../engine/caller.ts'
+import { derivedCallerLine } from './caller-lines.ts'
 import type { Intervention } from './interventions/schema.ts'
 
 /** The caller actions of §6, as the row's `caller_actions` names them. */
@@ -29,22 +31,29 @@ export interface PlannedUtterance extends HeardUtterance {
 /** What the scripted caller says when its agenda has no goodbye of its own. */
 export const DEFAULT_GOODBYE = 'Thanks, goodbye.'
 
-/** The scripted caller's lines: the opening, each agenda item's hint (or commitment), and a goodbye. */
+/**
+ * The scripted caller's lines: the opening, each agenda item's hint, and a goodbye. An item without a hint gets a
+ * line of the caller's own (caller-lines.ts), never its commitment or trigger: those are directions, not words.
+ */
 export function scriptedCallerLines(parameters: SimulationParameters, openingText: string): ScriptedLine[] {
   const lines: ScriptedLine[] = [{ text: openingText, action: 'OPENING' }]
-  let goodbye: string | null = null
+  const said = () => lines.map((line) => line.text)
+  let goodbye: CallerAgendaItem | null = null
   for (const item of parameters.agenda) {
-    const text = item.response_hint.trim() || item.commitment
     if (item.action === 'wait') continue
     if (item.action === 'finish') {
-      goodbye = text
+      goodbye = item
       continue
     }
     const action: CallerAction =
       item.action === 'interrupt' ? 'INTERRUPT' : item.action === 'backchannel' ? 'BACKCHANNEL' : 'SPEAK'
-    lines.push({ text, action })
+    lines.push({ text: item.response_hint.trim() || derivedCallerLine(item, parameters, said()), action })
   }
-  lines.push({ text: goodbye ?? DEFAULT_GOODBYE, action: 'STOP' })
+  const closing =
+    goodbye === null
+      ? DEFAULT_GOODBYE
+      : goodbye.response_hint.trim() || derivedCallerLine(goodbye, parameters, said())
+  lines.push({ text: closing, action: 'STOP' })
   return lines
 }
 
