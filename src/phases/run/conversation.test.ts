@@ -145,7 +145,7 @@ describe('openings and interruptions', () => {
         'run_007_cancel_authorized',
         'run_008_cancel_unauthorized',
         'run_011_cancel_corrected_authorization',
-      ].map(bundledRunScenario),
+      ].map((id) => bundledRunScenario(id)),
     )
     const together = await Promise.all(scenarios.map((scenario) => playBundled(server, scenario, 'client')))
     const alone = await playBundled(server, scenarios[2] as (typeof scenarios)[number], 'client')
