@@ -44,9 +44,12 @@ export function buildRunRow(
   const { call } = conversation
   const validity = options.validity ?? OFFLINE_CALLER_VALIDITY
   const invalid = validity.status === 'invalid'
+  // A runtime failure (§6) is what the row reports: task_completed false and the stage as the termination
+  // reason. An invalid simulation is not one: its graded metrics stay as diagnostics (§4.1).
+  const runtimeFailure = invalid ? null : (options.failure ?? null)
   const error = invalid
     ? { stage: 'caller_simulation', message: invalidSimulationMessage(validity) }
-    : (options.failure ?? null)
+    : runtimeFailure
   const delegationCount = new Set(call.delegationIds).size
   const speech = call.timeline.speechIntervals()
   const callerTurns = interaction.caller_turns.length
@@ -76,7 +79,7 @@ export function buildRunRow(
     title: scenario.title,
     // A failure with a stage is a raw `failed`, which the status mapping reads as infrastructure_error.
     raw_status: error === null ? 'ok' : 'failed',
-    task_completed: grade.task_completed,
+    task_completed: runtimeFailure === null ? grade.task_completed : false,
     semantic_quality: options.semanticQuality ?? { score: null, dimensions: {} },
     evidence,
     audio: interaction.metrics,
@@ -118,7 +121,7 @@ export function buildRunRow(
         failed_count: grade.tools.failed_tool_invocation_count,
       },
       completion: {
-        termination_reason: conversation.termination_reason,
+        termination_reason: runtimeFailure?.stage ?? conversation.termination_reason,
         policy: conversation.completion_policy,
         passed: assessment.passed,
         source: assessment.source,
