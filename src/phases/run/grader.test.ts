@@ -8,6 +8,9 @@ import { NO_ARTIFACTS } from '../../reporting/result-item.ts'
 import type { Scenario } from '../../scenarios/index.ts'
 import { assistantVisibleInput } from '../../scenarios/index.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../../testing/live-server/index.ts'
+import { scenarioMatchers } from '../../vitest/matchers.ts'
+import { scenarioRunOf } from '../../vitest/scenario-run.ts'
+import { verdictOf } from '../../vitest/verdict.ts'
 import { architectureFor } from '../engine/architecture-choice.ts'
 import type { ScenarioEnv } from '../engine/execution.ts'
 import type { RecordOptions } from '../engine/record.ts'
@@ -17,6 +20,8 @@ import { RunDetailsSchema } from './details.ts'
 import { runDriver } from './driver.ts'
 import { runCallerSource, runPhase } from './index.ts'
 import type { RunObserved } from './observed.ts'
+
+expect.extend(scenarioMatchers)
 
 const DATASET = join(import.meta.dirname, '../../../scenarios/run/restaurant.json')
 
@@ -140,4 +145,64 @@ describe('behaviour #53: a runtime failure after the call is what the row and th
     expect(details.termination_reason).toBe('response_completed')
     expect(details.result_validation).toBeNull()
   })
+})
+
+describe('no_unexpected_side_effects reaches the row and the test (one verdict)', () => {
+  it('a repeated booking in a call whose state still matches: a failed row naming the call, and a failing test', async () => {
+    const played = await play('run_001_booking_complete', 'client')
+    const booking = played.observed.observation.tool_executions.find(
+      (execution) => execution.name === 'create_reservation',
+    )
+    if (booking === undefined) throw new Error('the offline call booked nothing')
+    const repeated = {
+      ...booking,
+      call_id: 'call_repeated_booking',
+      completed_at_ms: booking.completed_at_ms,
+    }
+    const observation = {
+      ...played.observed.observation,
+      tool_executions: [...played.observed.observation.tool_executions, repeated],
+    }
+    const { execution } = await record(played, 'client', { observation })
+    const { row } = execution
+    expect(row.status).toBe('failed')
+    expect(row.metrics.task.task_completed).toBe(false)
+    // The reference's checks keep their meaning: all of them passed, the extension says what failed.
+    expect(row.assessment?.checks.filter((check) => check.required && check.status === 'failed')).toEqual([])
+    expect(row.assessment?.passed).toBe(false)
+    expect(row.observability?.completion).toMatchObject({ failed_checks: [] })
+    expect(row.observability?.live_evals?.checks).toEqual([
+      expect.objectContaining({
+        id: 'no_unexpected_side_effects',
+        status: 'failed',
+        required: true,
+        evidence: expect.objectContaining({
+          duplicate_calls: [expect.objectContaining({ call_id: 'call_repeated_booking' })],
+        }),
+      }),
+    ])
+    const run = scenarioRunOf(
+      {
+        scenarioId: played.scenario.id,
+        architecture: 'client',
+        expected: played.scenario.expected,
+        failure: execution.failure,
+        row,
+        detailsPath: null,
+      },
+      execution,
+    )
+    expect(() => expect(run).toCompleteTask()).toThrow(
+      /no_unexpected_side_effects[\s\S]*call_repeated_booking/,
+    )
+    const verdict = verdictOf({
+      scenarioId: played.scenario.id,
+      title: '',
+      state: 'pass',
+      errors: [],
+      grades: [],
+      row,
+    })
+    expect(verdict.failTestWith).toContain('failed checks: no_unexpected_side_effects')
+  }, 60_000)
 })

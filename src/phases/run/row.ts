@@ -3,7 +3,7 @@
 // block (agenda, caller actions, completion policy, procedure diagnostics), the caller simulation's validity, and
 // the turn metrics beyond the reference (extension `run_turns`). An invalid simulation is an infrastructure_error
 // at caller_simulation (its metrics kept as diagnostics); a judge that failed is one at semantic_judge.
-import { compactAssessment } from '../../grading/outcome.ts'
+import { beyondReferenceChecks, compactAssessment, isBeyondReferenceCheck } from '../../grading/outcome.ts'
 import type { RunGrade } from '../../grading/run/run-outcome.ts'
 import { buildEvidenceMetrics } from '../../metrics/evidence.ts'
 import { runGolden } from '../../metrics/golden.ts'
@@ -32,6 +32,20 @@ export interface RunRowOptions {
   turns?: RunTurnMetrics
   /** The assistant backend's token usage (the row's consumption.backend). */
   backendConsumption?: ResultItem['metrics']['consumption']['backend']
+}
+
+/** Our checks beyond the reference, as the `checks` extension reports them; undefined when there are none. */
+function extensionChecks(grade: RunGrade) {
+  const checks = beyondReferenceChecks(grade.assessment).map(
+    ({ id, status, required, reason, evidence }) => ({
+      id,
+      status,
+      required,
+      reason,
+      evidence,
+    }),
+  )
+  return checks.length === 0 ? undefined : checks
 }
 
 export function buildRunRow(
@@ -126,8 +140,9 @@ export function buildRunRow(
         passed: assessment.passed,
         source: assessment.source,
         rationale: assessment.rationale,
+        // The reference's checks only; ours beyond it are reported with their evidence in the extension block.
         failed_checks: grade.assessment.checks
-          .filter((check) => check.required && check.status === 'failed')
+          .filter((check) => check.required && check.status === 'failed' && !isBeyondReferenceCheck(check.id))
           .map((check) => check.id),
         failed_procedure_steps: grade.procedure?.failed_steps ?? [],
         procedure_is_diagnostic: true,
@@ -135,6 +150,6 @@ export function buildRunRow(
       scenario: { id: scenario.id, type: scenario.type },
     },
     validity,
-    ...(options.turns === undefined ? {} : { extensions: { run_turns: options.turns } }),
+    extensions: { run_turns: options.turns, checks: extensionChecks(grade) },
   })
 }
