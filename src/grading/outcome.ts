@@ -23,8 +23,22 @@ export const OUTCOME_CHECK_IDS = [
 
 export type OutcomeCheckId = (typeof OUTCOME_CHECK_IDS)[number]
 
+/**
+ * Checks of ours beyond the reference's list. They decide the outcome like the reference's checks do, but the
+ * reported assessment lists only the reference's (compactAssessment); ours are reported in the row's extension
+ * block, so the reference's check list keeps its meaning.
+ */
+export const BEYOND_REFERENCE_CHECK_IDS = ['no_unexpected_side_effects'] as const
+export type BeyondReferenceCheckId = (typeof BEYOND_REFERENCE_CHECK_IDS)[number]
+
+const BEYOND_REFERENCE: ReadonlySet<string> = new Set(BEYOND_REFERENCE_CHECK_IDS)
+
+export function isBeyondReferenceCheck(id: string): id is BeyondReferenceCheckId {
+  return BEYOND_REFERENCE.has(id)
+}
+
 export interface OutcomeCheck {
-  id: OutcomeCheckId
+  id: OutcomeCheckId | BeyondReferenceCheckId
   status: CheckStatus
   required: boolean
   reason: string
@@ -191,12 +205,16 @@ export function assessOutcome(input: OutcomeInput, options: OutcomeOptions): Out
     check('semantic_requirements', false, null, 'Semantic requirements are not assessed.'),
   ]
 
+  return decided(checks, semanticVerdict === null ? 'deterministic' : 'semantic_judge')
+}
+
+function decided(checks: OutcomeCheck[], source: OutcomeAssessment['source']): OutcomeAssessment {
   const failedRequired = checks
     .filter((item) => item.required && item.status === 'failed')
     .map((item) => item.id)
   return {
     passed: failedRequired.length === 0,
-    source: semanticVerdict === null ? 'deterministic' : 'semantic_judge',
+    source,
     rationale:
       failedRequired.length === 0
         ? 'All required checks passed.'
@@ -205,12 +223,35 @@ export function assessOutcome(input: OutcomeInput, options: OutcomeOptions): Out
   }
 }
 
-/** The reported form (results.json `assessment`): reasons and evidence stay in the detailed artifacts. */
+/** The assessment with checks of ours beyond the reference's appended; a required one that failed fails it. */
+export function withBeyondReferenceChecks(
+  assessment: OutcomeAssessment,
+  extra: readonly OutcomeCheck[],
+): OutcomeAssessment {
+  return decided([...assessment.checks, ...extra], assessment.source)
+}
+
+/**
+ * The reported form (results.json `assessment`): reasons and evidence stay in the detailed artifacts, and only
+ * the reference's checks are listed (ours beyond it are in the row's extension block; `passed` and the rationale
+ * still count them, so the reported verdict is the one the test got).
+ */
 export function compactAssessment(assessment: OutcomeAssessment): AssessmentSummary {
   return {
     passed: assessment.passed,
     source: assessment.source,
     rationale: assessment.rationale,
-    checks: assessment.checks.map(({ id, status, required }) => ({ id, status, required })),
+    checks: assessment.checks
+      .filter((check) => !isBeyondReferenceCheck(check.id))
+      .map(({ id, status, required }) => ({ id, status, required })),
   }
+}
+
+/** The checks of ours beyond the reference's, as the row's extension block reports them. */
+export function beyondReferenceChecks(
+  assessment: OutcomeAssessment,
+): (OutcomeCheck & { id: BeyondReferenceCheckId })[] {
+  return assessment.checks.filter((check): check is OutcomeCheck & { id: BeyondReferenceCheckId } =>
+    isBeyondReferenceCheck(check.id),
+  )
 }

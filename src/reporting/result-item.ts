@@ -211,3 +211,19 @@ export function validateResultRow(row: unknown): ResultItem {
     return resultValidationFailure(row, `result row is invalid: ${describeIssues(parsed.error)}`)
   return parsed.data
 }
+
+/**
+ * A row that failed validation after the execution had already failed: the first failure is what went wrong,
+ * the malformed row only followed from it, so the row keeps the primary `{stage, message}` (not
+ * `result_validation`) with `task_completed` false. Any other row is returned as it is.
+ */
+export function withPrimaryFailure(row: ResultItem, primary: ResultError | null): ResultItem {
+  if (primary === null || row.status !== 'infrastructure_error' || row.error?.stage !== 'result_validation') {
+    return row
+  }
+  return {
+    ...row,
+    metrics: { ...row.metrics, task: { ...row.metrics.task, task_completed: false } },
+    error: { stage: primary.stage, message: primary.message },
+  }
+}

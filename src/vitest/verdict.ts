@@ -91,7 +91,8 @@ export function rowFailureReason(scenarioId: string, row: ResultItem): string | 
     const error = row.error ?? { stage: 'unknown', message: '' }
     return `Scenario ${scenarioId}: results.json records an infrastructure_error at stage ${error.stage}: ${error.message}`
   }
-  const failed = (row.assessment?.checks ?? [])
+  // The reference's checks, then ours beyond it (the row's extension block): either can fail the row.
+  const failed = [...(row.assessment?.checks ?? []), ...(row.observability?.live_evals?.checks ?? [])]
     .filter((check) => check.required && check.status === 'failed')
     .map((check) => check.id)
   return (

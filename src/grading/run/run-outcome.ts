@@ -11,10 +11,11 @@ import type { ExpectedOutcome } from '../../scenarios/expected.ts'
 import type { DimensionGrade } from '../dimension-grade.ts'
 import { verifyRunFinalState } from '../final-state.ts'
 import type { JsonObject } from '../json-values.ts'
-import { assessOutcome, type OutcomeAssessment } from '../outcome.ts'
+import { assessOutcome, type OutcomeAssessment, withBeyondReferenceChecks } from '../outcome.ts'
 import type { ScenarioFacts } from '../scenario-facts.ts'
 import { offlineSemanticGrades, type SemanticDimension } from '../semantic-applicability.ts'
 import { gradeProcedure, type ProcedureGrade } from './procedure.ts'
+import { gradeSideEffects } from './side-effects.ts'
 import { gradeRunToolEvidence, type RunToolEvidence } from './tool-evidence.ts'
 
 /** What one RUN conversation observed, as the graders read it. */
@@ -79,7 +80,7 @@ export function gradeRun(
         observation.final_application_state,
       )
     : null
-  const assessment = assessOutcome(
+  const referenceAssessment = assessOutcome(
     {
       conversation_completed:
         observation.termination_reason !== null &&
@@ -104,6 +105,10 @@ export function gradeRun(
     },
     { strictTools: false, semanticCompleted: options.semanticCompleted ?? null },
   )
+  // Beyond the reference: a repeated mutation hides inside a matching final state (side-effects.ts).
+  const assessment = withBeyondReferenceChecks(referenceAssessment, [
+    gradeSideEffects(expected, tools.executions, observation.initial_application_state),
+  ])
   return {
     task_completed: assessment.passed,
     tools,

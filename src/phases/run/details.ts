@@ -55,6 +55,9 @@ export const RunDetailsSchema = z.strictObject({
   assessment: json,
   observability: jsonObject,
   validity: SimulationValiditySchema,
+  /** `error` when the evaluation failed at runtime (§6); otherwise the graded verdict. */
+  task_status: z.enum(['passed', 'failed', 'error']),
+  /** How the call ended, or the failure stage when it failed at runtime. */
   termination_reason: z.string().nullable(),
   completion_policy: z.string(),
   finish_observed_ms: z.number().nullable(),
@@ -77,8 +80,10 @@ export const RunDetailsSchema = z.strictObject({
     .nullable(),
   /** The media clock the call ran on: real time live, virtual offline. */
   clock_mode: z.enum(['virtual', 'real_time']),
-  /** A failure after the call was played (live: pending work, cleanup), kept with the conversation. */
+  /** A failure after the call was played (live: pending work, cleanup; the judge), kept with the conversation. */
   failure: z.strictObject({ stage: z.string(), message: z.string() }).nullable(),
+  /** Why the row failed schema validation, when it did; the row keeps a primary failure's stage over it. */
+  result_validation: z.string().nullable(),
   /** Paths (relative to the run directory) of the ticks and turns JSONL when debug artifacts were asked for. */
   debug_artifacts: z.strictObject({ ticks: z.string(), turns: z.string() }).nullable(),
   verdict: z.strictObject({ status: z.string(), assessment: json }).optional(),

@@ -8,7 +8,7 @@ import { judgeScenarioFactsOf } from '../../grading/judge/index.ts'
 import { judgeRunGrade } from '../../grading/run/run-judge.ts'
 import { gradeRun, type JudgedRunGrade, unjudgedRunGrade } from '../../grading/run/run-outcome.ts'
 import { scenarioFactsOf } from '../../grading/scenario-facts.ts'
-import { NO_ARTIFACTS, validateResultRow } from '../../reporting/result-item.ts'
+import { NO_ARTIFACTS, validateResultRow, withPrimaryFailure } from '../../reporting/result-item.ts'
 import type { ResultItem } from '../../reporting/result-schema.ts'
 import { conversationContext, type Scenario, scenarioType } from '../../scenarios/index.ts'
 import {
@@ -108,10 +108,13 @@ async function recordRun(
       env.settings.simulation.tick_ms,
     )
   }
+  // The evaluation's own failure after the call (live pending work or cleanup, or the judge): it wins over
+  // anything that follows from it, a malformed row included (behaviour #53).
+  const primaryFailure = observed.failure ?? semantic.failure
   let row: ResultItem = buildRunRow(scenario, conversation, grade, observed.interaction, {
     artifacts: relativeArtifacts(artifactName, { ...written, details: artifactLayout(artifactName).details }),
     semanticQuality: grade.semantic_quality,
-    failure: observed.failure ?? semantic.failure,
+    failure: primaryFailure,
     validity: observed.validity,
     callerMode: observed.callerMode,
     turns: observed.turns,
@@ -119,6 +122,8 @@ async function recordRun(
   if (options.transformRow !== undefined) {
     row = validateResultRow(options.transformRow(structuredClone(row) as Record<string, unknown>))
   }
+  const rowValidation = row.error?.stage === 'result_validation' ? row.error.message : null
+  row = withPrimaryFailure(row, primaryFailure)
   const details = RunDetailsSchema.parse({
     schema_version: RUN_DETAILS_SCHEMA_VERSION,
     example_id: scenario.id,
@@ -152,7 +157,9 @@ async function recordRun(
     assessment: grade.assessment,
     observability: row.observability ?? {},
     validity: observed.validity,
-    termination_reason: observation.termination_reason,
+    // §6: a runtime error makes the task an error whose termination reason is the failure stage.
+    task_status: primaryFailure !== null ? 'error' : grade.task_completed ? 'passed' : 'failed',
+    termination_reason: primaryFailure?.stage ?? observation.termination_reason,
     completion_policy: conversation.completion_policy,
     finish_observed_ms: conversation.finish_observed_ms,
     drain_revocations: conversation.drain_revocations,
@@ -169,7 +176,8 @@ async function recordRun(
           },
     observer: live?.observer ?? null,
     clock_mode: live?.clock_mode ?? 'virtual',
-    failure: observed.failure,
+    failure: primaryFailure,
+    result_validation: rowValidation,
     debug_artifacts: debug,
   })
   await writeDetails(env.runDirectory, artifactName, details, written)

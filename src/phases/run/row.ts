@@ -3,7 +3,7 @@
 // block (agenda, caller actions, completion policy, procedure diagnostics), the caller simulation's validity, and
 // the turn metrics beyond the reference (extension `run_turns`). An invalid simulation is an infrastructure_error
 // at caller_simulation (its metrics kept as diagnostics); a judge that failed is one at semantic_judge.
-import { compactAssessment } from '../../grading/outcome.ts'
+import { beyondReferenceChecks, compactAssessment, isBeyondReferenceCheck } from '../../grading/outcome.ts'
 import type { RunGrade } from '../../grading/run/run-outcome.ts'
 import { buildEvidenceMetrics } from '../../metrics/evidence.ts'
 import { runGolden } from '../../metrics/golden.ts'
@@ -34,6 +34,20 @@ export interface RunRowOptions {
   backendConsumption?: ResultItem['metrics']['consumption']['backend']
 }
 
+/** Our checks beyond the reference, as the `checks` extension reports them; undefined when there are none. */
+function extensionChecks(grade: RunGrade) {
+  const checks = beyondReferenceChecks(grade.assessment).map(
+    ({ id, status, required, reason, evidence }) => ({
+      id,
+      status,
+      required,
+      reason,
+      evidence,
+    }),
+  )
+  return checks.length === 0 ? undefined : checks
+}
+
 export function buildRunRow(
   scenario: Scenario,
   conversation: PlayedConversation,
@@ -44,9 +58,12 @@ export function buildRunRow(
   const { call } = conversation
   const validity = options.validity ?? OFFLINE_CALLER_VALIDITY
   const invalid = validity.status === 'invalid'
+  // A runtime failure (§6) is what the row reports: task_completed false and the stage as the termination
+  // reason. An invalid simulation is not one: its graded metrics stay as diagnostics (§4.1).
+  const runtimeFailure = invalid ? null : (options.failure ?? null)
   const error = invalid
     ? { stage: 'caller_simulation', message: invalidSimulationMessage(validity) }
-    : (options.failure ?? null)
+    : runtimeFailure
   const delegationCount = new Set(call.delegationIds).size
   const speech = call.timeline.speechIntervals()
   const callerTurns = interaction.caller_turns.length
@@ -76,7 +93,7 @@ export function buildRunRow(
     title: scenario.title,
     // A failure with a stage is a raw `failed`, which the status mapping reads as infrastructure_error.
     raw_status: error === null ? 'ok' : 'failed',
-    task_completed: grade.task_completed,
+    task_completed: runtimeFailure === null ? grade.task_completed : false,
     semantic_quality: options.semanticQuality ?? { score: null, dimensions: {} },
     evidence,
     audio: interaction.metrics,
@@ -118,13 +135,14 @@ export function buildRunRow(
         failed_count: grade.tools.failed_tool_invocation_count,
       },
       completion: {
-        termination_reason: conversation.termination_reason,
+        termination_reason: runtimeFailure?.stage ?? conversation.termination_reason,
         policy: conversation.completion_policy,
         passed: assessment.passed,
         source: assessment.source,
         rationale: assessment.rationale,
+        // The reference's checks only; ours beyond it are reported with their evidence in the extension block.
         failed_checks: grade.assessment.checks
-          .filter((check) => check.required && check.status === 'failed')
+          .filter((check) => check.required && check.status === 'failed' && !isBeyondReferenceCheck(check.id))
           .map((check) => check.id),
         failed_procedure_steps: grade.procedure?.failed_steps ?? [],
         procedure_is_diagnostic: true,
@@ -132,6 +150,6 @@ export function buildRunRow(
       scenario: { id: scenario.id, type: scenario.type },
     },
     validity,
-    ...(options.turns === undefined ? {} : { extensions: { run_turns: options.turns } }),
+    extensions: { run_turns: options.turns, checks: extensionChecks(grade) },
   })
 }
