@@ -25,18 +25,29 @@ export class SeededRandom {
   }
 
   /**
-   * Add nextUnit()·2a - a to each sample, rounded and saturated: the white-noise loop, with the generator written
-   * out so it is inlined (about twice as fast as calling nextUnit per sample) and the same values drawn.
+   * Add noise to each sample, rounded and saturated: the white-noise loop, with the generator written out so it
+   * is inlined (about twice as fast as calling nextUnit per sample). One draw u per sample: below `edgeShare` it
+   * picks an edge (-edge in its lower half, +edge in its upper half); above, it is stretched back onto [0, 1)
+   * and gives the uniform value u·2a - a. With no edge share this is exactly nextUnit()·2a - a.
    */
-  addUniform(into: Int16Array, amplitude: number): void {
-    const span = (2 * amplitude) / TWO_TO_32
+  addUniform(into: Int16Array, amplitude: number, edgeShare = 0, edge = 0): void {
+    const edgeBelow = edgeShare * TWO_TO_32
+    const negativeBelow = edgeBelow / 2
+    const span = (2 * amplitude) / ((1 - edgeShare) * TWO_TO_32)
     let state = this.#state
     for (let i = 0; i < into.length; i++) {
       state = (state + WEYL_INCREMENT) >>> 0
       let z = state
       z = Math.imul(z ^ (z >>> 16), 0x21f0aaad)
       z = Math.imul(z ^ (z >>> 15), 0x735a2d97)
-      const value = Math.round((into[i] as number) + ((z ^ (z >>> 15)) >>> 0) * span - amplitude)
+      const draw = (z ^ (z >>> 15)) >>> 0
+      const sample = into[i] as number
+      // Summed left to right as before the edges existed, so those bytes stay the same.
+      const value = Math.round(
+        draw < edgeBelow
+          ? sample + (draw < negativeBelow ? -edge : edge)
+          : sample + (draw - edgeBelow) * span - amplitude,
+      )
       into[i] = Math.min(32767, Math.max(-32768, value))
     }
     this.#state = state
