@@ -104,7 +104,7 @@ export default class CanonicalReporter implements Reporter {
     if (this.#vitest?.config.mergeReports) await this.#writeMerged(modules, log)
     else if (reason === 'interrupted') await this.#writeInterrupted(log)
     else {
-      await this.#writeRuns(tests, log)
+      await this.#writeRuns(tests, reason, log)
       this.#journals.finish(reason)
     }
     const passed = tests.filter((test) => test.state === 'passed').length
@@ -124,7 +124,16 @@ export default class CanonicalReporter implements Reporter {
     }
   }
 
-  async #writeRuns(tests: readonly FinishedScenarioTest[], log: (line: string) => void): Promise<void> {
+  /**
+   * Per run: results.json first (the authority), then the journal's end line, then what reads the finished run
+   * (JUnit, the HTML report, which would otherwise call a finished run partial). A kill before results.json is
+   * written leaves a journal without its end line, which the next run names for `live-evals results`.
+   */
+  async #writeRuns(
+    tests: readonly FinishedScenarioTest[],
+    reason: 'passed' | 'failed',
+    log: (line: string) => void,
+  ): Promise<void> {
     for (const plan of providedPlans(this.#vitest)) {
       for (const run of plan.runs) {
         const rows = rowsOfRun(run, tests)
@@ -134,6 +143,7 @@ export default class CanonicalReporter implements Reporter {
         }
         const document = resultsDocumentOf(plan, run, rows, runMetadataOf(run, tests))
         await writeJsonArtifact(run.directory, run.resultsFile, document)
+        this.#journals.finishRun(run.directory, reason)
         log('')
         for (const line of consoleSummaryLines(plan, run, document)) log(line)
         // A shard's results are one part of a run: its report and JUnit file come from the merged results.json.

@@ -116,20 +116,34 @@ export class RunJournals {
    * row goes, so the folder of a run that finished nothing is released as unused.
    */
   finish(reasonOfEnd: Extract<JournalEndReason, 'passed' | 'failed'>): void {
-    for (const run of this.#close()) {
-      const { journal } = run
-      if (journal === null) continue
-      try {
-        if (journal.rows.length === 0) {
-          journal.close()
-          unlinkSync(journal.file)
-          continue
-        }
-        journal.end(reasonOfEnd)
+    for (const run of this.#close()) this.#end(run, reasonOfEnd)
+  }
+
+  /**
+   * One run ended by itself and its results file is written: its journal gets its end line now, before the
+   * artifacts that read the journal (the HTML report, through the gate's loader) are written.
+   */
+  finishRun(directory: string, reasonOfEnd: Extract<JournalEndReason, 'passed' | 'failed'>): void {
+    const run = this.#runs.get(directory)
+    if (run === undefined) return
+    run.unwatch()
+    this.#runs.delete(directory)
+    this.#end(run, reasonOfEnd)
+  }
+
+  #end(run: OpenRun, reasonOfEnd: Extract<JournalEndReason, 'passed' | 'failed'>): void {
+    const { journal } = run
+    if (journal === null) return
+    try {
+      if (journal.rows.length === 0) {
         journal.close()
-      } catch (error) {
-        this.#log(`live-evals: ${reason(error)}`)
+        unlinkSync(journal.file)
+        return
       }
+      journal.end(reasonOfEnd)
+      journal.close()
+    } catch (error) {
+      this.#log(`live-evals: ${reason(error)}`)
     }
   }
 

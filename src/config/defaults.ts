@@ -5,16 +5,22 @@ import type { Phase } from './schema.ts'
 
 export type SectionValues = Record<string, Record<string, unknown>>
 
+// Two scenarios at a time: the reference toolkit's default is one, but a first run without a TOML should not take
+// twice as long as it needs to (the bundled TOMLs and the client service's connection limit allow more).
+const DEFAULT_CONCURRENCY = 2
+
 const SINGLE_TURN_EXECUTION = {
   mode: 'offline',
-  concurrency: 1,
+  concurrency: DEFAULT_CONCURRENCY,
   max_examples: 0,
   trials: 1,
   verbose: false,
   response_timeout_seconds: 30.0,
 }
 
-const AUDIO = { chunk_ms: 20, sample_rate_hz: 24_000, real_time: true }
+// Offline runs on the virtual clock unless a user asks for real-time pacing (live always paces in real time, so
+// this only ever changes an offline run); the reference toolkit defaults to real time, eight times slower.
+const AUDIO = { chunk_ms: 20, sample_rate_hz: 24_000, real_time: false }
 // Cached speech is reused unless a run asks for it to be synthesized again.
 const CRAWL_AUDIO = { ...AUDIO, refresh_audio: false }
 
@@ -65,7 +71,13 @@ const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
   },
   run: {
     dataset: DATASET,
-    execution: { mode: 'offline', concurrency: 1, max_examples: 0, trials: 1, verbose: false },
+    execution: {
+      mode: 'offline',
+      concurrency: DEFAULT_CONCURRENCY,
+      max_examples: 0,
+      trials: 1,
+      verbose: false,
+    },
     simulation: {
       simulator_backend_model: 'gpt-5.6-luna',
       simulator_backend_reasoning_effort: 'low',

@@ -33,7 +33,7 @@ function problemOf(run: () => unknown): string {
 }
 
 describe('built-in defaults', () => {
-  it('gives CRAWL exactly the reference keys plus execution.mode, with toolkit values', () => {
+  it('gives CRAWL exactly the reference keys plus execution.mode, with toolkit values except an offline-first virtual clock at concurrency 2', () => {
     const path = writeToml('')
     const settings = loadPhaseConfig('crawl', path, { env: {}, cwd })
     expect(settings.phase).toBe('crawl')
@@ -41,7 +41,7 @@ describe('built-in defaults', () => {
     expect(settings.dataset).toEqual({ path: join(root, 'specs/crawl/data/scenarios.json') })
     expect(settings.execution).toEqual({
       mode: 'offline',
-      concurrency: 1,
+      concurrency: 2,
       max_examples: 0,
       trials: 1,
       verbose: false,
@@ -51,7 +51,7 @@ describe('built-in defaults', () => {
     expect(settings.audio).toEqual({
       chunk_ms: 20,
       sample_rate_hz: 24000,
-      real_time: true,
+      real_time: false,
       cache_dir: null,
       refresh_audio: false,
     })
@@ -395,7 +395,7 @@ describe('environment variables', () => {
 
   it('treats a blank variable as unset', () => {
     const settings = loadPhaseConfig('crawl', writeToml(''), { env: { LIVE_EVALS_CONCURRENCY: '  ' }, cwd })
-    expect(settings.execution.concurrency).toBe(1)
+    expect(settings.execution.concurrency).toBe(2) // the built-in default
   })
 
   it('ignores a variable whose setting the phase does not have', () => {

@@ -2,11 +2,14 @@
 // checked, filtered and sorted, clicking the timeline seeks and plays the conversation audio, the hostile
 // transcript stays text, the CSP reports no violation and nothing outside the run directory is requested.
 // LIVE_EVALS_UPDATE_SCREENSHOT=1 also writes docs/report-screenshot.png for the README.
+// A second test opens the report a real run wrote (a child Vitest on the tiny offline fixture project): what a
+// team opens first must not call its finished run partial.
 
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { FIXTURE_CONFIG, runVitest, SPAWN_TIMEOUT_MS, scratch } from '../vitest/child-vitest.ts'
 import { chromiumUnavailable, launchChromium } from './chromium.test-helpers.ts'
 import { writeSampleRun } from './report.test-helpers.ts'
 import { serveFolder } from './static-server.test-helpers.ts'
@@ -103,6 +106,34 @@ describe.skipIf(unavailable !== null)(
       await page.screenshot({ path: screenshot, fullPage: false })
       await annotate('HTML report screenshot', 'screenshot', { contentType: 'image/png', path: screenshot })
       if (process.env.LIVE_EVALS_UPDATE_SCREENSHOT === '1') await page.screenshot({ path: DOCS_SCREENSHOT })
+    })
+  },
+)
+
+describe.skipIf(unavailable !== null)(
+  `the HTML report of a real run in chromium${unavailable === null ? '' : ` (skipped: ${unavailable})`}`,
+  () => {
+    test('a finished offline run: its report shows every row and no partial-results warning', {
+      timeout: SPAWN_TIMEOUT_MS + 60_000,
+    }, async () => {
+      const space = await scratch()
+      const run = await runVitest(['run', '--config', FIXTURE_CONFIG], {
+        ...space.env,
+        OPENAI_ASSISTANT_MODE: 'responses',
+      })
+      expect(run.output).toContain('1 passed, 1 failed') // the wrong-tool scenario fails by design
+      const results = join(space.dir, 'results')
+      const [name] = (await readdir(results)).filter((entry) => !entry.startsWith('.'))
+      await using server = await serveFolder(join(results, name ?? ''))
+      await using browser = await launchChromium()
+      const page = await browser.context.newPage()
+      const problems: string[] = []
+      page.on('pageerror', (error) => problems.push(error.message))
+      await page.goto(`${server.origin}/report.html`)
+      await expect.poll(() => page.locator('#scenario-table tbody tr').count()).toBe(2)
+      expect(await page.locator('.problem').allTextContents()).toEqual([])
+      expect(await page.locator('body').textContent()).not.toContain('Partial results')
+      expect(problems).toEqual([])
     })
   },
 )

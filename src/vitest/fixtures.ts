@@ -5,6 +5,9 @@
 // phase's module (src/phases/registry.ts) says how callers are produced and conversations driven. The offline
 // GPT-Live server is shared by the tests of one file and stopped after them. `scenario` and `architecture` are
 // placeholders that the suite helper binds per describe block with test.override.
+// The chain is built on first use, inside a test file's collection, never when the module is imported:
+// `test.extend` needs Vitest's current suite, and `import 'live-evals'` must work in a plain script
+// (vitest.config.ts, a dataset generator) where there is none.
 import { test as base, inject } from 'vitest'
 import type { AssistantApplication } from '../assistants/application.ts'
 import type { AssistantArchitecture, ScenarioApplication } from '../assistants/architectures/index.ts'
@@ -36,149 +39,162 @@ function unbound(name: string): never {
 // The executed run of each test (by task id), for the verdict: the liveSession fixture fills it.
 const executedRuns = new Map<string, ScenarioRun>()
 
-export const scenarioTest = base
-  // First and automatic, so it is cleaned up last: when the test body and every other fixture are done, the
-  // test's state and its results.json row are made to agree (src/vitest/verdict.ts).
-  .extend('verdict', { auto: true }, ({ task }, { onCleanup }) => {
-    onCleanup(async () => {
-      const meta = task.meta.liveEvals
-      const result = task.result
-      const run = executedRuns.get(task.id)
-      executedRuns.delete(task.id)
-      if (meta === undefined || result === undefined) return
-      if (result.state !== 'pass' && result.state !== 'fail') return
-      const verdict = verdictOf({
-        scenarioId: meta.scenarioId,
-        title: task.name,
-        state: result.state,
-        errors: result.errors ?? [],
-        grades: meta.grades,
-        row: meta.row,
+const buildScenarioTest = () =>
+  base
+    // First and automatic, so it is cleaned up last: when the test body and every other fixture are done, the
+    // test's state and its results.json row are made to agree (src/vitest/verdict.ts).
+    .extend('verdict', { auto: true }, ({ task }, { onCleanup }) => {
+      onCleanup(async () => {
+        const meta = task.meta.liveEvals
+        const result = task.result
+        const run = executedRuns.get(task.id)
+        executedRuns.delete(task.id)
+        if (meta === undefined || result === undefined) return
+        if (result.state !== 'pass' && result.state !== 'fail') return
+        const verdict = verdictOf({
+          scenarioId: meta.scenarioId,
+          title: task.name,
+          state: result.state,
+          errors: result.errors ?? [],
+          grades: meta.grades,
+          row: meta.row,
+        })
+        meta.row = verdict.row
+        meta.sealed = true
+        if (run !== undefined) await recordVerdict(run, verdict.row)
+        if (verdict.failTestWith !== null) throw new Error(verdict.failTestWith)
       })
-      meta.row = verdict.row
-      meta.sealed = true
-      if (run !== undefined) await recordVerdict(run, verdict.row)
-      if (verdict.failTestWith !== null) throw new Error(verdict.failTestWith)
     })
-  })
-  .extend('runPlan', { scope: 'worker' }, () => runPlanOf({ liveEvalsRun: inject('liveEvalsRun') }))
-  .extend('phase', { scope: 'worker' }, ({ runPlan }) => phaseModule(runPlan.phase))
-  .extend('suiteSettings', { scope: 'worker' }, ({ runPlan }): PhaseSettings => runPlan.settings)
-  .extend('offlineServer', { scope: 'file' }, async ({ runPlan }, { onCleanup }) => {
-    if (runPlan.mode !== 'offline') return null
-    const server = await startOfflineLiveServer()
-    onCleanup(() => server.close())
-    return server
-  })
-  // RUN's scheduled caller interventions, read once per file (the plan already checked the file and its ids, so a
-  // broken one stops the run before it starts); other phases have none.
-  .extend('interventions', { scope: 'file' }, async ({ runPlan }) => {
-    const settings = runPlan.settings
-    if (settings.phase !== 'run') return NO_INTERVENTIONS
-    return loadInterventions(settings.simulation.interventions_file, null)
-  })
-  // One caller source (and, live, one synthesizer and its cache) per file.
-  .extend('callerSource', { scope: 'file' }, ({ phase, suiteSettings }) => phase.callerSource(suiteSettings))
-  .extend('scenario', (): LoadedScenario => unbound('scenario'))
-  .extend('architecture', (): ArchitectureName => unbound('architecture'))
-  // The assistant under test's application, bound per suite (null: the bundled restaurant example).
-  .extend('assistant', (): AssistantApplication | null => null)
-  // One object per architecture and assistant per file (live client delegation holds one openai client).
-  .extend('architectures', { scope: 'file' }, ({ suiteSettings }) => {
-    const built = new Map<AssistantApplication | null, Record<ArchitectureName, AssistantArchitecture>>()
-    return (assistant: AssistantApplication | null) => {
-      let pair = built.get(assistant)
-      if (pair === undefined) {
-        const choice = assistant === null ? {} : { application: assistant }
-        pair = {
-          responses: architectureFor('responses', suiteSettings, choice),
-          client: architectureFor('client', suiteSettings, choice),
+    .extend('runPlan', { scope: 'worker' }, () => runPlanOf({ liveEvalsRun: inject('liveEvalsRun') }))
+    .extend('phase', { scope: 'worker' }, ({ runPlan }) => phaseModule(runPlan.phase))
+    .extend('suiteSettings', { scope: 'worker' }, ({ runPlan }): PhaseSettings => runPlan.settings)
+    .extend('offlineServer', { scope: 'file' }, async ({ runPlan }, { onCleanup }) => {
+      if (runPlan.mode !== 'offline') return null
+      const server = await startOfflineLiveServer()
+      onCleanup(() => server.close())
+      return server
+    })
+    // RUN's scheduled caller interventions, read once per file (the plan already checked the file and its ids, so a
+    // broken one stops the run before it starts); other phases have none.
+    .extend('interventions', { scope: 'file' }, async ({ runPlan }) => {
+      const settings = runPlan.settings
+      if (settings.phase !== 'run') return NO_INTERVENTIONS
+      return loadInterventions(settings.simulation.interventions_file, null)
+    })
+    // One caller source (and, live, one synthesizer and its cache) per file.
+    .extend('callerSource', { scope: 'file' }, ({ phase, suiteSettings }) =>
+      phase.callerSource(suiteSettings),
+    )
+    .extend('scenario', (): LoadedScenario => unbound('scenario'))
+    .extend('architecture', (): ArchitectureName => unbound('architecture'))
+    // The assistant under test's application, bound per suite (null: the bundled restaurant example).
+    .extend('assistant', (): AssistantApplication | null => null)
+    // One object per architecture and assistant per file (live client delegation holds one openai client).
+    .extend('architectures', { scope: 'file' }, ({ suiteSettings }) => {
+      const built = new Map<AssistantApplication | null, Record<ArchitectureName, AssistantArchitecture>>()
+      return (assistant: AssistantApplication | null) => {
+        let pair = built.get(assistant)
+        if (pair === undefined) {
+          const choice = assistant === null ? {} : { application: assistant }
+          pair = {
+            responses: architectureFor('responses', suiteSettings, choice),
+            client: architectureFor('client', suiteSettings, choice),
+          }
+          built.set(assistant, pair)
         }
-        built.set(assistant, pair)
+        return pair
       }
-      return pair
-    }
-  })
-  .extend(
-    'scenarioEnv',
-    ({
-      runPlan,
-      suiteSettings,
-      offlineServer,
-      callerSource,
-      architectures,
-      architecture,
-      assistant,
-      interventions,
-      task,
-    }): ScenarioEnv<PhaseSettings> => {
-      const runDirectory = plannedRunFor(runPlan, architecture).directory
-      return {
-        // scenarioSuite gives each test of a trials run its trial (src/vitest/plugin/trial-meta.ts).
-        trial: task.meta.liveEvalsTrial?.trial ?? null,
-        settings: suiteSettings,
-        runDirectory,
+    })
+    .extend(
+      'scenarioEnv',
+      ({
+        runPlan,
+        suiteSettings,
         offlineServer,
-        architecture: architectures(assistant)[architecture],
         callerSource,
-        // Live with grading enabled: the semantic judge (one client and rate limiter per worker); otherwise null.
-        judge: judgeOptionsFromSettings(suiteSettings, { runDirectory }),
+        architectures,
+        architecture,
+        assistant,
         interventions,
+        task,
+      }): ScenarioEnv<PhaseSettings> => {
+        const runDirectory = plannedRunFor(runPlan, architecture).directory
+        return {
+          // scenarioSuite gives each test of a trials run its trial (src/vitest/plugin/trial-meta.ts).
+          trial: task.meta.liveEvalsTrial?.trial ?? null,
+          settings: suiteSettings,
+          runDirectory,
+          offlineServer,
+          architecture: architectures(assistant)[architecture],
+          callerSource,
+          // Live with grading enabled: the semantic judge (one client and rate limiter per worker); otherwise null.
+          judge: judgeOptionsFromSettings(suiteSettings, { runDirectory }),
+          interventions,
+        }
+      },
+    )
+    // The request exactly as liveSession streams it. A request that cannot be prepared (text-to-speech failed)
+    // still leaves its infrastructure_error row, naming the stage, before the test fails.
+    .extend('callerAudio', async ({ scenario, scenarioEnv, task, signal }) => {
+      try {
+        return await scenarioEnv.callerSource.prepare(scenario, { signal })
+      } catch (error) {
+        const meta = task.meta.liveEvals
+        if (meta !== undefined && !meta.sealed) {
+          meta.row = failedExecution(
+            scenario,
+            stageFailureOf(error, 'input_setup'),
+            undefined,
+            scenarioEnv.trial ?? null,
+          ).row
+        }
+        throw error
       }
-    },
-  )
-  // The request exactly as liveSession streams it. A request that cannot be prepared (text-to-speech failed)
-  // still leaves its infrastructure_error row, naming the stage, before the test fails.
-  .extend('callerAudio', async ({ scenario, scenarioEnv, task, signal }) => {
-    try {
-      return await scenarioEnv.callerSource.prepare(scenario, { signal })
-    } catch (error) {
-      const meta = task.meta.liveEvals
-      if (meta !== undefined && !meta.sealed) {
-        meta.row = failedExecution(
-          scenario,
-          stageFailureOf(error, 'input_setup'),
-          undefined,
-          scenarioEnv.trial ?? null,
-        ).row
-      }
-      throw error
-    }
-  })
-  // The scenario's application: liveSession's assistant uses this one, so its state is the state after the run.
-  .extend(
-    'toolState',
-    ({ scenario, scenarioEnv }): ScenarioApplication =>
-      scenarioEnv.architecture.createApplication(assistantVisibleInput(scenario)),
-  )
-  .extend(
-    'liveSession',
-    async ({ phase, scenario, scenarioEnv, callerAudio, toolState, task, annotate, signal }) => {
-      const execution = await runScenario(phase, scenario, scenarioEnv, {
-        signal,
-        callerAudio,
-        application: toolState,
-      })
-      const run: ScenarioRun = scenarioRunOf(
-        {
-          scenarioId: scenario.id,
-          architecture: scenarioEnv.architecture.name,
-          expected: scenario.expected,
-          failure: execution.failure,
-          row: execution.row,
-          detailsPath: execution.artifacts.details,
-        },
-        execution,
-      )
-      const meta = task.meta.liveEvals
-      // A test that already ended (it timed out while this ran) keeps the verdict it got.
-      if (meta !== undefined && !meta.sealed) {
-        meta.row = execution.row
-        bindRunToMeta(run, meta)
-        executedRuns.set(task.id, run)
-      }
-      await attachScenarioAudio(annotate, execution.artifacts)
-      await attachScenarioTimeline(annotate, scenarioEnv.runDirectory, execution.row)
-      return run
-    },
-  )
+    })
+    // The scenario's application: liveSession's assistant uses this one, so its state is the state after the run.
+    .extend(
+      'toolState',
+      ({ scenario, scenarioEnv }): ScenarioApplication =>
+        scenarioEnv.architecture.createApplication(assistantVisibleInput(scenario)),
+    )
+    .extend(
+      'liveSession',
+      async ({ phase, scenario, scenarioEnv, callerAudio, toolState, task, annotate, signal }) => {
+        const execution = await runScenario(phase, scenario, scenarioEnv, {
+          signal,
+          callerAudio,
+          application: toolState,
+        })
+        const run: ScenarioRun = scenarioRunOf(
+          {
+            scenarioId: scenario.id,
+            architecture: scenarioEnv.architecture.name,
+            expected: scenario.expected,
+            failure: execution.failure,
+            row: execution.row,
+            detailsPath: execution.artifacts.details,
+          },
+          execution,
+        )
+        const meta = task.meta.liveEvals
+        // A test that already ended (it timed out while this ran) keeps the verdict it got.
+        if (meta !== undefined && !meta.sealed) {
+          meta.row = execution.row
+          bindRunToMeta(run, meta)
+          executedRuns.set(task.id, run)
+        }
+        await attachScenarioAudio(annotate, execution.artifacts)
+        await attachScenarioTimeline(annotate, scenarioEnv.runDirectory, execution.row)
+        return run
+      },
+    )
+
+export type ScenarioTest = ReturnType<typeof buildScenarioTest>
+
+let built: ScenarioTest | null = null
+
+/** The scenario test with its fixtures (built once per test module, at its first call, during collection). */
+export function scenarioTest(): ScenarioTest {
+  built ??= buildScenarioTest()
+  return built
+}

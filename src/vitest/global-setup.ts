@@ -12,6 +12,7 @@ import type { TestProject } from 'vitest/node'
 import { assertPrivateDirectoryUsable, makePrivateDirectories } from '../artifacts/index.ts'
 import { pruneAttachmentCopies } from './plugin/attachment-retention.ts'
 import { releaseUnusedRunDirectories } from './plugin/run-directories.ts'
+import { runStartLine } from './plugin/run-line.ts'
 import { resolveStartup, type Startup } from './plugin/startup.ts'
 import { projectOptionsOf } from './provided.ts'
 import { planRun, type RunPlan } from './run-plan.ts'
@@ -35,6 +36,12 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
       shard: shard === undefined ? null : { index: shard.index, count: shard.count },
     })
     project.provide('liveEvalsRun', current)
+    project.vitest.logger.log(
+      runStartLine(
+        current.settings,
+        current.runs.map((run) => run.architecture),
+      ),
+    )
   }
   const attachmentsDir = project.config.attachmentsDir
   try {

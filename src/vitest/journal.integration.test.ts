@@ -8,7 +8,7 @@ import { loadGateFile } from '../gate/load.ts'
 import { ResultsDocumentSchema } from '../reporting/result-schema.ts'
 import { FIXTURE_CONFIG, runDirectoriesIn, runVitest, SPAWN_TIMEOUT_MS, scratch } from './child-vitest.ts'
 
-test('a finished run: one journal row per scenario (retries included), the end line, results.json unmarked, its report', {
+test('a finished run: one journal row per scenario (retries included), the end line, results.json unmarked, its report not partial', {
   timeout: SPAWN_TIMEOUT_MS,
 }, async () => {
   const space = await scratch()
@@ -34,4 +34,8 @@ test('a finished run: one journal row per scenario (retries included), the end l
   expect((await loadGateFile(join(runDir, 'results.json'))).partial).toBeNull()
   expect(run.output).toContain(`Report: ${join(runDir, 'report.html')}`)
   expect((await stat(join(runDir, 'report.html'))).isFile()).toBe(true)
+  // The report was written after the journal's end line: it does not call the finished run partial.
+  const report = await readFile(join(runDir, 'report.html'), 'utf8')
+  expect(report).not.toContain('Partial results')
+  expect(report).not.toContain('has no end line')
 })

@@ -10,6 +10,7 @@ import type { TestProjectInlineConfiguration } from 'vitest/config'
 import type { Phase } from '../config/index.ts'
 import { disableBrowserOpeningWithoutDesktop } from './plugin/display.ts'
 import { liveEvalsPlugin } from './plugin/live-evals-plugin.ts'
+import { refuseUnsupportedNode } from './plugin/node-support.ts'
 import { declaredTags } from './tags.ts'
 
 // The checkout runs the .ts sources; the installed package runs the compiled .js beside them.
@@ -32,6 +33,8 @@ export interface LiveEvalsProjectInput {
 }
 
 export function liveEvalsProject(input: LiveEvalsProjectInput): TestProjectInlineConfiguration {
+  // When vitest.config.ts is loaded, before any file is collected: an unsupported Node gets one line, not a run.
+  refuseUnsupportedNode()
   const configFile = input.config === undefined ? null : resolve(input.config)
   const tags = declaredTags(input.phase)
   // Vitest's UI server opens the browser before any plugin hook runs; only the config load is early enough.

@@ -10,7 +10,7 @@ import type { AssistantApplication } from '../assistants/application.ts'
 import type { Phase } from '../config/index.ts'
 import { scenarioType } from '../scenarios/index.ts'
 import { assertDefaultBody } from './default-body.ts'
-import { scenarioTest } from './fixtures.ts'
+import { type ScenarioTest, scenarioTest } from './fixtures.ts'
 import { initialMeta } from './meta.ts'
 import { trialsToRegister, trialTestName } from './plugin/trial-meta.ts'
 import { projectOptionsOf, runPlanOf } from './provided.ts'
@@ -18,7 +18,7 @@ import { type SuiteScenarioSource, suiteScenarios } from './suite-scenarios.ts'
 import { architectureTag, phaseTag, scenarioTypeTag } from './tags.ts'
 
 /** What a scenario test body receives: the Vitest context with the scenario fixtures. */
-export type ScenarioTestContext = Parameters<Parameters<typeof scenarioTest>[2] & {}>[0]
+export type ScenarioTestContext = Parameters<Parameters<ScenarioTest>[2] & {}>[0]
 
 export interface ScenarioSuiteOptions extends SuiteScenarioSource {
   /** The phase, if the spec names it (default: its project's); it must be the project's phase. */
@@ -70,16 +70,17 @@ export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise
   // One test per trial (execution.trials); a run of one trial registers exactly the tests it always did.
   const trials = trialsToRegister(plan.settings.execution.trials)
 
+  const test = scenarioTest()
   for (const run of plan.runs) {
     describe(run.architecture, () => {
-      scenarioTest.override('architecture', run.architecture)
-      scenarioTest.override('assistant', assistant)
+      test.override('architecture', run.architecture)
+      test.override('assistant', assistant)
       for (const scenario of scenarios) {
         const type = scenarioType(scenario)
         describe(scenario.id, () => {
-          scenarioTest.override('scenario', scenario)
+          test.override('scenario', scenario)
           for (const trial of trials) {
-            scenarioTest(
+            test(
               trialTestName(scenario.title, trial),
               {
                 tags: declaredOnly([
