@@ -14,25 +14,55 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
+/** A JSON value as an author writes it in a scenario: what the graders can compare (no functions, dates, undefined). */
+export type JsonValueInput =
+  | string
+  | number
+  | boolean
+  | null
+  | readonly JsonValueInput[]
+  | { readonly [key: string]: JsonValueInput }
+
+/** A JSON object as an author writes it (tool arguments, application state, recording metadata). */
+export type JsonObjectInput = { readonly [key: string]: JsonValueInput }
+
+/**
+ * Types the input of a schema that accepts anything at run time. The contract's lists and JSON objects start from
+ * `z.unknown()` so that a wrong value is reported with its path, never refused before it is looked at; without
+ * this, `z.input` of those fields (what defineScenario() takes) would be `unknown` and a typo would type-check.
+ * Only the static input type changes: parsing is the same schema.
+ */
+export function withInputType<Input>() {
+  return <S extends z.ZodType>(schema: S): z.ZodType<z.output<S>, Input> =>
+    schema as unknown as z.ZodType<z.output<S>, Input>
+}
+
 /** A JSON object whose own keys, whatever they are called, come out exactly as they went in. */
-export const JsonObjectSchema = z.unknown().transform((value, ctx): Record<string, unknown> => {
-  if (!isJsonObject(value)) {
-    ctx.addIssue({ code: 'invalid_type', expected: 'record', input: value, message: 'must be a JSON object' })
-    return z.NEVER
-  }
-  // The loader refuses deep documents before this runs; scenarios parsed without it (inline scenarios in a
-  // spec file) get the same bound here, relative to the object, so later stages can recurse safely.
-  const tooDeep = pathBeyondDepth(value, 1, MAX_JSON_DEPTH)
-  if (tooDeep !== null) {
-    ctx.addIssue({
-      code: 'custom',
-      path: tooDeep,
-      message: TOO_DEEP_MESSAGE,
-    })
-    return z.NEVER
-  }
-  return value
-})
+export const JsonObjectSchema = withInputType<JsonObjectInput>()(
+  z.unknown().transform((value, ctx): Record<string, unknown> => {
+    if (!isJsonObject(value)) {
+      ctx.addIssue({
+        code: 'invalid_type',
+        expected: 'record',
+        input: value,
+        message: 'must be a JSON object',
+      })
+      return z.NEVER
+    }
+    // The loader refuses deep documents before this runs; scenarios parsed without it (inline scenarios in a
+    // spec file) get the same bound here, relative to the object, so later stages can recurse safely.
+    const tooDeep = pathBeyondDepth(value, 1, MAX_JSON_DEPTH)
+    if (tooDeep !== null) {
+      ctx.addIssue({
+        code: 'custom',
+        path: tooDeep,
+        message: TOO_DEEP_MESSAGE,
+      })
+      return z.NEVER
+    }
+    return value
+  }),
+)
 export type JsonObject = z.infer<typeof JsonObjectSchema>
 
 /**
@@ -40,7 +70,7 @@ export type JsonObject = z.infer<typeof JsonObjectSchema>
  * not transformed, so the object is returned as it is.
  */
 export function jsonRecordOf<T extends z.ZodType>(valueSchema: T) {
-  return JsonObjectSchema.transform((object, ctx): Record<string, z.output<T>> => {
+  const checked = JsonObjectSchema.transform((object, ctx): Record<string, z.output<T>> => {
     let reported = 0
     for (const [key, value] of Object.entries(object)) {
       const result = valueSchema.safeParse(value, { reportInput: true })
@@ -51,6 +81,7 @@ export function jsonRecordOf<T extends z.ZodType>(valueSchema: T) {
     }
     return object as Record<string, z.output<T>>
   })
+  return withInputType<{ readonly [key: string]: z.input<T> }>()(checked)
 }
 
 /** Most items any list of the contract may hold; far above real datasets (they hold tens). */
@@ -62,7 +93,7 @@ export const MAX_LIST_ITEMS = 1000
  */
 export function listOf<T extends z.ZodType>(item: T, minItems = 0) {
   const list = minItems > 0 ? z.array(item).min(minItems) : z.array(item)
-  return z
+  const checked = z
     .unknown()
     .superRefine((value, ctx) => {
       if (Array.isArray(value) && value.length > MAX_LIST_ITEMS) {
@@ -77,6 +108,7 @@ export function listOf<T extends z.ZodType>(item: T, minItems = 0) {
       }
     })
     .pipe(list)
+  return withInputType<readonly z.input<T>[]>()(checked)
 }
 
 /** A non-empty string: the contract's `min_length=1` fields. */
