@@ -25,6 +25,7 @@ import { startOfflineLiveServer } from '../testing/live-server/index.ts'
 import { attachScenarioAudio, attachScenarioTimeline } from './attachments.ts'
 import { runPlanOf } from './provided.ts'
 import { plannedRunFor } from './run-plan.ts'
+import { noteRunStopping, throwIfRunStopped } from './run-stop.ts'
 import { bindRunToMeta, type ScenarioRun, scenarioRunOf } from './scenario-run.ts'
 import type { AssistantArchitecture as ArchitectureName } from './settings.ts'
 import { verdictOf } from './verdict.ts'
@@ -135,10 +136,12 @@ const buildScenarioTest = () =>
     )
     // The request exactly as liveSession streams it. A request that cannot be prepared (text-to-speech failed)
     // still leaves its infrastructure_error row, naming the stage, before the test fails.
-    .extend('callerAudio', async ({ scenario, scenarioEnv, task, signal }) => {
+    .extend('callerAudio', async ({ runPlan, scenario, scenarioEnv, task, signal }) => {
       try {
+        await throwIfRunStopped(scenarioEnv.runDirectory, scenario.id)
         return await scenarioEnv.callerSource.prepare(scenario, { signal })
       } catch (error) {
+        await noteRunStopping(error, runPlan)
         const meta = task.meta.liveEvals
         if (meta !== undefined && !meta.sealed) {
           meta.row = failedExecution(
@@ -159,11 +162,12 @@ const buildScenarioTest = () =>
     )
     .extend(
       'liveSession',
-      async ({ phase, scenario, scenarioEnv, callerAudio, toolState, task, annotate, signal }) => {
+      async ({ runPlan, phase, scenario, scenarioEnv, callerAudio, toolState, task, annotate, signal }) => {
         const execution = await runScenario(phase, scenario, scenarioEnv, {
           signal,
           callerAudio,
           application: toolState,
+          onFailure: (error) => noteRunStopping(error, runPlan),
         })
         const run: ScenarioRun = scenarioRunOf(
           {

@@ -14,6 +14,7 @@ import { pruneAttachmentCopies } from './plugin/attachment-retention.ts'
 import { releaseUnusedRunDirectories } from './plugin/run-directories.ts'
 import { runStartLine } from './plugin/run-line.ts'
 import { resolveStartup, type Startup } from './plugin/startup.ts'
+import { assertLiveEndpointsAnswer } from './preflight.ts'
 import { projectOptionsOf } from './provided.ts'
 import { planRun, type RunPlan } from './run-plan.ts'
 import { exitWithStartupFailure } from './startup-failure.ts'
@@ -49,6 +50,14 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
     await assertPrivateDirectoryUsable(attachmentsDir, 'attachments folder')
     await plan(options.startup)
   } catch (error) {
+    exitWithStartupFailure(options.phase, error)
+  }
+  try {
+    // Live only: one cheap request per endpoint the run needs, so a wrong key or a dead endpoint is one message.
+    const planned = current as RunPlan | null // assigned inside plan(); TypeScript still sees the initial null
+    if (planned !== null) await assertLiveEndpointsAnswer(planned.settings)
+  } catch (error) {
+    await releaseUnused()
     exitWithStartupFailure(options.phase, error)
   }
   try {

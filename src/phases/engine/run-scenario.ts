@@ -18,6 +18,8 @@ import { type FailureStage, stageFailureOf } from './stage.ts'
 export interface RunScenarioOptions extends DriveOptions, RecordOptions {
   /** The request exactly as it is to be streamed (the `callerAudio` fixture); default: prepared here. */
   callerAudio?: CallerAudio
+  /** Called with the error that ended the execution, before it becomes the failure row (the live run's stop). */
+  onFailure?: (error: unknown) => Promise<void>
 }
 
 export async function runScenario<
@@ -47,6 +49,7 @@ export async function runScenario<
     return await phase.grader.grade(scenario, env, caller, observed, written, options)
   } catch (error) {
     const failure = stageFailureOf(error, stage)
+    await options.onFailure?.(error)
     if (conversation !== null) {
       await conversation.abort()
       try {

@@ -1,0 +1,138 @@
+// Before the first scenario of a live run, one cheap request per endpoint the run needs: a GPT-Live session opened
+// and closed, and the model lookup (`GET /models/{model}`, free) on the HTTP API for text-to-speech and the
+// Responses API. A wrong key or a dead endpoint then stops the run with one message naming the URL, what answered
+// and the variable to change, instead of failing every scenario after its own deadline.
+// Only an unreachable endpoint and a refused key (401, 403, 429) stop the run: any other answer (a 404 from a
+// proxy that has no model list) proves the address and the key work, and the scenarios report the rest.
+import OpenAI, { APIConnectionError, APIError } from 'openai'
+import { HarnessConfigError, type PhaseSettings } from '../config/index.ts'
+import { type LivePreflightProblem, networkCode, preflightLiveSession } from '../live/preflight.ts'
+import { architecturesToEvaluate } from './settings.ts'
+
+/** Long enough for a healthy service, short enough that a black hole stops the run within seconds. */
+export const PREFLIGHT_TIMEOUT_MS = 5_000
+
+interface HttpCheck {
+  /** What the run uses the endpoint for, as the message names it. */
+  purpose: string
+  apiKey: string
+  /** The variable that holds `apiKey`. */
+  keyVariable: string
+  model: string
+}
+
+interface Problem extends LivePreflightProblem {
+  purpose: string
+  keyVariable: string
+  addressVariable: string
+}
+
+/** The HTTP API checks a live run of these settings needs, one per distinct key. */
+export function httpChecksFor(settings: PhaseSettings): HttpCheck[] {
+  const key = settings.credentials.openai_api_key
+  if (key === null) return []
+  const checks: HttpCheck[] = []
+  if (settings.phase === 'crawl') {
+    checks.push({
+      purpose: 'text-to-speech',
+      apiKey: key,
+      keyVariable: 'OPENAI_API_KEY',
+      model: settings.models.tts_model,
+    })
+  }
+  const clientBackend =
+    architecturesToEvaluate(settings).includes('client') && settings.assistant.endpoint === null
+  const responsesKey = settings.credentials.responses_api_key
+  if (clientBackend && responsesKey !== null && responsesKey !== key) {
+    checks.push({
+      purpose: 'the Responses API (client backend)',
+      apiKey: responsesKey,
+      keyVariable: 'OPENAI_RESPONSES_API_KEY',
+      model: settings.models.backend_model,
+    })
+  }
+  const usesMainKey =
+    settings.grading.enabled || settings.phase === 'run' || (clientBackend && responsesKey === null)
+  if (usesMainKey) {
+    checks.push({
+      purpose: 'the Responses API',
+      apiKey: key,
+      keyVariable: 'OPENAI_API_KEY',
+      model: settings.models.backend_model,
+    })
+  }
+  return checks
+}
+
+async function checkHttp(check: HttpCheck): Promise<Problem | null> {
+  // The SDK's own base URL (OPENAI_BASE_URL, else the OpenAI API): the one the scenarios' clients use.
+  const client = new OpenAI({ apiKey: check.apiKey, maxRetries: 0, timeout: PREFLIGHT_TIMEOUT_MS })
+  const url = `${client.baseURL.replace(/\/$/, '')}/models/${encodeURIComponent(check.model)}`
+  const blamed = (status: string, blame: LivePreflightProblem['blame']): Problem => ({
+    url,
+    status,
+    blame,
+    purpose: check.purpose,
+    keyVariable: check.keyVariable,
+    addressVariable: 'OPENAI_BASE_URL',
+  })
+  try {
+    await client.models.retrieve(check.model)
+    return null
+  } catch (error) {
+    if (error instanceof APIConnectionError) {
+      const code = networkCode(error)
+      const status = error.message.includes('timed out')
+        ? `no answer within ${PREFLIGHT_TIMEOUT_MS / 1000} s`
+        : code === 'ECONNREFUSED'
+          ? 'connection refused (ECONNREFUSED)'
+          : `cannot connect${code === null ? '' : ` (${code})`}`
+      return blamed(status, 'address')
+    }
+    if (error instanceof APIError && [401, 403, 429].includes(error.status ?? 0)) {
+      const code = typeof error.code === 'string' ? ` ${error.code}` : ''
+      return blamed(`HTTP ${error.status}${code}`, 'credentials')
+    }
+    return null
+  }
+}
+
+async function checkLive(settings: PhaseSettings, apiKey: string): Promise<Problem | null> {
+  const endpoint = settings.connection.live_endpoint
+  const problem = await preflightLiveSession({
+    apiKey,
+    ...(endpoint === null ? {} : { baseURL: endpoint }),
+    allowInsecureLoopback: settings.connection.live_allow_insecure_loopback,
+    model: settings.models.live_model,
+    timeoutMs: PREFLIGHT_TIMEOUT_MS,
+  })
+  if (problem === null) return null
+  return {
+    ...problem,
+    purpose: 'GPT-Live',
+    keyVariable: 'OPENAI_API_KEY',
+    addressVariable: 'OPENAI_LIVE_ENDPOINT',
+  }
+}
+
+function problemLine(problem: Problem): string {
+  const advice =
+    problem.blame === 'credentials'
+      ? `the key was refused: check ${problem.keyVariable}`
+      : problem.blame === 'address'
+        ? `nothing usable answers there: check ${problem.addressVariable}`
+        : `check ${problem.addressVariable} and ${problem.keyVariable}`
+  return `live preflight: ${problem.purpose} at ${problem.url} answered ${problem.status}; ${advice}`
+}
+
+/**
+ * Checks every endpoint a live run of these settings needs, all at once; throws one HarnessConfigError listing
+ * each endpoint that failed. Offline runs (and live runs without a key, refused earlier) check nothing.
+ */
+export async function assertLiveEndpointsAnswer(settings: PhaseSettings): Promise<void> {
+  const apiKey = settings.credentials.openai_api_key
+  if (settings.execution.mode !== 'live' || apiKey === null) return
+  const results = await Promise.all([checkLive(settings, apiKey), ...httpChecksFor(settings).map(checkHttp)])
+  const problems = results.filter((problem): problem is Problem => problem !== null)
+  if (problems.length > 0) throw new HarnessConfigError(problems.map(problemLine))
+}
