@@ -12,6 +12,7 @@
 import { dirname } from 'node:path'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import { makePrivateDirectories, writeArtifact, writeJsonArtifact } from '../src/artifacts/index.ts'
+import { redactText } from '../src/config/outbound-redaction.ts'
 import { writeRunReport } from '../src/report/write-report.ts'
 import { junitXmlOf } from '../src/reporting/junit-xml.ts'
 import type { ResultsDocument } from '../src/reporting/result-schema.ts'
@@ -75,7 +76,8 @@ export default class CanonicalReporter implements Reporter {
     this.#vitest = vitest
   }
 
-  #log(line: string): void {
+  #log(text: string): void {
+    const line = redactText(text)
     if (this.#vitest) this.#vitest.logger.log(line)
     else console.log(line)
   }

@@ -6,6 +6,7 @@
 // killed right after, including from a signal handler that has no event loop left to wait on.
 import { closeSync, constants, fsyncSync, openSync, writeSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
+import { redactText } from '../config/outbound-redaction.ts'
 import { type ResultItem, ResultItemSchema } from '../reporting/result-schema.ts'
 import { rowKeyOf } from '../reporting/row-key.ts'
 import { syncFolder } from './atomic-file.ts'
@@ -154,7 +155,7 @@ export class RowsJournal {
     if (this.#descriptor === null)
       throw new RowsJournalError(this.file, `The rows journal ${this.file} is closed.`)
     // One write of the whole line: a kill mid-way leaves at most one torn last line, which readers ignore.
-    const bytes = Buffer.from(`${JSON.stringify(value)}\n`, 'utf8')
+    const bytes = Buffer.from(`${redactText(JSON.stringify(value))}\n`, 'utf8')
     try {
       for (let offset = 0; offset < bytes.length; )
         offset += writeSync(this.#descriptor, bytes, offset, bytes.length - offset)

@@ -4,10 +4,12 @@
 // so a reader, or a run killed mid-write, sees the old artifact, the new one or none, never a cut one.
 // Just before the rename the destination is checked again (a symlink, a hard link or a folder swapped in
 // since the path check is refused); the rename itself replaces a name and never writes through a link.
-// Modes are set explicitly, so the umask never matters.
+// Modes are set explicitly, so the umask never matters. Text is scrubbed of credentials on its way out
+// (config/outbound-redaction.ts): an artifact never holds a key an upstream error quoted back.
 import { chmodSync, lstatSync, mkdirSync, type Stats } from 'node:fs'
 import { lstat } from 'node:fs/promises'
 import { resolve } from 'node:path'
+import { redactText } from '../config/outbound-redaction.ts'
 import { type AtomicWriteOptions, writeFileAtomically, writeFileAtomicallySync } from './atomic-file.ts'
 import { missingIsNull, resolveArtifactPath, resolveArtifactPathSync } from './destinations.ts'
 import { ArtifactPathError, ArtifactsError } from './errors.ts'
@@ -101,7 +103,7 @@ export async function writeArtifact(
   const destination = await resolveArtifactPath(root, relativePath)
   try {
     await makeParentFolders(root, relativePath)
-    await writeFileAtomically(destination, data, {
+    await writeFileAtomically(destination, typeof data === 'string' ? redactText(data) : data, {
       ...options,
       beforeRename: () => assertReplaceableDestination(root, relativePath, destination),
     })
@@ -120,7 +122,7 @@ export function writeArtifactSync(runDir: string, relativePath: string, data: st
   const destination = resolveArtifactPathSync(root, relativePath)
   try {
     makeParentFoldersSync(root, relativePath)
-    writeFileAtomicallySync(destination, data, {
+    writeFileAtomicallySync(destination, typeof data === 'string' ? redactText(data) : data, {
       durableName: true,
       beforeRename: () => assertReplaceableDestinationSync(root, relativePath, destination),
     })

@@ -13,6 +13,7 @@ import {
   redactFieldNames,
 } from './environment.ts'
 import { HarnessConfigError } from './errors.ts'
+import { rememberSecretValues } from './outbound-redaction.ts'
 import {
   fileSections,
   layerSchema,
@@ -206,5 +207,7 @@ export function loadPhaseConfig<P extends Phase>(
       }),
     )
   }
+  // Whatever this process later sends out (artifacts, console, reports) is scrubbed of these values.
+  rememberSecretValues(Object.values(result.data.credentials))
   return result.data as SettingsFor<P>
 }

@@ -3,10 +3,15 @@
 //   write results.json even from merged blob reports.
 // - Before each attempt of a scenario test it clears what the previous attempt recorded: meta survives retries,
 //   and a retried test must report only its final attempt's grades and row.
+// - It is the worker's exit for text: before a test's result is reported to the main process (which prints its
+//   errors and writes its row), the errors and the row are scrubbed of the run's credentials and anything
+//   key-shaped (src/config/outbound-redaction.ts), however the text got there.
 // The dataset was validated and the settings resolved once, in the main process (the global setup's plan);
 // nothing here reads them again. This module must not import the fixtures at load time: test.extend needs a
 // running suite collector.
-import { type RunnerTask, type RunnerTestFile, TestRunner } from 'vitest'
+import { type RunnerTask, type RunnerTestCase, type RunnerTestFile, TestRunner } from 'vitest'
+import { redactOutbound, rememberSecretValues } from '../config/outbound-redaction.ts'
+import { credentialValues } from '../config/redact.ts'
 import { resetAttemptMeta } from './meta.ts'
 import { runStampOf } from './plugin/run-stamp.ts'
 import type { RunPlan } from './run-plan.ts'
@@ -17,12 +22,37 @@ export default class LiveEvalsRunner extends TestRunner {
   override onCollectStart(file: RunnerTestFile): void {
     super.onCollectStart(file)
     const plan = this.injectValue('liveEvalsRun') as RunPlan | undefined
-    if (plan !== undefined) file.meta.liveEvalsRunStamp = runStampOf(plan)
+    if (plan === undefined) return
+    rememberSecretValues(credentialValues(plan.settings))
+    file.meta.liveEvalsRunStamp = runStampOf(plan)
   }
 
   override onBeforeTryTask(test: RunnerTask, options: TryOptions): void {
     super.onBeforeTryTask(test, options)
     const meta = test.meta.liveEvals
     if (meta !== undefined) resetAttemptMeta(meta, options.retry)
+  }
+
+  // Called before a retried attempt's result is reported.
+  override async onAfterRetryTask(test: RunnerTestCase, options: TryOptions): Promise<void> {
+    await super.onAfterRetryTask(test, options)
+    redactReported(test)
+  }
+
+  // Called before the test's final result is reported.
+  override onAfterRunTask(test: RunnerTask): void {
+    super.onAfterRunTask(test)
+    redactReported(test)
+  }
+}
+
+function redactReported(task: RunnerTask): void {
+  const result = task.result
+  if (result?.errors !== undefined) result.errors = redactOutbound(result.errors)
+  if (result?.attempts !== undefined) result.attempts = redactOutbound(result.attempts)
+  const meta = task.meta.liveEvals
+  if (meta !== undefined) {
+    meta.row = redactOutbound(meta.row)
+    meta.grades = redactOutbound(meta.grades)
   }
 }
