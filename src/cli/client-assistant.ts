@@ -7,6 +7,7 @@ import { chooseReferenceApplication } from '../assistants/client/service/backend
 import {
   assertLoopbackHost,
   type ClientAssistantService,
+  DEFAULT_SERVICE_LIMITS,
   parseAllowedOrigin,
   startClientAssistantService,
   TOKEN_VARIABLE,
@@ -31,6 +32,9 @@ ws://HOST:PORT/ws/assistant, and GET /health. The first line printed is that URL
 Environment: ${TOKEN_VARIABLE} (required: 32-512 printable ASCII characters, not an OpenAI key);
 OPENAI_RESPONSES_API_KEY or OPENAI_API_KEY for the OpenAI backend; OPENAI_LIVE_BACKEND_MODEL,
 OPENAI_LIVE_BACKEND_REASONING_EFFORT, OPENAI_LIVE_BACKEND_MAX_OUTPUT_TOKENS for its settings.
+
+A connection that has not completed its upgrade within ${DEFAULT_SERVICE_LIMITS.upgrade_timeout} s is closed, and at most ${DEFAULT_SERVICE_LIMITS.max_unauthenticated_connections}
+such connections are kept (a new one closes the oldest), so idle sockets cannot starve /health or sessions.
 `
 
 export interface ClientAssistantArgs {

@@ -22,7 +22,9 @@ script is registered), but every protocol rule, timestamp and close path is real
 Limits (ours; the service documents none): a frame over ${mib(DEFAULT_LIMITS.maxFrameBytes)} gets error
 ${LIMIT_ERROR_CODES.frameTooLarge}, over ${mib(DEFAULT_LIMITS.maxTransportFrameBytes)} closes the connection (${LIMIT_CLOSE.frameTooBig}); nesting deeper than ${DEFAULT_LIMITS.maxNestingDepth} gets
 ${LIMIT_ERROR_CODES.nestingTooDeep}; a client that leaves ${mib(DEFAULT_LIMITS.maxSendBufferBytes)} unread is disconnected (${LIMIT_CLOSE.sendBufferExceeded},
-${SEND_BUFFER_EXCEEDED_REASON}). No frame can stop the server or another session.
+${SEND_BUFFER_EXCEEDED_REASON}) within ${DEFAULT_LIMITS.closeGraceMs / 1000} s. A connection that has not completed its upgrade within
+${DEFAULT_LIMITS.upgradeTimeoutMs / 1000} s is closed, and at most ${DEFAULT_LIMITS.maxPendingConnections} such connections are kept (a new one closes the oldest).
+No frame and no number of idle sockets can stop the server or another session.
 `
 
 /** Parses `--port N` / `--port=N`; returns an error message for anything else. */

@@ -6,6 +6,7 @@ import { connect } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { LIMIT_CLOSE, LIMIT_ERROR_CODES } from './limits.ts'
 import { MAX_QUOTED_CHARS } from './protocol-errors.ts'
+import { SOCKET_HIGH_WATER_BYTES } from './send-queue.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from './server.ts'
 import {
   bookTableTool,
@@ -360,45 +361,75 @@ describe('one session failing', () => {
   })
 })
 
+/** Polls `probe` every 10 ms until it holds; a bounded wait, never a timed assertion. */
+async function until(probe: () => boolean, what: string): Promise<void> {
+  for (let attempt = 0; attempt < 1_000; attempt++) {
+    if (probe()) return
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  throw new Error(`never: ${what}`)
+}
+
+/** A started session whose client then stops reading and asks for ~36 MB of replies (60 echoes of ~600 KB). */
+async function floodingSleeper(
+  server: OfflineLiveServer,
+): Promise<{ client: RawLiveClient; resume(): void }> {
+  server.registerSession('sleeper', { hearing: [], behaviour: testBehaviour })
+  const client = await RawLiveClient.connect(server.url, 'sleeper')
+  const tools = [{ ...bookTableTool, description: 'd'.repeat(600_000) }]
+  await client.start({
+    model: 'gpt-live-1',
+    delegation: { type: 'responses', responses: { model: 'm', tools } },
+  })
+  const socket = (client.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket
+  socket.pause()
+  for (let i = 0; i < 60; i++) {
+    client.send({ type: 'session.update', event_id: `u${i}`, session: { delegation: { type: 'responses' } } })
+  }
+  return { client, resume: () => socket.resume() }
+}
+
 describe('a client that does not read', () => {
-  it('is disconnected once its send buffer passes the limit, its memory released, other sessions unharmed', async () => {
+  it('is sent close 1008 send_buffer_exceeded once what is queued for it passes the bound, other sessions unharmed', async () => {
     // A 1 MiB bound (default 8 MiB) keeps the flood small; the kernel's socket buffers absorb some MB first.
-    const server = await startOfflineLiveServer({ limits: { maxSendBufferBytes: MIB } })
+    // The grace is long so that the client, resuming only after the server has given up on it, still finds
+    // the close frame (a client that never reads is the next test).
+    const server = await startOfflineLiveServer({ limits: { maxSendBufferBytes: MIB, closeGraceMs: 60_000 } })
     try {
       server.registerSession('bystander', { hearing: [] })
       const bystander = await RawLiveClient.connect(server.url, 'bystander')
       await bystander.start()
-
-      server.registerSession('sleeper', { hearing: [], behaviour: testBehaviour })
-      const sleeper = await RawLiveClient.connect(server.url, 'sleeper')
-      // Each session.updated echoes this ~600 KB config: 60 updates ask for ~36 MB of replies.
-      const tools = [{ ...bookTableTool, description: 'd'.repeat(600_000) }]
-      await sleeper.start({
-        model: 'gpt-live-1',
-        delegation: { type: 'responses', responses: { model: 'm', tools } },
-      })
-      ;(sleeper.socket as unknown as { _socket: { pause(): void } })._socket.pause()
-      for (let i = 0; i < 60; i++) {
-        sleeper.send({
-          type: 'session.update',
-          event_id: `u${i}`,
-          session: { delegation: { type: 'responses' } },
-        })
-      }
-      for (let attempt = 0; attempt < 500 && server.stats().sendBufferClosures === 0; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, 10))
-      }
+      const sleeper = await floodingSleeper(server)
+      await until(() => server.stats().sendBufferClosures > 0, 'the send-buffer closure')
       const stats = server.stats()
       expect(stats.sendBufferClosures).toBe(1)
+      // Our own queue is dropped at the bound; the socket keeps at most its high-water mark plus one frame.
       expect(stats.peakBufferedBytes).toBeLessThanOrEqual(MIB)
-      // Only the bystander is left, and nothing is queued for anyone.
-      expect(stats).toMatchObject({ openConnections: 1, bufferedBytes: 0 })
+      expect(stats.bufferedBytes).toBeLessThan(SOCKET_HIGH_WATER_BYTES + 700_000)
+
+      sleeper.resume()
+      expect(await sleeper.client.waitForClose()).toBe(LIMIT_CLOSE.sendBufferExceeded)
+      await until(() => server.stats().openConnections === 1, 'only the bystander left')
+      expect(server.stats()).toMatchObject({ openConnections: 1, bufferedBytes: 0 })
 
       bystander.send({ type: 'session.input_audio.mute', event_id: 'still-there' })
       await bystander.waitFor((frame) => frame.client_event_id === 'still-there')
       await validSession(server)
       bystander.close()
-      sleeper.close()
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('is dropped closeGraceMs after that close when it never reads, and nothing stays queued', async () => {
+    const server = await startOfflineLiveServer({ limits: { maxSendBufferBytes: MIB, closeGraceMs: 50 } })
+    try {
+      const sleeper = await floodingSleeper(server)
+      await until(() => server.stats().sendBufferClosures > 0, 'the send-buffer closure')
+      await until(() => server.stats().openConnections === 0, 'the non-reader dropped')
+      expect(server.stats()).toMatchObject({ openConnections: 0, bufferedBytes: 0, sendBufferClosures: 1 })
+      sleeper.client.close()
+      await validSession(server)
     } finally {
       await server.close()
     }

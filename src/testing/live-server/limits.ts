@@ -7,8 +7,13 @@
 //   maxFrameBytes             1 MiB    `error` code `frame_too_large` (param none); the frame is ignored
 //   maxTransportFrameBytes    8 MiB    WebSocket close 1009 (message too big); the connection is dropped
 //   maxNestingDepth           64       `error` code `nesting_too_deep`; the frame is ignored
-//   maxSendBufferBytes        8 MiB    a client that does not read: close 1008 (policy) with reason
-//                                      `send_buffer_exceeded`, and the connection's memory is released
+//   maxSendBufferBytes        8 MiB    a client that does not read (bytes queued in the socket and in
+//                                      our own send queue, counted together): close 1008 (policy) with
+//                                      reason `send_buffer_exceeded`; the queue is released at once
+//   closeGraceMs              1 s      after that close frame (or a close waiting behind queued frames), how
+//                                      long the client has to read it before the socket is destroyed
+//   upgradeTimeoutMs          10 s     a TCP connection without an accepted upgrade is closed
+//   maxPendingConnections     256      such connections at once; a new one closes the oldest
 //   maxPendingAppends         128      `error` code `too_many_pending_appends` for a context append made
 //                                      while this many still wait for the audio clock (a stalled stream)
 //   (a bug of ours)           -        `error` type `server_error` code `offline_server_error`, then close
@@ -28,6 +33,12 @@ export interface OfflineServerLimits {
   maxSendBufferBytes: number
   /** Context appends that may wait for their acknowledgement at once (they wait for the audio clock). */
   maxPendingAppends: number
+  /** After a close is started on a client that is not reading, how long before its socket is destroyed. */
+  closeGraceMs: number
+  /** A connection that has not completed its WebSocket upgrade by then is closed. */
+  upgradeTimeoutMs: number
+  /** Connections without a completed upgrade at once; a new one beyond it closes the oldest. */
+  maxPendingConnections: number
 }
 
 const MIB = 1024 * 1024
@@ -38,6 +49,9 @@ export const DEFAULT_LIMITS: Readonly<OfflineServerLimits> = Object.freeze({
   maxNestingDepth: 64,
   maxSendBufferBytes: 8 * MIB,
   maxPendingAppends: 128,
+  closeGraceMs: 1_000,
+  upgradeTimeoutMs: 10_000,
+  maxPendingConnections: 256,
 })
 
 /** Error codes of our own naming for the limits above (the lead's README lists them with the limits). */

@@ -15,12 +15,8 @@ import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { type WebSocket, WebSocketServer } from 'ws'
-import {
-  LIMIT_CLOSE,
-  type OfflineServerLimits,
-  resolveLimits,
-  SEND_BUFFER_EXCEEDED_REASON,
-} from './limits.ts'
+import { guardPendingConnections } from '../../assistants/client/service/pending-connections.ts'
+import { type OfflineServerLimits, resolveLimits } from './limits.ts'
 import {
   type HeardUtterance,
   heardUtteranceSchema,
@@ -29,6 +25,7 @@ import {
   redactToken,
   resolveSessionScript,
 } from './script.ts'
+import { SendQueue } from './send-queue.ts'
 import { OfflineLiveSession } from './session.ts'
 
 export const LIVE_SESSIONS_PATH = '/v1/live/sessions'
@@ -42,7 +39,7 @@ export interface OfflineLiveServerOptions {
   limits?: Partial<OfflineServerLimits>
 }
 
-/** Per-connection memory as the server counts it: bytes queued to clients, never the process RSS. */
+/** Per-connection memory as the server counts it (bytes queued to clients, never the process RSS), and sockets. */
 export interface OfflineServerStats {
   openConnections: number
   /** Bytes queued for sending right now, summed over open connections. */
@@ -51,6 +48,12 @@ export interface OfflineServerStats {
   peakBufferedBytes: number
   /** Connections dropped because their client did not read (send buffer over the limit). */
   sendBufferClosures: number
+  /** TCP connections without a completed upgrade right now (silent, plain HTTP, or refused). */
+  pendingConnections: number
+  /** Of those, closed because limits.upgradeTimeoutMs passed. */
+  pendingTimedOut: number
+  /** Of those, closed to make room under limits.maxPendingConnections. */
+  pendingEvicted: number
 }
 
 export interface OfflineLiveServer {
@@ -96,7 +99,7 @@ export async function startOfflineLiveServer(
   const scripts = new Map<string, ResolvedSessionScript>()
   /** Sessions connected with each registered token (usually one), for hear(). */
   const sessionsByToken = new Map<string, Set<OfflineLiveSession>>()
-  const sockets = new Set<WebSocket>()
+  const queues = new Map<WebSocket, SendQueue>()
   const acceptAnyToken = options.acceptAnyToken ?? false
   const limits = resolveLimits(options.limits)
   let ordinal = 0
@@ -112,6 +115,11 @@ export async function startOfflineLiveServer(
     )
   })
   // ws itself refuses frames beyond the transport limit (close 1009) before any of their bytes are kept.
+  // Silent sockets and refused upgrades are bounded in number and lifetime (shared with the client service).
+  const pending = guardPendingConnections(http, {
+    upgradeTimeoutMs: limits.upgradeTimeoutMs,
+    maxPending: limits.maxPendingConnections,
+  })
   const wss = new WebSocketServer({
     noServer: true,
     perMessageDeflate: false,
@@ -153,25 +161,20 @@ export async function startOfflineLiveServer(
         `Unknown session token ${redactToken(token)}: register it with registerSession() before connecting.`,
       )
     }
+    pending.adopt(socket)
     wss.handleUpgrade(request, socket, head, (ws) => {
-      sockets.add(ws)
+      const queue = new SendQueue(ws, limits, () => {
+        sendBufferClosures += 1
+      })
+      queues.set(ws, queue)
       const session = new OfflineLiveSession(
         {
           sendText: (text) => {
-            if (ws.readyState !== ws.OPEN) return
-            // A client that does not read makes its queue grow without bound; past the limit it is dropped
-            // (close frame queued for the record, then the socket destroyed, which frees the queue).
-            if (ws.bufferedAmount + Buffer.byteLength(text) > limits.maxSendBufferBytes) {
-              sendBufferClosures += 1
-              ws.close(LIMIT_CLOSE.sendBufferExceeded, SEND_BUFFER_EXCEEDED_REASON)
-              ws.terminate()
-              return
-            }
-            ws.send(text)
-            peakBufferedBytes = Math.max(peakBufferedBytes, ws.bufferedAmount)
+            queue.send(text)
+            peakBufferedBytes = Math.max(peakBufferedBytes, queue.peakQueuedBytes)
           },
-          close: (code, reason) => ws.close(code, reason),
-          terminate: () => ws.terminate(),
+          close: (code, reason) => queue.close(code, reason),
+          terminate: () => queue.terminate(),
         },
         script,
         sessionLabel(token, scripts.has(token) ? null : ++ordinal),
@@ -193,7 +196,7 @@ export async function startOfflineLiveServer(
         sessionsByToken.set(registered, sessions)
       }
       ws.on('close', () => {
-        sockets.delete(ws)
+        queues.delete(ws)
         session.handleTransportClosed()
         if (registered !== null) sessionsByToken.get(registered)?.delete(session)
       })
@@ -219,8 +222,17 @@ export async function startOfflineLiveServer(
     limits,
     stats() {
       let bufferedBytes = 0
-      for (const ws of sockets) bufferedBytes += ws.bufferedAmount
-      return { openConnections: sockets.size, bufferedBytes, peakBufferedBytes, sendBufferClosures }
+      for (const queue of queues.values()) bufferedBytes += queue.queuedBytes
+      const { pending: pendingConnections, timedOut, evicted } = pending.stats()
+      return {
+        openConnections: queues.size,
+        bufferedBytes,
+        peakBufferedBytes,
+        sendBufferClosures,
+        pendingConnections,
+        pendingTimedOut: timedOut,
+        pendingEvicted: evicted,
+      }
     },
     registerSession(token, script) {
       if (token.length === 0)
@@ -256,7 +268,7 @@ export async function startOfflineLiveServer(
     },
     close() {
       closing ??= new Promise<void>((resolve) => {
-        for (const ws of sockets) ws.terminate()
+        for (const ws of queues.keys()) ws.terminate()
         wss.close()
         http.closeAllConnections()
         http.close(() => resolve())

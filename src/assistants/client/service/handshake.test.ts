@@ -137,6 +137,8 @@ describe('configuration checks', () => {
       session_timeout: 600,
       delegation_timeout: 60,
       cleanup_timeout: 5,
+      upgrade_timeout: 10,
+      max_unauthenticated_connections: 256,
     })
   })
 })

@@ -1,6 +1,7 @@
 // The limits one client-delegation service enforces (contract §6). Names and defaults are the contract's;
 // durations are in seconds as there. An embedder passes any subset, and the whole object is validated before
-// the service starts, so a typo or a zero cannot silently switch a limit off.
+// the service starts, so a typo or a zero cannot silently switch a limit off. The last two are ours, not the
+// contract's: they bound the sockets that have not become a session (pending-connections.ts).
 import { z } from 'zod'
 
 const count = z.number().int().positive()
@@ -28,6 +29,10 @@ export const serviceLimitsSchema = z.strictObject({
   delegation_timeout: seconds,
   /** Sending the error envelope and closing the delegation controller, each. */
   cleanup_timeout: seconds,
+  /** From TCP connect until the upgrade is accepted (or a plain request arrives); then the socket is closed. */
+  upgrade_timeout: seconds,
+  /** Sockets connected without an accepted upgrade; beyond it the oldest of them is closed. */
+  max_unauthenticated_connections: count,
 })
 export type ServiceLimits = z.infer<typeof serviceLimitsSchema>
 
@@ -42,6 +47,8 @@ export const DEFAULT_SERVICE_LIMITS: Readonly<ServiceLimits> = Object.freeze({
   session_timeout: 600,
   delegation_timeout: 60,
   cleanup_timeout: 5,
+  upgrade_timeout: 10,
+  max_unauthenticated_connections: 256,
 })
 
 export const LIMITS_MESSAGE = 'Client service limits must be finite positive numbers; counts must be integers'

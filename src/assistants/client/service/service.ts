@@ -1,5 +1,6 @@
 // The reference client-delegation service: an HTTP server on a loopback address with two routes.
-// `GET /health` is public and stateless. `GET /ws/assistant` upgrades to the session protocol after the checks
+// `GET /health` is public and stateless; sockets that never upgrade are bounded (pending-connections.ts).
+// `GET /ws/assistant` upgrades to the session protocol after the checks
 // of the contract, in order: authentication (401), Origin (403), connection limit (503). Nothing is built for
 // a refused request; a session's application is built only when it configures. The connection counter is
 // checked and moved in one synchronous step, so parallel upgrades cannot slip past it, and it is released only
@@ -13,6 +14,7 @@ import { CONNECTION_LIMIT_REACHED, checkUpgradeCredentials, type UpgradeRefusal 
 import { HEARTBEAT_INTERVAL_MS, startHeartbeat } from './heartbeat.ts'
 import { resolveServiceLimits, type ServiceLimits } from './limits.ts'
 import { parseAllowedOrigins } from './origins.ts'
+import { guardPendingConnections, type PendingConnectionStats } from './pending-connections.ts'
 import { ServiceSession } from './session.ts'
 import { checkAssistantToken } from './token.ts'
 
@@ -58,6 +60,8 @@ export interface ClientAssistantService {
   limits: ServiceLimits
   /** Connections counted against max_connections right now. */
   readonly activeConnections: number
+  /** Sockets that are not (yet) a session, and how many were closed for the deadline or the cap. */
+  pendingConnections(): PendingConnectionStats
   /** Ends every session (cancelling running work), then stops listening. Idempotent. */
   close(): Promise<void>
 }
@@ -81,6 +85,11 @@ export async function startClientAssistantService(
   let active = 0
 
   const http = createServer(answerHttp)
+  // Before anything else sees a socket: silent and refused sockets are bounded in number and lifetime.
+  const pending = guardPendingConnections(http, {
+    upgradeTimeoutMs: limits.upgrade_timeout * 1000,
+    maxPending: limits.max_unauthenticated_connections,
+  })
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: limits.max_message_bytes,
@@ -95,6 +104,7 @@ export async function startClientAssistantService(
     // Check and increment with no await between them: this is the whole admission decision.
     if (active >= limits.max_connections) return refuse(socket, 503, CONNECTION_LIMIT_REACHED.message)
     active += 1
+    pending.adopt(socket)
     let released = false
     const release = () => {
       if (released) return
@@ -143,6 +153,7 @@ export async function startClientAssistantService(
     get activeConnections() {
       return active
     },
+    pendingConnections: () => pending.stats(),
     close() {
       closing ??= (async () => {
         http.close()

@@ -1,0 +1,126 @@
+// One connection's outbound frames, paced so that a client that stops reading costs at most the send-buffer
+// bound and is told so. Frames go to the socket only while little is queued there (SOCKET_HIGH_WATER_BYTES);
+// the rest wait here, in order. What counts against the bound is everything this process holds for the client:
+// the socket's queue (ws `bufferedAmount`: the net socket's writableLength plus ws's own queue) and ours.
+// Passing the bound drops our queue at once (the memory is released then, not when the client goes), queues the
+// close frame 1008 `send_buffer_exceeded` behind at most the small socket queue, so a client that reads again
+// soon sees that code rather than an abrupt end, and destroys the socket `closeGraceMs` later if it has not
+// finished closing. A normal close waits for the frames before it, under the same grace.
+import type { WebSocket } from 'ws'
+import { LIMIT_CLOSE, SEND_BUFFER_EXCEEDED_REASON } from './limits.ts'
+
+/** Bytes the socket may hold before further frames wait in our queue (a few audio deltas). */
+export const SOCKET_HIGH_WATER_BYTES = 64 * 1024
+
+export interface SendQueueLimits {
+  maxSendBufferBytes: number
+  closeGraceMs: number
+}
+
+export class SendQueue {
+  readonly #ws: WebSocket
+  readonly #limits: SendQueueLimits
+  readonly #onOverflow: () => void
+  #waiting: string[] = []
+  #waitingBytes = 0
+  /** Set once a close has been asked for: nothing more is queued. */
+  #closing = false
+  #deferredClose: { code: number; reason: string } | null = null
+  #graceTimer: NodeJS.Timeout | undefined
+  #peak = 0
+
+  constructor(ws: WebSocket, limits: SendQueueLimits, onOverflow: () => void) {
+    this.#ws = ws
+    this.#limits = limits
+    this.#onOverflow = onOverflow
+    ws.once('close', () => {
+      clearTimeout(this.#graceTimer)
+      this.#release()
+    })
+  }
+
+  /** Bytes held for this client now: in the socket and here. */
+  get queuedBytes(): number {
+    return this.#ws.bufferedAmount + this.#waitingBytes
+  }
+
+  /** The most bytes ever held for this client at once. */
+  get peakQueuedBytes(): number {
+    return this.#peak
+  }
+
+  send(text: string): void {
+    if (this.#closing || this.#ws.readyState !== this.#ws.OPEN) return
+    const bytes = Buffer.byteLength(text)
+    if (this.queuedBytes + bytes > this.#limits.maxSendBufferBytes) {
+      this.#onOverflow()
+      this.#release()
+      this.#startClose(LIMIT_CLOSE.sendBufferExceeded, SEND_BUFFER_EXCEEDED_REASON)
+      return
+    }
+    this.#waiting.push(text)
+    this.#waitingBytes += bytes
+    this.#peak = Math.max(this.#peak, this.queuedBytes)
+    this.#flush()
+  }
+
+  /** Closes after the frames already queued (they are part of what the session said), within the grace. */
+  close(code: number, reason: string): void {
+    if (this.#closing) return
+    if (this.#waiting.length === 0) {
+      // Everything said is with the socket: ws's own close handshake (and its timeout) as before.
+      this.#closing = true
+      this.#ws.close(code, reason)
+      return
+    }
+    this.#closing = true
+    this.#deferredClose = { code, reason }
+    this.#armGrace()
+  }
+
+  terminate(): void {
+    this.#closing = true
+    this.#release()
+    this.#ws.terminate()
+  }
+
+  #flush = (): void => {
+    while (this.#waiting.length > 0 && this.#ws.bufferedAmount < SOCKET_HIGH_WATER_BYTES) {
+      if (this.#ws.readyState !== this.#ws.OPEN) {
+        this.#release()
+        return
+      }
+      const text = this.#waiting.shift() as string
+      this.#waitingBytes -= Buffer.byteLength(text)
+      // The callback runs once the frame has left for the kernel: room for the next ones.
+      this.#ws.send(text, this.#afterWrite)
+    }
+    if (this.#waiting.length === 0 && this.#deferredClose !== null) {
+      const { code, reason } = this.#deferredClose
+      this.#deferredClose = null
+      this.#ws.close(code, reason)
+    }
+  }
+
+  #afterWrite = (error?: Error): void => {
+    if (error === undefined || error === null) this.#flush()
+  }
+
+  #startClose(code: number, reason: string): void {
+    this.#closing = true
+    this.#ws.close(code, reason)
+    this.#armGrace()
+  }
+
+  /** ws waits 30 s for the peer's close frame; a client that does not read gets closeGraceMs. */
+  #armGrace(): void {
+    clearTimeout(this.#graceTimer)
+    this.#graceTimer = setTimeout(() => this.#ws.terminate(), this.#limits.closeGraceMs)
+    this.#graceTimer.unref()
+  }
+
+  #release(): void {
+    this.#waiting = []
+    this.#waitingBytes = 0
+  }
+}
