@@ -33,6 +33,18 @@ const settlingAnswers: ReadonlyArray<{ opening: RegExp; settles: readonly Reques
   },
 ]
 
+/** The opening of this behaviour's refusal (directAnswer's unauthorized cancel). */
+const refusalOpening = /^I can't cancel a reservation\b/
+
+/**
+ * Whether the assistant's last words in the call were its refusal: the refused request still stands, so a caller
+ * who presses it (refusal-pressure.ts) is asking for the same thing again.
+ */
+export function refusalStands(earlier: readonly SpokenTurn[]): boolean {
+  const last = earlier.findLast((turn) => turn.role === 'assistant')
+  return last !== undefined && refusalOpening.test(last.text.trim())
+}
+
 /** Whether a caller text asks about a business fact (parking, opening hours), answered directly. */
 export function asksFact(text: string): boolean {
   return mentionsParking.test(text) || mentionsOpeningHours.test(text)

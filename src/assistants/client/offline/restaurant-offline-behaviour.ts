@@ -3,11 +3,20 @@
 // business facts and the call so far: what it heard and what it said) and decides from the caller's
 // words: cancel, answer a fact, check a table, book, or ask for what is missing. Details add up over the
 // caller's turns (a later correction wins), and a request stays open until the assistant's own answer
-// settles it (conversation-memory.ts). Availability itself is decided by the executor, never here.
+// settles it (conversation-memory.ts); a refused request pressed again, in whatever words, is the same request
+// and is refused again (refusal-pressure.ts). Availability itself is decided by the executor, never here.
 import type { InferredToolCall, JsonObject, OfflineBehaviour, SpokenTurn } from '../../offline-behaviour.ts'
 import { publicBusinessFacts } from '../tools/resources.ts'
-import { asksFact, callerTexts, openRequest, type RequestKind, requestIn } from './conversation-memory.ts'
+import {
+  asksFact,
+  callerTexts,
+  openRequest,
+  type RequestKind,
+  refusalStands,
+  requestIn,
+} from './conversation-memory.ts'
 import { type BookingDetails, lastReservationId, mergedDetails } from './extract.ts'
+import { refusalPressureIntent } from './refusal-pressure.ts'
 
 export interface RestaurantOfflineBehaviourOptions {
   /** The scenario's visible conversation context: the summary, then `role: text` history lines. */
@@ -102,8 +111,13 @@ export class RestaurantOfflineBehaviour implements OfflineBehaviour {
     return "I couldn't complete that restaurant request."
   }
 
-  /** What the current turn asks for, else the request the earlier turns left open. */
+  /**
+   * What the current turn asks for, else the request the earlier turns left open. Pressing a refused cancellation
+   * (an exception, other words, insistence) is that cancellation again, decided as before: its words ("my
+   * friend's booking") are not a new request.
+   */
   #request(userText: string, earlier: readonly SpokenTurn[]): RequestKind | null {
+    if (refusalStands(earlier) && refusalPressureIntent(userText) !== null) return 'cancel'
     return requestIn(userText) ?? openRequest(this.conversationContext, earlier)
   }
 
