@@ -144,6 +144,8 @@ describe('behaviour #53: a runtime failure after the call is what the row and th
     expect(details.task_status).toBe('passed')
     expect(details.termination_reason).toBe('response_completed')
     expect(details.result_validation).toBeNull()
+    // OPENING, two answers and a closing, each request answered: the reference's count, as its golden path says.
+    expect(execution.row.metrics.task.turns).toEqual({ actual: 7, expected: 7 })
   })
 })
 

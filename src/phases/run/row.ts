@@ -16,6 +16,7 @@ import type { ResultArtifacts, ResultItem } from '../../reporting/result-schema.
 import type { Scenario } from '../../scenarios/scenario.ts'
 import { NON_SUBSTANTIVE_ACTIONS } from '../../scenarios/simulation.ts'
 import type { PlayedConversation } from './observed.ts'
+import { totalTurns } from './total-turns.ts'
 import { invalidSimulationMessage, OFFLINE_CALLER_VALIDITY, type SimulationValidity } from './validity.ts'
 
 export interface RunRowOptions {
@@ -80,7 +81,10 @@ export function buildRunRow(
       unique_tool_invocation_count: grade.tools.unique_tool_invocation_count,
       matched_tool_call_count: grade.tools.matched_tool_call_count,
       delegation_count: delegationCount,
-      total_turns: callerTurns + assistantTurns,
+      total_turns: totalTurns(
+        conversation.plan,
+        speech.assistant.map((interval) => interval.startMs),
+      ),
     },
     golden: { ...runGolden(scenario.expected) },
   })
