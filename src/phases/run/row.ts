@@ -35,6 +35,18 @@ export interface RunRowOptions {
   backendConsumption?: ResultItem['metrics']['consumption']['backend']
 }
 
+/**
+ * The agenda items the offline scripted caller said: it says one line per item other than wait/finish, in agenda
+ * order, between its opening and its goodbye (offline-caller.ts), so the lines it got to say name the items.
+ */
+function deliveredAgendaItems(spoken: readonly { id: string }[], conversation: PlayedConversation): string[] {
+  const said = conversation.plan.filter(
+    (utterance) =>
+      utterance.interventionId === undefined && utterance.action !== 'OPENING' && utterance.action !== 'STOP',
+  ).length
+  return spoken.slice(0, said).map((item) => item.id)
+}
+
 /** Our checks beyond the reference, as the `checks` extension reports them; undefined when there are none. */
 function extensionChecks(grade: RunGrade) {
   const checks = beyondReferenceChecks(grade.assessment).map(
@@ -88,8 +100,12 @@ export function buildRunRow(
     },
     golden: { ...runGolden(scenario.expected) },
   })
-  const agenda = (scenario.simulation_parameters?.agenda ?? []).filter(
-    (item) => !NON_SUBSTANTIVE_ACTIONS.has(item.action),
+  const agendaItems = scenario.simulation_parameters?.agenda ?? []
+  const substantive = agendaItems.filter((item) => !NON_SUBSTANTIVE_ACTIONS.has(item.action))
+  const completed = new Set(
+    (options.callerMode ?? 'offline_fixture') === 'offline_fixture'
+      ? deliveredAgendaItems(substantive, conversation)
+      : [],
   )
   const assessment = compactAssessment(grade.assessment)
   return buildResultRow({
@@ -112,14 +128,16 @@ export function buildRunRow(
     error,
     assessment,
     observability: {
-      // The scripted caller says every item's line, but whether the item's completion condition held is a
-      // judgement the offline run cannot make: nothing is claimed completed.
+      // As the reference reports it: every item in the total; offline, the items the scripted caller delivered are
+      // completed; live, whether the caller's items held is not tracked, so none is claimed completed.
       agenda: {
-        total: agenda.length,
-        completed: [],
+        total: agendaItems.length,
+        completed: substantive.filter((item) => completed.has(item.id)).map((item) => item.id),
         skipped: [],
         bypassed: [],
-        pending_required: agenda.filter((item) => item.required).map((item) => item.id),
+        pending_required: substantive
+          .filter((item) => item.required && !completed.has(item.id))
+          .map((item) => item.id),
       },
       interaction: {
         mode: 'multi_turn',
