@@ -171,6 +171,18 @@ describe('RUN rows as §4.1 writes them', () => {
   }, 60_000)
 })
 
+describe.each(['responses', 'client'] as const)('RUN backend consumption offline (%s)', (architecture) => {
+  it('the assistant backend reports its tokens in the row', async () => {
+    const played = await play('run_001_booking_complete', architecture)
+    const { execution } = await record(played, architecture)
+    const { backend } = execution.row.metrics.consumption
+    expect(backend.total_tokens).toBeGreaterThan(0)
+    expect(backend.total_tokens).toBe(
+      (backend.input?.total_tokens ?? 0) + (backend.output?.total_tokens ?? 0),
+    )
+  }, 60_000)
+})
+
 describe('no_unexpected_side_effects reaches the row and the test (one verdict)', () => {
   it('a repeated booking in a call whose state still matches: a failed row naming the call, and a failing test', async () => {
     const played = await play('run_001_booking_complete', 'client')
