@@ -131,3 +131,16 @@ export function buildConsumption(input: ConsumptionInput): Consumption {
   if (byModel.size > 1) backend.models = [...byModel].map(([model, usages]) => modelUsage(model, usages))
   return { frontend, backend }
 }
+
+/**
+ * The assistant backend's usage per response as usage records of `model`; a response whose usage is unknown adds
+ * no record (its tokens were not observed, so they are not counted as zero either).
+ */
+export function assistantBackendUsageRecords(
+  usages: readonly (ObservedResponseUsage | null)[],
+  model: string,
+): UsageRecord[] {
+  return usages.flatMap((usage) =>
+    usage === null ? [] : [{ source: 'assistant_backend' as const, model, usage }],
+  )
+}

@@ -5,6 +5,7 @@ import { renderConversationContext } from '../../scenarios/derived.ts'
 import { type AssistantApplication, requireOfflineBehaviour } from '../application.ts'
 import { restaurantApplication } from '../client/application.ts'
 import type { ApplicationBackend, ObservationEvent } from '../client/backend/application-backend.ts'
+import { backendUsageOfEvents } from '../client/backend/observed-usage.ts'
 import { OfflineApplicationBackend } from '../client/backend/offline-backend.ts'
 import { runtimeToolCallback } from '../client/backend/tool-callback.ts'
 import {
@@ -93,8 +94,8 @@ export function clientDelegation(
             name: execution.name,
             arguments: parseArguments(execution.arguments),
           })),
-        // The in-process backends report no usage through the session.
-        backendUsage: () => [],
+        // What the backend published: the OpenAI backend's stream completions, the offline backend's estimate.
+        backendUsage: () => backendUsageOfEvents(events),
         // Pending runs from acceptance through publication, so an idle controller is enough here.
         delegationFinished: () => true,
       }

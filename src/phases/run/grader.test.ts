@@ -144,7 +144,43 @@ describe('behaviour #53: a runtime failure after the call is what the row and th
     expect(details.task_status).toBe('passed')
     expect(details.termination_reason).toBe('response_completed')
     expect(details.result_validation).toBeNull()
+    // OPENING, two answers and a closing, each request answered: the reference's count, as its golden path says.
+    expect(execution.row.metrics.task.turns).toEqual({ actual: 7, expected: 7 })
+    // Every item counts in the total (the goodbye too); the two the scripted caller said are completed.
+    expect(execution.row.observability?.agenda).toEqual({
+      total: 3,
+      completed: ['accept_confirmation', 'ask_about_parking'],
+      skipped: [],
+      bypassed: [],
+      pending_required: [],
+    })
   })
+})
+
+describe('RUN rows as §4.1 writes them', () => {
+  it('a live caller claims no agenda item completed: every required item stays pending', async () => {
+    const played = await play('run_002_booking_missing_name', 'responses')
+    const { execution } = await record(played, 'responses', { callerMode: 'gpt-live' })
+    expect(execution.row.observability?.agenda).toEqual({
+      total: 3,
+      completed: [],
+      skipped: [],
+      bypassed: [],
+      pending_required: ['give_name', 'accept_confirmation'],
+    })
+  }, 60_000)
+})
+
+describe.each(['responses', 'client'] as const)('RUN backend consumption offline (%s)', (architecture) => {
+  it('the assistant backend reports its tokens in the row', async () => {
+    const played = await play('run_001_booking_complete', architecture)
+    const { execution } = await record(played, architecture)
+    const { backend } = execution.row.metrics.consumption
+    expect(backend.total_tokens).toBeGreaterThan(0)
+    expect(backend.total_tokens).toBe(
+      (backend.input?.total_tokens ?? 0) + (backend.output?.total_tokens ?? 0),
+    )
+  }, 60_000)
 })
 
 describe('no_unexpected_side_effects reaches the row and the test (one verdict)', () => {

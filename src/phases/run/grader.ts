@@ -8,6 +8,7 @@ import { judgeScenarioFactsOf } from '../../grading/judge/index.ts'
 import { judgeRunGrade } from '../../grading/run/run-judge.ts'
 import { gradeRun, type JudgedRunGrade, unjudgedRunGrade } from '../../grading/run/run-outcome.ts'
 import { scenarioFactsOf } from '../../grading/scenario-facts.ts'
+import { assistantBackendUsageRecords, buildConsumption } from '../../reporting/consumption.ts'
 import { NO_ARTIFACTS, validateResultRow, withPrimaryFailure } from '../../reporting/result-item.ts'
 import type { ResultItem } from '../../reporting/result-schema.ts'
 import { conversationContext, type Scenario, scenarioType } from '../../scenarios/index.ts'
@@ -118,6 +119,15 @@ async function recordRun(
     validity: observed.validity,
     callerMode: observed.callerMode,
     turns: observed.turns,
+    // The assistant's backend only (offline too: the test servers report estimated usage); never the caller's,
+    // the observer's or the judge's.
+    backendConsumption: buildConsumption({
+      frontend_usage: null,
+      usage_records: assistantBackendUsageRecords(
+        conversation.call.assistant.backendUsage(),
+        env.settings.models.backend_model,
+      ),
+    }).backend,
   })
   if (options.transformRow !== undefined) {
     row = validateResultRow(options.transformRow(structuredClone(row) as Record<string, unknown>))

@@ -16,6 +16,7 @@ import type { ResultArtifacts, ResultItem } from '../../reporting/result-schema.
 import type { Scenario } from '../../scenarios/scenario.ts'
 import { NON_SUBSTANTIVE_ACTIONS } from '../../scenarios/simulation.ts'
 import type { PlayedConversation } from './observed.ts'
+import { totalTurns } from './total-turns.ts'
 import { invalidSimulationMessage, OFFLINE_CALLER_VALIDITY, type SimulationValidity } from './validity.ts'
 
 export interface RunRowOptions {
@@ -32,6 +33,18 @@ export interface RunRowOptions {
   turns?: RunTurnMetrics
   /** The assistant backend's token usage (the row's consumption.backend). */
   backendConsumption?: ResultItem['metrics']['consumption']['backend']
+}
+
+/**
+ * The agenda items the offline scripted caller said: it says one line per item other than wait/finish, in agenda
+ * order, between its opening and its goodbye (offline-caller.ts), so the lines it got to say name the items.
+ */
+function deliveredAgendaItems(spoken: readonly { id: string }[], conversation: PlayedConversation): string[] {
+  const said = conversation.plan.filter(
+    (utterance) =>
+      utterance.interventionId === undefined && utterance.action !== 'OPENING' && utterance.action !== 'STOP',
+  ).length
+  return spoken.slice(0, said).map((item) => item.id)
 }
 
 /** Our checks beyond the reference, as the `checks` extension reports them; undefined when there are none. */
@@ -80,12 +93,19 @@ export function buildRunRow(
       unique_tool_invocation_count: grade.tools.unique_tool_invocation_count,
       matched_tool_call_count: grade.tools.matched_tool_call_count,
       delegation_count: delegationCount,
-      total_turns: callerTurns + assistantTurns,
+      total_turns: totalTurns(
+        conversation.plan,
+        speech.assistant.map((interval) => interval.startMs),
+      ),
     },
     golden: { ...runGolden(scenario.expected) },
   })
-  const agenda = (scenario.simulation_parameters?.agenda ?? []).filter(
-    (item) => !NON_SUBSTANTIVE_ACTIONS.has(item.action),
+  const agendaItems = scenario.simulation_parameters?.agenda ?? []
+  const substantive = agendaItems.filter((item) => !NON_SUBSTANTIVE_ACTIONS.has(item.action))
+  const completed = new Set(
+    (options.callerMode ?? 'offline_fixture') === 'offline_fixture'
+      ? deliveredAgendaItems(substantive, conversation)
+      : [],
   )
   const assessment = compactAssessment(grade.assessment)
   return buildResultRow({
@@ -108,14 +128,16 @@ export function buildRunRow(
     error,
     assessment,
     observability: {
-      // The scripted caller says every item's line, but whether the item's completion condition held is a
-      // judgement the offline run cannot make: nothing is claimed completed.
+      // As the reference reports it: every item in the total; offline, the items the scripted caller delivered are
+      // completed; live, whether the caller's items held is not tracked, so none is claimed completed.
       agenda: {
-        total: agenda.length,
-        completed: [],
+        total: agendaItems.length,
+        completed: substantive.filter((item) => completed.has(item.id)).map((item) => item.id),
         skipped: [],
         bypassed: [],
-        pending_required: agenda.filter((item) => item.required).map((item) => item.id),
+        pending_required: substantive
+          .filter((item) => item.required && !completed.has(item.id))
+          .map((item) => item.id),
       },
       interaction: {
         mode: 'multi_turn',

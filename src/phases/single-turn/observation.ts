@@ -10,7 +10,7 @@ import {
   SingleTurnObservationSchema,
   type ToolExecution,
 } from '../../observability/observation.ts'
-import type { UsageRecord } from '../../reporting/consumption.ts'
+import { assistantBackendUsageRecords, type UsageRecord } from '../../reporting/consumption.ts'
 import type { CallerAudio } from '../engine/caller.ts'
 import type { ObservedConversation } from '../engine/observed.ts'
 import type { CollectedResponse } from './collect.ts'
@@ -126,9 +126,5 @@ function interactionMetrics(
 
 /** Backend usage of the assistant under test (nested Responses usage); never the judge's. */
 function backendUsageRecords(assistant: AssistantUnderTest, backendModel: string): UsageRecord[] {
-  return assistant
-    .backendUsage()
-    .flatMap((usage) =>
-      usage === null ? [] : [{ source: 'assistant_backend' as const, model: backendModel, usage }],
-    )
+  return assistantBackendUsageRecords(assistant.backendUsage(), backendModel)
 }

@@ -78,6 +78,8 @@ describe('connector and reference service', () => {
       'client_delegation.handoff',
       'tool.called',
       'tool.completed',
+      // The backend's completed response with its usage (the offline backend's estimate).
+      'response.completed',
       'client_delegation.completed',
     ])
     // The first command the evaluator sent after session.start was the relayed commentary.

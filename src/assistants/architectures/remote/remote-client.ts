@@ -8,6 +8,7 @@
 import type { AssistantApplication } from '../../application.ts'
 import { restaurantApplication } from '../../client/application.ts'
 import type { ObservationEvent } from '../../client/backend/application-backend.ts'
+import { backendUsageOfEvents } from '../../client/backend/observed-usage.ts'
 import { ToolRuntime } from '../../runtime/tool-runtime.ts'
 import {
   type ArchitectureController,
@@ -129,7 +130,7 @@ export function remoteClientDelegation(options: RemoteClientOptions): RemoteClie
           return { architecture: 'client', records }
         },
         requestedCalls: () => requestedCallsOf(events),
-        backendUsage: () => backendUsageOf(events),
+        backendUsage: () => backendUsageOfEvents(events),
         // Pending runs until the service's valid completion (or the connector's failure).
         delegationFinished: (delegationId) => !connector.isPending(delegationId),
       }
@@ -151,16 +152,4 @@ function requestedCallsOf(events: readonly ObservationEvent[]): RequestedCall[] 
     calls.push({ name: event.name, arguments: parseArguments(event.arguments) })
   }
   return calls
-}
-
-/** Usage of each backend response the service reported (`response.completed`), unknown as null. */
-function backendUsageOf(
-  events: readonly ObservationEvent[],
-): ReturnType<ArchitectureController['backendUsage']> {
-  return events.flatMap((event) => {
-    if (event.type !== 'response.completed') return []
-    const response = event.response as { usage?: unknown } | undefined
-    const usage = response?.usage
-    return [typeof usage === 'object' && usage !== null && !Array.isArray(usage) ? usage : null]
-  })
 }

@@ -3,6 +3,7 @@ import { ToolRuntime } from '../../runtime/tool-runtime.ts'
 import { renderSrt } from '../delegation/srt.ts'
 import { RestaurantTools } from '../tools/restaurant-tools.ts'
 import { DELEGATED_TASK, type ObservationEvent } from './application-backend.ts'
+import { backendUsageOfEvents } from './observed-usage.ts'
 import { OfflineApplicationBackend, restaurantOfflineBackend } from './offline-backend.ts'
 import { runtimeToolCallback } from './tool-callback.ts'
 
@@ -36,8 +37,30 @@ describe('the offline client backend', () => {
     expect(runtime.executions()).toEqual([
       expect.objectContaining({ call_id: 'call_offline_1', name: 'check_availability', status: 'completed' }),
     ])
-    expect(observed.map((event) => event.type)).toEqual(['tool.called', 'tool.completed'])
+    expect(observed.map((event) => event.type)).toEqual([
+      'tool.called',
+      'tool.completed',
+      'response.completed',
+    ])
     expect(observed[1]).toMatchObject({ call_id: 'call_offline_1', output: { ok: true, available: true } })
+  })
+
+  it('reports each answer as a completed response with its estimated usage, tool output read included', async () => {
+    const { backend } = restaurant()
+    const observed: ObservationEvent[] = []
+    await backend.run(handoff([['USER', 'Where can I park?']]), (event) => observed.push(event))
+    await backend.run(
+      handoff([['USER', 'Is a table for 4 available on August 7 at 7 p.m.?']], true),
+      (event) => observed.push(event),
+    )
+    const usages = backendUsageOfEvents(observed)
+    expect(usages).toHaveLength(2)
+    for (const usage of usages) {
+      expect(usage?.total_tokens).toBe((usage?.input_tokens ?? 0) + (usage?.output_tokens ?? 0))
+      expect(usage?.output_tokens).toBeGreaterThan(0)
+    }
+    // The second answer read the tool's output as well as the handoff.
+    expect(usages[1]?.input_tokens).toBeGreaterThan(usages[0]?.input_tokens ?? 0)
   })
 
   it('answers directly, running nothing, when no tool applies', async () => {

@@ -4,16 +4,19 @@
 // caller's latest request with the earlier turns of that memory as the conversation so far, runs at most
 // one tool through the host's callback, and answers with the behaviour's final answer (or its direct
 // answer when no tool applies).
+
+import { estimatedUsage } from '../../../testing/estimated-usage.ts'
 import type { JsonObject, OfflineBehaviour, SpokenTurn } from '../../offline-behaviour.ts'
 import { parseSrt, type SrtEntry } from '../delegation/srt.ts'
 import { RestaurantOfflineBehaviour } from '../offline/restaurant-offline-behaviour.ts'
 import { publicBusinessFacts } from '../tools/resources.ts'
-import type {
-  ApplicationBackend,
-  ApplicationToolCallback,
-  BackendRunOptions,
-  DelegationHandoff,
-  EmitObservation,
+import {
+  type ApplicationBackend,
+  type ApplicationToolCallback,
+  type BackendRunOptions,
+  type DelegationHandoff,
+  type EmitObservation,
+  handoffPrompt,
 } from './application-backend.ts'
 import { callToolObserved } from './tool-callback.ts'
 
@@ -32,6 +35,7 @@ export class OfflineApplicationBackend implements ApplicationBackend {
   /** The transcript handed over so far, as turns (the application-owned memory). */
   readonly #heard: SpokenTurn[] = []
   #calls = 0
+  #responses = 0
   #closed = false
 
   constructor(options: OfflineBackendOptions) {
@@ -51,8 +55,9 @@ export class OfflineApplicationBackend implements ApplicationBackend {
     const earlier = [...this.#heard, ...before.map(asTurn)]
     this.#heard.push(...entries.map(asTurn))
     const behaviour = this.#behaviourFor(this.#authorizedContext)
+    const prompt = `${this.#authorizedContext}\n${handoffPrompt(handoff)}`
     const call = behaviour.inferToolCall(request, earlier)
-    if (call === null) return behaviour.directAnswer(request, earlier)
+    if (call === null) return this.#answered(emit, prompt, behaviour.directAnswer(request, earlier))
     options.signal?.throwIfAborted()
     this.#calls += 1
     const output: JsonObject = await callToolObserved(this.#callTool, emit, {
@@ -60,7 +65,25 @@ export class OfflineApplicationBackend implements ApplicationBackend {
       arguments: call.arguments,
       callId: `call_offline_${this.#calls}`,
     })
-    return behaviour.finalAnswer(output)
+    return this.#answered(emit, `${prompt}\n${JSON.stringify(output)}`, behaviour.finalAnswer(output))
+  }
+
+  /**
+   * Publishes the response's completion with its usage, as a model backend's stream does, so an offline run
+   * reports backend consumption like a live one. Nothing tokenizes offline: the counts are the test servers'
+   * estimate over what the backend read (context, handoff, tool output) and what it answered.
+   */
+  #answered(emit: EmitObservation, read: string, answer: string): string {
+    this.#responses += 1
+    emit({
+      type: 'response.completed',
+      response: {
+        id: `resp_offline_${this.#responses}`,
+        status: 'completed',
+        usage: { ...estimatedUsage(read, answer) },
+      },
+    })
+    return answer
   }
 
   async close(): Promise<void> {

@@ -69,6 +69,8 @@ describe('the service with real GPT-Live events', () => {
       'client_delegation.handoff',
       'tool.called',
       'tool.completed',
+      // The backend's completed response with its usage (the offline backend's estimate).
+      'response.completed',
       'client_delegation.completed',
     ])
     expect(String(inner[0]?.transcript)).toContain(`USER: ${REQUEST}`)
