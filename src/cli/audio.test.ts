@@ -35,9 +35,9 @@ describe('live-evals audio', () => {
     expect((await stat(out)).mode & 0o777).toBe(0o600)
 
     const document = JSON.parse(await readFile(path.join(folder, 'realistic.realism.json'), 'utf8'))
-    // Both went through in 20 ms frames, so even the tick counts agree.
+    // Both went through in 200 ms effect frames, so even the tick counts agree.
     expect(AudioRealismMetadata.parse(document.audio_realism)).toEqual(expected.metadata)
-    expect(expected.metadata.observations.processed_ticks).toBe(369)
+    expect(expected.metadata.observations.processed_ticks).toBe(37)
     expect(document.latency_ms).toBe(10)
     expect(document.source).toBe(CALLER_REQUEST_WAV)
     expect(document.caller_speech_intervals_ms).toEqual(

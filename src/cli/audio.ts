@@ -36,8 +36,8 @@ Options (each one switches its effect on, whatever the condition):
   --background-gain G         0..1
   --echo-delay-ms MS          0..60000
   --echo-decay D              0..1
-  --packet-loss-rate R        0..1 (fraction of 20 ms frames lost)
-  --packet-loss-burst N       1..1000 consecutive frames per loss
+  --packet-loss-rate R        0..1 (chance that a 200 ms frame starts a loss burst)
+  --packet-loss-burst N       1..1000 consecutive 200 ms frames lost per burst
   --cough-every-ms MS         1..3600000
   --non-directed-every-ms MS  1..3600000
 `

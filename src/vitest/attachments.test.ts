@@ -9,6 +9,7 @@ import {
   offlineCrawlSettings,
   offlineEnv,
 } from '../phases/single-turn/test-support.ts'
+import { writeScenarioTimelineImage } from '../report/write-report.ts'
 import { infrastructureErrorRow } from '../reporting/result-item.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../testing/live-server/index.ts'
 import { attachScenarioAudio, attachScenarioTimeline, TIMELINE_ANNOTATION_TYPE } from './attachments.ts'
@@ -21,7 +22,11 @@ afterAll(async () => {
   await server.close()
 })
 
-type Annotation = { message: string; type: string; attachment: { contentType?: string; path?: string } }
+type Annotation = {
+  message: string
+  type: string
+  attachment: { contentType?: string; path?: string; body?: string | Uint8Array }
+}
 
 function recorder() {
   const annotations: Annotation[] = []
@@ -32,7 +37,7 @@ function recorder() {
 }
 
 describe('scenario attachments', () => {
-  test('the WAVs, then the timeline SVG with the report link', async () => {
+  test('the WAVs by path, then the timeline SVG inline (no path for the UI to mistype) with the report link', async () => {
     const runDirectory = await freshRunDirectory()
     const settings = await offlineCrawlSettings()
     const scenario = await bundledCrawlScenario('crawl_001_booking_complete_request')
@@ -49,7 +54,14 @@ describe('scenario attachments', () => {
     const timeline = annotations[3] as Annotation
     expect(timeline.type).toBe(TIMELINE_ANNOTATION_TYPE)
     expect(timeline.message).toContain(`report.html#scenario-${scenario.id}`)
-    expect(await readFile(timeline.attachment.path as string, 'utf8')).toMatch(/^<\?xml[\s\S]*<svg/)
+    // Vitest UI builds `…&contentType=image/svg+xml` unencoded for a path, and its server then answers with
+    // `image/svg xml`: the timeline must not go by path. Inline, it is the written file's bytes.
+    expect(timeline.attachment.path).toBeUndefined()
+    expect(timeline.attachment.body).toBeInstanceOf(Uint8Array)
+    const svg = Buffer.from(timeline.attachment.body as Uint8Array).toString('utf8')
+    expect(svg).toMatch(/^<\?xml[\s\S]*<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/)
+    const written = await writeScenarioTimelineImage(runDirectory, execution.row)
+    expect(svg).toBe(await readFile(written as string, 'utf8'))
   })
 
   test('a scenario without audio attaches no timeline and does not throw', async () => {

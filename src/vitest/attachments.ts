@@ -2,6 +2,8 @@
 // caller's request and the assistant's answer. Vitest copies an attachment given by path into its attachments
 // folder (the plugin puts it in `<results dir>/.attachments` and bounds what it keeps: see
 // plugin/attachment-retention.ts); files that were not written (the execution failed first) are not attached.
+// The timeline image is the exception: it goes inline (see attachScenarioTimeline).
+import { readFile } from 'node:fs/promises'
 import type { TestContext } from 'vitest'
 import { scenarioReportLink, writeScenarioTimelineImage } from '../report/write-report.ts'
 import type { ResultArtifacts, ResultItem } from '../reporting/result-schema.ts'
@@ -30,28 +32,36 @@ export async function attachScenarioAudio(
 }
 
 export const TIMELINE_ANNOTATION_TYPE = 'live-evals:timeline'
+export const TIMELINE_CONTENT_TYPE = 'image/svg+xml'
 
 /**
  * `vitest --ui` previews images but not audio, and shows annotation text without links: attach the scenario's
  * timeline (both speakers' voiced intervals, transcripts, delegations, tools) as an SVG beside its WAVs, with the
  * path of the run's HTML report and the scenario's anchor in the text. A timeline that cannot be drawn is left
  * out; it never fails the test.
+ *
+ * The SVG goes inline (its bytes as the body), not by path: the UI fetches a path attachment from
+ * `/__vitest_attachment__?…&contentType=image/svg+xml` without encoding the content type, its server reads the
+ * `+` back as a space and serves `image/svg xml`, which no browser draws. An inline body becomes a
+ * `data:image/svg+xml;base64,…` URL, which the UI (and the static html reporter) show as is. The file is still
+ * written beside the WAVs for the HTML report.
  */
 export async function attachScenarioTimeline(
   annotate: TestContext['annotate'],
   runDirectory: string,
   row: ResultItem,
 ): Promise<void> {
-  let image: string | null
+  let svg: Uint8Array
   try {
-    image = await writeScenarioTimelineImage(runDirectory, row)
+    const image = await writeScenarioTimelineImage(runDirectory, row)
+    if (image === null) return
+    svg = new Uint8Array(await readFile(image))
   } catch {
     return
   }
-  if (image === null) return
   await annotate(
     `timeline; report: ${scenarioReportLink(runDirectory, row.scenario_id, rowKeyOf(row).trial)}`,
     TIMELINE_ANNOTATION_TYPE,
-    { contentType: 'image/svg+xml', path: image },
+    { contentType: TIMELINE_CONTENT_TYPE, body: svg },
   )
 }

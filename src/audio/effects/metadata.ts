@@ -25,9 +25,9 @@ export const AudioRealismEffects = z.strictObject({
 })
 
 export const AudioRealismObservations = z.strictObject({
-  /** Chunks processed (one per call: 20 ms frames live, one for a whole file). */
+  /** Chunks processed (one per call: one per tick of a call, one per effect frame of a recording). */
   processed_ticks: z.number().int(),
-  /** 20 ms transport frames processed (a trailing partial frame counts). */
+  /** Effect frames (frameMs each) processed (a trailing partial frame counts). */
   processed_frames: z.number().int(),
   lost_ticks: z.number().int(),
   lost_frames: z.number().int(),

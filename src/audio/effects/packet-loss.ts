@@ -1,37 +1,50 @@
-// Packet loss at the 20 ms transport frame: a lost frame becomes silence of the same length (§5), as when a
-// network drops the packet and the receiver plays nothing.
+// Packet loss (§5): a lost frame becomes silence of the same length, as when a network drops the packet and the
+// receiver plays nothing. The frame is the effect frame (RealismOptions.frameMs): the reference conditions
+// audio in 200 ms frames for recordings and in ticks for a simulated call, so §5's burst of 2 frames silences
+// 400 ms there, not the 40 ms of two transport frames.
 //
-// Exact, not Bernoulli: independent coin flips at 4 % lost 3.3 % of one recording's frames (spec/audio.md §7),
-// so a seed would not say how many frames are lost. Instead the stream is cut into consecutive windows of
-// burst/rate frames (window k spans frames ceil(k·P) to ceil((k+1)·P) - 1, P = burst/rate) and each window
-// loses exactly one burst of `burst` consecutive frames at a seeded offset. Over any whole number of windows
-// the lost fraction is exactly the rate. The offset never takes a window's first frame when the window has
-// room, so two bursts never touch and a burst of 1 stays a single-frame loss.
-// Windows are drawn in stream order from one generator, so the lost frames depend only on the seed, the rate
-// and the burst, never on chunk sizes.
+// Which frames are lost follows the reference's two-state (Gilbert) model with §5's two parameters: in the good
+// state each frame is lost with probability `rate`, and a loss begins a burst of `burst` consecutive lost
+// frames; the frame after a burst is in the good state again, so it may begin another burst at once. Hence:
+// - every run of lost frames is a whole number of bursts, one more with probability `rate`;
+// - the kept frames between two runs are geometric with mean 1/rate;
+// - the long-run lost share is rate·burst / (1 + rate·(burst - 1)) (expectedLossFraction): 14.8 % for the
+//   packet_loss preset (0.08, 2), 4 % for realistic (0.04, 1).
+// The choices come from one seeded generator, one draw per good-state frame in stream order, and frames are
+// placed by absolute stream position, so the lost frames depend only on the seed, the parameters and the frame
+// length, never on how the stream is cut into chunks.
 
-import { SAMPLES_PER_FRAME } from '../pcm.ts'
 import type { AudioEffect } from './effect.ts'
 import { SeededRandom } from './random.ts'
 
+/** The long-run share of frames lost by the two-state model at `rate` and `burst`. */
+export function expectedLossFraction(rate: number, burst: number): number {
+  return (rate * burst) / (1 + rate * (burst - 1))
+}
+
 export class PacketLoss implements AudioEffect {
   readonly #random: SeededRandom
+  readonly #rate: number
   readonly #burst: number
-  readonly #framesPerBurst: number
-  #windowIndex = -1
-  #windowEnd = 0
-  #burstStart = 0
-  #lastCountedFrame = -1
+  readonly #frameSamples: number
+  /** The next frame whose fate is not decided yet, and how many lost frames the current burst still has. */
+  #nextFrame = 0
+  #burstLeft = 0
+  #currentLost = false
   readonly #lostFrames: number[] = []
   #lostTicks = 0
 
-  constructor(rate: number, burst: number, seed: number) {
+  constructor(rate: number, burst: number, seed: number, frameSamples: number) {
+    if (!Number.isInteger(frameSamples) || frameSamples < 1) {
+      throw new Error(`PacketLoss: the frame must be a whole number of samples; got ${frameSamples}`)
+    }
     this.#random = new SeededRandom(seed)
+    this.#rate = rate
     this.#burst = burst
-    this.#framesPerBurst = rate > 0 ? burst / rate : Number.POSITIVE_INFINITY
+    this.#frameSamples = frameSamples
   }
 
-  /** Indices of the 20 ms frames lost so far, in order. */
+  /** Indices of the frames lost so far, in order. */
   get lostFrames(): readonly number[] {
     return this.#lostFrames
   }
@@ -42,41 +55,34 @@ export class PacketLoss implements AudioEffect {
   }
 
   process(samples: Int16Array, position: number): void {
-    if (this.#framesPerBurst === Number.POSITIVE_INFINITY) return
+    if (this.#rate <= 0) return
     let lostHere = false
     let i = 0
     while (i < samples.length) {
-      const frame = Math.floor((position + i) / SAMPLES_PER_FRAME)
-      const frameEnd = (frame + 1) * SAMPLES_PER_FRAME - position
-      const stop = Math.min(frameEnd, samples.length)
+      const frame = Math.floor((position + i) / this.#frameSamples)
+      const stop = Math.min((frame + 1) * this.#frameSamples - position, samples.length)
       if (this.#isLost(frame)) {
         samples.fill(0, i, stop)
         lostHere = true
-        if (frame > this.#lastCountedFrame) {
-          this.#lostFrames.push(frame)
-          this.#lastCountedFrame = frame
-        }
       }
       i = stop
     }
     if (lostHere) this.#lostTicks++
   }
 
+  /** Decide frames in order up to `frame` (chunks arrive in stream order, so each is decided once). */
   #isLost(frame: number): boolean {
-    while (frame >= this.#windowEnd) this.#nextWindow()
-    return frame >= this.#burstStart && frame < this.#burstStart + this.#burst
-  }
-
-  #nextWindow(): void {
-    this.#windowIndex++
-    const start = this.#windowBoundary(this.#windowIndex)
-    this.#windowEnd = this.#windowBoundary(this.#windowIndex + 1)
-    const room = this.#windowEnd - start - this.#burst
-    this.#burstStart = start + (room >= 1 ? this.#random.nextIntInclusive(1, room) : 0)
-  }
-
-  #windowBoundary(k: number): number {
-    // The tolerance keeps products such as 3 · (2 / 0.08) = 75.00000000000001 on their exact integer.
-    return Math.ceil(k * this.#framesPerBurst - 1e-9)
+    while (this.#nextFrame <= frame) {
+      if (this.#burstLeft > 0) {
+        this.#burstLeft--
+        this.#currentLost = true
+      } else {
+        this.#currentLost = this.#random.nextUnit() < this.#rate
+        if (this.#currentLost) this.#burstLeft = this.#burst - 1
+      }
+      if (this.#currentLost) this.#lostFrames.push(this.#nextFrame)
+      this.#nextFrame++
+    }
+    return this.#currentLost
   }
 }

@@ -28,21 +28,64 @@ afterAll(async () => {
 
 describe('applyRealism', () => {
   it.each(CONDITIONS)(
-    '%s: whole buffer, 20 ms frames and 7 ms chunks give identical bytes',
+    '%s: whole buffer, 200 ms effect frames, 20 ms frames and 7 ms chunks give identical bytes',
     async (condition) => {
       const whole = await applyRealism(speech, { condition, seed: 41, chunkMs: 60_000 })
-      const framed = await applyRealism(speech, { condition, seed: 41 }) // 20 ms frames by default
+      const framed = await applyRealism(speech, { condition, seed: 41 }) // one effect frame (200 ms) per chunk
+      const live = await applyRealism(speech, { condition, seed: 41, chunkMs: 20 })
       const odd = await applyRealism(speech, { condition, seed: 41, chunkMs: 7 })
       expect(whole.samples.length).toBe(speech.length)
       expect(sameBytes(whole.samples, framed.samples)).toBe(true)
+      expect(sameBytes(whole.samples, live.samples)).toBe(true)
       expect(sameBytes(whole.samples, odd.samples)).toBe(true)
-      expect(framed.metadata.observations.processed_ticks).toBe(Math.ceil(speech.length / 480))
+      // As in the reference, a recording conditioned frame by frame counts each frame as a tick.
+      expect(framed.metadata.observations.processed_ticks).toBe(Math.ceil(speech.length / 4800))
+      expect(framed.metadata.observations.processed_frames).toBe(Math.ceil(speech.length / 4800))
       expect({ ...framed.metadata.observations, processed_ticks: 1 }).toEqual({
         ...whole.metadata.observations,
         lost_ticks: framed.metadata.observations.lost_ticks,
       })
+      expect(live.metadata.observations.processed_ticks).toBe(Math.ceil(speech.length / 480))
     },
   )
+
+  it('packet_loss drops whole effect frames: 400 ms gaps at the 200 ms default, 40 ms at frameMs 20', async () => {
+    const busy = Int16Array.from({ length: 24000 * 60 }, (_, i) => 1000 + (i % 97))
+    const gapsMs = async (frameMs?: number) => {
+      const { samples, metadata } = await applyRealism(busy, {
+        condition: 'packet_loss',
+        seed: 41,
+        ...(frameMs === undefined ? {} : { frameMs }),
+      })
+      const gaps: number[] = []
+      let run = 0
+      for (let i = 0; i <= samples.length; i++) {
+        if (i < samples.length && samples[i] === 0) run++
+        else if (run > 0) {
+          if (i < samples.length) gaps.push(run / 24) // a gap cut by the end is left out
+          run = 0
+        }
+      }
+      return { gaps, metadata }
+    }
+    const byDefault = await gapsMs()
+    expect(byDefault.gaps.length).toBeGreaterThan(10)
+    expect(byDefault.gaps.every((ms) => ms % 400 === 0)).toBe(true)
+    expect(byDefault.metadata.observations.processed_frames).toBe(300)
+    const silencedMs = byDefault.gaps.reduce((sum, ms) => sum + ms, 0)
+    expect(silencedMs).toBeLessThanOrEqual(byDefault.metadata.observations.lost_frames * 200)
+    const transport = await gapsMs(20)
+    expect(transport.gaps.every((ms) => ms % 40 === 0)).toBe(true)
+    expect(Math.min(...transport.gaps)).toBe(40)
+  })
+
+  it('refuses an effect frame that is not a whole number of ms, 1 or more', async () => {
+    for (const frameMs of [0, 2.5, -20]) {
+      await expect(applyRealism(speech, { condition: 'packet_loss', seed: 0, frameMs })).rejects.toThrow(
+        /effect frame must be a whole number of ms/,
+      )
+    }
+  })
 
   it.each(CONDITIONS.filter((condition) => condition !== 'clean'))(
     '%s changes the recording',
@@ -70,7 +113,7 @@ describe('applyRealism', () => {
   )
 
   it('returns the §5 metadata block for realistic, inactive effects null', async () => {
-    const { metadata } = await applyRealism(speech, { condition: 'realistic', seed: 44, chunkMs: 20 })
+    const { metadata } = await applyRealism(speech, { condition: 'realistic', seed: 44 }) // 200 ms frames
     expect(AudioRealismMetadata.parse(metadata)).toEqual(metadata)
     expect(metadata).toEqual({
       preset: 'realistic',
@@ -94,10 +137,10 @@ describe('applyRealism', () => {
       },
       background_provenance: 'bundled_synthetic_speech',
       observations: {
-        processed_ticks: 369,
-        processed_frames: 369,
-        lost_ticks: 15, // 14 whole windows of 25 frames, and the 15th window's burst fell before frame 369
-        lost_frames: 15,
+        processed_ticks: 37,
+        processed_frames: 37,
+        lost_ticks: 3, // seed 44's draws: 3 of 37 frames (the model's long-run share is 4 %)
+        lost_frames: 3,
         vocal_tic_events: 2,
         non_directed_events: 1,
       },

@@ -3,13 +3,13 @@
 //
 // Chain order, the way sound reaches a phone gateway: the caller's clean voice, plus their own coughs and
 // asides, plus the room (background conversation, noise), then the room's echo, then the phone line
-// (telephony), then the network (packet loss on 20 ms transport frames).
+// (telephony), then the network (packet loss, whole effect frames of `frameMs`).
 // Caller speech is measured on the clean input, before anything is mixed in, with the energy detector
 // (RMS 220, ../speech-activity.ts), which is exact on a clean signal; background speech and non-directed speech
 // are added afterwards and so are never caller speech. The intervals are moved by the chain's latency so they
 // describe the processed recording.
 
-import { FRAME_MS, SAMPLE_RATE_HZ, SAMPLES_PER_FRAME, samplesForMs } from '../pcm.ts'
+import { SAMPLE_RATE_HZ, samplesForMs } from '../pcm.ts'
 import { SpeechActivityDetector, type SpeechInterval } from '../speech-activity.ts'
 import { type BackgroundBed, BUNDLED_BACKGROUND_NAME, loadBackgroundBed } from './background-source.ts'
 import { BackgroundSpeech } from './background-speech.ts'
@@ -34,6 +34,11 @@ import { WhiteNoise } from './white-noise.ts'
 const NOISE_SALT = 0x401_5e
 const PACKET_LOSS_SALT = 0xa0d10
 const MAX_SEED = 0xffff_ffff
+/**
+ * The reference's effect frame: it conditions recordings in 200 ms frames (walk-generate-audio's --frame-ms) and
+ * a simulated call in ticks (tick_ms, 200 by default), and packet loss drops whole frames.
+ */
+export const DEFAULT_EFFECT_FRAME_MS = 200
 
 export interface RealismOptions {
   /** One of CONDITIONS; anything else is refused with the list of valid names. */
@@ -44,6 +49,11 @@ export interface RealismOptions {
   overrides?: unknown
   /** Where a relative `background_speech` path resolves from (default: the working directory). */
   baseDirectory?: string
+  /**
+   * The effect frame in ms (a whole number of ms, 1 or more; default 200): the unit packet loss drops, so a burst of 2 silences
+   * 2 × frameMs. A simulated call passes its tick (§5: frames are tick-sized offline).
+   */
+  frameMs?: number
 }
 
 export interface RealismSummary {
@@ -62,6 +72,8 @@ export class RealismProcessor {
   readonly condition: Condition
   readonly seed: number
   readonly settings: EffectSettings
+  /** The effect frame (RealismOptions.frameMs). */
+  readonly frameMs: number
   /** Fixed delay between a sample going in and coming out. */
   readonly latencyMs: number
   readonly #effects: AudioEffect[]
@@ -79,6 +91,7 @@ export class RealismProcessor {
     condition: Condition
     seed: number
     settings: EffectSettings
+    frameMs: number
     effects: AudioEffect[]
     packetLoss: PacketLoss | null
     coughs: PeriodicSound | null
@@ -89,6 +102,7 @@ export class RealismProcessor {
     this.condition = parts.condition
     this.seed = parts.seed
     this.settings = parts.settings
+    this.frameMs = parts.frameMs
     this.#effects = parts.effects
     this.#packetLoss = parts.packetLoss
     this.#coughs = parts.coughs
@@ -105,6 +119,13 @@ export class RealismProcessor {
     const seed = options.seed
     if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) {
       throw new AudioRealismError('seed', `The seed must be an integer from 0 to ${MAX_SEED}; got ${seed}.`)
+    }
+    const frameMs = options.frameMs ?? DEFAULT_EFFECT_FRAME_MS
+    if (!Number.isInteger(frameMs) || frameMs < 1) {
+      throw new AudioRealismError(
+        'frame_ms',
+        `The effect frame must be a whole number of ms, 1 or more; got ${frameMs}.`,
+      )
     }
     const settings = resolveEffects(condition, parseOverrides(options.overrides))
     const effects: AudioEffect[] = []
@@ -133,6 +154,7 @@ export class RealismProcessor {
             settings.packetLossRate,
             settings.packetLossBurst,
             effectSeed(seed, PACKET_LOSS_SALT),
+            samplesForMs(frameMs),
           )
         : null
     if (packetLoss) effects.push(packetLoss)
@@ -141,6 +163,7 @@ export class RealismProcessor {
       condition,
       seed,
       settings,
+      frameMs,
       effects,
       packetLoss,
       coughs,
@@ -150,7 +173,7 @@ export class RealismProcessor {
     })
   }
 
-  /** Process the next chunk of the stream (any length; 20 ms frames live); returns the processed copy. */
+  /** Process the next chunk of the stream (any length; one tick of a call); returns the processed copy. */
   process(chunk: Int16Array): Int16Array {
     if (this.#closed) throw new Error('RealismProcessor: process() after finish() or close()')
     if (chunk.length === 0) return new Int16Array(0)
@@ -162,7 +185,7 @@ export class RealismProcessor {
     return out
   }
 
-  /** Indices of the 20 ms frames packet loss has silenced so far. */
+  /** Indices of the effect frames (frameMs each) packet loss has silenced so far. */
   get lostFrames(): readonly number[] {
     return this.#packetLoss?.lostFrames ?? []
   }
@@ -178,7 +201,7 @@ export class RealismProcessor {
       background_provenance: this.#background?.provenance ?? null,
       observations: {
         processed_ticks: this.#ticks,
-        processed_frames: Math.ceil(this.#position / SAMPLES_PER_FRAME),
+        processed_frames: Math.ceil(this.#position / samplesForMs(this.frameMs)),
         lost_ticks: this.#packetLoss?.lostTicks ?? 0,
         lost_frames: this.#packetLoss?.lostFrames.length ?? 0,
         vocal_tic_events: this.#coughs?.events ?? 0,
@@ -208,8 +231,8 @@ export class RealismProcessor {
 }
 
 /**
- * Apply a condition to a whole recording, cut into `chunkMs` chunks (default 20 ms, the live frame, so the
- * observations count ticks as a live run would). The bytes are the same for every chunk size.
+ * Apply a condition to a whole recording, cut into `chunkMs` chunks (default: the effect frame, so ticks and
+ * frames count alike, as in the reference). The bytes are the same for every chunk size.
  */
 export async function applyRealism(
   samples: Int16Array,
@@ -217,7 +240,7 @@ export async function applyRealism(
 ): Promise<RealismResult> {
   const processor = await RealismProcessor.create(options)
   try {
-    const chunk = Math.max(1, samplesForMs(options.chunkMs ?? FRAME_MS))
+    const chunk = Math.max(1, samplesForMs(options.chunkMs ?? processor.frameMs))
     const out = new Int16Array(samples.length)
     for (let start = 0; start < samples.length; start += chunk) {
       out.set(processor.process(samples.subarray(start, Math.min(samples.length, start + chunk))), start)

@@ -17,6 +17,7 @@ import { clientEventIdOf } from '../../live/open-waits.ts'
 import type { CallerAudio } from '../engine/caller.ts'
 import { type ClockedStream, MediaClock, MediaClockSendError } from '../engine/media-clock.ts'
 import { describeError, StageError } from '../engine/stage.ts'
+import { ToolCompletionTimes } from './observation.ts'
 import type { ScenarioSession } from './scenario-session.ts'
 
 /**
@@ -47,6 +48,8 @@ export interface CollectedResponse {
   closeOutcome: LiveSessionOutcome
   /** A delegation controller's retained error, if one failed (the row still grades what happened). */
   delegationError: string | null
+  /** When each tool execution completed, on the session clock. */
+  toolCompletionTimes: ToolCompletionTimes
 }
 
 export async function collectSingleTurn(
@@ -57,6 +60,7 @@ export async function collectSingleTurn(
   const { assistant, timeline, tracker } = session
   const publications = new CommentaryPublications(session)
   const delegation = new DelegationWatch(assistant, publications)
+  const toolCompletionTimes = new ToolCompletionTimes()
   const clock = new MediaClock({
     mode: timeline.mode,
     stepMs: STEP_MS,
@@ -98,6 +102,7 @@ export async function collectSingleTurn(
         if (error instanceof MediaClockSendError) throw ended(assistant, 'while streaming caller audio')
         throw error
       }
+      toolCompletionTimes.notice(assistant.tools.executions().length, timeline.nowMs())
       await delegation.update(session)
       if (assistant.session.settled !== undefined) throw ended(assistant, 'while collecting the response')
       const decision = tracker.decide(timeline.nowMs())
@@ -109,6 +114,7 @@ export async function collectSingleTurn(
           endedAtMs: decision.atMs,
           closeOutcome,
           delegationError: delegation.error,
+          toolCompletionTimes,
         }
       }
     }

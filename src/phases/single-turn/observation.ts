@@ -48,14 +48,13 @@ function buildObservation(
   collected: CollectedResponse,
 ): SingleTurnObservation {
   const { assistant, timeline } = session
-  const executions: ToolExecution[] = assistant.tools.executions().map((record) => ({
+  const executions: ToolExecution[] = assistant.tools.executions().map((record, index) => ({
     call_id: record.call_id ?? '',
     name: record.name,
     arguments: parseArguments(record.arguments),
     status: record.status,
     output: record.output,
-    // The runtime does not stamp its records; unknown rather than a guessed time.
-    completed_at_ms: null,
+    completed_at_ms: collected.toolCompletionTimes.at(index),
   }))
   const lines = timeline.lines()
   const speech = timeline.speechIntervals()
@@ -127,4 +126,24 @@ function interactionMetrics(
 /** Backend usage of the assistant under test (nested Responses usage); never the judge's. */
 function backendUsageRecords(assistant: AssistantUnderTest, backendModel: string): UsageRecord[] {
   return assistantBackendUsageRecords(assistant.backendUsage(), backendModel)
+}
+
+/**
+ * When each tool execution completed, on the session's media clock: the runtime does not stamp its records, so the
+ * collection loop looks after every clock step and an execution that appeared since the last look gets that
+ * step's end (at most one step late, never before it happened). The runtime's log only grows, so an execution is
+ * known by its index in it. One that first appeared after collection stopped has no time: null, not a guess.
+ */
+export class ToolCompletionTimes {
+  readonly #times: number[] = []
+
+  /** After a clock step: the runtime now holds `executionCount` records, and the clock reads `nowMs`. */
+  notice(executionCount: number, nowMs: number): void {
+    while (this.#times.length < executionCount) this.#times.push(nowMs)
+  }
+
+  /** The completion time of the runtime's `index`-th execution, or null when it was not seen. */
+  at(index: number): number | null {
+    return this.#times[index] ?? null
+  }
 }

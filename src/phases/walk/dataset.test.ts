@@ -77,8 +77,12 @@ describe('the bundled WALK dataset', () => {
         seed: generation.seed,
       })
       expect(generation.effects).toEqual(generation.audio_realism.effects)
-      // Every 20 ms frame of the recording went through the chain.
-      expect(generation.audio_realism.observations.processed_frames).toBe(Math.ceil(wav.samples.length / 480))
+      // Every 200 ms effect frame of the recording went through the chain, one frame per tick (as the reference).
+      const frames = Math.ceil(wav.samples.length / 4800)
+      expect(generation.audio_realism.observations).toMatchObject({
+        processed_frames: frames,
+        processed_ticks: frames,
+      })
       seeds.add(generation.seed)
 
       const intervals = SpeechIntervalsSchema.parse(recording.metadata.speech_intervals)
