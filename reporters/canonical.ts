@@ -91,6 +91,17 @@ export default class CanonicalReporter implements Reporter {
     if (this.#journaling) await this.#journals.open()
   }
 
+  // Before the file's tests run: the scenarios it registered become part of what its runs planned.
+  async onTestModuleCollected(module: TestModule): Promise<void> {
+    if (!this.#journaling) return
+    await this.#journals.plan(
+      [...module.children.allTests()].flatMap((test) => {
+        const meta = test.meta().liveEvals
+        return meta === undefined ? [] : [{ runDirectory: meta.runDirectory, scenarioId: meta.scenarioId }]
+      }),
+    )
+  }
+
   // Called once per test, after its last attempt: the row its verdict sealed is final by then.
   async onTestCaseResult(testCase: TestCase): Promise<void> {
     if (this.#journaling) await this.#journals.record(testCase.id, finished(testCase))

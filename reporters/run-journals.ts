@@ -96,6 +96,27 @@ export class RunJournals {
     }
   }
 
+  /**
+   * A collected test file's scenarios: each run's journal records those its first line does not list (spec files
+   * that name their own scenarios), so a killed run counts them among its planned scenarios.
+   */
+  async plan(scenarios: readonly { runDirectory: string; scenarioId: string }[]): Promise<void> {
+    await this.open()
+    const idsByRun = new Map<string, string[]>()
+    for (const { runDirectory, scenarioId } of scenarios) {
+      const ids = idsByRun.get(runDirectory) ?? []
+      ids.push(scenarioId)
+      idsByRun.set(runDirectory, ids)
+    }
+    for (const [directory, ids] of idsByRun) {
+      try {
+        this.#runs.get(directory)?.journal?.plan(ids)
+      } catch (error) {
+        this.#log(`live-evals: ${reason(error)}`)
+      }
+    }
+  }
+
   /** Appends a finished test's row to its run's journal (a test that did not run has none). */
   async record(testId: string, test: FinishedScenarioTest): Promise<void> {
     await this.open()

@@ -7,6 +7,7 @@ import { artifactPathProblem } from './destinations.ts'
 //
 //   line 1      {"journal": "live-evals rows", "version": 1, "run": {...}, "dataset_order": [...], "results_file": "results.json"}
 //   then        {"key": {"scenario_id": "...", "trial": 1}, "row": {...one results.json row...}}   per finished row
+//   and         {"planned": {"scenario_ids": ["..."]}}   scenarios a spec file registered that line 1 does not list
 //   at the end  {"end": {"reason": "passed" | "failed" | "interrupted", "at": "<ISO time>"}}       when the run ends
 //
 // Decision: the first line holds everything `live-evals results <run-dir>` needs to rebuild results.json
@@ -14,6 +15,10 @@ import { artifactPathProblem } from './destinations.ts'
 // block, already redacted), the dataset order the rows are reported in, and the results file's name (a shard
 // writes its own). A journal without an end line belongs to a run that was killed (SIGKILL, power cut) or is
 // still running.
+// Decision: spec files that name their own scenarios (inline, or their own dataset) are known only when Vitest
+// collects them, after line 1 was written; each collected file appends the ids it adds as a `planned` line, so
+// a killed run's "N of M planned scenarios" counts them (M is what was collected by then) and its rows keep
+// their collection order.
 
 export const JOURNAL_KIND = 'live-evals rows'
 export const JOURNAL_VERSION = 1
@@ -50,3 +55,7 @@ export const JournalEndLineSchema = z.strictObject({
   end: z.strictObject({ reason: JournalEndReasonSchema, at: z.iso.datetime() }),
 })
 export type JournalEnd = z.infer<typeof JournalEndLineSchema>['end']
+
+export const JournalPlannedLineSchema = z.strictObject({
+  planned: z.strictObject({ scenario_ids: z.array(z.string().min(1)).min(1) }),
+})

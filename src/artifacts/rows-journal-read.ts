@@ -18,6 +18,7 @@ import {
   JournalEndLineSchema,
   type JournalHeader,
   JournalHeaderSchema,
+  JournalPlannedLineSchema,
   JournalRowLineSchema,
 } from './rows-journal-format.ts'
 import { jsonArtifactText, writeArtifact, writeArtifactSync } from './write.ts'
@@ -31,6 +32,8 @@ export interface ReadRowsJournal {
   rows: Record<string, unknown>[]
   /** The 1-based line of each row, parallel to `rows`. */
   rowLines: number[]
+  /** Scenario ids planned after line 1 (`planned` lines), in collection order. */
+  planned: string[]
   /** The end line, or null when the run never ended (killed, or still running). */
   end: JournalEnd | null
   /** A last line without its newline, left by a kill mid-append; ignored. */
@@ -75,6 +78,7 @@ export function readRowsJournal(runDir: string, journalFile = ROWS_JOURNAL_FILE)
   const rowLines: number[] = []
   const lineOfKey = new Map<string, number>()
   let end: JournalEnd | null = null
+  const planned: string[] = []
   for (const [index, content] of lines.entries()) {
     if (index === 0) continue
     const line = index + 1
@@ -83,6 +87,11 @@ export function readRowsJournal(runDir: string, journalFile = ROWS_JOURNAL_FILE)
     const ending = JournalEndLineSchema.safeParse(value)
     if (ending.success) {
       end = ending.data.end
+      continue
+    }
+    const plannedLine = JournalPlannedLineSchema.safeParse(value)
+    if (plannedLine.success) {
+      planned.push(...plannedLine.data.planned.scenario_ids)
       continue
     }
     const row = JournalRowLineSchema.safeParse(value)
@@ -99,7 +108,7 @@ export function readRowsJournal(runDir: string, journalFile = ROWS_JOURNAL_FILE)
     rows.push(row.data.row)
     rowLines.push(line)
   }
-  return { file, runDir, header: header.data, rows, rowLines, end, tornLastLine }
+  return { file, runDir, header: header.data, rows, rowLines, planned, end, tornLastLine }
 }
 
 function parseLine(content: string): unknown {
@@ -116,17 +125,27 @@ function firstIssue(error: { issues: readonly { path: PropertyKey[]; message: st
   return issue.path.length === 0 ? issue.message : `${issue.path.map(String).join('.')}: ${issue.message}`
 }
 
-export function journalCompletion(journal: {
+/** What a journal says about its run: its first line, its rows, its `planned` lines and its end. */
+interface JournalFacts {
   header: JournalHeader
   rows: readonly unknown[]
+  /** Ids from `planned` lines; absent counts as none (a journal of a run whose scenarios were all in line 1). */
+  planned?: readonly string[]
   end: JournalEnd | null
-}): JournalCompletion {
+}
+
+/** The run's scenarios in report order: line 1's dataset order, then those collected later. */
+export function plannedScenarioOrder(journal: Pick<JournalFacts, 'header' | 'planned'>): string[] {
+  return [...new Set([...journal.header.dataset_order, ...(journal.planned ?? [])])]
+}
+
+export function journalCompletion(journal: JournalFacts): JournalCompletion {
   const ending = journal.end?.reason ?? 'killed'
   return {
     complete: ending === 'passed' || ending === 'failed',
     ending,
     finishedRows: journal.rows.length,
-    plannedScenarios: journal.header.dataset_order.length,
+    plannedScenarios: plannedScenarioOrder(journal).length,
   }
 }
 
@@ -135,10 +154,7 @@ export function journalCompletion(journal: {
  * (run.configuration.live_evals.completion) when the run did not end by itself, so partial results never pass
  * for a whole run.
  */
-export function runBlockOf(
-  journal: { header: JournalHeader; rows: readonly unknown[]; end: JournalEnd | null },
-  run: RunMetadata = journal.header.run,
-): RunMetadata {
+export function runBlockOf(journal: JournalFacts, run: RunMetadata = journal.header.run): RunMetadata {
   const completion = journalCompletion(journal)
   if (completion.complete) return run
   const marker: RunCompletion = {
@@ -153,7 +169,7 @@ export function runBlockOf(
 
 /** results.json of the journal's run: its run block, its rows in dataset order, the summary of those rows. */
 export function resultsDocumentFromJournal(journal: ReadRowsJournal): ResultsDocument {
-  return buildResultsDocument(runBlockOf(journal), journal.rows, journal.header.dataset_order, {
+  return buildResultsDocument(runBlockOf(journal), journal.rows, plannedScenarioOrder(journal), {
     origins: journal.rowLines.map((line) => `${journal.file} line ${line}`),
   })
 }
@@ -191,8 +207,9 @@ export function writeInterruptedResultsSync(
 ): string {
   journal.end('interrupted')
   const { header } = journal
-  const run = runBlockOf({ header, rows: journal.rows, end: { reason: 'interrupted', at: '' } }, runBlock)
-  const document = buildResultsDocument(run, journal.rows, header.dataset_order)
+  const facts = { header, rows: journal.rows, planned: journal.planned }
+  const run = runBlockOf({ ...facts, end: { reason: 'interrupted', at: '' } }, runBlock)
+  const document = buildResultsDocument(run, journal.rows, plannedScenarioOrder(facts))
   return writeArtifactSync(journal.runDir, header.results_file, jsonArtifactText(document))
 }
 

@@ -182,6 +182,58 @@ describe('reading it back', () => {
   })
 })
 
+describe('scenarios planned after the first line (spec files that name their own)', () => {
+  const inline = { run: JOURNAL_RUN, datasetOrder: [] }
+
+  it('counts them among the planned scenarios of a killed run and keeps their collection order', async () => {
+    const journal = await RowsJournal.create(runDir, inline)
+    journal.plan(['add_milk', 'walk_dog', 'add_milk'])
+    journal.plan(['walk_dog', 'pay_rent'])
+    journal.plan([]) // nothing new: nothing written
+    journal.append(passedRow('pay_rent'))
+    journal.append(passedRow('add_milk'))
+    expect(() => journal.append(passedRow('add_milk'))).toThrow('already (line 5)')
+    journal.close()
+    expect(
+      journalLines()
+        .slice(1, 3)
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
+      { planned: { scenario_ids: ['add_milk', 'walk_dog'] } },
+      { planned: { scenario_ids: ['pay_rent'] } },
+    ])
+    const read = readRowsJournal(runDir)
+    expect(read.planned).toEqual(['add_milk', 'walk_dog', 'pay_rent'])
+    expect(journalCompletion(read)).toEqual({
+      complete: false,
+      ending: 'killed',
+      finishedRows: 2,
+      plannedScenarios: 3,
+    })
+    const { document } = await rebuildResultsFile(runDir)
+    expect(document.results.map((row) => row.scenario_id)).toEqual(['add_milk', 'pay_rent'])
+    expect(document.run.configuration.live_evals?.completion).toEqual({
+      ending: 'killed',
+      finished_rows: 2,
+      planned_scenarios: 3,
+    })
+  })
+
+  it('does not count an id the first line lists twice, and an interrupted run counts them too', async () => {
+    const journal = await RowsJournal.create(runDir, start)
+    journal.plan(['first', 'extra'])
+    journal.append(passedRow('extra'))
+    const written = JSON.parse(readFileSync(writeInterruptedResultsSync(journal), 'utf8'))
+    journal.close()
+    expect(written.run.configuration.live_evals.completion).toEqual({
+      ending: 'interrupted',
+      finished_rows: 1,
+      planned_scenarios: 5,
+    })
+    expect(() => journal.plan(['late'])).toThrow('has ended')
+  })
+})
+
 describe('the interrupted run', () => {
   it('writes results.json synchronously from the rows the writer holds, and ends the journal', async () => {
     const journal = await RowsJournal.create(runDir, start)

@@ -51,6 +51,10 @@ export class RowsJournal {
   readonly #rows: ResultItem[] = []
   /** Line number (1-based) of each appended key, to name both lines of a repeat. */
   readonly #lineOfKey = new Map<string, number>()
+  /** Scenario ids planned after line 1 (`planned` lines), in the order they were collected. */
+  readonly #planned: string[] = []
+  /** Lines written so far (the header is line 1): names the line of each row. */
+  #lines = 0
   #ended = false
 
   private constructor(runDir: string, file: string, header: JournalHeader, descriptor: number) {
@@ -107,6 +111,28 @@ export class RowsJournal {
     return this.#ended
   }
 
+  /** Scenario ids planned after the first line (spec files that name their own scenarios), in collection order. */
+  get planned(): readonly string[] {
+    return this.#planned
+  }
+
+  /**
+   * Records scenarios a collected spec file registers that the first line does not list (flushed like a row).
+   * Ids already planned are left out; nothing is written when none is new.
+   */
+  plan(scenarioIds: readonly string[]): void {
+    if (this.#ended)
+      throw new RowsJournalError(
+        this.file,
+        `The rows journal ${this.file} has ended; nothing can be planned.`,
+      )
+    const known = new Set([...this.header.dataset_order, ...this.#planned])
+    const added = [...new Set(scenarioIds)].filter((id) => id !== '' && !known.has(id))
+    if (added.length === 0) return
+    this.#appendLine({ planned: { scenario_ids: added } })
+    this.#planned.push(...added)
+  }
+
   /**
    * Appends one finished row and flushes it to disk before returning. A row must validate as a results.json row
    * (a phase builds it with buildResultRow, which never yields an invalid one), and its (scenario id, trial) must
@@ -134,7 +160,7 @@ export class RowsJournal {
     }
     this.#appendLine({ key, row: parsed.data })
     this.#rows.push(parsed.data)
-    this.#lineOfKey.set(keyText, this.#rows.length + 1)
+    this.#lineOfKey.set(keyText, this.#lines)
   }
 
   /** Marks the journal finished (the run ended, or was interrupted and wrote its results); nothing follows. */
@@ -160,6 +186,7 @@ export class RowsJournal {
       for (let offset = 0; offset < bytes.length; )
         offset += writeSync(this.#descriptor, bytes, offset, bytes.length - offset)
       fsyncSync(this.#descriptor)
+      this.#lines += 1
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? String(error)
       throw new RowsJournalError(this.file, `The rows journal ${this.file} cannot be written (${code}).`)

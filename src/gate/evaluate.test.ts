@@ -107,37 +107,63 @@ describe('repeated trials: the pass rate interval', () => {
     Array.from({ length: n }, (_, index) =>
       row({ id, trial: index + 1, status: index < passes ? 'passed' : 'failed' }),
     )
-  test('inconclusive when the 95% interval contains the threshold', () => {
-    // 8/10: Wilson [0.490, 0.943] contains 0.8
-    const report = evaluateGate([gateFile(trials('a', 8, 10))], [], options({ minPassRate: 0.8 }))
+  /** `scenarios` scenarios of `k` trials each; the first `passing` pass every trial, the rest fail every one. */
+  const suite = (scenarios: number, k: number, passing: number) =>
+    Array.from({ length: scenarios }, (_, index) =>
+      trials(`s${String(index).padStart(2, '0')}`, index < passing ? k : 0, k),
+    ).flat()
+
+  test('inconclusive when the 95% interval over scenarios contains the threshold', () => {
+    // 8 of 10 scenarios pass both trials: Wilson(8, 10) = [0.490, 0.943] contains 0.8
+    const report = evaluateGate([gateFile(suite(10, 2, 8))], [], options({ minPassRate: 0.8 }))
     expect(report.repeated_trials).toBe(true)
     expect(report.outcome).toBe('inconclusive')
+    expect(report.checks[0]?.message).toContain('over 10 scenarios')
     expect(report.checks[0]?.message).toContain('run more trials')
+    expect(report.scenario_pass_rate).toMatchObject({ successes: 8, n: 10, estimate: 0.8 })
+    expect(report.pass_rate).toMatchObject({ successes: 16, n: 20 }) // the rows, as the CLI line counts them
   })
-  test('passes on the lower bound and fails when even the upper bound is short', () => {
-    // 50/50: lower 0.929 >= 0.9
-    expect(evaluateGate([gateFile(trials('a', 50, 50))], [], options({ minPassRate: 0.9 })).outcome).toBe(
-      'pass',
+  test('the interval counts scenarios, not trials: identical trials of one scenario prove nothing more', () => {
+    // 50 passing trials of one scenario are one observation: Wilson(1, 1) lower 0.207 < 0.9 (rows would say 0.929)
+    const one = evaluateGate([gateFile(trials('a', 50, 50))], [], options({ minPassRate: 0.9 }))
+    expect(one.outcome).toBe('inconclusive')
+    expect(one.scenario_pass_rate?.n).toBe(1)
+    // The same suite at k = 1 and at k = 5 gets the same interval.
+    const once = evaluateGate(
+      [gateFile(suite(40, 1, 40))],
+      [],
+      options({ minPassRate: 0.9, passRateInterval: true }),
     )
-    // 2/10: upper 0.510 < 0.9
-    expect(evaluateGate([gateFile(trials('a', 2, 10))], [], options({ minPassRate: 0.9 })).outcome).toBe(
-      'fail',
-    )
+    const five = evaluateGate([gateFile(suite(40, 5, 40))], [], options({ minPassRate: 0.9 }))
+    expect(five.scenario_pass_rate?.lower).toBeCloseTo(once.pass_rate.lower as number, 12)
+    expect(five.outcome).toBe('pass') // 40/40 scenarios: lower 0.912 >= 0.9
+  })
+  test('passes on the lower bound, fails when even the upper bound is short, and counts a split scenario as its fraction', () => {
+    expect(evaluateGate([gateFile(suite(40, 2, 40))], [], options({ minPassRate: 0.9 })).outcome).toBe('pass')
+    // 2 of 10 scenarios: upper 0.510 < 0.9
+    expect(evaluateGate([gateFile(suite(10, 3, 2))], [], options({ minPassRate: 0.9 })).outcome).toBe('fail')
+    const split = evaluateGate([gateFile([...trials('a', 1, 2), ...trials('b', 2, 2)])], [], options())
+    expect(split.scenario_pass_rate).toMatchObject({ successes: 1.5, n: 2, estimate: 0.75 })
   })
   test('a definite failure outranks an inconclusive check', () => {
     const report = evaluateGate(
-      [gateFile([...trials('a', 8, 10), row({ id: 'b', status: 'infrastructure_error' })])],
+      [gateFile([...suite(10, 2, 8), row({ id: 'b', status: 'infrastructure_error' })])],
       [],
       options({ minPassRate: 0.7 }),
     )
     expect(report.outcome).toBe('fail')
   })
-  test('a trials run filtered to trial 1 is still judged on the interval, and its pass^k is reported', () => {
-    const firstTrials = ['a', 'b', 'c', 'd', 'e'].map((id) => row({ id, trial: 1 }))
-    const report = evaluateGate([gateFile(firstTrials)], [], options({ minPassRate: 0.9 }))
-    // 5/5: Wilson lower 5 / (5 + 3.8415) = 0.566 < 0.9
-    expect(report.repeated_trials).toBe(true)
-    expect(report.outcome).toBe('inconclusive')
+  test('a `-t "trial 2/3"` subset is judged like the single-trial run of the same rows', () => {
+    const ids5 = ['a', 'b', 'c', 'd', 'e']
+    const subset = ids5.map((id) => row({ id, trial: 2, status: id === 'e' ? 'failed' : 'passed' }))
+    const single = ids5.map((id) => row({ id, status: id === 'e' ? 'failed' : 'passed' }))
+    const judged = evaluateGate([gateFile(subset)], [], options({ minPassRate: 0.8 }))
+    const reference = evaluateGate([gateFile(single)], [], options({ minPassRate: 0.8 }))
+    expect(judged.repeated_trials).toBe(false)
+    expect(judged.outcome).toBe('pass') // 4/5 = 0.8 meets 0.8, compared directly as at k = 1
+    expect(judged.checks).toEqual(reference.checks)
+    expect(judged.scenario_pass_rate).toBeNull()
+    expect(judged.files[0]?.trials).toBeNull() // no "pass^1 …, pass^1 … with 1 trials"
     const repeated = evaluateGate([gateFile(trials('a', 2, 3))], [], options())
     // c = 2 of n = 3 at k = 3: pass^1 = 2/3, pass^3 = C(2,3)/C(3,3) = 0
     expect(repeated.files[0]?.trials).toEqual({ k: 3, pass_1: 2 / 3, pass_k: 0 })

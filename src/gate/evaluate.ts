@@ -4,14 +4,17 @@
 // Decisions where the issue is silent:
 // - The pass rate counts every row: an infrastructure error is in the denominator and never a pass.
 // - Infrastructure errors, duplicate keys and missing scenarios fail the gate whatever the thresholds.
-// - With repeated trials (rows carrying trial numbers), or --pass-rate-interval, the pass rate is judged on its 95% Wilson
-//   interval: pass when the lower bound reaches the threshold, fail when the upper bound is below it, and
-//   inconclusive when the interval contains it. Otherwise the observed rate is compared directly.
+// - With repeated trials (some scenario has more than one row), or --pass-rate-interval, the pass rate is judged on
+//   its 95% Wilson interval: pass when the lower bound reaches the threshold, fail when the upper bound is below it,
+//   and inconclusive when the interval contains it. Otherwise the observed rate is compared directly.
+// - That interval counts scenarios, not rows: trials of one scenario are not independent draws (offline they are
+//   identical), so each scenario is one observation, its pass fraction over its trials (trials-summary.ts). Rows
+//   that repeat nothing (a `-t "trial 2/3"` subset) are judged exactly like the single-trial run of the same rows.
 // - A latency threshold with no measured response is inconclusive: unknown is not fast.
 // - A definite failure outranks an inconclusive check: the outcome is fail if anything failed.
 
 import { type ProportionInterval, wilsonInterval } from '../reporting/statistics.ts'
-import { isTrialsRun, summarizeTrials } from '../reporting/trials-summary.ts'
+import { repeatsTrials, scenarioPassRate, summarizeTrials } from '../reporting/trials-summary.ts'
 import { type BaselineComparison, compareWithBaseline } from './baseline.ts'
 import { GateInputError } from './errors.ts'
 import { type LatencySplit, latencySplit } from './latency.ts'
@@ -62,7 +65,10 @@ export interface GroupCounts {
 export interface GateReport {
   outcome: CheckOutcome
   checks: GateCheck[]
+  /** Passed rows out of all rows, with the rows' Wilson interval. */
   pass_rate: ProportionInterval
+  /** With repeated trials: the pass rate over scenarios that the interval check judges (n = scenarios). */
+  scenario_pass_rate: ProportionInterval | null
   repeated_trials: boolean
   groups: GroupCounts[]
   latency: LatencySplit
@@ -110,9 +116,16 @@ function groupCounts(rows: readonly KeyedRow[]): GroupCounts[] {
   return [...groups.values()]
 }
 
-function passRateCheck(rate: ProportionInterval, threshold: number, useInterval: boolean): GateCheck {
+function passRateCheck(
+  rate: ProportionInterval,
+  threshold: number,
+  useInterval: boolean,
+  overScenarios: boolean,
+): GateCheck {
   const name = 'min_pass_rate'
-  const observed = `${rate.successes}/${rate.n} = ${percent(rate.estimate)}`
+  const observed = overScenarios
+    ? `over ${rate.n} scenarios (each its pass fraction over its trials: trials are not independent draws) ${percent(rate.estimate)}`
+    : `${rate.successes}/${rate.n} = ${percent(rate.estimate)}`
   if (rate.n === 0) return { name, outcome: 'inconclusive', message: 'no rows to compute a pass rate from' }
   if (!useInterval) {
     const ok = (rate.estimate as number) >= threshold
@@ -236,11 +249,20 @@ export function evaluateGate(
 
   const passed = current.rows.filter(({ row }) => row.status === 'passed').length
   const passRate = wilsonInterval(passed, current.rows.length)
-  // A trials run is judged on the interval even when a filter left only trial 1 of each scenario.
-  const repeatedTrials =
-    current.rows.some(({ key }) => key.trial > 1) || isTrialsRun(current.rows.map(({ row }) => row))
+  const scenarioOf = ({ key }: KeyedRow) => JSON.stringify([key.phase, key.architecture, key.scenario_id])
+  const repeatedTrials = repeatsTrials(current.rows, scenarioOf)
+  const scenarioRate = repeatedTrials
+    ? scenarioPassRate(current.rows, scenarioOf, ({ row }) => row.status === 'passed')
+    : null
   if (options.minPassRate !== null) {
-    checks.push(passRateCheck(passRate, options.minPassRate, repeatedTrials || options.passRateInterval))
+    checks.push(
+      passRateCheck(
+        scenarioRate ?? passRate,
+        options.minPassRate,
+        repeatedTrials || options.passRateInterval,
+        scenarioRate !== null,
+      ),
+    )
   }
   const latency = latencySplit(current.rows.map(({ row }) => row))
   if (options.maxP95LatencyMs !== null) checks.push(latencyCheck(latency, options.maxP95LatencyMs))
@@ -254,6 +276,7 @@ export function evaluateGate(
     outcome,
     checks,
     pass_rate: passRate,
+    scenario_pass_rate: scenarioRate,
     repeated_trials: repeatedTrials,
     groups: groupCounts(current.rows),
     latency,

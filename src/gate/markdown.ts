@@ -43,7 +43,11 @@ export function gateMarkdown(report: GateReport, links: MarkdownLinks = { report
   lines.push(
     `**Pass rate** ${rate.successes}/${rate.n} = ${formatPercent(rate.estimate)} ` +
       `(95% Wilson interval ${formatPercent(rate.lower)}–${formatPercent(rate.upper)})` +
-      (report.repeated_trials ? ', repeated trials' : ''),
+      (report.scenario_pass_rate === null
+        ? ''
+        : `; with repeated trials, over ${report.scenario_pass_rate.n} scenarios (each its pass fraction over ` +
+          `its trials) ${formatPercent(report.scenario_pass_rate.estimate)} ` +
+          `(95% Wilson interval ${formatPercent(report.scenario_pass_rate.lower)}–${formatPercent(report.scenario_pass_rate.upper)})`),
     '',
     '| phase | architecture | rows | passed | failed | infrastructure errors |',
     '| --- | --- | ---: | ---: | ---: | ---: |',

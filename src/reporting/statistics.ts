@@ -20,6 +20,18 @@ export interface ProportionInterval {
  */
 export function wilsonInterval(successes: number, n: number, z: number = Z_95): ProportionInterval {
   assertCounts(successes, n, 'wilsonInterval')
+  return wilsonIntervalOfRate(successes, n, z)
+}
+
+/**
+ * The Wilson score interval of a rate observed over n independent units, given as `successes` (which may be a
+ * sum of per-unit rates: a scenario that passed 2 of its 3 trials counts 2/3). Used where rows are not
+ * independent draws, as the trials of one scenario are not.
+ */
+export function wilsonIntervalOfRate(successes: number, n: number, z: number = Z_95): ProportionInterval {
+  if (!Number.isInteger(n) || n < 0 || !(successes >= 0 && successes <= n)) {
+    throw new RangeError(`wilsonIntervalOfRate: need 0 <= successes <= n (got ${successes} of ${n})`)
+  }
   if (n === 0) return { successes, n, estimate: null, lower: null, upper: null }
   const p = successes / n
   const z2 = z * z

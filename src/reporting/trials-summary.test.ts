@@ -91,9 +91,11 @@ describe('summarizeTrials', () => {
     expect(summary?.metrics.semantic_quality).toMatchObject({ n: 0, mean: null, stdev: null })
   })
 
-  test('a run without trial numbers is not a trials run', () => {
+  test('a run without trial numbers is not a trials run, nor one that repeats nothing', () => {
     expect(summarizeTrials([row({ id: 'a' }), row({ id: 'b' })])).toBeNull()
-    // a trials run filtered to one trial still is one
-    expect(summarizeTrials([row({ id: 'a', trial: 2 })])).toMatchObject({ k: 1, pass_1: 1, pass_k: 1 })
+    // A trials run filtered to one trial of each scenario (-t "trial 2/3") reads like the k = 1 run of its rows:
+    // no "pass^1 …, pass^1 … with 1 trials".
+    expect(summarizeTrials([row({ id: 'a', trial: 2 }), row({ id: 'b', trial: 2 })])).toBeNull()
+    expect(summarizeTrials([row({ id: 'a', trial: 1 }), row({ id: 'a', trial: 2 })])).toMatchObject({ k: 2 })
   })
 })

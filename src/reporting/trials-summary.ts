@@ -2,13 +2,22 @@
 // pass^j with the unbiased estimator C(c,j)/C(n,j); pass^k is the curve at the run's k (the most trials any
 // scenario ran). The overall figures are means over scenarios, so a scenario that ran more often does not weigh
 // more. An infrastructure error is a trial that did not pass; its metrics are left out of every spread.
+// Rows that repeat nothing (every scenario ran once, as a `-t "trial 2/3"` subset does) are not a trials run:
+// they are summarized, gated and reported like the single-trial run of the same rows.
 
 import { EXTENSION_KEY } from './extensions/registry.ts'
 import type { RunTrials, ScenarioTrials } from './extensions/trials.ts'
 import type { ResultItem } from './result-schema.ts'
 import { rowKeyOf } from './row-key.ts'
 import { ROW_METRICS } from './row-metrics.ts'
-import { meanOf, passHatK, type Spread, spreadOf } from './statistics.ts'
+import {
+  meanOf,
+  type ProportionInterval,
+  passHatK,
+  type Spread,
+  spreadOf,
+  wilsonIntervalOfRate,
+} from './statistics.ts'
 
 /** A trials run is one whose rows carry trial numbers (every row of it does; see ./extensions/trial.ts). */
 export function isTrialsRun(rows: readonly Pick<ResultItem, 'observability'>[]): boolean {
@@ -31,15 +40,53 @@ export function passHatCurve(passed: number, n: number): number[] {
   return Array.from({ length: n }, (_, index) => passHatK(passed, n, index + 1) as number)
 }
 
-/** The `trials` run extension for these rows; null when the rows are not a trials run. */
+function groupedBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>()
+  for (const item of items) {
+    const key = keyOf(item)
+    const group = groups.get(key)
+    if (group === undefined) groups.set(key, [item])
+    else group.push(item)
+  }
+  return groups
+}
+
+/**
+ * The pass rate over scenarios, with its 95% Wilson interval: each scenario (by `scenarioOf`) is one observation,
+ * its pass fraction over its trials, because trials of one scenario are not independent draws (offline they are
+ * identical). `successes` is the sum of those fractions and `n` the number of scenarios; with one row per
+ * scenario it is the plain row pass rate.
+ */
+export function scenarioPassRate<T>(
+  rows: readonly T[],
+  scenarioOf: (row: T) => string,
+  passed: (row: T) => boolean,
+): ProportionInterval {
+  const fractions = [...groupedBy(rows, scenarioOf).values()].map(
+    (trials) => trials.filter(passed).length / trials.length,
+  )
+  // Clamped: a sum of fractions that are each at most 1 may round a hair past the count.
+  const sum = Math.min(
+    fractions.length,
+    fractions.reduce((total, fraction) => total + fraction, 0),
+  )
+  return wilsonIntervalOfRate(sum, fractions.length)
+}
+
+/** Whether any scenario (by `scenarioOf`) has more than one row: only then were trials repeated. */
+export function repeatsTrials<T>(rows: readonly T[], scenarioOf: (row: T) => string): boolean {
+  return [...groupedBy(rows, scenarioOf).values()].some((trials) => trials.length > 1)
+}
+
+/**
+ * The `trials` run extension for these rows; null when the rows are not a trials run, or repeat nothing (every
+ * scenario ran once: k would be 1, pass^1 twice over).
+ */
 export function summarizeTrials(rows: readonly ResultItem[]): RunTrials | null {
   if (!isTrialsRun(rows)) return null
-  const byScenario = new Map<string, ResultItem[]>()
-  for (const row of rows) {
-    const id = rowKeyOf(row).scenario_id
-    byScenario.set(id, [...(byScenario.get(id) ?? []), row])
-  }
+  const byScenario = groupedBy(rows, (row) => rowKeyOf(row).scenario_id)
   const k = Math.max(1, ...[...byScenario.values()].map((trials) => trials.length))
+  if (k === 1) return null
   const scenarios: ScenarioTrials[] = [...byScenario].map(([scenario_id, trials]) => {
     const n = trials.length
     const passed = trials.filter((row) => row.status === 'passed').length
