@@ -8,6 +8,7 @@ import { expectedArgumentsMatch } from '../grading/matching.ts'
 import { gradeRunToolEvidence } from '../grading/run/tool-evidence.ts'
 import { computeToolCallGrade } from '../grading/tool-grade.ts'
 import type { ExpectedToolCall } from '../scenarios/index.ts'
+import { parseToolCallExpectations } from './matcher-input.ts'
 import type { MatcherGrade } from './meta.ts'
 import { isScenarioRun, recordGrade, type ScenarioRun } from './scenario-run.ts'
 
@@ -167,15 +168,15 @@ function toolCallDifferences(calls: readonly ToolCallLike[], expected: readonly 
  * compares its requested calls in order (reference §3.3); a conversation matches the completed executions one
  * to one in any order (§3.6), since a caller may reach them in any order.
  */
-function toMatchToolCalls(
-  this: MatcherState,
-  received: unknown,
-  expected?: readonly ToolCallLike[],
-): MatcherOutcome {
+function toMatchToolCalls(this: MatcherState, received: unknown, expected?: unknown): MatcherOutcome {
   if (!isScenarioRun(received)) return notARun('toMatchToolCalls', received)
   const run = received
+  const given = expected === undefined ? null : parseToolCallExpectations(expected)
+  // Not a grade (nor one `.not` could flip): what was written cannot be compared, so the test fails with it.
+  if (given !== null && !given.ok)
+    throw new TypeError(`toMatchToolCalls cannot grade these expected calls: ${given.problem}`)
   if (run.observation === null) return notGraded.call(this, run, 'toMatchToolCalls', 'tool_calls_observed')
-  const wanted = expected ?? run.expected.tools.required
+  const wanted: readonly ExpectedToolCall[] = given?.calls ?? run.expected.tools.required
   if (run.interaction === 'multi_turn') {
     const required = wanted.map((call) => ({
       name: call.name,
