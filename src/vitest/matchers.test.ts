@@ -79,6 +79,24 @@ describe('toCompleteTask', () => {
     expect(meta.grades[0]?.failed_checks).toContain('tool_contract')
   })
 
+  test('a state mismatch shows the differing paths, expected vs final, not the states as one JSON line', () => {
+    const { run } = graded(
+      bookingObservation({
+        final_application_state: {
+          reservations: [{ guest_name: 'Mia', party_size: 2, reservation_id: 'R-001' }],
+        },
+      }),
+    )
+    const message = failureMessage(() => expect(run).toCompleteTask())
+    expect(message).toContain(
+      'application_state: The final state must match the expectation. Differences (expected vs final):\n' +
+        '    reservations[0].guest_name: expected "maya", got "Mia"',
+    )
+    expect(message).toContain('dimension final_state:')
+    expect(message).not.toContain('"initial":')
+    expect(message.split('\n').every((line) => line.length < 200)).toBe(true)
+  })
+
   test('an execution that failed before grading fails with its stage', () => {
     const { run, meta } = graded(bookingObservation())
     const broken = {

@@ -94,6 +94,21 @@ function assistantSpeech(run: ScenarioRun): string {
   return lines.length === 0 ? '(the assistant said nothing)' : lines.map((line) => `"${line.text}"`).join(' ')
 }
 
+/**
+ * A failed check's evidence as console lines: the differing state paths when the grader listed them (not the
+ * whole expected, initial and final states on one line; those stay in the details artifact), else its JSON.
+ */
+function evidenceLines(label: string, reason: string, evidence: Record<string, unknown>): string[] {
+  const differences = evidence.differences
+  if (Array.isArray(differences) && differences.length > 0) {
+    return [
+      `  ${label}: ${reason} Differences (expected vs final):`,
+      ...differences.map((line) => `    ${line}`),
+    ]
+  }
+  return [`  ${label}: ${reason} evidence ${json(evidence)}`]
+}
+
 function toCompleteTask(this: MatcherState, received: unknown): MatcherOutcome {
   if (!isScenarioRun(received)) return notARun('toCompleteTask', received)
   const run = received
@@ -120,10 +135,9 @@ function toCompleteTask(this: MatcherState, received: unknown): MatcherOutcome {
       ...(run.failure === null
         ? []
         : [`  execution failure at stage ${run.failure.stage}: ${run.failure.message}`]),
-      ...failedChecks.map((check) => `  ${check.id}: ${check.reason} evidence ${json(check.evidence)}`),
-      ...failedDimensions.map(
-        ([name, dimension]) =>
-          `  dimension ${name}: ${dimension.rationale} evidence ${json(dimension.evidence)}`,
+      ...failedChecks.flatMap((check) => evidenceLines(check.id, check.reason, check.evidence)),
+      ...failedDimensions.flatMap(([name, dimension]) =>
+        evidenceLines(`dimension ${name}`, dimension.rationale, dimension.evidence),
       ),
       `  termination: ${observation.termination_reason ?? 'unknown'}`,
       `  ${toolCallsShown(run)}`,
