@@ -10,6 +10,7 @@ import {
 import { type DimensionGrade, decidedDimension, notApplicableDimension } from './dimension-grade.ts'
 import { verifyFinalState } from './final-state.ts'
 import type { ScenarioFacts } from './scenario-facts.ts'
+import { describeStateDifferences, stateDifferences } from './state-differences.ts'
 import type { ToolCallGrade } from './tool-grade.ts'
 import { positionalExecutionMatchCount } from './tool-matching.ts'
 
@@ -111,6 +112,19 @@ export function gradeDeterministicDimensions(
       stateCorrect,
       'The final application state must satisfy the expected state.',
       {
+        // What a reader needs first: the paths that differ (the whole states follow for the artifacts).
+        ...(stateCorrect
+          ? {}
+          : {
+              differences: describeStateDifferences(
+                stateDifferences(
+                  expected.state,
+                  observation.initial_application_state,
+                  observation.final_application_state,
+                  'single_turn',
+                ),
+              ),
+            }),
         expected: expected.state,
         initial: observation.initial_application_state,
         final: observation.final_application_state,

@@ -10,6 +10,7 @@ function passingInput(overrides: Partial<OutcomeInput> = {}): OutcomeInput {
     ],
     expected_application_state: { reservations: [{ guest_name: 'maya' }] },
     outcome_state_satisfied: true,
+    state_comparison: 'single_turn',
     delegation_required: true,
     delegation_prohibited: false,
     delegation_observed: true,

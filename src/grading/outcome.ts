@@ -4,6 +4,7 @@
 import { completedExecutions, type ToolExecution, type TranscriptLine } from '../observability/observation.ts'
 import type { AssessmentSummary } from '../reporting/result-schema.ts'
 import { isJsonObject, type JsonObject, jsonEqual } from './json-values.ts'
+import { describeStateDifferences, type StateComparison, stateDifferences } from './state-differences.ts'
 
 export type CheckStatus = 'passed' | 'failed' | 'not_applicable' | 'not_assessed'
 
@@ -58,6 +59,8 @@ export interface OutcomeInput {
   transcript: readonly Pick<TranscriptLine, 'role' | 'text' | 'start_ms'>[]
   expected_application_state: JsonObject | null
   outcome_state_satisfied: boolean | null
+  /** The rules the state was checked by; a failed application_state check lists its differences by them. */
+  state_comparison: StateComparison
   delegation_required: boolean
   delegation_prohibited: boolean
   delegation_observed: boolean
@@ -141,6 +144,18 @@ export function assessOutcome(input: OutcomeInput, options: OutcomeOptions): Out
           true,
           input.outcome_state_satisfied,
           'The final state must match the expectation.',
+          input.outcome_state_satisfied === false
+            ? {
+                differences: describeStateDifferences(
+                  stateDifferences(
+                    expectedState,
+                    input.initial_application_state,
+                    input.final_application_state,
+                    input.state_comparison,
+                  ),
+                ),
+              }
+            : {},
         )
       : notApplicable('application_state', 'No expected application state.'),
     delegationPolicyApplies

@@ -53,6 +53,7 @@ export function gradeSingleTurn(
       transcript: observation.transcript,
       expected_application_state: reconciled.expected_application_state,
       outcome_state_satisfied: reconciled.outcome_state_satisfied,
+      state_comparison: 'single_turn',
       delegation_required: base.delegation_required,
       delegation_prohibited: base.delegation_prohibited,
       delegation_observed: base.delegation_observed,

@@ -69,18 +69,39 @@ ${
 }`
 }
 
+/**
+ * The expected state against the final one: the differing paths the application_state check listed when it
+ * failed (the grader's own rules decided them), or that it held.
+ */
+function expectedVsFinal(scenario: ScenarioModel): SafeHtml {
+  const check = scenario.checks.find((candidate) => candidate.id === 'application_state')
+  if (check === undefined || check.status === 'not_applicable') return html``
+  if (check.status === 'passed') return html`<p>The final state matches the expected state.</p>`
+  const evidence = check.evidence
+  const differences =
+    typeof evidence === 'object' && evidence !== null && 'differences' in evidence
+      ? (evidence as { differences: unknown }).differences
+      : null
+  if (!Array.isArray(differences) || differences.length === 0) return html``
+  return html`<h4>expected vs final</h4><ul class="state-expected">${differences.map(
+    (line) => html`<li><code>${String(line)}</code></li>`,
+  )}</ul>`
+}
+
 function state(scenario: ScenarioModel): SafeHtml {
   if (scenario.state === null) return html`<p class="meta">Application state was not recorded.</p>`
   const { changes, initial, final } = scenario.state
   const value = (v: unknown) => (v === undefined ? '' : html`<code>${jsonText(v, true)}</code>`)
-  return html`${
-    changes.length === 0
-      ? html`<p>The state did not change.</p>`
-      : html`<table class="state-diff"><thead><tr><th>path</th><th>change</th><th>initial</th><th>final</th></tr></thead><tbody>${changes.map(
-          (change) =>
-            html`<tr class="change-${change.kind}"><td><code>${change.path}</code></td><td>${change.kind}</td><td>${'before' in change ? value(change.before) : ''}</td><td>${'after' in change ? value(change.after) : ''}</td></tr>`,
-        )}</tbody></table>`
-  }
+  return html`${expectedVsFinal(scenario)}
+<h4>initial vs final</h4>
+${
+  changes.length === 0
+    ? html`<p>The state did not change.</p>`
+    : html`<table class="state-diff"><thead><tr><th>path</th><th>change</th><th>initial</th><th>final</th></tr></thead><tbody>${changes.map(
+        (change) =>
+          html`<tr class="change-${change.kind}"><td><code>${change.path}</code></td><td>${change.kind}</td><td>${'before' in change ? value(change.before) : ''}</td><td>${'after' in change ? value(change.after) : ''}</td></tr>`,
+      )}</tbody></table>`
+}
 <details><summary>initial and final state</summary><h4>initial</h4><pre>${jsonText(initial)}</pre><h4>final</h4><pre>${jsonText(final)}</pre></details>`
 }
 

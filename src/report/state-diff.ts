@@ -1,6 +1,8 @@
 // The difference between the initial and the final application state, as JSON paths: what the report highlights.
 // Objects compare by key and arrays by position; nesting beyond MAX_DEPTH compares as a whole (iteratively), so
-// a pathological file cannot recurse without bound.
+// a pathological file cannot recurse without bound. Paths are written as the graders write them.
+
+import { childPath } from '../grading/state-differences.ts'
 
 export type StateChange =
   | { path: string; kind: 'added'; after: unknown }
@@ -11,15 +13,6 @@ const MAX_DEPTH = 32
 
 const isContainer = (value: unknown): value is Record<string, unknown> | unknown[] =>
   typeof value === 'object' && value !== null
-
-function childPath(path: string, key: string | number): string {
-  if (typeof key === 'number') return `${path}[${key}]`
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(key)
-    ? path === ''
-      ? key
-      : `${path}.${key}`
-    : `${path}[${JSON.stringify(key)}]`
-}
 
 /** Deep JSON equality with an explicit stack: no recursion, whatever the nesting. */
 function sameJson(a: unknown, b: unknown): boolean {

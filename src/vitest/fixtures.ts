@@ -26,6 +26,7 @@ import { attachScenarioAudio, attachScenarioTimeline } from './attachments.ts'
 import { runPlanOf } from './provided.ts'
 import { plannedRunFor } from './run-plan.ts'
 import { noteRunStopping, throwIfRunStopped } from './run-stop.ts'
+import type { ScenarioTestAPI } from './scenario-context.ts'
 import { bindRunToMeta, type ScenarioRun, scenarioRunOf } from './scenario-run.ts'
 import type { AssistantArchitecture as ArchitectureName } from './settings.ts'
 import { verdictOf } from './verdict.ts'
@@ -40,7 +41,8 @@ function unbound(name: string): never {
 // The executed run of each test (by task id), for the verdict: the liveSession fixture fills it.
 const executedRuns = new Map<string, ScenarioRun>()
 
-const buildScenarioTest = () =>
+// Typed by name (scenario-context.ts): the inferred chain would be a fifteen-deep Omit type in every .d.ts.
+const buildScenarioTest = (): ScenarioTestAPI =>
   base
     // First and automatic, so it is cleaned up last: when the test body and every other fixture are done, the
     // test's state and its results.json row are made to agree (src/vitest/verdict.ts).
@@ -193,7 +195,7 @@ const buildScenarioTest = () =>
       },
     )
 
-export type ScenarioTest = ReturnType<typeof buildScenarioTest>
+export type ScenarioTest = ScenarioTestAPI
 
 let built: ScenarioTest | null = null
 

@@ -79,6 +79,24 @@ describe('toCompleteTask', () => {
     expect(meta.grades[0]?.failed_checks).toContain('tool_contract')
   })
 
+  test('a state mismatch shows the differing paths, expected vs final, not the states as one JSON line', () => {
+    const { run } = graded(
+      bookingObservation({
+        final_application_state: {
+          reservations: [{ guest_name: 'Mia', party_size: 2, reservation_id: 'R-001' }],
+        },
+      }),
+    )
+    const message = failureMessage(() => expect(run).toCompleteTask())
+    expect(message).toContain(
+      'application_state: The final state must match the expectation. Differences (expected vs final):\n' +
+        '    reservations[0].guest_name: expected "maya", got "Mia"',
+    )
+    expect(message).toContain('dimension final_state:')
+    expect(message).not.toContain('"initial":')
+    expect(message.split('\n').every((line) => line.length < 200)).toBe(true)
+  })
+
   test('an execution that failed before grading fails with its stage', () => {
     const { run, meta } = graded(bookingObservation())
     const broken = {
@@ -94,6 +112,7 @@ describe('toCompleteTask', () => {
   })
 
   test('rejects a value that is not an executed scenario', () => {
+    // @ts-expect-error the matchers take the liveSession fixture only; anything else is a type error too
     expect(failureMessage(() => expect({}).toCompleteTask())).toContain('value of the liveSession fixture')
   })
 
@@ -128,6 +147,20 @@ describe('toMatchToolCalls', () => {
     const { run } = graded(bookingObservation())
     const message = failureMessage(() => expect(run).toMatchToolCalls([]))
     expect(message).toContain('call 1: unexpected create_reservation')
+  })
+
+  test('takes only calls it can grade: arguments may be left out, a typo is a type error and a refusal', () => {
+    const { run, meta } = graded(bookingObservation())
+    expect(run).toMatchToolCalls([{ name: 'create_reservation' }])
+    // @ts-expect-error `nam` is not a field of an expected call
+    const typo = failureMessage(() => expect(run).toMatchToolCalls([{ nam: 'create_reservation' }]))
+    expect(typo).toContain('toMatchToolCalls cannot grade these expected calls: expected[0]')
+    expect(typo).toContain('nam')
+    // A refusal is not a grade, and `.not` cannot turn it into a pass.
+    // @ts-expect-error arguments are a JSON object of values the matcher can compare
+    const notJson = failureMessage(() => expect(run).not.toMatchToolCalls([{ name: 'x', arguments: [1] }]))
+    expect(notJson).toContain('expected[0].arguments: must be a JSON object')
+    expect(meta.grades.map((grade) => grade.passed)).toEqual([true])
   })
 })
 

@@ -8,6 +8,7 @@ import { expectedArgumentsMatch } from '../grading/matching.ts'
 import { gradeRunToolEvidence } from '../grading/run/tool-evidence.ts'
 import { computeToolCallGrade } from '../grading/tool-grade.ts'
 import type { ExpectedToolCall } from '../scenarios/index.ts'
+import { parseToolCallExpectations } from './matcher-input.ts'
 import type { MatcherGrade } from './meta.ts'
 import { isScenarioRun, recordGrade, type ScenarioRun } from './scenario-run.ts'
 
@@ -93,6 +94,21 @@ function assistantSpeech(run: ScenarioRun): string {
   return lines.length === 0 ? '(the assistant said nothing)' : lines.map((line) => `"${line.text}"`).join(' ')
 }
 
+/**
+ * A failed check's evidence as console lines: the differing state paths when the grader listed them (not the
+ * whole expected, initial and final states on one line; those stay in the details artifact), else its JSON.
+ */
+function evidenceLines(label: string, reason: string, evidence: Record<string, unknown>): string[] {
+  const differences = evidence.differences
+  if (Array.isArray(differences) && differences.length > 0) {
+    return [
+      `  ${label}: ${reason} Differences (expected vs final):`,
+      ...differences.map((line) => `    ${line}`),
+    ]
+  }
+  return [`  ${label}: ${reason} evidence ${json(evidence)}`]
+}
+
 function toCompleteTask(this: MatcherState, received: unknown): MatcherOutcome {
   if (!isScenarioRun(received)) return notARun('toCompleteTask', received)
   const run = received
@@ -119,10 +135,9 @@ function toCompleteTask(this: MatcherState, received: unknown): MatcherOutcome {
       ...(run.failure === null
         ? []
         : [`  execution failure at stage ${run.failure.stage}: ${run.failure.message}`]),
-      ...failedChecks.map((check) => `  ${check.id}: ${check.reason} evidence ${json(check.evidence)}`),
-      ...failedDimensions.map(
-        ([name, dimension]) =>
-          `  dimension ${name}: ${dimension.rationale} evidence ${json(dimension.evidence)}`,
+      ...failedChecks.flatMap((check) => evidenceLines(check.id, check.reason, check.evidence)),
+      ...failedDimensions.flatMap(([name, dimension]) =>
+        evidenceLines(`dimension ${name}`, dimension.rationale, dimension.evidence),
       ),
       `  termination: ${observation.termination_reason ?? 'unknown'}`,
       `  ${toolCallsShown(run)}`,
@@ -167,15 +182,15 @@ function toolCallDifferences(calls: readonly ToolCallLike[], expected: readonly 
  * compares its requested calls in order (reference §3.3); a conversation matches the completed executions one
  * to one in any order (§3.6), since a caller may reach them in any order.
  */
-function toMatchToolCalls(
-  this: MatcherState,
-  received: unknown,
-  expected?: readonly ToolCallLike[],
-): MatcherOutcome {
+function toMatchToolCalls(this: MatcherState, received: unknown, expected?: unknown): MatcherOutcome {
   if (!isScenarioRun(received)) return notARun('toMatchToolCalls', received)
   const run = received
+  const given = expected === undefined ? null : parseToolCallExpectations(expected)
+  // Not a grade (nor one `.not` could flip): what was written cannot be compared, so the test fails with it.
+  if (given !== null && !given.ok)
+    throw new TypeError(`toMatchToolCalls cannot grade these expected calls: ${given.problem}`)
   if (run.observation === null) return notGraded.call(this, run, 'toMatchToolCalls', 'tool_calls_observed')
-  const wanted = expected ?? run.expected.tools.required
+  const wanted: readonly ExpectedToolCall[] = given?.calls ?? run.expected.tools.required
   if (run.interaction === 'multi_turn') {
     const required = wanted.map((call) => ({
       name: call.name,

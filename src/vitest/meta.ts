@@ -4,7 +4,8 @@
 import type { Phase } from '../config/index.ts'
 import type { RubricExpectation } from '../grading/judge/rubric-expectation.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
-import type { ExpectedToolCall } from '../scenarios/index.ts'
+import type { ToolCallExpectation } from './matcher-input.ts'
+import type { ScenarioRun } from './scenario-run.ts'
 import type { AssistantArchitecture } from './settings.ts'
 
 /** One matcher's verdict, as the reporter and `vitest --ui` show it. */
@@ -40,6 +41,15 @@ export interface LiveEvalsTaskMeta {
   sealed: boolean
 }
 
+/**
+ * A scenario matcher's signature where the received value is an executed scenario (the liveSession fixture, or
+ * `any`); on anything else the matcher cannot grade it and the call is a type error naming what it wants.
+ */
+type OnScenarioRun<T, Signature> = [T] extends [ScenarioRun]
+  ? Signature
+  : // No value is assignable to `never`: the call fails to type-check, and the parameter's name says why.
+    (scenarioMatchersGradeOnlyTheLiveSessionFixture: never) => never
+
 declare module 'vitest' {
   interface TaskMeta {
     liveEvals?: LiveEvalsTaskMeta
@@ -48,13 +58,17 @@ declare module 'vitest' {
   // Type parameters must repeat Vitest's declaration exactly for the interfaces to merge.
   interface Matchers<R extends void | Promise<void> = void | Promise<void>, T = unknown> {
     /** The scenario's task was completed: every required outcome check passed. */
-    toCompleteTask: () => R
-    /** The requested tool calls match `expected` (default: the scenario's required tools) in order and arguments. */
-    toMatchToolCalls: (expected?: readonly Pick<ExpectedToolCall, 'name' | 'arguments'>[]) => R
+    toCompleteTask: OnScenarioRun<T, () => R>
+    /**
+     * The requested tool calls match `expected` (default: the scenario's required tools) in order and arguments
+     * (a subset: the arguments named must match, others are free; none given matches any call of that name).
+     * A conversation (RUN) matches completed executions one to one, in any order.
+     */
+    toMatchToolCalls: OnScenarioRun<T, (expected?: readonly ToolCallExpectation[]) => R>
     /** The assistant delegated when the scenario requires it and did not when the scenario forbids it. */
-    toFollowDelegationPolicy: () => R
+    toFollowDelegationPolicy: OnScenarioRun<T, () => R>
     /** The semantic judge's grades meet `expectation` (default: task_understanding passed); see RubricExpectation. */
-    toSatisfyRubric: (expectation?: RubricExpectation) => R
+    toSatisfyRubric: OnScenarioRun<T, (expectation?: RubricExpectation) => R>
   }
 }
 

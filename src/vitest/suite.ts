@@ -10,15 +10,15 @@ import type { AssistantApplication } from '../assistants/application.ts'
 import type { Phase } from '../config/index.ts'
 import { scenarioType } from '../scenarios/index.ts'
 import { assertDefaultBody } from './default-body.ts'
-import { type ScenarioTest, scenarioTest } from './fixtures.ts'
+import { scenarioTest } from './fixtures.ts'
 import { initialMeta } from './meta.ts'
 import { trialsToRegister, trialTestName } from './plugin/trial-meta.ts'
 import { projectOptionsOf, runPlanOf } from './provided.ts'
+import type { ScenarioTestContext } from './scenario-context.ts'
 import { type SuiteScenarioSource, suiteScenarios } from './suite-scenarios.ts'
 import { architectureTag, phaseTag, scenarioTypeTag } from './tags.ts'
 
-/** What a scenario test body receives: the Vitest context with the scenario fixtures. */
-export type ScenarioTestContext = Parameters<Parameters<ScenarioTest>[2] & {}>[0]
+export type { ScenarioTestContext }
 
 export interface ScenarioSuiteOptions extends SuiteScenarioSource {
   /** The phase, if the spec names it (default: its project's); it must be the project's phase. */

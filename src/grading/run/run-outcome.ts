@@ -88,6 +88,7 @@ export function gradeRun(
       transcript: observation.transcript,
       expected_application_state: expectsState ? expected.state : null,
       outcome_state_satisfied: stateSatisfied,
+      state_comparison: 'run',
       delegation_required: expected.delegation === 'required',
       delegation_prohibited: expected.delegation === 'forbidden',
       delegation_observed: observation.delegation_ids.length > 0,
