@@ -23,6 +23,7 @@ import { attachScenarioAudio, attachScenarioTimeline } from './attachments.ts'
 import { runPlanOf } from './provided.ts'
 import { plannedRunFor } from './run-plan.ts'
 import { noteRunStopping, throwIfRunStopped } from './run-stop.ts'
+import { scenarioFailureOf } from './scenario-failure.ts'
 import { bindRunToMeta, type ScenarioRun, scenarioRunOf } from './scenario-run.ts'
 import type { AssistantArchitecture as ArchitectureName } from './settings.ts'
 import { verdictOf } from './verdict.ts'
@@ -145,7 +146,7 @@ export const scenarioTest = base
           scenarioEnv.trial ?? null,
         ).row
       }
-      throw error
+      throw scenarioFailureOf(error)
     }
   })
   // The scenario's application: liveSession's assistant uses this one, so its state is the state after the run.
