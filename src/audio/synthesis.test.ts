@@ -147,8 +147,11 @@ describe('SpeechSynthesizer', () => {
       .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SpeechSynthesisError)
     expect((error as SpeechSynthesisError).stage).toBe('audio_synthesis')
-    expect((error as Error).message).toMatch(
-      /model "gpt-4o-mini-tts", voice "marin".*Voice not available.*LIVE_EVALS_MODE/,
+    // The URL it tried, the API's reason without a doubled period, and what to change.
+    expect((error as Error).message).toBe(
+      `Text-to-speech request to ${server.baseURL}/audio/speech failed (model "gpt-4o-mini-tts", voice "marin"): ` +
+        '400 Voice not available. Check OPENAI_API_KEY, OPENAI_BASE_URL (the address) and the speech model/voice ' +
+        'settings, or run offline (LIVE_EVALS_MODE=offline).',
     )
   })
 

@@ -132,10 +132,11 @@ export class SpeechSynthesizer {
       )
       bytes = new Uint8Array(await response.arrayBuffer())
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error)
+      // The SDK's messages end with a period of their own ("401 Incorrect API key provided.").
+      const reason = (error instanceof Error ? error.message : String(error)).replace(/[\s.]+$/, '')
       throw new SpeechSynthesisError(
-        `Text-to-speech request failed (${what}): ${reason}. Check OPENAI_API_KEY and the speech model/voice ` +
-          'settings, or run offline (LIVE_EVALS_MODE=offline).',
+        `Text-to-speech request to ${this.#speechURL()} failed (${what}): ${reason}. Check OPENAI_API_KEY, ` +
+          'OPENAI_BASE_URL (the address) and the speech model/voice settings, or run offline (LIVE_EVALS_MODE=offline).',
         { cause: error },
       )
     }
@@ -151,6 +152,11 @@ export class SpeechSynthesizer {
       )
     }
     return bytes
+  }
+
+  /** The URL the SDK posts speech requests to (its base URL: OPENAI_BASE_URL, else the OpenAI API). */
+  #speechURL(): string {
+    return `${this.#client.baseURL.replace(/\/+$/, '')}/audio/speech`
   }
 
   #ensureDirectory(): Promise<void> {

@@ -9,14 +9,18 @@ import { loadGateFile } from '../gate/load.ts'
 import { gateMarkdown } from '../gate/markdown.ts'
 import { REPORT_FILE_NAME } from '../report/report-file.ts'
 import type { CommandIO } from './main.ts'
+import { latestRuns } from './run-selection.ts'
 
 const USAGE = `Usage: live-evals gate <results.json>... [--baseline <results.json>...] [options]
+       live-evals gate --latest <results-dir> [--baseline <results.json>...] [options]
 
 Judges the rows of the results files (keyed by phase, architecture, scenario id and trial) and exits
 0 pass, 1 a threshold or regression failed (named), 2 bad input, 3 inconclusive.
 Infrastructure errors, missing baseline rows, missing required scenarios and duplicate rows always fail.
 
 Options:
+  --latest <results-dir>      judge the newest finished run of each phase and architecture in that folder
+                              (results/crawl keeps every run, so a glob over it names old runs too)
   --baseline <results.json>...
                               approved baseline files: every argument up to the next option (so name
                               the results files first); see approve-baseline
@@ -32,6 +36,8 @@ Options:
 
 interface GateCommand {
   files: string[]
+  /** Results folders whose newest run per phase and architecture is judged (`--latest`). */
+  latest: string[]
   baselines: string[]
   summary: string | null
   options: GateOptions
@@ -48,6 +54,7 @@ function numberOption(flag: string, text: string | undefined, min: number, max: 
 export function parseGateArguments(argv: readonly string[]): GateCommand {
   const command: GateCommand = {
     files: [],
+    latest: [],
     baselines: [],
     summary: null,
     options: { ...DEFAULT_GATE_OPTIONS },
@@ -67,6 +74,9 @@ export function parseGateArguments(argv: readonly string[]): GateCommand {
         while (index + 1 < argv.length && !(argv[index + 1] as string).startsWith('-')) {
           command.baselines.push(argv[++index] as string)
         }
+        break
+      case '--latest':
+        command.latest.push(value())
         break
       case '--min-pass-rate':
         command.options.minPassRate = numberOption(argument, value(), 0, 1)
@@ -100,8 +110,8 @@ export function parseGateArguments(argv: readonly string[]): GateCommand {
         command.files.push(argument)
     }
   }
-  if (command.files.length === 0)
-    throw new GateInputError('the command line', 'name at least one results.json')
+  if (command.files.length === 0 && command.latest.length === 0)
+    throw new GateInputError('the command line', 'name at least one results.json (or --latest <results-dir>)')
   if (command.options.noRegressions && command.baselines.length === 0) {
     throw new GateInputError('--no-regressions', 'needs a --baseline to compare with')
   }
@@ -116,6 +126,24 @@ async function exists(path: string): Promise<boolean> {
   } catch {
     return false
   }
+}
+
+/** The newest finished run of each phase and architecture in each folder; a folder without one is bad input. */
+async function latestResultsFiles(folders: readonly string[], io: CommandIO): Promise<string[]> {
+  const files: string[] = []
+  for (const folder of folders) {
+    let latest: Awaited<ReturnType<typeof latestRuns>>
+    try {
+      latest = await latestRuns(folder)
+    } catch (error) {
+      throw new GateInputError('--latest', `cannot read ${folder}: ${(error as Error).message}`)
+    }
+    if (latest.length === 0)
+      throw new GateInputError('--latest', `${folder} holds no finished run (no results.json)`)
+    for (const run of latest) io.out(`latest ${run.group}: ${run.resultsFile}\n`)
+    files.push(...latest.map((run) => run.resultsFile))
+  }
+  return files
 }
 
 /** The HTML report beside each results file, linked relative to where the summary is written. */
@@ -139,6 +167,7 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
   }
   try {
     const command = parseGateArguments(argv)
+    command.files.push(...(await latestResultsFiles(command.latest, io)))
     const files = await Promise.all(command.files.map(loadGateFile))
     const baselines = await Promise.all(command.baselines.map(loadGateFile))
     const report = evaluateGate(files, baselines, command.options)

@@ -1,5 +1,6 @@
 // Entry point of the `live-evals` command: one verb per module, loaded only when used so that a verb's
 // dependencies (audio, network) cost nothing to the others. Adding a verb is one line in VERBS.
+import { readFileSync } from 'node:fs'
 
 /** Where a command writes; verbs receive it so tests can read what a command printed. */
 export interface CommandIO {
@@ -60,6 +61,11 @@ const VERBS: Record<string, VerbEntry> = {
       '<results.json>... [--baseline F] [options]  CI gate: exit 0 pass, 1 fail, 2 bad input, 3 inconclusive',
     load: () => import('./gate.ts'),
   },
+  prune: {
+    summary:
+      '<results-dir> --keep N [--dry-run]  remove all but the newest N runs of each phase and architecture',
+    load: () => import('./prune.ts'),
+  },
   'approve-baseline': {
     summary: '<results.json> <baseline.json>  approve a complete results file as the baseline for gate',
     load: () => import('./approve-baseline.ts'),
@@ -85,10 +91,28 @@ export function untilStopped(stop?: AbortSignal): Promise<void> {
   })
 }
 
+/** The version in the package.json of this installation (the checkout's, or the installed package's). */
+function packageVersion(): string {
+  // src/cli/main.ts in a checkout, dist/src/cli/main.js installed: package.json is two or three folders up.
+  for (const up of ['../../package.json', '../../../package.json']) {
+    try {
+      const manifest = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as {
+        name?: string
+        version?: string
+      }
+      if (manifest.name === 'live-evals' && typeof manifest.version === 'string') return manifest.version
+    } catch {}
+  }
+  return 'unknown'
+}
+
 function helpText(): string {
   const lines = ['Usage: live-evals <command> [arguments]', '', 'Commands:']
   for (const [name, verb] of Object.entries(VERBS)) lines.push(`  ${name.padEnd(16)} ${verb.summary}`)
-  lines.push('', 'Run `live-evals <command> --help` for the arguments of one command.')
+  lines.push(
+    '',
+    'Run `live-evals <command> --help` for the arguments of one command; `live-evals --version` for the version.',
+  )
   lines.push('Evaluations themselves run through Vitest (see README.md).')
   return `${lines.join('\n')}\n`
 }
@@ -97,6 +121,10 @@ export async function main(argv: readonly string[], io: CommandIO = processIO): 
   const [verbName, ...rest] = argv
   if (verbName === '--help' || verbName === '-h' || verbName === 'help') {
     io.out(helpText())
+    return 0
+  }
+  if (verbName === '--version' || verbName === '-v' || verbName === 'version') {
+    io.out(`${packageVersion()}\n`)
     return 0
   }
   if (verbName === undefined) {

@@ -37,13 +37,21 @@ describe('live endpoint settings and transport security', () => {
     for (const baseURL of ['http://example.test/v1', 'ws://10.0.0.5:8080/v1']) {
       const error = refusal(() => resolveLiveEndpoint({ apiKey: 'k', baseURL, allowInsecureLoopback: true }))
       expect(error).toMatchObject({ stage: 'configuration', kind: 'insecure_endpoint' })
-      expect(error.message).toMatch(/wss is required outside loopback/)
+      const given = baseURL.split('//')[0]
+      expect(error.message).toContain(`refusing unencrypted ${given}// to `)
+      expect(error.message).toContain(
+        'outside loopback the session needs wss (give an https:// OPENAI_LIVE_ENDPOINT)',
+      )
     }
   })
 
   it('refuses plain ws to loopback without the explicit opt-in, and allows it with it', () => {
     const error = refusal(() => resolveLiveEndpoint({ apiKey: 'k', baseURL: 'http://127.0.0.1:4000/v1' }))
-    expect(error.message).toMatch(/without the allowInsecureLoopback setting/)
+    // The scheme the user gave and the variable the user sets, not LiveWS's ws:// or the code's option name.
+    expect(error.message).toBe(
+      'GPT-Live session configuration: refusing unencrypted http:// to loopback 127.0.0.1:4000: set ' +
+        'OPENAI_LIVE_ALLOW_INSECURE_LOOPBACK=1 to allow it (meant for the offline server)',
+    )
     for (const host of ['127.0.0.1:4000', 'localhost:4000', '[::1]:4000']) {
       const endpoint = resolveLiveEndpoint({
         apiKey: 'k',

@@ -32,6 +32,10 @@ export interface ResolvedLiveEndpoint {
   url: URL
 }
 
+/** The variables a user sets for the GPT-Live endpoint; refusals name them rather than the code settings. */
+export const LIVE_ENDPOINT_VARIABLE = 'OPENAI_LIVE_ENDPOINT'
+export const INSECURE_LOOPBACK_VARIABLE = 'OPENAI_LIVE_ALLOW_INSECURE_LOOPBACK'
+
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]'])
 
 /** True for 127.0.0.0/8, ::1 and `localhost`: the only hosts where an unencrypted socket stays on this machine. */
@@ -110,15 +114,17 @@ export function resolveLiveEndpoint(input: LiveEndpointSettingsInput): ResolvedL
   const client = new OpenAI({ apiKey: settings.apiKey, baseURL, maxRetries: 0 })
   const url = buildURL(client, {})
   if (url.protocol !== 'wss:') {
+    // Named as the user wrote it (http:// in OPENAI_LIVE_ENDPOINT), not as LiveWS rewrote it (ws://).
+    const given = `${base.protocol}//`
     if (!isLoopbackHost(url.hostname)) {
       refuse(
-        `refusing unencrypted ${url.protocol}// to ${url.hostname}: wss is required outside loopback (use an https:// baseURL)`,
+        `refusing unencrypted ${given} to ${url.hostname}: outside loopback the session needs wss (give an https:// ${LIVE_ENDPOINT_VARIABLE})`,
         'insecure_endpoint',
       )
     }
     if (!settings.allowInsecureLoopback) {
       refuse(
-        `refusing unencrypted ${url.protocol}// to loopback ${url.host} without the allowInsecureLoopback setting (meant for the offline server)`,
+        `refusing unencrypted ${given} to loopback ${url.host}: set ${INSECURE_LOOPBACK_VARIABLE}=1 to allow it (meant for the offline server)`,
         'insecure_endpoint',
       )
     }

@@ -63,3 +63,16 @@ describe('preflightLiveSession', () => {
     }
   })
 })
+
+test('an endpoint the settings refuse is not dialled, and the refusal names the variable to set', async () => {
+  const problem = await preflightLiveSession({
+    ...settings('http://127.0.0.1:9/v1'),
+    allowInsecureLoopback: false,
+  })
+  expect(problem).toEqual({
+    url: 'http://127.0.0.1:9/v1',
+    status:
+      'refusing unencrypted http:// to loopback 127.0.0.1:9: set OPENAI_LIVE_ALLOW_INSECURE_LOOPBACK=1 to allow it (meant for the offline server)',
+    blame: 'settings',
+  })
+})

@@ -20,8 +20,11 @@ export interface LivePreflightProblem {
   url: string
   /** What answered, in a few words: "HTTP 401", "connection refused (ECONNREFUSED)", "server error invalid_api_key". */
   status: string
-  /** `credentials`: the key was refused; `address`: nothing usable answered there; `other`: anything else. */
-  blame: 'credentials' | 'address' | 'other'
+  /**
+   * `credentials`: the key was refused; `address`: nothing usable answered there; `settings`: the endpoint
+   * settings were refused before dialling (`status` says why); `other`: anything else.
+   */
+  blame: 'credentials' | 'address' | 'settings' | 'other'
 }
 
 const CREDENTIAL_CODES = new Set([
@@ -94,7 +97,8 @@ export async function preflightLiveSession(
   } catch (error) {
     // Refused before any socket (an insecure or malformed endpoint): the refusal is the whole story.
     const url = settings.baseURL ?? 'the OpenAI API'
-    return { url, status: error instanceof Error ? error.message : String(error), blame: 'address' }
+    const message = error instanceof Error ? error.message : String(error)
+    return { url, status: message.replace(/^GPT-Live session \w+: /, ''), blame: 'settings' }
   }
   const url = session.url.href
   try {

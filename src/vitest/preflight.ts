@@ -116,6 +116,9 @@ async function checkLive(settings: PhaseSettings, apiKey: string): Promise<Probl
 }
 
 function problemLine(problem: Problem): string {
+  if (problem.blame === 'settings') {
+    return `live preflight: ${problem.purpose} at ${problem.url} was not dialled: ${problem.status}`
+  }
   const advice =
     problem.blame === 'credentials'
       ? `the key was refused: check ${problem.keyVariable}`

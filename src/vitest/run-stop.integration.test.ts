@@ -47,6 +47,7 @@ beforeAll(async () => {
     OPENAI_BASE_URL: openai.baseURL,
     LIVE_EVALS_JUDGE: 'false',
   })
+  if (process.env.SHOW_CHILD) console.log(run.output)
   const results = join(dir, 'results')
   const [name] = await runDirectoriesIn(results)
   if (name !== undefined) {
@@ -85,4 +86,17 @@ test('a refused key mid-run stops the remaining scenarios as infrastructure erro
   expect(run.output).toContain(
     'Scenario fixture_hours was not run: an earlier scenario of this live run was refused',
   )
+})
+
+test('each failing scenario shows one error block: its message, no causes, no Headers, no frames', () => {
+  const blocks = run.output.split(/^ FAIL /m).slice(1)
+  expect(blocks).toHaveLength(2)
+  expect(blocks[0]).toContain(
+    `ScenarioFailure: Scenario fixture_wrong_tool: Text-to-speech request to ${openai.baseURL}/audio/speech failed ` +
+      '(model "gpt-4o-mini-tts", voice "marin"): 401 Incorrect API key provided. Check OPENAI_API_KEY',
+  )
+  for (const block of blocks) {
+    expect(block).not.toMatch(/Caused by|Serialized Error|headers|Function<|\.\.\s/)
+    expect(block).not.toMatch(/❯ .*(src|dist)\//)
+  }
 })

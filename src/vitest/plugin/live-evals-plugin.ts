@@ -11,6 +11,7 @@ import { resultsDirectory } from '../settings.ts'
 import {
   addCanonicalReporter,
   attachmentsDirectoryIn,
+  hidePackageFrames,
   keepAttachmentsWithResults,
   openOnlyWithDesktop,
   rerunOnInputChange,
@@ -33,6 +34,7 @@ export function liveEvalsPlugin(input: LiveEvalsPluginInput) {
       project.provide('liveEvalsProject', { ...input.options, startup, resultsDir })
       addCanonicalReporter(vitest, input.canonicalReporter)
       openOnlyWithDesktop(vitest)
+      hidePackageFrames(project)
       splitShardsByScenario(vitest, (spec) => spec.project === project)
       if (!startup.ok || resultsDir === null) return
       applyExecutionSettings(project, startup.settings)

@@ -73,3 +73,21 @@ function escapeRegExp(text: string): string {
 export function attachmentsDirectoryIn(resultsDir: string): string {
   return join(resultsDir, '.attachments')
 }
+
+/** A frame inside the installed live-evals package (not the checkout, whose sources are the developer's own). */
+const PACKAGE_FRAME = /[\\/]node_modules[\\/]live-evals[\\/]/
+
+type StackFilter = NonNullable<TestProject['config']['onStackTrace']>
+
+/** Drops the installed package's frames, then asks the user's own filter, if any. */
+export function withoutPackageFrames(own: StackFilter | undefined): StackFilter {
+  return (error, frame) => (PACKAGE_FRAME.test(frame.file) ? false : own?.(error, frame))
+}
+
+/**
+ * A failing scenario's error shows the user's frames only: where inside live-evals it was raised says nothing a
+ * user can act on (the message names what failed and what to change).
+ */
+export function hidePackageFrames(project: TestProject): void {
+  project.config.onStackTrace = withoutPackageFrames(project.config.onStackTrace)
+}

@@ -1,0 +1,85 @@
+// Which run folders of a results folder belong together, and which is newest: `gate --latest` judges the newest run
+// of each (phase, architecture) and `prune` keeps the newest N of each. A results folder keeps every run, so a glob
+// like `results/crawl/*/results.json` on a machine that has run twice names each scenario twice.
+// A run folder counts once its results.json is written: a run still going (or killed, waiting for `live-evals
+// results`) has none and is never selected or removed. Dot folders (Vitest's `.attachments`, the judge cache) and
+// links are not runs.
+import { lstat, readdir, readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { MAX_RESULTS_FILE_BYTES } from '../gate/load.ts'
+
+export interface FinishedRun {
+  /** The run folder. */
+  directory: string
+  /** Its results.json. */
+  resultsFile: string
+  /** Runs of one group replace each other: `<phase>/<architecture>`, `/remote` for a remote client assistant. */
+  group: string
+  /** When results.json was last written (its mtime, ms). */
+  writtenAtMs: number
+}
+
+type JsonObject = Record<string, unknown>
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** The group of a results document, or null when it is not one (then the folder is left alone). */
+function groupOf(document: unknown): string | null {
+  if (!isObject(document) || !isObject(document.run)) return null
+  const { module, configuration } = document.run
+  if (typeof module !== 'string' || !isObject(configuration)) return null
+  const mode = typeof configuration.assistant_mode === 'string' ? configuration.assistant_mode : 'unknown'
+  const remote = typeof configuration.assistant_endpoint === 'string' ? '/remote' : ''
+  return `${module}/${mode}${remote}`
+}
+
+async function finishedRunIn(directory: string): Promise<FinishedRun | null> {
+  const resultsFile = join(directory, 'results.json')
+  let size: number
+  let writtenAtMs: number
+  try {
+    const info = await stat(resultsFile)
+    if (!info.isFile()) return null
+    size = info.size
+    writtenAtMs = info.mtimeMs
+  } catch {
+    return null
+  }
+  if (size > MAX_RESULTS_FILE_BYTES) return null
+  let document: unknown
+  try {
+    document = JSON.parse(await readFile(resultsFile, 'utf8'))
+  } catch {
+    return null
+  }
+  const group = groupOf(document)
+  return group === null ? null : { directory, resultsFile, group, writtenAtMs }
+}
+
+/** Every finished run directly inside `resultsDir`, oldest first (ties by folder name). Throws when it is unreadable. */
+export async function finishedRuns(resultsDir: string): Promise<FinishedRun[]> {
+  const entries = await readdir(resultsDir, { withFileTypes: true })
+  const runs: FinishedRun[] = []
+  for (const entry of entries) {
+    if (entry.name.startsWith('.') || !entry.isDirectory()) continue
+    const directory = join(resultsDir, entry.name)
+    // Dirent says what the entry itself is; lstat again so a folder swapped for a link is not followed.
+    if (!(await lstat(directory)).isDirectory()) continue
+    const run = await finishedRunIn(directory)
+    if (run !== null) runs.push(run)
+  }
+  return runs.sort((a, b) => a.writtenAtMs - b.writtenAtMs || a.directory.localeCompare(b.directory))
+}
+
+/** The runs of each group, oldest first. */
+export function byGroup(runs: readonly FinishedRun[]): Map<string, FinishedRun[]> {
+  const groups = new Map<string, FinishedRun[]>()
+  for (const run of runs) groups.set(run.group, [...(groups.get(run.group) ?? []), run])
+  return groups
+}
+
+/** The newest finished run of each group in `resultsDir`, in group order. */
+export async function latestRuns(resultsDir: string): Promise<FinishedRun[]> {
+  const groups = byGroup(await finishedRuns(resultsDir))
+  return [...groups.keys()].sort().map((group) => (groups.get(group) as FinishedRun[]).at(-1) as FinishedRun)
+}
