@@ -5,6 +5,12 @@
 // sees a half-written WAV with placeholder sizes.
 
 import { type FileHandle, open, rename, rm } from 'node:fs/promises'
+import {
+  describeInputFileRefusal,
+  INPUT_FILE_CAPS,
+  InputFileError,
+  openInputFile,
+} from '../inputs/read-input-file.ts'
 import { BYTES_PER_SAMPLE, pcm16FromBytes, SAMPLE_RATE_HZ } from './pcm.ts'
 import { dataSizeProblem, formatProblems, pcm16WavHeader, WAV_HEADER_BYTES, WavFormatError } from './wav.ts'
 
@@ -38,11 +44,12 @@ export class MonoWavReader {
   static async open(file: string): Promise<MonoWavReader> {
     let handle: FileHandle
     try {
-      handle = await open(file, 'r')
+      handle = await openInputFile(file, INPUT_FILE_CAPS.streamed_recording)
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code
-      const reason = code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? String(error)})`
-      throw new Error(`WAV file ${file} ${reason}; check the recording path.`)
+      if (!(error instanceof InputFileError)) throw error
+      throw new Error(
+        `WAV file ${file} ${describeInputFileRefusal(error.refusal)}; check the recording path.`,
+      )
     }
     try {
       const { dataOffset, dataBytes } = await locateData(handle, file)

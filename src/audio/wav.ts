@@ -4,9 +4,14 @@
 // wavefile parses the container; samples are decoded by our own little-endian reader (faster, and the
 // byte count is checked against the header because wavefile accepts truncated files silently).
 
-import { readFile } from 'node:fs/promises'
 import wavefile from 'wavefile'
 import { z } from 'zod'
+import {
+  describeInputFileRefusal,
+  INPUT_FILE_CAPS,
+  InputFileError,
+  readInputFile,
+} from '../inputs/read-input-file.ts'
 import { BYTES_PER_SAMPLE, durationMs, pcm16FromBytes, SAMPLE_RATE_HZ } from './pcm.ts'
 
 const { WaveFile } = wavefile
@@ -91,12 +96,11 @@ export function decodeMonoWav(bytes: Uint8Array, file: string): DecodedWav {
 export async function readMonoWavFile(path: string): Promise<DecodedWav> {
   let bytes: Uint8Array
   try {
-    bytes = await readFile(path)
+    bytes = await readInputFile(path, INPUT_FILE_CAPS.recording)
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    const reason = code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? String(error)})`
+    if (!(error instanceof InputFileError)) throw error
     throw new Error(
-      `WAV file ${path} ${reason}; check the recording path (it resolves from the dataset file).`,
+      `WAV file ${path} ${describeInputFileRefusal(error.refusal)}; check the recording path (it resolves from the dataset file).`,
     )
   }
   return decodeMonoWav(bytes, path)

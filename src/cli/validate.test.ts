@@ -82,7 +82,7 @@ describe('live-evals validate', () => {
     )
     expect(result.stderr).toContain('(file): invalid UTF-8 at byte offset 51 (line 1, byte 0xe9)')
     expect(result.stderr).toContain(`FAIL ${folder}: 1 problem`)
-    expect(result.stderr).toContain('the dataset path is not a regular file')
+    expect(result.stderr).toContain('the dataset path is a folder, not a regular file')
     expect(result.stderr).toContain('4 of 5 dataset files failed validation.')
     expect(result.stderr).not.toMatch(/\n\s+at /)
   })

@@ -1,5 +1,6 @@
 import { PHASES } from '../config/schema.ts'
 import { type LoadedDataset, loadDataset } from '../scenarios/load.ts'
+import { recordingFileViolations } from '../scenarios/recording-files.ts'
 import { phaseAccepts } from '../scenarios/select.ts'
 import { DatasetValidationError, describeViolations } from '../scenarios/violations.ts'
 import { type CommandIO, EXIT_USAGE } from './main.ts'
@@ -32,7 +33,10 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
   let failedFiles = 0
   for (const file of argv) {
     try {
-      io.out(`ok   ${file}: ${phaseCounts(await loadDataset(file))}\n`)
+      const dataset = await loadDataset(file)
+      const recordingProblems = await recordingFileViolations(dataset)
+      if (recordingProblems.length > 0) throw new DatasetValidationError(recordingProblems)
+      io.out(`ok   ${file}: ${phaseCounts(dataset)}\n`)
     } catch (error) {
       failedFiles++
       io.err(`FAIL ${failureText(file, error)}\n`)

@@ -1,9 +1,14 @@
 // Choosing and reading the `.env` file. A variable may name the file explicitly (then it must exist);
 // otherwise `<cwd>/.env` is read when present. Values already in the shell always win over the file, so a
 // one-off `LIVE_EVALS_MODE=live npx vitest` behaves as typed. Parsing uses Node's own util.parseEnv.
-import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseEnv } from 'node:util'
+import {
+  describeInputFileRefusal,
+  INPUT_FILE_CAPS,
+  InputFileError,
+  readInputTextSync,
+} from '../inputs/read-input-file.ts'
 import { type Environment, environmentText } from './environment.ts'
 import { HarnessConfigError } from './errors.ts'
 
@@ -40,15 +45,16 @@ export function chooseEnvironmentFile(env: Environment, cwd: string): Environmen
 function readEnvironmentFile(choice: EnvironmentFileChoice): Record<string, string> {
   let text: string
   try {
-    text = readFileSync(choice.path, 'utf8')
+    text = readInputTextSync(choice.path, INPUT_FILE_CAPS.env_file)
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
+    if (!(error instanceof InputFileError)) throw error
     // The default file is optional; a file someone named on purpose is not.
-    if (choice.namedBy === null && code === 'ENOENT') return {}
-    const reason =
-      code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? (error as Error).message})`
+    if (choice.namedBy === null && error.refusal.kind === 'unreadable' && error.refusal.code === 'ENOENT')
+      return {}
     const cause = choice.namedBy === null ? '' : ` (named by ${choice.namedBy})`
-    throw new HarnessConfigError([`Environment file ${choice.path}${cause} ${reason}`])
+    throw new HarnessConfigError([
+      `Environment file ${choice.path}${cause} ${describeInputFileRefusal(error.refusal)}`,
+    ])
   }
   const parsed = parseEnv(text)
   const values: Record<string, string> = {}

@@ -110,9 +110,12 @@ describe('size limits', () => {
   it('refuses a device or a pipe instead of reading it forever or waiting on it', async () => {
     const fifo = path.join(folder, 'pipe.json')
     execFileSync('mkfifo', [fifo])
-    for (const file of ['/dev/zero', fifo]) {
-      await expect(loadDataset(file)).rejects.toThrow('the dataset path is not a regular file')
-    }
+    await expect(loadDataset('/dev/zero')).rejects.toThrow(
+      'the dataset path is a character device, not a regular file',
+    )
+    await expect(loadDataset(fifo)).rejects.toThrow(
+      'the dataset path is a FIFO (named pipe), not a regular file',
+    )
   })
 
   it(`refuses a list of more than ${MAX_LIST_ITEMS} items as one violation, items unread`, () => {

@@ -14,6 +14,39 @@ export const MAX_JSON_DEPTH = 64
 /** The violation for a value nested beyond MAX_JSON_DEPTH, whichever check found it. */
 export const TOO_DEEP_MESSAGE = `nested deeper than ${MAX_JSON_DEPTH} levels of objects and lists; a dataset may nest at most ${MAX_JSON_DEPTH} deep`
 
+/**
+ * Most fields one scenario may hold, counted over all its objects. A real scenario holds a few
+ * hundred; a generated one with a million unknown keys would otherwise cost seconds and gigabytes in the schema
+ * check and its messages, so it is refused whole, as one problem, counted no further than the limit.
+ */
+export const MAX_SCENARIO_FIELDS = 100_000
+
+/** The violation for a scenario holding more than MAX_SCENARIO_FIELDS fields. */
+export const TOO_MANY_FIELDS_MESSAGE = `holds more than ${MAX_SCENARIO_FIELDS} fields (counted over all its objects); a scenario may hold at most ${MAX_SCENARIO_FIELDS}, so its fields were not checked one by one`
+
+/** True when the objects in `value` hold more than `maxFields` fields in all; stops counting once they do. */
+export function exceedsFieldCount(value: unknown, maxFields: number): boolean {
+  let count = 0
+  const pending: unknown[] = [value]
+  for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
+    if (typeof current !== 'object' || current === null) continue
+    // List items are not counted: a list's length has its own limit, checked (with a better message) first.
+    if (Array.isArray(current)) {
+      for (const item of current) if (typeof item === 'object' && item !== null) pending.push(item)
+      continue
+    }
+    const record = current as Record<string, unknown>
+    const keys = Object.keys(record)
+    count += keys.length
+    if (count > maxFields) return true
+    for (const key of keys) {
+      const child = record[key]
+      if (typeof child === 'object' && child !== null) pending.push(child)
+    }
+  }
+  return false
+}
+
 interface Visit {
   value: unknown
   key: PropertyKey | null

@@ -1,8 +1,8 @@
 import path from 'node:path'
+import { describeInputFileRefusal, InputFileError, readInputFile } from '../inputs/read-input-file.ts'
 import { SCHEMA_VERSION } from './dataset.ts'
 import { jsonSyntaxErrorOffset, positionOfOffset } from './json-syntax.ts'
 import { MAX_DATASET_BYTES } from './limits.ts'
-import { InputFileError, readInputFile } from './read-input-file.ts'
 import type { Recording, Scenario } from './scenario.ts'
 import { invalidUtf8Offset, lineOfByteOffset } from './utf8.ts'
 import { validateDocument } from './validate-document.ts'
@@ -42,7 +42,7 @@ async function readDatasetFile(file: string): Promise<Uint8Array> {
     const refusal = error.refusal
     const message =
       refusal.kind === 'not_a_file'
-        ? 'the dataset path is not a regular file (a folder, a device or a pipe)'
+        ? `the dataset path ${describeInputFileRefusal(refusal)}`
         : refusal.kind === 'too_large'
           ? tooLargeMessage(refusal.bytes)
           : `cannot read the dataset file (${refusal.code}); check the path`

@@ -1,6 +1,13 @@
 import { duplicateScenarioIdProblems, SCHEMA_VERSION } from './dataset.ts'
 import { isJsonObject } from './json-object.ts'
-import { MAX_JSON_DEPTH, pathBeyondDepth, TOO_DEEP_MESSAGE } from './limits.ts'
+import {
+  exceedsFieldCount,
+  MAX_JSON_DEPTH,
+  MAX_SCENARIO_FIELDS,
+  pathBeyondDepth,
+  TOO_DEEP_MESSAGE,
+  TOO_MANY_FIELDS_MESSAGE,
+} from './limits.ts'
 import { quoteText } from './quote.ts'
 import { RunGatedScenarioSchema } from './run-gate.ts'
 import type { Scenario } from './scenario.ts'
@@ -90,7 +97,11 @@ function validateWrapperAndScenarios(document: unknown, violations: ViolationLis
     if (violations.stopsHere()) break
     const add = (path: readonly PropertyKey[], message: string) =>
       violations.add(['scenarios', index, ...path], message, rawIds[index])
-    // Too deep to hand to later stages: that is this scenario's one problem, its fields are not read.
+    // Too large or too deep to hand to later stages: that is this scenario's one problem, its fields are not read.
+    if (exceedsFieldCount(raw, MAX_SCENARIO_FIELDS)) {
+      add([], TOO_MANY_FIELDS_MESSAGE)
+      continue
+    }
     const tooDeep = pathBeyondDepth(raw, SCENARIO_DEPTH, MAX_JSON_DEPTH)
     if (tooDeep !== null) {
       add(tooDeep, TOO_DEEP_MESSAGE)

@@ -35,9 +35,18 @@ export function describeViolations(violations: readonly DatasetViolation[]): str
 
 function describeViolation(violation: DatasetViolation): string {
   const where = violation.path === '' ? '(file)' : violation.path
-  const scenario = violation.scenarioId === undefined ? '' : ` [scenario ${violation.scenarioId}]`
+  const scenario = violation.scenarioId === undefined ? '' : ` [scenario ${shownId(violation.scenarioId)}]`
   return `${where}${scenario}: ${violation.message}`
 }
+
+/** An id as a listing shows it: plain when short and tame, else quoted and cut (an id can be megabytes long). */
+function shownId(id: string): string {
+  return PLAIN_ID.test(id) ? id : quoteText(id)
+}
+const PLAIN_ID = /^[A-Za-z0-9_.:-]{1,40}$/
+
+/** Unknown fields of one object listed by name; the rest are one summary problem. */
+export const MAX_LISTED_UNKNOWN_KEYS = 100
 
 /** Longest key a path shows as it is; longer ones are quoted as a short prefix. */
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/
@@ -55,10 +64,20 @@ export function formatJsonPath(path: readonly PropertyKey[]): string {
 /** Plain problems from one zod issue, paths relative to the value that was parsed. */
 export function problemsOfIssue(issue: z.core.$ZodIssue): { path: PropertyKey[]; message: string }[] {
   if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => ({
-      path: [...issue.path, key],
-      message: `unknown field ${quoteText(key)}: schema 1.0 does not define it (check the spelling or remove it)`,
-    }))
+    // No more of them than a dataset's listing can show: the rest are counted, not described one by one.
+    const listed = issue.keys.slice(0, MAX_LISTED_UNKNOWN_KEYS)
+    const more = issue.keys.length - listed.length
+    const summary =
+      more > 0
+        ? [{ path: [...issue.path], message: `and ${more} more unknown fields (not listed one by one)` }]
+        : []
+    return [
+      ...listed.map((key) => ({
+        path: [...issue.path, key],
+        message: `unknown field ${quoteText(key)}: schema 1.0 does not define it (check the spelling or remove it)`,
+      })),
+      ...summary,
+    ]
   }
   return [{ path: issue.path, message: messageOfIssue(issue) }]
 }

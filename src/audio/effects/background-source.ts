@@ -3,9 +3,14 @@
 // converted to 24 kHz (speex, latency removed), then the bed is peak-normalized to 6000 (§5) so the gain means
 // the same thing whatever the file's level. Anything else is refused with the file's name and the reason.
 
-import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import wavefile from 'wavefile'
+import {
+  describeInputFileRefusal,
+  INPUT_FILE_CAPS,
+  InputFileError,
+  readInputFile,
+} from '../../inputs/read-input-file.ts'
 import { pcm16FromBytes, SAMPLE_RATE_HZ } from '../pcm.ts'
 import { resampleWhole } from '../resampler.ts'
 import { AudioRealismError } from './errors.ts'
@@ -52,10 +57,10 @@ async function readBackgroundBed(file: string | null, baseDirectory: string): Pr
   const label = file ?? BUNDLED_BACKGROUND_SPEECH
   let bytes: Uint8Array
   try {
-    bytes = await readFile(resolved)
+    bytes = await readInputFile(resolved, INPUT_FILE_CAPS.background_bed)
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    throw problem(label, code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? String(error)})`)
+    if (!(error instanceof InputFileError)) throw error
+    throw problem(label, describeInputFileRefusal(error.refusal))
   }
   const mono = await decodeAnyPcm16(bytes, label)
   return {
