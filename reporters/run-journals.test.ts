@@ -1,5 +1,14 @@
 // The reporter's journals without Vitest: a plan with one run folder on disk, tests reported as Vitest would.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
@@ -138,6 +147,30 @@ describe('the rows journals of a run', () => {
     expect(logged).toEqual([
       `live-evals: an earlier run did not finish (${earlier}); rebuild its results with: live-evals results ${earlier}`,
     ])
+  })
+
+  test('empty folders of runs stopped before they recorded anything are removed and named once', async () => {
+    const hourAgo = new Date(Date.now() - 60 * 60_000)
+    const abandoned = join(root, 'crawl_offline_responses_20260817_000000_000Z')
+    const fresh = join(root, 'crawl_offline_responses_20260817_000001_000Z') // a run starting right now
+    const notARun = join(root, 'notes')
+    for (const folder of [abandoned, fresh, notARun]) mkdirSync(folder, { mode: 0o700 })
+    for (const folder of [abandoned, notARun, run.directory]) utimesSync(folder, hourAgo, hourAgo)
+    const first = journals()
+    await first.open()
+    expect(logged).toEqual([
+      `live-evals: removed 1 empty run folder of runs stopped before they recorded anything: ${abandoned}`,
+    ])
+    expect([abandoned, fresh, notARun, run.directory].map((folder) => existsSync(folder))).toEqual([
+      false,
+      true,
+      true,
+      true,
+    ])
+    first.finish('passed') // nothing finished: its journal goes
+    logged = []
+    await journals().open()
+    expect(logged).toEqual([])
   })
 
   test('a journal that cannot be opened costs a line, never the run', async () => {

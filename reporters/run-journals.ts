@@ -6,6 +6,7 @@
 // results.json written at the end (from Vitest's own test states) stays the authority.
 import { unlinkSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { removeEmptyRunFolders } from '../src/artifacts/empty-run-folders.ts'
 import { ArtifactsError } from '../src/artifacts/errors.ts'
 import { RowsJournal } from '../src/artifacts/rows-journal.ts'
 import type { JournalEndReason } from '../src/artifacts/rows-journal-format.ts'
@@ -69,6 +70,15 @@ export class RunJournals {
     for (const directory of earlier) {
       this.#log(
         `live-evals: an earlier run did not finish (${directory}); rebuild its results with: live-evals results ${directory}`,
+      )
+    }
+    // Folders of runs stopped before they recorded anything: removed once, and said once.
+    const abandoned = [...new Set([...own].map((directory) => dirname(directory)))].flatMap((resultsDir) =>
+      removeEmptyRunFolders(resultsDir, { keep: own }),
+    )
+    if (abandoned.length > 0) {
+      this.#log(
+        `live-evals: removed ${abandoned.length} empty run folder${abandoned.length === 1 ? '' : 's'} of runs stopped before they recorded anything: ${abandoned.join(', ')}`,
       )
     }
     for (const plan of plans) {

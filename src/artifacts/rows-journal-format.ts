@@ -9,6 +9,7 @@ import { artifactPathProblem } from './destinations.ts'
 //   then        {"key": {"scenario_id": "...", "trial": 1}, "row": {...one results.json row...}}   per finished row
 //   and         {"planned": {"scenario_ids": ["..."]}}   scenarios a spec file registered that line 1 does not list
 //   at the end  {"end": {"reason": "passed" | "failed" | "interrupted", "at": "<ISO time>"}}       when the run ends
+//               {"end": {"reason": "killed", ...}} when `live-evals results` rebuilt a run that never ended
 //
 // Decision: the first line holds everything `live-evals results <run-dir>` needs to rebuild results.json
 // without the configuration, the dataset or the process that ran: the run metadata (results.json's `run`
@@ -48,7 +49,9 @@ export const JournalRowLineSchema = z.strictObject({
   row: z.record(z.string(), z.unknown()),
 })
 
-export const JournalEndReasonSchema = z.enum(['passed', 'failed', 'interrupted'])
+// `killed` is written by `live-evals results` when it rebuilds a run that never ended (rows-journal-ending.ts);
+// unlike the others it may be followed by more lines, from a run that was in fact still running.
+export const JournalEndReasonSchema = z.enum(['passed', 'failed', 'interrupted', 'killed'])
 export type JournalEndReason = z.infer<typeof JournalEndReasonSchema>
 
 export const JournalEndLineSchema = z.strictObject({

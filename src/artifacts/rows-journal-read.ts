@@ -13,6 +13,7 @@ import { resolveArtifactPathSync } from './destinations.ts'
 import { RowsJournalError } from './errors.ts'
 import type { RowsJournal } from './rows-journal.ts'
 import { ROWS_JOURNAL_FILE } from './rows-journal.ts'
+import { completeResultsOf, endJournalFile, endReasonOf } from './rows-journal-ending.ts'
 import {
   type JournalEnd,
   JournalEndLineSchema,
@@ -34,7 +35,7 @@ export interface ReadRowsJournal {
   rowLines: number[]
   /** Scenario ids planned after line 1 (`planned` lines), in collection order. */
   planned: string[]
-  /** The end line, or null when the run never ended (killed, or still running). */
+  /** The last end line, or null when the run never ended (killed, or still running) and was not rebuilt. */
   end: JournalEnd | null
   /** A last line without its newline, left by a kill mid-append; ignored. */
   tornLastLine: { line: number; bytes: number } | null
@@ -82,13 +83,16 @@ export function readRowsJournal(runDir: string, journalFile = ROWS_JOURNAL_FILE)
   for (const [index, content] of lines.entries()) {
     if (index === 0) continue
     const line = index + 1
-    if (end !== null) throw refuse(line, 'a line follows the end line')
+    // A rebuild's `killed` end may be followed by the lines of a run that was still running (rows-journal-ending.ts).
+    if (end !== null && end.reason !== 'killed') throw refuse(line, 'a line follows the end line')
     const value = parseLine(content)
     const ending = JournalEndLineSchema.safeParse(value)
     if (ending.success) {
       end = ending.data.end
       continue
     }
+    // Anything after a rebuild's `killed` end is the still-running run's, so the run has not ended after all.
+    end = null
     const plannedLine = JournalPlannedLineSchema.safeParse(value)
     if (plannedLine.success) {
       planned.push(...plannedLine.data.planned.scenario_ids)
@@ -175,24 +179,38 @@ export function resultsDocumentFromJournal(journal: ReadRowsJournal): ResultsDoc
 }
 
 export interface RebuiltResults {
-  /** Absolute path of the results file written. */
+  /** Absolute path of the results file written (or kept). */
   path: string
   document: ResultsDocument
   journal: ReadRowsJournal
   completion: JournalCompletion
+  /** True when the run had written its complete results file itself: it was kept as it is, not rebuilt. */
+  kept: boolean
 }
 
-/** Rebuilds the results file of `runDir` from its journal and writes it atomically (old file, new file, never cut). */
+/**
+ * Rebuilds the results file of `runDir` from its journal and writes it atomically (old file, new file, never cut),
+ * then ends a journal that had no end line, so later runs no longer report the run as unfinished. A complete
+ * results file the run wrote itself is kept, never relabelled as partial (rows-journal-ending.ts).
+ */
 export async function rebuildResultsFile(
   runDir: string,
   journalFile = ROWS_JOURNAL_FILE,
 ): Promise<RebuiltResults> {
   const journal = readRowsJournal(runDir, journalFile)
+  const path = resolveArtifactPathSync(runDir, journal.header.results_file)
+  const complete = journal.end === null ? completeResultsOf(journal) : null
+  if (complete !== null) {
+    const end = endJournalFile(journal, endReasonOf(complete))
+    const ended = { ...journal, end }
+    return { path, document: complete, journal: ended, completion: journalCompletion(ended), kept: true }
+  }
   const document = resultsDocumentFromJournal(journal)
-  const path = await writeArtifact(runDir, journal.header.results_file, jsonArtifactText(document), {
+  const written = await writeArtifact(runDir, journal.header.results_file, jsonArtifactText(document), {
     durableName: true,
   })
-  return { path, document, journal, completion: journalCompletion(journal) }
+  const ended = journal.end === null ? { ...journal, end: endJournalFile(journal, 'killed') } : journal
+  return { path: written, document, journal: ended, completion: journalCompletion(ended), kept: false }
 }
 
 /**
@@ -225,8 +243,8 @@ export function journalFilesIn(runDir: string): string[] {
 }
 
 /**
- * Run folders under `resultsDir` with a journal that has no end line: runs that were killed (or are running
- * now). A new run prints `live-evals results <folder>` for each.
+ * Run folders under `resultsDir` with a journal that has no end line and no complete results file: runs that
+ * were killed (or are running now) and not rebuilt since. A new run prints `live-evals results <folder>` for each.
  */
 export function unfinishedRunDirectories(resultsDir: string): string[] {
   let entries: { name: string; isDirectory(): boolean }[]
@@ -239,9 +257,11 @@ export function unfinishedRunDirectories(resultsDir: string): string[] {
   for (const entry of entries) {
     if (!entry.isDirectory() || entry.name.startsWith('.')) continue
     const runDir = join(resultsDir, entry.name)
+    // Ended, or the run wrote its complete results before it was stopped: nothing to rebuild either way.
     const ended = (journalFile: string) => {
       try {
-        return readRowsJournal(runDir, journalFile).end !== null
+        const journal = readRowsJournal(runDir, journalFile)
+        return journal.end !== null || completeResultsOf(journal) !== null
       } catch {
         return false // damaged counts as unfinished: `live-evals results` says why
       }

@@ -1,11 +1,22 @@
 import { execFile } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { brokenRow, JOURNAL_ORDER, JOURNAL_RUN, passedRow } from '../artifacts/rows-journal.test-helpers.ts'
 import { RowsJournal } from '../artifacts/rows-journal.ts'
+import { readRowsJournal, unfinishedRunDirectories } from '../artifacts/rows-journal-read.ts'
+import { jsonArtifactText } from '../artifacts/write.ts'
+import { buildResultsDocument } from '../reporting/results-document.ts'
 import { parseResultsDocument } from '../reporting/results-file.ts'
 import { captureIO } from './capture-io.ts'
 import { run } from './results.ts'
@@ -55,6 +66,65 @@ describe('live-evals results <run-dir>', () => {
       },
     })
     expect(document.results.map((row) => row.scenario_id)).toEqual(['first', 'second'])
+  })
+
+  it('ends the journal it rebuilt: later runs no longer name the run, and a second rebuild says the same', async () => {
+    const journal = await RowsJournal.create(runDir, { run: JOURNAL_RUN, datasetOrder: JOURNAL_ORDER })
+    journal.append(passedRow('first'))
+    journal.close() // killed
+    expect(unfinishedRunDirectories(root)).toEqual([runDir])
+    const first = await results(runDir)
+    expect(first.code).toBe(0)
+    const rebuilt = readFileSync(path.join(runDir, 'results.json'), 'utf8')
+    expect(readRowsJournal(runDir).end).toMatchObject({ reason: 'killed' })
+    expect(unfinishedRunDirectories(root)).toEqual([])
+    const second = await results(runDir)
+    expect(second.stdout).toBe(first.stdout)
+    expect(readFileSync(path.join(runDir, 'results.json'), 'utf8')).toBe(rebuilt)
+    expect(readFileSync(path.join(runDir, 'rows.jsonl'), 'utf8').match(/"end"/g)).toHaveLength(1)
+  })
+
+  it('keeps a complete results file the run wrote before it was killed, and ends the journal with its verdict', async () => {
+    const journal = await RowsJournal.create(runDir, { run: JOURNAL_RUN, datasetOrder: JOURNAL_ORDER })
+    journal.append(passedRow('first'))
+    journal.append(passedRow('second'))
+    // The run wrote its results (from Vitest's own states), then was killed before it ended its journal.
+    const complete = buildResultsDocument(JOURNAL_RUN, journal.rows, JOURNAL_ORDER)
+    const text = jsonArtifactText(complete)
+    writeFileSync(path.join(runDir, 'results.json'), text)
+    journal.close()
+    expect(unfinishedRunDirectories(root)).toEqual([])
+    const result = await results(runDir)
+    expect(result).toEqual({
+      code: 0,
+      stdout: `kept ${path.join(runDir, 'results.json')}: the run wrote its complete results (2 rows) before it was stopped; its journal is now ended.\n`,
+      stderr: '',
+    })
+    expect(readFileSync(path.join(runDir, 'results.json'), 'utf8')).toBe(text)
+    expect(readRowsJournal(runDir).end).toMatchObject({ reason: 'passed' })
+  })
+
+  it('ends a journal whose last line was cut by the kill on a line of its own', async () => {
+    const journal = await RowsJournal.create(runDir, { run: JOURNAL_RUN, datasetOrder: JOURNAL_ORDER })
+    journal.append(passedRow('first'))
+    journal.close()
+    appendFileSync(path.join(runDir, 'rows.jsonl'), '{"key": {"scenario_id": "sec')
+    expect((await results(runDir)).code).toBe(0)
+    const read = readRowsJournal(runDir)
+    expect(read).toMatchObject({ end: { reason: 'killed' }, tornLastLine: null })
+    expect(read.rows).toHaveLength(1)
+  })
+
+  it('a run that was still running when rebuilt goes on journaling; its own end supersedes', async () => {
+    const journal = await RowsJournal.create(runDir, { run: JOURNAL_RUN, datasetOrder: JOURNAL_ORDER })
+    journal.append(passedRow('first'))
+    expect((await results(runDir)).code).toBe(0)
+    journal.append(passedRow('second'))
+    journal.end('passed')
+    journal.close()
+    const read = readRowsJournal(runDir)
+    expect(read.end).toMatchObject({ reason: 'passed' })
+    expect(read.rows.map((row) => row.scenario_id)).toEqual(['first', 'second'])
   })
 
   it('rebuilds each shard journal into its own results file', async () => {

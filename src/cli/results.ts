@@ -14,7 +14,8 @@ const USAGE = `Usage: live-evals results <run-dir>
 Rebuilds results.json in <run-dir> from the rows journal the run wrote as scenarios finished (rows.jsonl; a
 shard's rows.shard-<i>-of-<n>.jsonl rebuilds its results.shard-<i>-of-<n>.json). Use it after a run was killed
 before it could write its results. Rows are those of the scenarios that finished; a last row cut short by the
-kill is left out. Temporary files of writers that were killed mid-write are removed. Exits 1 if the folder has
+kill is left out. The journal is then ended, so later runs stop reporting the run as unfinished; a complete
+results file the run wrote itself is kept as it is. Temporary files of writers that were killed mid-write are removed. Exits 1 if the folder has
 no journal or a journal is damaged.
 `
 
@@ -43,8 +44,14 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
   let failed = 0
   for (const journalFile of journals) {
     try {
-      const { path, document, completion } = await rebuildResultsFile(runDir, journalFile)
+      const { path, document, completion, kept } = await rebuildResultsFile(runDir, journalFile)
       const { total, passed, failed: failedRows, infrastructure_errors: infrastructure } = document.summary
+      if (kept) {
+        io.out(
+          `kept ${path}: the run wrote its complete results (${total} row${total === 1 ? '' : 's'}) before it was stopped; its journal is now ended.\n`,
+        )
+        continue
+      }
       const ending = {
         passed: 'the run had ended',
         failed: 'the run had ended',

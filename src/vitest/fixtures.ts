@@ -154,7 +154,7 @@ const buildScenarioTest = (): ScenarioTestAPI =>
             scenarioEnv.trial ?? null,
           ).row
         }
-        throw error
+        throw scenarioFailureOf(error)
       }
     })
     // The scenario's application: liveSession's assistant uses this one, so its state is the state after the run.

@@ -27,6 +27,8 @@ export class SendQueue {
   #closing = false
   #deferredClose: { code: number; reason: string } | null = null
   #graceTimer: NodeJS.Timeout | undefined
+  #graceDeadline: number | null = null
+  #destroyedAt: number | null = null
   #peak = 0
 
   constructor(ws: WebSocket, limits: SendQueueLimits, onOverflow: () => void) {
@@ -42,6 +44,11 @@ export class SendQueue {
   /** Bytes held for this client now: in the socket and here. */
   get queuedBytes(): number {
     return this.#ws.bufferedAmount + this.#waitingBytes
+  }
+
+  /** A close has been asked for (or the bound passed): nothing more goes out. */
+  get closing(): boolean {
+    return this.#closing
   }
 
   /** The most bytes ever held for this client at once. */
@@ -81,6 +88,19 @@ export class SendQueue {
   terminate(): void {
     this.#closing = true
     this.#release()
+    this.#destroy()
+  }
+
+  /**
+   * When this queue destroyed the socket (its descriptor and queue are released then; ws reports the close
+   * only later, in the event loop's close phase, which a busy loop reaches late). Null if it did not.
+   */
+  get destroyedAt(): number | null {
+    return this.#destroyedAt
+  }
+
+  #destroy(): void {
+    this.#destroyedAt ??= performance.now()
     this.#ws.terminate()
   }
 
@@ -112,10 +132,19 @@ export class SendQueue {
     this.#armGrace()
   }
 
+  /**
+   * Destroys the socket if its grace has run out. The grace timer cannot fire while the event loop is busy
+   * serving other clients' floods, so the server also calls this between their frames.
+   */
+  reapIfOverdue(now: number = performance.now()): void {
+    if (this.#graceDeadline !== null && now >= this.#graceDeadline) this.#destroy()
+  }
+
   /** ws waits 30 s for the peer's close frame; a client that does not read gets closeGraceMs. */
   #armGrace(): void {
+    this.#graceDeadline = performance.now() + this.#limits.closeGraceMs
     clearTimeout(this.#graceTimer)
-    this.#graceTimer = setTimeout(() => this.#ws.terminate(), this.#limits.closeGraceMs)
+    this.#graceTimer = setTimeout(() => this.#destroy(), this.#limits.closeGraceMs)
     this.#graceTimer.unref()
   }
 

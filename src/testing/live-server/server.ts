@@ -48,6 +48,8 @@ export interface OfflineServerStats {
   peakBufferedBytes: number
   /** Connections dropped because their client did not read (send buffer over the limit). */
   sendBufferClosures: number
+  /** The longest time from such a close starting to its socket being destroyed (or closed), in ms; null before one. */
+  slowestSendBufferCloseMs: number | null
   /** TCP connections without a completed upgrade right now (silent, plain HTTP, or refused). */
   pendingConnections: number
   /** Of those, closed because limits.upgradeTimeoutMs passed. */
@@ -100,11 +102,14 @@ export async function startOfflineLiveServer(
   /** Sessions connected with each registered token (usually one), for hear(). */
   const sessionsByToken = new Map<string, Set<OfflineLiveSession>>()
   const queues = new Map<WebSocket, SendQueue>()
+  /** Connections dropped for not reading whose socket is not gone yet (see SendQueue.reapIfOverdue). */
+  const overflowing = new Set<SendQueue>()
   const acceptAnyToken = options.acceptAnyToken ?? false
   const limits = resolveLimits(options.limits)
   let ordinal = 0
   let peakBufferedBytes = 0
   let sendBufferClosures = 0
+  let slowestSendBufferCloseMs: number | null = null
 
   const http = createServer((_request, response) => {
     response.writeHead(426, { 'content-type': 'application/json', connection: 'close' })
@@ -163,8 +168,11 @@ export async function startOfflineLiveServer(
     }
     pending.adopt(socket)
     wss.handleUpgrade(request, socket, head, (ws) => {
+      let overflowAt: number | null = null
       const queue = new SendQueue(ws, limits, () => {
         sendBufferClosures += 1
+        overflowAt = performance.now()
+        overflowing.add(queue)
       })
       queues.set(ws, queue)
       const session = new OfflineLiveSession(
@@ -181,6 +189,9 @@ export async function startOfflineLiveServer(
         limits,
       )
       ws.on('message', (data, isBinary) => {
+        for (const dropped of overflowing) dropped.reapIfOverdue()
+        // A connection being dropped for not reading gets no more work done for it.
+        if (queue.closing) return
         // The session guards its own handlers; this is the last line, so nothing a peer sends reaches the process.
         try {
           if (isBinary) session.handleBinaryFrame()
@@ -196,7 +207,12 @@ export async function startOfflineLiveServer(
         sessionsByToken.set(registered, sessions)
       }
       ws.on('close', () => {
+        if (overflowAt !== null) {
+          const gone = queue.destroyedAt ?? performance.now()
+          slowestSendBufferCloseMs = Math.max(slowestSendBufferCloseMs ?? 0, gone - overflowAt)
+        }
         queues.delete(ws)
+        overflowing.delete(queue)
         session.handleTransportClosed()
         if (registered !== null) sessionsByToken.get(registered)?.delete(session)
       })
@@ -229,6 +245,7 @@ export async function startOfflineLiveServer(
         bufferedBytes,
         peakBufferedBytes,
         sendBufferClosures,
+        slowestSendBufferCloseMs,
         pendingConnections,
         pendingTimedOut: timedOut,
         pendingEvicted: evicted,

@@ -1,0 +1,75 @@
+// Ending a rows journal after the fact, for `live-evals results <run-dir>`. A journal without an end line makes
+// every later run say "an earlier run did not finish", so a rebuild ends it: with `killed` when the results
+// were rebuilt from the journal (they are partial), or with the run's own verdict when the run had written its
+// complete results file before it was stopped (killed between writing results.json and ending its journal);
+// such a file is kept as it is, never relabelled. A `killed` end line may be followed by more lines: a run that
+// was still running when someone rebuilt it goes on appending, and its own end line then supersedes.
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  writeSync,
+} from 'node:fs'
+import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
+import type { ResultsDocument } from '../reporting/result-schema.ts'
+import { parseResultsDocument } from '../reporting/results-file.ts'
+import { resolveArtifactPathSync } from './destinations.ts'
+import { RowsJournalError } from './errors.ts'
+import type { JournalEnd, JournalEndReason } from './rows-journal-format.ts'
+import type { ReadRowsJournal } from './rows-journal-read.ts'
+
+/**
+ * The journal's results file when the run itself wrote it whole: it parses, belongs to the journal's run (same
+ * run id) and carries no `completion` marker (the mark of partial results). Null otherwise (missing, partial,
+ * unreadable, another run's).
+ */
+export function completeResultsOf(journal: ReadRowsJournal): ResultsDocument | null {
+  try {
+    const file = resolveArtifactPathSync(journal.runDir, journal.header.results_file)
+    const document = parseResultsDocument(readFileSync(file, 'utf8'), { source: file })
+    if (document.run.id !== journal.header.run.id) return null
+    if (document.run.configuration[EXTENSION_KEY]?.completion !== undefined) return null
+    return document
+  } catch {
+    return null
+  }
+}
+
+/** The end reason of a run whose results are complete, as the run would have written it. */
+export function endReasonOf(document: ResultsDocument): Extract<JournalEndReason, 'passed' | 'failed'> {
+  const { failed, infrastructure_errors: infrastructure } = document.summary
+  return failed + infrastructure > 0 ? 'failed' : 'passed'
+}
+
+/**
+ * Appends the end line to a journal read from disk (fsynced), first cutting off a torn last line so the end
+ * line starts a line of its own. Throws RowsJournalError naming the file.
+ */
+export function endJournalFile(
+  journal: ReadRowsJournal,
+  reason: JournalEndReason,
+  at = new Date(),
+): JournalEnd {
+  const end: JournalEnd = { reason, at: at.toISOString() }
+  const bytes = Buffer.from(`${JSON.stringify({ end })}\n`, 'utf8')
+  let descriptor: number | null = null
+  try {
+    descriptor = openSync(journal.file, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW)
+    if (journal.tornLastLine !== null) {
+      ftruncateSync(descriptor, fstatSync(descriptor).size - journal.tornLastLine.bytes)
+    }
+    for (let offset = 0; offset < bytes.length; )
+      offset += writeSync(descriptor, bytes, offset, bytes.length - offset)
+    fsyncSync(descriptor)
+    return end
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error)
+    throw new RowsJournalError(journal.file, `The rows journal ${journal.file} cannot be ended (${code}).`)
+  } finally {
+    if (descriptor !== null) closeSync(descriptor)
+  }
+}
