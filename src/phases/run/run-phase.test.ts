@@ -339,3 +339,19 @@ describe('RUN under an acoustic preset', () => {
     expect(execution.row.error?.message).toMatch(/acoustic preset cannot be applied.*underwater.*telephony/)
   })
 })
+
+describe('the offline self-checks fail the row', () => {
+  it('a caller line that says its stage direction makes the call an infrastructure_error at caller_simulation', async () => {
+    const env = await envFor(await runSettings(), 'responses')
+    const scenario = await bundledRunScenario('run_001_booking_complete')
+    const goodbye = scenario.simulation_parameters?.agenda.find((item) => item.action === 'finish')
+    if (goodbye === undefined) throw new Error('no finish item')
+    goodbye.response_hint = goodbye.commitment
+    const execution = await runScenario(runPhase, scenario, env, {
+      application: env.architecture.createApplication(assistantVisibleInput(scenario)),
+    })
+    expect(execution.row.status).toBe('infrastructure_error')
+    expect(execution.row.error?.stage).toBe('caller_simulation')
+    expect(execution.row.error?.message).toContain(`stage direction ${JSON.stringify(goodbye.commitment)}`)
+  }, 60_000)
+})
