@@ -355,3 +355,20 @@ describe('the offline self-checks fail the row', () => {
     expect(execution.row.error?.message).toContain(`stage direction ${JSON.stringify(goodbye.commitment)}`)
   }, 60_000)
 })
+
+describe('a call cut off mid-utterance', () => {
+  it('is recorded as such: its last assistant line is marked cut in the details, and the row cannot pass', async () => {
+    // The limit falls while the assistant is confirming the booking.
+    const env = await envFor(await runSettings(['max_duration_seconds = 7.0']), 'responses')
+    const execution = await execute('run_001_booking_complete', env)
+    expect(execution.row.status).not.toBe('passed')
+    expect(execution.row.error?.message).toContain('the call ended while the assistant was still talking')
+    const details = RunDetailsSchema.parse(
+      JSON.parse(await readFile(join(env.runDirectory, execution.row.artifacts.details as string), 'utf8')),
+    )
+    const last = details.transcript.findLast((line) => line.role === 'assistant')
+    expect(last?.cut).toBe(true)
+    expect(last?.text).not.toMatch(/[.!?]$/)
+    expect(details.transcript.filter((line) => line.cut === true)).toHaveLength(1)
+  }, 60_000)
+})
