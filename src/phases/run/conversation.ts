@@ -15,7 +15,8 @@
 // Live, the caller is a second LiveSession (brief.ts) that decides for itself; this driver is offline only.
 import type { ScenarioApplication } from '../../assistants/architectures/index.ts'
 import { StageError } from '../engine/stage.ts'
-import { CompletionDrain, type DrainRevocation } from './drain.ts'
+import { assistantCutOff, terminationWithCutOff } from './cut-off.ts'
+import type { DrainRevocation } from './drain.ts'
 import { type DueIntervention, InterventionAgenda, scriptedLineEnds } from './interventions/agenda.ts'
 import { type InterventionOutcome, interventionOutcomes } from './interventions/outcomes.ts'
 import type { Intervention } from './interventions/schema.ts'
@@ -30,6 +31,7 @@ import {
   type ScriptedLine,
   type TurnTakingRules,
 } from './offline-caller.ts'
+import { OfflineCompletion } from './offline-completion.ts'
 import { type CallState, type PlayedCall, playScriptedCall, type ScriptedCallSetup } from './scripted-call.ts'
 
 export interface CompletionRules {
@@ -68,7 +70,10 @@ export type TerminationReason = 'response_completed' | 'duration_limit'
 export interface OfflineConversation {
   call: PlayedCall
   plan: PlannedUtterance[]
-  termination_reason: TerminationReason
+  /** How the call ended; a call that would have completed with the assistant mid-utterance is `assistant_cut_off`. */
+  termination_reason: TerminationReason | 'assistant_cut_off'
+  /** The call ended while the assistant was still talking (cut-off.ts); its last line is marked cut in the details. */
+  assistant_cut_off: boolean
   /** When the caller's finish_conversation control tool was called (end of its goodbye); null if never. */
   finish_observed_ms: number | null
   caller_actions: Partial<Record<CallerAction, number>>
@@ -190,10 +195,11 @@ export async function runOfflineConversation(
     lineIndex++
   }
   agenda.endPlan()
-  const stop = plan.find((utterance) => utterance.action === 'STOP')
-  const finishMs = stop === undefined ? null : stop.endMs
-  let terminated: TerminationReason = 'duration_limit'
-  const drain = new CompletionDrain({ drainMs: completion.drainMs, finalQuietMs: completion.finalQuietMs })
+  let played: TerminationReason = 'duration_limit'
+  const completing = new OfflineCompletion(
+    { drainMs: completion.drainMs, finalQuietMs: completion.finalQuietMs },
+    plan,
+  )
   const call = await playScriptedCall(
     options.setup,
     options.application,
@@ -201,23 +207,20 @@ export async function runOfflineConversation(
     (state) => {
       const startMs = assistantFirst ? (state.listener.onsetAfter(0) ?? state.nowMs) : 0
       if (state.nowMs - startMs >= completion.maxDurationMs) return true
-      // The finish_conversation control tool is called once the goodbye has been said.
-      if (finishMs !== null && state.nowMs >= finishMs) drain.observeSignal('caller_finish_tool', finishMs)
-      for (const utterance of plan) if (utterance.startMs <= state.nowMs) drain.callerSpoke(utterance.startMs)
-      const ready = drain.ready({
-        nowMs: state.nowMs,
-        lastVoiceMs: state.listener.lastVoicedEndMs,
-        assistantBusy: state.assistantBusy,
-        // Offline the caller's audio is generated in step with the clock and transcripts come from the
-        // oracle, so nothing is ever buffered and the evidence is always current.
-        bufferedSpeech: false,
-        evidenceCurrent: true,
-      })
-      if (ready) terminated = 'response_completed'
+      const ready = completing.ready(state)
+      if (ready) played = 'response_completed'
       return ready
     },
     stepsFor(limitMs + completion.drainMs, options.setup.stepMs),
   )
+  const drain = completing.drain
+  // The listener hears a step's audio at the next step: voice heard up to the last step's end is still going.
+  const cutOff = assistantCutOff({
+    bufferedSpeech: call.bufferedSpeechAtEnd,
+    lastAssistantVoiceEndMs: call.listener.lastVoicedEndMs,
+    endedAtMs: call.endedAtMs,
+    withinMs: 0,
+  })
   checkPlanHeld(call, plan, assistantFirst, rules, interventions, options.setup.stepMs)
   const caller_actions: Partial<Record<CallerAction, number>> = {}
   for (const utterance of plan) {
@@ -230,7 +233,8 @@ export async function runOfflineConversation(
   return {
     call,
     plan,
-    termination_reason: terminated,
+    termination_reason: terminationWithCutOff(played, cutOff),
+    assistant_cut_off: cutOff,
     finish_observed_ms: drain.finishObservedMs,
     caller_actions,
     completion_policy: 'caller_finish_tool_or_verified_outcome',

@@ -33,6 +33,8 @@ export const RunDetailsSchema = z.strictObject({
       text: z.string(),
       startMs: z.number(),
       endMs: z.number(),
+      /** On the assistant's last line when the call ended while it was still talking (cut-off.ts). */
+      cut: z.literal(true).optional(),
     }),
   ),
   delegations: z.array(

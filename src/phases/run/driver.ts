@@ -3,7 +3,8 @@
 // it once more to observe it). Live: two GPT-Live sessions relayed on one real-time media clock (live/).
 //
 // Offline the sessions open inside run() (each rehearsal opens its own), so open() only checks what the call
-// needs; the timeline and trace a failure leaves are those of the last call played, or empty before any.
+// needs; the timeline and trace a failure leaves are those of the last call played, or empty before any. Every
+// offline call then passes the offline self-checks (offline-checks.ts) or fails at caller_simulation.
 import { assistantModelsFromSettings } from '../../assistants/frontend/models.ts'
 import type { RealismOptions } from '../../audio/effects/index.ts'
 import type { RunSettings } from '../../config/index.ts'
@@ -24,6 +25,7 @@ import { liveConversationOptions } from './live-options.ts'
 import { observeRunConversation } from './observe.ts'
 import type { PlayedConversation, RunObserved } from './observed.ts'
 import { scriptedCallerLines } from './offline-caller.ts'
+import { offlineRunViolations, offlineSelfCheckFailure } from './offline-checks.ts'
 import { traceOfCall } from './trace.ts'
 import { OFFLINE_CALLER_VALIDITY } from './validity.ts'
 
@@ -130,7 +132,18 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
           timeline,
           trace,
           sessionId: played.call.assistant.started.session.id,
-          failure: live?.failure ? { stage: live.failure.stage, message: live.failure.message } : null,
+          failure:
+            live === null
+              ? offlineSelfCheckFailure(
+                  offlineRunViolations(
+                    played,
+                    scenario.simulation_parameters?.agenda ?? [],
+                    observed.observation.tool_executions,
+                  ),
+                )
+              : live.failure
+                ? { stage: live.failure.stage, message: live.failure.message }
+                : null,
         }
       },
       async abort() {

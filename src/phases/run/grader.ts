@@ -30,6 +30,7 @@ import type { ConversationGrader } from '../engine/phase-module.ts'
 import { failureRow, type RecordOptions } from '../engine/record.ts'
 import { writeScenarioSnapshot } from '../engine/scenario-snapshot.ts'
 import type { StageFailure } from '../engine/stage.ts'
+import { transcriptWithCutLine } from './cut-off.ts'
 import { type DebugArtifactPaths, writeDebugArtifacts } from './debug-artifacts.ts'
 import { RUN_DETAILS_SCHEMA_VERSION, RunDetailsSchema } from './details.ts'
 import type { RunObserved } from './observed.ts'
@@ -150,7 +151,7 @@ async function recordRun(
       end_ms: endMs,
     })),
     caller_actions: conversation.caller_actions,
-    transcript: timeline.lines(),
+    transcript: transcriptWithCutLine(timeline.lines(), conversation.assistant_cut_off),
     delegations: timeline.delegations,
     initial_state: observation.initial_application_state,
     final_state: observation.final_application_state,

@@ -339,3 +339,36 @@ describe('RUN under an acoustic preset', () => {
     expect(execution.row.error?.message).toMatch(/acoustic preset cannot be applied.*underwater.*telephony/)
   })
 })
+
+describe('the offline self-checks fail the row', () => {
+  it('a caller line that says its stage direction makes the call an infrastructure_error at caller_simulation', async () => {
+    const env = await envFor(await runSettings(), 'responses')
+    const scenario = await bundledRunScenario('run_001_booking_complete')
+    const goodbye = scenario.simulation_parameters?.agenda.find((item) => item.action === 'finish')
+    if (goodbye === undefined) throw new Error('no finish item')
+    goodbye.response_hint = goodbye.commitment
+    const execution = await runScenario(runPhase, scenario, env, {
+      application: env.architecture.createApplication(assistantVisibleInput(scenario)),
+    })
+    expect(execution.row.status).toBe('infrastructure_error')
+    expect(execution.row.error?.stage).toBe('caller_simulation')
+    expect(execution.row.error?.message).toContain(`stage direction ${JSON.stringify(goodbye.commitment)}`)
+  }, 60_000)
+})
+
+describe('a call cut off mid-utterance', () => {
+  it('is recorded as such: its last assistant line is marked cut in the details, and the row cannot pass', async () => {
+    // The limit falls while the assistant is confirming the booking.
+    const env = await envFor(await runSettings(['max_duration_seconds = 7.0']), 'responses')
+    const execution = await execute('run_001_booking_complete', env)
+    expect(execution.row.status).not.toBe('passed')
+    expect(execution.row.error?.message).toContain('the call ended while the assistant was still talking')
+    const details = RunDetailsSchema.parse(
+      JSON.parse(await readFile(join(env.runDirectory, execution.row.artifacts.details as string), 'utf8')),
+    )
+    const last = details.transcript.findLast((line) => line.role === 'assistant')
+    expect(last?.cut).toBe(true)
+    expect(last?.text).not.toMatch(/[.!?]$/)
+    expect(details.transcript.filter((line) => line.cut === true)).toHaveLength(1)
+  }, 60_000)
+})

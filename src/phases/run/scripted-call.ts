@@ -15,10 +15,11 @@ import type { LiveSessionOutcome } from '../../live/outcome.ts'
 import { SessionTimeline } from '../../observability/timeline.ts'
 import type { AssistantVisibleInput } from '../../scenarios/visible.ts'
 import type { OfflineLiveServer } from '../../testing/live-server/index.ts'
-import { AudioRelay, MediaClock } from '../engine/media-clock.ts'
+import { MediaClock } from '../engine/media-clock.ts'
 import { describeError, StageError } from '../engine/stage.ts'
 import { recordAssistantEvents } from './assistant-events.ts'
 import { AssistantListener, type PlannedUtterance, ScriptedCallerVoice } from './offline-caller.ts'
+import { SpeechRelay } from './speech-relay.ts'
 
 export interface ScriptedCallSetup {
   server: Pick<OfflineLiveServer, 'registerSession' | 'baseURL'>
@@ -41,7 +42,10 @@ export interface CallState {
   listener: AssistantListener
   /** A delegation was created and its backend work is not over. */
   assistantBusy: boolean
+  /** The assistant's voice arrived and the caller has not heard all of it yet (silence does not count). */
+  bufferedSpeech: boolean
   assistant: AssistantUnderTest
+  timeline: SessionTimeline
 }
 
 export interface PlayedCall {
@@ -50,6 +54,8 @@ export interface PlayedCall {
   listener: AssistantListener
   /** The media clock when the call stopped. */
   endedAtMs: number
+  /** The assistant's voice had arrived that the caller had not heard yet when the call stopped. */
+  bufferedSpeechAtEnd: boolean
   /** Completion time (media clock) of each execution, by call id, stamped at the step it was first seen. */
   executionTimes: Map<string, number>
   delegationIds: string[]
@@ -87,7 +93,7 @@ export async function playScriptedCall(
       cause: error,
     })
   }
-  const relay = new AudioRelay()
+  const relay = new SpeechRelay()
   const { delegationIds, stop } = recordAssistantEvents(assistant.session, timeline, {
     onAudio(samples, receivedAtMs) {
       timeline.assistantAudioReceived(receivedAtMs, samples)
@@ -144,7 +150,8 @@ export async function playScriptedCall(
         if (assistant.delegationFinished(id)) timeline.delegationSettled(id, clock.nowMs)
       }
       const assistantBusy = delegationIds.some((id) => !assistant.delegationFinished(id))
-      if (watch({ nowMs: clock.nowMs, listener, assistantBusy, assistant })) {
+      const state = { nowMs: clock.nowMs, listener, assistantBusy, assistant, timeline }
+      if (watch({ ...state, bufferedSpeech: relay.bufferedSpeech })) {
         stoppedBy = 'watcher'
         break
       }
@@ -163,6 +170,7 @@ export async function playScriptedCall(
     timeline,
     listener,
     endedAtMs: clock.nowMs,
+    bufferedSpeechAtEnd: relay.bufferedSpeech,
     executionTimes,
     delegationIds,
     closeOutcome,

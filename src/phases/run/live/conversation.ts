@@ -21,11 +21,13 @@
 // with the conversation kept as diagnostics. Offline, the same driver runs both sessions on the offline server
 // with a virtual clock (the tests); the offline RUN phase keeps its scripted caller (../conversation.ts).
 import { RealismProcessor } from '../../../audio/effects/index.ts'
+import { FRAME_MS } from '../../../audio/pcm.ts'
 import type { LiveSessionOutcome } from '../../../live/index.ts'
 import type { ModelUsageEvent } from '../../../models/index.ts'
 import { type ClockMode, SessionTimeline } from '../../../observability/timeline.ts'
 import { MediaClock } from '../../engine/media-clock.ts'
 import { describeError, StageError } from '../../engine/stage.ts'
+import { assistantCutOff, terminationWithCutOff } from '../cut-off.ts'
 import { CompletionDrain } from '../drain.ts'
 import { AssistantListener } from '../offline-caller.ts'
 import { type CallLoop, playCall, settleWork } from './call-loop.ts'
@@ -159,6 +161,8 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
 
   let played: Awaited<ReturnType<typeof playCall>>
   let assistantSettled: boolean
+  let cutOff = false
+  let bufferedAtEnd = false
   try {
     options.hooks?.sessionsStarted?.({ assistant, caller })
     const opening =
@@ -175,6 +179,14 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
           })
     if (opening === null) throw new Error('a session ended before the opening could be sent')
     played = await playCall(loop)
+    // Whether the assistant was still talking when the call ended: read before the work grace keeps the clock going.
+    cutOff = assistantCutOff({
+      bufferedSpeech: relay.fromAssistant.bufferedSpeech,
+      lastAssistantVoiceEndMs: relay.assistantTrack.lastVoiceEndMs,
+      endedAtMs: timeline.nowMs(),
+      withinMs: FRAME_MS,
+    })
+    bufferedAtEnd = relay.fromAssistant.bufferedSpeech
     ;({ assistantSettled } = await settleWork(loop))
   } catch (error) {
     observer?.close()
@@ -217,13 +229,15 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
       timeline,
       listener,
       endedAtMs: timeline.nowMs(),
+      bufferedSpeechAtEnd: bufferedAtEnd,
       executionTimes: loop.executionTimes,
       delegationIds: [...delegationIds],
       closeOutcome: closed.assistant,
       stoppedBy: played.termination === 'response_completed' ? 'watcher' : 'step_limit',
     },
     plan,
-    termination_reason: failure?.reason ?? played.termination,
+    termination_reason: failure?.reason ?? terminationWithCutOff(played.termination, cutOff),
+    assistant_cut_off: cutOff,
     finish_observed_ms: loop.drain.finishObservedMs,
     caller_actions: countActions(plan),
     completion_policy: played.policy,

@@ -9,8 +9,9 @@
 import type { RealismProcessor } from '../../../audio/effects/index.ts'
 import { FRAME_MS } from '../../../audio/pcm.ts'
 import type { SessionTimeline } from '../../../observability/timeline.ts'
-import { AudioRelay, type ClockedStream } from '../../engine/media-clock.ts'
+import type { ClockedStream } from '../../engine/media-clock.ts'
 import type { AssistantListener } from '../offline-caller.ts'
+import { SpeechRelay } from '../speech-relay.ts'
 import { TrackActivity } from './track-activity.ts'
 
 /** A frame later than this re-anchors the real-time schedule (as audio/pacing.ts does), so count it and move on. */
@@ -55,9 +56,9 @@ export interface RelaySessions {
 
 export class ConversationRelay {
   /** The caller's voice as received, waiting for the assistant to hear it. */
-  readonly fromCaller = new AudioRelay()
+  readonly fromCaller = new SpeechRelay()
   /** The assistant's voice as received, waiting for the caller to hear it. */
-  readonly fromAssistant = new AudioRelay()
+  readonly fromAssistant = new SpeechRelay()
   /** The caller's clean voice, as relayed to the assistant. */
   readonly callerTrack = new TrackActivity()
   /** The assistant's voice, as relayed to the caller. */
@@ -81,9 +82,9 @@ export class ConversationRelay {
     this.lateness = parts.measureLateness ? new PairedSendLateness(parts.now) : null
   }
 
-  /** Speech received but not yet heard by the other side. */
+  /** Speech received but not yet heard by the other side (silence waiting in a relay is not speech, §6). */
   get bufferedSpeech(): boolean {
-    return this.fromCaller.bufferedSamples > 0 || this.fromAssistant.bufferedSamples > 0
+    return this.fromCaller.bufferedSpeech || this.fromAssistant.bufferedSpeech
   }
 
   /** The two streams in send order: the assistant's input first (it fixes the tick's place), then the caller's. */

@@ -17,7 +17,11 @@ import type { CallerSimulationValidity } from './validity.ts'
 /** §6's `caller_completion_policy` for a live call. */
 export type LiveCompletionPolicy = 'semantic_conversation_observer' | 'verified_outcome_and_natural_closing'
 
-export type LiveTerminationReason = 'response_completed' | 'duration_limit' | LiveFailureReason
+export type LiveTerminationReason =
+  | 'response_completed'
+  | 'duration_limit'
+  | 'assistant_cut_off'
+  | LiveFailureReason
 
 export interface LiveCallerRecord {
   session: LiveSession
