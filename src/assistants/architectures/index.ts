@@ -10,6 +10,7 @@ export {
   type ScenarioApplication,
   scenarioApplicationOf,
 } from './architecture.ts'
+export { backendMessagesOf } from './backend-messages.ts'
 export {
   type ClientBackendFactory,
   type ClientDelegationObservation,

@@ -11,13 +11,13 @@ describe('single-turn judge requests keep their cache identity', () => {
   it('the Responses prompt hash of task_understanding', () => {
     const system = judgeSystemPrompt('single_turn', 'responses')
     expect(contentHash({ system, header: dimensionHeader('task_understanding') })).toBe(
-      '07bce0b03f2311f9f6883c2ecc6c2e3c79e0adf95442d452bb774b6f3e9ae635',
+      'ed594ae214018bcff7c4d76ae9347261325cd2c3879720fb686616b13684463c',
     )
   })
 
   it('the Decisions system prompt', () => {
     expect(contentHash(judgeSystemPrompt('single_turn', 'decisions'))).toBe(
-      'c1b719b21b5ecede56e2de5afa8b02f079b6a6d9df65256a77946c9d1f551f31',
+      'afd024d1717ab1752e6779e19116f4669d18b49c4008282c5eebeab2798b164a',
     )
   })
 

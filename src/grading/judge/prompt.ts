@@ -16,7 +16,9 @@ const SINGLE_TURN_PROMPT = `You are an independent evaluator of a voice assistan
 dimension per question, from the evidence you are given: what the scenario expected (known only to you, never to \
 the assistant) and what the assistant observably said and did.
 
-Score with exactly one of 0, 0.25, 0.5, 0.75 or 1:
+Decide whether the dimension passes, and give it a severity-aware score of exactly 0, 0.25, 0.5, 0.75, or 1. \
+The score rates this one dimension; it never stands in for the separate yes-or-no decision of whether the \
+caller's task was completed. What each score means:
 ${ANCHOR_LINES}
 
 Severity decides the score, not the overall impression: grade by the most serious problem you find.

@@ -56,6 +56,7 @@ export function buildRunJudgeEvidence(
         ...(line.end_ms === undefined ? {} : { end_ms: line.end_ms }),
       })),
       delegations: [...new Set(observation.delegation_ids)],
+      backend_messages: [...(observation.backend_messages ?? [])],
       tool_executions: tools.executions.map(({ name, arguments: args, status, output, completed_at_ms }) => ({
         name,
         arguments: args,

@@ -79,6 +79,7 @@ export function bookingCallObservation(overrides: Partial<RunObservation> = {}):
       line('user', 9_000, 9_600, 'Thanks, bye.'),
     ],
     post_tool_assistant_text: 'You are booked, reservation R-001.',
+    backend_messages: ['Reservation R-001 is confirmed for Patel.'],
     ...overrides,
   }
 }

@@ -307,7 +307,7 @@ describe('judgeRunGrade: what the judge is shown', () => {
     }
   })
 
-  it('the whole timed conversation, tool executions with outputs, both states, public facts and the goal', async () => {
+  it('the whole timed conversation, backend messages, tool executions with outputs, both states, public facts and the goal', async () => {
     scriptAll([passing(1, true)])
     await judgeCall()
     for (const dimension of SEMANTIC_DIMENSIONS) {
@@ -327,6 +327,7 @@ describe('judgeRunGrade: what the judge is shown', () => {
       expect(evidence.observed).toMatchObject({
         termination_reason: 'user_stopped',
         delegations: ['del_1'],
+        backend_messages: ['Reservation R-001 is confirmed for Patel.'],
         tool_executions: [
           {
             name: 'create_reservation',

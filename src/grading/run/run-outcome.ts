@@ -28,6 +28,8 @@ export interface RunObservation {
   /** `end_ms`, when the observe stage knows it, reaches the judge's timed conversation; grading reads starts only. */
   transcript: readonly (Pick<TranscriptLine, 'role' | 'text' | 'start_ms'> & { end_ms?: number | null })[]
   post_tool_assistant_text: string
+  /** What the backend handed the voice model to say, in order (evidence for the judge; grading ignores it). */
+  backend_messages?: readonly string[]
 }
 
 export interface RunGrade {

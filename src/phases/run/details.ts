@@ -43,6 +43,8 @@ export const RunDetailsSchema = z.strictObject({
   initial_state: jsonObject,
   final_state: jsonObject,
   tool_executions: z.array(json),
+  /** What the assistant's backend handed its voice model to say, in order. */
+  backend_messages: z.array(z.string()),
   /** The whole observation the RUN graders read. */
   observation: jsonObject,
   interaction_metrics: json,

@@ -172,14 +172,18 @@ describe('RUN rows as §4.1 writes them', () => {
 })
 
 describe.each(['responses', 'client'] as const)('RUN backend consumption offline (%s)', (architecture) => {
-  it('the assistant backend reports its tokens in the row', async () => {
+  it('the assistant backend reports its tokens in the row and its messages in the details', async () => {
     const played = await play('run_001_booking_complete', architecture)
-    const { execution } = await record(played, architecture)
+    const { execution, details } = await record(played, architecture)
     const { backend } = execution.row.metrics.consumption
     expect(backend.total_tokens).toBeGreaterThan(0)
     expect(backend.total_tokens).toBe(
       (backend.input?.total_tokens ?? 0) + (backend.output?.total_tokens ?? 0),
     )
+    // What the backend handed the voice model (the booking's confirmation), in the details and the observation
+    // the judge's evidence is built from.
+    expect(details.backend_messages).toEqual([expect.stringContaining('Your reservation for Rivera')])
+    expect(played.observed.observation.backend_messages).toEqual(details.backend_messages)
   }, 60_000)
 })
 

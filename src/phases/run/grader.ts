@@ -156,6 +156,7 @@ async function recordRun(
     initial_state: observation.initial_application_state,
     final_state: observation.final_application_state,
     tool_executions: observation.tool_executions,
+    backend_messages: [...(observation.backend_messages ?? [])],
     observation,
     interaction_metrics: observed.interaction.metrics,
     turn_metrics: observed.turns,

@@ -2,7 +2,7 @@
 // interaction metrics on the one timeline. Caller turns come from the caller's voiced audio (what it sent),
 // labelled by the plan's actions (a STOP is a closing, a backchannel is not a request) and merged where the
 // caller merely continued (caller-turns.ts).
-import { parseArguments } from '../../assistants/architectures/index.ts'
+import { backendMessagesOf, parseArguments } from '../../assistants/architectures/index.ts'
 import type { RunObservation } from '../../grading/run/run-outcome.ts'
 import { analyzeInteraction, type InteractionAnalysis } from '../../metrics/interaction.ts'
 import type { CallerTurn } from '../../metrics/response-opportunities.ts'
@@ -61,6 +61,7 @@ export function observeRunConversation(conversation: PlayedConversation): {
     final_application_state: call.assistant.tools.snapshot(),
     transcript,
     post_tool_assistant_text: postToolText,
+    backend_messages: backendMessagesOf(call.assistant.delegations()),
   }
 
   const speech = call.timeline.speechIntervals()

@@ -15,6 +15,7 @@ import { DelegationLifecycle, type DelegationWaitOptions, untilAborted } from '.
 import type { ToolCallResult, ToolRuntime } from '../../runtime/tool-runtime.ts'
 import { type FunctionCallItem, observeNestedEvent, type TerminalResponseEventType } from './nested-events.ts'
 import type {
+  BackendMessageRecord,
   BackendUsageRecord,
   RequestedCallRecord,
   ResponsesDelegationObservation,
@@ -44,6 +45,7 @@ export class ResponsesDelegationController {
   readonly #delegations = new Map<string, ResponsesDelegationRecord>()
   readonly #requested: RequestedCallRecord[] = []
   readonly #usage: BackendUsageRecord[] = []
+  readonly #messages: BackendMessageRecord[] = []
   readonly #publications: ResultPublication[] = []
   readonly #rounds = new Map<string, Round>()
   /** The response most recently created under each delegation: item events do not name their response. */
@@ -81,6 +83,7 @@ export class ResponsesDelegationController {
       delegations: [...this.#delegations.values()],
       requestedCalls: this.#requested,
       backendUsage: this.#usage,
+      backendMessages: this.#messages,
       publications: this.#publications,
       argumentsDoneEvents: this.#argumentsDone,
     })
@@ -118,6 +121,9 @@ export class ResponsesDelegationController {
         return
       case 'function_call':
         this.#functionCall(observed.item, delegationId, receivedAtMs)
+        return
+      case 'message':
+        this.#messages.push({ delegationId, text: observed.text, receivedAtMs })
         return
       case 'malformed_function_call':
         this.#requested.push({

@@ -55,11 +55,14 @@ export type NestedObservation =
   /** A function_call item we cannot act on (missing call_id, name or arguments); kept as evidence. */
   | { kind: 'malformed_function_call'; item: Record<string, unknown> }
   | { kind: 'arguments_done' }
+  /** A finished assistant message of the backend: what it hands the voice model to say (its output text). */
+  | { kind: 'message'; text: string }
   | { kind: 'other' }
 
 export function observeNestedEvent(event: Record<string, unknown>): NestedObservation {
   if (event.type === 'response.output_item.done') {
     const done = outputItemDoneSchema.safeParse(event)
+    if (done.success && done.data.item.type === 'message') return messageOf(done.data.item)
     if (!done.success || done.data.item.type !== 'function_call') return { kind: 'other' }
     const call = functionCallItemSchema.safeParse(done.data.item)
     return call.success
@@ -77,4 +80,19 @@ export function observeNestedEvent(event: Record<string, unknown>): NestedObserv
     responseId: response.id,
     usage: response.usage ?? null,
   }
+}
+
+const messageItemSchema = z.looseObject({
+  content: z.array(z.looseObject({ type: z.string(), text: z.string().optional() })),
+})
+
+/** The output text of a message item; an item without text is nothing to report. */
+function messageOf(item: Record<string, unknown>): NestedObservation {
+  const message = messageItemSchema.safeParse(item)
+  if (!message.success) return { kind: 'other' }
+  const text = message.data.content
+    .flatMap((part) => (part.type === 'output_text' && part.text !== undefined ? [part.text] : []))
+    .join('')
+    .trim()
+  return text === '' ? { kind: 'other' } : { kind: 'message', text }
 }

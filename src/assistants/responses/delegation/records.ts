@@ -54,10 +54,20 @@ export const resultPublicationSchema = z.object({
 })
 export type ResultPublication = z.infer<typeof resultPublicationSchema>
 
+export const backendMessageRecordSchema = z.object({
+  delegationId: z.string().nullable(),
+  /** The backend's finished message text (what it handed the voice model). */
+  text: z.string(),
+  receivedAtMs: z.number(),
+})
+export type BackendMessageRecord = z.infer<typeof backendMessageRecordSchema>
+
 export const responsesDelegationObservationSchema = z.object({
   delegations: z.array(responsesDelegationRecordSchema),
   requestedCalls: z.array(requestedCallRecordSchema),
   backendUsage: z.array(backendUsageRecordSchema),
+  /** The backend's messages, in the order they finished. */
+  backendMessages: z.array(backendMessageRecordSchema).default(() => []),
   publications: z.array(resultPublicationSchema),
   /** `response.function_call_arguments.done` events seen: observations only, never a reason to run a tool. */
   argumentsDoneEvents: z.number().int().nonnegative(),
