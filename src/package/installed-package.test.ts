@@ -3,114 +3,27 @@
 // project (test-projects/consumer: one vitest.config.ts line, a spec with an inline scenario and its own
 // assistant) runs offline on the checkout's Node and writes results.json. Its spec is type-checked against the
 // package's .d.ts, and a deliberate type error must be reported.
-import { spawnSync } from 'node:child_process'
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { ResultsDocumentSchema } from '../reporting/result-schema.ts'
-import { consumerLockfile } from './consumer-lockfile.test-helpers.ts'
-
-const ROOT = join(import.meta.dirname, '../..')
-const CONSUMER = join(ROOT, 'test-projects/consumer')
-const NODE = process.execPath
-
-interface Ran {
-  status: number | null
-  output: string
-}
-
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Ran {
-  const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', timeout: 240_000 })
-  return { status: result.status, output: `${result.stdout}${result.stderr}` }
-}
-
-/** The environment of a user's shell: nothing of this test run's Vitest or of live-evals settings. */
-function userEnvironment(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {}
-  for (const [name, value] of Object.entries(process.env)) {
-    if (/^(VITEST|LIVE_EVALS_|OPENAI_|GPT_LIVE_EVALS_|npm_)/.test(name) || name === 'NODE_OPTIONS') continue
-    env[name] = value
-  }
-  return { ...env, CI: '1', NO_COLOR: '1' }
-}
+import {
+  installConsumerProject,
+  NODE,
+  type Ran,
+  ROOT,
+  run,
+  userEnvironment,
+} from './consumer-project.test-helpers.ts'
 
 describe('npm pack, install into a fresh project, run offline', () => {
   let work = ''
   let consumer = ''
-  let installed: Ran = { status: null, output: '' }
+  let installed: Ran = { status: null, output: '', stdout: '', stderr: '' }
   let packed = ''
 
   beforeAll(() => {
-    work = mkdtempSync(join(tmpdir(), 'live-evals-package-'))
-    // Build and pack a copy of the checkout, so no dist/ is left in the checkout itself.
-    const copy = join(work, 'live-evals')
-    const files = run('git', ['ls-files', '-co', '--exclude-standard'], ROOT)
-      .output.split('\n')
-      // Files only: a node_modules that is a link (not ignored by `node_modules/`) is linked below instead.
-      .filter(
-        (file) => file !== '' && statSync(join(ROOT, file), { throwIfNoEntry: false })?.isFile() === true,
-      )
-    for (const file of files) {
-      mkdirSync(join(copy, file, '..'), { recursive: true })
-      cpSync(join(ROOT, file), join(copy, file))
-    }
-    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'))
-    const built = run(NODE, ['scripts/build.ts'], copy)
-    expect(built.status, built.output).toBe(0)
-    const pack = run(
-      'npm',
-      ['pack', '--ignore-scripts', '--json', '--pack-destination', work],
-      copy,
-      userEnvironment(),
-    )
-    expect(pack.status, pack.output).toBe(0)
-    packed =
-      (JSON.parse(pack.output.slice(pack.output.indexOf('['))) as { filename: string }[])[0]?.filename ?? ''
-
-    consumer = join(work, 'consumer')
-    cpSync(CONSUMER, consumer, { recursive: true })
-    const vitestVersion = (
-      JSON.parse(readFileSync(join(ROOT, 'node_modules/vitest/package.json'), 'utf8')) as { version: string }
-    ).version
-    const tarballSpec = `file:../${packed}`
-    writeFileSync(
-      join(consumer, 'package.json'),
-      JSON.stringify({
-        name: 'consumer',
-        private: true,
-        type: 'module',
-        devDependencies: { vitest: vitestVersion, 'live-evals': tarballSpec },
-      }),
-    )
-    const livePackage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
-    writeFileSync(
-      join(consumer, 'package-lock.json'),
-      JSON.stringify(
-        consumerLockfile({
-          checkoutLockfile: join(ROOT, 'package-lock.json'),
-          tarball: join(work, packed),
-          tarballSpec,
-          livePackage,
-          vitestVersion,
-        }),
-      ),
-    )
-    installed = run(
-      'npm',
-      ['ci', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'],
-      consumer,
-      userEnvironment(),
-    )
+    ;({ work, consumer, installed, packed } = installConsumerProject())
   }, 480_000)
 
   test('the tarball holds the compiled package and its data files, and no tests', () => {
@@ -141,7 +54,9 @@ describe('npm pack, install into a fresh project, run offline', () => {
     expect(help.output).toMatch(/^Usage: live-evals <command>/)
   })
 
-  test('the spec runs offline and writes results.json with its own scenario passed in both architectures', () => {
+  test('the spec runs offline and writes results.json with its own scenario passed in both architectures', {
+    timeout: 240_000,
+  }, () => {
     const vitest = run(
       NODE,
       [join(consumer, 'node_modules/vitest/vitest.mjs'), 'run'],

@@ -11,7 +11,7 @@ import type { ResultItem, ResultStatus } from '../reporting/result-schema.ts'
 import { rowKeyOf } from '../reporting/row-key.ts'
 import { type MetricSummary, ROW_METRICS, summarizeMetrics } from '../reporting/row-metrics.ts'
 import { type ProportionInterval, wilsonInterval } from '../reporting/statistics.ts'
-import { summarizeTrials } from '../reporting/trials-summary.ts'
+import { repeatsTrials, scenarioPassRate, summarizeTrials } from '../reporting/trials-summary.ts'
 import { anchorOf } from './html.ts'
 import type { LoadedRun, ScenarioEvidence } from './load-run.ts'
 import { diffState, type StateChange } from './state-diff.ts'
@@ -80,8 +80,16 @@ export interface ScenarioModel {
 export interface RunReportModel {
   run: { id: string; module: string; execution_mode: string; architecture: string; dataset: string }
   partial: string | null
+  /** Rows by status (results.json's summary): with trials, a scenario counts once per trial. */
   counts: { total: number; passed: number; failed: number; infrastructure_errors: number }
+  /** Distinct scenarios among the rows. */
+  scenario_count: number
+  /**
+   * The pass rate with its 95% interval; with repeated trials over scenarios (each its pass fraction over its
+   * trials, since trials are not independent draws), as the gate judges it.
+   */
   pass_rate: ProportionInterval
+  pass_rate_over: 'rows' | 'scenarios'
   metrics: MetricSummary[]
   latency: LatencySplit
   /** pass^1, pass^k and metric spreads per scenario and overall; null unless the run repeated its trials. */
@@ -196,6 +204,8 @@ export function scenarioModel(row: ResultItem, evidence: ScenarioEvidence): Scen
 export function runReportModel(loaded: LoadedRun): RunReportModel {
   const { document, partial } = loaded.file
   const rows = document.results
+  const scenarioOf = (row: ResultItem) => rowKeyOf(row).scenario_id
+  const repeated = repeatsTrials(rows, scenarioOf)
   return {
     run: {
       id: document.run.id,
@@ -206,7 +216,11 @@ export function runReportModel(loaded: LoadedRun): RunReportModel {
     },
     partial,
     counts: document.summary,
-    pass_rate: wilsonInterval(document.summary.passed, document.summary.total),
+    scenario_count: new Set(rows.map(scenarioOf)).size,
+    pass_rate: repeated
+      ? scenarioPassRate(rows, scenarioOf, (row) => row.status === 'passed')
+      : wilsonInterval(document.summary.passed, document.summary.total),
+    pass_rate_over: repeated ? 'scenarios' : 'rows',
     metrics: summarizeMetrics(rows),
     latency: latencySplit(rows),
     // From the rows, as results.json's run extension is: older files without it show the same figures.

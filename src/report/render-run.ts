@@ -16,12 +16,16 @@ const valueOrEmpty = (value: number | null | undefined) =>
 
 function summary(model: RunReportModel): SafeHtml {
   const { counts, pass_rate: rate } = model
+  // With trials the counts are rows (one per trial) and the interval is over scenarios: each card says which.
+  const trials = model.pass_rate_over === 'scenarios'
+  const over = trials ? html` scenarios (trials are not independent draws)` : html``
+  const rows = trials ? html`<span class="meta">rows: one per trial</span>` : html``
   return html`<div class="cards">
-<div class="card">pass rate<b>${formatPercent(rate.estimate)}</b><span class="meta">95% CI ${formatPercent(rate.lower)}–${formatPercent(rate.upper)}, n=${rate.n}</span></div>
-<div class="card">passed<b>${counts.passed}</b></div>
-<div class="card">failed<b>${counts.failed}</b></div>
+<div class="card">pass rate<b>${formatPercent(rate.estimate)}</b><span class="meta">95% CI ${formatPercent(rate.lower)}–${formatPercent(rate.upper)}, n=${rate.n}${over}</span></div>
+<div class="card">passed<b>${counts.passed}</b>${rows}</div>
+<div class="card">failed<b>${counts.failed}</b>${rows}</div>
 <div class="card">infrastructure errors<b>${counts.infrastructure_errors}</b><span class="meta">not failures: no verdict</span></div>
-<div class="card">scenarios<b>${counts.total}</b></div>
+<div class="card">scenarios<b>${model.scenario_count}</b>${trials ? html`<span class="meta">${counts.total} rows</span>` : html``}</div>
 </div>`
 }
 

@@ -63,6 +63,8 @@ describe('the run report page', () => {
     expect(model.counts).toEqual({ total: 3, passed: 1, failed: 1, infrastructure_errors: 1 })
     expect(model.pass_rate).toMatchObject({ successes: 1, n: 3 })
     expect(model.pass_rate.lower).toBeCloseTo(0.0615, 4)
+    expect(model.scenario_count).toBe(3)
+    expect(model.pass_rate_over).toBe('rows')
     const latency = model.metrics.find((metric) => metric.metric === 'response_latency_ms')
     // The infrastructure row measured nothing: n is 2, not 3.
     expect(latency).toMatchObject({ n: 2, mean: 800, p50: 400, p95: 1_200 })
@@ -198,6 +200,28 @@ describe('repeated trials in the report', () => {
     expect(page).toContain('0.667 · 0.333 · 0.000')
     expect(page).toContain('400 ms ± 0 ms [400 ms–400 ms], n=3')
     expect(page).toContain('id="scenario-a-t2"')
+    // The cards: one scenario of three rows, the interval over that one scenario.
+    expect(model.scenario_count).toBe(1)
+    expect(model.pass_rate_over).toBe('scenarios')
+    expect(model.pass_rate).toMatchObject({ n: 1, estimate: 2 / 3 })
+    expect(page).toContain('scenarios<b>1</b><span class="meta">3 rows</span>')
+    expect(page).toContain('n=1 scenarios (trials are not independent draws)')
+  })
+  test('a `-t "trial 2/3"` subset reads like the single-trial run of its rows', async () => {
+    const { row, resultsDocument } = await import('../gate/gate.test-helpers.ts')
+    const { writeFile } = await import('node:fs/promises')
+    const subsetDir = await mkdtemp(join(folder, 'subset-'))
+    const rows = ['a', 'b', 'c', 'd', 'e'].map((id) =>
+      row({ id, trial: 2, status: id === 'e' ? 'failed' : 'passed' }),
+    )
+    await writeFile(join(subsetDir, 'results.json'), JSON.stringify(resultsDocument(rows)))
+    const model = runReportModel(await loadRun(subsetDir))
+    expect(model.trials).toBeNull()
+    expect(model.pass_rate_over).toBe('rows')
+    expect(model.pass_rate).toMatchObject({ successes: 4, n: 5 })
+    const page = await readFile(await writeRunReport(subsetDir), 'utf8')
+    expect(page).not.toContain('Repeated trials')
+    expect(page).toContain('scenarios<b>5</b></div>')
   })
   test('condition robustness per source scenario and overall, for WALK rows under several conditions', async () => {
     const { row, resultsDocument } = await import('../gate/gate.test-helpers.ts')

@@ -193,4 +193,12 @@ describe('-t "trial 2/3" selects one trial of every scenario', () => {
     ])
     expect(trials.run.output).toContain('1 passed, 1 failed')
   })
+
+  test('one trial of each scenario repeats nothing: summarized and reported like the single-trial run', async () => {
+    expect(trials.document.run.configuration[EXTENSION_KEY]?.trials).toBeUndefined()
+    expect(trials.run.output).not.toContain('Trials:') // no "pass^1 …, pass^1 … with 1 trials"
+    const report = await readFile(join(trials.runDirectory, 'report.html'), 'utf8')
+    expect(report).not.toContain('Repeated trials')
+    expect(report).toContain('scenarios<b>2</b></div>')
+  })
 })
