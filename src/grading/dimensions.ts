@@ -1,18 +1,13 @@
 // Deterministic dimensions of a single-turn execution (§3.3 step 3). Each one says what it checked and shows the
 // evidence, so a failing grade explains itself without reading the code.
 
-import {
-  completedExecutions,
-  executionSummaries,
-  failedExecutions,
-  type SingleTurnObservation,
-} from '../observability/observation.ts'
+import { executionSummaries, type SingleTurnObservation } from '../observability/observation.ts'
 import { type DimensionGrade, decidedDimension, notApplicableDimension } from './dimension-grade.ts'
 import { verifyFinalState } from './final-state.ts'
 import type { ScenarioFacts } from './scenario-facts.ts'
 import { describeStateDifferences, stateDifferences } from './state-differences.ts'
 import type { ToolCallGrade } from './tool-grade.ts'
-import { positionalExecutionMatchCount } from './tool-matching.ts'
+import { matchRequiredExecutions } from './tool-matching.ts'
 
 export const DETERMINISTIC_DIMENSIONS = [
   'run_validity',
@@ -43,17 +38,17 @@ export function delegationDecisionPassed(
 }
 
 /**
- * Completed executions match the ordered required list position by position, there are exactly as many as
- * expected, and nothing failed. With no expected tools this means: nothing completed, nothing failed.
+ * The graded executions (completed ones, and refusals a required call expects) match the ordered required list
+ * position by position, there are exactly as many as expected, and no other execution failed. With no expected
+ * tools this means: nothing completed, nothing failed.
  */
 function toolExecutionCorrect(observation: SingleTurnObservation, scenario: ScenarioFacts): boolean {
   const required = scenario.expected.tools.required
-  const completed = completedExecutions(observation.tool_executions)
-  const matched = positionalExecutionMatchCount(required, completed)
+  const match = matchRequiredExecutions(required, observation.tool_executions)
   return (
-    matched === required.length &&
-    completed.length === required.length &&
-    failedExecutions(observation.tool_executions).length === 0
+    match.matched === required.length &&
+    match.graded.length === required.length &&
+    match.unexpected_failed === 0
   )
 }
 
@@ -72,7 +67,11 @@ export function gradeDeterministicDimensions(
   )
   const executionCorrect = toolExecutionCorrect(observation, scenario)
   const executionEvidence = {
-    expected: expected.tools.required.map(({ name, arguments: args }) => ({ name, arguments: args })),
+    expected: expected.tools.required.map(({ name, arguments: args, status }) => ({
+      name,
+      arguments: args,
+      status,
+    })),
     executed: executionSummaries(executions),
   }
   const postToolText = observation.post_tool_assistant_text.trim()
@@ -105,7 +104,7 @@ export function gradeDeterministicDimensions(
     ),
     tool_execution: decidedDimension(
       executionCorrect,
-      'Completed executions must match the expected calls in order and count, with no failed execution.',
+      'Executions must match the expected calls in order, count and status, with no unexpected failed execution.',
       executionEvidence,
     ),
     final_state: decidedDimension(

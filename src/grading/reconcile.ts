@@ -10,10 +10,10 @@ import type { BaseTaskResult } from './base-result.ts'
 import type { DeterministicDimensionGrades } from './dimensions.ts'
 import type { JsonObject } from './json-values.ts'
 import type { ScenarioFacts } from './scenario-facts.ts'
-import { positionalExecutionMatchCount } from './tool-matching.ts'
+import { matchRequiredExecutions } from './tool-matching.ts'
 
 export interface ReconciledTaskResult {
-  /** Required calls matched by completed executions at the same position. */
+  /** Required calls matched at the same position by a completed execution, or by a refusal they expect. */
   matched_tool_call_count: number
   execution_correct: boolean
   requirements_satisfied: boolean
@@ -35,7 +35,7 @@ export function reconcileTaskResult(
 ): ReconciledTaskResult {
   const required = scenario.expected.tools.required
   const completed = completedExecutions(observation.tool_executions)
-  const matched = positionalExecutionMatchCount(required, completed)
+  const matched = matchRequiredExecutions(required, observation.tool_executions).matched
   // §3.3 step 4 lists delegation OK, tool grade 1, execution_correct, no prohibited call and no failed dimension.
   // The first three *are* dimensions (delegation_decision, tool_selection + parameter_accuracy, tool_execution), so
   // "no dimension failed" already holds them; testing them again would be checks that can never decide anything.

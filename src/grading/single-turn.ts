@@ -2,7 +2,11 @@
 // base facts → tool grade → deterministic dimensions → reconciliation → outcome assessment (strict tools).
 // Semantic judging is a separate, live-only step; here its dimensions are `not_assessed` / `not_applicable`.
 
-import { computeEfficiencyMetrics, type EfficiencyMetrics } from '../metrics/efficiency.ts'
+import {
+  computeEfficiencyMetrics,
+  type EfficiencyMetrics,
+  uniqueToolInvocations,
+} from '../metrics/efficiency.ts'
 import { buildEvidenceMetrics, type EvidenceMetrics, type EvidenceOverrides } from '../metrics/evidence.ts'
 import { type GoldenValues, singleTurnGolden } from '../metrics/golden.ts'
 import type { SemanticQuality } from '../metrics/semantic-quality.ts'
@@ -15,6 +19,7 @@ import { type ReconciledTaskResult, reconcileTaskResult } from './reconcile.ts'
 import type { ScenarioFacts } from './scenario-facts.ts'
 import { offlineSemanticGrades, type SemanticDimension } from './semantic-applicability.ts'
 import { computeToolCallGrade, type ToolCallGrade } from './tool-grade.ts'
+import { matchRequiredExecutions } from './tool-matching.ts'
 
 export interface SingleTurnGrade {
   /** The verdict after outcome assessment: what `task_completed` reports. */
@@ -42,10 +47,15 @@ export function gradeSingleTurn(
   const toolGrade = computeToolCallGrade(observation.requested_tool_calls, scenario.expected.tools.required)
   const dimensions = gradeDeterministicDimensions(observation, scenario, toolGrade)
   const reconciled = reconcileTaskResult(observation, scenario, base, dimensions)
+  // A refusal a required call expects (status failed/any) is part of the contract, not a failure of it.
+  const executionMatch = matchRequiredExecutions(
+    scenario.expected.tools.required,
+    uniqueToolInvocations(observation.tool_executions),
+  )
   const efficiency = computeEfficiencyMetrics(
     observation,
     scenario.expected.tools.required,
-    reconciled.matched_tool_call_count,
+    executionMatch.matched_completed,
   )
   const assessment = assessOutcome(
     {
@@ -63,7 +73,7 @@ export function gradeSingleTurn(
       expected_tool_call_count: scenario.expected.tools.required.length,
       matched_tool_call_count: reconciled.matched_tool_call_count,
       unexpected_completed_tool_invocation_count: efficiency.unexpected_completed_tool_invocation_count,
-      failed_tool_invocation_count: efficiency.unique_failed_tool_invocation_count,
+      failed_tool_invocation_count: executionMatch.unexpected_failed,
       initial_application_state: observation.initial_application_state,
       final_application_state: observation.final_application_state,
       tool_executions: observation.tool_executions,

@@ -51,22 +51,19 @@ describe('expected outcome', () => {
     ).toBe(9)
   })
 
-  it('accepts tool status "any" and refuses other statuses', () => {
-    const any = setPath(singleTurnRaw(), 'expected.tools.prohibited', [
-      { name: 'cancel_reservation', status: 'any' },
-    ])
-    expect(only(any)).toEqual([])
+  it('accepts tool status "any", "completed" and "failed" and refuses other statuses', () => {
+    for (const status of ['any', 'completed', 'failed']) {
+      const valid = setPath(singleTurnRaw(), 'expected.tools.prohibited', [
+        { name: 'cancel_reservation', status },
+      ])
+      expect(only(valid)).toEqual([])
+    }
     const bad = setPath(singleTurnRaw(), 'expected.tools.prohibited', [
       { name: 'cancel_reservation', status: 'done' },
     ])
     expect(only(bad)).toEqual([
-      'scenarios[0].expected.tools.prohibited[0].status: must be one of "any", "completed", got "done"',
+      'scenarios[0].expected.tools.prohibited[0].status: must be one of "any", "completed", "failed", got "done"',
     ])
-    // A failed attempt is not an expectation status: "any" is how a dataset counts failed attempts.
-    const failed = setPath(singleTurnRaw(), 'expected.tools.prohibited', [
-      { name: 'cancel_reservation', status: 'failed' },
-    ])
-    expect(only(failed)).toHaveLength(1)
   })
 })
 

@@ -6,12 +6,21 @@ import { EACH, whenParsed } from './when-parsed.ts'
 // `expected`: the evaluator-only outcome of a scenario. Nothing here may reach the assistant under test
 // (see visible.ts); graders and the judge read it.
 
-export const ToolCallStatusSchema = z.enum(['any', 'completed'])
+// 'failed' is ours (the reference knows 'any' and 'completed'): it lets a scenario expect a refusal.
+export const ToolCallStatusSchema = z.enum(['any', 'completed', 'failed'])
 
 export const ExpectedToolCallSchema = z.strictObject({
+  /** The tool's name, as the assistant's tools define it. */
   name: nonEmptyString(),
-  // Empty arguments match any call of that name.
+  /** The arguments that matter, matched as a subset of the call's (none: any call of that name). */
   arguments: JsonObjectSchema.default(() => ({})),
+  /**
+   * Which executions of the call count (default `'completed'`). A tool that refuses a call (its `execute` throws)
+   * leaves a failed execution: `'failed'` expects exactly that refusal, `'any'` accepts it or a completed call.
+   * A required call with `'completed'` is not met by a refusal, and a refusal nobody expected fails the tool
+   * contract. For a prohibited call (CRAWL/WALK), `'completed'` counts only calls that went through, `'failed'`
+   * only refused attempts, `'any'` both; RUN counts a prohibited attempt whatever its status.
+   */
   status: ToolCallStatusSchema.default('completed'),
 })
 export type ExpectedToolCall = z.infer<typeof ExpectedToolCallSchema>

@@ -252,7 +252,7 @@ describe('matchers on a RUN conversation', () => {
     const message = failureMessage(() =>
       expect(booked().run).toMatchToolCalls([{ name: 'cancel_reservation', arguments: {} }]),
     )
-    expect(message).toContain('0 of 1 expected tool call(s) completed')
+    expect(message).toContain('0 of 1 expected tool call(s) executed with the expected status')
     expect(message).toContain('Failed checks: tool_call_coverage')
   })
 

@@ -192,11 +192,7 @@ function toMatchToolCalls(this: MatcherState, received: unknown, expected?: unkn
   if (run.observation === null) return notGraded.call(this, run, 'toMatchToolCalls', 'tool_calls_observed')
   const wanted: readonly ExpectedToolCall[] = given?.calls ?? run.expected.tools.required
   if (run.interaction === 'multi_turn') {
-    const required = wanted.map((call) => ({
-      name: call.name,
-      arguments: call.arguments,
-      status: 'completed' as const,
-    }))
+    const required = wanted.map(({ name, arguments: args, status }) => ({ name, arguments: args, status }))
     const evidence = gradeRunToolEvidence({ required, prohibited: [] }, run.observation.tool_executions)
     const passed = evidence.matched_tool_call_count === required.length
     return finish.call(
@@ -206,11 +202,11 @@ function toMatchToolCalls(this: MatcherState, received: unknown, expected?: unkn
         matcher: 'toMatchToolCalls',
         passed,
         failed_checks: passed ? [] : ['tool_call_coverage'],
-        summary: `${evidence.matched_tool_call_count} of ${required.length} expected call(s) completed`,
+        summary: `${evidence.matched_tool_call_count} of ${required.length} expected call(s) executed as expected`,
       },
       () =>
         [
-          `${heading(run)}: ${evidence.matched_tool_call_count} of ${required.length} expected tool call(s) completed (matched one to one, any order). Failed checks: tool_call_coverage`,
+          `${heading(run)}: ${evidence.matched_tool_call_count} of ${required.length} expected tool call(s) executed with the expected status (matched one to one, any order). Failed checks: tool_call_coverage`,
           `  expected: ${json(wanted)}`,
           `  ${toolCallsShown(run)}`,
         ].join('\n'),

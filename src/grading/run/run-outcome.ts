@@ -100,7 +100,7 @@ export function gradeRun(
       expected_tool_call_count: tools.expected_tool_call_count,
       matched_tool_call_count: tools.matched_tool_call_count,
       unexpected_completed_tool_invocation_count: tools.unexpected_completed_tool_invocation_count,
-      failed_tool_invocation_count: tools.failed_tool_invocation_count,
+      failed_tool_invocation_count: tools.unexpected_failed_tool_invocation_count,
       initial_application_state: observation.initial_application_state,
       final_application_state: observation.final_application_state,
       tool_executions: tools.executions,

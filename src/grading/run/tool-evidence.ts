@@ -5,7 +5,7 @@
 import { completedExecutions, failedExecutions, type ToolExecution } from '../../observability/observation.ts'
 import type { ExpectedTools } from '../../scenarios/expected.ts'
 import { maximumExpectedAssignment } from '../matching.ts'
-import { callMatchesExpectation } from '../tool-matching.ts'
+import { callMatchesExpectation, executionMatchesExpectation } from '../tool-matching.ts'
 
 export interface RunToolEvidence {
   /** Executions with repeats of a call id removed (the first terminal record of a call is the one kept). */
@@ -20,6 +20,8 @@ export interface RunToolEvidence {
   /** Completed executions the one-to-one matching did not use (extra or repeated work). */
   unexpected_completed_tool_invocation_count: number
   failed_tool_invocation_count: number
+  /** Failed executions no required call expects (a refusal matched by a `status: "failed"` call is not one). */
+  unexpected_failed_tool_invocation_count: number
 }
 
 export function dedupeByCallId(executions: readonly ToolExecution[]): ToolExecution[] {
@@ -42,9 +44,12 @@ export function gradeRunToolEvidence(
 ): RunToolEvidence {
   const executions = dedupeByCallId(observed)
   const completed = completedExecutions(executions)
-  const assignment = maximumExpectedAssignment(tools.required, completed, callMatchesExpectation)
+  // Required calls match executions of the status they accept: completed by default, or the refusal (a failed
+  // execution) a `status: "failed"`/`"any"` call expects; a refusal matched that way is no unexpected failure.
+  const assignment = maximumExpectedAssignment(tools.required, executions, executionMatchesExpectation)
   const used = new Set(assignment.filter((index): index is number => index !== null))
   const matched = used.size
+  const usedCompleted = [...used].filter((index) => executions[index]?.status === 'completed').length
   const prohibited = executions.filter((execution) =>
     tools.prohibited.some((expectation) => callMatchesExpectation(expectation, execution)),
   ).length
@@ -56,7 +61,8 @@ export function gradeRunToolEvidence(
     tool_call_coverage: expected === 0 ? 1 : matched / expected,
     prohibited_tool_call_count: Math.max(prohibited, earlierProhibitedCount),
     unique_tool_invocation_count: executions.length,
-    unexpected_completed_tool_invocation_count: completed.length - matched,
+    unexpected_completed_tool_invocation_count: completed.length - usedCompleted,
     failed_tool_invocation_count: failedExecutions(executions).length,
+    unexpected_failed_tool_invocation_count: failedExecutions(executions).length - (matched - usedCompleted),
   }
 }
