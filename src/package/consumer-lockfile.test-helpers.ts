@@ -45,6 +45,8 @@ export function consumerLockfile(options: {
   tarballSpec: string
   livePackage: {
     version: string
+    /** The package's commands: npm links them into node_modules/.bin from the lockfile entry. */
+    bin?: Record<string, string>
     dependencies: Record<string, string>
     peerDependencies: Record<string, string>
   }
@@ -60,6 +62,7 @@ export function consumerLockfile(options: {
     dev: true,
     dependencies: options.livePackage.dependencies,
     peerDependencies: options.livePackage.peerDependencies,
+    ...(options.livePackage.bin === undefined ? {} : { bin: options.livePackage.bin }),
   }
   const root: LockEntry = {
     name: 'consumer',

@@ -1,0 +1,188 @@
+// The README's "Use it on your own voice agent", followed as a new user would, outside the checkout: the checkout is
+// packed, the tarball ships no test fixtures (`npm pack --dry-run`), a fresh project gets the README's package.json
+// settings and its files (every code block whose first line names a file), and the README's commands run in order:
+// an offline run, the gate on --latest, the baseline approved, a second run gated against it, prune.
+// One step differs from the README, because tests never touch the network: `npm i -D … ./live-evals-0.1.0.tgz`
+// resolves from the registry, so the project is installed with `npm ci --offline` from a lockfile cut from the
+// checkout's (consumer-lockfile.test-helpers.ts); the packages installed are the same.
+import { spawnSync } from 'node:child_process'
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { consumerLockfile } from './consumer-lockfile.test-helpers.ts'
+
+const ROOT = join(import.meta.dirname, '../..')
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
+const NODE = process.execPath
+const livePackage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+const TARBALL = `live-evals-${livePackage.version}.tgz`
+
+interface Ran {
+  status: number | null
+  output: string
+}
+
+/** A user's shell: nothing of this Vitest or of live-evals settings; the project's bins and Node 24 first. */
+function userEnvironment(project?: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [name, value] of Object.entries(process.env)) {
+    if (/^(VITEST|LIVE_EVALS_|OPENAI_|GPT_LIVE_EVALS_|GITHUB_|npm_)/.test(name) || name === 'NODE_OPTIONS')
+      continue
+    env[name] = value
+  }
+  const bins = project === undefined ? [] : [join(project, 'node_modules/.bin')]
+  const path = [...bins, dirname(NODE), env.PATH ?? ''].join(':')
+  return { ...env, PATH: path, CI: '1', NO_COLOR: '1' }
+}
+
+function run(command: string, args: string[], cwd: string, env = userEnvironment()): Ran {
+  const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', timeout: 300_000 })
+  return { status: result.status, output: `${result.stdout}${result.stderr}` }
+}
+
+/** The README section a consumer follows. */
+const consumerSection = README.slice(
+  README.indexOf('## Use it on your own voice agent'),
+  README.indexOf('## One verdict'),
+)
+
+/** The section's code blocks, with their language. */
+const codeBlocks = [...consumerSection.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map(([, language, body]) => ({
+  language: language as string,
+  body: body as string,
+}))
+
+/** Blocks whose first line names the file they are (`// vitest.config.ts`, `# crawl.toml: …`). */
+const projectFiles = codeBlocks.flatMap(({ body }) => {
+  const named = /^(?:\/\/|#) ([\w./-]+\.(?:ts|toml|json))\b/.exec(body.split('\n')[0] ?? '')
+  return named === null ? [] : [{ path: named[1] as string, body }]
+})
+
+/** The commands run in the project after its files exist: the block that runs Vitest, live lines left out. */
+const commands = (
+  codeBlocks.find(({ language, body }) => language === 'sh' && body.startsWith('npx vitest run'))?.body ?? ''
+)
+  .split('\n')
+  .filter((line) => line.trim() !== '' && !line.includes('LIVE_EVALS_MODE=live'))
+
+describe("the README's consumer commands, in a fresh project from the packed tarball", () => {
+  let work = ''
+  let project = ''
+  let dryRun: string[] = []
+  let installed: Ran = { status: null, output: '' }
+
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'live-evals-readme-'))
+    // Build and pack a copy of the checkout (`npm pack` runs the build as prepack), so the checkout keeps no dist/.
+    const copy = join(work, 'live-evals')
+    const files = run('git', ['ls-files', '-co', '--exclude-standard'], ROOT)
+      .output.split('\n')
+      .filter(
+        (file) => file !== '' && statSync(join(ROOT, file), { throwIfNoEntry: false })?.isFile() === true,
+      )
+    for (const file of files) {
+      mkdirSync(join(copy, file, '..'), { recursive: true })
+      cpSync(join(ROOT, file), join(copy, file))
+    }
+    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'))
+    const built = run(NODE, ['scripts/build.ts'], copy)
+    expect(built.status, built.output).toBe(0)
+    const listed = run('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], copy)
+    expect(listed.status, listed.output).toBe(0)
+    dryRun = (
+      JSON.parse(listed.output.slice(listed.output.indexOf('['))) as { files: { path: string }[] }[]
+    )[0]?.files.map((file) => file.path) as string[]
+    const pack = run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], copy)
+    expect(pack.status, pack.output).toBe(0)
+
+    project = join(work, 'todo')
+    mkdirSync(project)
+    cpSync(join(work, TARBALL), join(project, TARBALL))
+    const vitestVersion = (
+      JSON.parse(readFileSync(join(ROOT, 'node_modules/vitest/package.json'), 'utf8')) as { version: string }
+    ).version
+    const tarballSpec = `file:${TARBALL}`
+    // What `npm pkg set type=module` and `npm i -D -E vitest@… ./live-evals-….tgz` write.
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({
+        name: 'consumer',
+        private: true,
+        type: 'module',
+        devDependencies: { vitest: vitestVersion, 'live-evals': tarballSpec },
+      }),
+    )
+    writeFileSync(
+      join(project, 'package-lock.json'),
+      JSON.stringify(
+        consumerLockfile({
+          checkoutLockfile: join(ROOT, 'package-lock.json'),
+          tarball: join(project, TARBALL),
+          tarballSpec,
+          livePackage,
+          vitestVersion,
+        }),
+      ),
+    )
+    installed = run('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], project)
+    for (const file of projectFiles) {
+      mkdirSync(join(project, file.path, '..'), { recursive: true })
+      writeFileSync(join(project, file.path), file.body)
+    }
+  }, 600_000)
+
+  test('the tarball ships the compiled package and no tests, fixtures or test helpers', () => {
+    expect(dryRun).toContain('dist/src/index.js')
+    expect(dryRun).toContain('dist/src/vitest/fixtures.js') // Vitest fixtures of the product, not test data
+    const testFiles = dryRun.filter((path) =>
+      /(^|\/)(fixtures|test-assets|parity)\/|-fixture\/|\.test\.|\.test-helpers\.|\.spec\.|child-vitest|\.ts$(?<!\.d\.ts)/.test(
+        path,
+      ),
+    )
+    expect(testFiles).toEqual([])
+  })
+
+  test('installs, and live-evals --version names the packed version', () => {
+    expect(installed.status, installed.output).toBe(0)
+    const version = run('npx', ['live-evals', '--version'], project, userEnvironment(project))
+    expect(version.status, version.output).toBe(0)
+    expect(version.output.trim().split('\n').at(-1)).toBe(livePackage.version)
+  })
+
+  test('every README command runs in order: a run, the gate, a baseline, a second run gated against it, prune', () => {
+    expect(projectFiles.map((file) => file.path)).toEqual([
+      'vitest.config.ts',
+      'crawl.toml',
+      'specs/crawl/todo.spec.ts',
+    ])
+    expect(commands.length).toBeGreaterThanOrEqual(6)
+    const outputs: string[] = []
+    for (const command of commands) {
+      const ran = run('bash', ['-euo', 'pipefail', '-c', command], project, userEnvironment(project))
+      outputs.push(ran.output)
+      expect(ran.status, `${command}\n${ran.output}`).toBe(0)
+    }
+    const all = outputs.join('\n')
+    // Two runs of both architectures are in results/, and the gate still judged one row per architecture.
+    expect(all.match(/2 passed, 0 failed/g)).toHaveLength(2)
+    expect(all).toContain('pass         no_regressions')
+    expect(all.match(/gate pass: 2\/2 rows passed/g)).toHaveLength(2)
+    expect(readdirSync(join(project, 'baselines')).sort()).toEqual([
+      'crawl_offline_client.json',
+      'crawl_offline_responses.json',
+    ])
+    expect(readdirSync(join(project, 'results/crawl')).filter((name) => !name.startsWith('.'))).toHaveLength(
+      4,
+    )
+  }, 600_000)
+})
