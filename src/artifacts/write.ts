@@ -55,7 +55,7 @@ function makeParentFoldersSync(runDir: string, relativePath: string): void {
 }
 
 /** What may not be replaced at a destination checked earlier by path (something swapped in since), or null. */
-function replacedDestinationProblem(stats: Stats | null): string | null {
+export function replacedDestinationProblem(stats: Stats | null): string | null {
   if (stats === null) return null
   if (stats.isSymbolicLink()) return 'the destination is a symbolic link'
   if (!stats.isFile()) return 'the destination is not a regular file'

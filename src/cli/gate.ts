@@ -1,8 +1,9 @@
 // `live-evals gate`: judge one or more results.json files against thresholds and an approved baseline, with an
 // exit code CI can trust: 0 pass, 1 a named threshold or regression failed, 2 bad input, 3 inconclusive.
 
-import { access, appendFile, writeFile } from 'node:fs/promises'
+import { access } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
+import { appendNamedFile, writeNamedFile } from '../artifacts/named-file.ts'
 import { GateInputError } from '../gate/errors.ts'
 import { DEFAULT_GATE_OPTIONS, evaluateGate, GATE_EXIT_CODES, type GateOptions } from '../gate/evaluate.ts'
 import { loadGateFile } from '../gate/load.ts'
@@ -183,8 +184,8 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     if (destination !== null) {
       const markdown = gateMarkdown(report, { reports: await reportLinks(command.files, destination) })
       // A step summary is shared by the job's steps, so it is appended to; a named file is ours to replace.
-      if (command.summary === null) await appendFile(destination, markdown)
-      else await writeFile(destination, markdown)
+      if (command.summary === null) await appendNamedFile(destination, markdown)
+      else await writeNamedFile(destination, markdown)
       io.out(`summary written to ${destination}\n`)
     }
     return GATE_EXIT_CODES[report.outcome]

@@ -2,8 +2,8 @@
 // paths work from it and the folder can be zipped), the timeline image beside each scenario's WAVs, and the
 // comparison page for several runs. The reporter calls writeRunReport at the end of every run.
 
-import { writeFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
+import { writeNamedFile } from '../artifacts/named-file.ts'
 import { writeArtifact } from '../artifacts/write.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
 import { anchorOf } from './html.ts'
@@ -97,7 +97,6 @@ export async function writeComparisonReport(
       report_href: relative(dirname(destination), written.html).split('/').map(encodeURIComponent).join('/'),
     })
   }
-  // Outside any run directory, so not an artifact: written 0600 like one.
-  await writeFile(destination, renderComparison(runs), { mode: 0o600 })
-  return destination
+  // Outside any run directory, so not an artifact, but written like one: 0600, atomically, never through a link.
+  return writeNamedFile(destination, renderComparison(runs))
 }
