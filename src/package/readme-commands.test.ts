@@ -185,4 +185,22 @@ describe("the README's consumer commands, in a fresh project from the packed tar
       4,
     )
   }, 600_000)
+
+  test("a failing scenario of the README's spec shows one error block and no frames inside node_modules/live-evals", () => {
+    // The README's spec with a wrong expected state and without its own body: the default body asserts inside
+    // the package, so only the frame filter keeps its frames out of what the user reads.
+    const spec = (projectFiles.find((file) => file.path.endsWith('.spec.ts'))?.body ?? '')
+      .replace("title: 'buy milk', done: false }] }", "title: 'buy bread', done: false }] }")
+      .replace(/\n {2}\/\/ Optional: your own assertions[\s\S]*?\n {2}\},\n\}\)/, '\n})')
+    expect(spec).toContain("'buy bread'")
+    expect(spec).not.toContain('async test(')
+    writeFileSync(join(project, 'specs/crawl/wrong-state.spec.ts'), spec)
+    const env = { ...userEnvironment(project), OPENAI_ASSISTANT_MODE: 'client' }
+    const ran = run('npx', ['vitest', 'run', 'specs/crawl/wrong-state.spec.ts'], project, env)
+    expect(ran.status, ran.output).toBe(1)
+    const blocks = ran.output.split(/^ FAIL /m).slice(1)
+    expect(blocks, ran.output).toHaveLength(1)
+    expect(blocks[0]).toContain('Scenario add_milk (client assistant) did not complete the task')
+    expect(ran.output).not.toMatch(/❯ .*node_modules\/live-evals\//)
+  }, 300_000)
 })

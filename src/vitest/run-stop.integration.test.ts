@@ -47,7 +47,6 @@ beforeAll(async () => {
     OPENAI_BASE_URL: openai.baseURL,
     LIVE_EVALS_JUDGE: 'false',
   })
-  if (process.env.SHOW_CHILD) console.log(run.output)
   const results = join(dir, 'results')
   const [name] = await runDirectoriesIn(results)
   if (name !== undefined) {
