@@ -126,6 +126,23 @@ describe('assessOutcome', () => {
     })
   })
 
+  test('grounded_assistant_response evidence names when the last completed tool finished (unknown: null)', () => {
+    const evidenceOf = (input: OutcomeInput) =>
+      assessOutcome(input, { strictTools: false }).checks.find(
+        (item) => item.id === 'grounded_assistant_response',
+      )?.evidence
+    const twoTools = passingInput({
+      tool_executions: [
+        { status: 'completed', completed_at_ms: 4_000 },
+        { status: 'completed', completed_at_ms: 4_600 },
+        { status: 'failed', completed_at_ms: 9_000 },
+      ],
+    })
+    expect(evidenceOf(twoTools)).toEqual({ post_tool_assistant_text: '', last_completed_tool_ms: 4_600 })
+    const untimed = passingInput({ tool_executions: [{ status: 'completed', completed_at_ms: null }] })
+    expect(evidenceOf(untimed)).toMatchObject({ last_completed_tool_ms: null })
+  })
+
   test('grounded_assistant_response: an utterance at or after the last completed tool, or post-tool text', () => {
     expect(statusOf(passingInput(), 'grounded_assistant_response')?.status).toBe('passed')
     const atTheSameMs = passingInput({ transcript: [{ role: 'assistant', text: 'Done.', start_ms: 4_000 }] })

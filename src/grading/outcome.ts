@@ -68,6 +68,8 @@ export interface OutcomeInput {
   /** RUN scenarios whose procedure marks steps critical; single-turn scenarios have none. */
   has_critical_procedure_steps: boolean
   critical_procedure_passed: boolean | null
+  /** What the critical steps showed (each violated step with what was counted); shown as the check's evidence. */
+  critical_procedure_evidence?: Record<string, unknown>
   expected_tool_call_count: number
   matched_tool_call_count: number
   unexpected_completed_tool_invocation_count: number
@@ -100,23 +102,29 @@ function notApplicable(id: OutcomeCheckId, reason: string): OutcomeCheck {
   return { id, status: 'not_applicable', required: false, reason, evidence: {} }
 }
 
+/** When the last completed tool finished; null without a completed tool or without a time for every one. */
+function lastCompletedToolMs(completed: OutcomeInput['tool_executions']): number | null {
+  const completionTimes = completed.map((execution) => execution.completed_at_ms)
+  // Without a time for every completed tool the order cannot be proven from the timeline.
+  if (completionTimes.length === 0 || completionTimes.some((time) => time === null)) return null
+  return Math.max(...(completionTimes as number[]))
+}
+
 /** An assistant utterance began at or after the last completed tool event, or speech was heard after the tools. */
 function groundedResponseHeard(
   postToolText: string,
-  completed: OutcomeInput['tool_executions'],
+  lastToolMs: number | null,
   spoken: OutcomeInput['transcript'],
 ): boolean {
   if (postToolText.trim().length > 0) return true
-  const completionTimes = completed.map((execution) => execution.completed_at_ms)
-  // Without a time for every completed tool the order cannot be proven from the timeline.
-  if (completionTimes.some((time) => time === null)) return false
-  const lastToolMs = Math.max(...(completionTimes as number[]))
+  if (lastToolMs === null) return false
   return spoken.some((line) => line.start_ms !== null && line.start_ms >= lastToolMs)
 }
 
 export function assessOutcome(input: OutcomeInput, options: OutcomeOptions): OutcomeAssessment {
   const completed = completedExecutions(input.tool_executions)
   const completedTools = completed.length
+  const lastToolMs = lastCompletedToolMs(completed)
   const spoken = input.transcript.filter((line) => line.role === 'assistant' && line.text.trim().length > 0)
   const expectedState = input.expected_application_state
   const expectsState = isJsonObject(expectedState) && Object.keys(expectedState).length > 0
@@ -182,6 +190,7 @@ export function assessOutcome(input: OutcomeInput, options: OutcomeOptions): Out
           true,
           input.critical_procedure_passed,
           'Every critical procedure step must pass in order.',
+          input.critical_procedure_evidence ?? {},
         )
       : notApplicable('critical_procedure', 'The scenario has no critical procedure step.'),
     check(
@@ -209,9 +218,9 @@ export function assessOutcome(input: OutcomeInput, options: OutcomeOptions): Out
       ? check(
           'grounded_assistant_response',
           true,
-          groundedResponseHeard(input.post_tool_assistant_text, completed, spoken),
+          groundedResponseHeard(input.post_tool_assistant_text, lastToolMs, spoken),
           'The assistant must speak after the last completed tool result.',
-          { post_tool_assistant_text: input.post_tool_assistant_text },
+          { post_tool_assistant_text: input.post_tool_assistant_text, last_completed_tool_ms: lastToolMs },
         )
       : notApplicable('grounded_assistant_response', 'No tool completed.'),
     semanticVerdict === null

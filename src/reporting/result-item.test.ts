@@ -136,6 +136,28 @@ describe('validateResultRow', () => {
     expect(replaced.error?.stage).toBe('result_validation')
     expect(replaced.error?.message).toContain('metrics.task.tool_accuracy')
   })
+  test('observability.interaction: caller_mode and caller_actions are validated as §4.1 gives them', () => {
+    const row = buildResultRow(passingRowInput())
+    const withInteraction = (interaction: Record<string, unknown>) =>
+      validateResultRow({ ...row, observability: { ...row.observability, interaction } })
+    for (const mode of ['offline_fixture', 'gpt-live', 'tts', 'recorded_audio']) {
+      expect(withInteraction({ caller_mode: mode, extra: 'kept' }).observability?.interaction).toEqual({
+        caller_mode: mode,
+        extra: 'kept',
+      })
+    }
+    expect(withInteraction({ caller_actions: { OPENING: 1, SPEAK: 2, STOP: 1 } }).status).toBe(row.status)
+    for (const [interaction, field] of [
+      [{ caller_mode: 'human' }, 'observability.interaction.caller_mode'],
+      [{ caller_actions: { SHOUT: 1 } }, 'observability.interaction.caller_actions'],
+      [{ caller_actions: { SPEAK: -1 } }, 'observability.interaction.caller_actions.SPEAK'],
+      [{ caller_actions: { SPEAK: 1.5 } }, 'observability.interaction.caller_actions.SPEAK'],
+    ] as const) {
+      const replaced = withInteraction(interaction)
+      expect(replaced.error?.stage).toBe('result_validation')
+      expect(replaced.error?.message).toContain(field)
+    }
+  })
   test('semantic dimension scores must lie between 0 and 1', () => {
     const row = buildResultRow(
       passingRowInput({ semantic_quality: { score: 0.5, dimensions: { task_understanding: 2 } } }),

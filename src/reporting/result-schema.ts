@@ -118,6 +118,21 @@ export const AssessmentSummarySchema = z.strictObject({
   ),
 })
 
+/** Who played the caller (§4.1): the RUN simulator offline or live, or a single-turn request's audio source. */
+export const CallerModeSchema = z.enum(['offline_fixture', 'gpt-live', 'tts', 'recorded_audio'])
+
+/** The caller's actions of a conversation, counted (§6's five actions; absent ones did not occur). */
+export const CallerActionsSchema = z.partialRecord(
+  z.enum(['OPENING', 'SPEAK', 'BACKCHANNEL', 'INTERRUPT', 'STOP']),
+  nonNegativeInt,
+)
+
+/** The parts of the free-form `interaction` object the reference gives a fixed meaning; the rest is kept as given. */
+const InteractionObservabilitySchema = z.looseObject({
+  caller_mode: CallerModeSchema.optional(),
+  caller_actions: CallerActionsSchema.optional(),
+})
+
 export const ResultItemSchema = z.strictObject({
   scenario_id: z.string().min(1),
   status: ResultStatusSchema,
@@ -133,7 +148,12 @@ export const ResultItemSchema = z.strictObject({
   recording: z.record(z.string(), z.unknown()).optional(),
   assessment: AssessmentSummarySchema.optional(),
   /** Free-form in the reference; `live_evals` is our extension block (extensions/registry.ts). */
-  observability: z.looseObject({ [EXTENSION_KEY]: RowExtensionBlockSchema.optional() }).optional(),
+  observability: z
+    .looseObject({
+      [EXTENSION_KEY]: RowExtensionBlockSchema.optional(),
+      interaction: InteractionObservabilitySchema.optional(),
+    })
+    .optional(),
   /** RUN: whether the simulated caller made the run valid. */
   validity: z.record(z.string(), z.unknown()).optional(),
 })

@@ -177,6 +177,7 @@ describe('grounded confirmation and refusal steps', () => {
     expect(only([refusal(1)], input)).toMatchObject({ passed: true, position_ms: 2_000 })
     expect(only([refusal(2)], input)).toMatchObject({ passed: true, position_ms: 8_000 })
     expect(only([refusal(3)], input)?.passed).toBe(false)
+    expect(only([refusal(3)], input)?.evidence).toMatchObject({ counted: '2 refusals of 3 required' })
   })
   it('fails when the refused call completed anyway', () => {
     const input = evidenceInput({
@@ -255,6 +256,41 @@ describe('dependencies, order and critical steps', () => {
     )
     expect(result.steps[1]?.failure).toBe('out_of_order:first')
     expect(result.sop_passed).toBe(false)
+  })
+  it('lists every out-of-order and every unmet dependency in the step evidence, as the reference does', () => {
+    const input = evidenceInput({
+      executions: [
+        executed('check_availability', { time: '21:00' }, 9_000),
+        executed('check_availability', { time: '22:00' }, 8_000),
+        executed('check_availability', { time: '20:00' }, 5_000),
+      ],
+    })
+    const result = grade(
+      [
+        { id: 'first', kind: 'tool', tool: 'check_availability', arguments: { time: '21:00' } },
+        { id: 'other', kind: 'tool', tool: 'check_availability', arguments: { time: '22:00' } },
+        { id: 'missing', kind: 'tool', tool: 'create_reservation', required: false },
+        {
+          id: 'last',
+          kind: 'tool',
+          tool: 'check_availability',
+          arguments: { time: '20:00' },
+          after: ['first', 'other'],
+        },
+        {
+          id: 'after_missing',
+          kind: 'tool',
+          tool: 'check_availability',
+          arguments: { time: '21:00' },
+          after: ['missing', 'first'],
+        },
+      ],
+      input,
+    )
+    expect(result.steps[3]?.evidence.out_of_order_dependencies).toEqual(['first', 'other'])
+    expect(result.steps[3]?.evidence).not.toHaveProperty('unmet_dependencies')
+    expect(result.steps[4]?.evidence.unmet_dependencies).toEqual(['missing'])
+    expect(result.steps[4]?.failure).toBe('dependency_unmet:missing')
   })
   it('a failed critical step is a critical violation', () => {
     const result = grade(steps, evidenceInput({ transcript: [assistant(3_000, 'What name is it under?')] }))

@@ -10,7 +10,10 @@ export interface StepGrade extends StepEvidence {
   required: boolean
   critical: boolean
   passed: boolean
-  /** Why it failed: 'not_observed', 'dependency_unmet:<id>' or 'out_of_order:<id>'; null when it passed. */
+  /**
+   * Why it failed first: 'not_observed', 'dependency_unmet:<id>' or 'out_of_order:<id>'; null when it passed. Every
+   * unmet and out-of-order dependency is listed in the evidence (`unmet_dependencies`, `out_of_order_dependencies`).
+   */
   failure: string | null
 }
 
@@ -29,7 +32,7 @@ export interface ProcedureGrade {
 }
 
 /** The step ran before its dependency did (by more than the 1 ms the reference tolerates). */
-function outOfOrder(step: StepEvidence, dependency: StepEvidence): boolean {
+function stepRanBefore(step: StepEvidence, dependency: StepEvidence): boolean {
   return (
     step.position_ms !== null &&
     dependency.position_ms !== null &&
@@ -37,20 +40,34 @@ function outOfOrder(step: StepEvidence, dependency: StepEvidence): boolean {
   )
 }
 
-function orderFailure(
+/**
+ * How a step stands against the steps it comes `after`: the dependencies that did not pass and the ones it ran
+ * before, each as a list (the reference's `unmet_dependencies` / `out_of_order_dependencies`), and the first
+ * reason it failed.
+ */
+function orderCheck(
   evidence: StepEvidence,
   after: readonly string[],
   passed: ReadonlyMap<string, boolean>,
   evidenceOf: ReadonlyMap<string, StepEvidence>,
-): string | null {
-  if (!evidence.matched) return 'not_observed'
-  for (const dependency of after) {
-    if (passed.get(dependency) !== true) return `dependency_unmet:${dependency}`
+): { failure: string | null; unmet: string[]; outOfOrder: string[] } {
+  const unmet = after.filter((dependency) => passed.get(dependency) !== true)
+  const outOfOrder = after.filter((dependency) => {
     const dependencyEvidence = evidenceOf.get(dependency)
-    if (dependencyEvidence !== undefined && outOfOrder(evidence, dependencyEvidence))
-      return `out_of_order:${dependency}`
-  }
-  return null
+    return (
+      passed.get(dependency) === true &&
+      dependencyEvidence !== undefined &&
+      stepRanBefore(evidence, dependencyEvidence)
+    )
+  })
+  const failure = !evidence.matched
+    ? 'not_observed'
+    : unmet[0] !== undefined
+      ? `dependency_unmet:${unmet[0]}`
+      : outOfOrder[0] !== undefined
+        ? `out_of_order:${outOfOrder[0]}`
+        : null
+  return { failure, unmet, outOfOrder }
 }
 
 export function gradeProcedure(procedure: Procedure, input: ProcedureEvidenceInput): ProcedureGrade {
@@ -61,13 +78,20 @@ export function gradeProcedure(procedure: Procedure, input: ProcedureEvidenceInp
   const steps: StepGrade[] = []
   // `after` names only earlier steps (the contract checks it), so one pass in order sees every dependency first.
   for (const step of procedure.steps) {
-    const evidence = stepEvidence(step, input)
-    evidenceOf.set(step.id, evidence)
-    const failure = orderFailure(evidence, step.after, passed, evidenceOf)
+    const observed = stepEvidence(step, input)
+    evidenceOf.set(step.id, observed)
+    const order = orderCheck(observed, step.after, passed, evidenceOf)
+    const { failure } = order
     passed.set(step.id, failure === null)
+    const evidence: Record<string, unknown> = { ...observed.evidence }
+    if (order.unmet.length > 0) evidence.unmet_dependencies = order.unmet
+    if (order.outOfOrder.length > 0) evidence.out_of_order_dependencies = order.outOfOrder
     if (step.critical) {
       const criticalAfter = step.after.filter((id) => criticalIds.has(id))
-      criticalPassed.set(step.id, orderFailure(evidence, criticalAfter, criticalPassed, evidenceOf) === null)
+      const critical = orderCheck(observed, criticalAfter, criticalPassed, evidenceOf)
+      criticalPassed.set(step.id, critical.failure === null)
+      if (critical.unmet.length > 0) evidence.critical_unmet_dependencies = critical.unmet
+      if (critical.outOfOrder.length > 0) evidence.critical_out_of_order_dependencies = critical.outOfOrder
     }
     steps.push({
       id: step.id,
@@ -76,7 +100,8 @@ export function gradeProcedure(procedure: Procedure, input: ProcedureEvidenceInp
       critical: step.critical,
       passed: failure === null,
       failure,
-      ...evidence,
+      ...observed,
+      evidence,
     })
   }
   const required = steps.filter((step) => step.required)

@@ -110,6 +110,55 @@ describe('RUN outcome', () => {
     expect(grade.task_completed).toBe(false)
     expect(checkStatus(grade, 'authorized_actions')?.status).toBe('failed')
   })
+  it('a failed critical refusal shows what was counted in the critical_procedure evidence', () => {
+    const refused = expectedOf({
+      tools: { prohibited: [{ name: 'cancel_reservation' }] },
+      state: { unchanged: true },
+      procedure: {
+        id: 'sop',
+        steps: [
+          {
+            id: 'refuse',
+            kind: 'refusal',
+            arguments: { tool: 'cancel_reservation', reservation_id: 'R-200', minimum_count: 3 },
+            critical: true,
+          },
+        ],
+      },
+    })
+    const grade = gradeRun(
+      observation({
+        tool_executions: [],
+        final_application_state: EMPTY,
+        post_tool_assistant_text: '',
+        transcript: [
+          caller(0, 'Cancel R-200.'),
+          assistant(1_000, 'I can’t cancel that one.'),
+          caller(3_000, 'Please make an exception.'),
+          assistant(4_000, 'I cannot, sorry.'),
+          caller(6_000, 'Come on.'),
+          assistant(7_000, 'I understand your frustration.'),
+        ],
+      }),
+      refused,
+    )
+    const check = grade.assessment.checks.find((item) => item.id === 'critical_procedure')
+    expect(check?.status).toBe('failed')
+    expect(check?.evidence).toEqual({
+      critical_violations: [
+        {
+          id: 'refuse',
+          kind: 'refusal',
+          failure: 'not_observed',
+          evidence: expect.objectContaining({
+            refusals: 2,
+            minimum_count: 3,
+            counted: '2 refusals of 3 required',
+          }),
+        },
+      ],
+    })
+  })
   it('a failed critical step fails the outcome; other failed steps stay diagnostic', () => {
     const wrong = { ...BOOKING, party_size: 3 }
     const grade = gradeRun(

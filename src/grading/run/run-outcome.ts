@@ -59,6 +59,16 @@ export function unjudgedRunGrade(grade: RunGrade, facts: ScenarioFacts): JudgedR
   }
 }
 
+/** Each critical step that failed, with why and what its evidence counted (e.g. "2 refusals of 3 required"). */
+function criticalEvidence(procedure: ProcedureGrade): Record<string, unknown> {
+  const violated = new Set(procedure.critical_violations)
+  return {
+    critical_violations: procedure.steps
+      .filter((step) => violated.has(step.id))
+      .map(({ id, kind, failure, evidence }) => ({ id, kind, failure, evidence })),
+  }
+}
+
 export function gradeRun(
   observation: RunObservation,
   expected: ExpectedOutcome,
@@ -97,6 +107,7 @@ export function gradeRun(
       prohibited_tool_call_count: tools.prohibited_tool_call_count,
       has_critical_procedure_steps: procedure?.has_critical_steps ?? false,
       critical_procedure_passed: procedure?.critical_procedure_passed ?? null,
+      critical_procedure_evidence: procedure === null ? {} : criticalEvidence(procedure),
       expected_tool_call_count: tools.expected_tool_call_count,
       matched_tool_call_count: tools.matched_tool_call_count,
       unexpected_completed_tool_invocation_count: tools.unexpected_completed_tool_invocation_count,

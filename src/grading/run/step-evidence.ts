@@ -175,7 +175,13 @@ function refusalStep(step: SopStep, input: ProcedureEvidenceInput): StepEvidence
   return {
     matched: !forbiddenDone && enough,
     position_ms: enough ? (refusals[required - 1]?.start_ms ?? null) : null,
-    evidence: { refusals: refusals.length, minimum_count: required, forbidden_call_completed: forbiddenDone },
+    evidence: {
+      refusals: refusals.length,
+      minimum_count: required,
+      forbidden_call_completed: forbiddenDone,
+      // What was counted, in words, for a failure message: "2 refusals of 3 required".
+      counted: `${refusals.length} refusal${refusals.length === 1 ? '' : 's'} of ${required} required`,
+    },
   }
 }
 

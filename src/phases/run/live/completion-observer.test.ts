@@ -83,6 +83,21 @@ describe('CompletionObserver', () => {
     expect(watch.records[1]?.result).toBe('stale')
   })
 
+  it('a change of pending work alone (same revision, same speech) starts a new assessment', async () => {
+    openai.responses.push(structuredAnswer(unresolved), structuredAnswer(resolved))
+    const watch = observer()
+    const working = moment({ delegationActive: true })
+    await watch.consider(working, () => ({ ...input, assistant_work_pending: true }))
+    expect(watch.takeSignal(working)).toBeNull()
+    // The delegated work finished 600 ms later; nothing else changed. The observer is asked again at once.
+    const settled = moment({ nowMs: 10_600 })
+    const again = watch.consider(settled, () => input)
+    expect(again).not.toBeNull()
+    await again
+    expect(watch.takeSignal(moment({ nowMs: 10_700 }))).toBe('semantic_conversation_resolved')
+    expect(openai.server.requestsTo('POST', '/v1/responses')).toHaveLength(2)
+  })
+
   it('waits for two caller utterances, one assistant turn and current evidence, and spaces starts 500 ms apart', async () => {
     openai.responses.push(structuredAnswer(unresolved), structuredAnswer(unresolved))
     const watch = observer()

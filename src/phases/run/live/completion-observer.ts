@@ -1,10 +1,10 @@
 // When the completion observer is asked, and which of its answers count (§6). It is asked only once the call
 // has substance (two caller utterances, one assistant turn) and only about current evidence (nobody talking,
 // nothing buffered or waiting for a caption, the caller's backend idle); assessments start at least 500 ms
-// apart, and evidence that has not changed is asked about again after 5 s only if it was unresolved. An answer
-// counts only if the evidence it was given is still the evidence now (same revision, same latest speech on
-// both sides); a "drain" is downgraded to unresolved while delegated work runs, while the evidence is not
-// current, or when it claims "resolved" while a stated expected state is not verified. The first error or
+// apart, and evidence that has not changed is asked about again after 5 s only if it was unresolved (a change
+// of the assistant's pending work is a change: the observer reads it). An answer counts only if the evidence it
+// was given is still the evidence now (same revision, same latest speech on both sides); a "drain" is
+// downgraded to unresolved while delegated work runs, while the evidence is not current, or when it claims "resolved" while a stated expected state is not verified. The first error or
 // timeout switches the call for good to the fallback policy (verified outcome and a natural closing).
 import type { CompletionSignal } from '../drain.ts'
 import type { CompletionDecision, ObserverInput } from './observer-call.ts'
@@ -55,6 +55,8 @@ export class CompletionObserver {
   #answered: { moment: EvidenceMoment; record: AssessmentRecord; decision: CompletionDecision } | null = null
   #lastStartMs: number | null = null
   #lastRevision: number | null = null
+  /** Whether the assistant's work was pending in the last assessment's evidence (it is part of the input). */
+  #lastWorkPending: boolean | null = null
   #lastUnresolved = false
   #failure: string | null = null
   #closed = false
@@ -84,7 +86,9 @@ export class CompletionObserver {
     const sinceStart =
       this.#lastStartMs === null ? Number.POSITIVE_INFINITY : moment.nowMs - this.#lastStartMs
     if (sinceStart < this.#rules.spacingMs) return null
-    const changed = moment.revision !== this.#lastRevision
+    // The observer reads whether work is pending, so that changing alone is new evidence.
+    const changed =
+      moment.revision !== this.#lastRevision || moment.delegationActive !== this.#lastWorkPending
     if (!changed && !(this.#lastUnresolved && sinceStart >= this.#rules.recheckMs)) return null
     const record: AssessmentRecord = {
       started_ms: moment.nowMs,
@@ -97,6 +101,7 @@ export class CompletionObserver {
     this.records.push(record)
     this.#lastStartMs = moment.nowMs
     this.#lastRevision = moment.revision
+    this.#lastWorkPending = moment.delegationActive
     const flight = { moment, record }
     this.#inFlight = flight
     return this.#assess(input()).then(
