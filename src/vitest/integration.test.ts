@@ -2,7 +2,8 @@
 // seconds, so one run checks many things: results.json, the summary lines, the failing test's message, retries,
 // and the standard reporters beside ours; the failing-fast cases stop before any worker starts.
 import { readdir, readFile, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { homedir, tmpdir } from 'node:os'
+import { isAbsolute, join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { ResultsDocumentSchema } from '../reporting/result-schema.ts'
 import {
@@ -55,7 +56,7 @@ describe('an offline run of the fixture project (one wrong-tool scenario, one co
       module: 'crawl',
       execution_mode: 'offline_fixture',
       interaction: 'single_turn',
-      dataset: join(ROOT, 'src/vitest/fixtures/tiny-dataset.json'),
+      dataset: 'src/vitest/fixtures/tiny-dataset.json',
       configuration: { assistant_mode: 'responses', audio_source: 'synthetic' },
     })
     expect(document.results.map((row) => [row.scenario_id, row.status])).toEqual([
@@ -64,6 +65,21 @@ describe('an offline run of the fixture project (one wrong-tool scenario, one co
     ])
     expect(document.summary).toEqual({ total: 2, passed: 1, failed: 1, infrastructure_errors: 0 })
     expect((await stat(join(runDirectory, 'results.json'))).mode & 0o777).toBe(0o600)
+  })
+
+  test('results.json names no absolute path of this machine: dataset and caches relative to the project', async () => {
+    const text = await readFile(join(runDirectory, 'results.json'), 'utf8')
+    const strings: string[] = []
+    const collect = (value: unknown): void => {
+      if (typeof value === 'string') strings.push(value)
+      else if (Array.isArray(value)) value.forEach(collect)
+      else if (value !== null && typeof value === 'object') Object.values(value).forEach(collect)
+    }
+    collect(JSON.parse(text))
+    expect(strings.filter((value) => isAbsolute(value))).toEqual([])
+    for (const machinePath of [ROOT, dir, tmpdir(), homedir()]) expect(text).not.toContain(machinePath)
+    const { configuration } = JSON.parse(text).run
+    expect(configuration.audio_cache_dir).toBe('.audio_cache/crawl')
   })
 
   test("Vitest's attachment copies go to <results dir>/.attachments, created private", async () => {

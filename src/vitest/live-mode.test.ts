@@ -5,7 +5,7 @@
 // timeout in every test, recorded as a live run. It runs twice to show the speech cache is used, then a third
 // time, responses architecture only, with LIVE_EVALS_REFRESH_AUDIO=true to show refresh bypasses the cache.
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../testing/live-server/index.ts'
@@ -205,7 +205,7 @@ describe('a live run against loopback stand-ins of the OpenAI services', () => {
         assistant_endpoint: null,
         voice: 'marin',
         tts_model: 'gpt-4o-mini-tts',
-        audio_cache_dir: cacheDir,
+        audio_cache_dir: relative(ROOT, cacheDir), // the project's root: results.json holds no absolute path
         refresh_audio: false,
         concurrency: 4,
         sample_rate_hz: 24_000,

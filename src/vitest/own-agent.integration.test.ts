@@ -6,16 +6,9 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
-import {
-  type ChildRun,
-  ROOT,
-  runDirectoriesIn,
-  runVitest,
-  SPAWN_TIMEOUT_MS,
-  scratch,
-} from './child-vitest.ts'
+import { type ChildRun, runDirectoriesIn, runVitest, SPAWN_TIMEOUT_MS, scratch } from './child-vitest.ts'
 
-const ROOT_FIXTURES = join(ROOT, 'src/vitest/fixtures/own-agent')
+const OWN_AGENT_FIXTURES = 'src/vitest/fixtures/own-agent'
 
 async function documentsIn(resultsDir: string): Promise<ResultsDocument[]> {
   const runs = await runDirectoriesIn(resultsDir)
@@ -57,9 +50,10 @@ describe('own scenarios and an own assistant in spec files', () => {
     for (const document of documents) {
       const datasets = (document.run.configuration.live_evals as { datasets?: string[] } | undefined)
         ?.datasets
+      // Named relative to the project, as results.json names every file.
       expect([...(datasets ?? [])].sort()).toEqual([
-        join(ROOT_FIXTURES, 'hours-dataset.json'),
-        join(ROOT_FIXTURES, 'refills.spec.ts'),
+        `${OWN_AGENT_FIXTURES}/hours-dataset.json`,
+        `${OWN_AGENT_FIXTURES}/refills.spec.ts`,
       ])
       expect(datasets).toContain(document.run.dataset)
     }

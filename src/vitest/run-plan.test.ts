@@ -1,6 +1,6 @@
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { basename, join, resolve } from 'node:path'
+import { basename, join, relative, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { DatasetValidationError } from '../scenarios/index.ts'
 import { releaseUnusedRunDirectories } from './plugin/run-directories.ts'
@@ -59,7 +59,8 @@ describe('planRun', () => {
       module: 'crawl',
       execution_mode: 'offline_fixture',
       interaction: 'single_turn',
-      dataset: join(FIXTURES, 'tiny-dataset.json'),
+      // Relative to the project (here the scratch folder, so the repository's fixture is up and over).
+      dataset: relative(dir, join(FIXTURES, 'tiny-dataset.json')),
       configuration: {
         audio_source: 'synthetic',
         assistant_mode: 'client',

@@ -21,6 +21,7 @@ import { usesRemoteClientAssistant } from '../phases/engine/architecture-choice.
 import { phaseModule } from '../phases/registry.ts'
 import { readAssistantFirstPrompt } from '../phases/run/assistant-first-prompt.ts'
 import { loadInterventions } from '../phases/run/interventions/index.ts'
+import { projectRelativePath } from '../reporting/project-path.ts'
 import { RunMetadataSchema } from '../reporting/result-schema.ts'
 import { withRunExtensions } from '../reporting/results-document.ts'
 import { type LoadedScenario, loadDataset, selectScenarios } from '../scenarios/index.ts'
@@ -61,6 +62,8 @@ export const RunPlanFieldsSchema = z.strictObject({
   mode: z.enum(['offline', 'live']),
   /** Absolute path of the dataset file. */
   dataset: z.string().min(1),
+  /** Vitest's root: results.json names the dataset and caches relative to it (never this machine's paths). */
+  projectRoot: z.string().min(1),
   /** The name the shards of one run share (LIVE_EVALS_RUN_NAME); null when none was given. */
   runName: z.string().min(1).nullable(),
   /** Which part of a sharded run this process runs; null when not sharded. */
@@ -181,8 +184,11 @@ export async function planRun<P extends Phase>(
       module: settings.phase,
       execution_mode: mode === 'live' ? 'live' : 'offline_fixture',
       interaction: description.interaction,
-      dataset: resolve(settings.dataset.path),
-      configuration: redactedConfiguration(settings, description.configuration(settings, architecture)),
+      dataset: projectRelativePath(options.projectRoot, resolve(settings.dataset.path)),
+      configuration: redactedConfiguration(
+        settings,
+        description.configuration(settings, architecture, options.projectRoot),
+      ),
     }
     runs.push({
       architecture,
@@ -199,6 +205,7 @@ export async function planRun<P extends Phase>(
     configFile: settings.config_file,
     mode,
     dataset: resolve(settings.dataset.path),
+    projectRoot: options.projectRoot,
     runName,
     shard,
     datasetProblem,

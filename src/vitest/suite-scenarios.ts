@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { inlineDataset, type ScenarioDefinition } from '../define/scenario.ts'
+import { projectRelativePath } from '../reporting/project-path.ts'
 import { type LoadedScenario, parseDataset, selectScenarios } from '../scenarios/index.ts'
 import { itemsOfShard } from './plugin/shard.ts'
 import type { RunPlan } from './run-plan.ts'
@@ -19,13 +20,19 @@ export interface SuiteScenarioSource {
 
 export interface SuiteScenarios {
   scenarios: LoadedScenario[]
-  /** Where they came from, for run.configuration: the dataset file, the spec file, or the run plan's dataset. */
+  /**
+   * Where they came from, for run.configuration: the dataset file, the spec file, or the run plan's dataset,
+   * relative to the project (as results.json names it).
+   */
   source: string
 }
 
 export async function suiteScenarios(
   source: SuiteScenarioSource,
-  plan: Pick<RunPlan, 'phase' | 'scenarios' | 'dataset' | 'datasetProblem' | 'shard' | 'settings'>,
+  plan: Pick<
+    RunPlan,
+    'phase' | 'scenarios' | 'dataset' | 'projectRoot' | 'datasetProblem' | 'shard' | 'settings'
+  >,
   specFile: string,
 ): Promise<SuiteScenarios> {
   if (source.dataset !== undefined && source.scenarios !== undefined) {
@@ -33,7 +40,7 @@ export async function suiteScenarios(
   }
   if (source.dataset === undefined && source.scenarios === undefined) {
     if (plan.datasetProblem !== null) throw new Error(`${specFile}: ${plan.datasetProblem}`)
-    return { scenarios: plan.scenarios, source: plan.dataset }
+    return { scenarios: plan.scenarios, source: projectRelativePath(plan.projectRoot, plan.dataset) }
   }
   let loaded: LoadedScenario[]
   let origin: string
@@ -58,5 +65,8 @@ export async function suiteScenarios(
     loaded = inlineDataset(source.scenarios ?? [], specFile)
   }
   const selected = selectScenarios(loaded, plan.phase, { maxExamples: plan.settings.execution.max_examples })
-  return { scenarios: itemsOfShard(selected, plan.shard), source: origin }
+  return {
+    scenarios: itemsOfShard(selected, plan.shard),
+    source: projectRelativePath(plan.projectRoot, origin),
+  }
 }

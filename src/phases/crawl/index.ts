@@ -4,6 +4,7 @@ import { resolve } from 'node:path'
 import OpenAI from 'openai'
 import { SpeechSynthesizer } from '../../audio/synthesis.ts'
 import type { CrawlSettings, PhaseSettings } from '../../config/index.ts'
+import { projectRelativePath } from '../../reporting/project-path.ts'
 import { syntheticCallerSource, ttsCallerSource } from '../engine/caller-sources.ts'
 import type { SingleTurnExecution, SingleTurnSettings } from '../engine/execution.ts'
 import type { ObservedConversation } from '../engine/observed.ts'
@@ -51,11 +52,11 @@ export const crawlPhase: PhaseModule<ObservedConversation, SingleTurnExecution, 
       ? syntheticCallerSource
       : ttsCallerSource(speechSynthesizer(crawl), crawl.models)
   },
-  configuration(settings, architecture) {
+  configuration(settings, architecture, projectRoot = process.cwd()) {
     const crawl = asCrawl(settings)
     return singleTurnConfiguration(crawl, architecture, 'synthetic', {
       tts_model: crawl.models.tts_model,
-      audio_cache_dir: speechCacheDirectory(crawl),
+      audio_cache_dir: projectRelativePath(projectRoot, speechCacheDirectory(crawl)),
       refresh_audio: crawl.audio.refresh_audio,
     })
   },

@@ -80,8 +80,15 @@ export interface PhaseModule<
   callerSource(settings: PhaseSettings): CallerSource
   readonly driver: ConversationDriver<Observed, Settings>
   readonly grader: ConversationGrader<Observed, Execution, Settings>
-  /** The `configuration` block of the run's results.json (reference §4.1), for one architecture. */
-  configuration(settings: PhaseSettings, architecture: Architecture): Record<string, unknown>
+  /**
+   * The `configuration` block of the run's results.json (reference §4.1), for one architecture. Paths in it are
+   * relative to `projectRoot` (Vitest's root; default the working directory), never absolute.
+   */
+  configuration(
+    settings: PhaseSettings,
+    architecture: Architecture,
+    projectRoot?: string,
+  ): Record<string, unknown>
   /** How long one scenario test may take, everything included. */
   testTimeoutMs(settings: PhaseSettings): number
 }
