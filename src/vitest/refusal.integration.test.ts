@@ -1,0 +1,52 @@
+// A refusal scenario written both ways, run offline in a child Vitest: a tool that throws to refuse (a failed
+// execution, expected with status 'failed') and a tool that returns its refusal (a completed execution, the
+// default status). Both pass; the thrown one is recorded as the failed execution it is.
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
+import { type ChildRun, runDirectoriesIn, runVitest, SPAWN_TIMEOUT_MS, scratch } from './child-vitest.ts'
+
+describe('a refusal written both ways', () => {
+  let run: ChildRun = { code: null, output: '' }
+  let documents: ResultsDocument[] = []
+
+  beforeAll(async () => {
+    const { dir, env } = await scratch()
+    run = await runVitest(['run', '--config', 'src/vitest/fixtures/refusal/vitest.config.ts'], {
+      ...env,
+      OPENAI_ASSISTANT_MODE: 'responses',
+    })
+    const resultsDir = join(dir, 'results')
+    documents = await Promise.all(
+      (await runDirectoriesIn(resultsDir)).map(async (name) =>
+        ResultsDocumentSchema.parse(
+          JSON.parse(await readFile(join(resultsDir, name, 'results.json'), 'utf8')),
+        ),
+      ),
+    )
+  }, SPAWN_TIMEOUT_MS)
+
+  test('both pass, tool contract included', () => {
+    expect(run.code, run.output).toBe(0)
+    expect(run.output).toContain('2 passed, 0 failed')
+    const rows = documents.flatMap((document) => document.results)
+    expect(rows.map((row) => [row.scenario_id, row.status]).sort()).toEqual([
+      ['refusal_returned', 'passed'],
+      ['refusal_thrown', 'passed'],
+    ])
+    for (const row of rows) {
+      const contract = row.assessment?.checks.find((check) => check.id === 'tool_contract')
+      expect(contract, row.scenario_id).toMatchObject({ status: 'passed', required: true })
+    }
+  })
+
+  test('the thrown refusal is a failed execution, the returned one a completed execution', () => {
+    const rows = documents.flatMap((document) => document.results)
+    const tools = (id: string) =>
+      (rows.find((row) => row.scenario_id === id)?.observability as { tools?: Record<string, unknown> })
+        ?.tools
+    expect(tools('refusal_thrown')).toMatchObject({ failed_count: 1 })
+    expect(tools('refusal_returned')).toMatchObject({ failed_count: 0 })
+  })
+})
