@@ -29,6 +29,7 @@ import {
   rowsOfRun,
   runMetadataOf,
 } from './run-results.ts'
+import { writeRunResultsFile } from './run-results-file.ts'
 
 function finished(testCase: TestCase): FinishedScenarioTest {
   const result = testCase.result()
@@ -155,12 +156,13 @@ export default class CanonicalReporter implements Reporter {
           continue
         }
         const document = resultsDocumentOf(plan, run, rows, runMetadataOf(run, tests))
-        await writeJsonArtifact(run.directory, run.resultsFile, document)
+        const written = await writeRunResultsFile(run.directory, run.resultsFile, document, log)
         this.#journals.finishRun(run.directory, reason)
         log('')
         for (const line of consoleSummaryLines(plan, run, document)) log(line)
         // A shard's results are one part of a run: its report and JUnit file come from the merged results.json.
-        if (run.resultsFile === RESULTS_FILE) {
+        // The report reads results.json itself, so it is not made from a name that was refused.
+        if (run.resultsFile === RESULTS_FILE && written === RESULTS_FILE) {
           await writeJunit(run.directory, document, log)
           await reportRun(run.directory, log)
         }

@@ -1,6 +1,7 @@
 // Entry point of the `live-evals` command: one verb per module, loaded only when used so that a verb's
 // dependencies (audio, network) cost nothing to the others. Adding a verb is one line in VERBS.
 import { readFileSync } from 'node:fs'
+import { redactText } from '../config/outbound-redaction.ts'
 
 /** Where a command writes; verbs receive it so tests can read what a command printed. */
 export interface CommandIO {
@@ -117,7 +118,12 @@ function helpText(): string {
   return `${lines.join('\n')}\n`
 }
 
-export async function main(argv: readonly string[], io: CommandIO = processIO): Promise<number> {
+export async function main(argv: readonly string[], given: CommandIO = processIO): Promise<number> {
+  // Whatever a verb prints (an upstream error quoting the key included) is scrubbed of credentials first.
+  const io: CommandIO = {
+    out: (text) => given.out(redactText(text)),
+    err: (text) => given.err(redactText(text)),
+  }
   const [verbName, ...rest] = argv
   if (verbName === '--help' || verbName === '-h' || verbName === 'help') {
     io.out(helpText())

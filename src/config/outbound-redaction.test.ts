@@ -11,6 +11,8 @@ import { JOURNAL_RUN } from '../artifacts/rows-journal.test-helpers.ts'
 import { RowsJournal } from '../artifacts/rows-journal.ts'
 import { writeJsonArtifact } from '../artifacts/write.ts'
 import { backendOpenAiClient } from '../assistants/client/backend/openai-client.ts'
+import { captureIO } from '../cli/capture-io.ts'
+import { main } from '../cli/main.ts'
 import { bookingObserved, judgeBooking } from '../grading/judge/judge.test-helpers.ts'
 import { judgeScenario } from '../grading/judge/judge-scenario.ts'
 import { stageFailureOf } from '../phases/engine/stage.ts'
@@ -118,5 +120,15 @@ describe('a gateway that echoes the key, for each HTTP endpoint a run calls', ()
       ).not.toContain(CANARY)
       expect(redactText(`Scenario echo: ${failure.message}`)).not.toContain(CANARY)
     }
+  })
+})
+
+describe('the live-evals command', () => {
+  test('prints nothing key-shaped, whatever a verb writes', async () => {
+    const io = captureIO()
+    // An unknown verb is echoed back in the error: a pasted key must not be.
+    await main([`sk-proj-${CANARY}abcdefghijklmnop`], io)
+    expect(io.stderr()).toContain('unknown command "[redacted]"')
+    expect(io.stderr()).not.toContain(CANARY)
   })
 })

@@ -10,9 +10,9 @@
 // An older, never-registered `run.configuration.live_evals.interrupted: true` is still read (and removed before
 // the strict run block is parsed), so files marked that way stay refused rather than unreadable.
 
-import { readFile, stat } from 'node:fs/promises'
 import { basename, dirname } from 'node:path'
 import { journalFilesIn, readRowsJournal } from '../artifacts/rows-journal-read.ts'
+import { describeInputFileRefusal, InputFileError, readInputFile } from '../inputs/read-input-file.ts'
 import { ReportingError } from '../reporting/errors.ts'
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import type { RunMetadata } from '../reporting/result-schema.ts'
@@ -69,16 +69,19 @@ function journalPartiality(path: string): string | null {
 export async function loadGateFile(path: string): Promise<GateFile> {
   let text: string
   try {
-    // The size first: an oversized file is refused without being read.
-    const { size } = await stat(path)
-    if (size > MAX_RESULTS_FILE_BYTES) {
-      throw new GateInputError(path, `is ${size} bytes, over the ${MAX_RESULTS_FILE_BYTES}-byte limit`)
-    }
-    text = await readFile(path, 'utf8')
+    // The bounded reader: an oversized file is refused without being read, a device or a FIFO at once.
+    text = Buffer.from(await readInputFile(path, MAX_RESULTS_FILE_BYTES)).toString('utf8')
   } catch (error) {
-    if (error instanceof GateInputError) throw error
-    const code = (error as NodeJS.ErrnoException).code ?? String(error)
-    throw new GateInputError(path, `cannot be read (${code})`)
+    if (!(error instanceof InputFileError)) throw error
+    const refusal = error.refusal
+    throw new GateInputError(
+      path,
+      refusal.kind === 'too_large'
+        ? `is ${refusal.bytes} bytes, over the ${MAX_RESULTS_FILE_BYTES}-byte limit`
+        : refusal.kind === 'unreadable'
+          ? `cannot be read (${refusal.code})`
+          : describeInputFileRefusal(refusal),
+    )
   }
   let value: unknown
   try {

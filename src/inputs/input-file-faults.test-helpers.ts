@@ -62,6 +62,7 @@ export function inputFaultCases(scratch: () => string): Record<string, (file: st
         readAssistantFirstPrompt({ simulation: { assistant_first_prompt_file: file } } as RunSettings),
       ),
     'live-evals audio': (file) => commandRefusal(['audio', 'clean', file, path.join(scratch(), 'out.wav')]),
+    'live-evals gate (results file)': (file) => commandRefusal(['gate', file]),
     'live-evals validate (recording path)': async (file) => {
       const dataset = path.join(scratch(), `recorded-${path.basename(file)}.json`)
       const recorded = setPath(singleTurnRaw('recorded'), 'input.recordings', [{ id: 'take', path: file }])

@@ -3,12 +3,12 @@
 // stereo conversation WAV gives both speakers' voiced intervals (the same energy detector the metrics use) and a
 // waveform outline. A missing or damaged artifact becomes a stated problem on that scenario, never a crash.
 
-import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { artifactPathProblem } from '../artifacts/destinations.ts'
 import { detectSpeech, type SpeechInterval } from '../audio/speech-activity.ts'
 import { loadGateFile } from '../gate/load.ts'
 import type { GateFile } from '../gate/rows.ts'
+import { describeInputFileRefusal, InputFileError, readInputFile } from '../inputs/read-input-file.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
 import { type ReportDetails, reportDetailsOf } from './details-view.ts'
 import { peakEnvelope, readPcm16Wav } from './pcm-wav.ts'
@@ -49,12 +49,15 @@ async function readArtifact(
   if (problem !== null) return `${relativePath}: ${problem}`
   const path = join(runDir, relativePath)
   try {
-    const info = await stat(path)
-    if (info.size > MAX_ARTIFACT_BYTES)
-      return `${relativePath} is ${info.size} bytes, over the report's limit`
-    return await readFile(path)
+    // The bounded reader: a device or a FIFO planted in the run folder is refused at once, not read or waited on.
+    return await readInputFile(path, MAX_ARTIFACT_BYTES)
   } catch (error) {
-    return `${relativePath} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`
+    if (!(error instanceof InputFileError)) throw error
+    const refusal = error.refusal
+    if (refusal.kind === 'too_large')
+      return `${relativePath} is ${refusal.bytes} bytes, over the report's limit`
+    if (refusal.kind === 'unreadable') return `${relativePath} cannot be read (${refusal.code})`
+    return `${relativePath} ${describeInputFileRefusal(refusal)}`
   }
 }
 
