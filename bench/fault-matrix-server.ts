@@ -30,13 +30,20 @@ function peakRssBytes(): number {
 const gc = (globalThis as { gc?: () => void }).gc
 process.on('message', () => {
   gc?.()
-  process.send?.({
-    rssBytes: process.memoryUsage().rss,
-    descriptors: readdirSync('/proc/self/fd').length,
-    offline: offline.stats(),
-    service: { active: service.activeConnections, ...service.pendingConnections() },
-    peakRssBytes: peakRssBytes(),
-  })
+  if (!process.connected) return
+  // With a callback a send to a parent that has just gone fails quietly instead of throwing EPIPE.
+  process.send?.(
+    {
+      rssBytes: process.memoryUsage().rss,
+      descriptors: readdirSync('/proc/self/fd').length,
+      offline: offline.stats(),
+      service: { active: service.activeConnections, ...service.pendingConnections() },
+      peakRssBytes: peakRssBytes(),
+    },
+    undefined,
+    undefined,
+    () => {},
+  )
 })
 process.on('disconnect', () => {
   void Promise.all([offline.close(), service.close()]).then(() => process.exit(0))

@@ -80,7 +80,8 @@ class ServerProcess {
     return { server, ports }
   }
   probe(): Promise<Probe> {
-    const reply = this.#next(10_000) as Promise<Probe>
+    // Generous: under a flood on a shared 2-core machine the server process answers late, not never.
+    const reply = this.#next(60_000) as Promise<Probe>
     this.#child.send({ probe: true })
     return reply
   }

@@ -14,6 +14,7 @@ import { unfinishedRunDirectories } from '../src/artifacts/rows-journal-read.ts'
 import {
   type InterruptibleRun,
   installInterruptHandlers,
+  interruptedRunLine,
   type SettledRun,
   settleInterruptedRunSync,
   watchRunForInterrupt,
@@ -27,16 +28,9 @@ interface OpenRun extends InterruptibleRun {
   tests: FinishedScenarioTest[]
 }
 
-/** The line printed for a run settled at an interrupt. */
-export function interruptedRunLine(run: SettledRun): string | null {
-  if (run.resultsFile !== null) {
-    const rows = `${run.finishedRows} finished scenario${run.finishedRows === 1 ? '' : 's'}`
-    return `live-evals: interrupted; the results of ${rows} are in ${run.resultsFile} (marked interrupted)`
-  }
-  if (run.removed.length > 0)
-    return `live-evals: interrupted before any scenario finished; removed ${run.removed.join(', ')}`
-  return null
-}
+// The line printed for a run settled at an interrupt lives with the listeners (a reserved folder is watched
+// before this reporter opens anything); re-exported for the reporter's Ctrl-C path.
+export { interruptedRunLine }
 
 export class RunJournals {
   readonly #plans: () => RunPlan[]

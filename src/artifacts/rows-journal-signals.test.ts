@@ -64,3 +64,30 @@ it.each(['SIGINT', 'SIGTERM'] as const)(
     expect(readdirSync(root)).toEqual(['with-rows'])
   },
 )
+
+it('SIGINT right after a run folder is reserved, before any journal: the empty folder goes and is named', {
+  timeout: 60_000,
+}, async () => {
+  const script = `
+    const { reserveRunDirectory } = await import(${moduleOf('./run-directory.ts')})
+    const reserved = await reserveRunDirectory(${JSON.stringify(root)}, 'crawl_offline_responses', new Date(0))
+    process.stdout.write('ready ' + reserved.path + '\\n')
+    setInterval(() => {}, 1000)`
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr.on('data', (chunk) => (stderr += chunk))
+  const folder = await new Promise<string>((ready) =>
+    child.stdout.on('data', (data: Buffer) => {
+      const match = /ready (.+)\n/.exec(data.toString())
+      if (match?.[1] !== undefined) ready(match[1])
+    }),
+  )
+  expect(readdirSync(root)).toEqual(['crawl_offline_responses_19700101_000000_000Z'])
+  const exited = new Promise((done) => child.on('exit', (code, received) => done(received ?? code)))
+  child.kill('SIGINT')
+  expect(await exited).toBe('SIGINT')
+  expect(stderr).toBe(`live-evals: interrupted before any scenario finished; removed ${folder}\n`)
+  expect(readdirSync(root)).toEqual([])
+})

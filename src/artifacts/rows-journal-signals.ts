@@ -40,8 +40,32 @@ let installed = false
 
 /** Registers a run to settle at SIGINT/SIGTERM; returns the function that unregisters it (its run ended). */
 export function watchRunForInterrupt(run: InterruptibleRun): () => void {
+  // The reporter's registration of a folder replaces the bare one made when the folder was reserved.
+  for (const earlier of watched) {
+    if (earlier.directory === run.directory && earlier.journal === null) watched.delete(earlier)
+  }
   watched.add(run)
   return () => watched.delete(run)
+}
+
+/**
+ * Watches a run folder from the moment it is reserved, before any journal exists: a SIGINT/SIGTERM in a run's
+ * first seconds removes it if it is still empty, instead of leaving an empty folder nothing refers to.
+ */
+export function watchReservedRunFolder(directory: string): () => void {
+  installInterruptHandlers(interruptedRunLine)
+  return watchRunForInterrupt({ directory, claim: null, journal: null })
+}
+
+/** The line printed for a run settled at an interrupt. */
+export function interruptedRunLine(run: SettledRun): string | null {
+  if (run.resultsFile !== null) {
+    const rows = `${run.finishedRows} finished scenario${run.finishedRows === 1 ? '' : 's'}`
+    return `live-evals: interrupted; the results of ${rows} are in ${run.resultsFile} (marked interrupted)`
+  }
+  if (run.removed.length > 0)
+    return `live-evals: interrupted before any scenario finished; removed ${run.removed.join(', ')}`
+  return null
 }
 
 /** Settles one run synchronously (see the header); also the Ctrl-C path, where Vitest ends the run as `interrupted`. */

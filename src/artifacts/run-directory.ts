@@ -1,7 +1,8 @@
 // Reserving a run's folder. Runs never merge: the folder is created exclusively (mkdir without
 // `recursive`, which fails if it exists). When two runs with the same label start in the same
 // millisecond (parallel shards, a quick retry), the later one takes the next free millisecond rather than
-// failing, so its name stays in the run-name format and still sorts by start time.
+// failing, so its name stays in the run-name format and still sorts by start time. A reserved folder is watched
+// for SIGINT/SIGTERM at once (rows-journal-signals.ts): a run stopped before it recorded anything leaves none.
 import { resolve } from 'node:path'
 import { ResultsDirectoryError } from './errors.ts'
 import {
@@ -9,6 +10,7 @@ import {
   makePrivateDirectoryExclusively,
   removeCreatedDirectories,
 } from './private-directories.ts'
+import { watchReservedRunFolder } from './rows-journal-signals.ts'
 import { runName } from './run-name.ts'
 
 /** How many following milliseconds to try before giving up on a crowded results folder. */
@@ -42,6 +44,7 @@ export async function reserveRunDirectory(
     const path = resolve(root, name)
     try {
       await makePrivateDirectoryExclusively(path)
+      watchReservedRunFolder(path)
       return { path, name, startedAt }
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
