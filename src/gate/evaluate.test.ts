@@ -43,6 +43,41 @@ describe('evaluateGate outcomes', () => {
     // nearest rank: ceil(0.95 * 20) = 19th of 100..2000 = 1900
     expect(report.checks[0]?.message).toBe('P95 response latency 1900 ms over n=20 responses exceeds 1500 ms')
   })
+  test('a RUN result (conversations of several responses) is judged on each conversation mean, and says so', () => {
+    const conversation = (id: string, latencyMs: number) => {
+      const built = row({ id, latencyMs })
+      const audio = built.metrics.audio
+      if (audio.response_opportunities === undefined) throw new Error('the builder measures opportunities')
+      return {
+        ...built,
+        metrics: {
+          ...built.metrics,
+          // Three requests, three answers: the opportunity counts stay consistent.
+          audio: {
+            ...audio,
+            response_opportunities: {
+              ...audio.response_opportunities,
+              caller_turn_count: 3,
+              response_eligible_count: 3,
+              response_total: 3,
+              response_count: 3,
+            },
+          },
+        },
+      }
+    }
+    const rows = [conversation('a', 400), conversation('b', 900), conversation('c', 2_400)]
+    const failing = evaluateGate([gateFile(rows)], [], options({ maxP95LatencyMs: 1_500 }))
+    expect(failing.checks.find((check) => check.name === 'max_p95_latency_ms')).toEqual({
+      name: 'max_p95_latency_ms',
+      outcome: 'fail',
+      message:
+        "P95 of each conversation's mean response latency 2400 ms over n=3 conversations (9 answered responses; " +
+        "results.json keeps only a conversation's mean) exceeds 1500 ms",
+    })
+    const passing = evaluateGate([gateFile(rows)], [], options({ maxP95LatencyMs: 2_500 }))
+    expect(passing.checks.find((check) => check.name === 'max_p95_latency_ms')?.outcome).toBe('pass')
+  })
   test('a latency threshold with no measured response is inconclusive, not a pass', () => {
     const report = evaluateGate(
       [gateFile([row({ id: 'a', latencyMs: null })])],

@@ -157,18 +157,35 @@ function passRateCheck(
   }
 }
 
+/**
+ * P95 of the per-response latencies when rows have them (single-turn rows answer one response each); otherwise,
+ * as for a RUN result, P95 of each conversation's mean response latency, the only latency results.json keeps for
+ * a conversation. The message says which one was judged.
+ */
 function latencyCheck(latency: LatencySplit, threshold: number): GateCheck {
   const name = 'max_p95_latency_ms'
-  const { p95, n } = latency.all
-  if (p95 === null) {
-    return { name, outcome: 'inconclusive', message: 'no response latency was measured, so P95 is unknown' }
+  const verdict = (p95: number) => (p95 <= threshold ? 'pass' : 'fail')
+  const compared = (p95: number) => `${p95 <= threshold ? 'is within' : 'exceeds'} ${threshold} ms`
+  if (latency.all.p95 !== null) {
+    const { p95, n } = latency.all
+    return {
+      name,
+      outcome: verdict(p95),
+      message: `P95 response latency ${p95} ms over n=${n} responses ${compared(p95)}`,
+    }
   }
-  const ok = p95 <= threshold
-  return {
-    name,
-    outcome: ok ? 'pass' : 'fail',
-    message: `P95 response latency ${p95} ms over n=${n} responses ${ok ? 'is within' : 'exceeds'} ${threshold} ms`,
+  const { p95, n } = latency.conversation_means
+  if (p95 !== null) {
+    return {
+      name,
+      outcome: verdict(p95),
+      message:
+        `P95 of each conversation's mean response latency ${p95} ms over n=${n} conversations ` +
+        `(${latency.conversation_responses} answered responses; results.json keeps only a conversation's mean) ` +
+        compared(p95),
+    }
   }
+  return { name, outcome: 'inconclusive', message: 'no response latency was measured, so P95 is unknown' }
 }
 
 /** @throws GateInputError for partial results without allowPartial, or a baseline with one key twice */

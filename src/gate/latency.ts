@@ -49,6 +49,10 @@ export interface ResponseSamples {
    * per-response sample (RUN adds its per-turn latencies separately).
    */
   rows_without_per_response_latency: number
+  /** Those rows' mean latencies (a RUN conversation's answered responses, averaged), one per row. */
+  conversation_means: number[]
+  /** How many responses those means average. */
+  conversation_responses: number
 }
 
 /** The tool work of a single-response row, from its observability, falling back to its count pairs. */
@@ -67,6 +71,8 @@ export function rowTurnWork(row: ResultItem): TurnWork {
 /** One sample per row that answered exactly one response in time; infrastructure rows are left out. */
 function responseSamplesOf(rows: readonly ResultItem[]): ResponseSamples {
   const samples: ResponseSample[] = []
+  const conversationMeans: number[] = []
+  let conversationResponses = 0
   let rowsWithoutPerResponseLatency = 0
   for (const row of rows) {
     if (row.status === 'infrastructure_error') continue
@@ -75,12 +81,19 @@ function responseSamplesOf(rows: readonly ResultItem[]): ResponseSamples {
     const answered = row.metrics.audio.response_opportunities?.response_count ?? 1
     if (answered !== 1) {
       rowsWithoutPerResponseLatency++
+      conversationMeans.push(latency)
+      conversationResponses += answered
       continue
     }
     const { scenario_id, trial } = rowKeyOf(row)
     samples.push({ scenario_id, trial, latency_ms: latency, tool_turn: isToolTurn(rowTurnWork(row)) })
   }
-  return { samples, rows_without_per_response_latency: rowsWithoutPerResponseLatency }
+  return {
+    samples,
+    rows_without_per_response_latency: rowsWithoutPerResponseLatency,
+    conversation_means: conversationMeans,
+    conversation_responses: conversationResponses,
+  }
 }
 
 export interface BandCount {
@@ -98,6 +111,13 @@ export interface LatencySplit {
   conversational_bands: BandCount[]
   tool_band: BandCount
   rows_without_per_response_latency: number
+  /**
+   * One sample per multi-response row (a RUN conversation): its mean response latency, the only latency
+   * results.json keeps for it. What a gate can judge when no row has a per-response latency.
+   */
+  conversation_means: Distribution
+  /** How many answered responses the conversation means average. */
+  conversation_responses: number
 }
 
 function bandCounts(latencies: readonly number[], band: LatencyBand): BandCount {
@@ -110,7 +130,8 @@ function bandCounts(latencies: readonly number[], band: LatencyBand): BandCount 
 }
 
 export function latencySplit(rows: readonly ResultItem[]): LatencySplit {
-  const { samples, rows_without_per_response_latency } = responseSamplesOf(rows)
+  const { samples, rows_without_per_response_latency, conversation_means, conversation_responses } =
+    responseSamplesOf(rows)
   const conversational = samples.filter((sample) => !sample.tool_turn).map((sample) => sample.latency_ms)
   const tool = samples.filter((sample) => sample.tool_turn).map((sample) => sample.latency_ms)
   return {
@@ -120,5 +141,7 @@ export function latencySplit(rows: readonly ResultItem[]): LatencySplit {
     conversational_bands: CONVERSATIONAL_BANDS.map((band) => bandCounts(conversational, band)),
     tool_band: bandCounts(tool, TOOL_TURN_BAND),
     rows_without_per_response_latency,
+    conversation_means: distributionOf(conversation_means),
+    conversation_responses,
   }
 }
