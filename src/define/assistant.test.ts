@@ -120,6 +120,21 @@ describe('defineAssistant', () => {
     expect(defineAssistant(base).offlineBehaviour).toBeUndefined()
   })
 
+  test('an agent that only talks has no tools: `tools: []` is accepted and serves none', () => {
+    const talker = defineAssistant({
+      ...base,
+      tools: [],
+      offline: { rules: [{ when: 'hi', say: 'Hello.' }] },
+    })
+    expect(talker.tools).toEqual([])
+    const executor = talker.createExecutor({ initialState: { count: 0 } })
+    expect(executor.definitions).toEqual([])
+    expect(executor.snapshot()).toEqual({ count: 0 })
+    expect(
+      talker.offlineBehaviour?.({ conversationContext: '', initialState: {} }).directAnswer('hi there'),
+    ).toBe('Hello.')
+  })
+
   test('a broken definition is refused naming the field', () => {
     expect(() => defineAssistant({ ...base, instructions: ' ' })).toThrow(
       'defineAssistant: instructions must not be empty',

@@ -75,6 +75,7 @@ export interface AssistantDefinition {
   instructions: string
   /** The delegated backend's instructions (Responses delegation's model, or your client backend's prompt). */
   backendInstructions: string
+  /** The application's tools; `[]` for an agent that only talks (then no scenario may expect a tool call). */
   tools: readonly ToolDefinitionInput[]
   /** Business facts the assistant may see (in its context), default none. */
   facts?: JsonObject
@@ -88,7 +89,8 @@ const definitionSchema = z.object({
   name: z.string().trim().min(1, 'must not be empty'),
   instructions: z.string().trim().min(1, 'must not be empty'),
   backendInstructions: z.string().trim().min(1, 'must not be empty'),
-  tools: z.array(z.unknown()).min(1, 'must list at least one tool'),
+  // An agent that only talks has no tools: `tools: []`.
+  tools: z.array(z.unknown()),
 })
 
 function matches(rule: OfflineRule, text: string, earlier: readonly SpokenTurn[]): boolean {

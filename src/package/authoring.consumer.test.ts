@@ -16,6 +16,8 @@ import {
 } from './consumer-install.test-helpers.ts'
 
 const AUTHORING = join(ROOT, 'test-projects/authoring')
+// A child tsc or Vitest on a shared two-core machine: minutes, not the unit project's 20 s.
+const CHILD_TIMEOUT_MS = 240_000
 const DIFF_LINE = 'tasks[0].title: expected "buy bread", got "buy milk"'
 
 describe('authoring an agent with the installed package', () => {
@@ -36,37 +38,45 @@ describe('authoring an agent with the installed package', () => {
     )
   }, INSTALL_TIMEOUT_MS)
 
-  test('a misspelled expected tool field ({ nam: "x" }) is a type error from the .d.ts', () => {
-    expect(installed.install.status, installed.install.output).toBe(0)
-    const tsc = run(
-      NODE,
-      [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.typo.json'],
-      installed.consumer,
-      userEnvironment(),
-    )
-    const errors = tsc.output.split('\n').filter((line) => /error TS\d+/.test(line))
-    expect(errors, tsc.output).toHaveLength(1)
-    expect(errors[0]).toMatch(
-      /^authoring\/nam-typo\.ts\(9,\d+\): error TS(2353|2561): .*'nam' does not exist.*Did you mean to write 'name'\?/,
-    )
-  })
+  test(
+    'a misspelled expected tool field ({ nam: "x" }) is a type error from the .d.ts',
+    () => {
+      expect(installed.install.status, installed.install.output).toBe(0)
+      const tsc = run(
+        NODE,
+        [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.typo.json'],
+        installed.consumer,
+        userEnvironment(),
+      )
+      const errors = tsc.output.split('\n').filter((line) => /error TS\d+/.test(line))
+      expect(errors, tsc.output).toHaveLength(1)
+      expect(errors[0]).toMatch(
+        /^authoring\/nam-typo\.ts\(9,\d+\): error TS(2353|2561): .*'nam' does not exist.*Did you mean to write 'name'\?/,
+      )
+    },
+    CHILD_TIMEOUT_MS,
+  )
 
-  test('a state mismatch shows the differing path in the console and in the report', () => {
-    expect(installed.install.status, installed.install.output).toBe(0)
-    const vitest = run(
-      NODE,
-      [join(installed.consumer, 'node_modules/vitest/vitest.mjs'), 'run'],
-      installed.consumer,
-      { ...userEnvironment(), OPENAI_ASSISTANT_MODE: 'responses' },
-    )
-    expect(vitest.status, vitest.output).toBe(1)
-    expect(vitest.output).toContain('application_state: The final state must match the expectation.')
-    expect(vitest.output).toContain(DIFF_LINE)
-    expect(vitest.output).not.toContain('"initial":')
-    const resultsDir = join(installed.consumer, 'results/crawl')
-    const [runName] = readdirSync(resultsDir).filter((name) => !name.startsWith('.'))
-    const report = readFileSync(join(resultsDir, runName ?? '', 'report.html'), 'utf8')
-    expect(report).toContain('expected vs final')
-    expect(report).toContain(DIFF_LINE.replaceAll('"', '&quot;'))
-  })
+  test(
+    'a state mismatch shows the differing path in the console and in the report',
+    () => {
+      expect(installed.install.status, installed.install.output).toBe(0)
+      const vitest = run(
+        NODE,
+        [join(installed.consumer, 'node_modules/vitest/vitest.mjs'), 'run'],
+        installed.consumer,
+        { ...userEnvironment(), OPENAI_ASSISTANT_MODE: 'responses' },
+      )
+      expect(vitest.status, vitest.output).toBe(1)
+      expect(vitest.output).toContain('application_state: The final state must match the expectation.')
+      expect(vitest.output).toContain(DIFF_LINE)
+      expect(vitest.output).not.toContain('"initial":')
+      const resultsDir = join(installed.consumer, 'results/crawl')
+      const [runName] = readdirSync(resultsDir).filter((name) => !name.startsWith('.'))
+      const report = readFileSync(join(resultsDir, runName ?? '', 'report.html'), 'utf8')
+      expect(report).toContain('expected vs final')
+      expect(report).toContain(DIFF_LINE.replaceAll('"', '&quot;'))
+    },
+    CHILD_TIMEOUT_MS,
+  )
 })

@@ -1,6 +1,7 @@
 // A refusal scenario written both ways, run offline in a child Vitest: a tool that throws to refuse (a failed
 // execution, expected with status 'failed') and a tool that returns its refusal (a completed execution, the
-// default status). Both pass; the thrown one is recorded as the failed execution it is.
+// default status). Both pass; the thrown one is recorded as the failed execution it is. A third spec expects a
+// tool its assistant does not define: it fails when collected, by name, and nothing of it runs.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
@@ -28,7 +29,6 @@ describe('a refusal written both ways', () => {
   }, SPAWN_TIMEOUT_MS)
 
   test('both pass, tool contract included', () => {
-    expect(run.code, run.output).toBe(0)
     expect(run.output).toContain('2 passed, 0 failed')
     const rows = documents.flatMap((document) => document.results)
     expect(rows.map((row) => [row.scenario_id, row.status]).sort()).toEqual([
@@ -39,6 +39,16 @@ describe('a refusal written both ways', () => {
       const contract = row.assessment?.checks.find((check) => check.id === 'tool_contract')
       expect(contract, row.scenario_id).toMatchObject({ status: 'passed', required: true })
     }
+  })
+
+  test('a misspelled expected tool fails its spec file when collected, naming file, scenario and path', () => {
+    expect(run.code, run.output).toBe(1)
+    expect(run.output).toContain('refusal/typo.spec.ts: 1 problem with the assistant under test')
+    expect(run.output).toContain(
+      'scenario refusal_typo: expected.tools.required[0].name is "cancel_ordr", which assistant "orders-throwing" does not define; its tools: cancel_order',
+    )
+    const rows = documents.flatMap((document) => document.results)
+    expect(rows.map((row) => row.scenario_id)).not.toContain('refusal_typo')
   })
 
   test('the thrown refusal is a failed execution, the returned one a completed execution', () => {

@@ -15,6 +15,7 @@ import { initialMeta } from './meta.ts'
 import { trialsToRegister, trialTestName } from './plugin/trial-meta.ts'
 import { projectOptionsOf, runPlanOf } from './provided.ts'
 import type { ScenarioTestContext } from './scenario-context.ts'
+import { suiteAssistantProblems } from './suite-assistant.ts'
 import { type SuiteScenarioSource, suiteScenarios } from './suite-scenarios.ts'
 import { architectureTag, phaseTag, scenarioTypeTag } from './tags.ts'
 
@@ -65,6 +66,15 @@ export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise
   const specFile = TestRunner.getCurrentSuite().file.filepath
   const { scenarios, source } = await suiteScenarios(options, plan, specFile)
   const assistant = options.assistant ?? null
+  if (assistant !== null) {
+    const problems = suiteAssistantProblems(assistant, scenarios, plan.mode)
+    if (problems.length > 0) {
+      throw new Error(
+        `${specFile}: ${problems.length} problem${problems.length === 1 ? '' : 's'} with the assistant under test\n` +
+          problems.map((problem) => `  - ${problem}`).join('\n'),
+      )
+    }
+  }
   const declared = new Set(project.declaredTags)
   const declaredOnly = (tags: string[]) => tags.filter((tag) => declared.has(tag))
   // One test per trial (execution.trials); a run of one trial registers exactly the tests it always did.
