@@ -11,6 +11,7 @@ export {
   type ToolDefinitionInput,
 } from './define/assistant.ts'
 export { defineScenario, type ScenarioDefinition } from './define/scenario.ts'
+export type { ExpectedToolCallInput } from './scenarios/index.ts'
 export type { LiveEvalsTaskMeta, MatcherGrade } from './vitest/meta.ts'
 export type { MultiTurnRun, ScenarioRun, SingleTurnRun } from './vitest/scenario-run.ts'
 export { type ScenarioSuiteOptions, type ScenarioTestContext, scenarioSuite } from './vitest/suite.ts'

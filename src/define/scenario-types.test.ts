@@ -2,7 +2,9 @@
 // writes is typed, so a typo is a type error where it is written, not a validation error at collection. Each
 // `@ts-expect-error` fails the typecheck if its line stops being an error; the tests check that the contract
 // refuses the same mistakes at run time too (a JavaScript spec file has no tsc).
-import { describe, expect, test } from 'vitest'
+import { describe, expect, expectTypeOf, test } from 'vitest'
+import type { z } from 'zod'
+import { type ExpectedToolCallInput, ExpectedToolCallSchema } from '../scenarios/expected.ts'
 import { DatasetValidationError } from '../scenarios/index.ts'
 import { defineScenario, inlineDataset, type ScenarioDefinition } from './scenario.ts'
 
@@ -36,6 +38,13 @@ describe('defineScenario input types', () => {
       },
     })
     expect(inlineDataset([scenario], '/spec.ts')[0]?.expected.tools.required[0]?.name).toBe('cancel_order')
+  })
+
+  test('the documented expected tool call is exactly what the contract parses', () => {
+    expectTypeOf<ExpectedToolCallInput>().toEqualTypeOf<z.input<typeof ExpectedToolCallSchema>>()
+    expect(ExpectedToolCallSchema.parse({ name: 'x' } satisfies ExpectedToolCallInput).status).toBe(
+      'completed',
+    )
   })
 
   test('a misspelled expected tool field is a type error and a validation error', () => {

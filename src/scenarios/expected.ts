@@ -1,5 +1,11 @@
 import { z } from 'zod'
-import { JsonObjectSchema, listOf, nonEmptyString } from './json-object.ts'
+import {
+  type JsonObjectInput,
+  JsonObjectSchema,
+  listOf,
+  nonEmptyString,
+  withInputType,
+} from './json-object.ts'
 import { quoteText } from './quote.ts'
 import { EACH, whenParsed } from './when-parsed.ts'
 
@@ -10,10 +16,20 @@ import { EACH, whenParsed } from './when-parsed.ts'
 export const ToolCallStatusSchema = z.enum(['any', 'completed', 'failed'])
 
 export const ExpectedToolCallSchema = z.strictObject({
-  /** The tool's name, as the assistant's tools define it. */
   name: nonEmptyString(),
-  /** The arguments that matter, matched as a subset of the call's (none: any call of that name). */
   arguments: JsonObjectSchema.default(() => ({})),
+  status: ToolCallStatusSchema.default('completed'),
+})
+
+/**
+ * One expected tool call as a scenario writes it (`expected.tools.required` / `prohibited`). Written out so that its
+ * documentation reaches the published .d.ts; a test checks that it is exactly the schema's input type.
+ */
+export interface ExpectedToolCallInput {
+  /** The tool's name, as the assistant's tools define it. */
+  name: string
+  /** The arguments that matter, matched as a subset of the call's (none: any call of that name). */
+  arguments?: JsonObjectInput
   /**
    * Which executions of the call count (default `'completed'`). A tool that refuses a call (its `execute` throws)
    * leaves a failed execution: `'failed'` expects exactly that refusal, `'any'` accepts it or a completed call.
@@ -21,14 +37,18 @@ export const ExpectedToolCallSchema = z.strictObject({
    * contract. For a prohibited call (CRAWL/WALK), `'completed'` counts only calls that went through, `'failed'`
    * only refused attempts, `'any'` both; RUN counts a prohibited attempt whatever its status.
    */
-  status: ToolCallStatusSchema.default('completed'),
-})
+  status?: z.input<typeof ToolCallStatusSchema>
+}
 export type ExpectedToolCall = z.infer<typeof ExpectedToolCallSchema>
 
 export const ExpectedToolsSchema = z.strictObject({
   // Ordered: the required calls are graded as a sequence.
-  required: listOf(ExpectedToolCallSchema).default(() => []),
-  prohibited: listOf(ExpectedToolCallSchema).default(() => []),
+  required: withInputType<readonly ExpectedToolCallInput[]>()(listOf(ExpectedToolCallSchema)).default(
+    () => [],
+  ),
+  prohibited: withInputType<readonly ExpectedToolCallInput[]>()(listOf(ExpectedToolCallSchema)).default(
+    () => [],
+  ),
 })
 export type ExpectedTools = z.infer<typeof ExpectedToolsSchema>
 

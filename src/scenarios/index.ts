@@ -16,6 +16,7 @@ export {
   type ExpectedOutcome,
   ExpectedOutcomeSchema,
   type ExpectedToolCall,
+  type ExpectedToolCallInput,
   ExpectedToolCallSchema,
   type ExpectedTools,
   type GoldenPath,
