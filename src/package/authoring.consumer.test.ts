@@ -6,14 +6,16 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } f
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import {
-  INSTALL_TIMEOUT_MS,
   type InstalledConsumer,
-  installConsumer,
+  installConsumerProject,
   NODE,
   ROOT,
   run,
   userEnvironment,
-} from './consumer-install.test-helpers.ts'
+} from './consumer-project.test-helpers.ts'
+
+/** Build, pack and `npm ci` take minutes on a shared machine. */
+const INSTALL_TIMEOUT_MS = 480_000
 
 const AUTHORING = join(ROOT, 'test-projects/authoring')
 // A child tsc or Vitest on a shared two-core machine: minutes, not the unit project's 20 s.
@@ -21,11 +23,11 @@ const CHILD_TIMEOUT_MS = 240_000
 const DIFF_LINE = 'tasks[0].title: expected "buy bread", got "buy milk"'
 
 describe('authoring an agent with the installed package', () => {
-  let installed: InstalledConsumer = { consumer: '', install: { status: null, output: '' } }
+  let installed: InstalledConsumer | null = null
 
   beforeAll(() => {
-    installed = installConsumer()
-    if (installed.install.status !== 0) return
+    installed = installConsumerProject('live-evals-authoring-')
+    if (installed.installed.status !== 0) return
     const { consumer } = installed
     mkdirSync(join(consumer, 'authoring'))
     cpSync(join(AUTHORING, 'nam-typo.ts'), join(consumer, 'authoring/nam-typo.ts'))
@@ -41,7 +43,8 @@ describe('authoring an agent with the installed package', () => {
   test(
     'a misspelled expected tool field ({ nam: "x" }) is a type error from the .d.ts',
     () => {
-      expect(installed.install.status, installed.install.output).toBe(0)
+      expect(installed?.installed.status, installed?.installed.output).toBe(0)
+      if (installed === null) return
       const tsc = run(
         NODE,
         [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.typo.json'],
@@ -60,7 +63,8 @@ describe('authoring an agent with the installed package', () => {
   test(
     'a state mismatch shows the differing path in the console and in the report',
     () => {
-      expect(installed.install.status, installed.install.output).toBe(0)
+      expect(installed?.installed.status, installed?.installed.output).toBe(0)
+      if (installed === null) return
       const vitest = run(
         NODE,
         [join(installed.consumer, 'node_modules/vitest/vitest.mjs'), 'run'],
