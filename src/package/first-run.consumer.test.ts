@@ -131,10 +131,12 @@ describe('a first run of the installed package', () => {
     const result = firstRun(NODE, consumer, 'node-24')
     expectFinishedFirstRun(result)
 
-    // Killed before its end line (the journal is cut back to its rows), the run rebuilds with its real plan.
+    // Killed before its results and end line (results.json gone, the journal cut back to its rows), the run
+    // rebuilds with its real plan. (A run whose complete results.json exists is kept as it is, not rebuilt.)
     const runDir = result.runs[0] ?? ''
     const killed = join(project.work, 'killed-run')
     cpSync(runDir, killed, { recursive: true })
+    rmSync(join(killed, 'results.json'))
     const lines = readFileSync(join(killed, 'rows.jsonl'), 'utf8').split('\n')
     writeFileSync(
       join(killed, 'rows.jsonl'),
