@@ -5,7 +5,7 @@
 // endpoint under test.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { WebSocketServer } from 'ws'
+import { type WebSocket, WebSocketServer } from 'ws'
 import { pcm16ToBytes } from '../audio/pcm.ts'
 import { syntheticSpeech } from '../audio/synthetic-voice.ts'
 
@@ -20,6 +20,11 @@ export interface SecretEchoGateway {
 export interface SecretEchoGatewayOptions {
   /** Paths answered as the real service would (only `/v1/audio/speech`: synthetic PCM speech). */
   passThrough?: readonly string[]
+  /**
+   * Let the run's preflight through (src/vitest/preflight.ts): model lookups answer 200 and the first GPT-Live
+   * session (the preflight's) is started and closed, so the refusal under test meets the scenarios themselves.
+   */
+  admitPreflight?: boolean
 }
 
 /** Everything the client sent that could be a credential, as one string to echo back. */
@@ -54,16 +59,48 @@ function echoRefusal(response: ServerResponse, credentials: string): void {
   response.end(body)
 }
 
+/** Starts a session and closes it when asked: just enough protocol for the preflight's open and close. */
+function admitSession(ws: WebSocket): void {
+  ws.on('message', (data) => {
+    const event = JSON.parse(String(data)) as { type?: string }
+    if (event.type === 'session.start') {
+      ws.send(
+        JSON.stringify({
+          type: 'session.started',
+          event_id: 'event_admit_1',
+          session: { id: 'sess_preflight' },
+        }),
+      )
+    } else if (event.type === 'session.close') {
+      ws.send(
+        JSON.stringify({
+          type: 'session.closed',
+          event_id: 'event_admit_2',
+          reason: 'client_closed',
+          usage: { seconds: 0 },
+        }),
+      )
+      ws.close(1000)
+    }
+  })
+}
+
 export async function startSecretEchoGateway(
   options: SecretEchoGatewayOptions = {},
 ): Promise<SecretEchoGateway> {
   const seen: string[] = []
   const passThrough = new Set(options.passThrough ?? [])
+  let sessionsToAdmit = options.admitPreflight === true ? 1 : 0
   const server = createServer((request, response) => {
     const path = (request.url ?? '').split('?')[0] ?? ''
     seen.push(`${request.method} ${path}`)
     readBody(request)
       .then((body) => {
+        if (options.admitPreflight === true && request.method === 'GET' && path.startsWith('/v1/models/')) {
+          response.writeHead(200, { 'content-type': 'application/json' })
+          response.end(JSON.stringify({ id: path.slice('/v1/models/'.length), object: 'model', created: 0 }))
+          return
+        }
         if (passThrough.has(path) && path === '/v1/audio/speech') {
           const input = (JSON.parse(body) as { input: string }).input
           response.writeHead(200, { 'content-type': 'audio/pcm' })
@@ -79,6 +116,11 @@ export async function startSecretEchoGateway(
     seen.push(`GET ${(request.url ?? '').split('?')[0]} (upgrade)`)
     const credentials = credentialsOf(request)
     sockets.handleUpgrade(request, socket, head, (ws) => {
+      if (sessionsToAdmit > 0) {
+        sessionsToAdmit -= 1
+        admitSession(ws)
+        return
+      }
       // The first client event is answered with an error event that quotes the credential, then the socket is
       // closed with it in the reason (a close reason is at most 123 bytes).
       ws.once('message', () => {

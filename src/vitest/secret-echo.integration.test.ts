@@ -1,7 +1,8 @@
 // No credential leaves the process when an upstream error echoes it (issue 23, point 1). The fixture project runs
 // live in a child Vitest against a gateway (src/config/secret-echo-gateway.test-helpers.ts) that quotes the
 // Authorization header back in its status text, JSON error body and headers, and on GPT-Live in its error event
-// and close reason. Once the text-to-speech call is refused; once speech passes and the GPT-Live session is.
+// and close reason. Once the preflight itself is refused (the run stops before any scenario); then, with the
+// preflight let through, once the text-to-speech call is refused and once speech passes and the GPT-Live session is.
 // The API key is deliberately not key-shaped (a gateway's own token): only the configured-secret redaction can
 // catch it. Every file of both runs (results, rows journal, details, junit, report) and the console are scanned.
 // The Responses backend and the judge are covered at the same boundary in src/config/outbound-redaction.test.ts.
@@ -22,17 +23,20 @@ interface EchoRun {
   gateway: SecretEchoGateway
 }
 
-const runs: Record<'speech' | 'session', EchoRun | null> = { speech: null, session: null }
+type EchoCase = 'preflight' | 'speech' | 'session'
+
+const runs: Record<EchoCase, EchoRun | null> = { preflight: null, speech: null, session: null }
 
 async function filesUnder(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true })
   return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name))
 }
 
-async function echoRun(name: 'speech' | 'session'): Promise<EchoRun> {
-  const gateway = await startSecretEchoGateway(
-    name === 'session' ? { passThrough: ['/v1/audio/speech'] } : {},
-  )
+async function echoRun(name: EchoCase): Promise<EchoRun> {
+  const gateway = await startSecretEchoGateway({
+    admitPreflight: name !== 'preflight',
+    ...(name === 'session' ? { passThrough: ['/v1/audio/speech'] } : {}),
+  })
   const scratchSpace = await scratch()
   const runDir = scratchSpace.dir
   const config = join(runDir, 'crawl-live.toml')
@@ -74,19 +78,24 @@ async function echoRun(name: 'speech' | 'session'): Promise<EchoRun> {
   )
   return {
     run,
-    files: [...(await filesUnder(join(runDir, 'results'))), ...(await filesUnder(reports))],
+    files: [
+      ...(await filesUnder(join(runDir, 'results')).catch(() => [])),
+      ...(await filesUnder(reports).catch(() => [])),
+    ],
     gateway,
   }
 }
 
 beforeAll(async () => {
+  runs.preflight = await echoRun('preflight')
   runs.speech = await echoRun('speech')
   runs.session = await echoRun('session')
-}, 3 * SPAWN_TIMEOUT_MS)
+}, 4 * SPAWN_TIMEOUT_MS)
 
 afterAll(async () => {
-  await Promise.all([runs.speech?.gateway.close(), runs.session?.gateway.close()])
-  for (const run of [runs.speech, runs.session]) {
+  const all = [runs.preflight, runs.speech, runs.session]
+  await Promise.all(all.map((run) => run?.gateway.close()))
+  for (const run of all) {
     const root = run?.files[0]?.split('/results/')[0]
     if (root !== undefined) await rm(root, { recursive: true, force: true })
   }
@@ -97,6 +106,16 @@ function ran(run: EchoRun | null): EchoRun {
   return run
 }
 
+describe('a gateway that echoes the key to the preflight', () => {
+  test('the run stops before any scenario, and its message holds no configured credential', () => {
+    const { run, gateway } = ran(runs.preflight)
+    expect(run.code).not.toBe(0)
+    expect(gateway.seen.some((line) => line.startsWith('GET /v1/models/'))).toBe(true)
+    expect(gateway.seen).not.toContain('POST /v1/audio/speech')
+    expect(run.output.includes(CANARY), run.output).toBe(false)
+  })
+})
+
 describe.each(['speech', 'session'] as const)('a gateway that echoes the key (%s refused)', (name) => {
   test('the refused endpoint was reached and every scenario failed on it', async () => {
     const { run, gateway } = ran(runs[name])
@@ -105,17 +124,22 @@ describe.each(['speech', 'session'] as const)('a gateway that echoes the key (%s
     else expect(gateway.seen.some((line) => line.endsWith('(upgrade)'))).toBe(true)
     const results = ran(runs[name]).files.filter((file) => file.endsWith('/results.json'))
     expect(results).toHaveLength(2)
+    const refused: { error: { message: string } | null }[] = []
     for (const file of results) {
       const document = JSON.parse(await readFile(file, 'utf8')) as {
         results: { status: string; error: { stage: string; message: string } | null }[]
       }
+      const stage = name === 'speech' ? 'audio_synthesis' : 'session_start'
       for (const row of document.results) {
         expect(row.status).toBe('infrastructure_error')
-        expect(row.error?.stage).toBe(name === 'speech' ? 'audio_synthesis' : 'session_start')
-        // The refusal is still explained; only the credential is gone.
-        expect(row.error?.message).toContain('[redacted]')
+        // The first refusal stops the run: scenarios that start after it fail at `connection` (run-stop.ts).
+        expect([stage, 'connection']).toContain(row.error?.stage)
       }
+      refused.push(...document.results.filter((row) => row.error?.stage === stage))
     }
+    // The first refusal is still explained (in whichever architecture's run met it); only the credential is gone.
+    expect(refused.length).toBeGreaterThan(0)
+    for (const row of refused) expect(row.error?.message).toContain('[redacted]')
   })
 
   test('no artifact, report or console line holds any configured credential', async () => {

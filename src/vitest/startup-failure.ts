@@ -4,6 +4,7 @@
 // would be shown as an "Unhandled Error" that "might cause false positive tests", with a stack into our code.
 import { ArtifactsError } from '../artifacts/index.ts'
 import { HarnessConfigError } from '../config/index.ts'
+import { redactText } from '../config/outbound-redaction.ts'
 import { DatasetValidationError } from '../scenarios/index.ts'
 import { RunPlanProblem } from './run-plan.ts'
 
@@ -21,18 +22,23 @@ function isUserProblem(error: unknown): error is Error {
   )
 }
 
-/** The text printed when a phase's run cannot start. */
+/**
+ * The text printed when a phase's run cannot start. It leaves the process, so it is redacted: a preflight's
+ * refusal may quote what an upstream gateway echoed, the key included.
+ */
 export function startupFailureText(phase: string, error: unknown): string {
   const detail = isUserProblem(error)
     ? error.message
     : error instanceof Error
       ? (error.stack ?? error.message)
       : String(error)
-  return [
-    `live-evals: the ${phase.toUpperCase()} run cannot start; nothing was run and no run directory was created.`,
-    detail,
-    '',
-  ].join('\n')
+  return redactText(
+    [
+      `live-evals: the ${phase.toUpperCase()} run cannot start; nothing was run and no run directory was created.`,
+      detail,
+      '',
+    ].join('\n'),
+  )
 }
 
 /** Prints the problem to stderr and ends the process with exit code 1. */
