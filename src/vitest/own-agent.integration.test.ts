@@ -72,6 +72,10 @@ describe('own scenarios and an own assistant in spec files', () => {
       const listed = (document.run.configuration.live_evals as { assistants?: string[] } | undefined)
         ?.assistants
       expect([...(listed ?? [])].sort()).toEqual(['juniper-table', 'maple-pharmacy'])
+      // The console's closing lines name them as results.json lists them.
+      expect(run.output).toContain(
+        `[${document.run.configuration.assistant_mode}] Assistants under test: ${listed?.join(', ')}.`,
+      )
     }
   })
 
