@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { resultsDocument, row } from '../src/gate/gate.test-helpers.ts'
 import type { ResultItem } from '../src/reporting/result-schema.ts'
+import { withAssistant } from '../src/reporting/row-assistant.ts'
 import { runExtensionLines } from './run-extension-lines.ts'
 
 function recorded(id: string, source: string, condition: string, passed: boolean): ResultItem {
@@ -15,7 +16,20 @@ function recorded(id: string, source: string, condition: string, passed: boolean
   }
 }
 
-describe('console lines for trials and robustness', () => {
+describe('console lines for the assistants, trials and robustness', () => {
+  test('the assistants under test of the run’s rows, each once', () => {
+    const rows = [
+      withAssistant(row({ id: 'refill' }), 'maple-pharmacy'),
+      withAssistant(row({ id: 'hours' }), 'juniper-table'),
+      withAssistant(row({ id: 'pharmacy_hours' }), 'maple-pharmacy'),
+    ]
+    expect(runExtensionLines('client', resultsDocument(rows))).toEqual([
+      '[client] Assistants under test: maple-pharmacy, juniper-table.',
+    ])
+    expect(runExtensionLines('responses', resultsDocument(rows.slice(1, 2)))).toEqual([
+      '[responses] Assistant under test: juniper-table.',
+    ])
+  })
   test('a run without either prints nothing more than the reference lines', () => {
     expect(runExtensionLines('client', resultsDocument([row({ id: 'a' })]))).toEqual([])
   })

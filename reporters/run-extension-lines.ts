@@ -1,4 +1,4 @@
-// The console lines for what a run adds beyond the reference's counts: repeated trials (pass^1, pass^k, the
+// The console lines for what a run adds beyond the reference's counts: the assistants under test, repeated trials (pass^1, pass^k, the
 // scenarios that were not repeatable, each measured metric's spread over the trials) and condition robustness.
 // Read from the results document's run extensions, so the console says what results.json says.
 
@@ -18,6 +18,11 @@ function named(items: readonly string[]): string {
 export function runExtensionLines(architecture: string, document: ResultsDocument): string[] {
   const block = document.run.configuration[EXTENSION_KEY]
   const lines: string[] = []
+  const assistants = block?.assistants
+  if (assistants !== undefined) {
+    const label = assistants.length === 1 ? 'Assistant under test' : 'Assistants under test'
+    lines.push(`[${architecture}] ${label}: ${named(assistants)}.`)
+  }
   const trials = block?.trials
   if (trials !== undefined) {
     lines.push(

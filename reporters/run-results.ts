@@ -5,6 +5,7 @@
 import { infrastructureErrorRow } from '../src/reporting/result-item.ts'
 import type { ResultItem, ResultsDocument } from '../src/reporting/result-schema.ts'
 import { buildResultsDocument, withRunExtensions } from '../src/reporting/results-document.ts'
+import { withAssistant } from '../src/reporting/row-assistant.ts'
 import { withTrial } from '../src/reporting/row-key.ts'
 import type { LiveEvalsTaskMeta } from '../src/vitest/meta.ts'
 import type { PlannedRun, RunPlan } from '../src/vitest/run-plan.ts'
@@ -39,8 +40,9 @@ export function rowOfTest(test: FinishedScenarioTest): ResultItem | null {
   const meta = test.meta
   if (meta === undefined) return null
   if (test.state !== 'passed' && test.state !== 'failed') return null
-  // Keyed by (scenario id, trial): the trial the suite gave the test is the row's, whoever built the row.
-  return withTrial(sealedOrFallbackRow(test, meta), test.trial ?? null)
+  // Keyed by (scenario id, trial): the trial the suite gave the test is the row's, whoever built the row; so is
+  // the assistant the suite ran it against.
+  return withAssistant(withTrial(sealedOrFallbackRow(test, meta), test.trial ?? null), meta.assistant ?? null)
 }
 
 function sealedOrFallbackRow(test: FinishedScenarioTest, meta: LiveEvalsTaskMeta): ResultItem {

@@ -6,8 +6,10 @@ import { isToolTurn, type LatencySplit, latencySplit, rowTurnWork } from '../gat
 import { architectureOf } from '../gate/row-keys.ts'
 import { summarizeConditionRobustness } from '../reporting/condition-robustness.ts'
 import type { ConditionRobustness } from '../reporting/extensions/condition-robustness.ts'
+import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import type { RunTrials } from '../reporting/extensions/trials.ts'
 import type { ResultItem, ResultStatus } from '../reporting/result-schema.ts'
+import { assistantsOf } from '../reporting/row-assistant.ts'
 import { rowKeyOf } from '../reporting/row-key.ts'
 import { type MetricSummary, ROW_METRICS, summarizeMetrics } from '../reporting/row-metrics.ts'
 import { type ProportionInterval, wilsonInterval } from '../reporting/statistics.ts'
@@ -61,6 +63,8 @@ export interface ScenarioModel {
   anchor: string
   scenario_id: string
   trial: number
+  /** The assistant under test this row evaluated; null when the row does not say (written before it was kept). */
+  assistant: string | null
   title: string
   status: ResultStatus
   error: { stage: string; message: string } | null
@@ -78,7 +82,15 @@ export interface ScenarioModel {
 }
 
 export interface RunReportModel {
-  run: { id: string; module: string; execution_mode: string; architecture: string; dataset: string }
+  run: {
+    id: string
+    module: string
+    execution_mode: string
+    architecture: string
+    dataset: string
+    /** The distinct assistants under test of the rows, in row order; empty when no row names one. */
+    assistants: string[]
+  }
   partial: string | null
   /** Rows by status (results.json's summary): with trials, a scenario counts once per trial. */
   counts: { total: number; passed: number; failed: number; infrastructure_errors: number }
@@ -172,6 +184,7 @@ export function scenarioModel(row: ResultItem, evidence: ScenarioEvidence): Scen
     anchor: anchorOf(scenario_id, trial),
     scenario_id,
     trial,
+    assistant: row.observability?.[EXTENSION_KEY]?.assistant ?? null,
     title: row.title ?? scenario_id,
     status: row.status,
     error: row.error,
@@ -213,6 +226,8 @@ export function runReportModel(loaded: LoadedRun): RunReportModel {
       execution_mode: document.run.execution_mode,
       architecture: architectureOf(document),
       dataset: document.run.dataset,
+      // From the rows, as results.json's run extension is.
+      assistants: assistantsOf(rows) ?? [],
     },
     partial,
     counts: document.summary,

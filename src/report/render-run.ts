@@ -58,7 +58,7 @@ ${latency.rows_without_per_response_latency === 0 ? html`` : html`<p class="meta
 
 function tableRow(scenario: ScenarioModel): SafeHtml {
   const search =
-    `${scenario.scenario_id} ${scenario.title} ${scenario.failed_checks.map((check) => check.id).join(' ')}`.toLowerCase()
+    `${scenario.scenario_id} ${scenario.title} ${scenario.assistant ?? ''} ${scenario.failed_checks.map((check) => check.id).join(' ')}`.toLowerCase()
   const metric = (name: string, unit: 'ms' | 'ratio') => {
     const value = scenario.metrics[name] ?? null
     return html`<td class="num" data-value="${valueOrEmpty(value)}">${unit === 'ms' ? formatMs(value) : formatRatio(value)}</td>`
@@ -79,7 +79,7 @@ ${metric('semantic_quality', 'ratio')}
 
 function scenarioTable(model: RunReportModel): SafeHtml {
   return html`<div class="filters">
-<input id="filter-text" type="search" placeholder="filter by id, title or failed check" aria-label="filter scenarios">
+<input id="filter-text" type="search" placeholder="filter by id, title, assistant or failed check" aria-label="filter scenarios">
 <select id="filter-status" aria-label="status"><option value="">every status</option><option value="passed">passed</option><option value="failed">failed</option><option value="infrastructure_error">infrastructure error</option></select>
 <span id="filter-count" class="meta"></span>
 </div>
@@ -89,12 +89,20 @@ ${model.scenarios.map(tableRow)}
 </tbody></table>`
 }
 
+/** The run's assistants under test (a run can hold spec files with different ones); nothing when unknown. */
+function assistantsLine(assistants: readonly string[]): SafeHtml {
+  if (assistants.length === 0) return html``
+  const label = assistants.length === 1 ? 'assistant under test' : 'assistants under test'
+  return html`<p class="meta assistants">${label}: ${assistants.map((name, index) => html`${index === 0 ? '' : ', '}<b>${name}</b>`)}</p>`
+}
+
 export function renderRunReport(model: RunReportModel): string {
   const { run } = model
   return page(
     `live-evals ${run.id}`,
     html`<h1>${run.id}</h1>
 <p class="meta">${run.module} · ${run.architecture} · ${run.execution_mode} · dataset ${run.dataset}</p>
+${assistantsLine(run.assistants)}
 ${model.partial === null ? html`` : html`<p class="problem"><b>Partial results:</b> ${model.partial}</p>`}
 ${summary(model)}
 <h2>Metrics</h2>

@@ -11,6 +11,7 @@ function scenario(check: CheckModel): ScenarioModel {
     anchor: 's-refill',
     scenario_id: 'refill',
     trial: 1,
+    assistant: null,
     title: 'Refill',
     status: 'failed',
     error: null,

@@ -121,6 +121,7 @@ export function scenarioSection(scenario: ScenarioModel): SafeHtml {
   return html`<section class="scenario" id="${scenario.anchor}" data-status="${scenario.status}">
 <h2>${statusBadge(scenario.status)} ${scenario.scenario_id}${trial}</h2>
 <p class="meta">${scenario.title}${scenario.rationale === null ? '' : ` — ${scenario.rationale}`}</p>
+${scenario.assistant === null ? html`` : html`<p class="meta assistant">assistant under test: <b>${scenario.assistant}</b></p>`}
 ${scenario.error === null ? html`` : html`<p class="problem">Error at <b>${scenario.error.stage}</b>: ${scenario.error.message}</p>`}
 ${scenario.problems.map((problem) => html`<p class="problem">Not shown: ${problem}</p>`)}
 ${scenario.failed_checks.length === 0 ? html`` : html`<p><b>Failed checks:</b> ${scenario.failed_checks.map((check) => check.id).join(', ')}</p>`}

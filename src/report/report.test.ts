@@ -1,10 +1,13 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { captureIO } from '../cli/capture-io.ts'
 import { run as reportCommand } from '../cli/report.ts'
-import { escapeHtml, html, jsonText } from './html.ts'
+import { ResultsDocumentSchema } from '../reporting/result-schema.ts'
+import { buildResultsDocument } from '../reporting/results-document.ts'
+import { withAssistant } from '../reporting/row-assistant.ts'
+import { anchorOf, escapeHtml, html, jsonText } from './html.ts'
 import { loadRun } from './load-run.ts'
 import { runReportModel } from './model.ts'
 import { CONTENT_SECURITY_POLICY } from './page-assets.ts'
@@ -95,6 +98,45 @@ describe('the run report page', () => {
     expect(svg).toContain('xmlns="http://www.w3.org/2000/svg"')
     expect(svg).toContain('<title>caller voiced')
     expect(svg).not.toContain('data-seek-ms')
+  })
+})
+
+describe('the assistants under test', () => {
+  test('the run names every assistant of its rows, and each scenario its own; an unnamed row shows none', async () => {
+    const twoDir = await mkdtemp(join(folder, 'crawl_offline_two_'))
+    await writeSampleRun(twoDir)
+    const file = join(twoDir, 'results.json')
+    const document = ResultsDocumentSchema.parse(JSON.parse(await readFile(file, 'utf8')))
+    const named = ['maple-pharmacy', 'juniper-table', null]
+    const rows = document.results.map((row, index) => withAssistant(row, named[index] ?? null))
+    await writeFile(
+      file,
+      JSON.stringify(
+        buildResultsDocument(
+          document.run,
+          rows,
+          rows.map((row) => row.scenario_id),
+        ),
+      ),
+    )
+
+    const model = runReportModel(await loadRun(twoDir))
+    expect(model.run.assistants).toEqual(['maple-pharmacy', 'juniper-table'])
+    expect(model.scenarios.map((scenario) => scenario.assistant)).toEqual(named)
+    const page = await readFile(await writeRunReport(twoDir), 'utf8')
+    expect(page).toContain(
+      '<p class="meta assistants">assistants under test: <b>maple-pharmacy</b>, <b>juniper-table</b></p>',
+    )
+    const section = (id: string) =>
+      page.slice(page.indexOf(`<section class="scenario" id="${id}"`)).split('</section>')[0]
+    expect(section(anchorOf('booking_ok', 1))).toContain('assistant under test: <b>maple-pharmacy</b>')
+    expect(section(anchorOf('booking_bad', 1))).toContain('assistant under test: <b>juniper-table</b>')
+    expect(section(anchorOf('booking_broken', 1))).not.toContain('assistant under test')
+  })
+  test('a run whose rows name no assistant shows no assistants line', async () => {
+    const page = await readFile(await writeRunReport(runDir), 'utf8')
+    expect(page).not.toContain('assistant under test')
+    expect(page).not.toContain('assistants under test')
   })
 })
 

@@ -11,6 +11,7 @@ import {
   type RunMetadata,
   RunMetadataSchema,
 } from './result-schema.ts'
+import { assistantsOf } from './row-assistant.ts'
 import { assertUniqueRowKeys, rowKeyOf } from './row-key.ts'
 import { summarizeResults } from './summary.ts'
 import { summarizeTrials } from './trials-summary.ts'
@@ -93,7 +94,7 @@ function withRunBlock(run: RunMetadata, features: RunExtensions): RunMetadata {
 }
 
 /**
- * The features that are a function of the rows (`trials`, `condition_robustness`) are recomputed from them on
+ * The features that are a function of the rows (`trials`, `condition_robustness`, `assistants`) are recomputed from them on
  * every build: a merged, rebuilt or regraded document never carries figures of other rows.
  */
 function withRowDerivedFeatures(run: RunMetadata, rows: readonly ResultItem[]): RunMetadata {
@@ -101,5 +102,6 @@ function withRowDerivedFeatures(run: RunMetadata, rows: readonly ResultItem[]): 
     ...existingFeatures(run),
     trials: summarizeTrials(rows) ?? undefined,
     condition_robustness: summarizeConditionRobustness(rows) ?? undefined,
+    assistants: assistantsOf(rows) ?? undefined,
   })
 }

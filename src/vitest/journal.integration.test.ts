@@ -30,7 +30,8 @@ test('a finished run: one journal row per scenario (retries included), the end l
     [...journal.rows].sort((a, b) => String(a.scenario_id).localeCompare(String(b.scenario_id))),
   ).toEqual([...document.results].sort((a, b) => a.scenario_id.localeCompare(b.scenario_id)))
   expect(document.results.map((row) => row.status)).toEqual(['failed', 'passed'])
-  expect(document.run.configuration.live_evals).toBeUndefined()
+  // Nothing beyond the assistant under test (the bundled example): no completion, no datasets.
+  expect(document.run.configuration.live_evals).toEqual({ version: '1.0', assistants: ['juniper-table'] })
   expect((await loadGateFile(join(runDir, 'results.json'))).partial).toBeNull()
   expect(run.output).toContain(`Report: ${join(runDir, 'report.html')}`)
   expect((await stat(join(runDir, 'report.html'))).isFile()).toBe(true)

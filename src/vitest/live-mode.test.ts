@@ -211,6 +211,8 @@ describe('a live run against loopback stand-ins of the OpenAI services', () => {
         sample_rate_hz: 24_000,
         chunk_ms: 20,
         real_time: true,
+        // The fixture's spec names no assistant: the bundled example is the one evaluated.
+        live_evals: { version: '1.0', assistants: ['juniper-table'] },
       })
     }
   })

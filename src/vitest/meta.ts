@@ -29,6 +29,11 @@ export interface LiveEvalsTaskMeta {
   architecture: AssistantArchitecture
   /** Where the scenario came from: its dataset file, or the spec file that wrote it inline; null when unknown. */
   source: string | null
+  /**
+   * The assistant under test's name (defineAssistant's `name`, or the bundled example's); it goes on the row.
+   * Absent in meta of tests not built by scenarioSuite (a regrade, an older blob report).
+   */
+  assistant?: string
   /** The run directory this test's row belongs to (one per architecture). */
   runDirectory: string
   /** Per-attempt: 0 for the first try, n for the n-th retry. */

@@ -22,11 +22,13 @@ async function documentsIn(resultsDir: string): Promise<ResultsDocument[]> {
 describe('own scenarios and an own assistant in spec files', () => {
   let run: ChildRun = { code: null, output: '' }
   let documents: ResultsDocument[] = []
+  let runDirectories: string[] = []
 
   beforeAll(async () => {
     const { dir, env } = await scratch()
     run = await runVitest(['run', '--config', 'src/vitest/fixtures/own-agent/vitest.config.ts'], env)
     documents = await documentsIn(join(dir, 'results'))
+    runDirectories = (await runDirectoriesIn(join(dir, 'results'))).map((name) => join(dir, 'results', name))
   }, SPAWN_TIMEOUT_MS)
 
   test('every spec’s scenarios are rows once, in both architectures, and pass', () => {
@@ -56,6 +58,33 @@ describe('own scenarios and an own assistant in spec files', () => {
         `${OWN_AGENT_FIXTURES}/refills.spec.ts`,
       ])
       expect(datasets).toContain(document.run.dataset)
+    }
+  })
+
+  test('each row names the assistant its spec file ran, and the run names both', () => {
+    for (const document of documents) {
+      const assistantOf = (id: string) =>
+        document.results.find((row) => row.scenario_id === id)?.observability?.live_evals?.assistant
+      // hours.spec.ts names no assistant (the bundled restaurant example); refills.spec.ts brings its own.
+      expect(assistantOf('fixture_hours')).toBe('juniper-table')
+      expect(assistantOf('refill_4417')).toBe('maple-pharmacy')
+      expect(assistantOf('pharmacy_hours')).toBe('maple-pharmacy')
+      const listed = (document.run.configuration.live_evals as { assistants?: string[] } | undefined)
+        ?.assistants
+      expect([...(listed ?? [])].sort()).toEqual(['juniper-table', 'maple-pharmacy'])
+      // The console's closing lines name them as results.json lists them.
+      expect(run.output).toContain(
+        `[${document.run.configuration.assistant_mode}] Assistants under test: ${listed?.join(', ')}.`,
+      )
+    }
+  })
+
+  test('the report names the run’s assistants and each scenario’s', async () => {
+    for (const directory of runDirectories) {
+      const page = await readFile(join(directory, 'report.html'), 'utf8')
+      expect(page).toMatch(/assistants under test: <b>[a-z-]+<\/b>, <b>[a-z-]+<\/b>/)
+      expect(page).toContain('assistant under test: <b>maple-pharmacy</b>')
+      expect(page).toContain('assistant under test: <b>juniper-table</b>')
     }
   })
 

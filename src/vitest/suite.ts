@@ -7,6 +7,8 @@ import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, inject, TestRunner } from 'vitest'
 import type { AssistantApplication } from '../assistants/application.ts'
+import { restaurantApplication as clientRestaurant } from '../assistants/client/application.ts'
+import { restaurantApplication as responsesRestaurant } from '../assistants/responses/application.ts'
 import type { Phase } from '../config/index.ts'
 import { scenarioType } from '../scenarios/index.ts'
 import { assertDefaultBody } from './default-body.ts'
@@ -81,7 +83,10 @@ export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise
   const trials = trialsToRegister(plan.settings.execution.trials)
 
   const test = scenarioTest()
+  // The name each row records: the spec's own assistant, or the bundled example each architecture serves.
+  const bundledName = { client: clientRestaurant().name, responses: responsesRestaurant().name }
   for (const run of plan.runs) {
+    const assistantName = assistant?.name ?? bundledName[run.architecture]
     describe(run.architecture, () => {
       test.override('architecture', run.architecture)
       test.override('assistant', assistant)
@@ -104,6 +109,7 @@ export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise
                     scenarioId: scenario.id,
                     scenarioType: type,
                     architecture: run.architecture,
+                    assistant: assistantName,
                     source,
                     runDirectory: run.directory,
                   }),

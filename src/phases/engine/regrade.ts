@@ -16,6 +16,7 @@ import { reserveRunDirectory, writeJsonArtifact } from '../../artifacts/index.ts
 import type { SemanticJudgeOptions } from '../../grading/judge/index.ts'
 import type { SingleTurnGrade } from '../../grading/single-turn.ts'
 import type { InteractionMetrics } from '../../metrics/interaction.ts'
+import { EXTENSION_KEY } from '../../reporting/extensions/registry.ts'
 import { infrastructureErrorRow } from '../../reporting/result-item.ts'
 import {
   type ResultArtifacts,
@@ -24,6 +25,7 @@ import {
   ResultsDocumentSchema,
 } from '../../reporting/result-schema.ts'
 import { buildResultsDocument } from '../../reporting/results-document.ts'
+import { withAssistant } from '../../reporting/row-assistant.ts'
 import type { LoadedScenario } from '../../scenarios/index.ts'
 import { artifactLayout } from './artifacts.ts'
 import { assessObservation } from './assess.ts'
@@ -136,20 +138,25 @@ export async function regradeRun(options: RegradeOptions): Promise<RegradeOutcom
       rows.push({ ...row, artifacts: rebased(row.artifacts, from, to) })
       continue
     }
+    // Which assistant was evaluated is a fact of the run, not a grade: a regraded row keeps it.
+    const assistant = row.observability?.[EXTENSION_KEY]?.assistant ?? null
     try {
-      rows.push(await regradeRow(row, from, to, options))
+      rows.push(withAssistant(await regradeRow(row, from, to, options), assistant))
       regraded++
     } catch (error) {
       // One unreadable scenario is that row's problem; the others are still graded.
       if (!(error instanceof RegradeInputError)) throw error
       rows.push(
-        infrastructureErrorRow({
-          scenario_id: row.scenario_id,
-          ...(row.title === undefined ? {} : { title: row.title }),
-          stage: 'input_setup',
-          message: `re-grading: ${error.message}`,
-          artifacts: rebased(row.artifacts, from, to),
-        }),
+        withAssistant(
+          infrastructureErrorRow({
+            scenario_id: row.scenario_id,
+            ...(row.title === undefined ? {} : { title: row.title }),
+            stage: 'input_setup',
+            message: `re-grading: ${error.message}`,
+            artifacts: rebased(row.artifacts, from, to),
+          }),
+          assistant,
+        ),
       )
     }
   }

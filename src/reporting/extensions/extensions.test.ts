@@ -3,8 +3,9 @@ import { z } from 'zod'
 import { ReportingError } from '../errors.ts'
 import { passingRowInput } from '../reporting-fixtures.ts'
 import { buildResultRow, infrastructureErrorRow, validateResultRow } from '../result-item.ts'
-import { RunMetadataSchema } from '../result-schema.ts'
-import { withRunExtensions } from '../results-document.ts'
+import { ResultsDocumentSchema, RunMetadataSchema } from '../result-schema.ts'
+import { buildResultsDocument, withRunExtensions } from '../results-document.ts'
+import { assistantsOf, withAssistant } from '../row-assistant.ts'
 import { defineExtensionFeature, extensionBlockSchema } from './define.ts'
 import {
   EXTENSION_VERSION,
@@ -140,5 +141,56 @@ describe('the run block', () => {
     expect(RunMetadataSchema.parse({ ...run, configuration: { anything: [1, 2] } }).configuration).toEqual({
       anything: [1, 2],
     })
+  })
+})
+
+describe('the assistant under test', () => {
+  const run = {
+    id: 'crawl_offline_20261201_000000_000Z',
+    module: 'crawl' as const,
+    execution_mode: 'offline_fixture' as const,
+    interaction: 'single_turn' as const,
+    dataset: '/data/scenarios.json',
+    configuration: { audio_source: 'synthetic' },
+  }
+  const rowOf = (scenario_id: string, assistant: string | null) =>
+    withAssistant(buildResultRow(passingRowInput({ scenario_id })), assistant)
+
+  test('a row names its assistant in observability.live_evals, beside its other features', () => {
+    const row = withAssistant(buildResultRow(passingRowInput({ extensions: { trial: 2 } })), 'maple-pharmacy')
+    expect(row.observability).toEqual({
+      live_evals: { version: EXTENSION_VERSION, trial: 2, assistant: 'maple-pharmacy' },
+    })
+    expect(validateResultRow(row)).toEqual(row)
+    // Unknown stays unknown: no name, no block.
+    expect(rowOf('hours', null)).not.toHaveProperty('observability')
+    expect(RowExtensionBlockSchema.safeParse({ version: EXTENSION_VERSION, assistant: ' ' }).success).toBe(
+      false,
+    )
+  })
+  test('the run lists the distinct assistants of its rows in row order, validated by the results schema', () => {
+    const rows = [
+      rowOf('refill', 'maple-pharmacy'),
+      rowOf('hours', 'juniper-table'),
+      rowOf('pharmacy_hours', 'maple-pharmacy'),
+    ]
+    const document = buildResultsDocument(run, rows, ['refill', 'hours', 'pharmacy_hours'])
+    expect(document.run.configuration.live_evals).toEqual({
+      version: EXTENSION_VERSION,
+      assistants: ['maple-pharmacy', 'juniper-table'],
+    })
+    expect(ResultsDocumentSchema.parse(JSON.parse(JSON.stringify(document)))).toEqual(document)
+    expect(document.results.map((row) => row.observability?.live_evals?.assistant)).toEqual([
+      'maple-pharmacy',
+      'juniper-table',
+      'maple-pharmacy',
+    ])
+  })
+  test('rows that name no assistant give the run no list (a rebuilt document drops a stale one)', () => {
+    const stale = withRunExtensions(run, { assistants: ['someone-else'] })
+    const document = buildResultsDocument(stale, [rowOf('hours', null)], ['hours'])
+    expect(document.run.configuration).not.toHaveProperty('live_evals')
+    expect(assistantsOf([rowOf('hours', null)])).toBeNull()
+    expect(RunMetadataSchema.safeParse(withRunExtensions(run, { assistants: [] })).success).toBe(false)
   })
 })

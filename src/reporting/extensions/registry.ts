@@ -19,6 +19,7 @@
 // list below. Nobody edits result-schema.ts for it.
 
 import type { z } from 'zod'
+import { assistantExtension, assistantsExtension } from './assistant.ts'
 import { checksExtension } from './checks.ts'
 import { completionExtension } from './completion.ts'
 import { conditionRobustnessExtension } from './condition-robustness.ts'
@@ -33,13 +34,19 @@ import { trialsExtension } from './trials.ts'
 export const EXTENSION_KEY = 'live_evals'
 export const EXTENSION_VERSION = '1.0'
 
-export const ROW_EXTENSION_FEATURES = [trialExtension, runTurnsExtension, checksExtension] as const
+export const ROW_EXTENSION_FEATURES = [
+  trialExtension,
+  runTurnsExtension,
+  checksExtension,
+  assistantExtension,
+] as const
 export const RUN_EXTENSION_FEATURES = [
   datasetsExtension,
   completionExtension,
   toolEvidenceExtension,
   trialsExtension,
   conditionRobustnessExtension,
+  assistantsExtension,
 ] as const
 
 export const RowExtensionBlockSchema = extensionBlockSchema(EXTENSION_VERSION, 'row', ROW_EXTENSION_FEATURES)

@@ -99,6 +99,8 @@ describe('CRAWL in client mode against the reference service', () => {
     expect(document.run.configuration.live_evals).toEqual({
       version: '1.0',
       tool_evidence: { source: 'remote_service', architecture_only_comparison: false },
+      // The spec names no assistant: the bundled example's prompts and tool definitions face the caller.
+      assistants: ['juniper-table'],
     })
   })
 
