@@ -1,6 +1,8 @@
 // `execution.verbose`: a readable account of one conversation for the console, the way a person would follow
 // the call: who said what and when, each delegation and when its result was published, and every tool call
-// with its arguments and outcome. Vitest prints it under the scenario's test.
+// with its arguments and outcome. Vitest prints it under the scenario's test, so it leaves the worker as it is:
+// scrubbed of credentials here (a tool's output can quote a backend error that echoed the key).
+import { redactText } from '../config/outbound-redaction.ts'
 import type { ToolExecution } from './observation.ts'
 import type { SessionTimeline } from './timeline.ts'
 
@@ -30,7 +32,7 @@ export function consoleTranscript(
     if (span.settledMs !== null) entries.push({ atMs: span.settledMs, text: `delegation ${span.id} settled` })
   }
   entries.sort((a, b) => a.atMs - b.atMs)
-  return [
+  const text = [
     `── ${heading}`,
     ...entries.map((entry) => `  [${clock(entry.atMs)}] ${entry.text}`),
     ...executions.map(
@@ -39,4 +41,5 @@ export function consoleTranscript(
     ),
     `  ended: ${termination ?? 'unknown'}`,
   ].join('\n')
+  return redactText(text)
 }
