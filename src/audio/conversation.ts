@@ -34,7 +34,12 @@ class ChannelAccumulator {
     const samples = this.samples
     if (startSample >= this.length)
       samples.set(chunk, startSample) // nothing there yet to mix with
-    else for (let i = 0; i < chunk.length; i++) samples[startSample + i] += chunk[i] as number
+    else {
+      for (let i = 0; i < chunk.length; i++) {
+        const index = startSample + i
+        samples[index] = (samples[index] as number) + (chunk[i] as number)
+      }
+    }
     this.length = Math.max(this.length, end)
   }
 
