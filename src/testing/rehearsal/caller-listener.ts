@@ -9,8 +9,13 @@ import type { SpeechCatalogue } from './speech-catalogue.ts'
 
 /** What a session hears for sound it could not recognise (its input transcript shows it). */
 export const UNINTELLIGIBLE = '[inaudible]'
-/** Caller silence after sound that ends an utterance. Longer than a pause between words or phrases. */
+/** Caller silence after sound at which the listener tries to recognise it: longer than a pause between phrases. */
 export const END_OF_UTTERANCE_SILENCE_MS = 700
+/**
+ * Silence after which sound that was not recognised is heard as unintelligible. Until then more sound may still
+ * complete a known clip (a recording with a dropout of lost packets, up to ~0.8 s in the bundled WALK set).
+ */
+export const UNRECOGNISED_SILENCE_MS = 1_500
 /** A 20 ms frame louder than this (dBFS) is sound; digital silence and dither are not. */
 const SOUND_DBFS = -60
 /** Sound shorter than this (a click) is no utterance. */
@@ -39,6 +44,8 @@ export class CallerListener {
   #soundUntil = 0
   /** End of the previous heard utterance (ms), so the next one never starts before it. */
   #previousEndMs = 0
+  /** Whether the sound so far was tried and not recognised, during the current silence. */
+  #triedThisSilence = false
 
   constructor(catalogue: SpeechCatalogue, hear: (utterance: HeardUtterance) => void) {
     this.#catalogue = catalogue
@@ -55,12 +62,20 @@ export class CallerListener {
       if (this.#frameEnergy / FRAME_SAMPLES > SOUND_MEAN_SQUARE) {
         this.#soundFrom ??= this.#received - FRAME_SAMPLES
         this.#soundUntil = this.#received
+        this.#triedThisSilence = false
       }
       this.#frameFill = 0
       this.#frameEnergy = 0
     }
+    if (this.#soundFrom === null) return
     const silentMs = msOfSamples(this.#received - this.#soundUntil)
-    if (this.#soundFrom !== null && silentMs >= END_OF_UTTERANCE_SILENCE_MS) this.#utteranceEnded()
+    if (silentMs >= UNRECOGNISED_SILENCE_MS) {
+      this.#utteranceEnded(this.#recognise() ?? this.#unintelligible())
+    } else if (silentMs >= END_OF_UTTERANCE_SILENCE_MS && !this.#triedThisSilence) {
+      this.#triedThisSilence = true
+      const recognised = this.#recognise()
+      if (recognised !== null) this.#utteranceEnded(recognised)
+    }
   }
 
   #keep(samples: Int16Array): void {
@@ -75,29 +90,39 @@ export class CallerListener {
     }
   }
 
-  #utteranceEnded(): void {
-    const soundFrom = this.#soundFrom ?? 0
+  /** The kept sound recognised, placed on the received-audio clock; null when it is nothing known. */
+  #recognise(): HeardUtterance | null {
     const sound = new Int16Array(this.#keptSamples)
     let at = 0
     for (const chunk of this.#chunks) {
       sound.set(chunk, at)
       at += chunk.length
     }
+    const recognised = this.#catalogue.recognise(sound)
+    if (recognised === null) return null
     const keptFromMs = msOfSamples(this.#keptFrom)
+    return {
+      text: recognised.text,
+      startMs: keptFromMs + recognised.startMs,
+      endMs: keptFromMs + recognised.endMs,
+    }
+  }
+
+  /** Sound it could not make out, where the sound was. */
+  #unintelligible(): HeardUtterance | null {
+    const from = this.#soundFrom ?? 0
+    if (msOfSamples(this.#soundUntil - from) < MIN_UTTERANCE_MS) return null
+    return { text: UNINTELLIGIBLE, startMs: msOfSamples(from), endMs: msOfSamples(this.#soundUntil) }
+  }
+
+  /** The utterance is over: heard as `heard` (nothing for a click), and listening starts afresh. */
+  #utteranceEnded(heard: HeardUtterance | null): void {
     this.#chunks = []
     this.#keptSamples = 0
     this.#keptFrom = this.#received
     this.#soundFrom = null
-    if (msOfSamples(this.#soundUntil - soundFrom) < MIN_UTTERANCE_MS) return
-    const recognised = this.#catalogue.recognise(sound)
-    const heard =
-      recognised === null
-        ? { text: UNINTELLIGIBLE, startMs: msOfSamples(soundFrom), endMs: msOfSamples(this.#soundUntil) }
-        : {
-            text: recognised.text,
-            startMs: keptFromMs + recognised.startMs,
-            endMs: keptFromMs + recognised.endMs,
-          }
+    this.#triedThisSilence = false
+    if (heard === null) return
     const startMs = Math.max(heard.startMs, this.#previousEndMs)
     const endMs = Math.max(heard.endMs, startMs + 1)
     this.#previousEndMs = endMs
