@@ -36,4 +36,11 @@ export interface OfflineBehaviour {
   directAnswer(userText: string, earlier?: readonly SpokenTurn[]): string
   /** What the voice model says after a tool returned `output`. */
   finalAnswer(output: JsonObject): string
+  /**
+   * Optional, for a voice model without tools whose reasoning backend decides every reply (the simulated caller
+   * a dress rehearsal plays): what it says after hearing `userText`, or null to keep listening. When present it
+   * replaces the three methods above for turn-taking: with Responses delegation each reply is a backend round
+   * whose message the voice model speaks, without an acknowledgement.
+   */
+  reasonedReply?(userText: string, earlier?: readonly SpokenTurn[]): string | null
 }

@@ -90,6 +90,29 @@ export class ResponsesDelegation {
     return delegationId
   }
 
+  /**
+   * A reasoning round without tools (a simulated caller deciding what to say): the backend answers `reply` as
+   * one message after BACKEND_RESPONSE_MS and the voice model speaks it. Returns the delegation id.
+   */
+  reason(config: ResponsesConfig, userText: string, reply: string, offsetMs: number): string {
+    const { ids, send } = this.#deps
+    const delegationId = ids.next('item_deleg')
+    const responseId = ids.next('resp')
+    send({
+      type: 'session.delegation.created',
+      offset_ms: offsetMs,
+      delegation: { id: delegationId, type: 'delegation', target: 'responses', response_id: responseId },
+    })
+    const itemId = ids.next('msg')
+    const inputChars = (config.instructions ?? '').length + userText.length + 1
+    this.#deps.after(BACKEND_RESPONSE_MS, () => {
+      if (this.#abandoned) return
+      this.#emit(delegationId, messageResponse(this.#context(config, responseId, inputChars), itemId, reply))
+      this.#deps.speak(reply, delegationId)
+    })
+    return delegationId
+  }
+
   /** `response.item.create`: records a function output (or typed user input) for the pending round. */
   addItem(event: ParsedClientEventOf<'response.item.create'>): ProtocolError | null {
     const round = this.#round

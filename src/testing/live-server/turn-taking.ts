@@ -24,6 +24,14 @@ export interface VoiceTurnContext {
 
 export function takeVoiceTurn(heardText: string, turn: VoiceTurnContext): void {
   const { behaviour, delegation, speaker, nowMs, earlier } = turn
+  if (behaviour.reasonedReply !== undefined) {
+    const reply = behaviour.reasonedReply(heardText, earlier)
+    if (reply === null) return
+    if (delegation.type === 'responses' && turn.responses !== null) {
+      turn.responses.reason(delegation.responses, heardText, reply, nowMs)
+    } else speaker.speak(reply, nowMs)
+    return
+  }
   const call = behaviour.inferToolCall(heardText, earlier)
   // A Responses backend without the needed tool cannot do the work; the voice model answers itself.
   const backendCannot =

@@ -21,6 +21,7 @@ import { CallerListener } from './caller-listener.ts'
 import { loadRehearsalDatasets } from './datasets.ts'
 import { decisionsJudgePlayer, responsesJudgePlayer } from './judge-players.ts'
 import type { Cast } from './players.ts'
+import { runCallerPlayer, runObserverPlayer } from './run-players.ts'
 import { SpeechCatalogue } from './speech-catalogue.ts'
 
 /** The API key the printed environment carries: the server takes any, and a real one should never be sent here. */
@@ -74,8 +75,9 @@ export async function startRehearsalServer(options: RehearsalServerOptions): Pro
   const assistant = assistantPlayers(scenarios)
   const extra = options.players?.(context) ?? {}
   const cast: Cast = {
-    sessions: [...(extra.sessions ?? []), assistant.session],
-    responses: [...(extra.responses ?? []), assistant.clientBackend, responsesJudgePlayer],
+    // RUN's caller is found by its brief before any assistant (run-players.ts); its sessions are no assistant's.
+    sessions: [...(extra.sessions ?? []), runCallerPlayer(scenarios), assistant.session],
+    responses: [...(extra.responses ?? []), runObserverPlayer, assistant.clientBackend, responsesJudgePlayer],
     decisions: [...(extra.decisions ?? []), decisionsJudgePlayer],
   }
 

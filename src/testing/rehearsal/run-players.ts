@@ -1,0 +1,28 @@
+// RUN's players for the dress-rehearsal server (players.ts): the GPT-Live caller session (run-caller.ts) and the
+// completion observer's Responses requests (run-observer.ts). The assistant under test is the single-turn
+// assistant player's (the same plan, the same offline behaviour an offline RUN uses), and each session hears the
+// other through the harness's relay by content (caller-listener.ts; the server catalogues what every session
+// says). The caller's reasoning backend is no HTTP request: as on the service, a caller session configured with
+// Responses delegation runs its backend inside the session, so its rounds are the session's own (run-caller.ts).
+import type { LoadedScenario } from '../../scenarios/index.ts'
+import type { ResponsesPlayer, SessionPlayer } from './players.ts'
+import { callerBehaviour, RehearsalCallerCast } from './run-caller.ts'
+import { observerAnswer } from './run-observer.ts'
+
+/** The simulated caller of every RUN scenario of the rehearsal, found from the brief its session starts with. */
+export function runCallerPlayer(scenarios: readonly LoadedScenario[]): SessionPlayer {
+  const cast = new RehearsalCallerCast(scenarios)
+  return {
+    name: 'RUN caller',
+    behaviourFor(config) {
+      const caller = cast.identify(config.instructions)
+      return caller === null ? null : callerBehaviour(caller)
+    },
+  }
+}
+
+/** The completion observer's structured requests (text format `completion_decision`), judged from their evidence. */
+export const runObserverPlayer: ResponsesPlayer = {
+  name: 'RUN completion observer',
+  answer: (request) => observerAnswer(request) ?? null,
+}
