@@ -109,8 +109,12 @@ async function rehearseNext(
   limitMs: number,
 ): Promise<NextUtterance | null> {
   const stepMs = options.setup.stepMs
-  // The caller never talks over itself: nothing starts before its last utterance ended.
-  const freeFromMs = plan.at(-1)?.endMs ?? 0
+  // The caller never talks over itself: nothing starts before its last utterance ended. After a backchannel of
+  // its own it leaves the assistant a reply's worth of quiet, as a listener does: an assistant that answers a
+  // "mm-hmm" is then heard doing it, and the two utterances stay apart in the audio.
+  const last = plan.at(-1)
+  const freeFromMs =
+    (last?.endMs ?? 0) + (last?.action === 'BACKCHANNEL' ? rules.replyQuietMs + rules.callerGapMs : 0)
   const anchorMs = replyAnchorMs(plan)
   let lineStart: number | null = null
   let decidedAtMs = 0
