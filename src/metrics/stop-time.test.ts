@@ -27,12 +27,16 @@ describe('stop time after an interruption', () => {
       mean_ms: null,
       max_ms: null,
     })
-    // The voice ends at 1 000: a cue exactly there finds the assistant already quiet.
-    expect(stopTime([1_000], [voiced(0, 1_000)])).toEqual({
+    // The voice ends at 1 000: a cue 50 ms or more after it finds the assistant already quiet.
+    expect(stopTime([1_050], [voiced(0, 1_000)])).toEqual({
       barge_ins: 1,
       while_talking: 0,
       mean_ms: null,
       max_ms: null,
     })
+  })
+  test('a voice that ended within a voice-activity frame before the cue stopped at once: 0 ms, not unknown', () => {
+    // Offline the assistant yields the instant the caller starts (3 600); the caller's onset is found at 3 610.
+    expect(stopTimesMs([3_610, 1_000], [voiced(2_610, 3_600), voiced(0, 1_000)])).toEqual([0, 0])
   })
 })

@@ -6,15 +6,27 @@
 import type { StopTime } from '../reporting/extensions/voice-metrics.ts'
 import { type Interval, unionIntervals } from './intervals.ts'
 
-/** For each cue: from the cue to the end of the assistant's voice it landed in; null when the assistant was quiet. */
+/**
+ * Voice activity places an onset up to a frame off the moment the words start, so a barge-in the assistant yielded
+ * to at once can show its onset just after the assistant's voice ended: a voice that ended this close before the
+ * cue was talking when the barge-in began, and stopped at once (0 ms). RUN's after-the-fact cue finding uses it too.
+ */
+export const BARGE_IN_ONSET_TOLERANCE_MS = 50
+
+/**
+ * For each cue: from the cue to the end of the assistant's voice it landed in (0 when that voice ended within the
+ * onset tolerance before it); null when the assistant was quiet.
+ */
 export function stopTimesMs(
   cuesMs: readonly number[],
   assistantVoiced: readonly Interval[],
 ): (number | null)[] {
   const voiced = unionIntervals(assistantVoiced)
   return cuesMs.map((cue) => {
-    const talking = voiced.find((interval) => interval.start_ms <= cue && cue < interval.end_ms)
-    return talking === undefined ? null : talking.end_ms - cue
+    const talking = voiced.find(
+      (interval) => interval.start_ms <= cue && cue < interval.end_ms + BARGE_IN_ONSET_TOLERANCE_MS,
+    )
+    return talking === undefined ? null : Math.max(0, talking.end_ms - cue)
   })
 }
 

@@ -263,8 +263,21 @@ describe('the bundled RUN dataset (scenarios/run/restaurant.json)', () => {
         utterances.every((text) => text.trim() !== ''),
         row.id,
       ).toBe(true)
-      expect(row.expected.golden_path.turns, row.id).toBe(utterances.length * 2 - 1)
+      // A backchannel is no turn and asks for no reply (phases/run/total-turns.ts).
+      const backchannels = (row.simulation_parameters?.agenda ?? []).filter(
+        (item) => item.action === 'backchannel',
+      )
+      expect(row.expected.golden_path.turns, row.id).toBe((utterances.length - backchannels.length) * 2 - 1)
     }
+  })
+
+  it('has a scenario family per gpt-live-1.1 policy: a backchannel, a barge-in, a request to delegate and one not to', () => {
+    const family = (policy: string) => run.filter((row) => row.tags.includes(`policy:${policy}`))
+    const actions = (row: Row) => (row.simulation_parameters?.agenda ?? []).map((item) => item.action)
+    expect(family('backchannel').some((row) => actions(row).includes('backchannel'))).toBe(true)
+    expect(family('interruption').some((row) => actions(row).includes('interrupt'))).toBe(true)
+    const delegation = family('delegation').map((row) => row.expected.delegation)
+    expect(delegation).toEqual(expect.arrayContaining(['required', 'forbidden']))
   })
 
   it('gives every caller a voice other than the assistant’s', () => {
@@ -364,7 +377,10 @@ describe('the bundled RUN dataset (scenarios/run/restaurant.json)', () => {
         steps(row).every((step) => step.kind !== 'clarification' && step.kind !== 'correction'),
     )
     expect(plainBookings.length).toBeGreaterThanOrEqual(1)
-    const refusals = run.filter((row) => row.expected.delegation === 'forbidden')
+    // Forbidden delegation is a refusal here, or a question answered from the facts (the delegation policy family).
+    const refusals = run.filter(
+      (row) => row.expected.delegation === 'forbidden' && stepsOf(row, 'refusal').length > 0,
+    )
     expect(refusals).toHaveLength(1)
     const refusal = refusals[0] as Row
     expect(refusal.expected.tools.prohibited.map((call) => call.name)).toEqual(['cancel_reservation'])
@@ -383,7 +399,8 @@ describe('the bundled RUN dataset (scenarios/run/restaurant.json)', () => {
     for (const row of run.filter(
       (row) => firstTool(row) !== 'cancel_reservation' && row.expected.delegation === 'required',
     )) {
-      for (const entry of row.expected.state.reservations as Args[]) {
+      // An availability check alone leaves the state unchanged: no booking to state.
+      for (const entry of (row.expected.state.reservations ?? []) as Args[]) {
         expect(entry.date, row.id).toMatch(/^\d{4}-\d{2}-\d{2}$/)
         expect(entry.time, row.id).toMatch(/^\d{2}:\d{2}$/)
         expect(Number.isInteger(entry.party_size), row.id).toBe(true)

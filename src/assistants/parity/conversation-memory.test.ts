@@ -76,8 +76,8 @@ function playBoth(lines: readonly string[], options?: Parameters<typeof converse
 const runRows = (await bundledRows()).filter((row) => row.file.includes('/scenarios/run/'))
 
 describe('each bundled RUN conversation, turn by turn', () => {
-  test('there are the bundled RUN scenarios: eleven restaurant and eleven reference-style conversations', () => {
-    expect(runRows).toHaveLength(22)
+  test('there are the bundled RUN scenarios: fifteen restaurant and eleven reference-style conversations', () => {
+    expect(runRows).toHaveLength(26)
   })
 
   test.each(runRows.map((row) => [row.scenario.id, row] as const))('%s', (_id, row) => {

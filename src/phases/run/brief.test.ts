@@ -125,7 +125,7 @@ describe('caller brief', () => {
     const dataset = await loadDataset(
       new URL('../../../scenarios/run/restaurant.json', import.meta.url).pathname,
     )
-    expect(dataset.scenarios.length).toBe(11)
+    expect(dataset.scenarios.length).toBe(15)
     for (const scenario of dataset.scenarios) {
       const brief = callerBriefOf(scenario, 'caller')
       const text = `${brief.instructions}\n${brief.backendInstructions}`

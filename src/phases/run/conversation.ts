@@ -108,7 +108,9 @@ class LineTimer {
   readonly #agenda: InterventionAgenda | null
   readonly #rules: TurnTakingRules
   readonly #stepMs: number
-  // The caller never talks over itself: nothing starts before its last utterance ended.
+  // The caller never talks over itself: nothing starts before its last utterance ended. After a backchannel of
+  // its own it leaves the assistant a reply's worth of quiet, as a listener does: an assistant that answers a
+  // "mm-hmm" is then heard doing it, and the two utterances stay apart in the audio.
   readonly #freeFromMs: number
   readonly #anchorMs: number
   #lineStart: number | null = null
@@ -128,7 +130,9 @@ class LineTimer {
     this.#agenda = agenda
     this.#rules = rules
     this.#stepMs = stepMs
-    this.#freeFromMs = plan.at(-1)?.endMs ?? 0
+    const last = plan.at(-1)
+    this.#freeFromMs =
+      (last?.endMs ?? 0) + (last?.action === 'BACKCHANNEL' ? rules.replyQuietMs + rules.callerGapMs : 0)
     this.#anchorMs = replyAnchorMs(plan)
   }
 
