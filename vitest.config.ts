@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config'
 import { liveEvalsProject } from './src/vitest/project.ts'
+import SlowFilesFirst from './src/vitest/slow-files-first.test-helpers.ts'
 
 // One Vitest project per concern: `unit` holds the colocated module tests and never opens a GPT-Live session;
 // each evaluation phase is one live-evals project (custom runner, matchers, run plan, canonical reporter, and a
@@ -8,6 +9,11 @@ import { liveEvalsProject } from './src/vitest/project.ts'
 // `npx vitest run specs/crawl` runs the CRAWL evaluation; `vitest run --project unit` runs the unit tests.
 export default defineConfig({
   test: {
+    // Files that spawn processes or wait on the clock leave a core idle: one worker per core, not Vitest's
+    // default of one fewer (a single worker on a two-core machine).
+    maxWorkers: '100%',
+    // Files Vitest never timed (a fresh clone) run those that spawn child Vitest runs first, not last.
+    sequence: { sequencer: SlowFilesFirst },
     projects: [
       {
         test: {
