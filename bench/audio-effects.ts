@@ -4,15 +4,28 @@
 // above baseline for a 10-minute recording processed streaming from WAV to WAV (target < 50 MB), measured in a
 // child process so nothing else in this one counts, next to the same recording processed as one buffer.
 // CPU time is printed beside wall time because the machine may be shared: CPU time barely moves with load.
-// Run: npx node bench/audio-effects.ts
+// Run: npx node bench/audio-effects.ts [--before <dir>]   (--before: see bench/before-after.ts; the memory part
+// is skipped in before/after runs)
 import { execFileSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { applyRealism, CONDITIONS, processWavFile } from '../src/audio/effects/index.ts'
-import { readMonoWavFile } from '../src/audio/wav.ts'
-import { MonoWavReader, WavWriter } from '../src/audio/wav-stream.ts'
+import {
+  beforeRoot,
+  benchArguments,
+  benchImport,
+  benchRoot,
+  compareBeforeAfter,
+  printFigures,
+} from './before-after.ts'
+
+const { applyRealism, CONDITIONS, processWavFile } = await benchImport<
+  typeof import('../src/audio/effects/index.ts')
+>('src/audio/effects/index.ts')
+const { readMonoWavFile } = await benchImport<typeof import('../src/audio/wav.ts')>('src/audio/wav.ts')
+const { MonoWavReader, WavWriter } =
+  await benchImport<typeof import('../src/audio/wav-stream.ts')>('src/audio/wav-stream.ts')
 
 const CALLER = path.join(import.meta.dirname, '..', 'src', 'audio', 'test-assets', 'caller-request.wav')
 const MINUTE_SAMPLES = 24000 * 60
@@ -27,7 +40,7 @@ async function looped(sampleCount: number): Promise<Int16Array> {
   return out
 }
 
-async function throughput(): Promise<void> {
+async function throughput(): Promise<Record<string, number>> {
   const minute = await looped(MINUTE_SAMPLES)
   await applyRealism(minute.subarray(0, 24000), { condition: 'realistic', seed: 1 }) // load wasm and the bed
   console.log(
@@ -36,6 +49,7 @@ async function throughput(): Promise<void> {
       .join(' ')}`,
   )
   console.log('condition          chunk   wall ms  cpu ms  x real time (wall)  x real time (cpu)')
+  const figures: Record<string, number> = {}
   for (const condition of CONDITIONS) {
     for (const chunkMs of [20, 1000]) {
       const walls: number[] = []
@@ -54,8 +68,10 @@ async function throughput(): Promise<void> {
         `${condition.padEnd(18)} ${`${chunkMs} ms`.padStart(7)} ${wall.toFixed(1).padStart(8)} ${cpuMs.toFixed(1).padStart(7)}` +
           `  ${(60_000 / wall).toFixed(0).padStart(18)}x ${(60_000 / cpuMs).toFixed(0).padStart(17)}x`,
       )
+      figures[`${condition} ${chunkMs} ms, x real time (cpu)`] = 60_000 / cpuMs
     }
   }
+  return figures
 }
 
 function median(values: number[]): number {
@@ -98,6 +114,8 @@ async function memory(): Promise<void> {
         [
           '--expose-gc',
           import.meta.filename,
+          '--root',
+          benchRoot,
           '--memory-child',
           mode,
           input,
@@ -117,10 +135,15 @@ async function memory(): Promise<void> {
 }
 
 const childAt = process.argv.indexOf('--memory-child')
+const before = beforeRoot()
 if (childAt >= 0) {
   const [mode, input, output] = process.argv.slice(childAt + 1) as [string, string, string]
   await memoryChild(mode, input, output)
+} else if (before !== null) {
+  await compareBeforeAfter(import.meta.filename, before, 2)
+} else if (benchArguments().includes('--no-memory') || process.argv.includes('--root')) {
+  printFigures(await throughput())
 } else {
-  await throughput()
+  printFigures(await throughput())
   await memory()
 }

@@ -3,18 +3,36 @@
 // Prints the report's size, the time to write it (load + model + render + timeline images + atomic write) and the
 // time chromium takes to load and lay it out, each also as a ratio to the conversation audio the report covers.
 // The machine may be shared, so it prints the load average and the median of several rounds.
-// Run: npx node bench/report.ts [<run-dir>]   (default: the newest results/crawl run with a results.json)
+// Run: npx node bench/report.ts [<run-dir>] [--before <dir>]   (default run: the newest results/crawl run with a
+// results.json; --before: see bench/before-after.ts, each tree writes and renders its own report of the same rows)
 
 import { existsSync } from 'node:fs'
 import { link, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { chromiumUnavailable, launchChromium } from '../src/report/chromium.test-helpers.ts'
-import { serveFolder } from '../src/report/static-server.test-helpers.ts'
-import { writeRunReportFiles } from '../src/report/write-report.ts'
-import { buildResultsDocument } from '../src/reporting/results-document.ts'
-import { parseResultsDocument } from '../src/reporting/results-file.ts'
+import { beforeRoot, benchArguments, benchImport, compareBeforeAfter, printFigures } from './before-after.ts'
+
+const before = beforeRoot()
+if (before !== null) {
+  await compareBeforeAfter(import.meta.filename, before, 1)
+  process.exit(0)
+}
+const { chromiumUnavailable, launchChromium } = await benchImport<
+  typeof import('../src/report/chromium.test-helpers.ts')
+>('src/report/chromium.test-helpers.ts')
+const { serveFolder } = await benchImport<typeof import('../src/report/static-server.test-helpers.ts')>(
+  'src/report/static-server.test-helpers.ts',
+)
+const { writeRunReportFiles } = await benchImport<typeof import('../src/report/write-report.ts')>(
+  'src/report/write-report.ts',
+)
+const { buildResultsDocument } = await benchImport<typeof import('../src/reporting/results-document.ts')>(
+  'src/reporting/results-document.ts',
+)
+const { parseResultsDocument } = await benchImport<typeof import('../src/reporting/results-file.ts')>(
+  'src/reporting/results-file.ts',
+)
 
 const SCENARIOS = 100
 const ROUNDS = 3
@@ -33,7 +51,7 @@ async function newestRun(): Promise<string> {
   return join(root, newest)
 }
 
-const source = resolve(process.argv[2] ?? (await newestRun()))
+const source = resolve(benchArguments()[0] ?? (await newestRun()))
 const original = parseResultsDocument(await readFile(join(source, 'results.json'), 'utf8'), { source })
 const measured = original.results.filter((row) => row.artifacts.conversation_audio !== null)
 if (measured.length === 0) throw new Error(`${source} has no row with conversation audio to repeat`)
@@ -87,15 +105,38 @@ console.log(
     `[${writeTimes.map((t) => t.toFixed(0)).join(', ')}]; ${(median(writeTimes) / audioMinutes).toFixed(0)} ms per minute of audio`,
 )
 
+const figures: Record<string, number> = {
+  'report.html (KiB)': bytes / 1024,
+  'write, median (ms)': median(writeTimes),
+}
 const unavailable = chromiumUnavailable()
 if (unavailable !== null) console.log(`render: skipped, ${unavailable}`)
 else {
   await using server = await serveFolder(target)
   await using browser = await launchChromium()
   const renderTimes: number[] = []
+  // The renderer's own accounting of its main thread up to the load event (CDP Performance metrics): on a shared
+  // machine the wall time above swings with the load; this moves far less.
+  const busy: Record<string, number[]> = {
+    TaskDuration: [],
+    ScriptDuration: [],
+    LayoutDuration: [],
+    RecalcStyleDuration: [],
+  }
   for (let round = 0; round < ROUNDS; round++) {
     const page = await browser.context.newPage()
+    const cdp = await browser.context.newCDPSession(page)
+    await cdp.send('Performance.enable')
+    const metricsAt = async () =>
+      Object.fromEntries(
+        (await cdp.send('Performance.getMetrics')).metrics.map((metric) => [metric.name, metric.value]),
+      ) as Record<string, number>
+    const start = await metricsAt()
     await page.goto(`${server.origin}/report.html`, { waitUntil: 'load' })
+    const loaded = await metricsAt()
+    for (const name of Object.keys(busy)) {
+      busy[name]?.push(((loaded[name] ?? 0) - (start[name] ?? 0)) * 1000)
+    }
     await page.waitForFunction(
       `document.getElementById('filter-count').textContent === '${SCENARIOS} of ${SCENARIOS} shown'`,
     )
@@ -109,5 +150,12 @@ else {
     `render in chromium (navigation to load event; ${SCENARIOS * 3} audio players, preload none): median ${median(renderTimes).toFixed(0)} ms of ${ROUNDS} ` +
       `[${renderTimes.map((t) => t.toFixed(0)).join(', ')}]`,
   )
+  figures['render in chromium, median (ms)'] = median(renderTimes)
+  const busyText = Object.entries(busy)
+    .map(([name, values]) => `${name} ${median(values).toFixed(0)} ms`)
+    .join(', ')
+  console.log(`renderer main thread to the load event (CDP metrics, median): ${busyText}`)
+  for (const [name, values] of Object.entries(busy)) figures[`render ${name} (ms)`] = median(values)
 }
+printFigures(figures)
 await rm(target, { recursive: true, force: true })

@@ -24,6 +24,9 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .filters { display: flex; gap: 8px; align-items: center; margin: 8px 0; }
 .filters input { padding: 4px 8px; width: 280px; }
 section.scenario { border-top: 2px solid var(--line); margin-top: 28px; }
+/* A section off screen is neither styled nor laid out until it comes near the view (its 300 players and timelines
+   were most of a 100-scenario report's load time); find in page and links to a section still reach it. */
+section.scenario { content-visibility: auto; contain-intrinsic-size: auto 1400px; }
 pre { background: #f9fafb; border: 1px solid var(--line); padding: 8px; overflow: auto; max-height: 320px; font-size: 12px; }
 .players { display: flex; gap: 16px; flex-wrap: wrap; } .players label { display: block; color: var(--muted); font-size: 12px; }
 svg.timeline { width: 100%; height: auto; border: 1px solid var(--line); border-radius: 6px; background: #fff; }

@@ -33,6 +33,74 @@ export class BiquadCascade {
 
   /** Filter `samples` in place, then multiply by `gain`; results are rounded and saturated to PCM16. */
   process(samples: Int16Array, gain = 1): void {
+    if (this.#sections === 4) this.#processFour(samples, gain)
+    else this.#processAny(samples, gain)
+  }
+
+  /**
+   * The telephone band's four sections with coefficients and memories in locals (the same arithmetic, term for
+   * term, as #processAny: the output is bit-identical, about twice as fast).
+   */
+  #processFour(samples: Int16Array, gain: number): void {
+    const c = this.#coefficients
+    const z = this.#memory
+    const [a0, a1, a2, a3, a4] = [c[0], c[1], c[2], c[3], c[4]] as number[] as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ]
+    const [b0, b1, b2, b3, b4] = [c[5], c[6], c[7], c[8], c[9]] as [number, number, number, number, number]
+    const [d0, d1, d2, d3, d4] = [c[10], c[11], c[12], c[13], c[14]] as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ]
+    const [e0, e1, e2, e3, e4] = [c[15], c[16], c[17], c[18], c[19]] as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ]
+    let za = z[0] as number
+    let zb = z[1] as number
+    let zc = z[2] as number
+    let zd = z[3] as number
+    let ze = z[4] as number
+    let zf = z[5] as number
+    let zg = z[6] as number
+    let zh = z[7] as number
+    for (let i = 0; i < samples.length; i++) {
+      const x0 = samples[i] as number
+      const y0 = a0 * x0 + za
+      za = a1 * x0 - a3 * y0 + zb
+      zb = a2 * x0 - a4 * y0
+      const y1 = b0 * y0 + zc
+      zc = b1 * y0 - b3 * y1 + zd
+      zd = b2 * y0 - b4 * y1
+      const y2 = d0 * y1 + ze
+      ze = d1 * y1 - d3 * y2 + zf
+      zf = d2 * y1 - d4 * y2
+      const y3 = e0 * y2 + zg
+      zg = e1 * y2 - e3 * y3 + zh
+      zh = e2 * y2 - e4 * y3
+      samples[i] = Math.min(32767, Math.max(-32768, Math.round(y3 * gain)))
+    }
+    z[0] = za
+    z[1] = zb
+    z[2] = zc
+    z[3] = zd
+    z[4] = ze
+    z[5] = zf
+    z[6] = zg
+    z[7] = zh
+  }
+
+  #processAny(samples: Int16Array, gain: number): void {
     const c = this.#coefficients
     const z = this.#memory
     const sections = this.#sections

@@ -28,8 +28,33 @@ const BUTTERWORTH_Q = Math.SQRT1_2
 /** The speex round trip's delay at quality 5: 40 samples at 8 kHz plus 120 at 24 kHz, i.e. 240 at 24 kHz. */
 export const TELEPHONY_LATENCY_MS = 10
 
+let muLawTable: Int16Array | undefined
+
+/**
+ * What each PCM16 value (index value + 32768) comes back as through the codec, built once from alawmulaw's own
+ * encoder and decoder: one look-up per sample instead of two library calls (a tenth of the telephony's CPU).
+ */
+function muLawRoundTripTable(): Int16Array {
+  if (muLawTable === undefined) {
+    const table = new Int16Array(65536)
+    for (let value = -32768; value <= 32767; value++) {
+      table[value + 32768] = alawmulaw.mulaw.decodeSample(alawmulaw.mulaw.encodeSample(value))
+    }
+    muLawTable = table
+  }
+  return muLawTable
+}
+
 /** G.711 μ-law encode then decode: what survives the codec (8 bits per sample, logarithmic steps). */
 export function muLawRoundTrip(samples: Int16Array): Int16Array {
+  const table = muLawRoundTripTable()
+  const out = new Int16Array(samples.length)
+  for (let i = 0; i < samples.length; i++) out[i] = table[(samples[i] as number) + 32768] as number
+  return out
+}
+
+/** The library's own round trip, sample array in, sample array out (the table is tested against it). */
+export function muLawRoundTripByLibrary(samples: Int16Array): Int16Array {
   return alawmulaw.mulaw.decode(alawmulaw.mulaw.encode(samples))
 }
 
