@@ -1,8 +1,9 @@
 // What the dress-rehearsal server can recognise in caller audio: speech it synthesised itself (its text-to-speech
 // answers, and the synthetic voice of every dataset row's text, so audio a live run cached earlier is known too)
 // and the dataset's recordings. Recognition is by content, never by who sent it:
-// - exactly, by a fingerprint of the PCM with its digital silence at both ends removed (what a live run streams
-//   is the same samples after a lead-in of silence, and padded with silence after);
+// - exactly, by a fingerprint of the PCM without its digital silence (what a live run streams is the same
+//   samples after a lead-in of silence, padded with silence after, and in a RUN call with the silence a relay
+//   inserts mid-speech when the other session's audio arrives a tick late);
 // - otherwise by the nearest coarse energy envelope (20 ms frames, in dB) among the known clips, so a
 //   recording degraded by an acoustic preset (noise, telephony, echo, packet loss) is still recognised. A
 //   match must be clearly closer than any clip saying something else; audio that is not is not recognised.
@@ -143,9 +144,15 @@ function nonSilentExtent(samples: Int16Array): { start: number; end: number } | 
   return { start, end }
 }
 
+/**
+ * The digest of the samples that are not exactly zero. Digital silence inside the sound does not count: a relay
+ * that ran dry for a moment (a peer's audio arriving a tick late, as in a RUN call on a busy machine) pads the
+ * stream with zeros mid-word, and the speech is still the same speech.
+ */
 function fingerprintOf(samples: Int16Array): string {
+  const content = samples.filter((sample) => sample !== 0)
   return createHash('sha256')
-    .update(new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength))
+    .update(new Uint8Array(content.buffer, content.byteOffset, content.byteLength))
     .digest('hex')
 }
 
