@@ -9,8 +9,9 @@ export type SectionValues = Record<string, Record<string, unknown>>
 // twice as long as it needs to (the bundled TOMLs and the client service's connection limit allow more).
 const DEFAULT_CONCURRENCY = 2
 
-// Per-model limits (the service counts each model's concurrent sessions apart). gpt-live-1.1 has its own limit;
-// the service publishes no number, so its default is the run's default, written here so a team changes one value.
+// Per-model limits (the service counts each model's concurrent sessions apart), each capped by
+// execution.concurrency. gpt-live-1.1 has its own limit at the service, which publishes no number: its default is
+// the run's default, written here so a team with a lower 1.1 quota changes one value.
 export const DEFAULT_MODEL_CONCURRENCY: Record<string, number> = { 'gpt-live-1.1': DEFAULT_CONCURRENCY }
 
 const SINGLE_TURN_EXECUTION = {

@@ -40,11 +40,17 @@ describe('the models a run evaluates', () => {
     expect(modelConcurrency(settings, 'gpt-live-1')).toBe(4)
   })
 
-  it('limits gpt-live-1.1 by its own default from the settings, and LIVE_EVALS_MODEL_CONCURRENCY replaces it', () => {
+  it('limits gpt-live-1.1 by its own default from the settings; LIVE_EVALS_MODEL_CONCURRENCY replaces the table', () => {
     expect(modelConcurrency(load({ LIVE_EVALS_CONCURRENCY: '5' }), 'gpt-live-1.1')).toBe(2)
-    const set = load({ LIVE_EVALS_MODEL_CONCURRENCY: 'gpt-live-1.1=3,gpt-live-1=6' })
+    const set = load({
+      LIVE_EVALS_CONCURRENCY: '8',
+      LIVE_EVALS_MODEL_CONCURRENCY: 'gpt-live-1.1=3,gpt-live-1=6',
+    })
     expect(modelConcurrency(set, 'gpt-live-1.1')).toBe(3)
     expect(modelConcurrency(set, 'gpt-live-1')).toBe(6)
+    // execution.concurrency caps every model: a per-model limit only ever lowers it.
+    const capped = load({ LIVE_EVALS_CONCURRENCY: '1', LIVE_EVALS_MODEL_CONCURRENCY: 'gpt-live-1.1=3' })
+    expect(modelConcurrency(capped, 'gpt-live-1.1')).toBe(1)
   })
 
   it("gives one model's settings its model and its limit, and nothing else", () => {

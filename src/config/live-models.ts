@@ -48,10 +48,14 @@ export function evaluatesSeveralModels(settings: SettingsFor<Phase>): boolean {
   return modelsToEvaluate(settings).length > 1
 }
 
-/** How many of one model's scenarios run at once: `execution.model_concurrency`, else `execution.concurrency`. */
+/**
+ * How many of one model's scenarios run at once: `execution.concurrency` caps every model (it is what a team chose
+ * for its own services), and `execution.model_concurrency` lowers one model's cap to what the service allows it.
+ */
 export function modelConcurrency(settings: SettingsFor<Phase>, model: string): number {
   const limits = settings.execution.model_concurrency
-  return Object.hasOwn(limits, model) ? (limits[model] as number) : settings.execution.concurrency
+  const cap = settings.execution.concurrency
+  return Object.hasOwn(limits, model) ? Math.min(cap, limits[model] as number) : cap
 }
 
 /**
