@@ -1,7 +1,7 @@
 // `live-evals gate --compare-models`: the per-model delta fails the gate (exit 1) with the check named, a wider
 // limit passes (exit 0), judging the interval is inconclusive (exit 3), and a model flag without --compare-models
 // is bad input (exit 2).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
@@ -71,5 +71,25 @@ describe('live-evals gate --compare-models', () => {
     const bad = await runGate(...files, '--max-pass-rate-drop', '0.05')
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('--max-pass-rate-drop: compares models: add --compare-models')
+  })
+})
+
+describe('live-evals gate --latest with a model matrix', () => {
+  test('takes the newest run of each model and architecture', async () => {
+    const results = join(folder, 'results')
+    for (const [name, model] of [
+      ['crawl_offline_gpt-live-1_responses_20261202_000000_000Z', 'gpt-live-1'],
+      ['crawl_offline_gpt-live-1.1_responses_20261202_000000_000Z', 'gpt-live-1.1'],
+    ] as const) {
+      await mkdir(join(results, name), { recursive: true })
+      await writeFile(
+        join(results, name, 'results.json'),
+        JSON.stringify(modelDocument(model, [row({ id: 'a' })])),
+      )
+    }
+    const result = await runGate('--latest', results, '--compare-models')
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toContain('latest crawl/responses: ')
+    expect(result.stdout).toContain('latest crawl/gpt-live-1.1/responses: ')
   })
 })
