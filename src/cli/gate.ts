@@ -41,7 +41,8 @@ Options:
 Comparing models (files of several models, e.g. a LIVE_EVALS_MODELS run; rows pair by phase, architecture,
 scenario id and trial, and each model is compared with the reference):
   --compare-models            print each metric's delta with its 95% interval, the changed verdicts and the cost
-  --reference-model <id>      the model the others are compared with (default: the first file's)
+  --reference-model <id>      the model the others are compared with (default: gpt-live-1 when
+                              present, else the first file's)
   --max-pass-rate-drop <0..1> fail when a model's pass rate falls more than this below the reference's
   --max-p95-latency-increase-ms <N>
                               fail when a model's P95 response latency rises more than N ms over the reference's

@@ -13,7 +13,8 @@ players, a clickable timeline, checks with evidence, the state difference and se
 With several runs it also writes a comparison page (default: comparison.html beside the first run). Runs of
 several GPT-Live models (a LIVE_EVALS_MODELS run) get the model comparison: each metric's delta with its 95%
 interval, the scenarios that changed verdict, and cost per scenario and model (--prices replaces the built-in
-price table; --reference-model names the model the others are compared with, default the first run's).
+price table; --reference-model names the model the others are compared with, default gpt-live-1 when present, else the
+first run's).
 Exits 2 if a run folder has no readable results.json.
 `
 

@@ -4,6 +4,7 @@
 // interval (src/reporting/delta-intervals.ts), the scenarios whose verdict changed, and cost per scenario and run.
 // The gate's model checks (model-checks.ts) and the comparison page (src/report/render-model-comparison.ts) both
 // read this, so they never disagree about a number.
+import { DEFAULT_MODELS } from '../config/defaults.ts'
 import type { PriceTable } from '../config/prices.ts'
 import { costContextOf, runCost, type ScenarioCost, scenarioCost } from '../reporting/cost.ts'
 import {
@@ -80,7 +81,7 @@ export interface ModelComparison {
 }
 
 export interface CompareModelsOptions {
-  /** The model the others are compared with; default: the model of the first file. */
+  /** The model the others are compared with; default: gpt-live-1 (the default model) if present, else the first file's. */
   reference?: string | null
   prices: PriceTable
   /** A row's judge usage events (from its details); null or absent when they are unknown. */
@@ -213,7 +214,11 @@ export function compareModels(files: readonly GateFile[], options: CompareModels
       `needs results of at least two models; the files hold ${given.length === 0 ? 'none' : `only ${given.join(', ')}`} (run.configuration.model)`,
     )
   }
-  const reference = options.reference ?? given[0] ?? ''
+  // A glob of run folders sorts `gpt-live-1.1_…` before `gpt-live-1_…`, so the default model is the reference
+  // whenever it is there; otherwise the first file's model.
+  const reference =
+    options.reference ??
+    (byModel.has(DEFAULT_MODELS.live_model) ? DEFAULT_MODELS.live_model : (given[0] ?? ''))
   if (!byModel.has(reference)) {
     throw new GateInputError(
       '--reference-model',

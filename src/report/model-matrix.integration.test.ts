@@ -108,8 +108,8 @@ describe('LIVE_EVALS_MODELS=gpt-live-1,gpt-live-1.1 on two scenarios, both archi
   test('the gate fails on the per-model pass rate drop, and passes a limit the drop is within', async () => {
     const files = models.folders.map((folder) => join(models.resultsDir, folder, 'results.json'))
     const io = captureIO()
-    // The folders sort gpt-live-1.1 first, so the reference is named (by default it is the first file's model).
-    const compare = ['--compare-models', '--reference-model', 'gpt-live-1']
+    // The folders sort gpt-live-1.1 first; the default model is the reference all the same.
+    const compare = ['--compare-models']
     const code = await gate([...files, ...compare, '--max-pass-rate-drop', '0.05'], io)
     expect(code, io.stderr()).toBe(1)
     expect(io.stdout()).toContain(
@@ -124,8 +124,8 @@ describe('LIVE_EVALS_MODELS=gpt-live-1,gpt-live-1.1 on two scenarios, both archi
     `the comparison page in chromium${unavailable === null ? '' : ` (skipped: ${unavailable})`}`,
     { timeout: 90_000 },
     async ({ annotate }) => {
-      // The reference first on the command line; the page still orders by the reference model.
-      const dirs = [...models.folders].reverse().map((folder) => join(models.resultsDir, folder))
+      // In folder order (gpt-live-1.1 first): the default model is still the reference, shown first.
+      const dirs = models.folders.map((folder) => join(models.resultsDir, folder))
       const io = captureIO()
       expect(await report(dirs, io), io.stderr()).toBe(0)
       expect(io.stdout()).toContain(join(models.resultsDir, 'comparison.html'))
