@@ -4,11 +4,15 @@
 import { access } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
 import { appendNamedFile, writeNamedFile } from '../artifacts/named-file.ts'
+import { DEFAULT_PRICES, loadPriceTable, type PriceTable } from '../config/prices.ts'
+import { compareModels } from '../gate/compare-models.ts'
 import { GateInputError } from '../gate/errors.ts'
 import { DEFAULT_GATE_OPTIONS, evaluateGate, GATE_EXIT_CODES, type GateOptions } from '../gate/evaluate.ts'
 import { loadGateFile } from '../gate/load.ts'
 import { gateMarkdown } from '../gate/markdown.ts'
 import { type MetricThreshold, parseMetricThreshold } from '../gate/metric-thresholds.ts'
+import { type ModelGateOptions, modelChecks, withModelChecks } from '../gate/model-checks.ts'
+import { modelComparisonLines } from '../gate/model-comparison-text.ts'
 import { REPORT_FILE_NAME } from '../report/report-file.ts'
 import type { CommandIO } from './main.ts'
 import { latestRuns } from './run-selection.ts'
@@ -38,9 +42,27 @@ Options:
   --no-regressions            fail when a row that passed in the baseline does not pass now
   --allow-partial             judge interrupted or partial results instead of refusing them
   --summary <file>            write the Markdown summary there (default: append to $GITHUB_STEP_SUMMARY when set)
+
+Comparing models (files of several models, e.g. a LIVE_EVALS_MODELS run; rows pair by phase, architecture,
+scenario id and trial, and each model is compared with the reference):
+  --compare-models            print each metric's delta with its 95% interval, the changed verdicts and the cost
+  --reference-model <id>      the model the others are compared with (default: gpt-live-1 when
+                              present, else the first file's)
+  --max-pass-rate-drop <0..1> fail when a model's pass rate falls more than this below the reference's
+  --max-p95-latency-increase-ms <N>
+                              fail when a model's P95 response latency rises more than N ms over the reference's
+                              (with --pass-rate-interval or repeated trials, both judge the delta's interval)
+  --prices <file.json>        a price table replacing the built-in one (src/config/prices.ts shape)
 `
 
+interface ModelsCommand extends ModelGateOptions {
+  compare: boolean
+  reference: string | null
+  prices: string | null
+}
+
 interface GateCommand {
+  models: ModelsCommand
   files: string[]
   /** Results folders whose newest run per phase and architecture is judged (`--latest`). */
   latest: string[]
@@ -64,6 +86,14 @@ export function parseGateArguments(argv: readonly string[]): GateCommand {
     baselines: [],
     summary: null,
     options: { ...DEFAULT_GATE_OPTIONS },
+    models: {
+      compare: false,
+      reference: null,
+      prices: null,
+      maxPassRateDrop: null,
+      maxP95LatencyIncreaseMs: null,
+      useInterval: false,
+    },
   }
   const required: string[] = []
   const metricThresholds: MetricThreshold[] = []
@@ -115,6 +145,21 @@ export function parseGateArguments(argv: readonly string[]): GateCommand {
       case '--summary':
         command.summary = value()
         break
+      case '--compare-models':
+        command.models.compare = true
+        break
+      case '--reference-model':
+        command.models.reference = value()
+        break
+      case '--max-pass-rate-drop':
+        command.models.maxPassRateDrop = numberOption(argument, value(), 0, 1)
+        break
+      case '--max-p95-latency-increase-ms':
+        command.models.maxP95LatencyIncreaseMs = numberOption(argument, value(), 0, Number.MAX_SAFE_INTEGER)
+        break
+      case '--prices':
+        command.models.prices = value()
+        break
       default:
         if (argument.startsWith('-'))
           throw new GateInputError(argument, 'is not an option of live-evals gate')
@@ -128,6 +173,19 @@ export function parseGateArguments(argv: readonly string[]): GateCommand {
   }
   command.options.required = required
   command.options.metricThresholds = metricThresholds
+  const models = command.models
+  const modelFlag =
+    models.maxPassRateDrop !== null
+      ? '--max-pass-rate-drop'
+      : models.maxP95LatencyIncreaseMs !== null
+        ? '--max-p95-latency-increase-ms'
+        : models.reference !== null
+          ? '--reference-model'
+          : null
+  if (modelFlag !== null && !models.compare) {
+    throw new GateInputError(modelFlag, 'compares models: add --compare-models')
+  }
+  models.useInterval = command.options.passRateInterval
   return command
 }
 
@@ -158,6 +216,16 @@ async function latestResultsFiles(folders: readonly string[], io: CommandIO): Pr
   return files
 }
 
+/** The built-in price table, or the file `--prices` names (bad input when it cannot be read). */
+async function pricesFor(file: string | null): Promise<PriceTable> {
+  if (file === null) return DEFAULT_PRICES
+  try {
+    return await loadPriceTable(file)
+  } catch (error) {
+    throw new GateInputError('--prices', (error as Error).message)
+  }
+}
+
 /** The HTML report beside each results file, linked relative to where the summary is written. */
 async function reportLinks(
   files: readonly string[],
@@ -182,7 +250,14 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     command.files.push(...(await latestResultsFiles(command.latest, io)))
     const files = await Promise.all(command.files.map(loadGateFile))
     const baselines = await Promise.all(command.baselines.map(loadGateFile))
-    const report = evaluateGate(files, baselines, command.options)
+    let report = evaluateGate(files, baselines, command.options)
+    if (command.models.compare) {
+      const prices = await pricesFor(command.models.prices)
+      const comparison = compareModels(files, { reference: command.models.reference, prices })
+      for (const line of modelComparisonLines(comparison)) io.out(`${line}\n`)
+      const useInterval = command.models.useInterval || report.repeated_trials
+      report = withModelChecks(report, modelChecks(comparison, { ...command.models, useInterval }))
+    }
     for (const check of report.checks) io.out(`${check.outcome.padEnd(12)} ${check.name}: ${check.message}\n`)
     const rate = report.pass_rate
     io.out(

@@ -1,15 +1,20 @@
 // `live-evals report <run-dir>...`: write the HTML report of each run (report.html in its folder, with a timeline
 // image beside each scenario's WAVs); given several runs, also one comparison page.
 
+import { loadPriceTable } from '../config/prices.ts'
 import { writeComparisonReport, writeRunReport } from '../report/write-report.ts'
 import { type CommandIO, EXIT_USAGE } from './main.ts'
 
-const USAGE = `Usage: live-evals report <run-dir>... [--out <comparison.html>]
+const USAGE = `Usage: live-evals report <run-dir>... [--out <comparison.html>] [--reference-model <id>] [--prices <file.json>]
 
 Writes <run-dir>/report.html for each run: a self-contained page (no network) with the pass rate and its
 interval, metrics with P50/P90/P95 and n, latency by turn kind, a filterable table and, per scenario, audio
 players, a clickable timeline, checks with evidence, the state difference and semantic scores.
-With several runs it also writes a comparison page (default: comparison.html beside the first run).
+With several runs it also writes a comparison page (default: comparison.html beside the first run). Runs of
+several GPT-Live models (a LIVE_EVALS_MODELS run) get the model comparison: each metric's delta with its 95%
+interval, the scenarios that changed verdict, and cost per scenario and model (--prices replaces the built-in
+price table; --reference-model names the model the others are compared with, default gpt-live-1 when present, else the
+first run's).
 Exits 2 if a run folder has no readable results.json.
 `
 
@@ -20,14 +25,19 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
   }
   const runDirectories: string[] = []
   let out: string | undefined
+  let pricesFile: string | undefined
+  let referenceModel: string | null = null
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index] as string
-    if (argument === '--out') {
-      out = argv[++index]
-      if (out === undefined) {
-        io.err(`live-evals report: --out needs a file name.\n\n${USAGE}`)
+    if (argument === '--out' || argument === '--prices' || argument === '--reference-model') {
+      const value = argv[++index]
+      if (value === undefined) {
+        io.err(`live-evals report: ${argument} needs a value.\n\n${USAGE}`)
         return EXIT_USAGE
       }
+      if (argument === '--out') out = value
+      else if (argument === '--prices') pricesFile = value
+      else referenceModel = value
     } else if (argument.startsWith('-')) {
       io.err(`live-evals report: unknown option ${argument}\n\n${USAGE}`)
       return EXIT_USAGE
@@ -42,7 +52,12 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
       io.out(`${await writeRunReport(runDirectories[0] as string)}\n`)
       return 0
     }
-    const comparison = await writeComparisonReport(runDirectories, out)
+    const prices = pricesFile === undefined ? undefined : await loadPriceTable(pricesFile)
+    const comparison = await writeComparisonReport(runDirectories, {
+      ...(out === undefined ? {} : { outFile: out }),
+      ...(prices === undefined ? {} : { prices }),
+      referenceModel,
+    })
     io.out(`comparison of ${runDirectories.length} runs: ${comparison}\n`)
     return 0
   } catch (error) {

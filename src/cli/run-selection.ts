@@ -4,8 +4,10 @@
 // A run folder counts once its results.json is written: a run still going (or killed, waiting for `live-evals
 // results`) has none and is never selected or removed. Dot folders (Vitest's `.attachments`, the judge cache) and
 // links are not runs.
+
 import { lstat, readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { DEFAULT_MODELS } from '../config/defaults.ts'
 import { MAX_RESULTS_FILE_BYTES } from '../gate/load.ts'
 
 export interface FinishedRun {
@@ -13,7 +15,10 @@ export interface FinishedRun {
   directory: string
   /** Its results.json. */
   resultsFile: string
-  /** Runs of one group replace each other: `<phase>/<architecture>`, `/remote` for a remote client assistant. */
+  /**
+   * Runs of one group replace each other: `<phase>/<architecture>`, `/remote` for a remote client assistant, and
+   * `<phase>/<model>/<architecture>` for a model other than the default.
+   */
   group: string
   /** When results.json was last written (its mtime, ms). */
   writtenAtMs: number
@@ -30,7 +35,12 @@ function groupOf(document: unknown): string | null {
   if (typeof module !== 'string' || !isObject(configuration)) return null
   const mode = typeof configuration.assistant_mode === 'string' ? configuration.assistant_mode : 'unknown'
   const remote = typeof configuration.assistant_endpoint === 'string' ? '/remote' : ''
-  return `${module}/${mode}${remote}`
+  // Each model of a model matrix is its own group; the default model stays implicit, as in every older run.
+  const model =
+    typeof configuration.model === 'string' && configuration.model !== DEFAULT_MODELS.live_model
+      ? `${configuration.model}/`
+      : ''
+  return `${module}/${model}${mode}${remote}`
 }
 
 async function finishedRunIn(directory: string): Promise<FinishedRun | null> {

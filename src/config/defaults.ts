@@ -9,6 +9,11 @@ export type SectionValues = Record<string, Record<string, unknown>>
 // twice as long as it needs to (the bundled TOMLs and the client service's connection limit allow more).
 const DEFAULT_CONCURRENCY = 2
 
+// Per-model limits (the service counts each model's concurrent sessions apart), each capped by
+// execution.concurrency. gpt-live-1.1 has its own limit at the service, which publishes no number: its default is
+// the run's default, written here so a team with a lower 1.1 quota changes one value.
+export const DEFAULT_MODEL_CONCURRENCY: Record<string, number> = { 'gpt-live-1.1': DEFAULT_CONCURRENCY }
+
 const SINGLE_TURN_EXECUTION = {
   mode: 'offline',
   concurrency: DEFAULT_CONCURRENCY,
@@ -16,6 +21,7 @@ const SINGLE_TURN_EXECUTION = {
   trials: 1,
   verbose: false,
   response_timeout_seconds: 30.0,
+  model_concurrency: DEFAULT_MODEL_CONCURRENCY,
 }
 
 // Offline runs on the virtual clock unless a user asks for real-time pacing (live always paces in real time, so
@@ -77,6 +83,7 @@ const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
       max_examples: 0,
       trials: 1,
       verbose: false,
+      model_concurrency: DEFAULT_MODEL_CONCURRENCY,
     },
     simulation: {
       simulator_backend_model: 'gpt-5.6-luna',

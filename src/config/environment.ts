@@ -5,7 +5,8 @@
 import { HarnessConfigError } from './errors.ts'
 import type { Phase } from './schema.ts'
 
-type ValueKind = 'string' | 'integer' | 'number' | 'boolean'
+// `list` is comma-separated text (`a,b`); `counts` is comma-separated `name=integer` pairs (`a=2,b=4`).
+type ValueKind = 'string' | 'integer' | 'number' | 'boolean' | 'list' | 'counts'
 
 export interface EnvironmentSetting {
   variable: string
@@ -24,6 +25,8 @@ export const ENVIRONMENT_SETTINGS: readonly EnvironmentSetting[] = [
   { variable: 'LIVE_EVALS_MAX_EXAMPLES', key: 'execution.max_examples', kind: 'integer' },
   { variable: 'LIVE_EVALS_VERBOSE', key: 'execution.verbose', kind: 'boolean' },
   { variable: 'LIVE_EVALS_TRIALS', key: 'execution.trials', kind: 'integer' },
+  { variable: 'LIVE_EVALS_MODELS', key: 'execution.models', kind: 'list' },
+  { variable: 'LIVE_EVALS_MODEL_CONCURRENCY', key: 'execution.model_concurrency', kind: 'counts' },
   // CRAWL only: WALK replays recordings and RUN has no synthesized caller, so neither has a speech cache.
   { variable: 'LIVE_EVALS_REFRESH_AUDIO', key: 'audio.refresh_audio', kind: 'boolean', phases: ['crawl'] },
   { variable: 'OPENAI_ASSISTANT_MODE', key: 'assistant.mode', kind: 'string' },
@@ -105,7 +108,7 @@ export type Environment = Record<string, string | undefined>
 
 export interface EnvironmentValue {
   setting: EnvironmentSetting
-  value: string | number | boolean
+  value: string | number | boolean | string[] | Record<string, number>
 }
 
 const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on'])
@@ -119,12 +122,38 @@ export function environmentText(env: Environment, variable: string): string | nu
   return text === '' ? null : text
 }
 
-function convert(setting: EnvironmentSetting, text: string): string | number | boolean {
+/** `a, b,,c` → `["a","b","c"]`: blanks between commas are dropped. */
+function listOf(text: string): string[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+}
+
+function countsOf(setting: EnvironmentSetting, text: string): Record<string, number> {
+  const counts: Record<string, number> = {}
+  for (const pair of listOf(text)) {
+    const match = /^([^=\s]+)\s*=\s*([+-]?\d+)$/.exec(pair)
+    if (match === null) {
+      throw new Error(
+        `Environment variable ${setting.variable} must be comma-separated name=integer pairs (got "${pair}")`,
+      )
+    }
+    counts[match[1] as string] = Number(match[2])
+  }
+  return counts
+}
+
+function convert(setting: EnvironmentSetting, text: string): EnvironmentValue['value'] {
   const secret = setting.key.startsWith('credentials.')
   const shown = secret ? '' : ` (got "${text}")`
   switch (setting.kind) {
     case 'string':
       return text
+    case 'list':
+      return listOf(text)
+    case 'counts':
+      return countsOf(setting, text)
     case 'integer':
       if (!/^[+-]?\d+$/.test(text))
         throw new Error(`Environment variable ${setting.variable} must be an integer${shown}`)

@@ -47,6 +47,8 @@ describe('built-in defaults', () => {
       verbose: false,
       response_timeout_seconds: 30,
       results_dir: null,
+      models: null,
+      model_concurrency: { 'gpt-live-1.1': 2 },
     })
     expect(settings.audio).toEqual({
       chunk_ms: 20,
@@ -113,6 +115,8 @@ describe('built-in defaults', () => {
       'concurrency',
       'max_examples',
       'mode',
+      'model_concurrency',
+      'models',
       'results_dir',
       'trials',
       'verbose',

@@ -42,6 +42,16 @@ const executionFields = {
   trials: integer().min(1, { error: 'must be 1 or greater' }),
   verbose: boolean(),
   results_dir: nonEmptyString(),
+  // The GPT-Live models to evaluate, each on the same scenarios (src/config/live-models.ts); unset runs
+  // models.live_model alone, with the layout and names of a single-model run.
+  models: z
+    .array(nonEmptyString(), { error: 'must be a list of model ids' })
+    .min(1, { error: 'must name at least one model' }),
+  // Scenarios in flight at once per model: the service limits each model's concurrent sessions separately.
+  // A model not listed runs execution.concurrency at a time.
+  model_concurrency: z.record(nonEmptyString(), concurrency(), {
+    error: 'must be a table of model id = scenarios at once',
+  }),
 }
 
 const singleTurnExecutionFields = { ...executionFields, response_timeout_seconds: positiveNumber() }
@@ -119,6 +129,7 @@ const credentialFields = {
 /** Keys that have no built-in default: absent everywhere means unknown, which resolves to null. */
 export const OPTIONAL_KEYS: ReadonlySet<string> = new Set([
   'execution.results_dir',
+  'execution.models',
   'audio.cache_dir',
   'connection.live_endpoint',
   'credentials.openai_api_key',
@@ -196,6 +207,7 @@ const nullable = <T extends z.ZodType>(schema: T) => schema.nullable()
 const resolvedExecution = z.strictObject({
   ...executionFields,
   results_dir: nullable(executionFields.results_dir),
+  models: nullable(executionFields.models),
 })
 const resolvedSingleTurnExecution = resolvedExecution.extend({
   response_timeout_seconds: singleTurnExecutionFields.response_timeout_seconds,

@@ -270,7 +270,9 @@ export function evaluateGate(
 
   const passed = current.rows.filter(({ row }) => row.status === 'passed').length
   const passRate = wilsonInterval(passed, current.rows.length)
-  const scenarioOf = ({ key }: KeyedRow) => JSON.stringify([key.phase, key.architecture, key.scenario_id])
+  // A scenario of another model is another scenario here, not another trial of the same one.
+  const scenarioOf = ({ key }: KeyedRow) =>
+    JSON.stringify([key.phase, key.model, key.architecture, key.scenario_id])
   const repeatedTrials = repeatsTrials(current.rows, scenarioOf)
   const scenarioRate = repeatedTrials
     ? scenarioPassRate(current.rows, scenarioOf, ({ row }) => row.status === 'passed')

@@ -16,6 +16,8 @@ export interface ReportDetails {
   tool_executions: ToolExecution[]
   initial_state: JsonObject
   final_state: JsonObject
+  /** The evaluator's model calls (the judge's tokens), as the details recorded them. */
+  judge_usage_events: unknown[]
 }
 
 const byStart = (a: { start_ms: number | null }, b: { start_ms: number | null }) =>
@@ -46,6 +48,7 @@ export function reportDetailsOf(value: unknown): { details: ReportDetails } | { 
         tool_executions: executions.success ? executions.data : [],
         initial_state: run.initial_state,
         final_state: run.final_state,
+        judge_usage_events: run.judge_usage_events,
       },
     }
   }
@@ -77,6 +80,7 @@ export function reportDetailsOf(value: unknown): { details: ReportDetails } | { 
       tool_executions: observation.tool_executions,
       initial_state: observation.initial_application_state,
       final_state: observation.final_application_state,
+      judge_usage_events: details.judge_usage_events,
     },
   }
 }

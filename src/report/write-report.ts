@@ -5,11 +5,15 @@
 import { dirname, join, relative, resolve } from 'node:path'
 import { writeNamedFile } from '../artifacts/named-file.ts'
 import { writeArtifact } from '../artifacts/write.ts'
+import { DEFAULT_PRICES, type PriceTable } from '../config/prices.ts'
+import { compareModels } from '../gate/compare-models.ts'
+import { architectureOf, modelOf } from '../gate/row-keys.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
 import { anchorOf } from './html.ts'
 import { type LoadedRun, loadRun, loadScenarioEvidence } from './load-run.ts'
 import { type RunReportModel, runReportModel, type ScenarioModel, scenarioModel } from './model.ts'
 import { type ComparedRun, renderComparison } from './render-comparison.ts'
+import { renderModelComparison } from './render-model-comparison.ts'
 import { renderRunReport } from './render-run.ts'
 import { artifactHref } from './render-scenario.ts'
 import { timelineSvg } from './render-timeline.ts'
@@ -78,25 +82,69 @@ export async function writeRunReport(runDirectory: string): Promise<string> {
   return (await writeRunReportFiles(runDirectory)).html
 }
 
+export interface ComparisonReportOptions {
+  /** Where the page goes (default: comparison.html in the first run's parent folder). */
+  outFile?: string
+  /** Prices for the cost of a model comparison (default: the built-in table). */
+  prices?: PriceTable
+  /** The model the others are compared with (default: the first run's). */
+  referenceModel?: string | null
+}
+
 /**
- * Writes each run's report and one comparison page at `outFile` (default: comparison.html in the first run's
- * parent folder) linking to them. Returns the comparison page's path.
+ * Writes each run's report and one comparison page linking to them: runs of several GPT-Live models get the model
+ * comparison (deltas with intervals, changed verdicts, cost); runs of one model the side-by-side status page.
+ * Returns the comparison page's path.
  */
 export async function writeComparisonReport(
   runDirectories: readonly string[],
-  outFile?: string,
+  options: ComparisonReportOptions | string = {},
 ): Promise<string> {
+  const { outFile, prices, referenceModel } = typeof options === 'string' ? { outFile: options } : options
   const destination = resolve(
     outFile ?? join(dirname(resolve(runDirectories[0] ?? '.')), COMPARISON_FILE_NAME),
   )
   const runs: ComparedRun[] = []
+  const written: WrittenRunReport[] = []
   for (const runDirectory of runDirectories) {
-    const written = await writeRunReportFiles(runDirectory)
+    const one = await writeRunReportFiles(runDirectory)
+    written.push(one)
     runs.push({
-      model: written.model,
-      report_href: relative(dirname(destination), written.html).split('/').map(encodeURIComponent).join('/'),
+      model: one.model,
+      report_href: relative(dirname(destination), one.html).split('/').map(encodeURIComponent).join('/'),
     })
   }
+  const models = new Set(written.map((one) => modelOf(one.loaded.file.document)))
+  const text =
+    models.size > 1
+      ? modelComparisonPage(written, runs, prices ?? DEFAULT_PRICES, referenceModel ?? null)
+      : renderComparison(runs)
   // Outside any run directory, so not an artifact, but written like one: 0600, atomically, never through a link.
-  return writeNamedFile(destination, renderComparison(runs))
+  return writeNamedFile(destination, text)
+}
+
+function modelComparisonPage(
+  written: readonly WrittenRunReport[],
+  runs: readonly ComparedRun[],
+  prices: PriceTable,
+  reference: string | null,
+): string {
+  const files = written.map((one) => one.loaded.file)
+  const comparison = compareModels(files, {
+    prices,
+    reference,
+    judgeEventsOf: (file, index) => {
+      const one = written.find((candidate) => candidate.loaded.file === file)
+      return one?.loaded.evidence[index]?.details?.judge_usage_events ?? null
+    },
+  })
+  const hrefs = new Map(
+    written.map((one, index) => [
+      JSON.stringify([modelOf(one.loaded.file.document), architectureOf(one.loaded.file.document)]),
+      runs[index]?.report_href ?? null,
+    ]),
+  )
+  return renderModelComparison(comparison, {
+    href: (model, architecture) => hrefs.get(JSON.stringify([model, architecture])) ?? null,
+  })
 }

@@ -12,6 +12,7 @@ import { test as base, inject } from 'vitest'
 import type { AssistantApplication } from '../assistants/application.ts'
 import type { AssistantArchitecture, ScenarioApplication } from '../assistants/architectures/index.ts'
 import type { PhaseSettings } from '../config/index.ts'
+import { settingsForModel } from '../config/live-models.ts'
 import { judgeOptionsFromSettings } from '../grading/judge/options-from-settings.ts'
 import { architectureFor } from '../phases/engine/architecture-choice.ts'
 import type { ScenarioEnv } from '../phases/engine/execution.ts'
@@ -23,6 +24,7 @@ import { loadInterventions, NO_INTERVENTIONS } from '../phases/run/interventions
 import { assistantVisibleInput, type LoadedScenario } from '../scenarios/index.ts'
 import { startOfflineLiveServer } from '../testing/live-server/index.ts'
 import { attachScenarioAudio, attachScenarioTimeline } from './attachments.ts'
+import { modelLimiters } from './model-limiters.ts'
 import { runPlanOf } from './provided.ts'
 import { plannedRunFor } from './run-plan.ts'
 import { noteRunStopping, throwIfRunStopped } from './run-stop.ts'
@@ -91,6 +93,10 @@ const buildScenarioTest = (): ScenarioTestAPI =>
     )
     .extend('scenario', (): LoadedScenario => unbound('scenario'))
     .extend('architecture', (): ArchitectureName => unbound('architecture'))
+    // The GPT-Live model of this test: bound per describe by scenarioSuite; null is the plan's only model.
+    .extend('model', (): string | null => null)
+    // One limiter per model per file: the service limits each model's concurrent sessions separately.
+    .extend('modelLimiters', { scope: 'file' }, ({ suiteSettings }) => modelLimiters(suiteSettings))
     // The assistant under test's application, bound per suite (null: the bundled restaurant example).
     .extend('assistant', (): AssistantApplication | null => null)
     // One object per architecture and assistant per file (live client delegation holds one openai client).
@@ -118,15 +124,19 @@ const buildScenarioTest = (): ScenarioTestAPI =>
         callerSource,
         architectures,
         architecture,
+        model,
         assistant,
         interventions,
         task,
       }): ScenarioEnv<PhaseSettings> => {
-        const runDirectory = plannedRunFor(runPlan, architecture).directory
+        const planned = plannedRunFor(runPlan, architecture, model)
+        const runDirectory = planned.directory
         return {
           // scenarioSuite gives each test of a trials run its trial (src/vitest/plugin/trial-meta.ts).
           trial: task.meta.liveEvalsTrial?.trial ?? null,
-          settings: suiteSettings,
+          // The settings of this test's model (live_model and its concurrency); a single-model plan's own.
+          settings:
+            planned.model === undefined ? suiteSettings : settingsForModel(suiteSettings, planned.model),
           runDirectory,
           offlineServer,
           architecture: architectures(assistant)[architecture],
@@ -165,13 +175,28 @@ const buildScenarioTest = (): ScenarioTestAPI =>
     )
     .extend(
       'liveSession',
-      async ({ runPlan, phase, scenario, scenarioEnv, callerAudio, toolState, task, annotate, signal }) => {
-        const execution = await runScenario(phase, scenario, scenarioEnv, {
+      async ({
+        runPlan,
+        phase,
+        scenario,
+        scenarioEnv,
+        callerAudio,
+        toolState,
+        modelLimiters,
+        task,
+        annotate,
+        signal,
+      }) => {
+        const execution = await modelLimiters(scenarioEnv.settings.models.live_model).run(
+          () =>
+            runScenario(phase, scenario, scenarioEnv, {
+              signal,
+              callerAudio,
+              application: toolState,
+              onFailure: (error) => noteRunStopping(error, runPlan),
+            }),
           signal,
-          callerAudio,
-          application: toolState,
-          onFailure: (error) => noteRunStopping(error, runPlan),
-        })
+        )
         const run: ScenarioRun = scenarioRunOf(
           {
             scenarioId: scenario.id,

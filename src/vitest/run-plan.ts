@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { z } from 'zod'
-import { defaultRunLabel } from '../artifacts/index.ts'
+import { artifactIdProblem, defaultRunLabel } from '../artifacts/index.ts'
 import {
   assertLiveCredentials,
   credentialValues,
@@ -17,6 +17,7 @@ import {
   redactSecrets,
   type SettingsFor,
 } from '../config/index.ts'
+import { modelsToEvaluate, settingsForModel } from '../config/live-models.ts'
 import { usesRemoteClientAssistant } from '../phases/engine/architecture-choice.ts'
 import { phaseModule } from '../phases/registry.ts'
 import { readAssistantFirstPrompt } from '../phases/run/assistant-first-prompt.ts'
@@ -38,6 +39,10 @@ import {
 export { RunPlanProblem }
 
 export const PlannedRunSchema = z.strictObject({
+  /** The GPT-Live model this run evaluates (one run per model and architecture); absent in older stamps. */
+  model: z.string().min(1).optional(),
+  /** Whether the plan evaluates several models (folders and tests then name the model); absent means no. */
+  multiModel: z.boolean().optional(),
   architecture: z.enum(ASSISTANT_ARCHITECTURES),
   /** Absolute path of the run folder (shared by the shards of a named run). */
   directory: z.string().min(1),
@@ -162,44 +167,53 @@ export async function planRun<P extends Phase>(
   const resultsDir = resultsDirectory(settings, options.projectRoot)
   const now = options.now ?? new Date()
   const runs: PlannedRun[] = []
-  for (const architecture of architecturesToEvaluate(settings)) {
-    const remote = remoteClient(settings, architecture)
-    let claimed: Awaited<ReturnType<typeof claimRunDirectory>>
-    try {
-      claimed = await claimRunDirectory({
-        resultsDir,
-        label: runLabel(settings.phase, mode, architecture, remote),
+  const models = modelsToEvaluate(settings)
+  const multiModel = models.length > 1
+  if (multiModel) assertModelsNameFolders(models)
+  // Model by model, each in every architecture: one run folder and one results.json per (model, architecture).
+  for (const model of models)
+    for (const architecture of architecturesToEvaluate(settings)) {
+      const remote = remoteClient(settings, architecture)
+      const modelSettings = settingsForModel(settings, model)
+      const folderModel = multiModel ? model : null
+      let claimed: Awaited<ReturnType<typeof claimRunDirectory>>
+      try {
+        claimed = await claimRunDirectory({
+          resultsDir,
+          label: runLabel(settings.phase, mode, architecture, remote, folderModel),
+          architecture: folderModel === null ? architecture : `${folderModel}_${architecture}`,
+          runName,
+          shard,
+          now,
+        })
+      } catch (error) {
+        // All or nothing: a run that cannot start leaves no run folder behind.
+        await releaseUnusedRunDirectories(runs)
+        throw error
+      }
+      const metadata: PlannedRun['metadata'] = {
+        id: claimed.name,
+        module: settings.phase,
+        execution_mode: mode === 'live' ? 'live' : 'offline_fixture',
+        interaction: description.interaction,
+        dataset: projectRelativePath(options.projectRoot, resolve(settings.dataset.path)),
+        configuration: redactedConfiguration(
+          settings,
+          description.configuration(modelSettings, architecture, options.projectRoot),
+        ),
+      }
+      runs.push({
+        model,
+        multiModel,
         architecture,
-        runName,
-        shard,
-        now,
+        ...claimed,
+        metadata: remote
+          ? withRunExtensions(metadata, {
+              tool_evidence: { source: 'remote_service', architecture_only_comparison: false },
+            })
+          : metadata,
       })
-    } catch (error) {
-      // All or nothing: a run that cannot start leaves no run folder behind.
-      await releaseUnusedRunDirectories(runs)
-      throw error
     }
-    const metadata: PlannedRun['metadata'] = {
-      id: claimed.name,
-      module: settings.phase,
-      execution_mode: mode === 'live' ? 'live' : 'offline_fixture',
-      interaction: description.interaction,
-      dataset: projectRelativePath(options.projectRoot, resolve(settings.dataset.path)),
-      configuration: redactedConfiguration(
-        settings,
-        description.configuration(settings, architecture, options.projectRoot),
-      ),
-    }
-    runs.push({
-      architecture,
-      ...claimed,
-      metadata: remote
-        ? withRunExtensions(metadata, {
-            tool_evidence: { source: 'remote_service', architecture_only_comparison: false },
-          })
-        : metadata,
-    })
-  }
   return RunPlanSchema.parse({
     phase: settings.phase,
     configFile: settings.config_file,
@@ -228,14 +242,30 @@ function redactedConfiguration(settings: SettingsFor<Phase>, configuration: Reco
 /**
  * `<phase>_<mode>_<architecture>`: the reference label plus the architecture, since one run evaluates one; a
  * client run against a remote application is `…_client_remote`, so it is never mistaken for the in-process one.
+ * A run of several models puts the model before the architecture: `crawl_offline_gpt-live-1.1_responses`.
  */
 export function runLabel(
   phase: Phase,
   mode: 'offline' | 'live',
   architecture: AssistantArchitecture,
   remote = false,
+  model: string | null = null,
 ): string {
-  return `${defaultRunLabel(phase, mode)}_${architecture}${remote ? '_remote' : ''}`
+  const modelPart = model === null ? '' : `_${model}`
+  return `${defaultRunLabel(phase, mode)}${modelPart}_${architecture}${remote ? '_remote' : ''}`
+}
+
+/** Each model of a several-model run names folders, so it must be artifact-safe; refused before any is claimed. */
+function assertModelsNameFolders(models: readonly string[]): void {
+  for (const model of models) {
+    const problem = artifactIdProblem(model)
+    if (problem !== null) {
+      throw new RunPlanProblem(
+        `execution.models (LIVE_EVALS_MODELS): model ${JSON.stringify(model)} ${problem}, and a run of several ` +
+          'models names each run folder after its model',
+      )
+    }
+  }
 }
 
 /** Whether this architecture's run evaluates a separately deployed client assistant. */
@@ -243,15 +273,29 @@ function remoteClient(settings: SettingsFor<Phase>, architecture: AssistantArchi
   return architecture === 'client' && settings.phase !== 'run' && usesRemoteClientAssistant(settings)
 }
 
-/** The planned run of one architecture; a clear error when the plan does not evaluate it. */
-export function plannedRunFor(plan: Pick<RunPlan, 'runs'>, architecture: AssistantArchitecture): PlannedRun {
-  const run = plan.runs.find((candidate) => candidate.architecture === architecture)
+/**
+ * The planned run of one architecture (and model: null means the plan's only model); a clear error when the plan
+ * does not evaluate it.
+ */
+export function plannedRunFor(
+  plan: Pick<RunPlan, 'runs'>,
+  architecture: AssistantArchitecture,
+  model: string | null = null,
+): PlannedRun {
+  const run = plan.runs.find(
+    (candidate) => candidate.architecture === architecture && (model === null || candidate.model === model),
+  )
   if (run === undefined) {
     throw new Error(
-      `This run does not evaluate the ${architecture} architecture (it evaluates ${plan.runs
-        .map((candidate) => candidate.architecture)
-        .join(', ')}); check OPENAI_ASSISTANT_MODE`,
+      `This run does not evaluate the ${architecture} architecture${model === null ? '' : ` on ${model}`} (it evaluates ${plan.runs
+        .map((candidate) => `${candidate.architecture} on ${candidate.model}`)
+        .join(', ')}); check OPENAI_ASSISTANT_MODE and LIVE_EVALS_MODELS`,
     )
   }
   return run
+}
+
+/** The models of a plan, in the order it runs them. */
+export function plannedModels(plan: Pick<RunPlan, 'runs'>): string[] {
+  return [...new Set(plan.runs.flatMap((run) => (run.model === undefined ? [] : [run.model])))]
 }

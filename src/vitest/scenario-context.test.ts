@@ -14,7 +14,14 @@ describe('ScenarioTestContext', () => {
     expectTypeOf<ScenarioTestContext['toolState']>().toEqualTypeOf<ScenarioApplication>()
     expectTypeOf<ScenarioTestContext>().toHaveProperty('expect')
     expectTypeOf<keyof ScenarioFixtures>().toEqualTypeOf<
-      'liveSession' | 'callerAudio' | 'toolState' | 'scenario' | 'architecture' | 'assistant' | 'scenarioEnv'
+      | 'liveSession'
+      | 'callerAudio'
+      | 'toolState'
+      | 'scenario'
+      | 'architecture'
+      | 'model'
+      | 'assistant'
+      | 'scenarioEnv'
     >()
   })
 

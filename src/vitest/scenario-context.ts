@@ -6,6 +6,7 @@ import type { TestAPI, TestContext } from 'vitest'
 import type { AssistantApplication } from '../assistants/application.ts'
 import type { AssistantArchitecture, ScenarioApplication } from '../assistants/architectures/index.ts'
 import type { PhaseSettings } from '../config/index.ts'
+import type { RateLimiter } from '../models/rate-limiter.ts'
 import type { CallerAudio, CallerSource } from '../phases/engine/caller.ts'
 import type { ScenarioEnv } from '../phases/engine/execution.ts'
 import type { PhaseModule } from '../phases/engine/phase-module.ts'
@@ -28,6 +29,8 @@ export interface ScenarioFixtures {
   scenario: LoadedScenario
   /** The delegation architecture of this test (`responses` or `client`). */
   architecture: ArchitectureName
+  /** The GPT-Live model of this test (scenarioSuite binds it per model); null means the plan's only model. */
+  model: string | null
   /** The assistant under test given to scenarioSuite(); null for the bundled restaurant example. */
   assistant: AssistantApplication | null
   /** Where and how the scenario runs (settings, run directory, judge). */
@@ -50,6 +53,8 @@ interface FileFixtures {
   interventions: InterventionSchedule
   callerSource: CallerSource
   architectures: (assistant: AssistantApplication | null) => Record<ArchitectureName, AssistantArchitecture>
+  /** Each model's limiter of scenarios in flight (execution.model_concurrency). */
+  modelLimiters: (model: string) => RateLimiter
 }
 
 /** Per test: the scenario fixtures and the automatic verdict. */

@@ -1,5 +1,6 @@
 // scenarioSuite(): one call in a spec file turns a phase's dataset into tests.
 //   describe(<architecture>) → describe(<scenario id>) → test(<title>)   (k tests `<title> [trial i/k]` with trials)
+// A run of several models (execution.models) puts one describe(<model>) around each model's architectures.
 // Each test carries tags (phase, architecture, scenario type) and initial meta, so reporters and filters know it
 // before it runs. The scenarios are the run plan's: validated and selected once, in the main process (a bad
 // dataset stops the run before any worker starts), and only this shard's when the run is sharded.
@@ -16,6 +17,7 @@ import { scenarioTest } from './fixtures.ts'
 import { initialMeta } from './meta.ts'
 import { trialsToRegister, trialTestName } from './plugin/trial-meta.ts'
 import { projectOptionsOf, runPlanOf } from './provided.ts'
+import { plannedModels } from './run-plan.ts'
 import type { ScenarioTestContext } from './scenario-context.ts'
 import { suiteAssistantProblems } from './suite-assistant.ts'
 import { type SuiteScenarioSource, suiteScenarios } from './suite-scenarios.ts'
@@ -85,10 +87,11 @@ export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise
   const test = scenarioTest()
   // The name each row records: the spec's own assistant, or the bundled example each architecture serves.
   const bundledName = { client: clientRestaurant().name, responses: responsesRestaurant().name }
-  for (const run of plan.runs) {
+  const registerRun = (run: (typeof plan.runs)[number]) => {
     const assistantName = assistant?.name ?? bundledName[run.architecture]
     describe(run.architecture, () => {
       test.override('architecture', run.architecture)
+      if (run.model !== undefined) test.override('model', run.model)
       test.override('assistant', assistant)
       for (const scenario of scenarios) {
         const type = scenarioType(scenario)
@@ -121,6 +124,16 @@ export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise
           }
         })
       }
+    })
+  }
+  const models = plannedModels(plan)
+  if (models.length <= 1 || !plan.runs.some((run) => run.multiModel)) {
+    for (const run of plan.runs) registerRun(run)
+    return
+  }
+  for (const model of models) {
+    describe(model, () => {
+      for (const run of plan.runs) if (run.model === model) registerRun(run)
     })
   }
 }

@@ -13,6 +13,8 @@ export const ERROR_CODES = {
   invalidEvent: 'invalid_event',
   invalidAudio: 'invalid_audio',
   immutableFieldUpdate: 'immutable_field_update',
+  // OpenAI's answer to a model id it does not serve (its other APIs, and the Realtime API, send it this way)
+  modelNotFound: 'model_not_found',
   // ours
   sessionNotStarted: 'session_not_started',
   sessionAlreadyStarted: 'session_already_started',

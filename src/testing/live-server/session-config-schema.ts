@@ -3,6 +3,7 @@
 // at the bottom of this file, so a schema that drifts from the SDK fails typechecking instead of the wire.
 import type { SessionConfig, SessionUpdateConfig } from 'openai/resources/live/live'
 import { z } from 'zod'
+import { liveModelFamily } from '../../config/live-models.ts'
 import { estimatedTokens } from '../estimated-usage.ts'
 
 /** The service counts tokens with a tokenizer it does not publish; like other fakes we estimate 4 chars/token. */
@@ -190,8 +191,20 @@ const dataChannelSchema = z.strictObject({
     .optional(),
 })
 
+/** What the service answers for a model id it does not serve (validation.ts turns the issue into its error). */
+export const MODEL_NOT_FOUND = 'model_not_found'
+
+/**
+ * A GPT-Live model id or one of its dated snapshots (src/config/live-models.ts); anything else is refused as the
+ * service refuses an unknown model, before the session starts.
+ */
+const liveModelSchema = z
+  .string()
+  .min(1)
+  .refine((id) => liveModelFamily(id) !== null, { params: { serviceCode: MODEL_NOT_FOUND } })
+
 export const sessionConfigSchema = z.strictObject({
-  model: z.string().min(1),
+  model: liveModelSchema,
   instructions: z
     .string()
     .nullable()

@@ -11,7 +11,7 @@ import {
 import type { OfflineServerLimits } from './limits.ts'
 import { ERROR_CODES, type ProtocolError, protocolError, quoted } from './protocol-errors.ts'
 import { itemKind } from './response-items-schema.ts'
-import { IMMUTABLE_SESSION_FIELDS } from './session-config-schema.ts'
+import { IMMUTABLE_SESSION_FIELDS, MODEL_NOT_FOUND } from './session-config-schema.ts'
 
 export type FrameParseResult =
   | { ok: true; event: ParsedClientEvent; clientEventId: string | undefined }
@@ -224,6 +224,14 @@ function errorFromIssue(issues: readonly z.core.$ZodIssue[], raw: JsonRecord): P
     )
   }
   const param = formatParam(path)
+  if (issue.code === 'custom' && issue.params?.serviceCode === MODEL_NOT_FOUND) {
+    const model = valueAt(raw, path)
+    return protocolError(
+      ERROR_CODES.modelNotFound,
+      `The model \`${quoted(String(model))}\` does not exist or you do not have access to it.`,
+      param,
+    )
+  }
   if (issue.code === 'invalid_type' && isMissing(raw, path)) {
     return protocolError(
       ERROR_CODES.missingRequiredParameter,

@@ -3,9 +3,11 @@
 // resolved for a run; the global setup plans with them), sets the project options that follow from them, and
 // the root options a project config cannot set. A setting that does not resolve is kept for the global setup
 // to report, so it never breaks a run of other projects.
+
 import type { TestProject, Vitest } from 'vitest/node'
 import type { PhaseSettings } from '../../config/index.ts'
 import type { PhaseModule } from '../../phases/engine/phase-module.ts'
+import { modelConcurrency, modelsToEvaluate } from '../../config/live-models.ts'
 import type { LiveEvalsProjectOptions } from '../provided.ts'
 import {
   addCanonicalReporter,
@@ -55,9 +57,15 @@ export function liveEvalsPlugin(input: LiveEvalsPluginInput) {
   }
 }
 
-/** Concurrency and the per-scenario timeout, from the settings. */
+/**
+ * Concurrency and the per-scenario timeout, from the settings. A file runs every model's limit at once (each
+ * model's own limiter, src/vitest/model-limiters.ts, keeps it to its share); one model runs its limit.
+ */
 function applyExecutionSettings(project: TestProject, settings: PhaseSettings, module: PhaseModule): void {
-  const concurrency = settings.execution.concurrency
+  const concurrency = modelsToEvaluate(settings).reduce(
+    (sum, model) => sum + modelConcurrency(settings, model),
+    0,
+  )
   project.config.maxConcurrency = concurrency
   project.config.sequence.concurrent = concurrency > 1
   project.config.testTimeout = module.testTimeoutMs(settings)

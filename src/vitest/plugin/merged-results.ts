@@ -38,6 +38,8 @@ interface ShardPart {
 interface Group {
   runName: string
   architecture: PlannedRun['architecture']
+  /** The model in messages, when the run evaluated several; null otherwise. */
+  model: string | null
   counts: Set<number>
   parts: Map<number, ShardPart>
 }
@@ -55,10 +57,17 @@ export function mergeShardedRuns(
     const { stamp } = module
     if (stamp.shard === null || stamp.runName === null) continue
     for (const run of stamp.runs) {
-      const key = [stamp.phase, stamp.runName, run.architecture].join('\0')
+      // A run of several models has one folder per (model, architecture): each merges on its own.
+      const key = [
+        stamp.phase,
+        stamp.runName,
+        run.multiModel ? (run.model ?? '') : '',
+        run.architecture,
+      ].join('\0')
       const group = groups.get(key) ?? {
         runName: stamp.runName,
         architecture: run.architecture,
+        model: run.multiModel ? (run.model ?? null) : null,
         counts: new Set<number>(),
         parts: new Map<number, ShardPart>(),
       }
@@ -81,7 +90,7 @@ export function mergeShardedRuns(
   const problems: string[] = []
   for (const [key, group] of groups) {
     const phase = key.split('\0')[0] as RunStamp['phase']
-    const prefix = `[${group.architecture}] run "${group.runName}"`
+    const prefix = `[${group.model === null ? '' : `${group.model}/`}${group.architecture}] run "${group.runName}"`
     if (group.counts.size !== 1) {
       problems.push(
         `${prefix}: the blobs hold shards of ${[...group.counts].join(' and ')}-way splits; ` +
