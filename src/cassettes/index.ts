@@ -3,6 +3,7 @@
 import type { PhaseSettings } from '../config/index.ts'
 import type { ScenarioExecution } from '../phases/engine/execution.ts'
 import { type CassetteExecutionContext, recordExecution } from './recording.ts'
+import { replayExecution } from './replaying.ts'
 
 export { cassetteFetch } from './scope.ts'
 
@@ -11,6 +12,7 @@ export function runWithCassette<Execution extends ScenarioExecution>(
   context: CassetteExecutionContext<Execution>,
 ): Promise<Execution> {
   const settings: PhaseSettings = context.env.settings
+  if (settings.replay.enabled) return replayExecution(context)
   if (settings.execution.record) return recordExecution(context)
   return context.run()
 }

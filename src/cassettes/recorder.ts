@@ -50,8 +50,10 @@ export class CassetteRecorder implements SessionTap {
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()
     const requestType = headerOf(init?.headers, 'content-type')
     const request = this.#body(requestBytes(init?.body), requestType, null)
+    const startedAt = performance.now()
     const response = await fetch(input, init)
     const bytes = new Uint8Array(await response.arrayBuffer())
+    const durationMs = Math.round((performance.now() - startedAt) * 10) / 10
     const responseType = response.headers.get('content-type')
     this.#http.push({
       seq,
@@ -60,6 +62,7 @@ export class CassetteRecorder implements SessionTap {
       request,
       status: response.status,
       response: this.#body(bytes, responseType, 'http.pcm'),
+      duration_ms: durationMs,
     })
     return new Response(NULL_BODY_STATUSES.has(response.status) ? null : bytes, {
       status: response.status,

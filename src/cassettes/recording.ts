@@ -79,6 +79,7 @@ export async function recordExecution<Execution extends ScenarioExecution>(
   const extension = {
     mode: 'recorded' as const,
     id,
+    outcome: null,
     match: null,
     divergence_count: null,
     first_divergence: null,

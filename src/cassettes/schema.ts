@@ -79,6 +79,8 @@ export const HttpExchangeSchema = z.strictObject({
   request: BodySchema,
   status: z.int(),
   response: BodySchema,
+  /** How long the answer took (wall clock); replay answers after the same time, so what depends on it recurs. */
+  duration_ms: z.number().nonnegative(),
 })
 export type HttpExchange = z.infer<typeof HttpExchangeSchema>
 

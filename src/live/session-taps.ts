@@ -12,6 +12,12 @@ export type TappedSession = Pick<LiveSession, 'onSent' | 'subscribe'>
 export interface SessionTap {
   /** Called before the socket exists; returns the endpoint to dial instead (replay), or the same settings. */
   endpoint?(settings: LiveEndpointSettingsInput, label: string): LiveEndpointSettingsInput
+  /**
+   * Called once per session after `endpoint`: a source of receive times that replaces the session clock for
+   * received events (replay stamps each played frame with the time it was recorded at, so what is measured
+   * from arrival times recurs exactly); undefined keeps the clock.
+   */
+  receiveClock?(label: string): (() => number | undefined) | undefined
   /** Called once per session, right after it was constructed and before `session.start` is sent. */
   opened(session: TappedSession, label: string): void
 }

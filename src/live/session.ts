@@ -75,6 +75,7 @@ export class LiveSession {
 
   readonly #ws: LiveWS
   readonly #clock: () => number
+  readonly #receiveClock: (() => number | undefined) | undefined
   readonly #startTimeoutMs: number
   readonly #closeTimeoutMs: number
   readonly #isFatal: (error: ErrorEvent['error']) => boolean
@@ -104,6 +105,7 @@ export class LiveSession {
     const tap = sessionTaps.getStore()
     const label = sessionLabelOf(options.eventIdPrefix ?? 'evt_')
     const endpoint = resolveLiveEndpoint(tap?.endpoint?.(settings, label) ?? settings)
+    this.#receiveClock = tap?.receiveClock?.(label)
     this.url = endpoint.url
     this.#clock = options.clock ?? (() => performance.now())
     this.#startTimeoutMs = endpoint.settings.startTimeoutMs
@@ -314,7 +316,8 @@ export class LiveSession {
       this.#fail('malformed_event', `malformed server event: ${problem}`)
       return
     }
-    const received: ReceivedLiveEvent = { seq: this.log.events.length, receivedAtMs: this.#clock(), event }
+    const receivedAtMs = this.#receiveClock?.() ?? this.#clock()
+    const received: ReceivedLiveEvent = { seq: this.log.events.length, receivedAtMs, event }
     this.log.append(received)
     switch (event.type) {
       case 'session.started':

@@ -31,6 +31,11 @@ export const cassetteExtension = defineExtensionFeature({
   schema: z.strictObject({
     mode: z.enum(['recorded', 'replay']),
     id: z.string(),
+    /**
+     * Replay: `replayed` (no divergence), `diverged`, `missing` (no cassette) or `refused` (another format version,
+     * scenario or model, or unreadable); null for a recording.
+     */
+    outcome: z.enum(['replayed', 'diverged', 'missing', 'refused']).nullable(),
     match: z.enum(['strict', 'lenient']).nullable(),
     divergence_count: z.int().nonnegative().nullable(),
     first_divergence: DivergenceSchema.nullable(),
