@@ -4,6 +4,7 @@
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { AssistantApplication } from '../assistants/application.ts'
 import { clientDelegation, responsesDelegation } from '../assistants/architectures/index.ts'
 import { liveClientBackend } from '../assistants/architectures/live-client-backend.ts'
 import type { Architecture } from '../assistants/frontend/index.ts'
@@ -16,6 +17,7 @@ import {
   settingsFromToml,
 } from '../phases/single-turn/test-support.ts'
 import { assistantVisibleInput, type Scenario } from '../scenarios/index.ts'
+import type { JsonObject } from '../scenarios/json-object.ts'
 import type { OfflineLiveServer } from '../testing/live-server/index.ts'
 
 export const SENTINEL_KEY = 'sk-test-CASSETTE-sentinel-key-9b1e4d7a0c'
@@ -38,7 +40,7 @@ export function liveCrawlSettings(
       '[dataset]',
       `path = ${JSON.stringify(BUNDLED_CRAWL_DATASET)}`,
       '[execution]',
-      'response_timeout_seconds = 5',
+      'response_timeout_seconds = 20',
       `cassettes_dir = ${JSON.stringify(cassettes)}`,
       '[grading]',
       'enabled = false',
@@ -52,10 +54,46 @@ export function liveCrawlSettings(
   )
 }
 
-export function liveArchitecture(name: Architecture, settings: CrawlSettings, responsesBaseURL: string) {
+export function liveArchitecture(
+  name: Architecture,
+  settings: CrawlSettings,
+  responsesBaseURL: string,
+  application?: AssistantApplication,
+) {
   return name === 'responses'
-    ? responsesDelegation()
-    : clientDelegation(liveClientBackend(settings, { baseURL: responsesBaseURL }))
+    ? responsesDelegation(application)
+    : clientDelegation(liveClientBackend(settings, { baseURL: responsesBaseURL }), application)
+}
+
+/** The bundled application with its parts changed: what a pull request changing the assistant would do. */
+export function changedApplication(change: {
+  voicePrompt?: (prompt: string) => string
+  toolOutput?: (output: JsonObject) => JsonObject
+}): AssistantApplication {
+  const base = responsesDelegation().application
+  return {
+    name: base.name,
+    voicePrompt: change.voicePrompt?.(base.voicePrompt) ?? base.voicePrompt,
+    backendPrompt: base.backendPrompt,
+    tools: base.tools,
+    publicFacts: (facts) => base.publicFacts(facts),
+    createExecutor: (options) => {
+      const inner = base.createExecutor(options)
+      const toolOutput = change.toolOutput
+      if (toolOutput === undefined) return inner
+      return {
+        get definitions() {
+          return inner.definitions
+        },
+        get executions() {
+          return inner.executions
+        },
+        execute: async (name, args, callId) => toolOutput(await inner.execute(name, args, callId)),
+        snapshot: () => inner.snapshot(),
+      }
+    },
+    ...(base.offlineBehaviour === undefined ? {} : { offlineBehaviour: base.offlineBehaviour.bind(base) }),
+  }
 }
 
 /**
@@ -67,11 +105,26 @@ export async function executeLive(
   settings: CrawlSettings,
   architectureName: Architecture,
   standIns: LiveStandIns,
-  options: { register: boolean; runDirectory?: string },
+  options: {
+    register: boolean
+    runDirectory?: string
+    application?: AssistantApplication
+    /** What the caller says instead of the scenario's text (a changed caller source). */
+    callerText?: string
+  },
 ): Promise<SingleTurnExecution> {
-  const architecture = liveArchitecture(architectureName, settings, standIns.responsesBaseURL)
+  const architecture = liveArchitecture(
+    architectureName,
+    settings,
+    standIns.responsesBaseURL,
+    options.application,
+  )
   const visible = assistantVisibleInput(scenario)
-  const callerAudio = await syntheticCallerSource.prepare(scenario, {})
+  const spoken =
+    options.callerText === undefined
+      ? scenario
+      : { ...scenario, input: { ...scenario.input, text: options.callerText } }
+  const callerAudio = await syntheticCallerSource.prepare(spoken, {})
   const key = settings.credentials.openai_api_key
   if (options.register && key !== null) {
     standIns.live.registerSession(key, {
