@@ -15,6 +15,8 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'reporters/**/*.test.ts', 'bin/**/*.test.ts'],
           environment: 'node',
           testTimeout: 20_000,
+          // The package built, packed and installed once per run, for the tests that need it (src/package/).
+          globalSetup: ['src/package/shared-package-setup.test-helpers.ts'],
         },
       },
       liveEvalsProject({ phase: 'crawl', config: 'specs/crawl/config.toml' }),

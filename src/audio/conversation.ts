@@ -31,9 +31,14 @@ class ChannelAccumulator {
   add(startSample: number, chunk: Int16Array): void {
     const end = startSample + chunk.length
     this.#reserve(end)
-    for (let i = 0; i < chunk.length; i++) {
-      const index = startSample + i
-      this.samples[index] = (this.samples[index] ?? 0) + (chunk[i] ?? 0)
+    const samples = this.samples
+    if (startSample >= this.length)
+      samples.set(chunk, startSample) // nothing there yet to mix with
+    else {
+      for (let i = 0; i < chunk.length; i++) {
+        const index = startSample + i
+        samples[index] = (samples[index] as number) + (chunk[i] as number)
+      }
     }
     this.length = Math.max(this.length, end)
   }
@@ -51,17 +56,17 @@ class ChannelAccumulator {
     // full-scale negative sample (as streamed) is kept exactly.
     let highest = 0
     let lowest = 0
+    const samples = this.samples
     for (let i = 0; i < this.length; i++) {
-      const value = this.samples[i] ?? 0
+      const value = samples[i] as number
       if (value > highest) highest = value
       else if (value < lowest) lowest = value
     }
     const gain = Math.min(1, highest > 32767 ? 32767 / highest : 1, lowest < -32768 ? -32768 / lowest : 1)
     const pcm = new Int16Array(length)
-    for (let i = 0; i < this.length; i++) {
-      const value = this.samples[i] ?? 0
-      pcm[i] = gain === 1 ? value : Math.round(value * gain)
-    }
+    // Unscaled, every sum fits PCM16, so one block conversion copies it exactly.
+    if (gain === 1) pcm.set(this.samples.subarray(0, this.length))
+    else for (let i = 0; i < this.length; i++) pcm[i] = Math.round((this.samples[i] as number) * gain)
     return { pcm, gain }
   }
 }

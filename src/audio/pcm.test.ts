@@ -4,12 +4,15 @@ import {
   durationMs,
   pcm16FromBase64,
   pcm16FromBytes,
+  pcm16FromBytesPortable,
   pcm16ToBase64,
   pcm16ToBytes,
+  pcm16ToBytesPortable,
   SAMPLES_PER_FRAME,
   samplesForMs,
   silence,
   splitFrames,
+  strictBase64ByteLength,
 } from './pcm.ts'
 
 describe('PCM16 bytes', () => {
@@ -38,6 +41,37 @@ describe('PCM16 bytes', () => {
   it('refuses corrupted base64 instead of skipping characters', () => {
     expect(() => pcm16FromBase64('AAA*AA==')).toThrow(/not valid base64/)
     expect(() => pcm16FromBase64('AAA')).toThrow(/not valid base64/)
+  })
+
+  it('converts exactly as the per-sample DataView code, from views at any offset (issue 24 fast path)', () => {
+    let state = 12345
+    const backing = Int16Array.from({ length: 4801 }, () => {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0
+      return (state >>> 8) - 32768
+    })
+    for (const samples of [backing, backing.subarray(1, 4001), backing.subarray(0, 0)]) {
+      const bytes = pcm16ToBytes(samples)
+      expect(bytes).toEqual(pcm16ToBytesPortable(samples))
+      expect(bytes.buffer).not.toBe(samples.buffer)
+      expect(pcm16FromBytes(bytes)).toEqual(pcm16FromBytesPortable(bytes))
+      const unaligned = new Uint8Array(bytes.length + 1)
+      unaligned.set(bytes, 1)
+      expect(pcm16FromBytes(unaligned.subarray(1))).toEqual(samples.slice())
+      expect(pcm16ToBase64(samples)).toBe(Buffer.from(pcm16ToBytesPortable(samples)).toString('base64'))
+    }
+  })
+
+  it('accepts exactly the standard base64 alphabet, character by character', () => {
+    const alphabet = /^[A-Za-z0-9+/]$/
+    for (let code = 0; code < 0x3000; code++) {
+      const letter = String.fromCharCode(code)
+      const expected = alphabet.test(letter) ? 3 : null
+      expect(strictBase64ByteLength(`AA${letter}A`), `code ${code}`).toBe(expected)
+    }
+    expect(strictBase64ByteLength('AAA=')).toBe(2)
+    expect(strictBase64ByteLength('AA==')).toBe(1)
+    expect(strictBase64ByteLength('A===')).toBeNull()
+    expect(strictBase64ByteLength('')).toBe(0)
   })
 
   it('refuses base64 that decodes to an odd byte count', () => {

@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { rmsDbfs } from './speech-activity.ts'
-import { syntheticSpeech, syntheticSpeechDurationMs } from './synthetic-voice.ts'
+import {
+  setSyntheticSpeechCacheLimit,
+  syntheticSpeech,
+  syntheticSpeechCacheStats,
+  syntheticSpeechDurationMs,
+} from './synthetic-voice.ts'
 
 const sentence = 'I would like to book a table for two at eight tonight.'
 
@@ -47,6 +52,63 @@ describe('syntheticSpeech', () => {
     expect(sha256(syntheticSpeech('Hello, Juniper Table.'))).toBe(
       '52f87959dd89f04825ab7d4f8ecac9f2e74de771feb8eda8f87aab654d8225d1',
     )
+  })
+
+  it('gives the samples the per-sample synthesis gave, at every rate (fingerprint from before the speed-up, issue 24)', () => {
+    const texts = [
+      '',
+      'Hi',
+      'Hello, Juniper Table.',
+      'I would like to book a table for two at eight tonight.',
+      'Café — 🍝 for 4?',
+      'Could you move my reservation from Friday to Saturday, same time, and add a high chair? '.repeat(6),
+    ]
+    const hash = createHash('sha256')
+    for (const sampleRateHz of [24000, 16000, 8000, 44100]) {
+      for (const text of texts) {
+        const samples = syntheticSpeech(text, { sampleRateHz })
+        hash.update(new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength))
+      }
+    }
+    // Computed by the code at 2b83358, which synthesised every call afresh.
+    expect(hash.digest('hex')).toBe('2bf0208f60e4f99dac8e72092fa00beb1f9bf0bc93b6439a249512ea15dd9645')
+  })
+
+  it('synthesises a text once per sample rate and hands each caller its own copy', () => {
+    setSyntheticSpeechCacheLimit(8_000_000)
+    const first = syntheticSpeech('Table for three, please.')
+    const pristine = first.slice()
+    first.fill(7)
+    const second = syntheticSpeech('Table for three, please.')
+    expect(second).toEqual(pristine)
+    expect(second.buffer).not.toBe(first.buffer)
+    expect(syntheticSpeechCacheStats()).toMatchObject({ entries: 1, samples: pristine.length })
+    syntheticSpeech('Table for three, please.', { sampleRateHz: 16000 })
+    expect(syntheticSpeechCacheStats().entries).toBe(2)
+  })
+
+  it('keeps the cache within its bound, dropping the least recently used text first', () => {
+    const previous = setSyntheticSpeechCacheLimit(30_000) // three 300 ms minimum utterances at 24 kHz (7200 each)
+    try {
+      const a = syntheticSpeech('a')
+      syntheticSpeech('b')
+      syntheticSpeech('c')
+      syntheticSpeech('d')
+      expect(syntheticSpeechCacheStats()).toMatchObject({ entries: 4, samples: 4 * a.length })
+      syntheticSpeech('a') // most recent again: 'b' is now the oldest
+      syntheticSpeech('e')
+      expect(syntheticSpeechCacheStats()).toMatchObject({
+        keys: ['24000:c', '24000:d', '24000:a', '24000:e'],
+        samples: 4 * a.length,
+      })
+      const stats = syntheticSpeechCacheStats()
+      expect(stats.samples).toBeLessThanOrEqual(stats.maxSamples)
+      syntheticSpeech('Far longer than the whole cache may hold. '.repeat(20)) // 55 s: never cached
+      expect(syntheticSpeechCacheStats().entries).toBe(4)
+      expect(syntheticSpeech('a')).toEqual(a)
+    } finally {
+      setSyntheticSpeechCacheLimit(previous)
+    }
   })
 
   it('differs between texts', () => {

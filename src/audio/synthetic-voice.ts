@@ -30,12 +30,68 @@ export function syntheticSpeechDurationMs(text: string): number {
   return Math.max(SYNTHETIC_MIN_DURATION_MS, [...text].length * SYNTHETIC_MS_PER_CHARACTER)
 }
 
-/** Deterministic voiced audio (mono PCM16) whose length is proportional to `text`. */
+/**
+ * Most synthetic speech already synthesised, by sample rate and text: offline runs say the same lines again
+ * and again (each scenario under both architectures, the RUN rehearsal and the call it times, the offline
+ * server's fixed replies), and synthesis was a tenth of an offline CRAWL's CPU. Bounded by samples held.
+ */
+let cacheMaxSamples = 8_000_000
+const cache = new Map<string, Int16Array>()
+let cachedSamples = 0
+
+/**
+ * Deterministic voiced audio (mono PCM16) whose length is proportional to `text`. Each call returns its own
+ * copy: callers may change it without touching what the next caller gets.
+ */
 export function syntheticSpeech(text: string, options: SyntheticSpeechOptions = {}): Int16Array {
   const sampleRateHz = options.sampleRateHz ?? SAMPLE_RATE_HZ
   if (!Number.isInteger(sampleRateHz) || sampleRateHz < 8_000) {
     throw new Error(`syntheticSpeech: sampleRateHz must be an integer >= 8000, got ${sampleRateHz}`)
   }
+  const key = `${sampleRateHz}:${text}`
+  let samples = cache.get(key)
+  if (samples === undefined) {
+    samples = synthesise(text, sampleRateHz)
+    remember(key, samples)
+  } else {
+    // Least recently used goes first: a hit moves to the end of the insertion order.
+    cache.delete(key)
+    cache.set(key, samples)
+  }
+  return samples.slice()
+}
+
+function remember(key: string, samples: Int16Array): void {
+  if (samples.length > cacheMaxSamples) return
+  cache.set(key, samples)
+  cachedSamples += samples.length
+  for (const [oldest, held] of cache) {
+    if (cachedSamples <= cacheMaxSamples) break
+    cache.delete(oldest)
+    cachedSamples -= held.length
+  }
+}
+
+/** What the synthesis cache holds, oldest key (`rate:text`) first (for tests of its bound). */
+export function syntheticSpeechCacheStats(): {
+  entries: number
+  keys: string[]
+  samples: number
+  maxSamples: number
+} {
+  return { entries: cache.size, keys: [...cache.keys()], samples: cachedSamples, maxSamples: cacheMaxSamples }
+}
+
+/** Sets the cache's bound in samples (tests); returns the previous one. Emptied so the bound holds at once. */
+export function setSyntheticSpeechCacheLimit(maxSamples: number): number {
+  const previous = cacheMaxSamples
+  cacheMaxSamples = maxSamples
+  cache.clear()
+  cachedSamples = 0
+  return previous
+}
+
+function synthesise(text: string, sampleRateHz: number): Int16Array {
   const durationMs = syntheticSpeechDurationMs(text)
   const sampleCount = samplesForMs(durationMs, sampleRateHz)
   const random = mulberry32(fnv1a(text))
@@ -50,33 +106,33 @@ export function syntheticSpeech(text: string, options: SyntheticSpeechOptions = 
   formant3.tune(2400 + random() * 400, 160, sampleRateHz)
   const formant4 = new Resonator()
   formant4.tune(3300 + random() * 400, 250, sampleRateHz)
-  let syllableIndex = -1
   const fadeSamples = Math.max(1, samplesForMs(EDGE_FADE_MS, sampleRateHz))
 
-  for (let n = 0; n < sampleCount; n++) {
-    const syllable = syllableAt(syllables, n)
-    if (syllable.index !== syllableIndex) {
-      syllableIndex = syllable.index
-      formant1.tune(syllable.formant1Hz, 90, sampleRateHz)
-      formant2.tune(syllable.formant2Hz, 120, sampleRateHz)
+  // Syllables are contiguous and visited in order, so each is walked sample by sample; the arithmetic is the
+  // same expression for expression as it always was (the pinned fingerprints depend on every bit).
+  let n = 0
+  for (const syllable of syllables) {
+    formant1.tune(syllable.formant1Hz, 90, sampleRateHz)
+    formant2.tune(syllable.formant2Hz, 120, sampleRateHz)
+    const { start, length, pitchScale } = syllable
+    const end = Math.min(sampleCount, start + length)
+    for (; n < end; n++) {
+      const progress = (n - start) / length
+      // Pitch falls slightly across each syllable and over the utterance, as declarative speech does.
+      const pitchHz = basePitchHz * pitchScale * (1.04 - 0.08 * progress) * (1 - (0.1 * n) / sampleCount)
+      phase += pitchHz / sampleRateHz
+      if (phase >= 1) phase -= 1
+      const source = glottalPulseDerivative(phase)
+      const voiced = formant4.step(formant3.step(formant2.step(formant1.step(source))))
+      const syllableEnvelope = ENVELOPE_FLOOR + (1 - ENVELOPE_FLOOR) * Math.sin(Math.PI * progress) ** 2
+      const edge = Math.min(1, n / fadeSamples, (sampleCount - 1 - n) / fadeSamples)
+      raw[n] = voiced * syllableEnvelope * edge
     }
-    const progress = (n - syllable.start) / syllable.length
-    // Pitch falls slightly across each syllable and over the utterance, as declarative speech does.
-    const pitchHz =
-      basePitchHz * syllable.pitchScale * (1.04 - 0.08 * progress) * (1 - (0.1 * n) / sampleCount)
-    phase += pitchHz / sampleRateHz
-    if (phase >= 1) phase -= 1
-    const source = glottalPulseDerivative(phase)
-    const voiced = formant4.step(formant3.step(formant2.step(formant1.step(source))))
-    const syllableEnvelope = ENVELOPE_FLOOR + (1 - ENVELOPE_FLOOR) * Math.sin(Math.PI * progress) ** 2
-    const edge = Math.min(1, n / fadeSamples, (sampleCount - 1 - n) / fadeSamples)
-    raw[n] = voiced * syllableEnvelope * edge
   }
   return normaliseToPcm16(raw)
 }
 
 interface Syllable {
-  index: number
   start: number
   length: number
   pitchScale: number
@@ -103,7 +159,6 @@ function planSyllables(sampleCount: number, sampleRateHz: number, random: () => 
     if (sampleCount - (start + length) < length / 2) length = sampleCount - start
     const vowel = VOWELS[Math.floor(random() * VOWELS.length)] ?? VOWELS[0]
     syllables.push({
-      index: syllables.length,
       start,
       length,
       pitchScale: 0.92 + 0.16 * random(),
@@ -113,21 +168,6 @@ function planSyllables(sampleCount: number, sampleRateHz: number, random: () => 
     start += length
   }
   return syllables
-}
-
-function syllableAt(syllables: Syllable[], n: number): Syllable {
-  // Syllables are contiguous and visited in order; a short binary search keeps this independent of state.
-  let lo = 0
-  let hi = syllables.length - 1
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1
-    const candidate = syllables[mid]
-    if (candidate !== undefined && candidate.start <= n) lo = mid
-    else hi = mid - 1
-  }
-  const found = syllables[lo]
-  if (found === undefined) throw new Error('syntheticSpeech: internal error, no syllable planned')
-  return found
 }
 
 /**
@@ -171,11 +211,14 @@ class Resonator {
 
 function normaliseToPcm16(raw: Float64Array): Int16Array {
   let peak = 0
-  for (const value of raw) peak = Math.max(peak, Math.abs(value))
+  for (let i = 0; i < raw.length; i++) {
+    const magnitude = Math.abs(raw[i] as number)
+    if (magnitude > peak) peak = magnitude
+  }
   const out = new Int16Array(raw.length)
   if (peak === 0) return out
   const scale = (PEAK_FRACTION * 32767) / peak
-  for (let i = 0; i < raw.length; i++) out[i] = Math.round((raw[i] ?? 0) * scale)
+  for (let i = 0; i < raw.length; i++) out[i] = Math.round((raw[i] as number) * scale)
   return out
 }
 

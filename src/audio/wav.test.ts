@@ -4,7 +4,14 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import wavefile from 'wavefile'
 import { pcm16ToBytes } from './pcm.ts'
-import { decodeMonoWav, encodeMonoWav, encodeStereoWav, readMonoWavFile, WavFormatError } from './wav.ts'
+import {
+  decodeMonoWav,
+  encodeMonoWav,
+  encodePcm16WavPortable,
+  encodeStereoWav,
+  readMonoWavFile,
+  WavFormatError,
+} from './wav.ts'
 
 const { WaveFile } = wavefile
 
@@ -191,6 +198,15 @@ describe('encoding', () => {
     const right = tone.map((sample) => -sample)
     stereo.fromScratch(2, 16000, '16', [tone, right])
     expect(Buffer.from(encodeStereoWav(tone, right, 16000)).equals(Buffer.from(stereo.toBuffer()))).toBe(true)
+  })
+
+  it('writes the bytes of the per-sample DataView encoder, from views at any offset (issue 24 fast path)', () => {
+    const backing = Int16Array.from({ length: 24001 }, (_, i) => ((i * 7919) % 65536) - 32768)
+    const left = backing.subarray(1)
+    const right = backing.subarray(0, 24000).map((sample) => ~sample)
+    expect(encodeMonoWav(left)).toEqual(encodePcm16WavPortable([left], 24000))
+    expect(encodeStereoWav(left, right, 16000)).toEqual(encodePcm16WavPortable([left, right], 16000))
+    expect(encodeMonoWav(new Int16Array(0))).toEqual(encodePcm16WavPortable([new Int16Array(0)], 24000))
   })
 
   it('writes a 44-byte PCM header followed by little-endian samples', () => {

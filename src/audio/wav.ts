@@ -12,7 +12,14 @@ import {
   InputFileError,
   readInputFile,
 } from '../inputs/read-input-file.ts'
-import { BYTES_PER_SAMPLE, durationMs, pcm16FromBytes, SAMPLE_RATE_HZ } from './pcm.ts'
+import {
+  BYTES_PER_SAMPLE,
+  durationMs,
+  HOST_IS_LITTLE_ENDIAN,
+  pcm16FromBytes,
+  pcm16MemoryBytes,
+  SAMPLE_RATE_HZ,
+} from './pcm.ts'
 
 const { WaveFile } = wavefile
 
@@ -193,9 +200,37 @@ export function pcm16WavHeader(channels: number, sampleRateHz: number, dataBytes
 
 /**
  * The header and the interleaved little-endian samples. Written directly: wavefile's generic per-sample packer
- * took about ten times longer and was most of an offline run's CPU; the bytes are the same.
+ * took about ten times longer and was most of an offline run's CPU; the bytes are the same. On a little-endian
+ * host the samples are block-copied (mono) or interleaved through an Int16Array view (stereo).
  */
 function encodePcm16Wav(channels: readonly Int16Array[], sampleRateHz: number): Uint8Array {
+  if (!HOST_IS_LITTLE_ENDIAN) return encodePcm16WavPortable(channels, sampleRateHz)
+  const frameCount = channels[0]?.length ?? 0
+  const dataBytes = frameCount * channels.length * BYTES_PER_SAMPLE
+  const bytes = new Uint8Array(WAV_HEADER_BYTES + dataBytes)
+  bytes.set(pcm16WavHeader(channels.length, sampleRateHz, dataBytes))
+  const [first, second] = channels
+  if (channels.length === 1 && first !== undefined) {
+    bytes.set(pcm16MemoryBytes(first), WAV_HEADER_BYTES)
+    return bytes
+  }
+  const out = new Int16Array(bytes.buffer, WAV_HEADER_BYTES, frameCount * channels.length)
+  if (channels.length === 2 && first !== undefined && second !== undefined) {
+    for (let frame = 0, at = 0; frame < frameCount; frame++, at += 2) {
+      out[at] = first[frame] as number
+      out[at + 1] = second[frame] as number
+    }
+    return bytes
+  }
+  let at = 0
+  for (let frame = 0; frame < frameCount; frame++) {
+    for (const channel of channels) out[at++] = channel[frame] ?? 0
+  }
+  return bytes
+}
+
+/** encodePcm16Wav on any host byte order, one DataView write per sample (exported to test the fast path). */
+export function encodePcm16WavPortable(channels: readonly Int16Array[], sampleRateHz: number): Uint8Array {
   const frameCount = channels[0]?.length ?? 0
   const dataBytes = frameCount * channels.length * BYTES_PER_SAMPLE
   const bytes = new Uint8Array(WAV_HEADER_BYTES + dataBytes)

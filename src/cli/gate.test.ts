@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { resultsDocument, row } from '../gate/gate.test-helpers.ts'
+import { voiceRow } from '../gate/metric-thresholds.test-helpers.ts'
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import { run as approveBaseline } from './approve-baseline.ts'
 import { captureIO } from './capture-io.ts'
@@ -33,6 +34,21 @@ async function runGate(...argv: string[]) {
 const passing = () => resultsDocument([row({ id: 'a' }), row({ id: 'b' })])
 
 describe('live-evals gate exit codes', () => {
+  test('--max-metric and --min-metric bound a row metric by name: 1 when one fails, 2 for an unknown name', async () => {
+    // Stop times 400 and 1 000 ms: mean 700.
+    const file = await write('results.json', resultsDocument([voiceRow('a', 400), voiceRow('b', 1_000)]))
+    const within = await runGate(file, '--max-metric', 'stop_time_ms=700', '--min-metric', 'talk_ratio=0.5')
+    expect(within.code).toBe(0)
+    expect(within.stdout).toContain(
+      'pass         max_metric:stop_time_ms: stop time after a barge-in (stop_time_ms) mean 700 ms over n=2 rows',
+    )
+    const over = await runGate(file, '--max-metric', 'stop_time_ms=650')
+    expect(over.code).toBe(1)
+    expect(over.stdout).toContain('fail         max_metric:stop_time_ms')
+    const unknown = await runGate(file, '--max-metric', 'stop_ms=1')
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain('--max-metric: unknown metric "stop_ms"')
+  })
   test('0 when it passes, printing each check', async () => {
     const file = await write('results.json', passing())
     const result = await runGate(file, '--min-pass-rate', '0.9')

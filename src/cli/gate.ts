@@ -8,6 +8,7 @@ import { GateInputError } from '../gate/errors.ts'
 import { DEFAULT_GATE_OPTIONS, evaluateGate, GATE_EXIT_CODES, type GateOptions } from '../gate/evaluate.ts'
 import { loadGateFile } from '../gate/load.ts'
 import { gateMarkdown } from '../gate/markdown.ts'
+import { type MetricThreshold, parseMetricThreshold } from '../gate/metric-thresholds.ts'
 import { REPORT_FILE_NAME } from '../report/report-file.ts'
 import type { CommandIO } from './main.ts'
 import { latestRuns } from './run-selection.ts'
@@ -29,6 +30,10 @@ Options:
                               (inconclusive when the interval contains it)
   --pass-rate-interval        judge the pass rate on its interval even when every scenario ran once
   --max-p95-latency-ms <N>    highest P95 response latency over responses
+  --max-metric <name>=<N>     highest mean of a row metric over the rows that measured it (repeatable;
+                              e.g. stop_time_ms=800, entity_errors=0); inconclusive when none measured it
+  --min-metric <name>=<N>     lowest mean of a row metric (e.g. backchannel_selectivity=1); the names are
+                              the README's metric table (live-evals gate --max-metric x=1 lists them)
   --required <id,...>         scenarios that must be present and pass in every trial
   --no-regressions            fail when a row that passed in the baseline does not pass now
   --allow-partial             judge interrupted or partial results instead of refusing them
@@ -61,6 +66,7 @@ export function parseGateArguments(argv: readonly string[]): GateCommand {
     options: { ...DEFAULT_GATE_OPTIONS },
   }
   const required: string[] = []
+  const metricThresholds: MetricThreshold[] = []
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index] as string
     const value = () => {
@@ -84,6 +90,10 @@ export function parseGateArguments(argv: readonly string[]): GateCommand {
         break
       case '--max-p95-latency-ms':
         command.options.maxP95LatencyMs = numberOption(argument, value(), 0, Number.MAX_SAFE_INTEGER)
+        break
+      case '--max-metric':
+      case '--min-metric':
+        metricThresholds.push(parseMetricThreshold(argument, value()))
         break
       case '--required':
         required.push(
@@ -117,6 +127,7 @@ export function parseGateArguments(argv: readonly string[]): GateCommand {
     throw new GateInputError('--no-regressions', 'needs a --baseline to compare with')
   }
   command.options.required = required
+  command.options.metricThresholds = metricThresholds
   return command
 }
 

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -9,13 +10,21 @@ import { offlineServerCommand, parseOfflineServerArgs } from './offline-server.t
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url))
 
 describe('live-evals offline-server', () => {
-  it('parses --port N and --port=N, and refuses anything else', () => {
-    expect(parseOfflineServerArgs([])).toEqual({ port: 0 })
-    expect(parseOfflineServerArgs(['--port', '8123'])).toEqual({ port: 8123 })
-    expect(parseOfflineServerArgs(['--port=0'])).toEqual({ port: 0 })
+  it('parses --port N, --port=N and repeated --dataset FILE, and refuses anything else', () => {
+    expect(parseOfflineServerArgs([])).toEqual({ port: 0, datasets: [] })
+    expect(parseOfflineServerArgs(['--port', '8123'])).toEqual({ port: 8123, datasets: [] })
+    expect(parseOfflineServerArgs(['--port=0'])).toEqual({ port: 0, datasets: [] })
+    expect(parseOfflineServerArgs(['--dataset', 'a.json', '--dataset=b.json', '--port', '1'])).toEqual({
+      port: 1,
+      datasets: ['a.json', 'b.json'],
+    })
     expect(parseOfflineServerArgs(['--port', 'x'])).toHaveProperty('error')
     expect(parseOfflineServerArgs(['--port', '70000'])).toHaveProperty('error')
     expect(parseOfflineServerArgs(['--verbose'])).toHaveProperty('error')
+    expect(parseOfflineServerArgs(['--dataset'])).toEqual({ error: '--dataset needs a dataset file' })
+    expect(parseOfflineServerArgs(['--dataset', '--port', '1'])).toEqual({
+      error: '--dataset needs a dataset file',
+    })
   })
 
   it('exits 2 on a bad argument', async () => {
@@ -24,13 +33,30 @@ describe('live-evals offline-server', () => {
     expect(capture.stderr()).toContain('--port needs an integer')
   })
 
-  it('prints the URL first, accepts any bearer token, refuses a missing one, and stops when told', async () => {
+  it('exits 2 for a broken dataset, naming the file, the scenario and the field', async () => {
+    const broken = join(repoRoot, 'src/vitest/fixtures/bad-dataset.json')
+    const capture = captureIO()
+    expect(await offlineServerCommand(['--dataset', broken], capture)).toBe(2)
+    expect(capture.stderr()).toContain('a dataset is broken')
+    expect(capture.stderr()).toContain(broken)
+    expect(capture.stderr()).toMatch(/scenarios\[\d+\]\.\w+/)
+    const missing = join(repoRoot, 'no-such-dataset.json')
+    const again = captureIO()
+    expect(await offlineServerCommand(['--dataset', missing], again)).toBe(2)
+    expect(again.stderr()).toContain(missing)
+  })
+
+  it('prints the live environment first, accepts any bearer token, refuses a missing one, and stops when told', async () => {
     const capture = captureIO()
     const stop = new AbortController()
     const running = offlineServerCommand(['--port', '0'], capture, stop.signal)
     await expect.poll(() => capture.stdout()).toMatch(/\n/)
-    const url = capture.stdout().split('\n')[0] ?? ''
-    expect(url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/v1\/live\/sessions$/)
+    const env = environmentOf(capture.stdout().split('\n')[0] ?? '')
+    const url = liveUrlOf(env)
+    expect(env.OPENAI_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
+    expect(env.OPENAI_LIVE_ENDPOINT).toBe(env.OPENAI_BASE_URL)
+    expect(env.OPENAI_LIVE_ALLOW_INSECURE_LOOPBACK).toBe('true')
+    expect(env.OPENAI_API_KEY).toMatch(/\S/)
     await expect(RawLiveClient.connect(url, null)).rejects.toThrow('HTTP 401')
     const client = await RawLiveClient.connect(url, 'any-key-at-all')
     await client.start()
@@ -39,7 +65,7 @@ describe('live-evals offline-server', () => {
     expect(await running).toBe(0)
   })
 
-  it('as a process: the first stdout line is the URL, and SIGTERM stops it with exit code 0', async () => {
+  it('as a process: the first stdout line is the environment, and SIGTERM stops it with exit code 0', async () => {
     const { child, url } = await spawnServer()
     try {
       const client = await RawLiveClient.connect(url, 'token')
@@ -90,10 +116,23 @@ async function spawnServer() {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const lines = createInterface({ input: child.stdout })
-  const url = await new Promise<string>((resolve, reject) => {
+  const line = await new Promise<string>((resolve, reject) => {
     lines.once('line', resolve)
     child.once('exit', (code) => reject(new Error(`exited early with ${code}`)))
   })
+  const url = liveUrlOf(environmentOf(line))
   expect(url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/v1\/live\/sessions$/)
   return { child, url }
+}
+
+/** The `NAME=value NAME=value` first line as a record. */
+function environmentOf(line: string): Record<string, string> {
+  return Object.fromEntries(
+    line.split(' ').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  )
+}
+
+/** Where LiveWS dials for a GPT-Live endpoint `http://host/v1`. */
+function liveUrlOf(env: Record<string, string>): string {
+  return `${(env.OPENAI_LIVE_ENDPOINT ?? '').replace(/^http/, 'ws')}/live/sessions`
 }

@@ -31,11 +31,28 @@ function nameWords(name: string): string[] {
     .filter((word) => word !== '')
 }
 
+// Whether a name has a secret word, by name: the trace redacts every protocol event, whose few field names
+// recur thousands of times a run, and splitting them into words again each time was a visible CPU cost.
+const SECRET_WORD_NAMES = new Map<string, boolean>()
+const MAX_REMEMBERED_NAMES = 10_000
+
+function hasSecretWord(name: string): boolean {
+  let secret = SECRET_WORD_NAMES.get(name)
+  if (secret === undefined) {
+    secret = nameWords(name).some((word) => SECRET_WORDS.has(word))
+    if (SECRET_WORD_NAMES.size >= MAX_REMEMBERED_NAMES) SECRET_WORD_NAMES.clear()
+    SECRET_WORD_NAMES.set(name, secret)
+  }
+  return secret
+}
+
 /** Whether a field called `name` holds a secret. `extraNames` match whole names, case-insensitively. */
 export function isSecretName(name: string, extraNames: readonly string[] = []): boolean {
-  const lower = name.toLowerCase()
-  if (extraNames.some((extra) => extra.toLowerCase() === lower)) return true
-  return nameWords(name).some((word) => SECRET_WORDS.has(word))
+  if (extraNames.length > 0) {
+    const lower = name.toLowerCase()
+    if (extraNames.some((extra) => extra.toLowerCase() === lower)) return true
+  }
+  return hasSecretWord(name)
 }
 
 function collectSecretValues(

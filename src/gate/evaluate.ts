@@ -18,6 +18,7 @@ import { repeatsTrials, scenarioPassRate, summarizeTrials } from '../reporting/t
 import { type BaselineComparison, compareWithBaseline } from './baseline.ts'
 import { GateInputError } from './errors.ts'
 import { type LatencySplit, latencySplit } from './latency.ts'
+import { type MetricThreshold, metricThresholdCheck } from './metric-thresholds.ts'
 import { describeKey } from './row-keys.ts'
 import { type GateFile, type KeyedRow, keyRows } from './rows.ts'
 
@@ -34,6 +35,8 @@ export interface GateOptions {
   allowPartial: boolean
   /** Judge the pass rate on its interval even when every scenario ran once. */
   passRateInterval: boolean
+  /** `--max-metric` / `--min-metric` bounds on row metrics by name (metric-thresholds.ts), in command-line order. */
+  metricThresholds: readonly MetricThreshold[]
 }
 
 export const DEFAULT_GATE_OPTIONS: GateOptions = {
@@ -43,6 +46,7 @@ export const DEFAULT_GATE_OPTIONS: GateOptions = {
   noRegressions: false,
   allowPartial: false,
   passRateInterval: false,
+  metricThresholds: [],
 }
 
 export type CheckOutcome = 'pass' | 'fail' | 'inconclusive'
@@ -283,6 +287,14 @@ export function evaluateGate(
   }
   const latency = latencySplit(current.rows.map(({ row }) => row))
   if (options.maxP95LatencyMs !== null) checks.push(latencyCheck(latency, options.maxP95LatencyMs))
+  for (const threshold of options.metricThresholds) {
+    checks.push(
+      metricThresholdCheck(
+        current.rows.map(({ row }) => row),
+        threshold,
+      ),
+    )
+  }
 
   const outcome: CheckOutcome = checks.some((check) => check.outcome === 'fail')
     ? 'fail'

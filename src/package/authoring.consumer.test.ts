@@ -11,11 +11,9 @@ import {
   NODE,
   ROOT,
   run,
+  SHARED_PACKAGE_TIMEOUT_MS,
   userEnvironment,
 } from './consumer-project.test-helpers.ts'
-
-/** Build, pack and `npm ci` take minutes on a shared machine. */
-const INSTALL_TIMEOUT_MS = 480_000
 
 const AUTHORING = join(ROOT, 'test-projects/authoring')
 // A child tsc or Vitest on a shared two-core machine: minutes, not the unit project's 20 s.
@@ -25,8 +23,8 @@ const DIFF_LINE = 'tasks[0].title: expected "buy bread", got "buy milk"'
 describe('authoring an agent with the installed package', () => {
   let installed: InstalledConsumer | null = null
 
-  beforeAll(() => {
-    installed = installConsumerProject('live-evals-authoring-')
+  beforeAll(async () => {
+    installed = await installConsumerProject('live-evals-authoring-')
     if (installed.installed.status !== 0) return
     const { consumer } = installed
     mkdirSync(join(consumer, 'authoring'))
@@ -38,7 +36,7 @@ describe('authoring an agent with the installed package', () => {
       join(consumer, 'tsconfig.typo.json'),
       JSON.stringify({ extends: './tsconfig.json', include: ['authoring/nam-typo.ts'] }),
     )
-  }, INSTALL_TIMEOUT_MS)
+  }, SHARED_PACKAGE_TIMEOUT_MS)
 
   test(
     'a misspelled expected tool field ({ nam: "x" }) is a type error from the .d.ts',

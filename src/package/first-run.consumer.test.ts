@@ -17,6 +17,7 @@ import {
   NODE,
   run,
   runConsumerVitest,
+  SHARED_PACKAGE_TIMEOUT_MS,
   userEnvironment,
 } from './consumer-project.test-helpers.ts'
 
@@ -117,13 +118,13 @@ describe('a first run of the installed package', () => {
   let project: InstalledConsumer
   let consumer = ''
 
-  beforeAll(() => {
-    project = installConsumerProject('live-evals-first-run-')
+  beforeAll(async () => {
+    project = await installConsumerProject('live-evals-first-run-')
     consumer = project.consumer
     expect(project.installed.status, project.installed.output).toBe(0)
     withoutToml(consumer)
     writeFileSync(join(consumer, 'generate.mjs'), PLAIN_SCRIPT)
-  }, 480_000)
+  }, SHARED_PACKAGE_TIMEOUT_MS)
 
   test('with no TOML: virtual clock at concurrency 2 named in its first line, reports not partial', {
     timeout: 240_000,

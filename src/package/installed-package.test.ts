@@ -13,21 +13,21 @@ import {
   type Ran,
   ROOT,
   run,
+  SHARED_PACKAGE_TIMEOUT_MS,
   userEnvironment,
 } from './consumer-project.test-helpers.ts'
 
 describe('npm pack, install into a fresh project, run offline', () => {
-  let work = ''
   let consumer = ''
   let installed: Ran = { status: null, output: '', stdout: '', stderr: '' }
-  let packed = ''
+  let tarball = ''
 
-  beforeAll(() => {
-    ;({ work, consumer, installed, packed } = installConsumerProject())
-  }, 480_000)
+  beforeAll(async () => {
+    ;({ consumer, installed, tarball } = await installConsumerProject())
+  }, SHARED_PACKAGE_TIMEOUT_MS)
 
   test('the tarball holds the compiled package and its data files, and no tests', () => {
-    const list = run('tar', ['-tzf', join(work, packed)], work).output.split('\n')
+    const list = run('tar', ['-tzf', tarball], consumer).output.split('\n')
     expect(list).toContain('package/dist/src/index.js')
     expect(list).toContain('package/dist/src/index.d.ts')
     expect(list).toContain('package/dist/src/vitest/project.js')

@@ -1,25 +1,23 @@
-// The README's "Use it on your own voice agent", followed as a new user would, outside the checkout: the checkout is
-// packed, the tarball ships no test fixtures (`npm pack --dry-run`), a fresh project gets the README's package.json
-// settings and its files (every code block whose first line names a file), and the README's commands run in order:
-// an offline run, the gate on --latest, the baseline approved, a second run gated against it, prune.
+// The README's "Use it on your own voice agent", followed as a new user would, outside the checkout: the run's
+// packed tarball (shared-package.test-helpers.ts) ships no test fixtures (the files `npm pack` listed, what
+// `npm pack --dry-run` prints), a fresh project gets the README's package.json settings and its files (every code
+// block whose first line names a file), and the README's commands run in order: an offline run, the gate on
+// --latest, the baseline approved, a second run gated against it, prune.
 // One step differs from the README, because tests never touch the network: `npm i -D … ./live-evals-0.1.0.tgz`
-// resolves from the registry, so the project is installed with `npm ci --offline` from a lockfile cut from the
-// checkout's (consumer-lockfile.test-helpers.ts); the packages installed are the same.
+// resolves from the registry, so the packages come from the run's shared install (`npm ci --offline` from a
+// lockfile cut from the checkout's, consumer-lockfile.test-helpers.ts), linked into the project; the packages
+// installed are the same.
 import { spawnSync } from 'node:child_process'
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { consumerLockfile } from './consumer-lockfile.test-helpers.ts'
+import {
+  linkInstalledPackages,
+  SHARED_PACKAGE_TIMEOUT_MS,
+  sharedPackage,
+} from './shared-package.test-helpers.ts'
 
 const ROOT = join(import.meta.dirname, '../..')
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
@@ -81,33 +79,13 @@ describe("the README's consumer commands, in a fresh project from the packed tar
   let dryRun: string[] = []
   let installed: Ran = { status: null, output: '' }
 
-  beforeAll(() => {
+  beforeAll(async () => {
+    const shared = await sharedPackage()
+    dryRun = shared.files
     work = mkdtempSync(join(tmpdir(), 'live-evals-readme-'))
-    // Build and pack a copy of the checkout (`npm pack` runs the build as prepack), so the checkout keeps no dist/.
-    const copy = join(work, 'live-evals')
-    const files = run('git', ['ls-files', '-co', '--exclude-standard'], ROOT)
-      .output.split('\n')
-      .filter(
-        (file) => file !== '' && statSync(join(ROOT, file), { throwIfNoEntry: false })?.isFile() === true,
-      )
-    for (const file of files) {
-      mkdirSync(join(copy, file, '..'), { recursive: true })
-      cpSync(join(ROOT, file), join(copy, file))
-    }
-    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'))
-    const built = run(NODE, ['scripts/build.ts'], copy)
-    expect(built.status, built.output).toBe(0)
-    const listed = run('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], copy)
-    expect(listed.status, listed.output).toBe(0)
-    dryRun = (
-      JSON.parse(listed.output.slice(listed.output.indexOf('['))) as { files: { path: string }[] }[]
-    )[0]?.files.map((file) => file.path) as string[]
-    const pack = run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], copy)
-    expect(pack.status, pack.output).toBe(0)
-
     project = join(work, 'todo')
     mkdirSync(project)
-    cpSync(join(work, TARBALL), join(project, TARBALL))
+    cpSync(shared.tarball, join(project, TARBALL))
     const vitestVersion = (
       JSON.parse(readFileSync(join(ROOT, 'node_modules/vitest/package.json'), 'utf8')) as { version: string }
     ).version
@@ -134,12 +112,13 @@ describe("the README's consumer commands, in a fresh project from the packed tar
         }),
       ),
     )
-    installed = run('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], project)
+    installed = shared.installed
+    linkInstalledPackages(shared, project)
     for (const file of projectFiles) {
       mkdirSync(join(project, file.path, '..'), { recursive: true })
       writeFileSync(join(project, file.path), file.body)
     }
-  }, 600_000)
+  }, SHARED_PACKAGE_TIMEOUT_MS)
 
   test('the tarball ships the compiled package and no tests, fixtures or test helpers', () => {
     expect(dryRun).toContain('dist/src/index.js')

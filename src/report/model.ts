@@ -8,6 +8,7 @@ import { summarizeConditionRobustness } from '../reporting/condition-robustness.
 import type { ConditionRobustness } from '../reporting/extensions/condition-robustness.ts'
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import type { RunTrials } from '../reporting/extensions/trials.ts'
+import type { VoiceMetrics } from '../reporting/extensions/voice-metrics.ts'
 import type { ResultItem, ResultStatus } from '../reporting/result-schema.ts'
 import { assistantsOf } from '../reporting/row-assistant.ts'
 import { rowKeyOf } from '../reporting/row-key.ts'
@@ -79,6 +80,8 @@ export interface ScenarioModel {
   semantic: { score: number | null; dimensions: SemanticDimension[] }
   /** What could not be shown and why (a missing details file, an unreadable WAV). */
   problems: string[]
+  /** The row's voice metrics (RUN); null or absent when it has none. */
+  voice?: VoiceMetrics | null
 }
 
 export interface RunReportModel {
@@ -211,6 +214,7 @@ export function scenarioModel(row: ResultItem, evidence: ScenarioEvidence): Scen
     problems: [evidence.details_problem, evidence.voice_problem].filter(
       (problem): problem is string => problem !== null,
     ),
+    voice: row.observability?.[EXTENSION_KEY]?.voice_metrics ?? null,
   }
 }
 

@@ -6,6 +6,7 @@ import { formatMs, formatRatio } from '../gate/format.ts'
 import { html, jsonText, type SafeHtml } from './html.ts'
 import type { ScenarioModel } from './model.ts'
 import { timelineSvg } from './render-timeline.ts'
+import { voiceMetricsSection } from './render-voice-metrics.ts'
 
 /** An artifact href: the row's relative path, only when it stays inside the run directory. */
 export function artifactHref(relativePath: string | null): string | null {
@@ -128,6 +129,7 @@ ${scenario.failed_checks.length === 0 ? html`` : html`<p><b>Failed checks:</b> $
 ${players(scenario)}
 <h3>Conversation</h3>
 ${conversation(scenario)}
+${voiceMetricsSection(scenario)}
 <h3>Checks</h3>
 ${checks(scenario)}
 <h3>Application state</h3>

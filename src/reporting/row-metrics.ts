@@ -4,12 +4,16 @@
 
 import type { ResultItem } from './result-schema.ts'
 import { type Distribution, distributionOf } from './statistics.ts'
+import { VOICE_ROW_METRICS } from './voice-row-metrics.ts'
+
+/** ms: milliseconds; ratio: a fraction or quotient; count: a number of things per row (entities, words). */
+export type MetricUnit = 'ratio' | 'ms' | 'count'
 
 export interface RowMetric {
   name: string
   label: string
   better: 'higher' | 'lower'
-  unit: 'ratio' | 'ms'
+  unit: MetricUnit
   valueOf(row: ResultItem): number | null
 }
 
@@ -63,12 +67,13 @@ export const ROW_METRICS: readonly RowMetric[] = [
     unit: 'ms',
     valueOf: (row) => row.metrics.audio.floor_hold_silence_ms?.cumulative ?? null,
   },
+  ...VOICE_ROW_METRICS,
 ]
 
 export interface MetricSummary extends Distribution {
   metric: string
   label: string
-  unit: RowMetric['unit']
+  unit: MetricUnit
 }
 
 /**

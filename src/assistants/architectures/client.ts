@@ -4,7 +4,11 @@
 import { renderConversationContext } from '../../scenarios/derived.ts'
 import { type AssistantApplication, requireOfflineBehaviour } from '../application.ts'
 import { restaurantApplication } from '../client/application.ts'
-import type { ApplicationBackend, ObservationEvent } from '../client/backend/application-backend.ts'
+import type {
+  ApplicationBackend,
+  ApplicationToolCallback,
+  ObservationEvent,
+} from '../client/backend/application-backend.ts'
 import { backendUsageOfEvents } from '../client/backend/observed-usage.ts'
 import { OfflineApplicationBackend } from '../client/backend/offline-backend.ts'
 import { runtimeToolCallback } from '../client/backend/tool-callback.ts'
@@ -37,12 +41,23 @@ export type ClientBackendFactory = (context: ControllerContext) => ApplicationBa
  * model, knowing the visible conversation context and the authorized initial state, and reaches the tools
  * through this scenario's runtime.
  */
-export const offlineClientBackend: ClientBackendFactory = ({ visibleInput, runtime, application }) => {
+export const offlineClientBackend: ClientBackendFactory = ({ visibleInput, runtime, application }) =>
+  offlineBackendOf(application, visibleInput, runtimeToolCallback(runtime))
+
+/**
+ * The same backend with its tools reached through `callTool` (the dress-rehearsal server replays a live run's
+ * client backend with it, where the run's own application executed the tools).
+ */
+export function offlineBackendOf(
+  application: AssistantApplication,
+  visibleInput: Pick<ControllerContext['visibleInput'], 'context' | 'initialState'>,
+  callTool: ApplicationToolCallback,
+): OfflineApplicationBackend {
   // The backend keeps its own copy of the state.
   const initialState = structuredClone(visibleInput.initialState)
   return new OfflineApplicationBackend({
     authorizedContext: renderConversationContext(visibleInput.context),
-    callTool: runtimeToolCallback(runtime),
+    callTool,
     behaviourFor: (conversationContext) =>
       requireOfflineBehaviour(application, { conversationContext, initialState }),
   })

@@ -97,8 +97,106 @@ function replyAnchorMs(plan: readonly PlannedUtterance[]): number {
 }
 
 /**
+ * Times one caller line from the states of a call playing the plan so far: the caller waits until its last
+ * utterance ended, decides when to speak from what it heard, holds back if the assistant starts again before
+ * then, and fixes the line once its moment comes (or an intervention whose cue comes first; at the same step
+ * the intervention goes first).
+ */
+class LineTimer {
+  readonly #line: ScriptedLine
+  readonly #plan: readonly PlannedUtterance[]
+  readonly #agenda: InterventionAgenda | null
+  readonly #rules: TurnTakingRules
+  readonly #stepMs: number
+  // The caller never talks over itself: nothing starts before its last utterance ended.
+  readonly #freeFromMs: number
+  readonly #anchorMs: number
+  #lineStart: number | null = null
+  #decidedAtMs = 0
+  /** Set once the watch fixed the next utterance. */
+  fixed: NextUtterance | null = null
+
+  constructor(
+    line: ScriptedLine,
+    plan: readonly PlannedUtterance[],
+    agenda: InterventionAgenda | null,
+    rules: TurnTakingRules,
+    stepMs: number,
+  ) {
+    this.#line = line
+    this.#plan = plan
+    this.#agenda = agenda
+    this.#rules = rules
+    this.#stepMs = stepMs
+    this.#freeFromMs = plan.at(-1)?.endMs ?? 0
+    this.#anchorMs = replyAnchorMs(plan)
+  }
+
+  /** The line's moment as decided so far (a step boundary), null while undecided. */
+  get lineStart(): number | null {
+    return this.#lineStart
+  }
+
+  /** The moment of the assistant's voice the caller heard since it decided (that voice cancels the decision). */
+  get decidedAtMs(): number {
+    return this.#decidedAtMs
+  }
+
+  /** Looks at the call after one step; true once the next utterance is fixed (then `fixed` says which). */
+  observe(state: CallState): boolean {
+    if (state.nowMs < this.#freeFromMs) return false
+    const due = this.#agenda?.due(state.listener.voiced, this.#plan, state.nowMs) ?? null
+    if (due !== null && (this.#lineStart === null || due.cueMs <= this.#lineStart)) {
+      this.fixed = { due, startMs: due.cueMs }
+      return true
+    }
+    // The assistant started talking again during the caller's pause before its line: the caller holds back
+    // and waits for it to finish, as it would on a phone.
+    if (this.#lineStart !== null && state.listener.onsetAfter(this.#decidedAtMs) !== null)
+      this.#lineStart = null
+    if (this.#lineStart === null && state.nowMs > this.#freeFromMs) {
+      const decided = callerTurnStart(
+        this.#line,
+        this.#anchorMs,
+        state.nowMs,
+        state.listener,
+        state.assistantBusy,
+        this.#rules,
+      )
+      // Utterances start on a step boundary, so the caller's audio and the oracle agree to the sample.
+      if (decided !== null) {
+        this.#lineStart = ceilToStep(decided, this.#stepMs)
+        this.#decidedAtMs = state.nowMs
+      }
+    }
+    // A line decided for a moment still ahead waits for it: an intervention may fall due before then.
+    if (this.#lineStart !== null && state.nowMs >= this.#lineStart) {
+      this.fixed = { line: this.#line, startMs: this.#lineStart }
+      return true
+    }
+    return false
+  }
+
+  /** What the call's step limit leaves: a line decided but not reached (the caller's loop drops it), or null. */
+  atLimit(): NextUtterance | null {
+    return this.fixed ?? (this.#lineStart === null ? null : { line: this.#line, startMs: this.#lineStart })
+  }
+
+  /**
+   * With no intervention to watch, whether the next step will fix the line: it is decided for the next step's
+   * moment and what the caller hears at the start of that step (`upcoming`) does not cancel the decision.
+   */
+  fixesNextStep(state: CallState): boolean {
+    if (this.#agenda !== null || this.fixed !== null || this.#lineStart !== state.nowMs + this.#stepMs) {
+      return false
+    }
+    return !state.listener.wouldStartVoiceAt(state.nowMs, state.upcoming())
+  }
+}
+
+/**
  * What the caller says next after the plan so far: rehearse until the next line falls due, or an intervention
- * whose cue comes first (at the same step the intervention goes first); null when nothing falls before the limit.
+ * whose cue comes first; null when nothing falls before the limit.
  */
 async function rehearseNext(
   options: OfflineConversationOptions,
@@ -108,54 +206,76 @@ async function rehearseNext(
   rules: TurnTakingRules,
   limitMs: number,
 ): Promise<NextUtterance | null> {
-  const stepMs = options.setup.stepMs
-  // The caller never talks over itself: nothing starts before its last utterance ended.
-  const freeFromMs = plan.at(-1)?.endMs ?? 0
-  const anchorMs = replyAnchorMs(plan)
-  let lineStart: number | null = null
-  let decidedAtMs = 0
-  let next: NextUtterance | null = null
+  const timer = new LineTimer(line, plan, agenda, rules, options.setup.stepMs)
   await playScriptedCall(
     options.setup,
     options.rehearsalApplication(),
     plan,
-    (state: CallState) => {
-      if (state.nowMs < freeFromMs) return false
-      const due = agenda?.due(state.listener.voiced, plan, state.nowMs) ?? null
-      if (due !== null && (lineStart === null || due.cueMs <= lineStart)) {
-        next = { due, startMs: due.cueMs }
-        return true
-      }
-      // The assistant started talking again during the caller's pause before its line: the caller holds back
-      // and waits for it to finish, as it would on a phone.
-      if (lineStart !== null && state.listener.onsetAfter(decidedAtMs) !== null) lineStart = null
-      if (lineStart === null && state.nowMs > freeFromMs) {
-        const decided = callerTurnStart(
-          line,
-          anchorMs,
-          state.nowMs,
-          state.listener,
-          state.assistantBusy,
-          rules,
-        )
-        // Utterances start on a step boundary, so the caller's audio and the oracle agree to the sample.
-        if (decided !== null) {
-          lineStart = ceilToStep(decided, stepMs)
-          decidedAtMs = state.nowMs
+    (state) => timer.observe(state),
+    stepsFor(limitMs, options.setup.stepMs),
+  )
+  return timer.atLimit()
+}
+
+/**
+ * The one-pass rehearsal (no interventions): a single call times line after line. When a line will be fixed
+ * at the next step, it is added to the running call before the server's clock reaches its start, so the call
+ * goes on exactly as a fresh rehearsal with that line planned from the start would (the server acts only on
+ * audio and words already heard, and an utterance registered before its start is heard like a planned one):
+ * the rehearsals cost one call up to the last line instead of one call up to each line. Lines it cannot time
+ * that way (decided for the very step they fall on: a barge-in, a caller giving up on a silent assistant) are
+ * left to rehearseNext. Returns how many lines it added to `plan`, and whether the step limit ended it.
+ */
+async function rehearseInOnePass(
+  options: OfflineConversationOptions,
+  plan: PlannedUtterance[],
+  firstLine: number,
+  rules: TurnTakingRules,
+  limitMs: number,
+): Promise<{ next: number; limitReached: NextUtterance | null | undefined }> {
+  const { stepMs } = options.setup
+  let index = firstLine
+  let timer = new LineTimer(options.lines[index] as ScriptedLine, [...plan], null, rules, stepMs)
+  let announced: PlannedUtterance | null = null
+  let handOver = false
+  const played = await playScriptedCall(
+    options.setup,
+    options.rehearsalApplication(),
+    plan,
+    (state) => {
+      if (timer.observe(state)) {
+        const fixed = timer.fixed as { line: ScriptedLine; startMs: number }
+        if (announced === null || announced.startMs !== fixed.startMs) {
+          // Fixed without having been added ahead (decided for this very step): rehearseNext times it.
+          handOver = true
+          return true
         }
+        plan.push(announced)
+        announced = null
+        index++
+        if (index >= options.lines.length) return true
+        timer = new LineTimer(options.lines[index] as ScriptedLine, [...plan], null, rules, stepMs)
+        return false
       }
-      // A line decided for a moment still ahead waits for it: an intervention may fall due before then.
-      if (lineStart !== null && state.nowMs >= lineStart) {
-        next = { line, startMs: lineStart }
+      if (announced !== null) {
+        handOver = true // added ahead, then not fixed: this call no longer rehearses the plan
         return true
+      }
+      if (state.extendPlan !== null && timer.fixesNextStep(state)) {
+        const startMs = timer.lineStart as number
+        if (startMs >= limitMs) return false // the caller's loop drops it: nothing to add
+        announced = planUtterance(options.lines[index] as ScriptedLine, startMs)
+        state.extendPlan(announced)
       }
       return false
     },
     stepsFor(limitMs, stepMs),
   )
-  if (next !== null) return next
-  // Decided, but the rehearsal reached the limit before the line's moment: the caller's loop drops it.
-  return lineStart === null ? null : { line, startMs: lineStart }
+  const limitReached =
+    played.stoppedBy === 'step_limit' && !handOver && index < options.lines.length && announced === null
+      ? timer.atLimit()
+      : undefined
+  return { next: index, limitReached }
 }
 
 export async function runOfflineConversation(
@@ -171,6 +291,29 @@ export async function runOfflineConversation(
   const limitMs = completion.maxDurationMs + (assistantFirst ? rules.noReplyWaitMs : 0)
   const plan: PlannedUtterance[] = []
   let lineIndex = 0
+  if (!assistantFirst && options.lines.length > 0) {
+    plan.push(planUtterance(options.lines[0] as ScriptedLine, completion.callerLeadInMs))
+    lineIndex = 1
+  }
+  if (interventions.length === 0 && options.setup.server.hear !== undefined) {
+    while (lineIndex < options.lines.length) {
+      const pass = await rehearseInOnePass(options, plan, lineIndex, rules, limitMs)
+      lineIndex = pass.next
+      if (lineIndex >= options.lines.length) break
+      // The step limit ended the pass (what a rehearsal of this line alone finds), or the pass could not add
+      // the line ahead: time it alone, then go on in one pass again.
+      const next =
+        pass.limitReached !== undefined
+          ? pass.limitReached
+          : await rehearseNext(options, plan, options.lines[lineIndex] as ScriptedLine, null, rules, limitMs)
+      if (next === null || next.startMs >= limitMs || 'due' in next) {
+        lineIndex = options.lines.length
+        break
+      }
+      plan.push(planUtterance(next.line, next.startMs))
+      lineIndex++
+    }
+  }
   while (lineIndex < options.lines.length) {
     const line = options.lines[lineIndex] as ScriptedLine
     // Interventions come after the opening, which the caller-first caller says after its lead-in.

@@ -120,6 +120,7 @@ async function recordRun(
     validity: observed.validity,
     callerMode: observed.callerMode,
     turns: observed.turns,
+    voice: observed.voice,
     // The assistant's backend only (offline too: the test servers report estimated usage); never the caller's,
     // the observer's or the judge's.
     backendConsumption: buildConsumption({

@@ -6,6 +6,7 @@ import { backendMessagesOf, parseArguments } from '../../assistants/architecture
 import type { RunObservation } from '../../grading/run/run-outcome.ts'
 import { analyzeInteraction, type InteractionAnalysis } from '../../metrics/interaction.ts'
 import type { CallerTurn } from '../../metrics/response-opportunities.ts'
+import type { CallTimeline } from '../../metrics/voice-metrics.ts'
 import type { ToolExecution } from '../../observability/observation.ts'
 import { mergeCallerContinuations } from './caller-turns.ts'
 import type { PlayedConversation } from './observed.ts'
@@ -22,6 +23,8 @@ export function observeRunConversation(conversation: PlayedConversation): {
   observation: RunObservation
   interaction: InteractionAnalysis
   turns: RunTurnMetrics
+  /** The call as the voice metrics read it (metrics/voice-metrics.ts); the row adds the scenario's expectation. */
+  voice: CallTimeline
 } {
   const { call, plan } = conversation
   const executions: ToolExecution[] = call.assistant.tools.executions().map((record, index) => {
@@ -106,10 +109,23 @@ export function observeRunConversation(conversation: PlayedConversation): {
     },
     observationEnd,
   )
+  // Scheduled barge-ins are measured from their cue; one found after the fact inside one is not counted again.
+  const yields = bargeInYields(cues, conversation.interventions, assistantVoiced)
   return {
     observation,
     interaction,
-    // Scheduled barge-ins are measured from their cue; one found after the fact inside one is not counted again.
-    turns: summarizeTurnMetrics(bargeInYields(cues, conversation.interventions, assistantVoiced), answers),
+    turns: summarizeTurnMetrics(yields, answers),
+    voice: {
+      caller_turns: interaction.caller_turns,
+      caller_voiced: callerSpeech.map(toInterval),
+      assistant_voiced: assistantVoiced,
+      assistant_utterances: lines.filter((line) => line.role === 'assistant').map((line) => line.text),
+      delegation_starts_ms: call.timeline.delegations.map((span) => span.startMs),
+      tool_results_ms: completedTimes,
+      barge_in_cues_ms: yields.flatMap((outcome) => (outcome.cue_ms === null ? [] : [outcome.cue_ms])),
+      tool_calls: executions.map((execution) => ({ name: execution.name, arguments: execution.arguments })),
+      call_start_ms: 0,
+      observation_end_ms: observationEnd,
+    },
   }
 }

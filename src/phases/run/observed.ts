@@ -3,6 +3,7 @@
 // caller simulation's validity, and the session timeline and trace for the artifacts.
 import type { RunObservation } from '../../grading/run/run-outcome.ts'
 import type { InteractionAnalysis } from '../../metrics/interaction.ts'
+import type { CallTimeline } from '../../metrics/voice-metrics.ts'
 import type { SessionTimeline } from '../../observability/timeline.ts'
 import type { SessionTrace } from '../../observability/trace.ts'
 import type { RunTurnMetrics } from '../../reporting/extensions/run-turns.ts'
@@ -18,6 +19,8 @@ export interface RunObserved {
   observation: RunObservation
   interaction: InteractionAnalysis
   turns: RunTurnMetrics
+  /** The call as the voice metrics read it; absent, the row has no voice_metrics (an observation built by hand). */
+  voice?: CallTimeline
   validity: SimulationValidity
   /** The row's `observability.interaction.caller_mode`. */
   callerMode: 'offline_fixture' | 'gpt-live'

@@ -136,6 +136,13 @@ export class AssistantListener {
     else this.#voiced.push({ start_ms: atMs, end_ms: endMs })
   }
 
+  /** Whether hearing `samples` from `atMs` would start a new voiced stretch there (hear() without hearing). */
+  wouldStartVoiceAt(atMs: number, samples: Int16Array): boolean {
+    if (rms(samples) < VOICED_RMS) return false
+    const last = this.#voiced.at(-1)
+    return last === undefined || last.end_ms < atMs
+  }
+
   /** First voiced onset at or after `ms`; null when none was heard yet. */
   onsetAfter(ms: number): number | null {
     return this.#voiced.find((interval) => interval.start_ms >= ms)?.start_ms ?? null

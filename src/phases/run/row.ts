@@ -9,6 +9,7 @@ import { buildEvidenceMetrics } from '../../metrics/evidence.ts'
 import { runGolden } from '../../metrics/golden.ts'
 import type { InteractionAnalysis } from '../../metrics/interaction.ts'
 import type { SemanticQuality } from '../../metrics/semantic-quality.ts'
+import { type CallTimeline, computeVoiceMetrics } from '../../metrics/voice-metrics.ts'
 import { executionSummaries } from '../../observability/observation.ts'
 import type { RunTurnMetrics } from '../../reporting/extensions/run-turns.ts'
 import { buildResultRow, NO_ARTIFACTS } from '../../reporting/result-item.ts'
@@ -31,6 +32,8 @@ export interface RunRowOptions {
   validity?: SimulationValidity
   callerMode?: 'offline_fixture' | 'gpt-live'
   turns?: RunTurnMetrics
+  /** The call as the voice metrics read it (observe.ts); absent, the row carries no voice_metrics. */
+  voice?: CallTimeline | undefined
   /** The assistant backend's token usage (the row's consumption.backend). */
   backendConsumption?: ResultItem['metrics']['consumption']['backend']
 }
@@ -172,6 +175,19 @@ export function buildRunRow(
       scenario: { id: scenario.id, type: scenario.type },
     },
     validity,
-    extensions: { run_turns: options.turns, checks: extensionChecks(grade) },
+    extensions: {
+      run_turns: options.turns,
+      // Measured against the evaluator-only expectation after the call; the assistant never sees it.
+      voice_metrics:
+        options.voice === undefined
+          ? undefined
+          : computeVoiceMetrics(options.voice, {
+              tags: scenario.tags,
+              required_tools: scenario.expected.tools.required,
+              state: scenario.expected.state,
+              initial_state: scenario.application.initial_state,
+            }),
+      checks: extensionChecks(grade),
+    },
   })
 }

@@ -22,7 +22,8 @@ import { AssistantListener, type PlannedUtterance, ScriptedCallerVoice } from '.
 import { SpeechRelay } from './speech-relay.ts'
 
 export interface ScriptedCallSetup {
-  server: Pick<OfflineLiveServer, 'registerSession' | 'baseURL'>
+  /** With `hear`, a call can take more of the plan while it runs (CallState.extendPlan: the one-pass rehearsal). */
+  server: Pick<OfflineLiveServer, 'registerSession' | 'baseURL'> & Partial<Pick<OfflineLiveServer, 'hear'>>
   visibleInput: AssistantVisibleInput
   architecture: AssistantArchitecture
   models: AssistantModels
@@ -46,6 +47,17 @@ export interface CallState {
   bufferedSpeech: boolean
   assistant: AssistantUnderTest
   timeline: SessionTimeline
+  /**
+   * The assistant's audio the caller hears at the start of the next step (taken from the relay now; the next
+   * step hears exactly it). After calling it, the call's bufferedSpeech no longer counts it: rehearsals only.
+   */
+  upcoming: () => Int16Array
+  /**
+   * Adds an utterance to the plan while the call runs: the caller's voice says it and the server's oracle hears
+   * it, exactly as if it had been planned from the start, provided it starts after the server's clock (the
+   * caller audio sent so far, `nowMs`). null when the server cannot take utterances during a call.
+   */
+  extendPlan: ((utterance: PlannedUtterance) => void) | null
 }
 
 export interface PlayedCall {
@@ -76,6 +88,7 @@ export async function playScriptedCall(
   maxSteps: number,
 ): Promise<PlayedCall> {
   const timeline = new SessionTimeline({ mode: 'virtual' })
+  const planned = [...plan] // extendPlan adds to this copy, which the caller's voice reads
   const hearing = plan.map(({ text, startMs, endMs }) => ({ text, startMs, endMs }))
   const token = registerOfflineAssistant(setup.server, setup.visibleInput, setup.architecture, hearing)
   let assistant: AssistantUnderTest
@@ -122,7 +135,30 @@ export async function playScriptedCall(
       cause: error,
     })
   }
-  const voice = new ScriptedCallerVoice(plan)
+  const voice = new ScriptedCallerVoice(planned)
+  const hear = setup.server.hear
+  const extendPlan =
+    hear === undefined
+      ? null
+      : (utterance: PlannedUtterance) => {
+          if (utterance.startMs <= clock.nowMs) {
+            throw new Error(
+              `extendPlan: the utterance at ${utterance.startMs} ms does not start after the clock (${clock.nowMs} ms)`,
+            )
+          }
+          planned.push(utterance)
+          hear.call(setup.server, token, {
+            text: utterance.text,
+            startMs: utterance.startMs,
+            endMs: utterance.endMs,
+          })
+        }
+  const stepSamples = (setup.stepMs * 24_000) / 1000
+  let prefetched: Int16Array | null = null
+  const upcoming = () => {
+    prefetched ??= relay.take(stepSamples)
+    return prefetched
+  }
   const listener = new AssistantListener()
   const executionTimes = new Map<string, number>()
   const callerStream = {
@@ -140,7 +176,8 @@ export async function playScriptedCall(
     for (let step = 0; step < maxSteps; step++) {
       // What the caller hears this step: the assistant's voice that arrived before it (one step of relay).
       const heardAt = clock.nowMs
-      listener.hear(heardAt, relay.take((setup.stepMs * 24_000) / 1000))
+      listener.hear(heardAt, prefetched ?? relay.take(stepSamples))
+      prefetched = null
       await clock.step([callerStream])
       for (const record of assistant.tools.executions()) {
         const id = record.call_id ?? `${record.name}#${executionTimes.size}`
@@ -150,7 +187,7 @@ export async function playScriptedCall(
         if (assistant.delegationFinished(id)) timeline.delegationSettled(id, clock.nowMs)
       }
       const assistantBusy = delegationIds.some((id) => !assistant.delegationFinished(id))
-      const state = { nowMs: clock.nowMs, listener, assistantBusy, assistant, timeline }
+      const state = { nowMs: clock.nowMs, listener, assistantBusy, assistant, timeline, upcoming, extendPlan }
       if (watch({ ...state, bufferedSpeech: relay.bufferedSpeech })) {
         stoppedBy = 'watcher'
         break

@@ -2,18 +2,18 @@
 // - yield: for each caller barge-in cue, whether the assistant stopped talking and how fast. A cue that lands
 //   while the assistant is quiet is *unexercised*, not a pass: the assistant must have been voiced for at least
 //   300 ms in the second before the cue for there to be anything to yield.
-// - time to verified answer: from the end of a caller request to the first assistant audio after the tool
-//   result that answers it (tool turns), or to the first assistant audio (non-tool turns), each kind apart, with
-//   the one definition of a tool turn (gate/latency.ts).
+// - time to verified answer (defined in metrics/verified-answer.ts): from the end of a caller request to the first
+//   assistant audio after the tool result that answers it (tool turns), or to the first (non-tool turns).
 // Scheduled interventions (interventions/) are measured with the same rule; bargeInYields merges them with the
 // cues found after the fact without counting one twice.
 // The row extension feature `run_turns` (reporting/extensions/run-turns.ts) carries them; its zod schema is the shape.
-import { isToolTurn } from '../../gate/latency.ts'
 import { type Interval, unionIntervals } from '../../metrics/intervals.ts'
-import type { CallerTurn } from '../../metrics/response-opportunities.ts'
+import type { VerifiedAnswer } from '../../metrics/verified-answer.ts'
 import { type RunTurnMetrics, RunTurnMetricsSchema } from '../../reporting/extensions/run-turns.ts'
 import type { InterventionOutcome } from './interventions/outcomes.ts'
 
+// Defined in src/metrics (the delegation latency split reads it too); re-exported for RUN's callers.
+export { type TurnWindowWork, type VerifiedAnswer, verifiedAnswers } from '../../metrics/verified-answer.ts'
 export type { RunTurnMetrics }
 
 /** The assistant must have spoken this much in the second before a cue for the cue to test anything. */
@@ -84,47 +84,6 @@ export function bargeInYields(
  * fall on the media clock's steps); anything nearer than this to a scheduled utterance is that utterance.
  */
 const SCHEDULED_CUE_TOLERANCE_MS = 50
-
-export interface TurnWindowWork {
-  /** When each delegation started and each tool result was published, on the timeline. */
-  delegation_starts_ms: readonly number[]
-  tool_results_ms: readonly number[]
-}
-
-export interface VerifiedAnswer {
-  request_end_ms: number
-  tool_turn: boolean
-  /** null when no answer came before the next request (or the end). */
-  time_to_verified_answer_ms: number | null
-}
-
-export function verifiedAnswers(
-  callerTurns: readonly CallerTurn[],
-  assistantVoiced: readonly Interval[],
-  work: TurnWindowWork,
-  observationEndMs: number,
-): VerifiedAnswer[] {
-  const onsets = unionIntervals(assistantVoiced).map((interval) => interval.start_ms)
-  const requests = callerTurns
-    .filter((turn) => turn.kind === 'request')
-    .sort((a, b) => a.start_ms - b.start_ms)
-  return requests.map((turn, index) => {
-    const windowEnd = requests[index + 1]?.start_ms ?? observationEndMs
-    const inWindow = (ms: number) => ms >= turn.end_ms && ms < windowEnd
-    const delegations = work.delegation_starts_ms.filter(inWindow).length
-    const results = work.tool_results_ms.filter(inWindow)
-    const toolTurn = isToolTurn({ delegations, tool_calls: results.length })
-    // A tool turn is answered by speech after its last result; speech before it (an acknowledgement) is not.
-    const from = results.length > 0 ? Math.max(...results) : turn.end_ms
-    const onset = onsets.find((start) => start >= from && start < windowEnd)
-    const answered = onset !== undefined && (!toolTurn || results.length > 0)
-    return {
-      request_end_ms: turn.end_ms,
-      tool_turn: toolTurn,
-      time_to_verified_answer_ms: answered ? onset - turn.end_ms : null,
-    }
-  })
-}
 
 const mean = (values: readonly number[]) =>
   values.length === 0

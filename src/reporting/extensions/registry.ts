@@ -30,6 +30,7 @@ import { runTurnsExtension } from './run-turns.ts'
 import { toolEvidenceExtension } from './tool-evidence.ts'
 import { trialExtension } from './trial.ts'
 import { trialsExtension } from './trials.ts'
+import { voiceMetricsExtension } from './voice-metrics.ts'
 
 /** The key of the block inside `observability` (per row) and `configuration` (per run). */
 export const EXTENSION_KEY = 'live_evals'
@@ -38,6 +39,7 @@ export const EXTENSION_VERSION = '1.0'
 export const ROW_EXTENSION_FEATURES = [
   trialExtension,
   runTurnsExtension,
+  voiceMetricsExtension,
   checksExtension,
   assistantExtension,
   cassetteExtension,

@@ -4,6 +4,7 @@
 export { DEFAULT_ACKNOWLEDGEMENT } from './acknowledgements.ts'
 export { INJECTION_MS_PER_TOKEN } from './appends.ts'
 export { BACKEND_RESPONSE_MS } from './delegation-responses.ts'
+export type { DirectedSession, DirectedStart, SessionDirector } from './director.ts'
 export { RESPONSE_SILENCE_MS } from './hearing.ts'
 export {
   DEFAULT_LIMITS,

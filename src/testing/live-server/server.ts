@@ -11,11 +11,12 @@
 // speech starts, it yields: its current output stops there (the audio and output transcript deltas simply
 // stop, as on the service, which has no truncation event) and it takes its turn on the new utterance.
 import { createHash } from 'node:crypto'
-import { createServer, type IncomingMessage } from 'node:http'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { type WebSocket, WebSocketServer } from 'ws'
 import { guardPendingConnections } from '../../assistants/client/service/pending-connections.ts'
+import type { SessionDirector } from './director.ts'
 import { type OfflineServerLimits, resolveLimits } from './limits.ts'
 import {
   type HeardUtterance,
@@ -37,6 +38,16 @@ export interface OfflineLiveServerOptions {
   acceptAnyToken?: boolean
   /** Frame, depth and send-buffer limits (limits.ts); tests lower them, everyone else keeps the defaults. */
   limits?: Partial<OfflineServerLimits>
+  /**
+   * With acceptAnyToken: decides at session.start how each unregistered session behaves and what it hears
+   * (the dress-rehearsal server; director.ts). Registered tokens keep their scripts.
+   */
+  director?: SessionDirector
+  /**
+   * Answers plain HTTP requests (anything but the WebSocket upgrade) on the same port, e.g. the OpenAI HTTP
+   * endpoints of the dress rehearsal. Default: 426, connect with a WebSocket.
+   */
+  httpHandler?: (request: IncomingMessage, response: ServerResponse) => void
 }
 
 /** Per-connection memory as the server counts it (bytes queued to clients, never the process RSS), and sockets. */
@@ -111,7 +122,8 @@ export async function startOfflineLiveServer(
   let sendBufferClosures = 0
   let slowestSendBufferCloseMs: number | null = null
 
-  const http = createServer((_request, response) => {
+  const http = createServer((request, response) => {
+    if (options.httpHandler !== undefined) return options.httpHandler(request, response)
     response.writeHead(426, { 'content-type': 'application/json', connection: 'close' })
     response.end(
       JSON.stringify(
@@ -187,6 +199,7 @@ export async function startOfflineLiveServer(
         script,
         sessionLabel(token, scripts.has(token) ? null : ++ordinal),
         limits,
+        scripts.has(token) ? null : (options.director ?? null),
       )
       ws.on('message', (data, isBinary) => {
         for (const dropped of overflowing) dropped.reapIfOverdue()

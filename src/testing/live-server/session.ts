@@ -2,6 +2,8 @@
 // dispatch of validated client events, and the voice model's turn-taking. Everything it emits is placed on
 // the received-audio clock (timeline.ts), so a run depends only on the frames the client sent.
 import type { ServerEvent, SessionResource } from 'openai/resources/live/live'
+import type { OfflineBehaviour } from '../../assistants/offline-behaviour.ts'
+import { pcm16FromBase64 } from '../../audio/pcm.ts'
 import { DEFAULT_ACKNOWLEDGEMENT, DelegationAcknowledgements } from './acknowledgements.ts'
 import { ContextAppends } from './appends.ts'
 import { isBackchannel } from './backchannels.ts'
@@ -9,6 +11,7 @@ import type { ParsedClientEvent, ParsedClientEventOf } from './client-events-sch
 import { ClientDelegations } from './delegation-client.ts'
 import { ResponsesDelegation } from './delegation-responses.ts'
 import { applyDelegationUpdate } from './delegation-update.ts'
+import type { DirectedSession, SessionDirector } from './director.ts'
 import { EventStamper, type OutboundServerEvent, SessionIds } from './events.ts'
 import { FaultInjector } from './faults.ts'
 import { type HearingDeps, scheduleHearing, scheduleUtterance } from './hearing.ts'
@@ -80,16 +83,24 @@ export class OfflineLiveSession {
   #sentCount = 0
   /** What the voice model heard and said in this session, handed to the behaviour at each turn. */
   readonly #memory = new VoiceMemory()
+  /** Decides at session.start how an unregistered session behaves and hears (director.ts); null otherwise. */
+  readonly #director: SessionDirector | null
+  #directed: DirectedSession | null = null
+  /** The registered script's behaviour, or the director's once the session started. */
+  #behaviour: OfflineBehaviour | undefined
 
   constructor(
     transport: SessionTransport,
     script: ResolvedSessionScript,
     label: string,
     limits: OfflineServerLimits,
+    director: SessionDirector | null = null,
   ) {
     this.#transport = transport
     this.#limits = limits
     this.#script = script
+    this.#behaviour = script.behaviour
+    this.#director = director
     this.#id = `live_offline_${label}`
     this.#stamper = new EventStamper(label)
     this.#expiresAt = script.expiresAt ?? DEFAULT_EXPIRES_AT
@@ -141,6 +152,18 @@ export class OfflineLiveSession {
   handleTransportClosed(): void {
     this.#state = 'closed'
     this.#started?.timeline.stop()
+    this.#endDirected()
+  }
+
+  /** Tells the director's session it is over, once (its own failure cannot reach the transport). */
+  #endDirected(): void {
+    const directed = this.#directed
+    this.#directed = null
+    try {
+      directed?.ended?.()
+    } catch {
+      // The session is over either way.
+    }
   }
 
   /**
@@ -213,6 +236,10 @@ export class OfflineLiveSession {
 
   #start(event: ParsedClientEventOf<'session.start'>, clientEventId: string | undefined): void {
     const config = event.session
+    if (this.#director !== null) {
+      this.#directed = this.#director.direct({ config, hear: (utterance) => this.hear(utterance) })
+      this.#behaviour = this.#directed?.behaviour
+    }
     const delegation = resolveDelegation(config)
     const format = config.audio?.format ?? DEFAULT_AUDIO_FORMAT
     const timeline = new AudioClockTimeline(format.rate)
@@ -223,6 +250,7 @@ export class OfflineLiveSession {
       sampleRateHz: format.rate,
       onSpeechEnd: () => this.#send(this.#usageUpdated()),
       onSpeechStart: (said) => this.#memory.startedSaying(said),
+      onSynthesized: (text, samples) => this.#directed?.spoke?.(text, samples),
     })
     const speak = (text: string, notBeforeMs: number) => void speaker.speak(text, notBeforeMs)
     const clientDelegations = new ClientDelegations(this.#ids, send)
@@ -231,7 +259,7 @@ export class OfflineLiveSession {
       text: this.#script.acknowledgement ?? DEFAULT_ACKNOWLEDGEMENT,
       speak,
     })
-    const behaviour = this.#script.behaviour
+    const behaviour = this.#behaviour
     const started: Started = {
       config,
       delegation,
@@ -342,6 +370,7 @@ export class OfflineLiveSession {
     const byteCount = decodedAudioBytes(audio)
     if (typeof byteCount !== 'number') return byteCount
     started.timeline.receive(byteCount)
+    this.#directed?.receiveAudio?.(pcm16FromBase64(audio), started.timeline.nowMs)
     return null
   }
 
@@ -380,7 +409,7 @@ export class OfflineLiveSession {
 
   /** The voice model's turn after hearing `text` (only while active, and only with a behaviour). */
   #takeTurn(text: string): void {
-    const behaviour = this.#script.behaviour
+    const behaviour = this.#behaviour
     const started = this.#started
     if (behaviour === undefined || started === null || this.#state !== 'active') return
     // Heard, and nothing to answer: the caller only acknowledged what it is hearing.
@@ -441,6 +470,7 @@ export class OfflineLiveSession {
     if (this.#state === 'closed') return
     this.#state = 'closed'
     this.#started?.timeline.stop()
+    this.#endDirected()
     closeTransport()
   }
 

@@ -37,6 +37,8 @@ export interface SpeakerDeps {
   onSpeechEnd: (interval: SpokenInterval) => void
   /** Called when the first piece of an utterance goes out; `said.text` grows as its captions go out. */
   onSpeechStart?: (said: SaidUtterance) => void
+  /** Called with the words and samples of each utterance decided (the rehearsal server learns its own voice). */
+  onSynthesized?: (text: string, samples: Int16Array) => void
 }
 
 interface Utterance {
@@ -92,6 +94,7 @@ export class Speaker {
   speak(text: string, notBeforeMs: number): SpokenInterval {
     const { timeline, send, sampleRateHz } = this.#deps
     const samples = syntheticSpeech(text, { sampleRateHz })
+    this.#deps.onSynthesized?.(text, samples)
     const afterPrevious = this.#busyUntilMs === null ? 0 : this.#busyUntilMs + UTTERANCE_GAP_MS
     const startMs = Math.max(timeline.nowMs, notBeforeMs, afterPrevious)
     const durationMs = Math.round((samples.length * 1000) / sampleRateHz)

@@ -12,6 +12,8 @@ export type ScriptedFault =
   | { fault: 'malformed_json' }
   /** Holds the request open until the client gives up or the server closes. */
   | { fault: 'hang' }
+  /** A 400 invalid_request_error with this message (a request the script cannot take). */
+  | { fault: 'invalid_request'; message: string }
 
 export function isScriptedFault(value: object): value is ScriptedFault {
   return 'fault' in value
@@ -40,6 +42,8 @@ export async function faultReply(
     case 'hang':
       await new Promise<void>((resolve) => response.once('close', () => resolve()))
       return undefined
+    case 'invalid_request':
+      return openAiError(400, fault.message)
   }
 }
 

@@ -60,7 +60,10 @@ export interface ResponsesRouteOptions {
    * The reply to a validated request; `index` counts this route's valid requests from 0. Undefined (nothing
    * scripted) answers a 500 naming the request.
    */
-  respond: (request: ResponsesRequest, index: number) => ScriptedResponse | ScriptedFault | undefined
+  respond: (
+    request: ResponsesRequest,
+    index: number,
+  ) => ScriptedResponse | ScriptedFault | undefined | Promise<ScriptedResponse | ScriptedFault | undefined>
 }
 
 /** A completed response whose output text is `value` as JSON: what `responses.parse` reads as the parsed answer. */
@@ -78,7 +81,7 @@ export function responsesRoute(options: ResponsesRouteOptions): RouteHandler {
     const parsed = ResponsesRequest.safeParse(request.body)
     if (!parsed.success) return invalidRequest('responses request', parsed.error)
     const number = index++
-    const scripted = options.respond(parsed.data, number)
+    const scripted = await options.respond(parsed.data, number)
     if (scripted === undefined) return unscriptedReply('POST /v1/responses', number)
     if (isScriptedFault(scripted)) return faultReply(scripted, response)
     if (!(await delayReply(scripted.delayMs, response))) return undefined

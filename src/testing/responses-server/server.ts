@@ -31,26 +31,33 @@ export interface ResponsesServerOptions {
 
 const routeKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`
 
-/** Start the server on 127.0.0.1 with an OS-assigned port. Built-in route: `POST /v1/audio/speech`. */
-export async function startResponsesServer(options: ResponsesServerOptions = {}): Promise<ResponsesServer> {
+/** The request handling of the server, for a server of someone else's (the dress rehearsal shares one port). */
+export interface OpenAiRouteHandler {
+  /** Answers one HTTP request; never rejects (a failing handler answers a 500 in the API's shape). */
+  handle(incoming: IncomingMessage, response: ServerResponse): void
+  /** Every request received, in arrival order (empty when recording is off). */
+  readonly requests: readonly RecordedRequest[]
+  route(method: string, path: string, handler: RouteHandler): void
+}
+
+export interface OpenAiRouteHandlerOptions extends ResponsesServerOptions {
+  /** Keep every request for `requests` (default true); a long-running server turns it off. */
+  record?: boolean
+}
+
+/** Routes OpenAI-shaped HTTP requests (built-in: `POST /v1/audio/speech`, replaceable), checking the key. */
+export function openAiRouteHandler(options: OpenAiRouteHandlerOptions = {}): OpenAiRouteHandler {
   const routes = new Map<string, RouteHandler>([[routeKey('POST', '/v1/audio/speech'), speechRoute()]])
   for (const [key, handler] of Object.entries(options.routes ?? {})) {
     const [method = '', path = ''] = key.split(' ')
     routes.set(routeKey(method, path), handler)
   }
   const requests: RecordedRequest[] = []
-
-  const server = createServer((incoming, response) => {
-    handle(incoming, response).catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error)
-      if (!response.headersSent) send(response, openAiError(500, `Test server handler failed: ${message}`))
-      else response.destroy()
-    })
-  })
+  const keep = options.record ?? true
 
   async function handle(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
     const recorded = await record(incoming)
-    requests.push(recorded)
+    if (keep) requests.push(recorded)
     const authorization = incoming.headers.authorization ?? ''
     const token = authorization.startsWith('Bearer ') ? authorization.slice('Bearer '.length).trim() : ''
     if (token === '' || (options.apiKey !== undefined && token !== options.apiKey)) {
@@ -66,6 +73,26 @@ export async function startResponsesServer(options: ResponsesServerOptions = {})
     if (reply !== undefined) send(response, reply)
   }
 
+  return {
+    requests,
+    route: (method, path, handler) => {
+      routes.set(routeKey(method, path), handler)
+    },
+    handle(incoming, response) {
+      handle(incoming, response).catch((error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error)
+        if (!response.headersSent) send(response, openAiError(500, `Test server handler failed: ${message}`))
+        else response.destroy()
+      })
+    },
+  }
+}
+
+/** Start the server on 127.0.0.1 with an OS-assigned port. Built-in route: `POST /v1/audio/speech`. */
+export async function startResponsesServer(options: ResponsesServerOptions = {}): Promise<ResponsesServer> {
+  const handler = openAiRouteHandler(options)
+  const server = createServer((incoming, response) => handler.handle(incoming, response))
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => resolve())
@@ -74,6 +101,7 @@ export async function startResponsesServer(options: ResponsesServerOptions = {})
   server.unref()
   const { port } = server.address() as AddressInfo
   let closing: Promise<void> | null = null
+  const { requests } = handler
 
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
@@ -81,9 +109,7 @@ export async function startResponsesServer(options: ResponsesServerOptions = {})
     requests,
     requestsTo: (method, path) =>
       requests.filter((r) => r.method === method.toUpperCase() && r.path === path),
-    route: (method, path, handler) => {
-      routes.set(routeKey(method, path), handler)
-    },
+    route: (method, path, route) => handler.route(method, path, route),
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve())

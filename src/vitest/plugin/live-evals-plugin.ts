@@ -5,9 +5,8 @@
 // to report, so it never breaks a run of other projects.
 import type { TestProject, Vitest } from 'vitest/node'
 import type { PhaseSettings } from '../../config/index.ts'
-import { phaseModule } from '../../phases/registry.ts'
+import type { PhaseModule } from '../../phases/engine/phase-module.ts'
 import type { LiveEvalsProjectOptions } from '../provided.ts'
-import { resultsDirectory } from '../settings.ts'
 import {
   addCanonicalReporter,
   attachmentsDirectoryIn,
@@ -17,18 +16,30 @@ import {
   rerunOnInputChange,
 } from './root-options.ts'
 import { splitShardsByScenario } from './shard-sequencer.ts'
-import { resolveStartup } from './startup.ts'
 
 export interface LiveEvalsPluginInput {
   options: Omit<LiveEvalsProjectOptions, 'startup' | 'resultsDir'>
   canonicalReporter: string
 }
 
+// vitest.config.ts imports this module whatever project runs (`vitest --project unit` too), and Vite bundles the
+// config with everything it imports, dynamic imports included. The settings loader and the phase engine (with the
+// openai SDK: 290 of our modules and 400 of node_modules) are imported only when a phase project is configured,
+// through a specifier the bundler cannot follow, so a config load costs neither.
+const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js'
+const importBeside = <Module>(module: string): Promise<Module> =>
+  import(new URL(`${module}${EXTENSION}`, import.meta.url).href)
+const loadStartup = () => importBeside<typeof import('./startup.ts')>('./startup')
+const loadSettings = () => importBeside<typeof import('../settings.ts')>('../settings')
+const loadPhaseModule = async (phase: PhaseSettings['phase']): Promise<PhaseModule> =>
+  (await importBeside<typeof import('../../phases/registry.ts')>('../../phases/registry')).phaseModule(phase)
+
 export function liveEvalsPlugin(input: LiveEvalsPluginInput) {
   return {
     name: 'live-evals',
     async configureVitest({ vitest, project }: { vitest: Vitest; project: TestProject }): Promise<void> {
       const { phase, configFile } = input.options
+      const [{ resolveStartup }, { resultsDirectory }] = await Promise.all([loadStartup(), loadSettings()])
       const startup = resolveStartup(phase, configFile)
       const resultsDir = startup.ok ? resultsDirectory(startup.settings, project.config.root) : null
       project.provide('liveEvalsProject', { ...input.options, startup, resultsDir })
@@ -37,7 +48,7 @@ export function liveEvalsPlugin(input: LiveEvalsPluginInput) {
       hidePackageFrames(project)
       splitShardsByScenario(vitest, (spec) => spec.project === project)
       if (!startup.ok || resultsDir === null) return
-      applyExecutionSettings(project, startup.settings)
+      applyExecutionSettings(project, startup.settings, await loadPhaseModule(startup.settings.phase))
       keepAttachmentsWithResults(vitest, project, attachmentsDirectoryIn(resultsDir))
       await rerunOnInputChange(vitest, project, [startup.settings.dataset.path, startup.settings.config_file])
     },
@@ -45,9 +56,9 @@ export function liveEvalsPlugin(input: LiveEvalsPluginInput) {
 }
 
 /** Concurrency and the per-scenario timeout, from the settings. */
-function applyExecutionSettings(project: TestProject, settings: PhaseSettings): void {
+function applyExecutionSettings(project: TestProject, settings: PhaseSettings, module: PhaseModule): void {
   const concurrency = settings.execution.concurrency
   project.config.maxConcurrency = concurrency
   project.config.sequence.concurrent = concurrency > 1
-  project.config.testTimeout = phaseModule(settings.phase).testTimeoutMs(settings)
+  project.config.testTimeout = module.testTimeoutMs(settings)
 }

@@ -1,0 +1,216 @@
+// What the dress-rehearsal server can recognise in caller audio: speech it synthesised itself (its text-to-speech
+// answers, and the synthetic voice of every dataset row's text, so audio a live run cached earlier is known too)
+// and the dataset's recordings. Recognition is by content, never by who sent it:
+// - exactly, by a fingerprint of the PCM with its digital silence at both ends removed (what a live run streams
+//   is the same samples after a lead-in of silence, and padded with silence after);
+// - otherwise by the nearest coarse energy envelope (20 ms frames, in dB) among the known clips, so a
+//   recording degraded by an acoustic preset (noise, telephony, echo, packet loss) is still recognised. A
+//   match must be clearly closer than any clip saying something else; audio that is not is not recognised.
+import { createHash } from 'node:crypto'
+import { SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
+
+/** Envelope frame: one value per 20 ms, the transport's frame. */
+export const ENVELOPE_FRAME_MS = 20
+const FRAME_SAMPLES = (SAMPLE_RATE_HZ * ENVELOPE_FRAME_MS) / 1000
+/** Frames quieter than this are floored, so silence, dither and noise below it read alike. */
+const FLOOR_DB = -70
+/** The least envelope correlation that counts as the same clip (degraded copies of one clip reach ~0.8+). */
+export const MIN_ENVELOPE_CORRELATION = 0.7
+/** How much closer the best clip must be than the best clip with another text. */
+const MIN_MARGIN = 0.05
+/** A clip may be this much shorter than the sound it is matched against (a coda of noise or echo). */
+const MIN_COVERAGE = 0.8
+/** Synthesised clips kept for recognition (oldest forgotten first), so a long-running server stays bounded. */
+const MAX_SYNTHESISED = 4_096
+
+export interface KnownSpeech {
+  text: string
+  /**
+   * When the words are spoken in the clip (ms from its first sample), e.g. a recording's measured intervals;
+   * null: from its first to its last sample that is not digital silence.
+   */
+  speech: { startMs: number; endMs: number } | null
+}
+
+/** What was recognised in a stretch of audio, times in ms from that stretch's first sample. */
+export interface Recognised {
+  text: string
+  startMs: number
+  endMs: number
+  /** `exact` (fingerprint) or `envelope` (nearest match, with its correlation). */
+  how: 'exact' | 'envelope'
+  correlation: number
+}
+
+interface Clip {
+  text: string
+  /** Samples of digital silence before the first non-zero sample. */
+  leadingZeros: number
+  speechStartMs: number
+  speechEndMs: number
+  envelope: Float64Array
+  synthesised: boolean
+}
+
+export class SpeechCatalogue {
+  readonly #byFingerprint = new Map<string, Clip>()
+  readonly #clips: Clip[] = []
+  #synthesised = 0
+
+  /** How many clips are known. */
+  get size(): number {
+    return this.#clips.length
+  }
+
+  /**
+   * Learns a clip. `synthesised` clips (the text-to-speech answers) are bounded in number; the oldest one is
+   * forgotten first. The same samples learnt twice keep their first text.
+   */
+  add(samples: Int16Array, known: KnownSpeech, options: { synthesised?: boolean } = {}): void {
+    const extent = nonSilentExtent(samples)
+    if (extent === null) return
+    const fingerprint = fingerprintOf(samples.subarray(extent.start, extent.end))
+    if (this.#byFingerprint.has(fingerprint)) return
+    const clip: Clip = {
+      text: known.text,
+      leadingZeros: extent.start,
+      speechStartMs: known.speech?.startMs ?? samplesToMs(extent.start),
+      speechEndMs: known.speech?.endMs ?? samplesToMs(extent.end),
+      envelope: energyEnvelope(samples),
+      synthesised: options.synthesised ?? false,
+    }
+    this.#byFingerprint.set(fingerprint, clip)
+    this.#clips.push(clip)
+    if (clip.synthesised && ++this.#synthesised > MAX_SYNTHESISED) this.#forgetOldestSynthesised()
+  }
+
+  /** Recognises the one utterance in `sound` (PCM16 24 kHz), or null when no known clip is clearly it. */
+  recognise(sound: Int16Array): Recognised | null {
+    const extent = nonSilentExtent(sound)
+    if (extent === null) return null
+    const exact = this.#byFingerprint.get(fingerprintOf(sound.subarray(extent.start, extent.end)))
+    if (exact !== undefined) {
+      const offsetMs = samplesToMs(extent.start - exact.leadingZeros)
+      return placed(exact, offsetMs, 'exact', 1)
+    }
+    return this.#nearest(energyEnvelope(sound), extent)
+  }
+
+  #nearest(envelope: Float64Array, extent: { start: number; end: number }): Recognised | null {
+    const soundFrames = Math.ceil((extent.end - extent.start) / FRAME_SAMPLES)
+    let best: { clip: Clip; offset: number; correlation: number } | null = null
+    const bestByText = new Map<string, number>()
+    for (const clip of this.#clips) {
+      if (clip.envelope.length < soundFrames * MIN_COVERAGE) continue
+      const match = bestAlignment(clip.envelope, envelope)
+      if (match === null) continue
+      bestByText.set(clip.text, Math.max(bestByText.get(clip.text) ?? -1, match.correlation))
+      if (best === null || match.correlation > best.correlation) best = { clip, ...match }
+    }
+    if (best === null || best.correlation < MIN_ENVELOPE_CORRELATION) return null
+    const winner = best
+    const runnerUp = Math.max(
+      -1,
+      ...[...bestByText].filter(([text]) => text !== winner.clip.text).map(([, correlation]) => correlation),
+    )
+    if (winner.correlation - runnerUp < MIN_MARGIN) return null
+    return placed(winner.clip, winner.offset * ENVELOPE_FRAME_MS, 'envelope', winner.correlation)
+  }
+
+  #forgetOldestSynthesised(): void {
+    const index = this.#clips.findIndex((clip) => clip.synthesised)
+    const [oldest] = this.#clips.splice(index, 1)
+    for (const [fingerprint, clip] of this.#byFingerprint) {
+      if (clip === oldest) this.#byFingerprint.delete(fingerprint)
+    }
+    this.#synthesised -= 1
+  }
+}
+
+function placed(clip: Clip, offsetMs: number, how: Recognised['how'], correlation: number): Recognised {
+  const startMs = Math.max(0, Math.floor(offsetMs + clip.speechStartMs))
+  const endMs = Math.max(startMs + 1, Math.ceil(offsetMs + clip.speechEndMs))
+  return { text: clip.text, startMs, endMs, how, correlation }
+}
+
+/** The samples from the first to the last one that is not exactly zero; null when all are. */
+function nonSilentExtent(samples: Int16Array): { start: number; end: number } | null {
+  let start = 0
+  while (start < samples.length && samples[start] === 0) start++
+  if (start === samples.length) return null
+  let end = samples.length
+  while (end > start && samples[end - 1] === 0) end--
+  return { start, end }
+}
+
+function fingerprintOf(samples: Int16Array): string {
+  return createHash('sha256')
+    .update(new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength))
+    .digest('hex')
+}
+
+const samplesToMs = (samples: number) => (samples * 1000) / SAMPLE_RATE_HZ
+
+/** Energy per 20 ms frame in dBFS, floored at FLOOR_DB. */
+export function energyEnvelope(samples: Int16Array): Float64Array {
+  const frames = Math.ceil(samples.length / FRAME_SAMPLES)
+  const envelope = new Float64Array(frames)
+  for (let frame = 0; frame < frames; frame++) {
+    const from = frame * FRAME_SAMPLES
+    const to = Math.min(samples.length, from + FRAME_SAMPLES)
+    let sum = 0
+    for (let i = from; i < to; i++) {
+      const value = (samples[i] ?? 0) / 32_768
+      sum += value * value
+    }
+    const db = 10 * Math.log10(sum / Math.max(1, to - from) + 1e-12)
+    envelope[frame] = Math.max(FLOOR_DB, db)
+  }
+  return envelope
+}
+
+/**
+ * The offset (in frames, into `sound`) where `clip` correlates best with `sound`, and that correlation. The clip
+ * may hang over either end of the sound by a tenth of its length (a trimmed lead-in or tail).
+ */
+function bestAlignment(
+  clip: Float64Array,
+  sound: Float64Array,
+): { offset: number; correlation: number } | null {
+  const overhang = Math.floor(clip.length / 10)
+  let best: { offset: number; correlation: number } | null = null
+  for (let offset = -overhang; offset + clip.length <= sound.length + overhang; offset++) {
+    const correlation = pearson(clip, sound, offset)
+    if (correlation !== null && (best === null || correlation > best.correlation))
+      best = { offset, correlation }
+  }
+  return best
+}
+
+/** Pearson correlation of `clip` against `sound` shifted by `offset` (frames outside the sound read as floor). */
+function pearson(clip: Float64Array, sound: Float64Array, offset: number): number | null {
+  let sumX = 0
+  let sumY = 0
+  let sumXX = 0
+  let sumYY = 0
+  let sumXY = 0
+  let n = 0
+  for (let i = 0; i < clip.length; i++) {
+    const x = clip[i] ?? FLOOR_DB
+    const y = sound[offset + i] ?? FLOOR_DB
+    // A frame the sound lost (floored: a dropout, or silence) says nothing about which clip it is.
+    if (y <= FLOOR_DB) continue
+    n += 1
+    sumX += x
+    sumY += y
+    sumXX += x * x
+    sumYY += y * y
+    sumXY += x * y
+  }
+  // Too little of the clip heard to tell.
+  if (n < clip.length * MIN_COVERAGE * 0.5) return null
+  const varianceX = sumXX - (sumX * sumX) / n
+  const varianceY = sumYY - (sumY * sumY) / n
+  if (varianceX <= 1e-9 || varianceY <= 1e-9) return null
+  return (sumXY - (sumX * sumY) / n) / Math.sqrt(varianceX * varianceY)
+}
