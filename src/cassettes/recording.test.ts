@@ -42,7 +42,13 @@ async function filesUnder(folder: string): Promise<string[]> {
 describe('recording a live execution', () => {
   test('writes one cassette per scenario and architecture: every frame, the audio as PCM, every HTTP exchange', async () => {
     const scenario = await bundledCrawlScenario(SCENARIO)
-    const env = { OPENAI_API_KEY: SENTINEL_KEY, LIVE_EVALS_MODE: 'live', LIVE_EVALS_RECORD: '1' }
+    // The voice is no secret, but naming it in GPT_LIVE_EVALS_REDACT_FIELDS shows the names apply to frames.
+    const env = {
+      OPENAI_API_KEY: SENTINEL_KEY,
+      LIVE_EVALS_MODE: 'live',
+      LIVE_EVALS_RECORD: '1',
+      GPT_LIVE_EVALS_REDACT_FIELDS: 'voice',
+    }
     const settings = await liveCrawlSettings(standIns, cassettes, env)
     for (const architecture of ['responses', 'client'] as const) {
       const execution = await executeLive(scenario, settings, architecture, standIns, { register: true })
@@ -59,6 +65,8 @@ describe('recording a live execution', () => {
     const [assistant] = cassette.sessions
     const types = assistant?.frames.map((frame) => `${frame.direction} ${String(frame.event.type)}`) ?? []
     expect(types[0]).toBe('sent session.start')
+    const start = assistant?.frames[0]?.event as { session?: { audio?: { output?: { voice?: unknown } } } }
+    expect(start.session?.audio?.output?.voice).toBe('[redacted]')
     expect(types).toContain('received session.started')
     expect(types).toContain('received session.output_audio.delta')
     expect(types.at(-1)).toBe('received session.closed')
