@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { withCassetteExtension } from '../src/cassettes/row-extension.ts'
 import { resultsDocument, row } from '../src/gate/gate.test-helpers.ts'
 import type { ResultItem } from '../src/reporting/result-schema.ts'
 import { withAssistant } from '../src/reporting/row-assistant.ts'
@@ -61,6 +62,40 @@ describe('console lines for the assistants, trials and robustness', () => {
     )
     expect(runExtensionLines('client', document)).toEqual([
       '[client] Condition robustness: 1/2 source scenarios (50.0%) passed under every condition they ran with (clean, noisy); not robust: crawl_003 (noisy).',
+    ])
+  })
+})
+
+describe('console lines for cassettes', () => {
+  const divergence = {
+    channel: 'assistant',
+    turn: 0,
+    message: 'session.start #1',
+    path: 'session.instructions',
+    recorded: '"a"',
+    now: '"b"',
+    text: 'assistant session.start #1 (turn 0): session.instructions changed at character 212',
+  }
+  const replayed = (id: string, outcome: 'replayed' | 'diverged' | 'missing' | 'refused'): ResultItem =>
+    withCassetteExtension(row({ id }), {
+      mode: 'replay',
+      id: `${id}__client`,
+      outcome,
+      match: 'strict',
+      divergence_count: outcome === 'diverged' ? 1 : outcome === 'replayed' ? 0 : null,
+      first_divergence: outcome === 'diverged' ? divergence : null,
+      divergences: outcome === 'diverged' ? [divergence] : [],
+    })
+  test('a replay says how many scenarios replayed, diverged, were missing or refused, and names first divergences', () => {
+    const rows = [
+      replayed('a', 'replayed'),
+      replayed('b', 'diverged'),
+      replayed('c', 'missing'),
+      replayed('d', 'replayed'),
+    ]
+    expect(runExtensionLines('client', resultsDocument(rows))).toEqual([
+      '[client] Replay (strict): 2 replayed, 1 diverged, 1 missing, 0 refused.',
+      `[client] First divergences: b: ${divergence.text}.`,
     ])
   })
 })

@@ -56,5 +56,31 @@ export function runExtensionLines(architecture: string, document: ResultsDocumen
         (fragile.length === 0 ? '.' : `; not robust: ${named(fragile)}.`),
     )
   }
+  lines.push(...cassetteLines(architecture, document))
+  return lines
+}
+
+/** Replay: how many scenarios replayed, diverged, were missing or refused (each row's `cassette` extension). */
+function cassetteLines(architecture: string, document: ResultsDocument): string[] {
+  const cassettes = document.results.flatMap((row) => {
+    const cassette = row.observability?.[EXTENSION_KEY]?.cassette
+    return cassette === undefined ? [] : [{ row, cassette }]
+  })
+  const replays = cassettes.filter(({ cassette }) => cassette.mode === 'replay')
+  const recorded = cassettes.length - replays.length
+  const lines: string[] = []
+  if (recorded > 0) lines.push(`[${architecture}] Recorded ${recorded} cassette(s).`)
+  if (replays.length === 0) return lines
+  const count = (outcome: string) => replays.filter(({ cassette }) => cassette.outcome === outcome).length
+  lines.push(
+    `[${architecture}] Replay (${replays[0]?.cassette.match ?? 'strict'}): ${count('replayed')} replayed, ` +
+      `${count('diverged')} diverged, ${count('missing')} missing, ${count('refused')} refused.`,
+  )
+  const diverged = replays.filter(({ cassette }) => cassette.first_divergence !== null)
+  if (diverged.length > 0) {
+    lines.push(
+      `[${architecture}] First divergences: ${named(diverged.map(({ row, cassette }) => `${row.scenario_id}: ${cassette.first_divergence?.text}`))}.`,
+    )
+  }
   return lines
 }

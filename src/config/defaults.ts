@@ -20,6 +20,7 @@ const SINGLE_TURN_EXECUTION = {
   max_examples: 0,
   trials: 1,
   verbose: false,
+  record: false,
   response_timeout_seconds: 30.0,
   model_concurrency: DEFAULT_MODEL_CONCURRENCY,
 }
@@ -31,6 +32,9 @@ const AUDIO = { chunk_ms: 20, sample_rate_hz: 24_000, real_time: false }
 const CRAWL_AUDIO = { ...AUDIO, refresh_audio: false }
 
 const ASSISTANT = { mode: 'responses', endpoint: '' }
+
+// Replay stops at the first divergence unless a run asks to see them all.
+const REPLAY = { match: 'strict' }
 
 // The judge runs in live mode unless turned off. Its cache (<results folder>/.judge_cache when cache_dir is
 // unset) is on: re-judging the same evidence with the same model and prompt does not pay twice.
@@ -67,6 +71,7 @@ const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
     audio: CRAWL_AUDIO,
     grading: DEFAULT_GRADING,
     assistant: ASSISTANT,
+    replay: REPLAY,
   },
   walk: {
     dataset: DATASET,
@@ -74,6 +79,7 @@ const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
     audio: AUDIO,
     grading: DEFAULT_GRADING,
     assistant: ASSISTANT,
+    replay: REPLAY,
   },
   run: {
     dataset: DATASET,
@@ -84,6 +90,7 @@ const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
       trials: 1,
       verbose: false,
       model_concurrency: DEFAULT_MODEL_CONCURRENCY,
+      record: false,
     },
     simulation: {
       simulator_backend_model: 'gpt-5.6-luna',
@@ -103,6 +110,7 @@ const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
     },
     grading: DEFAULT_GRADING,
     assistant: ASSISTANT,
+    replay: REPLAY,
   },
 }
 

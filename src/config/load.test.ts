@@ -45,6 +45,8 @@ describe('built-in defaults', () => {
       max_examples: 0,
       trials: 1,
       verbose: false,
+      record: false,
+      cassettes_dir: join(root, 'specs/crawl/cassettes/crawl'),
       response_timeout_seconds: 30,
       results_dir: null,
       models: null,
@@ -112,11 +114,13 @@ describe('built-in defaults', () => {
     })
     expect(settings.grading).toMatchObject({ enabled: true, repetitions: 1 })
     expect(Object.keys(settings.execution).sort()).toEqual([
+      'cassettes_dir',
       'concurrency',
       'max_examples',
       'mode',
       'model_concurrency',
       'models',
+      'record',
       'results_dir',
       'trials',
       'verbose',
@@ -148,7 +152,7 @@ describe('TOML values', () => {
     ['[execution]\nverbose = 1', 'execution.verbose must be a boolean'],
     ['[dataset]\npath = 3', 'dataset.path must be a string'],
     ['[assistant]\nendpoint = false', 'assistant.endpoint must be a string'],
-    ['[execution]\nmode = "online"', 'execution.mode must be one of "offline", "live"'],
+    ['[execution]\nmode = "online"', 'execution.mode must be one of "offline", "live", "replay"'],
     ['[assistant]\nmode = "other"', 'assistant.mode must be one of "responses", "client"'],
     ['[execution]\nconcurrency = 0', 'execution.concurrency must be between 1 and 8'],
     ['[execution]\nconcurrency = 9', 'execution.concurrency must be between 1 and 8'],

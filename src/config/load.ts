@@ -4,6 +4,7 @@
 // problems are reported together. Each resolved key remembers its origin so a run can report it.
 import { dirname, resolve } from 'node:path'
 import type { z } from 'zod'
+import { applyCassetteSettings } from './cassette-settings.ts'
 import { phaseDefaults, type SectionValues } from './defaults.ts'
 import {
   CONFIG_FILE_VARIABLE,
@@ -190,6 +191,9 @@ export function loadPhaseConfig<P extends Phase>(
     const base = source === 'env' || source === 'override' || configFile === null ? cwd : dirname(configFile)
     setDotted(values, key, resolve(base, value))
   }
+
+  const cassetteProblems = applyCassetteSettings(phase, values, origins, configFile, cwd)
+  if (cassetteProblems.length > 0) throw new HarnessConfigError(cassetteProblems)
 
   const candidate = {
     phase,

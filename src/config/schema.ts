@@ -21,6 +21,12 @@ const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.map((value) => `"${value}"`).join(', ')}` })
 
 export const EXECUTION_MODES = ['offline', 'live'] as const
+/**
+ * What `execution.mode` accepts. `replay` resolves to the live code path (mode "live") with `replay.enabled`:
+ * replay exercises exactly what a live run does, answered by cassettes (src/cassettes) instead of the service.
+ */
+export const EXECUTION_MODE_INPUTS = [...EXECUTION_MODES, 'replay'] as const
+export const REPLAY_MATCHES = ['strict', 'lenient'] as const
 export const ASSISTANT_MODES = ['responses', 'client'] as const
 export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const
 export const VERBOSITIES = ['low', 'medium', 'high'] as const
@@ -35,7 +41,7 @@ const concurrency = () =>
 const datasetFields = { path: nonEmptyString() }
 
 const executionFields = {
-  mode: oneOf(EXECUTION_MODES),
+  mode: oneOf(EXECUTION_MODE_INPUTS),
   concurrency: concurrency(),
   max_examples: integer().nonnegative({ error: 'must be 0 (all) or greater' }),
   // How many times each scenario runs (one Vitest test and one results.json row per trial); 1 runs it once.
@@ -52,6 +58,10 @@ const executionFields = {
   model_concurrency: z.record(nonEmptyString(), concurrency(), {
     error: 'must be a table of model id = scenarios at once',
   }),
+  // Cassettes (src/cassettes): record writes one per scenario, architecture and trial of a live run into
+  // cassettes_dir (default cassettes/<phase>/ beside the TOML file), which replay reads.
+  record: boolean(),
+  cassettes_dir: nonEmptyString(),
 }
 
 const singleTurnExecutionFields = { ...executionFields, response_timeout_seconds: positiveNumber() }
@@ -101,6 +111,10 @@ const gradingFields = {
   max_concurrent_requests: positiveInteger(),
 }
 
+// Replay (execution.mode = "replay"): strict stops a scenario at its first divergence from the cassette; lenient
+// answers with the closest recorded frame and lists every divergence.
+const replayFields = { match: oneOf(REPLAY_MATCHES) }
+
 // Not TOML sections: model choices, connection switches and credentials come from the environment or overrides.
 const modelFields = {
   live_model: nonEmptyString(),
@@ -130,6 +144,7 @@ const credentialFields = {
 export const OPTIONAL_KEYS: ReadonlySet<string> = new Set([
   'execution.results_dir',
   'execution.models',
+  'execution.cassettes_dir',
   'audio.cache_dir',
   'connection.live_endpoint',
   'credentials.openai_api_key',
@@ -144,6 +159,7 @@ export const OPTIONAL_KEYS: ReadonlySet<string> = new Set([
 export const PATH_KEYS: ReadonlySet<string> = new Set([
   'dataset.path',
   'execution.results_dir',
+  'execution.cassettes_dir',
   'audio.cache_dir',
   'grading.cache_dir',
   'simulation.assistant_first_prompt_file',
@@ -159,6 +175,7 @@ const PHASE_FILE_SECTIONS = {
     audio: crawlAudioFields,
     grading: gradingFields,
     assistant: assistantFields,
+    replay: replayFields,
   },
   walk: {
     dataset: datasetFields,
@@ -166,6 +183,7 @@ const PHASE_FILE_SECTIONS = {
     audio: audioFields,
     grading: gradingFields,
     assistant: assistantFields,
+    replay: replayFields,
   },
   run: {
     dataset: datasetFields,
@@ -173,6 +191,7 @@ const PHASE_FILE_SECTIONS = {
     simulation: simulationFields,
     grading: gradingFields,
     assistant: assistantFields,
+    replay: replayFields,
   },
 } as const satisfies Record<Phase, Record<string, FieldMap>>
 
@@ -206,6 +225,8 @@ const nullable = <T extends z.ZodType>(schema: T) => schema.nullable()
 
 const resolvedExecution = z.strictObject({
   ...executionFields,
+  // Replay runs the live code path: the resolved mode is never "replay" (see EXECUTION_MODE_INPUTS).
+  mode: oneOf(EXECUTION_MODES),
   results_dir: nullable(executionFields.results_dir),
   models: nullable(executionFields.models),
 })
@@ -238,6 +259,8 @@ const commonSettings = {
     responses_api_key: nullable(credentialFields.responses_api_key),
     client_assistant_token: nullable(credentialFields.client_assistant_token),
   }),
+  /** `enabled` when execution.mode was "replay" (the mode itself then resolves to "live"). */
+  replay: z.strictObject({ ...replayFields, enabled: boolean() }),
   /** Extra field names to redact in logs and artifacts (GPT_LIVE_EVALS_REDACT_FIELDS). */
   redact_fields: z.array(z.string()),
   /** Where each dotted key's value came from, so a run can report its configuration honestly. */

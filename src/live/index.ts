@@ -40,3 +40,4 @@ export {
   type SentLiveEvent,
   usesTwoByteSamples,
 } from './session.ts'
+export { type SessionTap, sessionTaps, type TappedSession } from './session-taps.ts'

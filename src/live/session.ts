@@ -33,6 +33,7 @@ import {
   SentFrameListeners,
   type SentLiveEvent,
 } from './sent-frames.ts'
+import { sessionLabelOf, sessionTaps } from './session-taps.ts'
 import { SOCKET_CLOSE_GRACE_MS, SocketTeardown } from './socket-teardown.ts'
 import {
   closedOutcomeOf,
@@ -74,6 +75,7 @@ export class LiveSession {
 
   readonly #ws: LiveWS
   readonly #clock: () => number
+  readonly #receiveClock: (() => number | undefined) | undefined
   readonly #startTimeoutMs: number
   readonly #closeTimeoutMs: number
   readonly #isFatal: (error: ErrorEvent['error']) => boolean
@@ -99,7 +101,11 @@ export class LiveSession {
   readonly #teardown = new SocketTeardown()
 
   constructor(settings: LiveEndpointSettingsInput, options: LiveSessionOptions = {}) {
-    const endpoint = resolveLiveEndpoint(settings)
+    // A recorder or replayer running this scenario (session-taps.ts) sees the session; replay redirects it.
+    const tap = sessionTaps.getStore()
+    const label = sessionLabelOf(options.eventIdPrefix ?? 'evt_')
+    const endpoint = resolveLiveEndpoint(tap?.endpoint?.(settings, label) ?? settings)
+    this.#receiveClock = tap?.receiveClock?.(label)
     this.url = endpoint.url
     this.#clock = options.clock ?? (() => performance.now())
     this.#startTimeoutMs = endpoint.settings.startTimeoutMs
@@ -144,6 +150,7 @@ export class LiveSession {
       this.#fail('unexpected_eof', unexpectedCloseMessage(code, reason, this.#phase), { closeCode: code })
     })
     this.#signal?.addEventListener('abort', this.#onAbort, { once: true })
+    tap?.opened(this, label)
   }
 
   /** The stage a failure right now would be attributed to. */
@@ -309,7 +316,8 @@ export class LiveSession {
       this.#fail('malformed_event', `malformed server event: ${problem}`)
       return
     }
-    const received: ReceivedLiveEvent = { seq: this.log.events.length, receivedAtMs: this.#clock(), event }
+    const receivedAtMs = this.#receiveClock?.() ?? this.#clock()
+    const received: ReceivedLiveEvent = { seq: this.log.events.length, receivedAtMs, event }
     this.log.append(received)
     switch (event.type) {
       case 'session.started':

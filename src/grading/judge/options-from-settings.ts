@@ -6,6 +6,7 @@
 // directories it serves: the limiter exists so concurrent scenarios share one budget of requests in flight.
 import { dirname, join } from 'node:path'
 import OpenAI from 'openai'
+import { cassetteFetch } from '../../cassettes/scope.ts'
 import type { PhaseSettings } from '../../config/index.ts'
 import { createRateLimiter, type RateLimiter } from '../../models/rate-limiter.ts'
 import { DEFAULT_RETRY_POLICY } from '../../models/retry.ts'
@@ -22,7 +23,7 @@ function sharedClient(apiKey: string): OpenAI {
   let client = clients.get(apiKey)
   if (client === undefined) {
     // Retries are the structured-call module's (bounded, backoff, limiter-aware), not the SDK's on top of them.
-    client = new OpenAI({ apiKey, maxRetries: 0 })
+    client = new OpenAI({ apiKey, maxRetries: 0, fetch: cassetteFetch })
     clients.set(apiKey, client)
   }
   return client

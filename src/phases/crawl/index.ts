@@ -3,6 +3,7 @@
 import { resolve } from 'node:path'
 import OpenAI from 'openai'
 import { SpeechSynthesizer } from '../../audio/synthesis.ts'
+import { cassetteFetch } from '../../cassettes/scope.ts'
 import type { CrawlSettings, PhaseSettings } from '../../config/index.ts'
 import { projectRelativePath } from '../../reporting/project-path.ts'
 import { syntheticCallerSource, ttsCallerSource } from '../engine/caller-sources.ts'
@@ -34,7 +35,7 @@ function speechSynthesizer(settings: CrawlSettings): SpeechSynthesizer {
     throw new Error('OPENAI_API_KEY is required for a live run; or run offline with LIVE_EVALS_MODE=offline')
   }
   return new SpeechSynthesizer({
-    client: new OpenAI({ apiKey }),
+    client: new OpenAI({ apiKey, fetch: cassetteFetch }),
     cacheDir: speechCacheDirectory(settings),
     // Refresh ignores what was cached before this run; what this synthesizer makes is still shared by the file's tests.
     refresh: settings.audio.refresh_audio,

@@ -5,6 +5,7 @@
 // A phase module supplies the caller source, the driver (drive and observe) and the grader (assess and record);
 // the order and the failure handling are here. Any failure becomes an infrastructure_error row naming the stage
 // that was running (or the one the error names), with the artifacts written so far kept and unknown counts null.
+import { runWithCassette } from '../../cassettes/index.ts'
 import type { PhaseSettings } from '../../config/index.ts'
 import { NO_ARTIFACTS } from '../../reporting/result-item.ts'
 import type { Scenario } from '../../scenarios/index.ts'
@@ -27,6 +28,21 @@ export async function runScenario<
   Execution extends ScenarioExecution,
   Settings extends PhaseSettings,
 >(
+  phase: PhaseModule<Observed, Execution, Settings>,
+  scenario: Scenario,
+  env: ScenarioEnv<Settings>,
+  options: RunScenarioOptions,
+): Promise<Execution> {
+  // Recording or replaying (src/cassettes) wraps the same stages; otherwise they run as they are.
+  return runWithCassette({
+    scenario,
+    env,
+    run: () => runStages(phase, scenario, env, options),
+    failed: (failure) => phase.grader.failed(scenario, failure, { ...NO_ARTIFACTS }, env.trial ?? null),
+  })
+}
+
+async function runStages<Observed, Execution extends ScenarioExecution, Settings extends PhaseSettings>(
   phase: PhaseModule<Observed, Execution, Settings>,
   scenario: Scenario,
   env: ScenarioEnv<Settings>,

@@ -13,6 +13,9 @@ export type FailureStage =
   | 'example_execution'
   | 'semantic_judge'
   | 'caller_simulation'
+  // Ours, for cassettes (src/cassettes): writing a recording failed; a replay diverged or its cassette was refused.
+  | 'recording'
+  | 'replay'
 
 export interface StageFailure {
   stage: FailureStage

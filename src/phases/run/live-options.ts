@@ -5,6 +5,7 @@
 import OpenAI from 'openai'
 import type { ScenarioApplication } from '../../assistants/architectures/index.ts'
 import { assistantModelsFromSettings } from '../../assistants/frontend/models.ts'
+import { cassetteFetch } from '../../cassettes/scope.ts'
 import type { RunSettings } from '../../config/index.ts'
 import { assistantVisibleInput, type Scenario } from '../../scenarios/index.ts'
 import type { ScenarioEnv } from '../engine/execution.ts'
@@ -63,7 +64,7 @@ export function liveConversationOptions(
     preset: callerPreset(settings),
     assistantFirstPrompt,
     rules: liveCallRulesFrom(simulation),
-    observer: observerCallFrom(simulation, new OpenAI({ apiKey, maxRetries: 0 })),
+    observer: observerCallFrom(simulation, new OpenAI({ apiKey, maxRetries: 0, fetch: cassetteFetch })),
     ...(signal === undefined ? {} : { signal }),
   }
 }

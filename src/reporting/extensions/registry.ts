@@ -20,6 +20,7 @@
 
 import type { z } from 'zod'
 import { assistantExtension, assistantsExtension } from './assistant.ts'
+import { cassetteExtension } from './cassette.ts'
 import { checksExtension } from './checks.ts'
 import { completionExtension } from './completion.ts'
 import { conditionRobustnessExtension } from './condition-robustness.ts'
@@ -41,6 +42,7 @@ export const ROW_EXTENSION_FEATURES = [
   voiceMetricsExtension,
   checksExtension,
   assistantExtension,
+  cassetteExtension,
 ] as const
 export const RUN_EXTENSION_FEATURES = [
   datasetsExtension,

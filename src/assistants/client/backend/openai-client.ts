@@ -1,6 +1,7 @@
 // The openai client the reference backend talks through. It prefers a key dedicated to the Responses API
 // (so a deployment can keep the Live and backend keys apart) and falls back to the general one.
 import OpenAI from 'openai'
+import { cassetteFetch } from '../../../cassettes/scope.ts'
 
 export const BACKEND_TIMEOUT_MS = 60_000
 export const BACKEND_MAX_RETRIES = 2
@@ -28,6 +29,8 @@ export function backendOpenAiClient(settings: BackendClientSettings = {}): OpenA
     apiKey: backendApiKey(settings.env),
     timeout: BACKEND_TIMEOUT_MS,
     maxRetries: BACKEND_MAX_RETRIES,
+    // Recorded or replayed inside a cassette scope (src/cassettes); the global fetch otherwise.
+    fetch: cassetteFetch,
     ...(settings.baseURL === undefined ? {} : { baseURL: settings.baseURL }),
   })
 }

@@ -1,0 +1,130 @@
+// Writing and reading a cassette folder. Written: the folder 0700 (created with its parents, src/artifacts),
+// every PCM file and then cassette.json, each 0600 through a temporary file and a rename, so a reader sees a
+// complete cassette, the previous one, or none; cassette.json goes last, so its presence means its audio is there.
+// Read: the JSON is parsed against the schema, every audio range is checked against its file, and any problem is
+// a CassetteRefusedError naming the cassette.
+import { readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { writeFileAtomically } from '../artifacts/atomic-file.ts'
+import { writeNamedFile } from '../artifacts/named-file.ts'
+import { makePrivateDirectories } from '../artifacts/private-directories.ts'
+import { CassetteRefusedError, CassetteTooLargeError } from './errors.ts'
+import { type AudioRef, CASSETTE_FILE, type Cassette, CassetteSchema, MAX_CASSETTE_BYTES } from './schema.ts'
+
+export function cassetteFolder(cassettesDir: string, id: string): string {
+  return join(cassettesDir, id)
+}
+
+/** Writes the cassette and its PCM files into `<cassettesDir>/<id>/`; returns the folder. */
+export async function writeCassette(
+  cassettesDir: string,
+  cassette: Cassette,
+  files: ReadonlyMap<string, Uint8Array>,
+  limitBytes = MAX_CASSETTE_BYTES,
+): Promise<string> {
+  const id = cassette.header.id
+  const text = `${JSON.stringify(CassetteSchema.parse(cassette))}\n`
+  let total = Buffer.byteLength(text)
+  for (const bytes of files.values()) total += bytes.byteLength
+  if (total > limitBytes) throw new CassetteTooLargeError(id, limitBytes)
+  const folder = cassetteFolder(cassettesDir, id)
+  await makePrivateDirectories(folder, 'cassette folder')
+  for (const [name, bytes] of files) await writeFileAtomically(join(folder, name), bytes)
+  await writeNamedFile(join(folder, CASSETTE_FILE), text)
+  return folder
+}
+
+export interface LoadedCassette {
+  cassette: Cassette
+  folder: string
+  /** Each PCM file's bytes by name. */
+  files: Map<string, Uint8Array>
+}
+
+/** Reads and checks the cassette `id`; a missing or malformed one is refused by name. */
+export async function readCassette(cassettesDir: string, id: string): Promise<LoadedCassette> {
+  const folder = cassetteFolder(cassettesDir, id)
+  const file = join(folder, CASSETTE_FILE)
+  let text: string
+  try {
+    const stats = await stat(file)
+    if (stats.size > MAX_CASSETTE_BYTES) {
+      throw new CassetteRefusedError(
+        id,
+        'invalid',
+        `Cassette ${id} (${file}) is larger than the cassette cap.`,
+      )
+    }
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    if (error instanceof CassetteRefusedError) throw error
+    throw new CassetteRefusedError(
+      id,
+      'missing',
+      `No cassette ${id} at ${file}: record it with LIVE_EVALS_MODE=live LIVE_EVALS_RECORD=1 (or point LIVE_EVALS_CASSETTES at the folder that holds it).`,
+    )
+  }
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch {
+    throw new CassetteRefusedError(id, 'invalid', `Cassette ${id} (${file}) is not JSON; record it again.`)
+  }
+  const version = (raw as { header?: { cassette_version?: unknown } })?.header?.cassette_version
+  if (version !== undefined && version !== 1) {
+    throw new CassetteRefusedError(
+      id,
+      'version',
+      `Cassette ${id} (${file}) has format version ${JSON.stringify(version)}; this live-evals reads version 1. Record it again.`,
+    )
+  }
+  const parsed = CassetteSchema.safeParse(raw)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    const where = issue === undefined ? '' : ` at ${issue.path.join('.')}: ${issue.message}`
+    throw new CassetteRefusedError(
+      id,
+      'invalid',
+      `Cassette ${id} (${file}) does not match the schema${where}.`,
+    )
+  }
+  const files = new Map<string, Uint8Array>()
+  for (const ref of audioRefsOf(parsed.data)) {
+    if (!files.has(ref.file)) {
+      const bytes = await readFile(join(folder, ref.file)).catch(() => null)
+      if (bytes === null) {
+        throw new CassetteRefusedError(
+          id,
+          'invalid',
+          `Cassette ${id} names ${ref.file}, which is not in ${folder}.`,
+        )
+      }
+      files.set(ref.file, new Uint8Array(bytes))
+    }
+    const bytes = files.get(ref.file) as Uint8Array
+    if (ref.offset + ref.bytes > bytes.byteLength) {
+      throw new CassetteRefusedError(
+        id,
+        'invalid',
+        `Cassette ${id}: ${ref.file} is shorter than its frames say.`,
+      )
+    }
+  }
+  return { cassette: parsed.data, folder, files }
+}
+
+/** The bytes an audio reference names. */
+export function audioBytes(files: ReadonlyMap<string, Uint8Array>, ref: AudioRef): Uint8Array {
+  const bytes = files.get(ref.file) ?? new Uint8Array(0)
+  return bytes.subarray(ref.offset, ref.offset + ref.bytes)
+}
+
+function* audioRefsOf(cassette: Cassette): Generator<AudioRef> {
+  for (const session of cassette.sessions) {
+    for (const frame of session.frames) if (frame.audio !== undefined) yield frame.audio
+  }
+  for (const exchange of cassette.http) {
+    if (exchange.request.audio !== undefined) yield exchange.request.audio
+    if (exchange.response.audio !== undefined) yield exchange.response.audio
+  }
+}

@@ -1,0 +1,246 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { SingleTurnExecution } from '../phases/engine/execution.ts'
+import { bundledCrawlScenario } from '../phases/single-turn/test-support.ts'
+import type { CassetteRowExtension } from '../reporting/extensions/cassette.ts'
+import type { ResultItem } from '../reporting/result-schema.ts'
+import type { Scenario } from '../scenarios/index.ts'
+import { startOfflineLiveServer } from '../testing/live-server/index.ts'
+import { responsesRoute } from '../testing/responses-server/responses-route.ts'
+import { type ResponsesServer, startResponsesServer } from '../testing/responses-server/server.ts'
+import {
+  changedApplication,
+  executeLive,
+  type LiveStandIns,
+  liveCrawlSettings,
+  SENTINEL_KEY,
+} from './cassette.test-helpers.ts'
+
+const SCENARIO = 'crawl_001_booking_complete_request'
+const ARCHITECTURES = ['responses', 'client'] as const
+let standIns: LiveStandIns
+let responses: ResponsesServer
+let cassettes = ''
+let scenario: Scenario
+const recorded = new Map<string, SingleTurnExecution>()
+
+beforeAll(async () => {
+  const live = await startOfflineLiveServer()
+  responses = await startResponsesServer({
+    routes: {
+      'POST /v1/responses': responsesRoute({
+        respond: () => ({ output: [{ type: 'message', text: 'Booked for Friday.' }] }),
+      }),
+    },
+  })
+  standIns = { live, responsesBaseURL: responses.baseURL }
+  cassettes = await mkdtemp(join(tmpdir(), 'live-evals-replay-'))
+  scenario = await bundledCrawlScenario(SCENARIO)
+  const settings = await liveCrawlSettings(standIns, cassettes, {
+    OPENAI_API_KEY: SENTINEL_KEY,
+    LIVE_EVALS_MODE: 'live',
+    LIVE_EVALS_RECORD: '1',
+  })
+  for (const architecture of ARCHITECTURES) {
+    recorded.set(
+      architecture,
+      await executeLive(scenario, settings, architecture, standIns, { register: true }),
+    )
+  }
+}, 120_000)
+
+afterAll(async () => {
+  await Promise.all([standIns?.live.close(), responses?.close()])
+  if (cassettes !== '') await rm(cassettes, { recursive: true, force: true })
+})
+
+/**
+ * Checks decided by comparing two clock readings of the harness (a tool's completion time against the assistant's
+ * speech): the live recording reads the wall clock, so against a stand-in that answers at once they can fall either
+ * way from one live run to the next; replay reproduces arrival times exactly but not the harness's own readings.
+ */
+const CLOCK_READING_CHECKS = new Set(['grounded_assistant_response'])
+
+/** A row without what legitimately differs between two executions: ids, times, artifacts and the cassette block. */
+function comparable(row: ResultItem): unknown {
+  const text = JSON.stringify(row, (key, value) => {
+    if (/(_ms|_seconds|_at|latency|duration|session_id|artifacts|rationale)$/.test(key)) return undefined
+    if (key === 'cassette' || key === 'provenance' || key === 'failed_checks') return undefined
+    if (Array.isArray(value)) {
+      return value.filter((item) => !(typeof item === 'object' && CLOCK_READING_CHECKS.has(item?.id)))
+    }
+    return value
+  })
+  return JSON.parse(text)
+}
+
+function replaySettings(env: Record<string, string> = {}) {
+  return liveCrawlSettings(standIns, cassettes, { LIVE_EVALS_MODE: 'replay', ...env })
+}
+
+describe('replay of a recorded live execution, keyless and without the services', () => {
+  test('every row equals the recorded one (ids and times aside) and says it was replayed from its cassette', async () => {
+    const settings = await replaySettings()
+    expect(settings.credentials.openai_api_key).not.toBe(SENTINEL_KEY)
+    const before = responses.requests.length
+    for (const architecture of ARCHITECTURES) {
+      const execution = await executeLive(scenario, settings, architecture, standIns, { register: false })
+      const block = execution.row.observability?.live_evals as { cassette?: Record<string, unknown> }
+      expect(block.cassette, JSON.stringify(block.cassette)).toMatchObject({
+        mode: 'replay',
+        id: `${SCENARIO}__${architecture}`,
+        outcome: 'replayed',
+        divergence_count: 0,
+      })
+      expect(
+        (execution.row.observability?.provenance as { execution_mode?: string } | undefined)?.execution_mode,
+      ).toBe('replay')
+      const original = recorded.get(architecture) as SingleTurnExecution
+      expect(execution.row.status).toBe(original.row.status)
+      expect(comparable(execution.row)).toEqual(comparable(original.row))
+    }
+    // Nothing reached the stand-ins: the replay server answered everything.
+    expect(responses.requests.length).toBe(before)
+  }, 120_000)
+})
+
+function cassetteOf(execution: SingleTurnExecution): CassetteRowExtension {
+  const block = execution.row.observability?.live_evals as { cassette?: CassetteRowExtension } | undefined
+  if (block?.cassette === undefined) throw new Error('the row has no cassette block')
+  return block.cassette
+}
+
+describe('strict replay stops at the first divergence and names it', () => {
+  test('a changed prompt: session.start #1, session.instructions, the character where it changed', async () => {
+    const settings = await replaySettings()
+    const application = changedApplication({
+      voicePrompt: (prompt) => `${prompt} Always answer in one word.`,
+    })
+    const execution = await executeLive(scenario, settings, 'responses', standIns, {
+      register: false,
+      application,
+    })
+    expect(execution.row.status).toBe('infrastructure_error')
+    expect(execution.failure?.stage).toBe('replay')
+    const cassette = cassetteOf(execution)
+    expect(cassette).toMatchObject({ outcome: 'diverged', match: 'strict', divergence_count: 1 })
+    expect(cassette.first_divergence).toMatchObject({
+      channel: 'assistant',
+      message: 'session.start #1',
+      path: 'session.instructions',
+    })
+    expect(execution.failure?.message).toMatch(
+      /^Replay of cassette crawl_001_booking_complete_request__responses diverged: assistant session\.start #1 \(turn 0\): session\.instructions changed at character \d+/,
+    )
+  }, 60_000)
+
+  test('a changed tool output: the first frame carrying it, at the output path', async () => {
+    const settings = await replaySettings()
+    const application = changedApplication({
+      toolOutput: (output) => ({ ...output, reservation_id: 'R-002' }),
+    })
+    const execution = await executeLive(scenario, settings, 'responses', standIns, {
+      register: false,
+      application,
+    })
+    expect(execution.failure?.stage).toBe('replay')
+    const first = cassetteOf(execution).first_divergence
+    expect(first?.channel).toBe('assistant')
+    expect(first?.text).toContain('R-002')
+    expect(first?.path).toMatch(/output/)
+  }, 60_000)
+
+  test('a changed caller text: the first caller audio frame that differs, by content hash', async () => {
+    const settings = await replaySettings()
+    const execution = await executeLive(scenario, settings, 'responses', standIns, {
+      register: false,
+      callerText: 'Cancel everything I ever booked, please.',
+    })
+    expect(execution.failure?.stage).toBe('replay')
+    const first = cassetteOf(execution).first_divergence
+    expect(first).toMatchObject({ channel: 'assistant', path: 'audio' })
+    expect(first?.message).toMatch(/^session\.input_audio\.append #\d+$/)
+    expect(first?.text).toContain('the caller audio differs')
+  }, 60_000)
+
+  test('lenient replay keeps going, grades the row and lists every divergence', async () => {
+    const settings = await replaySettings({ LIVE_EVALS_REPLAY_MATCH: 'lenient' })
+    const application = changedApplication({
+      voicePrompt: (prompt) => `${prompt} Always answer in one word.`,
+    })
+    const execution = await executeLive(scenario, settings, 'responses', standIns, {
+      register: false,
+      application,
+    })
+    expect(execution.failure?.stage).not.toBe('replay')
+    expect(execution.row.status).toBe(recorded.get('responses')?.row.status)
+    const cassette = cassetteOf(execution)
+    expect(cassette).toMatchObject({ outcome: 'diverged', match: 'lenient' })
+    expect(cassette.divergence_count).toBeGreaterThanOrEqual(1)
+    expect(cassette.divergences[0]?.path).toBe('session.instructions')
+  }, 60_000)
+})
+
+describe('a cassette that cannot answer this run fails loudly, by name', () => {
+  test('a deleted cassette: infrastructure_error at stage replay, counted as missing, never a pass or a skip', async () => {
+    const folder = join(cassettes, `${SCENARIO}__responses`)
+    const aside = `${folder}.aside`
+    await cp(folder, aside, { recursive: true })
+    await rm(folder, { recursive: true })
+    try {
+      const execution = await executeLive(scenario, await replaySettings(), 'responses', standIns, {
+        register: false,
+      })
+      expect(execution.row.status).toBe('infrastructure_error')
+      expect(execution.failure).toEqual({
+        stage: 'replay',
+        message: expect.stringContaining(
+          `No cassette ${SCENARIO}__responses at ${join(folder, 'cassette.json')}`,
+        ),
+      })
+      expect(cassetteOf(execution)).toMatchObject({ outcome: 'missing', divergence_count: null })
+    } finally {
+      await cp(aside, folder, { recursive: true })
+      await rm(aside, { recursive: true })
+    }
+  }, 60_000)
+
+  test('another model, another scenario version or another format version is refused by name', async () => {
+    const model = await executeLive(
+      scenario,
+      await replaySettings({ OPENAI_LIVE_MODEL: 'gpt-live-2' }),
+      'responses',
+      standIns,
+      {
+        register: false,
+      },
+    )
+    expect(model.failure?.message).toContain(
+      'was recorded with live model "gpt-live-1", but this run uses "gpt-live-2"',
+    )
+    expect(cassetteOf(model).outcome).toBe('refused')
+
+    const edited = { ...scenario, title: `${scenario.title} (edited)` }
+    const other = await executeLive(edited, await replaySettings(), 'responses', standIns, {
+      register: false,
+    })
+    expect(other.failure?.message).toContain(`was recorded for another version of scenario ${SCENARIO}`)
+
+    const file = join(cassettes, `${SCENARIO}__client`, 'cassette.json')
+    const original = await readFile(file, 'utf8')
+    const document = JSON.parse(original)
+    document.header.cassette_version = 2
+    await writeFile(file, JSON.stringify(document))
+    try {
+      const version = await executeLive(scenario, await replaySettings(), 'client', standIns, {
+        register: false,
+      })
+      expect(version.failure?.message).toContain('has format version 2; this live-evals reads version 1')
+      expect(cassetteOf(version).outcome).toBe('refused')
+    } finally {
+      await writeFile(file, original)
+    }
+  }, 60_000)
+})

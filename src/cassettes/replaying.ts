@@ -1,0 +1,118 @@
+// Replaying one execution: its cassette is read and checked against this run (format version, scenario, model),
+// a replay server plays it, and the execution runs the live code path inside the server's cassette scope. What
+// the harness and the assistant's code send is matched against the recording; the tool executions are compared
+// afterwards. Strict: any divergence makes the row an infrastructure_error at stage `replay` whose message is the
+// first divergence. Lenient: the row keeps its grades and lists the divergences. A missing or refused cassette is
+// always an infrastructure_error at stage `replay`, never a pass or a skip.
+import type { PhaseSettings } from '../config/index.ts'
+import { credentialValues } from '../config/redact.ts'
+import type { ScenarioExecution } from '../phases/engine/execution.ts'
+import type { CassetteRowExtension } from '../reporting/extensions/cassette.ts'
+import { CassetteRefusedError } from './errors.ts'
+import { type LoadedCassette, readCassette } from './files.ts'
+import { jsonHash } from './hashes.ts'
+import { firstDifference } from './match.ts'
+import { type CassetteExecutionContext, cassetteIdFor } from './recording.ts'
+import { redactJson } from './redaction.ts'
+import { startReplayServer } from './replay-server.ts'
+import { withCassetteExtension } from './row-extension.ts'
+import { runInCassetteScope } from './scope.ts'
+
+/** Refuses a cassette recorded for another scenario (its content) or another GPT-Live model, by name. */
+export function refuseForeignCassette(
+  loaded: LoadedCassette,
+  scenario: unknown,
+  settings: PhaseSettings,
+): void {
+  const { header } = loaded.cassette
+  const hash = jsonHash(scenario)
+  if (header.scenario_hash !== hash) {
+    throw new CassetteRefusedError(
+      header.id,
+      'scenario',
+      `Cassette ${header.id} was recorded for another version of scenario ${header.scenario_id} ` +
+        `(scenario hash ${header.scenario_hash.slice(0, 12)}, now ${hash.slice(0, 12)}); record it again.`,
+    )
+  }
+  const recordedModel = header.models.live_model
+  if (recordedModel !== settings.models.live_model) {
+    throw new CassetteRefusedError(
+      header.id,
+      'model',
+      `Cassette ${header.id} was recorded with live model ${JSON.stringify(recordedModel)}, ` +
+        `but this run uses ${JSON.stringify(settings.models.live_model)}; record it again or set OPENAI_LIVE_MODEL.`,
+    )
+  }
+}
+
+export async function replayExecution<Execution extends ScenarioExecution>(
+  context: CassetteExecutionContext<Execution>,
+): Promise<Execution> {
+  const settings: PhaseSettings = context.env.settings
+  const id = cassetteIdFor(context)
+  const match = settings.replay.match
+  const extension = (fields: Partial<CassetteRowExtension>): CassetteRowExtension => ({
+    mode: 'replay',
+    id,
+    outcome: 'replayed',
+    match,
+    divergence_count: 0,
+    first_divergence: null,
+    divergences: [],
+    ...fields,
+  })
+  let loaded: LoadedCassette
+  try {
+    loaded = await readCassette(settings.execution.cassettes_dir ?? 'cassettes', id)
+    refuseForeignCassette(loaded, context.scenario, settings)
+  } catch (error) {
+    const refused = error instanceof CassetteRefusedError ? error : null
+    const outcome = refused?.reason === 'missing' ? 'missing' : 'refused'
+    const failed = context.failed({ stage: 'replay', message: (error as Error).message })
+    return {
+      ...failed,
+      row: withCassetteExtension(failed.row, extension({ outcome, divergence_count: null })),
+    }
+  }
+  const redaction = { extraNames: settings.redact_fields, secretValues: credentialValues(settings) }
+  const server = await startReplayServer(loaded, { match, redaction })
+  let execution: Execution
+  try {
+    execution = await runInCassetteScope(server.scope(), context.run)
+  } finally {
+    await server.close()
+  }
+  const { divergences } = server
+  for (const label of server.unopenedSessions()) {
+    divergences.add(label, 0, 'session', null, 'was recorded but never opened now')
+  }
+  const recordedTools = loaded.cassette.tool_executions
+  const nowTools = (execution.observation as { tool_executions?: unknown } | null)?.tool_executions
+  if (recordedTools !== null && nowTools !== undefined) {
+    const difference = firstDifference(
+      recordedTools,
+      redactJson(JSON.parse(JSON.stringify(nowTools)), redaction),
+    )
+    if (difference !== null) {
+      divergences.add('tools', 0, 'tool_executions', {
+        ...difference,
+        path: `tool_executions${difference.path.startsWith('[') ? '' : '.'}${difference.path}`,
+      })
+    }
+  }
+  const first = divergences.first
+  const replayed = extension({
+    outcome: first === null ? 'replayed' : 'diverged',
+    divergence_count: divergences.count,
+    first_divergence: first,
+    divergences: match === 'lenient' ? divergences.listed : first === null ? [] : [first],
+  })
+  if (first !== null && match === 'strict') {
+    const failed = context.failed({
+      stage: 'replay',
+      message: `Replay of cassette ${id} diverged: ${first.text}`,
+    })
+    return { ...failed, row: withCassetteExtension(failed.row, replayed) }
+  }
+  return { ...execution, row: withCassetteExtension(execution.row, replayed) }
+}

@@ -1,0 +1,112 @@
+// The cassette: one recorded execution (scenario × architecture × trial) of a live run, as data. Replay reads it
+// and plays the service side back in answer to what the harness and the assistant's code send now.
+//
+// Decisions (issue 20, parts 2 and 3):
+// - Layout. One folder per cassette, `<cassettes dir>/<cassette id>/`, 0700, holding `cassette.json` (this schema)
+//   and one PCM file per session and direction (`<label>.sent.pcm`, `<label>.received.pcm`: 16-bit little-endian
+//   mono, the session's format). Every file 0600, written to a temporary name and renamed (src/artifacts). The id
+//   is `<scenario id>__<architecture>` (`__t<n>` for trial n of a trials run), so a cassette's name says which row
+//   it replays. The default folder is `cassettes/<phase>/` beside the phase's TOML file.
+// - Frames. Every WebSocket frame of every session in both directions, in the order they happened across the whole
+//   execution (`seq` is one counter for sessions and HTTP), with the session clock's time (`at_ms`, the media
+//   clock the timeline uses). Audio leaves the JSON: an append's `audio` and a delta's `delta` are removed and the
+//   frame names its byte range in the session's PCM file with the bytes' sha256 (replay compares caller audio by
+//   that hash).
+// - HTTP. Every request the openai clients make (speech, Responses for the backend, judge, observer and caller
+//   backend): method, path and query (never the host, never a header except the content type), the request body,
+//   the status and the response body. A binary body (speech) goes to `http.pcm` by byte range like audio.
+// - Redaction happens before anything is kept (redaction.ts): no header but content-type is ever stored (so no
+//   Authorization), credential values the run holds, anything shaped like a key or a bearer token and every field
+//   named like a secret (plus GPT_LIVE_EVALS_REDACT_FIELDS) become "[redacted]".
+// - The header names what the recording depends on: live-evals and openai SDK versions, the models, a hash of the
+//   scenario as loaded, a hash of the assistant's definition (its session configuration and tools as sent, taken
+//   from the recorded session.start), and the settings that change behaviour (timeouts, clock, simulation). Replay
+//   refuses a cassette of another format version, another scenario hash or another model by name; other settings
+//   are reported, not refused (the first divergence says what they changed).
+// - Size. A cassette is bounded (MAX_CASSETTE_BYTES, JSON and PCM together): recording stops keeping data past it
+//   and the write fails with an error naming the cassette, never a truncated file.
+// - tool_executions: what the application's tools did (the observation's record), compared exactly on replay.
+import { z } from 'zod'
+
+export const CASSETTE_VERSION = 1
+export const CASSETTE_FILE = 'cassette.json'
+/** JSON and PCM together; a 90-second RUN call of two sessions is about 20 MB of audio. */
+export const MAX_CASSETTE_BYTES = 128 * 1024 * 1024
+
+const json = z.json()
+
+/** Where removed audio lives: a byte range of one PCM file beside cassette.json, with its sha256 (hex). */
+export const AudioRefSchema = z.strictObject({
+  file: z.string().regex(/^[a-z0-9_.-]+\.pcm$/, 'must be a .pcm file name beside cassette.json'),
+  offset: z.int().nonnegative(),
+  bytes: z.int().nonnegative(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+})
+export type AudioRef = z.infer<typeof AudioRefSchema>
+
+export const FrameSchema = z.strictObject({
+  seq: z.int().nonnegative(),
+  direction: z.enum(['sent', 'received']),
+  /** The session clock (media clock) when the frame was sent or received. */
+  at_ms: z.number(),
+  /** The event as JSON, its audio field removed when `audio` is set. */
+  event: z.record(z.string(), json),
+  audio: AudioRefSchema.optional(),
+})
+export type CassetteFrame = z.infer<typeof FrameSchema>
+
+export const SessionRecordSchema = z.strictObject({
+  /** "assistant" or "caller" (RUN's simulated caller). */
+  label: z.string().min(1),
+  frames: z.array(FrameSchema),
+})
+export type SessionRecord = z.infer<typeof SessionRecordSchema>
+
+const BodySchema = z.strictObject({
+  content_type: z.string().nullable(),
+  /** Parsed JSON, or the text; null for no body or when `audio` holds it. */
+  json: json.optional(),
+  text: z.string().optional(),
+  audio: AudioRefSchema.optional(),
+})
+export type HttpBody = z.infer<typeof BodySchema>
+
+export const HttpExchangeSchema = z.strictObject({
+  seq: z.int().nonnegative(),
+  method: z.string(),
+  /** Path and query, never the host. */
+  path: z.string(),
+  request: BodySchema,
+  status: z.int(),
+  response: BodySchema,
+  /** How long the answer took (wall clock); replay answers after the same time, so what depends on it recurs. */
+  duration_ms: z.number().nonnegative(),
+})
+export type HttpExchange = z.infer<typeof HttpExchangeSchema>
+
+export const CassetteHeaderSchema = z.strictObject({
+  cassette_version: z.literal(CASSETTE_VERSION),
+  id: z.string().min(1),
+  live_evals_version: z.string(),
+  openai_sdk_version: z.string(),
+  phase: z.enum(['crawl', 'walk', 'run']),
+  architecture: z.string(),
+  trial: z.int().positive().nullable(),
+  scenario_id: z.string(),
+  scenario_hash: z.string(),
+  /** sha256 of the assistant session's session.start configuration as sent; null when none was sent. */
+  assistant_hash: z.string().nullable(),
+  models: z.record(z.string(), z.string()),
+  /** The settings that change what is sent or when (timeouts, clock, simulation); reported on replay. */
+  settings: z.record(z.string(), json),
+  recorded_at: z.string(),
+})
+export type CassetteHeader = z.infer<typeof CassetteHeaderSchema>
+
+export const CassetteSchema = z.strictObject({
+  header: CassetteHeaderSchema,
+  sessions: z.array(SessionRecordSchema),
+  http: z.array(HttpExchangeSchema),
+  tool_executions: json.nullable(),
+})
+export type Cassette = z.infer<typeof CassetteSchema>

@@ -1,0 +1,27 @@
+// The cassette an execution records into or replays from, carried by the execution's async context: the engine
+// runs a scenario inside `runInCassetteScope`, and the two capture seams read it where they are: the GPT-Live
+// session (src/live's session tap) and the openai clients' `fetch` option (cassetteFetch). Outside a scope
+// (every run that neither records nor replays) both are exactly what they were.
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { type SessionTap, sessionTaps } from '../live/index.ts'
+
+export interface CassetteScope {
+  readonly tap: SessionTap
+  /** Performs (recording) or redirects (replay) one HTTP request of an openai client. */
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>
+}
+
+const scopes = new AsyncLocalStorage<CassetteScope>()
+
+export function runInCassetteScope<T>(scope: CassetteScope, run: () => Promise<T>): Promise<T> {
+  return scopes.run(scope, () => sessionTaps.run(scope.tap, run))
+}
+
+/**
+ * The `fetch` option of every openai client live-evals builds. Outside a cassette scope it is the global fetch,
+ * looked up at call time (as the SDK's default would be); inside one, the scope records or redirects the request.
+ */
+export function cassetteFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const scope = scopes.getStore()
+  return scope === undefined ? fetch(input, init) : scope.fetch(input, init)
+}
