@@ -3,11 +3,10 @@
 // resolved for a run; the global setup plans with them), sets the project options that follow from them, and
 // the root options a project config cannot set. A setting that does not resolve is kept for the global setup
 // to report, so it never breaks a run of other projects.
-
 import type { TestProject, Vitest } from 'vitest/node'
 import type { PhaseSettings } from '../../config/index.ts'
-import type { PhaseModule } from '../../phases/engine/phase-module.ts'
 import { modelConcurrency, modelsToEvaluate } from '../../config/live-models.ts'
+import type { PhaseModule } from '../../phases/engine/phase-module.ts'
 import type { LiveEvalsProjectOptions } from '../provided.ts'
 import {
   addCanonicalReporter,
