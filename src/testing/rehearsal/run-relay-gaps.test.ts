@@ -10,14 +10,14 @@ import { SpeechCatalogue } from './speech-catalogue.ts'
 
 const samplesOf = (ms: number) => (SAMPLE_RATE_HZ * ms) / 1000
 
-/** `speech` as the relay delivers it: a lead-in, a 100 ms hole of zeros every `everyMs`, silence after. */
+/** `speech` as the relay delivers it: a lead-in, a 100 ms hole of zeros every `everyMs`, 2 s of silence after. */
 function relayed(speech: Int16Array, everyMs: number): Int16Array {
   const parts: Int16Array[] = [new Int16Array(samplesOf(300))]
   for (let at = 0; at < speech.length; at += samplesOf(everyMs)) {
     parts.push(speech.subarray(at, Math.min(speech.length, at + samplesOf(everyMs))))
     parts.push(new Int16Array(samplesOf(100)))
   }
-  parts.push(new Int16Array(samplesOf(1_000)))
+  parts.push(new Int16Array(samplesOf(2_000)))
   const out = new Int16Array(parts.reduce((sum, part) => sum + part.length, 0))
   let offset = 0
   for (const part of parts) {
