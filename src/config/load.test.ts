@@ -45,6 +45,7 @@ describe('built-in defaults', () => {
       max_examples: 0,
       trials: 1,
       verbose: false,
+      pacing_warning_ms: 10,
       response_timeout_seconds: 30,
       results_dir: null,
     })
@@ -113,6 +114,7 @@ describe('built-in defaults', () => {
       'concurrency',
       'max_examples',
       'mode',
+      'pacing_warning_ms',
       'results_dir',
       'trials',
       'verbose',

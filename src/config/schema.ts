@@ -42,6 +42,9 @@ const executionFields = {
   trials: integer().min(1, { error: 'must be 1 or greater' }),
   verbose: boolean(),
   results_dir: nonEmptyString(),
+  // Ours: a real-time row whose own frames went out later than this at p99 (ms) carries a warning on its latency
+  // metrics (reporting/extensions/pacing.ts).
+  pacing_warning_ms: positiveNumber(),
 }
 
 const singleTurnExecutionFields = { ...executionFields, response_timeout_seconds: positiveNumber() }
