@@ -149,7 +149,7 @@ interface Figures {
 
 function figuresOf(output: string): Figures | null {
   const relay = /relay lateness over \d+ paired frames: p50 ([\d.]+) ms, p99 ([\d.]+) ms/.exec(output)
-  const steady = /calls were under way \(.*?\): p50 [\d.]+ ms, p99 ([\d.]+) ms/.exec(output)
+  const steady = /calls were under way \(.*?\): p50 (?:[\d.]+|NaN) ms, p99 ([\d.]+|NaN) ms/.exec(output)
   const timers = /timers only .*?late p50 [\d.]+ ms, p99 ([\d.]+) ms/.exec(output)
   if (relay === null || steady === null || timers === null) return null
   return {

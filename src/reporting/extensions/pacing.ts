@@ -7,7 +7,7 @@
 //
 // On the virtual clock the value is null: frames have no wall-clock slot to be late for (each step is sent
 // whole and the sessions are synchronised by round trips), so there is no pacing error to measure, and 0 would
-// claim a perfect one. A row that failed before its clock ran has no key.
+// claim a perfect one. A row whose call failed (an infrastructure error before the row was graded) has no key.
 
 import { z } from 'zod'
 import { defineExtensionFeature } from './define.ts'
