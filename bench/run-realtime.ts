@@ -5,6 +5,14 @@
 // farewell (or stops at --max-seconds).
 //
 // Run: npx node bench/run-realtime.ts [--conversations 32] [--max-seconds 60] [--tick-ms 200] [--aligned]
+//        [--cpu-prof] [--trace-gc] [--compare <worktree of the previous commit> [--rounds 2]]
+//
+// --cpu-prof writes this process's CPU profile (in the temp folder; open it in Chrome's DevTools) and prints the
+// functions with the most self time, and those inside the event loop's long tasks (>= 15 ms), where frames go
+// late. --trace-gc prints this process's garbage collections while the calls ran (count, total and longest
+// pause by kind). --compare runs the bench of another checkout (the "before") and this one alternately, each in
+// its own process with the same arguments, --rounds times, and prints both side by side: absolute figures on a
+// shared machine move with its load, so compare the ratio to the timers-only baseline of the same run.
 //
 // It prints this process's CPU (user+system, per conversation and as a share of the cores), the server
 // process's CPU apart, RSS per conversation (peak RSS while the calls ran minus the RSS before they started,
@@ -16,7 +24,8 @@
 // The server process is this file started with --serve: it builds the session scripts itself (behaviours are
 // functions and cannot cross a pipe) and takes `hear` lines for the caption bridge.
 import { spawn } from 'node:child_process'
-import { availableParallelism, loadavg } from 'node:os'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createInterface } from 'node:readline'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -37,6 +46,7 @@ import { loadDataset } from '../src/scenarios/load.ts'
 import type { Scenario } from '../src/scenarios/scenario.ts'
 import { assistantVisibleInput } from '../src/scenarios/visible.ts'
 import { type HeardUtterance, startOfflineLiveServer } from '../src/testing/live-server/index.ts'
+import { compare, cpuProfile, type Diagnostic, gcTrace } from './run-realtime-diagnostics.ts'
 
 const SCENARIO_ID = 'run_001_booking_complete'
 const BRIDGE_QUIET_MS = { toAssistant: 700, toCaller: 1_500 }
@@ -253,8 +263,19 @@ async function main(): Promise<void> {
       'max-seconds': { type: 'string', default: '60' },
       'tick-ms': { type: 'string', default: '200' },
       aligned: { type: 'boolean', default: false },
+      'cpu-prof': { type: 'boolean', default: false },
+      'trace-gc': { type: 'boolean', default: false },
+      compare: { type: 'string' },
+      rounds: { type: 'string', default: '2' },
     },
   })
+  if (values.compare !== undefined) {
+    const args = ['--conversations', values.conversations, '--max-seconds', values['max-seconds']]
+    args.push('--tick-ms', values['tick-ms'], ...(values.aligned ? ['--aligned'] : []))
+    const after = fileURLToPath(new URL('..', import.meta.url))
+    await compare({ before: values.compare, after, args, rounds: Number(values.rounds) })
+    return
+  }
   const count = Number(values.conversations)
   const maxSeconds = Number(values['max-seconds'])
   const tickMs = Number(values['tick-ms'])
@@ -286,6 +307,11 @@ async function main(): Promise<void> {
     const sampler = setInterval(() => {
       rssPeak = Math.max(rssPeak, process.memoryUsage().rss)
     }, 250)
+    const diagnostics: Diagnostic[] = []
+    if (values['cpu-prof']) {
+      diagnostics.push(await cpuProfile(join(tmpdir(), 'live-evals-bench')))
+    }
+    if (values['trace-gc']) diagnostics.push(gcTrace())
     const loopDelay = monitorEventLoopDelay({ resolution: 1 })
     const serverCpuBefore = await server.cpuMs()
     const cpuBefore = process.cpuUsage()
@@ -316,6 +342,8 @@ async function main(): Promise<void> {
     const serverCpuMs = (await server.cpuMs()) - serverCpuBefore
     clearInterval(sampler)
     rssPeak = Math.max(rssPeak, process.memoryUsage().rss)
+    const diagnosed: string[] = []
+    for (const diagnostic of diagnostics) diagnosed.push(...(await diagnostic.stop()))
 
     const cpuMs = (cpu.user + cpu.system) / 1000
     const lateness = conversations
@@ -392,6 +420,7 @@ async function main(): Promise<void> {
       `  timers only (${count} schedules, no sockets, 10 s, right after): late p50 ${percentile(baseline, 50).toFixed(2)} ms, ` +
         `p99 ${percentile(baseline, 99).toFixed(2)} ms`,
     )
+    for (const line of diagnosed) console.log(line)
     console.log(`  load after: ${load()}`)
   } finally {
     await server.stop()

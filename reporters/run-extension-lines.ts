@@ -1,8 +1,10 @@
 // The console lines for what a run adds beyond the reference's counts: the assistants under test, repeated trials (pass^1, pass^k, the
-// scenarios that were not repeatable, each measured metric's spread over the trials) and condition robustness.
+// scenarios that were not repeatable, each measured metric's spread over the trials), condition robustness and the
+// rows whose latency carries the pacing warning.
 // Read from the results document's run extensions, so the console says what results.json says.
 
 import { formatPercent, formatRatio, formatSpread } from '../src/gate/format.ts'
+import { pacingWarningLine } from '../src/reporting/extensions/pacing-row.ts'
 import { EXTENSION_KEY } from '../src/reporting/extensions/registry.ts'
 import type { ResultsDocument } from '../src/reporting/result-schema.ts'
 import { ROW_METRICS } from '../src/reporting/row-metrics.ts'
@@ -56,6 +58,8 @@ export function runExtensionLines(architecture: string, document: ResultsDocumen
         (fragile.length === 0 ? '.' : `; not robust: ${named(fragile)}.`),
     )
   }
+  const pacing = pacingWarningLine(architecture, document.results)
+  if (pacing !== null) lines.push(pacing)
   lines.push(...cassetteLines(architecture, document))
   return lines
 }

@@ -1,4 +1,5 @@
 import { setTimeout as sleepFor } from 'node:timers/promises'
+import { sharedFrameSchedule } from './pacing-schedule.ts'
 import { FRAME_MS } from './pcm.ts'
 
 /**
@@ -14,11 +15,21 @@ export interface PacingClock {
   now(): number
   /** Resolves after about `ms` milliseconds; rejects with the signal's reason when aborted. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>
+  /**
+   * Resolves once `now()` reached `dueMs` (absolute); rejects with the signal's reason when aborted. A clock
+   * without it is slept with `sleep(ceil(dueMs - now))`.
+   */
+  sleepUntil?(dueMs: number, signal?: AbortSignal): Promise<void>
 }
 
+/**
+ * The process's real clock. Every real-time pacer waits on one shared schedule (one timer for all of them, see
+ * pacing-schedule.ts) rather than a timer each: 64 sessions are 3,200 frames a second.
+ */
 export const realTimeClock: PacingClock = {
   now: () => performance.now(),
   sleep: (ms, signal) => sleepFor(ms, undefined, signal === undefined ? undefined : { signal }),
+  sleepUntil: (dueMs, signal) => sharedFrameSchedule.wait(dueMs, signal),
 }
 
 export interface PacingOptions {
@@ -90,8 +101,9 @@ export class FramePacer {
 
     let nowMs = this.#clock.now()
     if (nowMs < dueMs) {
+      if (this.#clock.sleepUntil !== undefined) await this.#clock.sleepUntil(dueMs, this.#signal)
       // Node timers truncate fractional milliseconds; rounding up avoids waking a whole millisecond early.
-      await this.#clock.sleep(Math.ceil(dueMs - nowMs), this.#signal)
+      else await this.#clock.sleep(Math.ceil(dueMs - nowMs), this.#signal)
       nowMs = this.#clock.now()
     }
     const lateMs = nowMs - dueMs
@@ -116,6 +128,23 @@ export class FramePacer {
     this.frames.push(frame)
     return frame
   }
+
+  /** How late every recorded frame went out; see `frameLateness`. */
+  lateness(): number[] {
+    return frameLateness(this)
+  }
+}
+
+/**
+ * How late each sent frame went out against its slot on the schedule. A frame that found its slot missed (a
+ * stall, after which the schedule was re-anchored at it) counts against the missed slot, not the new anchor:
+ * that wait is the error the stall put into the timeline.
+ */
+export function frameLateness(record: Pick<PacingReport, 'frames' | 'stalls'>): number[] {
+  const missed = new Map(record.stalls.map((stall) => [stall.frameIndex, stall.missedScheduleMs]))
+  return record.frames.map((frame) =>
+    Math.max(0, frame.sentMs - (missed.get(frame.index) ?? frame.scheduledMs)),
+  )
 }
 
 export interface PacingReport {

@@ -8,6 +8,9 @@ export type SectionValues = Record<string, Record<string, unknown>>
 // Two scenarios at a time: the reference toolkit's default is one, but a first run without a TOML should not take
 // twice as long as it needs to (the bundled TOMLs and the client service's connection limit allow more).
 const DEFAULT_CONCURRENCY = 2
+// A real-time row whose frames went out more than this late at p99 warns on its latency metrics: well below a
+// human gap (~200 ms), well above what timers alone give on an idle machine (~1-2 ms).
+const PACING_WARNING_MS = 10
 
 // Per-model limits (the service counts each model's concurrent sessions apart), each capped by
 // execution.concurrency. gpt-live-1.1 has its own limit at the service, which publishes no number: its default is
@@ -21,6 +24,7 @@ const SINGLE_TURN_EXECUTION = {
   trials: 1,
   verbose: false,
   record: false,
+  pacing_warning_ms: PACING_WARNING_MS,
   response_timeout_seconds: 30.0,
   model_concurrency: DEFAULT_MODEL_CONCURRENCY,
 }
@@ -91,6 +95,7 @@ const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
       verbose: false,
       model_concurrency: DEFAULT_MODEL_CONCURRENCY,
       record: false,
+      pacing_warning_ms: PACING_WARNING_MS,
     },
     simulation: {
       simulator_backend_model: 'gpt-5.6-luna',

@@ -62,6 +62,9 @@ const executionFields = {
   // cassettes_dir (default cassettes/<phase>/ beside the TOML file), which replay reads.
   record: boolean(),
   cassettes_dir: nonEmptyString(),
+  // Ours: a real-time row whose own frames went out later than this at p99 (ms) carries a warning on its latency
+  // metrics (reporting/extensions/pacing.ts).
+  pacing_warning_ms: positiveNumber(),
 }
 
 const singleTurnExecutionFields = { ...executionFields, response_timeout_seconds: positiveNumber() }

@@ -6,6 +6,7 @@ import { isToolTurn, type LatencySplit, latencySplit, rowTurnWork } from '../gat
 import { architectureOf } from '../gate/row-keys.ts'
 import { summarizeConditionRobustness } from '../reporting/condition-robustness.ts'
 import type { ConditionRobustness } from '../reporting/extensions/condition-robustness.ts'
+import type { PacingError } from '../reporting/extensions/pacing.ts'
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import type { RunTrials } from '../reporting/extensions/trials.ts'
 import type { VoiceMetrics } from '../reporting/extensions/voice-metrics.ts'
@@ -66,6 +67,8 @@ export interface ScenarioModel {
   trial: number
   /** The assistant under test this row evaluated; null when the row does not say (written before it was kept). */
   assistant: string | null
+  /** The harness's pacing error of this row's call; null on the virtual clock, undefined when not recorded. */
+  pacing?: PacingError | null | undefined
   title: string
   status: ResultStatus
   error: { stage: string; message: string } | null
@@ -188,6 +191,7 @@ export function scenarioModel(row: ResultItem, evidence: ScenarioEvidence): Scen
     scenario_id,
     trial,
     assistant: row.observability?.[EXTENSION_KEY]?.assistant ?? null,
+    pacing: row.observability?.[EXTENSION_KEY]?.pacing,
     title: row.title ?? scenario_id,
     status: row.status,
     error: row.error,

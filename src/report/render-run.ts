@@ -8,6 +8,7 @@ import type { Distribution } from '../reporting/statistics.ts'
 import { html, type SafeHtml } from './html.ts'
 import type { RunReportModel, ScenarioModel } from './model.ts'
 import { page } from './page.ts'
+import { pacingCell, pacingSummary } from './render-pacing.ts'
 import { scenarioSection, statusBadge } from './render-scenario.ts'
 import { robustnessSection, trialsSection } from './render-trials.ts'
 
@@ -69,6 +70,7 @@ function tableRow(scenario: ScenarioModel): SafeHtml {
 <td class="num">${scenario.trial}</td>
 <td>${scenario.title}</td>
 ${metric('response_latency_ms', 'ms')}
+${pacingCell(scenario)}
 <td data-value="${scenario.tool_turn ? 1 : 0}">${scenario.tool_turn ? 'yes' : 'no'}</td>
 ${metric('tool_accuracy', 'ratio')}
 ${metric('delegation_accuracy', 'ratio')}
@@ -83,7 +85,7 @@ function scenarioTable(model: RunReportModel): SafeHtml {
 <select id="filter-status" aria-label="status"><option value="">every status</option><option value="passed">passed</option><option value="failed">failed</option><option value="infrastructure_error">infrastructure error</option></select>
 <span id="filter-count" class="meta"></span>
 </div>
-<table id="scenario-table"><thead><tr><th>status</th><th>scenario</th><th class="num">trial</th><th>title</th><th class="num">latency</th><th>tool turn</th><th class="num">tool acc.</th><th class="num">deleg. acc.</th><th class="num">semantic</th><th>failed checks</th></tr></thead>
+<table id="scenario-table"><thead><tr><th>status</th><th>scenario</th><th class="num">trial</th><th>title</th><th class="num">latency</th><th class="num" title="p99 lateness of the harness's own audio frames (real time)">pacing p99</th><th>tool turn</th><th class="num">tool acc.</th><th class="num">deleg. acc.</th><th class="num">semantic</th><th>failed checks</th></tr></thead>
 <tbody>
 ${model.scenarios.map(tableRow)}
 </tbody></table>`
@@ -109,6 +111,7 @@ ${summary(model)}
 ${metricsTable(model)}
 <h2>Latency</h2>
 ${latencyTable(model)}
+${pacingSummary(model.scenarios)}
 ${trialsSection(model.trials)}
 ${robustnessSection(model.robustness)}
 <h2>Scenarios</h2>

@@ -5,6 +5,7 @@ import { artifactPathProblem } from '../artifacts/destinations.ts'
 import { formatMs, formatRatio } from '../gate/format.ts'
 import { html, jsonText, type SafeHtml } from './html.ts'
 import type { ScenarioModel } from './model.ts'
+import { pacingLine } from './render-pacing.ts'
 import { timelineSvg } from './render-timeline.ts'
 import { voiceMetricsSection } from './render-voice-metrics.ts'
 
@@ -125,6 +126,7 @@ export function scenarioSection(scenario: ScenarioModel): SafeHtml {
 ${scenario.assistant === null ? html`` : html`<p class="meta assistant">assistant under test: <b>${scenario.assistant}</b></p>`}
 ${scenario.error === null ? html`` : html`<p class="problem">Error at <b>${scenario.error.stage}</b>: ${scenario.error.message}</p>`}
 ${scenario.problems.map((problem) => html`<p class="problem">Not shown: ${problem}</p>`)}
+${pacingLine(scenario.pacing)}
 ${scenario.failed_checks.length === 0 ? html`` : html`<p><b>Failed checks:</b> ${scenario.failed_checks.map((check) => check.id).join(', ')}</p>`}
 ${players(scenario)}
 <h3>Conversation</h3>

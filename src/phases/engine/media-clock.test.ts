@@ -109,3 +109,21 @@ describe('two sessions relayed on one media clock (virtual)', () => {
     expect(a.events[1]?.length).toBeGreaterThan(1)
   })
 })
+
+describe('the audio relay queue', () => {
+  it('hands out every sample in order across pieces of any size, then silence, however many pieces wait', () => {
+    const relay = new AudioRelay()
+    // 700 pieces of 7 samples (more than the queue's compaction point), numbered 1..4900.
+    let next = 1
+    for (let piece = 0; piece < 700; piece++) {
+      relay.push(Int16Array.from({ length: 7 }, () => next++))
+    }
+    const heard: number[] = []
+    while (relay.bufferedSamples > 0) heard.push(...relay.take(480))
+    expect(heard.slice(0, 4900)).toEqual(Array.from({ length: 4900 }, (_, index) => index + 1))
+    expect(heard.slice(4900).every((sample) => sample === 0)).toBe(true)
+    relay.push(Int16Array.of(5, 6))
+    expect([...relay.take(3)]).toEqual([5, 6, 0])
+    expect(relay.bufferedSamples).toBe(0)
+  })
+})

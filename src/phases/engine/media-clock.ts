@@ -47,6 +47,7 @@ export interface MediaClockOptions {
 
 /** Bound on round trips per session and step (each lets reactions to the previous one arrive). */
 const MAX_SYNC_ROUNDS = 20
+const EMPTY = new Int16Array(0)
 
 export class MediaClock {
   readonly mode: ClockMode
@@ -54,6 +55,8 @@ export class MediaClock {
   readonly #frameMs: number
   readonly #roundTripTimeoutMs: number
   readonly #pacer: FramePacer | null
+  /** Real time: the frame's chunks, one per stream, reused from frame to frame. */
+  readonly #chunks: Int16Array[] = []
   #steps = 0
 
   constructor(options: MediaClockOptions) {
@@ -76,6 +79,14 @@ export class MediaClock {
         : null
   }
 
+  /**
+   * Real time: how late each frame went out against its slot (ms, in send order; a frame that found its slot
+   * missed counts against that slot). null on the virtual clock, where frames have no wall-clock slot.
+   */
+  frameLateness(): number[] | null {
+    return this.#pacer === null ? null : this.#pacer.lateness()
+  }
+
   /** Audio time every stream has sent so far. */
   get nowMs(): number {
     return this.#steps * this.stepMs
@@ -90,12 +101,21 @@ export class MediaClock {
       for (const stream of streams) await this.#synchronize(stream)
     } else {
       const samples = (SAMPLE_RATE_HZ * this.#frameMs) / 1000
+      // The per-frame path allocates as little as it can (no arrays per frame): 64 sessions are 3,200 frames a
+      // second, and collecting their garbage stalls every call's next frame at once.
+      const chunks = this.#chunks
+      chunks.length = streams.length
       for (let frame = 0; frame < this.stepMs / this.#frameMs; frame++) {
         const slot = await this.#pacer.nextSlot()
-        const chunks = streams.map((stream) => stream.next(samples))
-        for (const [index, stream] of streams.entries()) send(stream, chunks[index] as Int16Array)
+        for (let index = 0; index < streams.length; index++) {
+          chunks[index] = (streams[index] as ClockedStream).next(samples)
+        }
+        for (let index = 0; index < streams.length; index++) {
+          send(streams[index] as ClockedStream, chunks[index] as Int16Array)
+        }
         this.#pacer.markSent(slot)
       }
+      chunks.fill(EMPTY)
     }
     this.#steps += 1
   }
@@ -133,9 +153,16 @@ export class MediaClockSendError extends StageError {
   }
 }
 
-/** A relay: what one session says, heard by another one step later (audio is appended as it arrives). */
+/**
+ * A relay: what one session says, heard by another one step later (audio is appended as it arrives). The
+ * received pieces wait in a queue read from a moving head (no `shift()` per frame: an assistant's reply can
+ * arrive as hundreds of pieces at once, faster than real time, and each frame takes from the front).
+ */
 export class AudioRelay {
   #buffered: Int16Array[] = []
+  /** Index of the first piece not yet taken, and how much of it was taken already. */
+  #head = 0
+  #headOffset = 0
   #length = 0
 
   /** Adds received audio to the relay. */
@@ -149,13 +176,27 @@ export class AudioRelay {
   take(samples: number): Int16Array {
     const chunk = new Int16Array(samples)
     let filled = 0
-    while (filled < samples && this.#buffered.length > 0) {
-      const head = this.#buffered[0] as Int16Array
-      const count = Math.min(head.length, samples - filled)
-      chunk.set(head.subarray(0, count), filled)
+    while (filled < samples && this.#head < this.#buffered.length) {
+      const head = this.#buffered[this.#head] as Int16Array
+      const count = Math.min(head.length - this.#headOffset, samples - filled)
+      chunk.set(
+        count === head.length ? head : head.subarray(this.#headOffset, this.#headOffset + count),
+        filled,
+      )
       filled += count
-      if (count === head.length) this.#buffered.shift()
-      else this.#buffered[0] = head.subarray(count)
+      this.#headOffset += count
+      if (this.#headOffset === head.length) {
+        this.#head += 1
+        this.#headOffset = 0
+      }
+    }
+    // Drop the taken pieces now and then (not every frame), so the queue does not keep the whole call.
+    if (this.#head === this.#buffered.length) {
+      this.#buffered = []
+      this.#head = 0
+    } else if (this.#head >= 256) {
+      this.#buffered = this.#buffered.slice(this.#head)
+      this.#head = 0
     }
     this.#length -= filled
     return chunk

@@ -22,4 +22,6 @@ export interface ObservedConversation {
   listenerProblems: string[]
   /** The architecture's record of its delegations (details JSON). */
   delegationRecords: unknown
+  /** Real time: how late each audio frame went out (the row's pacing error); null on the virtual clock. */
+  frameLateness: number[] | null
 }

@@ -4,6 +4,8 @@
 // written, and the row is an infrastructure_error at stage semantic_judge with its measured metrics kept.
 // The judge's usage goes to the details (judge_usage_events), never into the row's consumption.
 import { buildConsumption } from '../../reporting/consumption.ts'
+import { pacingErrorOf } from '../../reporting/extensions/pacing.ts'
+import { withPacing } from '../../reporting/extensions/pacing-row.ts'
 import { infrastructureErrorRow, NO_ARTIFACTS, validateResultRow } from '../../reporting/result-item.ts'
 import type { ResultItem } from '../../reporting/result-schema.ts'
 import { withTrial } from '../../reporting/row-key.ts'
@@ -82,6 +84,7 @@ export async function recordExecution(
           },
   })
   row = withTrial(row, env.trial ?? null)
+  row = withPacing(row, pacingErrorOf(observed.frameLateness, env.settings.execution.pacing_warning_ms))
   if (options.transformRow !== undefined) {
     row = validateResultRow(options.transformRow(structuredClone(row) as Record<string, unknown>))
   }

@@ -16,6 +16,7 @@ import { reserveRunDirectory, writeJsonArtifact } from '../../artifacts/index.ts
 import type { SemanticJudgeOptions } from '../../grading/judge/index.ts'
 import type { SingleTurnGrade } from '../../grading/single-turn.ts'
 import type { InteractionMetrics } from '../../metrics/interaction.ts'
+import { withPacing } from '../../reporting/extensions/pacing-row.ts'
 import { EXTENSION_KEY } from '../../reporting/extensions/registry.ts'
 import { infrastructureErrorRow } from '../../reporting/result-item.ts'
 import {
@@ -140,8 +141,10 @@ export async function regradeRun(options: RegradeOptions): Promise<RegradeOutcom
     }
     // Which assistant was evaluated is a fact of the run, not a grade: a regraded row keeps it.
     const assistant = row.observability?.[EXTENSION_KEY]?.assistant ?? null
+    // So is how late the harness sent the call's audio: it was measured while the call ran.
+    const pacing = row.observability?.[EXTENSION_KEY]?.pacing
     try {
-      rows.push(withAssistant(await regradeRow(row, from, to, options), assistant))
+      rows.push(withPacing(withAssistant(await regradeRow(row, from, to, options), assistant), pacing))
       regraded++
     } catch (error) {
       // One unreadable scenario is that row's problem; the others are still graded.

@@ -3,12 +3,15 @@
 // the simulation was valid (an invalid simulation is never judged). Record: the conversation's artifacts (stereo
 // conversation.wav, both mono tracks, the transcript, the event trace), the scenario snapshot, the debugging
 // artifacts when asked for, the row and the details JSON.
+
 import type { RunSettings } from '../../config/index.ts'
 import { judgeScenarioFactsOf } from '../../grading/judge/index.ts'
 import { judgeRunGrade } from '../../grading/run/run-judge.ts'
 import { gradeRun, type JudgedRunGrade, unjudgedRunGrade } from '../../grading/run/run-outcome.ts'
 import { scenarioFactsOf } from '../../grading/scenario-facts.ts'
 import { assistantBackendUsageRecords, buildConsumption } from '../../reporting/consumption.ts'
+import { pacingErrorOf } from '../../reporting/extensions/pacing.ts'
+import { withPacing } from '../../reporting/extensions/pacing-row.ts'
 import { NO_ARTIFACTS, validateResultRow, withPrimaryFailure } from '../../reporting/result-item.ts'
 import type { ResultItem } from '../../reporting/result-schema.ts'
 import { conversationContext, type Scenario, scenarioType } from '../../scenarios/index.ts'
@@ -131,6 +134,11 @@ async function recordRun(
       ),
     }).backend,
   })
+  // The harness's own timing error: a live call's frames on the real-time clock; the offline call is virtual.
+  row = withPacing(
+    row,
+    pacingErrorOf(live?.relay_lateness_ms ?? null, env.settings.execution.pacing_warning_ms),
+  )
   if (options.transformRow !== undefined) {
     row = validateResultRow(options.transformRow(structuredClone(row) as Record<string, unknown>))
   }

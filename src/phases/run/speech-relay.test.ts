@@ -41,12 +41,7 @@ describe('speech relay', () => {
   it('the live relay counts only speech in either direction as buffered', () => {
     const timeline = new SessionTimeline({ mode: 'virtual' })
     const preset = { process: (samples: Int16Array) => samples } as never
-    const relay = new ConversationRelay({
-      timeline,
-      preset,
-      listener: new AssistantListener(),
-      measureLateness: false,
-    })
+    const relay = new ConversationRelay({ timeline, preset, listener: new AssistantListener() })
     relay.fromAssistant.push(silence(10))
     relay.fromCaller.push(silence(10))
     expect(relay.bufferedSpeech).toBe(false)

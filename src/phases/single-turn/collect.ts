@@ -50,6 +50,8 @@ export interface CollectedResponse {
   delegationError: string | null
   /** When each tool execution completed, on the session clock. */
   toolCompletionTimes: ToolCompletionTimes
+  /** Real time: how late each frame went out against its slot (the row's pacing error); null when virtual. */
+  frameLateness: number[] | null
 }
 
 export async function collectSingleTurn(
@@ -115,6 +117,7 @@ export async function collectSingleTurn(
           closeOutcome,
           delegationError: delegation.error,
           toolCompletionTimes,
+          frameLateness: clock.frameLateness(),
         }
       }
     }

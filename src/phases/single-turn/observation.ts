@@ -39,6 +39,7 @@ export function observeSingleTurn(
     delegationError: collected.delegationError,
     listenerProblems: session.listenerProblems,
     delegationRecords: assistant.delegations(),
+    frameLateness: collected.frameLateness,
   }
 }
 

@@ -26,6 +26,7 @@ import { completionExtension } from './completion.ts'
 import { conditionRobustnessExtension } from './condition-robustness.ts'
 import { datasetsExtension } from './datasets.ts'
 import { type ExtensionFeature, extensionBlockSchema } from './define.ts'
+import { pacingExtension } from './pacing.ts'
 import { runTurnsExtension } from './run-turns.ts'
 import { toolEvidenceExtension } from './tool-evidence.ts'
 import { trialExtension } from './trial.ts'
@@ -43,6 +44,7 @@ export const ROW_EXTENSION_FEATURES = [
   checksExtension,
   assistantExtension,
   cassetteExtension,
+  pacingExtension,
 ] as const
 export const RUN_EXTENSION_FEATURES = [
   datasetsExtension,

@@ -89,7 +89,7 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
     )
   })
   const listener = new AssistantListener()
-  const relay = new ConversationRelay({ timeline, preset, listener, measureLateness: mode === 'real_time' })
+  const relay = new ConversationRelay({ timeline, preset, listener })
   const watch = new CallerBackendWatch(options.callerBackend !== null)
   // The sessions' own close wait outlasts the cleanup deadline, so a close that hangs is `cleanup_timeout` and
   // `session_close` is kept for a session that ended without `session.closed`.
@@ -259,7 +259,7 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
     },
     audio_realism: audioRealism,
     clock_mode: mode,
-    relay_lateness_ms: relay.lateness === null ? null : [...relay.lateness.lateMs],
+    relay_lateness_ms: loop.clock.frameLateness(),
     failure,
   }
 }

@@ -4,50 +4,14 @@
 //   preset; the timeline's caller channel records exactly that processed audio;
 // - the caller hears the assistant's voice as it arrived; the timeline's assistant channel records that.
 // So the stereo recording is what each side actually heard. Voice activity is judged on the clean caller voice
-// (noise is not speech) and on the assistant's relayed voice. Real time, it also measures how late each tick's
-// paired sends went out against the media clock's schedule (the benchmark's relay lateness).
+// (noise is not speech) and on the assistant's relayed voice. How late each frame's paired sends went out (the
+// relay lateness) is the media clock's own measure (MediaClock.frameLateness): one definition for every phase.
 import type { RealismProcessor } from '../../../audio/effects/index.ts'
-import { FRAME_MS } from '../../../audio/pcm.ts'
 import type { SessionTimeline } from '../../../observability/timeline.ts'
 import type { ClockedStream } from '../../engine/media-clock.ts'
 import type { AssistantListener } from '../offline-caller.ts'
 import { SpeechRelay } from '../speech-relay.ts'
 import { TrackActivity } from './track-activity.ts'
-
-/** A frame later than this re-anchors the real-time schedule (as audio/pacing.ts does), so count it and move on. */
-const MAX_LATE_FRAMES = 2
-
-/** Lateness of each paired send against the absolute 20 ms schedule, re-anchored after a stall like the pacer. */
-export class PairedSendLateness {
-  readonly lateMs: number[] = []
-  readonly #now: () => number
-  #anchorMs: number | null = null
-  #sinceAnchor = 0
-
-  constructor(now: () => number = () => performance.now()) {
-    this.#now = now
-  }
-
-  /**
-   * A frame's slot came and its audio is being gathered: the first one fixes the schedule, as the pacer's first
-   * slot does (it is due the moment it is asked for).
-   */
-  frameStarted(): void {
-    this.#anchorMs ??= this.#now()
-  }
-
-  /** The pair of one frame has been handed to both sessions. */
-  pairSent(): void {
-    const now = this.#now()
-    this.#anchorMs ??= now
-    const late = Math.max(0, now - (this.#anchorMs + this.#sinceAnchor * FRAME_MS))
-    this.lateMs.push(late)
-    if (late > MAX_LATE_FRAMES * FRAME_MS) {
-      this.#anchorMs = now
-      this.#sinceAnchor = 1
-    } else this.#sinceAnchor += 1
-  }
-}
 
 export interface RelaySessions {
   assistant: ClockedStream['session']
@@ -63,7 +27,6 @@ export class ConversationRelay {
   readonly callerTrack = new TrackActivity()
   /** The assistant's voice, as relayed to the caller. */
   readonly assistantTrack = new TrackActivity()
-  readonly lateness: PairedSendLateness | null
   readonly #timeline: SessionTimeline
   readonly #preset: RealismProcessor
   readonly #listener: AssistantListener
@@ -73,13 +36,10 @@ export class ConversationRelay {
     timeline: SessionTimeline
     preset: RealismProcessor
     listener: AssistantListener
-    measureLateness: boolean
-    now?: () => number
   }) {
     this.#timeline = parts.timeline
     this.#preset = parts.preset
     this.#listener = parts.listener
-    this.lateness = parts.measureLateness ? new PairedSendLateness(parts.now) : null
   }
 
   /** Speech received but not yet heard by the other side (silence waiting in a relay is not speech, §6). */
@@ -93,7 +53,6 @@ export class ConversationRelay {
       label: 'assistant',
       session: sessions.assistant,
       next: (samples) => {
-        this.lateness?.frameStarted()
         this.#tickStartMs = this.#timeline.nowMs()
         const clean = this.fromCaller.take(samples)
         this.callerTrack.hear(this.#tickStartMs, clean)
@@ -112,7 +71,6 @@ export class ConversationRelay {
         this.#timeline.assistantAudioReceived(this.#tickStartMs, heard)
         return heard
       },
-      sent: () => this.lateness?.pairSent(),
     }
     return [assistantInput, callerInput]
   }

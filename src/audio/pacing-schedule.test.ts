@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import { frameLateness } from './pacing.ts'
+import { FrameSchedule } from './pacing-schedule.ts'
+
+describe('the shared frame schedule', () => {
+  it('releases waiters in deadline order, never before their deadline, whatever order they asked in', async () => {
+    const schedule = new FrameSchedule()
+    const start = performance.now()
+    const released: { name: string; atMs: number; dueMs: number }[] = []
+    const wait = (name: string, offsetMs: number) => {
+      const dueMs = start + offsetMs
+      return schedule.wait(dueMs).then(() => released.push({ name, atMs: performance.now(), dueMs }))
+    }
+    await Promise.all([wait('c', 30), wait('a', 5), wait('b', 15), wait('a2', 5)])
+    expect(released.map((entry) => entry.name)).toEqual(['a', 'a2', 'b', 'c'])
+    for (const entry of released) expect(entry.atMs).toBeGreaterThanOrEqual(entry.dueMs)
+    expect(schedule.pending).toBe(0)
+  })
+
+  it('an aborted waiter rejects with the reason and leaves the others on schedule', async () => {
+    const schedule = new FrameSchedule()
+    const controller = new AbortController()
+    const start = performance.now()
+    const aborted = schedule.wait(start + 50, controller.signal)
+    const kept = schedule.wait(start + 10)
+    controller.abort(new Error('stopped'))
+    await expect(aborted).rejects.toThrow('stopped')
+    expect(schedule.pending).toBe(1)
+    await kept
+    expect(schedule.pending).toBe(0)
+    await expect(schedule.wait(start, controller.signal)).rejects.toThrow('stopped')
+  })
+})
+
+describe('frame lateness', () => {
+  it('counts a frame that found its slot missed against that slot, not the re-anchored one', () => {
+    const lateness = frameLateness({
+      frames: [
+        { index: 0, scheduledMs: 0, sentMs: 0.5, lateMs: 0.5 },
+        // Frame 1 was due at 20 and went out at 95: the schedule re-anchored at 95.
+        { index: 1, scheduledMs: 95, sentMs: 95.2, lateMs: 0.2 },
+        { index: 2, scheduledMs: 115, sentMs: 116, lateMs: 1 },
+      ],
+      stalls: [{ frameIndex: 1, missedScheduleMs: 20, resumedAtMs: 95, lateMs: 75 }],
+    })
+    expect(lateness.map((ms) => Math.round(ms * 10) / 10)).toEqual([0.5, 75.2, 1])
+  })
+})

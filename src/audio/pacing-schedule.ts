@@ -1,0 +1,101 @@
+// One frame schedule for every real-time pacer in the process. With a timer per pacer, 32 concurrent calls are
+// 64 Node timers and 64 abortable timer promises armed and torn down every 20 ms; here all pacers' deadlines sit
+// in one queue ordered by due time behind a single timer aimed at the earliest. When it fires, every waiter that
+// is due is released in deadline order within the same turn of the event loop, so a frame never waits behind a
+// later one. Deadlines are absolute (performance.now() milliseconds), and a waiter is never released early.
+
+interface Waiter {
+  dueMs: number
+  resolve: () => void
+  reject: (reason: unknown) => void
+  signal: AbortSignal | undefined
+  onAbort: (() => void) | undefined
+}
+
+export class FrameSchedule {
+  /** Waiters by due time, earliest first (a few hundred at most: one per pacer). */
+  readonly #waiters: Waiter[] = []
+  readonly #now: () => number
+  #timer: ReturnType<typeof setTimeout> | undefined
+  /** The due time the timer is armed for; undefined when it is not armed. */
+  #armedForMs: number | undefined
+
+  constructor(now: () => number = () => performance.now()) {
+    this.#now = now
+  }
+
+  /** How many waiters are queued (tests and the bench read it). */
+  get pending(): number {
+    return this.#waiters.length
+  }
+
+  /** Resolves once the clock reached `dueMs`; rejects with the signal's reason when it aborts first. */
+  wait(dueMs: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason)
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { dueMs, resolve, reject, signal, onAbort: undefined }
+      if (signal !== undefined) {
+        waiter.onAbort = () => {
+          this.#remove(waiter)
+          reject(signal.reason)
+        }
+        signal.addEventListener('abort', waiter.onAbort, { once: true })
+      }
+      this.#insert(waiter)
+      this.#arm()
+    })
+  }
+
+  #insert(waiter: Waiter): void {
+    const waiters = this.#waiters
+    // Binary search for the first waiter due later: equal deadlines keep their arrival order.
+    let low = 0
+    let high = waiters.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if ((waiters[middle] as Waiter).dueMs <= waiter.dueMs) low = middle + 1
+      else high = middle
+    }
+    waiters.splice(low, 0, waiter)
+  }
+
+  #remove(waiter: Waiter): void {
+    const index = this.#waiters.indexOf(waiter)
+    if (index >= 0) this.#waiters.splice(index, 1)
+    if (this.#waiters.length === 0) this.#disarm()
+  }
+
+  /** Aims the one timer at the earliest deadline (re-aimed only when that deadline moved earlier). */
+  #arm(): void {
+    const first = this.#waiters[0]
+    if (first === undefined) return
+    if (this.#armedForMs !== undefined && this.#armedForMs <= first.dueMs) return
+    this.#disarm()
+    this.#armedForMs = first.dueMs
+    // Node timers truncate fractional milliseconds; rounding up avoids waking a whole millisecond early.
+    this.#timer = setTimeout(() => this.#fire(), Math.max(0, Math.ceil(first.dueMs - this.#now())))
+  }
+
+  #disarm(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer)
+    this.#timer = undefined
+    this.#armedForMs = undefined
+  }
+
+  #fire(): void {
+    this.#timer = undefined
+    this.#armedForMs = undefined
+    const nowMs = this.#now()
+    let due = 0
+    while (due < this.#waiters.length && (this.#waiters[due] as Waiter).dueMs <= nowMs) due += 1
+    const released = this.#waiters.splice(0, due)
+    this.#arm()
+    for (const waiter of released) {
+      if (waiter.onAbort !== undefined) waiter.signal?.removeEventListener('abort', waiter.onAbort)
+      waiter.resolve()
+    }
+  }
+}
+
+/** The process's schedule: every real-time pacer (audio/pacing.ts's realTimeClock) waits on it. */
+export const sharedFrameSchedule = new FrameSchedule()

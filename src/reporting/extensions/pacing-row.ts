@@ -1,0 +1,41 @@
+// Setting a row's `pacing` extension (pacing.ts) after the row was built, like the `assistant` one: the phases
+// build their rows through several paths (graded, RUN, regraded) and the clock's measure is added once at the end.
+import type { PacingError } from './pacing.ts'
+import { EXTENSION_KEY, EXTENSION_VERSION } from './registry.ts'
+
+/** The row with its `pacing` extension set; undefined (the clock never ran) leaves the row as it is. */
+export function withPacing<Row extends { observability?: Record<string, unknown> | undefined }>(
+  row: Row,
+  pacing: PacingError | null | undefined,
+): Row {
+  if (pacing === undefined) return row
+  const observability = row.observability ?? {}
+  const block = (observability[EXTENSION_KEY] as Record<string, unknown> | undefined) ?? {
+    version: EXTENSION_VERSION,
+  }
+  return { ...row, observability: { ...observability, [EXTENSION_KEY]: { ...block, pacing } } }
+}
+
+/**
+ * The console summary's line for rows whose latency carries the pacing warning (none when no row does): which
+ * scenarios, and the worst p99, so a reader of the console knows before opening the report.
+ */
+export function pacingWarningLine(
+  architecture: string,
+  rows: readonly { scenario_id: string; observability?: Record<string, unknown> | undefined }[],
+): string | null {
+  const warned = rows.flatMap((row) => {
+    const block = row.observability?.[EXTENSION_KEY] as { pacing?: PacingError | null } | undefined
+    const pacing = block?.pacing
+    return pacing?.warning == null ? [] : [{ id: row.scenario_id, p99: pacing.p99_ms ?? 0, pacing }]
+  })
+  if (warned.length === 0) return null
+  const worst = warned.reduce((a, b) => (b.p99 > a.p99 ? b : a))
+  const ids = [...new Set(warned.map((row) => row.id))]
+  const named = ids.length > 5 ? `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more` : ids.join(', ')
+  return (
+    `[${architecture}] Pacing warning: the harness sent audio frames late in ${warned.length} row(s) ` +
+    `(worst p99 ${worst.p99} ms, threshold ${worst.pacing.warning_threshold_ms} ms); their latency metrics ` +
+    `include the harness's own timing error: ${named}.`
+  )
+}
