@@ -87,11 +87,26 @@ describe('SpeechSynthesizer', () => {
       { ...request, instructions: 'Speak quickly.' },
       { text: request.text, model: request.model, voice: request.voice },
     ]
-    const keys = variants.map(speechCacheKey)
+    const keys = variants.map((variant) => speechCacheKey(variant))
     expect(new Set(keys).size).toBe(variants.length)
     const synthesizer = new SpeechSynthesizer({ client, cacheDir })
     for (const variant of variants) expect((await synthesizer.synthesize(variant)).cached).toBe(false)
     expect(speechRequests()).toHaveLength(variants.length)
+  })
+
+  it('keys speech from another endpoint apart: a local stand-in never answers for the OpenAI API', async () => {
+    expect(speechCacheKey(request)).toBe(speechCacheKey(request, 'https://api.openai.com/v1/'))
+    expect(speechCacheKey(request, server.baseURL)).not.toBe(speechCacheKey(request))
+    // Audio cached from the test server is not what a synthesizer for another endpoint reads.
+    await new SpeechSynthesizer({ client, cacheDir }).synthesize(request)
+    const elsewhere = new OpenAI({
+      apiKey: 'test-key',
+      baseURL: `${server.baseURL.replace('/v1', '')}/other/v1`,
+      maxRetries: 0,
+    })
+    await expect(new SpeechSynthesizer({ client: elsewhere, cacheDir }).synthesize(request)).rejects.toThrow(
+      SpeechSynthesisError,
+    )
   })
 
   it('keys are unambiguous: moving text between fields changes the key', () => {
@@ -107,7 +122,7 @@ describe('SpeechSynthesizer', () => {
     const { path } = await new SpeechSynthesizer({ client, cacheDir }).synthesize(request)
     expect((await stat(cacheDir)).mode & 0o777).toBe(0o700)
     expect((await stat(path)).mode & 0o777).toBe(0o600)
-    expect(await readdir(cacheDir)).toEqual([`${speechCacheKey(request)}.pcm`])
+    expect(await readdir(cacheDir)).toEqual([`${speechCacheKey(request, server.baseURL)}.pcm`])
   })
 
   it('shares one API call between concurrent requests for the same audio', async () => {
@@ -119,7 +134,7 @@ describe('SpeechSynthesizer', () => {
 
   it('replaces a corrupted cache entry instead of trusting it', async () => {
     await new SpeechSynthesizer({ client, cacheDir }).synthesize(request)
-    await writeFile(join(cacheDir, `${speechCacheKey(request)}.pcm`), new Uint8Array(3))
+    await writeFile(join(cacheDir, `${speechCacheKey(request, server.baseURL)}.pcm`), new Uint8Array(3))
     const again = await new SpeechSynthesizer({ client, cacheDir }).synthesize(request)
     expect(again.cached).toBe(false)
     expect(again.samples.length).toBe(syntheticSpeech(request.text).length)

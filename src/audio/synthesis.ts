@@ -57,14 +57,24 @@ export class SpeechSynthesisError extends Error {
   }
 }
 
-/** Cache key: sha256 over an unambiguous JSON encoding of the format version and the request. */
-export function speechCacheKey(request: SpeechRequest): string {
+/** The speech endpoint whose audio the cache held before endpoints were part of the key. */
+const OPENAI_API = 'https://api.openai.com/v1'
+
+/**
+ * Cache key: sha256 over an unambiguous JSON encoding of the format version, the request and, for any endpoint
+ * but the OpenAI API, that endpoint: audio from a local stand-in (the dress-rehearsal server's synthetic voice)
+ * must never be streamed to the real service by a later live run sharing the cache. The OpenAI API's entries keep
+ * the key they always had.
+ */
+export function speechCacheKey(request: SpeechRequest, endpoint: string = OPENAI_API): string {
+  const base = endpoint.replace(/\/+$/, '')
   const material = JSON.stringify([
     SPEECH_CACHE_FORMAT,
     request.text,
     request.model,
     request.voice,
     request.instructions ?? null,
+    ...(base === OPENAI_API ? [] : [base]),
   ])
   return createHash('sha256').update(material, 'utf8').digest('hex')
 }
@@ -91,7 +101,7 @@ export class SpeechSynthesizer {
         new SpeechSynthesisError('Cannot synthesise caller speech: the input text is empty.'),
       )
     }
-    const key = speechCacheKey(request)
+    const key = speechCacheKey(request, this.#client.baseURL)
     const pending = this.#inFlight.get(key)
     if (pending !== undefined) return pending
     const work = this.#load(key, request, options.signal).finally(() => this.#inFlight.delete(key))

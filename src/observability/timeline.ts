@@ -81,6 +81,15 @@ export class SessionTimeline {
     return this.#wallStartMs === null ? 0 : this.#wallClock() - this.#wallStartMs
   }
 
+  /**
+   * How much caller audio was sent so far, in ms: the service's own clock for anything sent now (it stamps its
+   * events with the audio it received, and the socket keeps frames in order). Equal to nowMs() in virtual mode;
+   * in real time the wall clock may run ahead of it (connection set-up, late frames).
+   */
+  audioSentMs(): number {
+    return (this.#sentSamples * 1000) / this.sampleRateHz
+  }
+
   /** Caller audio sent now: placed on the caller channel at the current time. Returns where it was placed. */
   callerAudioSent(samples: Int16Array): { startMs: number; endMs: number } {
     if (this.#wallStartMs === null) this.#wallStartMs = this.#wallClock()

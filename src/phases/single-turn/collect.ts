@@ -61,7 +61,8 @@ export async function collectSingleTurn(
 ): Promise<CollectedResponse> {
   const { assistant, timeline, tracker } = session
   const publications = new CommentaryPublications(session)
-  const delegation = new DelegationWatch(assistant, publications)
+  const continuations = new ContinuationPositions(session)
+  const delegation = new DelegationWatch(assistant, publications, continuations)
   const toolCompletionTimes = new ToolCompletionTimes()
   const clock = new MediaClock({
     mode: timeline.mode,
@@ -134,6 +135,7 @@ export async function collectSingleTurn(
     )
   } finally {
     publications.stop()
+    continuations.stop()
   }
 }
 
@@ -204,7 +206,7 @@ const PROBE_OVER = Object.freeze({ probe: 'delegated work is still running' })
  * step the delegation began offline, and the acknowledgement the service speaks at once ("One moment.")
  * would count as speech after the result: as the answer, and as post-tool text.
  */
-class CommentaryPublications {
+export class CommentaryPublications {
   /** Commentary event ids sent per delegation that the server has not answered yet. */
   readonly #unanswered = new Map<string, Set<string>>()
   readonly #delegationOf = new Map<string, string>()
@@ -230,8 +232,13 @@ class CommentaryPublications {
         if (!ids?.delete(eventId) || ids.size > 0) return
         const span = session.timeline.delegations.find((candidate) => candidate.id === delegationId)
         if (span === undefined || span.settledMs !== null) return
-        session.timeline.delegationSettled(delegationId, receivedAtMs)
-        session.tracker.delegationSettled(delegationId, receivedAtMs)
+        // Dated on the service's clock, where the spoken answer's transcript is: the acknowledgement's end_ms
+        // (when the commentary joined the timeline). Its arrival, on our wall clock, is later than that in real
+        // time, and would leave an answer spoken at once out of the post-tool text.
+        const atMs =
+          event.type === 'session.commentary.appended' ? Math.min(event.end_ms, receivedAtMs) : receivedAtMs
+        session.timeline.delegationSettled(delegationId, atMs)
+        session.tracker.delegationSettled(delegationId, atMs)
       }),
     ]
   }
@@ -247,29 +254,67 @@ class CommentaryPublications {
 }
 
 /**
+ * Where each `response.create` (a Responses delegation's result, published) went out on the service's clock:
+ * the caller audio sent before it, by the send time the controller records for its publication.
+ */
+export class ContinuationPositions {
+  readonly #audioMsBySentAt = new Map<number, number>()
+  readonly stop: () => void
+
+  constructor(session: ScenarioSession) {
+    this.stop = session.assistant.session.onSent(({ event, sentAtMs }) => {
+      if (event.type === 'response.create') {
+        this.#audioMsBySentAt.set(sentAtMs, session.timeline.audioSentMs())
+      }
+    })
+  }
+
+  /** The service-clock position of the last publication of `delegationId`, when it was one we saw go out. */
+  publishedAt(assistant: AssistantUnderTest, delegationId: string): number | null {
+    const observed = assistant.delegations()
+    if (observed.architecture !== 'responses') return null
+    const published = observed.records.publications.filter(
+      (publication) => publication.delegationId === delegationId && publication.outcome === 'published',
+    )
+    const last = published.at(-1)
+    return last === undefined ? null : (this.#audioMsBySentAt.get(last.atMs) ?? null)
+  }
+}
+
+/**
  * Follows the controller's pending work: when it drains, every open delegation's result was published (client
- * delegation commentary still on its way to the voice model settles on arrival instead, above).
+ * delegation commentary still on its way to the voice model settles on arrival instead, above). A settlement is
+ * dated on the service's clock, where transcripts are: when its result went out (a Responses publication), else
+ * the audio sent by now. Dating it when this watch noticed, on the wall clock, would put it after an answer the
+ * voice model began at once, and leave that answer out of the post-tool text.
  */
 class DelegationWatch {
   readonly #assistant: AssistantUnderTest
   readonly #publications: CommentaryPublications
+  readonly #continuations: ContinuationPositions
   error: string | null = null
 
-  constructor(assistant: AssistantUnderTest, publications: CommentaryPublications) {
+  constructor(
+    assistant: AssistantUnderTest,
+    publications: CommentaryPublications,
+    continuations: ContinuationPositions,
+  ) {
     this.#assistant = assistant
     this.#publications = publications
+    this.#continuations = continuations
   }
 
   async update(session: ScenarioSession): Promise<void> {
     const open = session.timeline.delegations.filter((span) => span.settledMs === null)
     if (open.length === 0) return
     if (!(await this.idle())) return
-    const now = session.timeline.nowMs()
+    const sentNow = session.timeline.audioSentMs()
     const finished = (id: string) =>
       this.#assistant.delegationFinished(id) && !this.#publications.awaiting(id)
     for (const span of open.filter((candidate) => finished(candidate.id))) {
-      session.timeline.delegationSettled(span.id, now)
-      session.tracker.delegationSettled(span.id, now)
+      const atMs = Math.min(sentNow, this.#continuations.publishedAt(this.#assistant, span.id) ?? sentNow)
+      session.timeline.delegationSettled(span.id, atMs)
+      session.tracker.delegationSettled(span.id, atMs)
     }
   }
 

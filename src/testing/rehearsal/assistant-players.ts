@@ -32,7 +32,22 @@ interface Casting {
   visibleInput: AssistantVisibleInput
 }
 
-const key = (architecture: Architecture, instructions: string) => `${architecture}\u0000${instructions}`
+/**
+ * A session's identity: its architecture, instructions and the texts of its startup input items (the visible
+ * history, which the instructions do not carry: two scenarios may differ only there).
+ */
+const key = (architecture: Architecture, instructions: string, input: unknown) =>
+  [architecture, instructions, ...textsOf(input)].join('\u0000')
+
+/** Every string in `value`, depth first in key order (ids and texts alike), so field order never matters. */
+function textsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value]
+  if (Array.isArray(value)) return value.flatMap(textsOf)
+  if (typeof value !== 'object' || value === null) return []
+  return Object.keys(value)
+    .sort()
+    .flatMap((name) => textsOf((value as Record<string, unknown>)[name]))
+}
 
 /** The single-turn assistant players (voice sessions and client backend) for `scenarios`. */
 export function assistantPlayers(scenarios: readonly Scenario[]): {
@@ -46,7 +61,7 @@ export function assistantPlayers(scenarios: readonly Scenario[]): {
   // Instructions do not depend on the models; any valid ones build the same plan text.
   const models = assistantModelsFromSettings(DEFAULT_MODELS as ModelSettings)
   const byVoice = new Map<string, Casting>()
-  const byBackend = new Map<string, Casting>()
+  const byBackend = new Map<string, Casting[]>()
   for (const scenario of scenarios) {
     const visibleInput = assistantVisibleInput(scenario)
     for (const name of ARCHITECTURES) {
@@ -57,12 +72,12 @@ export function assistantPlayers(scenarios: readonly Scenario[]): {
         models,
       })
       const casting = { architecture, visibleInput }
-      if (!byVoice.has(key(name, plan.voiceInstructions)))
-        byVoice.set(key(name, plan.voiceInstructions), casting)
+      const voice = key(name, plan.voiceInstructions, plan.input)
+      if (!byVoice.has(voice)) byVoice.set(voice, casting)
       // Only client delegation sends its backend instructions to /v1/responses (Responses delegation's backend
       // runs inside the GPT-Live session).
-      if (name === 'client' && !byBackend.has(plan.backendInstructions)) {
-        byBackend.set(plan.backendInstructions, casting)
+      if (name === 'client') {
+        byBackend.set(plan.backendInstructions, [...(byBackend.get(plan.backendInstructions) ?? []), casting])
       }
     }
   }
@@ -71,7 +86,7 @@ export function assistantPlayers(scenarios: readonly Scenario[]): {
       name: 'single-turn assistant',
       behaviourFor(config) {
         const architecture: Architecture = config.delegation?.type === 'client' ? 'client' : 'responses'
-        const casting = byVoice.get(key(architecture, config.instructions ?? ''))
+        const casting = byVoice.get(key(architecture, config.instructions ?? '', config.input ?? []))
         if (casting === undefined) return null
         return hearingAware(casting.architecture.offlineBehaviour(casting.visibleInput))
       },
@@ -79,9 +94,10 @@ export function assistantPlayers(scenarios: readonly Scenario[]): {
     clientBackend: {
       name: 'client-delegation backend',
       answer(request) {
-        const casting = byBackend.get(request.instructions ?? '')
-        if (casting === undefined) return null
+        const castings = byBackend.get(request.instructions ?? '')
+        if (castings === undefined) return null
         if (!Array.isArray(request.input)) return 'input must be the item list the client backend owns'
+        const casting = likeliestCasting(castings, JSON.stringify(request.input))
         const { architecture, visibleInput } = casting
         // The architecture's own offline client backend, its tools answered from the request: the live
         // run's application executed them.
@@ -92,6 +108,24 @@ export function assistantPlayers(scenarios: readonly Scenario[]): {
       },
     },
   }
+}
+
+/**
+ * Of scenarios whose backend instructions are the same (they differ only in their visible history), the one
+ * whose history lines the conversation the backend was handed mentions most.
+ */
+function likeliestCasting(castings: readonly Casting[], conversation: string): Casting {
+  let best = castings[0] as Casting
+  let bestCount = -1
+  for (const casting of castings) {
+    const lines = casting.visibleInput.context?.history ?? []
+    const found = lines.filter((line) => conversation.includes(JSON.stringify(line.text).slice(1, -1))).length
+    if (found > bestCount) {
+      best = casting
+      bestCount = found
+    }
+  }
+  return best
 }
 
 /** The behaviour, except that a caller it could not make out gets asked again (no tool, no guess). */
