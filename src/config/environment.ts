@@ -24,6 +24,7 @@ export const ENVIRONMENT_SETTINGS: readonly EnvironmentSetting[] = [
   { variable: 'LIVE_EVALS_MAX_EXAMPLES', key: 'execution.max_examples', kind: 'integer' },
   { variable: 'LIVE_EVALS_VERBOSE', key: 'execution.verbose', kind: 'boolean' },
   { variable: 'LIVE_EVALS_TRIALS', key: 'execution.trials', kind: 'integer' },
+  { variable: 'LIVE_EVALS_FAULTS', key: 'execution.faults', kind: 'string', phases: ['run'] },
   // CRAWL only: WALK replays recordings and RUN has no synthesized caller, so neither has a speech cache.
   { variable: 'LIVE_EVALS_REFRESH_AUDIO', key: 'audio.refresh_audio', kind: 'boolean', phases: ['crawl'] },
   { variable: 'OPENAI_ASSISTANT_MODE', key: 'assistant.mode', kind: 'string' },

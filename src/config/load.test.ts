@@ -111,6 +111,7 @@ describe('built-in defaults', () => {
     expect(settings.grading).toMatchObject({ enabled: true, repetitions: 1 })
     expect(Object.keys(settings.execution).sort()).toEqual([
       'concurrency',
+      'faults',
       'max_examples',
       'mode',
       'results_dir',
