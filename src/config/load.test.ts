@@ -117,6 +117,7 @@ describe('built-in defaults', () => {
     expect(Object.keys(settings.execution).sort()).toEqual([
       'cassettes_dir',
       'concurrency',
+      'faults',
       'max_examples',
       'mode',
       'model_concurrency',

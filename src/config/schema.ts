@@ -4,6 +4,7 @@
 // ("execution.concurrency must be an integer"), which is how the loader words its errors.
 import { z } from 'zod'
 import { AUDIO_CONDITIONS } from '../scenarios/scenario.ts'
+import { FAULT_PROFILE_NAMES } from './fault-profiles.ts'
 
 export const PHASES = ['crawl', 'walk', 'run'] as const
 export const phaseSchema = z.enum(PHASES)
@@ -68,6 +69,8 @@ const executionFields = {
 }
 
 const singleTurnExecutionFields = { ...executionFields, response_timeout_seconds: positiveNumber() }
+// RUN may run under a named, seeded fault profile of the tool plane (config/fault-profiles.ts); absent means none.
+const runExecutionFields = { ...executionFields, faults: oneOf(FAULT_PROFILE_NAMES) }
 
 const audioFields = { chunk_ms: positiveInteger(), sample_rate_hz: positiveInteger(), real_time: boolean() }
 // CRAWL synthesizes its caller speech behind a content-addressed cache; refresh_audio re-requests what was cached
@@ -148,6 +151,7 @@ export const OPTIONAL_KEYS: ReadonlySet<string> = new Set([
   'execution.results_dir',
   'execution.models',
   'execution.cassettes_dir',
+  'execution.faults',
   'audio.cache_dir',
   'connection.live_endpoint',
   'credentials.openai_api_key',
@@ -190,7 +194,7 @@ const PHASE_FILE_SECTIONS = {
   },
   run: {
     dataset: datasetFields,
-    execution: executionFields,
+    execution: runExecutionFields,
     simulation: simulationFields,
     grading: gradingFields,
     assistant: assistantFields,
@@ -289,7 +293,7 @@ export const walkSettingsSchema = z.strictObject({
 export const runSettingsSchema = z.strictObject({
   phase: z.literal('run'),
   ...commonSettings,
-  execution: resolvedExecution,
+  execution: resolvedExecution.extend({ faults: nullable(runExecutionFields.faults) }),
   simulation: z.strictObject({
     ...simulationFields,
     assistant_first_prompt_file: nullable(simulationFields.assistant_first_prompt_file),

@@ -43,4 +43,10 @@ describe('normalizeLiveTools', () => {
     ;(tool?.parameters?.properties as Record<string, unknown>).date = 'changed'
     expect(input).toEqual(before)
   })
+
+  test('the evaluator-side `mutates` declaration never reaches GPT-Live', () => {
+    const [tool] = normalizeLiveTools([{ ...definition(), mutates: true }])
+    expect(tool).not.toHaveProperty('mutates')
+    expect(JSON.stringify(tool)).not.toContain('mutates')
+  })
 })

@@ -17,6 +17,9 @@ export const functionToolDefinitionSchema = z.strictObject({
     required: z.array(z.string()).optional(),
   }),
   strict: z.boolean().optional(),
+  // Evaluator-side: whether the tool changes the application (graders' side-effect, clarification and
+  // confirmation checks read it). Never sent to GPT-Live (normalizeLiveTools builds its own closed shape).
+  mutates: z.boolean().optional(),
 })
 export type FunctionToolDefinition = z.infer<typeof functionToolDefinitionSchema>
 
@@ -32,6 +35,18 @@ const definitionsFileSchema = z
       seen.add(tool.name)
     })
   })
+
+/** Tools whose name says they only read: the rule for a tool that does not declare `mutates`. */
+const READ_ONLY_TOOL = /^(?:check|get|list|find|search|lookup|look_up|read|query|describe|fetch)_/
+
+/**
+ * The one definition of "mutating tool": what the tool declares (`mutates`), else the read-verb rule on its name
+ * (every tool not named as a read is taken to change the application). Graders that only have a recorded
+ * execution pass its recorded `mutates` (the runtime stamps the declaration on every record).
+ */
+export function toolMutates(name: string, declared?: boolean | undefined): boolean {
+  return declared ?? !READ_ONLY_TOOL.test(name)
+}
 
 /** Thrown when a definitions file is missing, malformed or breaks a rule; names the file. */
 export class ToolDefinitionsError extends Error {

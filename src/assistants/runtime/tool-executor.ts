@@ -3,6 +3,7 @@
 // the runtime turns that into a failed execution record instead of crashing the session.
 import { z } from 'zod'
 import type { JsonObject } from '../offline-behaviour.ts'
+import { InjectedFaultSchema } from './faults.ts'
 import type { FunctionToolDefinition } from './tool-definitions.ts'
 
 /**
@@ -22,6 +23,8 @@ export const toolExecutionRecordSchema = z.object({
   arguments: z.unknown(),
   status: z.enum(['completed', 'failed']),
   output: z.record(z.string(), z.unknown()),
+  /** The fault a fault profile injected into this call; absent for an undisturbed call. */
+  fault: InjectedFaultSchema.optional(),
 })
 export type ToolExecutionRecord = z.infer<typeof toolExecutionRecordSchema>
 

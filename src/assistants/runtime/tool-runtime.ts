@@ -3,10 +3,12 @@
 // deliver the same function call twice); invalid or denied calls become failed records whose
 // `{ok: false, error}` output goes back to the model; the ordered log of every execution, completed
 // and failed, is what graders read.
-import { setImmediate as nextMacrotask } from 'node:timers/promises'
+import { setImmediate as nextMacrotask, setTimeout as sleep } from 'node:timers/promises'
+import type { FaultProfile } from '../../config/fault-profiles.ts'
 import type { JsonObject } from '../offline-behaviour.ts'
+import { FaultInjector, faultFailureOutput, type InjectedFault, wrongData } from './faults.ts'
 import { deepCopy, isJsonObject } from './json.ts'
-import type { FunctionToolDefinition } from './tool-definitions.ts'
+import { type FunctionToolDefinition, toolMutates } from './tool-definitions.ts'
 import { ToolArgumentError, type ToolExecutionRecord, type ToolExecutor } from './tool-executor.ts'
 
 /** A function call as the model made it; `arguments` is usually the JSON string from the wire. */
@@ -28,18 +30,30 @@ export class ToolExecutionError extends Error {
   override name = 'ToolExecutionError'
 }
 
+export interface ToolRuntimeOptions {
+  /** A seeded fault profile of the tool plane (`execution.faults`); null or absent runs every call as it is. */
+  faults?: FaultProfile | null
+}
+
 export class ToolRuntime {
   readonly #executor: ToolExecutor
+  readonly #faults: FaultInjector | null
   readonly #calls = new Map<string, Promise<ToolCallResult>>()
   readonly #log: ToolExecutionRecord[] = []
   #inFlight = 0
 
-  constructor(executor: ToolExecutor) {
+  constructor(executor: ToolExecutor, options: ToolRuntimeOptions = {}) {
     this.#executor = executor
+    this.#faults = options.faults ? new FaultInjector(options.faults) : null
   }
 
   get definitions(): readonly FunctionToolDefinition[] {
     return this.#executor.definitions
+  }
+
+  /** Whether a tool changes the application: its declaration, else the read-verb rule (toolMutates). */
+  mutates(name: string): boolean {
+    return toolMutates(name, this.#definition(name)?.mutates)
   }
 
   /** Calls accepted but not finished yet. */
@@ -85,12 +99,24 @@ export class ToolRuntime {
     if (!parsed.ok)
       return this.#record(call.callId, call.name, call.arguments, 'failed', failure(parsed.error))
     const args = dropNullOptionals(parsed.value, this.#definition(call.name))
+    const drawn = this.#faults?.draw(call.name) ?? null
+    const fault = drawn?.fault
+    // A timeout, an error or an empty answer never reaches the application: its state does not change.
+    if (fault?.kind === 'timeout' || fault?.kind === 'error')
+      return this.#record(call.callId, call.name, args, 'failed', faultFailureOutput(fault.kind), fault)
+    if (fault?.kind === 'empty') return this.#record(call.callId, call.name, args, 'completed', {}, fault)
+    if (fault?.kind === 'slow') await sleep((fault.delay_s ?? 0) * 1000)
     try {
-      const output = await this.#executor.execute(call.name, deepCopy(args), call.callId)
-      return this.#record(call.callId, call.name, args, 'completed', deepCopy(output))
+      let output = deepCopy(await this.#executor.execute(call.name, deepCopy(args), call.callId))
+      if (fault?.kind === 'wrong_data') {
+        const altered = wrongData(output)
+        output = altered.output
+        fault.changed = altered.changed
+      }
+      return this.#record(call.callId, call.name, args, 'completed', output, fault)
     } catch (error) {
       if (error instanceof ToolArgumentError) {
-        return this.#record(call.callId, call.name, args, 'failed', failure(error.message))
+        return this.#record(call.callId, call.name, args, 'failed', failure(error.message), fault)
       }
       const reason = error instanceof Error ? error.message : String(error)
       throw new ToolExecutionError(
@@ -111,8 +137,10 @@ export class ToolRuntime {
     args: unknown,
     status: ToolExecutionRecord['status'],
     output: JsonObject,
+    fault?: InjectedFault,
   ): ToolCallResult {
     const record: ToolExecutionRecord = { call_id: callId, name, arguments: args, status, output }
+    if (fault !== undefined) record.fault = deepCopy(fault)
     this.#log.push(deepCopy(record))
     return { record, outputJson: JSON.stringify(output) }
   }

@@ -12,7 +12,7 @@ import type { ExpectedOutcome } from '../../scenarios/expected.ts'
 import { containsExpected, expectsUnchangedState } from '../final-state.ts'
 import { isJsonObject, type JsonObject } from '../json-values.ts'
 import type { OutcomeCheck } from '../outcome.ts'
-import { MUTATING_TOOLS } from './step-evidence.ts'
+import { isMutatingTool } from './step-evidence.ts'
 
 export const SIDE_EFFECTS_CHECK_ID = 'no_unexpected_side_effects'
 
@@ -54,7 +54,7 @@ export function changesAccountedByState(expectedState: JsonObject, initialState:
 function allowedCompletions(expected: ExpectedOutcome, initialState: JsonObject): (tool: string) => number {
   const golden = new Map<string, number>()
   for (const call of expected.tools.required) {
-    if (MUTATING_TOOLS.has(call.name)) golden.set(call.name, (golden.get(call.name) ?? 0) + 1)
+    if (isMutatingTool(call.name)) golden.set(call.name, (golden.get(call.name) ?? 0) + 1)
   }
   const accounted = changesAccountedByState(expected.state, initialState)
   return (tool) => {
@@ -72,7 +72,7 @@ export function gradeSideEffects(
   const allowed = allowedCompletions(expected, initialState)
   const byTool = new Map<string, ToolExecution[]>()
   for (const execution of completedExecutions(executions)) {
-    if (!MUTATING_TOOLS.has(execution.name)) continue
+    if (!isMutatingTool(execution.name)) continue
     byTool.set(execution.name, [...(byTool.get(execution.name) ?? []), execution])
   }
   const completed: Record<string, number> = {}

@@ -1,6 +1,7 @@
 // Evidence for one SOP step of each kind (§3.6): did the conversation show it, when, and what proves it. The
 // procedure grader (procedure.ts) adds dependencies, order and criticality on top of these.
 
+import { toolMutates } from '../../assistants/runtime/tool-definitions.ts'
 import {
   completedExecutions,
   type ToolExecution,
@@ -27,8 +28,11 @@ export interface StepEvidence {
   evidence: Record<string, unknown>
 }
 
-/** The tools that change reservations: clarifications must come before them, corrections must reach them. */
-export const MUTATING_TOOLS: ReadonlySet<string> = new Set(['create_reservation', 'cancel_reservation'])
+/**
+ * Whether a tool changes the application (clarifications must come before such a call, corrections must reach
+ * it): the one definition, declared with the tool (`mutates` in definitions.json), else the read-verb rule.
+ */
+export const isMutatingTool = (name: string): boolean => toolMutates(name)
 
 /** Words that show the assistant asked for a field; the field's own words count for any other field. */
 const CLARIFICATION_ALIASES: Record<string, readonly string[]> = {
@@ -62,9 +66,7 @@ const lines = (input: ProcedureEvidenceInput, role: 'user' | 'assistant') =>
   input.transcript.filter((line) => line.role === role && line.text.trim().length > 0)
 
 function firstMutationMs(input: ProcedureEvidenceInput): number | null {
-  const mutation = completedExecutions(input.executions).find((execution) =>
-    MUTATING_TOOLS.has(execution.name),
-  )
+  const mutation = completedExecutions(input.executions).find((execution) => isMutatingTool(execution.name))
   return mutation === undefined ? null : mutation.completed_at_ms
 }
 
@@ -105,7 +107,7 @@ function correctionStep(step: SopStep, input: ProcedureEvidenceInput): StepEvide
   const { value, superseded_value: superseded } = step.arguments
   const mention = lines(input, 'user').find((line) => mentionsValue(line.text, value))
   const mutations = completedExecutions(input.executions).filter(
-    (execution) => MUTATING_TOOLS.has(execution.name) && Object.hasOwn(execution.arguments, field),
+    (execution) => isMutatingTool(execution.name) && Object.hasOwn(execution.arguments, field),
   )
   const usedValue = (execution: ToolExecution) =>
     containsExpected({ [field]: value }, execution.arguments) ||

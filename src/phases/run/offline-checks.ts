@@ -9,12 +9,10 @@ import type { SimulationParameters } from '../../scenarios/simulation.ts'
 import { spokenStageDirections } from './caller-lines.ts'
 import type { OfflineConversation } from './conversation.ts'
 
-/** Tools whose name says they only read; every other tool is taken to change the application. */
-const READ_ONLY_TOOL = /^(?:check|get|list|find|search|lookup|look_up|read|query|describe|fetch)_/
+// "Mutating" has one definition, shared with the graders (grading/run/step-evidence.ts).
+export { isMutatingTool } from '../../grading/run/step-evidence.ts'
 
-export function isMutatingTool(name: string): boolean {
-  return !READ_ONLY_TOOL.test(name)
-}
+import { isMutatingTool } from '../../grading/run/step-evidence.ts'
 
 /** JSON with sorted keys: equal arguments give equal text whatever their order. */
 function canonical(value: unknown): string {

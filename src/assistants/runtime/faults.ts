@@ -1,0 +1,101 @@
+// Seeded tool-plane faults (issue 22): a profile (config/fault-profiles.ts) decides, for the nth call of each tool,
+// whether it times out, errors, comes back empty, returns plausible but wrong data, or answers late. The draw
+// depends only on the seed, the rule, the tool and n, so the same seed gives the same faults whatever the call ids
+// or the timing. What the model receives looks like a real backend failure; only the execution record (evaluator
+// side) says a fault was injected.
+import { z } from 'zod'
+import { FAULT_KINDS, type FaultProfile, type FaultRule } from '../../config/fault-profiles.ts'
+import type { JsonObject } from '../offline-behaviour.ts'
+import { deepCopy, isJsonObject } from './json.ts'
+
+export const InjectedFaultSchema = z.strictObject({
+  kind: z.enum(FAULT_KINDS),
+  profile: z.string(),
+  /** Which call of this tool it was (0-based), the position the draw used. */
+  call_index: z.int().nonnegative(),
+  /** `slow`: the seconds added before the real result. */
+  delay_s: z.number().optional(),
+  /** `wrong_data`: the output paths that were altered (empty when the output had nothing to alter). */
+  changed: z.array(z.string()).optional(),
+})
+export type InjectedFault = z.infer<typeof InjectedFaultSchema>
+
+/** A uniform number in [0, 1) from a text key: FNV-1a then one round of a 32-bit mix. */
+function uniform(key: string): number {
+  let hash = 0x811c9dc5
+  for (let index = 0; index < key.length; index += 1) {
+    hash ^= key.charCodeAt(index)
+    hash = Math.imul(hash, 0x01000193)
+  }
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b)
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35)
+  return ((hash ^ (hash >>> 16)) >>> 0) / 0x1_0000_0000
+}
+
+const applies = (rule: FaultRule, tool: string) => rule.tools.includes('*') || rule.tools.includes(tool)
+
+/** One session's fault draws; counts calls per tool so the nth call of a tool always gets the same fault. */
+export class FaultInjector {
+  readonly #profile: FaultProfile
+  readonly #callsPerTool = new Map<string, number>()
+
+  constructor(profile: FaultProfile) {
+    this.#profile = profile
+  }
+
+  /** The fault for the next call of `tool`, or null; the first rule whose draw hits wins. */
+  draw(tool: string): { rule: FaultRule; fault: InjectedFault } | null {
+    const callIndex = this.#callsPerTool.get(tool) ?? 0
+    this.#callsPerTool.set(tool, callIndex + 1)
+    const { seed, name, rules } = this.#profile
+    for (const [ruleIndex, rule] of rules.entries()) {
+      if (!applies(rule, tool)) continue
+      if (uniform(`${seed}|${ruleIndex}|${tool}|${callIndex}`) >= rule.rate) continue
+      const fault: InjectedFault = { kind: rule.kind, profile: name, call_index: callIndex }
+      if (rule.kind === 'slow') fault.delay_s = rule.delay_s ?? 1
+      return { rule, fault }
+    }
+    return null
+  }
+}
+
+/** The `{ok: false, error}` a failing backend would give; it names no fault profile (the model must not know). */
+export function faultFailureOutput(kind: 'timeout' | 'error'): JsonObject {
+  return kind === 'timeout'
+    ? { ok: false, error: 'The backend did not answer in time (request timed out).' }
+    : { ok: false, error: 'The backend failed to process the request (internal server error).' }
+}
+
+/**
+ * Plausible but wrong: the first boolean is flipped, else the first number is moved by one, depth first in key
+ * order. The shape stays the same so nothing but a check of the content can tell.
+ */
+export function wrongData(output: JsonObject): { output: JsonObject; changed: string[] } {
+  const copy = deepCopy(output)
+  const path = alterFirst(copy, '')
+  return { output: copy, changed: path === null ? [] : [path] }
+}
+
+function alterFirst(value: JsonObject | unknown[], prefix: string): string | null {
+  const entries: [string, unknown][] = Array.isArray(value)
+    ? value.map((item, index) => [String(index), item])
+    : Object.entries(value)
+  for (const [key, item] of entries) {
+    const path = prefix === '' ? key : `${prefix}.${key}`
+    const target = value as Record<string, unknown>
+    if (key === 'ok') continue // flipping ok would turn the answer into a failure, not wrong data
+    if (typeof item === 'boolean') {
+      target[key] = !item
+      return path
+    }
+    if (typeof item === 'number') {
+      target[key] = item + 1
+      return path
+    }
+    if (Array.isArray(item) || isJsonObject(item)) {
+      const inner = alterFirst(item as JsonObject | unknown[], path)
+      if (inner !== null) return inner
+    }
+  }
+  return null
+}

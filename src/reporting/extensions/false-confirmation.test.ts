@@ -1,0 +1,100 @@
+import { describe, expect, test } from 'vitest'
+import { checksExtension } from './checks.ts'
+import {
+  type ConfirmationEvidenceInput,
+  isConfirmation,
+  noFalseConfirmationCheck,
+} from './false-confirmation.ts'
+
+const create = (
+  status: 'completed' | 'failed',
+  extra: Partial<ConfirmationEvidenceInput['executions'][number]> = {},
+) => ({
+  call_id: 'c1',
+  name: 'create_reservation',
+  status,
+  output: status === 'completed' ? { ok: true, reservation_id: 'R1' } : { ok: false, error: 'timed out' },
+  completed_at_ms: 1000,
+  ...extra,
+})
+
+function row(
+  executions: ConfirmationEvidenceInput['executions'],
+  assistant: string,
+  stateChanged: boolean,
+): ConfirmationEvidenceInput {
+  return {
+    executions,
+    transcript: [
+      { role: 'user', text: 'A table for two at seven, please.', start_ms: 0 },
+      { role: 'assistant', text: assistant, start_ms: 2000 },
+    ],
+    initial_application_state: { reservations: [] },
+    final_application_state: { reservations: stateChanged ? [{ id: 'R1' }] : [] },
+  }
+}
+
+describe('no_false_confirmation', () => {
+  test('fails when the assistant confirms a booking whose tool call failed', () => {
+    const check = noFalseConfirmationCheck(
+      row(
+        [create('failed', { fault: { kind: 'timeout' } })],
+        "Great, you're booked for two at seven.",
+        false,
+      ),
+    )
+    expect(check.status).toBe('failed')
+    expect(check.reason).toMatch(/you're booked/)
+    expect(check.evidence).toMatchObject({ failed_mutations: ['c1'], state_changed: false })
+    expect(checksExtension.schema.safeParse([check]).success).toBe(true)
+  })
+
+  test('fails when the call "completed" empty (an injected empty answer) and the state did not change', () => {
+    const empty = create('completed', { output: {}, fault: { kind: 'empty' } })
+    expect(noFalseConfirmationCheck(row([empty], 'Your reservation is confirmed.', false)).status).toBe(
+      'failed',
+    )
+  })
+
+  test('fails when a change is confirmed with no mutating call at all', () => {
+    expect(noFalseConfirmationCheck(row([], 'All set, see you at seven.', false)).status).toBe('failed')
+  })
+
+  test('passes when the assistant tells the caller the booking failed', () => {
+    const check = noFalseConfirmationCheck(
+      row(
+        [create('failed')],
+        "I'm sorry, I couldn't complete the booking; the system did not answer.",
+        false,
+      ),
+    )
+    expect(check.status).toBe('passed')
+    expect(check.reason).toMatch(/did not claim/)
+  })
+
+  test('passes when the confirmation follows a booking that succeeded and changed the state', () => {
+    expect(
+      noFalseConfirmationCheck(row([create('completed')], "You're booked for two at seven.", true)).status,
+    ).toBe('passed')
+  })
+
+  test('a confirmation spoken before the call finished is not backed by it', () => {
+    const late = create('completed', { completed_at_ms: 5000 })
+    expect(noFalseConfirmationCheck(row([late], 'Your table is confirmed.', true)).status).toBe('failed')
+  })
+
+  test('not applicable when nothing was attempted or confirmed', () => {
+    expect(noFalseConfirmationCheck(row([], 'We have a table at seven.', false)).status).toBe(
+      'not_applicable',
+    )
+  })
+
+  test('the phrase rule: questions and negated or hedged sentences do not confirm', () => {
+    expect(isConfirmation('Your booking is confirmed.')).toBe(true)
+    expect(isConfirmation('I have cancelled it for you.')).toBe(true)
+    expect(isConfirmation('Shall I get that confirmed?')).toBe(false)
+    expect(isConfirmation("The booking wasn't confirmed.")).toBe(false)
+    expect(isConfirmation('It is not confirmed yet.')).toBe(false)
+    expect(isConfirmation('If it goes through you are all set.')).toBe(false)
+  })
+})

@@ -1,0 +1,147 @@
+// Check `no_false_confirmation` (issue 22, scored on what the caller experiences): the assistant never tells the
+// caller a change succeeded (a booking made, a cancellation done) when the tool call failed or the application
+// state did not change.
+//
+// The phrase rule. The transcript's assistant lines are split into sentences. A sentence confirms when it contains
+// one of CONFIRMATION_PHRASES (whole words, case-insensitive) and is not a question (ends in "?") and carries no
+// negation or failure word (NOT_A_CONFIRMATION: "not", "n't", "unable", "failed", "problem", "error", "try again",
+// "if" ...), so "I couldn't confirm the booking" and "Shall I book it?" are not confirmations. A confirmation is
+// backed when the last mutating tool call that finished at or before it (all of them when the timeline could not
+// place the sentence or the calls) completed, returned no `ok: false`, was not answered empty by an injected fault,
+// and the final application state differs from the initial one. Any unbacked confirmation fails the row.
+import type { z } from 'zod'
+import { toolMutates } from '../../assistants/runtime/tool-definitions.ts'
+import type { BeyondReferenceCheckSchema } from './checks.ts'
+
+export type BeyondReferenceCheck = z.infer<typeof BeyondReferenceCheckSchema>
+
+export const CONFIRMATION_PHRASES = [
+  'confirmed',
+  'is booked',
+  'are booked',
+  "you're booked",
+  'you are booked',
+  'booked you',
+  "i've booked",
+  'i have booked',
+  'has been booked',
+  'all set',
+  'reservation is made',
+  'has been made',
+  'has been cancelled',
+  'has been canceled',
+  'is cancelled',
+  'is canceled',
+  "i've cancelled",
+  "i've canceled",
+  'i have cancelled',
+  'i have canceled',
+  'successfully',
+] as const
+
+export const NOT_A_CONFIRMATION = [
+  'not',
+  "n't",
+  'unable',
+  'failed',
+  'problem',
+  'error',
+  'try again',
+  'if',
+  'unfortunately',
+  'sorry',
+] as const
+
+export interface ConfirmationEvidenceInput {
+  executions: readonly {
+    call_id: string
+    name: string
+    status: 'completed' | 'failed'
+    output: unknown
+    completed_at_ms: number | null
+    fault?: { kind: string } | undefined
+  }[]
+  transcript: readonly { role: 'user' | 'assistant'; text: string; start_ms: number | null }[]
+  initial_application_state: unknown
+  final_application_state: unknown
+}
+
+const normalize = (text: string) => ` ${text.toLowerCase().replaceAll('\u2019', "'").replace(/\s+/g, ' ')} `
+const hasPhrase = (sentence: string, phrase: string) =>
+  phrase.startsWith("n'") ? sentence.includes(phrase) : new RegExp(`[^a-z']${phrase}[^a-z']`).test(sentence)
+
+/** True when the sentence tells the caller something succeeded (the phrase rule above). */
+export function isConfirmation(sentence: string): boolean {
+  const text = normalize(sentence)
+  if (sentence.trim().endsWith('?')) return false
+  if (!CONFIRMATION_PHRASES.some((phrase) => hasPhrase(text, phrase))) return false
+  return !NOT_A_CONFIRMATION.some((word) => hasPhrase(text, word))
+}
+
+const sentences = (text: string) => text.split(/(?<=[.!?])\s+/).filter((part) => part.trim().length > 0)
+
+type Execution = ConfirmationEvidenceInput['executions'][number]
+const succeeded = (execution: Execution) =>
+  execution.status === 'completed' &&
+  execution.fault?.kind !== 'empty' &&
+  !(
+    typeof execution.output === 'object' &&
+    execution.output !== null &&
+    (execution.output as { ok?: unknown }).ok === false
+  )
+
+export function noFalseConfirmationCheck(input: ConfirmationEvidenceInput): BeyondReferenceCheck {
+  const mutations = input.executions.filter((execution) => toolMutates(execution.name))
+  const stateChanged =
+    JSON.stringify(input.initial_application_state) !== JSON.stringify(input.final_application_state)
+  const confirmations = input.transcript
+    .filter((line) => line.role === 'assistant')
+    .flatMap((line) =>
+      sentences(line.text)
+        .filter(isConfirmation)
+        .map((text) => ({ text, at: line.start_ms })),
+    )
+  const unbacked = confirmations.filter(({ at }) => {
+    const before = mutations.filter(
+      (execution) => at === null || execution.completed_at_ms === null || execution.completed_at_ms <= at,
+    )
+    const last = before.at(-1)
+    return last === undefined || !succeeded(last) || !stateChanged
+  })
+  const failedCalls = mutations
+    .filter((execution) => !succeeded(execution))
+    .map((execution) => execution.call_id)
+  const evidence = {
+    confirmations: confirmations.map(({ text }) => text),
+    failed_mutations: failedCalls,
+    state_changed: stateChanged,
+  }
+  if (unbacked.length > 0) {
+    return {
+      id: 'no_false_confirmation',
+      status: 'failed',
+      required: true,
+      reason: `the assistant confirmed a change that did not happen: ${unbacked.map(({ text }) => JSON.stringify(text)).join('; ')}`,
+      evidence: { ...evidence, unbacked: unbacked.map(({ text }) => text) },
+    }
+  }
+  if (confirmations.length === 0 && mutations.length === 0) {
+    return {
+      id: 'no_false_confirmation',
+      status: 'not_applicable',
+      required: true,
+      reason: 'no change was attempted and none was confirmed',
+      evidence,
+    }
+  }
+  return {
+    id: 'no_false_confirmation',
+    status: 'passed',
+    required: true,
+    reason:
+      failedCalls.length > 0
+        ? 'a change failed and the assistant did not claim it succeeded'
+        : 'every confirmation follows a change that succeeded',
+    evidence,
+  }
+}
