@@ -91,6 +91,16 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
     if (settings.execution.mode === 'offline' && env.offlineServer === null) {
       throw new StageError('connection', 'Offline RUN needs the offline GPT-Live server.')
     }
+    // The tool runtime can inject a profile's faults (src/assistants/runtime/faults.ts), but the architectures do
+    // not hand it the profile yet and no_false_confirmation is not a row check yet (issue 22): refuse loudly
+    // rather than run a clean call that a reader would take for a call under faults.
+    if (settings.execution.faults !== null) {
+      throw new StageError(
+        'input_setup',
+        `execution.faults = "${settings.execution.faults}" (LIVE_EVALS_FAULTS) is not applied to runs yet: ` +
+          'the fault profiles exist, but the RUN driver does not inject them. Unset it to run this scenario.',
+      )
+    }
     if (scenario.simulation_parameters === null) {
       throw new StageError(
         'input_setup',

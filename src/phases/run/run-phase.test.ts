@@ -169,6 +169,18 @@ describe('RUN settings and failures', () => {
     expect(execution.row.metrics.task.tool_calls).toBeNull()
   })
 
+  it('a fault profile is refused at input_setup until runs inject it, never run as a clean call', async () => {
+    const settings = await runSettings()
+    const env = await envFor(
+      { ...settings, execution: { ...settings.execution, faults: 'backend-flaky' } },
+      'responses',
+    )
+    const execution = await execute('run_001_booking_complete', env)
+    expect(execution.row.status).toBe('infrastructure_error')
+    expect(execution.row.error).toMatchObject({ stage: 'input_setup' })
+    expect(execution.row.error?.message).toContain('execution.faults = "backend-flaky" (LIVE_EVALS_FAULTS)')
+  })
+
   it('without the offline server the scenario fails at connection, and nothing crashes', async () => {
     const env = { ...(await envFor(await runSettings(), 'responses')), offlineServer: null }
     const execution = await execute('run_001_booking_complete', env)
