@@ -141,10 +141,8 @@ export async function regradeRun(options: RegradeOptions): Promise<RegradeOutcom
     }
     // Which assistant was evaluated is a fact of the run, not a grade: a regraded row keeps it.
     const assistant = row.observability?.[EXTENSION_KEY]?.assistant ?? null
-    // So is how late the harness sent the call's audio: it was measured while the call ran.
-    const pacing = row.observability?.[EXTENSION_KEY]?.pacing
     try {
-      rows.push(withPacing(withAssistant(await regradeRow(row, from, to, options), assistant), pacing))
+      rows.push(withAssistant(await regradeRow(row, from, to, options), assistant))
       regraded++
     } catch (error) {
       // One unreadable scenario is that row's problem; the others are still graded.
@@ -210,7 +208,7 @@ async function regradeRow(
   )
   // A trial's details are in its own folder (<id>__t<i>): the row says where.
   const detailsPath = row.artifacts.details ?? artifactLayout(row.scenario_id).details
-  const graded = buildGradedRow({
+  const built = buildGradedRow({
     scenario_id: row.scenario_id,
     title: row.title ?? scenario.title,
     facts: judged.facts,
@@ -224,6 +222,9 @@ async function regradeRow(
     provenance: (row.observability?.provenance as Record<string, unknown> | undefined) ?? {},
     recording: row.recording,
   })
+  // How late the harness sent the call's audio was measured while the call ran, not graded: the regraded row,
+  // and the details written from it (as a run writes them), keep it.
+  const graded = withPacing(built, row.observability?.[EXTENSION_KEY]?.pacing)
   const final =
     options.verdict?.({
       scenario,
