@@ -45,6 +45,12 @@ export interface SpeechSynthesizerOptions {
    * synthesizer produced itself is still reused, so a refresh run pays once per distinct request.
    */
   refresh?: boolean
+  /**
+   * What the cache key names as the endpoint, instead of the client's base URL. Cassettes keep their speech under
+   * a label of their own, so a replay finds what a recording made whichever server it was made against, and no
+   * other cache can ever answer with it.
+   */
+  keyEndpoint?: string
 }
 
 /** Failure of the `audio_synthesis` stage; the message says which request and what to do. */
@@ -88,11 +94,13 @@ export class SpeechSynthesizer {
   /** Requests in flight, so concurrent scenarios asking for the same audio share one API call. */
   readonly #inFlight = new Map<string, Promise<SynthesizedSpeech>>()
   #directoryReady: Promise<void> | null = null
+  readonly #keyEndpoint: string | null
 
   constructor(options: SpeechSynthesizerOptions) {
     this.#client = options.client
     this.#cacheDir = options.cacheDir
     this.#refresh = options.refresh ?? false
+    this.#keyEndpoint = options.keyEndpoint ?? null
   }
 
   synthesize(request: SpeechRequest, options: { signal?: AbortSignal } = {}): Promise<SynthesizedSpeech> {
@@ -101,7 +109,7 @@ export class SpeechSynthesizer {
         new SpeechSynthesisError('Cannot synthesise caller speech: the input text is empty.'),
       )
     }
-    const key = speechCacheKey(request, this.#client.baseURL)
+    const key = speechCacheKey(request, this.#keyEndpoint ?? this.#client.baseURL)
     const pending = this.#inFlight.get(key)
     if (pending !== undefined) return pending
     const work = this.#load(key, request, options.signal).finally(() => this.#inFlight.delete(key))
