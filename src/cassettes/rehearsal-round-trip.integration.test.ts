@@ -75,6 +75,8 @@ const comparable = (row: unknown) =>
     JSON.stringify(row, (key, value) =>
       /(_ms|_seconds|_at|latency|duration|session_id|artifacts|rationale)$/.test(key) ||
       key === 'cassette' ||
+      // How late this run's own frames went out: a measurement of the harness, like a latency.
+      key === 'pacing' ||
       key === 'provenance'
         ? undefined
         : value,

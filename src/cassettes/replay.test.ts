@@ -81,8 +81,10 @@ function comparable(row: ResultItem, withoutVerdict = false): unknown {
   const text = JSON.stringify(withoutVerdict ? rest : row, (key, value) => {
     if (withoutVerdict && key === 'passed') return undefined
     if (/(_ms|_seconds|_at|latency|duration|session_id|artifacts|rationale)$/.test(key)) return undefined
+    // pacing is how late this run's own frames went out: a measurement of the harness, like a latency.
     if (
       key === 'cassette' ||
+      key === 'pacing' ||
       key === 'provenance' ||
       key === 'failed_checks' ||
       key === 'status' ||
