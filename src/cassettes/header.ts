@@ -1,26 +1,13 @@
 // The cassette header: what a recording depends on, so replay can refuse one that cannot answer this run.
-import { readFileSync } from 'node:fs'
 import { VERSION as OPENAI_SDK_VERSION } from 'openai/version'
 import type { PhaseSettings } from '../config/index.ts'
+import { liveEvalsVersion } from '../package/version.ts'
 import { jsonHash } from './hashes.ts'
 import { CASSETTE_VERSION, type CassetteHeader, type SessionRecord } from './schema.ts'
 
 /** `<scenario id>__<architecture>`, and `__t<n>` for trial n of a trials run: the row a cassette replays. */
 export function cassetteIdOf(scenarioId: string, architecture: string, trial: number | null): string {
   return `${scenarioId}__${architecture}${trial === null ? '' : `__t${trial}`}`
-}
-
-function liveEvalsVersion(): string {
-  for (const up of ['../../package.json', '../../../package.json']) {
-    try {
-      const manifest = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as {
-        name?: string
-        version?: string
-      }
-      if (manifest.name === 'live-evals' && typeof manifest.version === 'string') return manifest.version
-    } catch {}
-  }
-  return 'unknown'
 }
 
 /** The settings that change what a run sends or when; paths, credentials and output folders are left out. */

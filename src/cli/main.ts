@@ -1,7 +1,7 @@
 // Entry point of the `live-evals` command: one verb per module, loaded only when used so that a verb's
 // dependencies (audio, network) cost nothing to the others. Adding a verb is one line in VERBS.
-import { readFileSync } from 'node:fs'
 import { redactText } from '../config/outbound-redaction.ts'
+import { liveEvalsVersion } from '../package/version.ts'
 
 /** Where a command writes; verbs receive it so tests can read what a command printed. */
 export interface CommandIO {
@@ -92,21 +92,6 @@ export function untilStopped(stop?: AbortSignal): Promise<void> {
   })
 }
 
-/** The version in the package.json of this installation (the checkout's, or the installed package's). */
-function packageVersion(): string {
-  // src/cli/main.ts in a checkout, dist/src/cli/main.js installed: package.json is two or three folders up.
-  for (const up of ['../../package.json', '../../../package.json']) {
-    try {
-      const manifest = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as {
-        name?: string
-        version?: string
-      }
-      if (manifest.name === 'live-evals' && typeof manifest.version === 'string') return manifest.version
-    } catch {}
-  }
-  return 'unknown'
-}
-
 function helpText(): string {
   const lines = ['Usage: live-evals <command> [arguments]', '', 'Commands:']
   for (const [name, verb] of Object.entries(VERBS)) lines.push(`  ${name.padEnd(16)} ${verb.summary}`)
@@ -130,7 +115,7 @@ export async function main(argv: readonly string[], given: CommandIO = processIO
     return 0
   }
   if (verbName === '--version' || verbName === '-v' || verbName === 'version') {
-    io.out(`${packageVersion()}\n`)
+    io.out(`${liveEvalsVersion()}\n`)
     return 0
   }
   if (verbName === undefined) {

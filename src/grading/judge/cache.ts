@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path'
 import { z } from 'zod'
 import { writeFileAtomically } from '../../artifacts/atomic-file.ts'
 import { makePrivateDirectories, PRIVATE_DIRECTORY_MODE } from '../../artifacts/private-directories.ts'
+import { stableJson } from '../../artifacts/stable-json.ts'
 import { SEMANTIC_DIMENSIONS } from '../semantic-applicability.ts'
 import { JudgeDecisionSchema } from './decision-schema.ts'
 
@@ -41,17 +42,6 @@ export interface JudgeCache {
 /** SHA-256 of a JSON value with object keys sorted, so equal evidence hashes equally whatever its key order. */
 export function contentHash(value: unknown): string {
   return createHash('sha256').update(stableJson(value)).digest('hex')
-}
-
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value)
-      .filter(([, item]) => item !== undefined)
-      .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${stableJson(item)}`).join(',')}}`
-  }
-  return JSON.stringify(value) ?? 'null'
 }
 
 /** The cache in `directory`, or null (no caching) when the directory is null. */
