@@ -40,6 +40,10 @@ const ASSISTANT = { mode: 'responses', endpoint: '' }
 // Replay stops at the first divergence unless a run asks to see them all.
 const REPLAY = { match: 'strict' }
 
+// explain: five trials per arm, since 5/5 against 0/5 gives a shift whose 95% interval stays well above 0 (two
+// trials barely do, one never does); a cap that keeps a live explain of a few scenarios to a few dollars; a seed.
+const EXPLAIN = { trials: 5, max_reruns: 100, seed: 1 }
+
 // The judge runs in live mode unless turned off. Its cache (<results folder>/.judge_cache when cache_dir is
 // unset) is on: re-judging the same evidence with the same model and prompt does not pay twice.
 export const DEFAULT_GRADING = {
@@ -76,6 +80,7 @@ const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
     grading: DEFAULT_GRADING,
     assistant: ASSISTANT,
     replay: REPLAY,
+    explain: EXPLAIN,
   },
   walk: {
     dataset: DATASET,
@@ -84,6 +89,7 @@ const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
     grading: DEFAULT_GRADING,
     assistant: ASSISTANT,
     replay: REPLAY,
+    explain: EXPLAIN,
   },
   run: {
     dataset: DATASET,
@@ -116,6 +122,7 @@ const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
     grading: DEFAULT_GRADING,
     assistant: ASSISTANT,
     replay: REPLAY,
+    explain: EXPLAIN,
   },
 }
 

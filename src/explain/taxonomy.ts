@@ -1,0 +1,60 @@
+// The voice failure classes, read from what the interventions did, never from a judge. A failure that an
+// intervention fixes takes that intervention's class: clean audio or a perfect hearing fixed it, so the
+// assistant misheard; removing a barge-in fixed it, so it was turn-taking; and so on. When no applicable
+// intervention changes the outcome, the upstream causes they test are ruled out and what the unchanged re-runs
+// still fail names the class: the right tool with wrong arguments (tool_arguments) or a wrong final state
+// (state). Anything else stays `unexplained`: no guess.
+import type { FailureClass, InterventionId, Rerun } from './schema.ts'
+
+const CLASS_OF_INTERVENTION: Record<InterventionId, FailureClass> = {
+  clean_audio: 'mishearing',
+  text_for_audio: 'mishearing',
+  remove_barge_in: 'turn_taking',
+  suppress_delegation: 'delegation_decision',
+  force_delegation: 'delegation_decision',
+  correct_tool_result: 'backend_fault_handling',
+  faults_off: 'backend_fault_handling',
+}
+
+export function classOfIntervention(intervention: InterventionId): FailureClass {
+  return CLASS_OF_INTERVENTION[intervention]
+}
+
+const PHRASES: Record<FailureClass, string> = {
+  mishearing: 'a hearing failure',
+  turn_taking: 'a turn-taking failure',
+  delegation_decision: 'a delegation-decision failure',
+  tool_arguments: 'a tool-arguments failure',
+  backend_fault_handling: 'a backend-fault-handling failure',
+  state: 'a state failure',
+  unexplained: 'no class',
+  not_reproduced: 'a failure that did not reproduce',
+}
+
+export function classPhrase(failureClass: FailureClass): string {
+  return PHRASES[failureClass]
+}
+
+/** Checks and dimensions that say the final application state is wrong (single-turn and RUN names). */
+const STATE_FAILURES = new Set([
+  'final_state',
+  'application_state',
+  'verified_state_change',
+  'no_unexpected_side_effects',
+])
+
+/**
+ * The class of what the unchanged re-runs still fail, when no intervention changed the outcome: the right tool
+ * called with wrong arguments, else a wrong final state, else none.
+ */
+export function remainingClass(reruns: readonly Rerun[]): { class: FailureClass; because: string | null } {
+  const failed = reruns.filter((rerun) => rerun.status === 'failed')
+  const dimensions = new Set(failed.flatMap((rerun) => rerun.failed_dimensions))
+  const checks = new Set(failed.flatMap((rerun) => rerun.failed_checks))
+  if (dimensions.has('parameter_accuracy') && !dimensions.has('tool_selection')) {
+    return { class: 'tool_arguments', because: 'parameter_accuracy (the right tool, wrong arguments)' }
+  }
+  const state = [...new Set([...dimensions, ...checks])].filter((id) => STATE_FAILURES.has(id)).sort()
+  if (state.length > 0) return { class: 'state', because: state.join(', ') }
+  return { class: 'unexplained', because: null }
+}
