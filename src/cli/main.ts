@@ -53,6 +53,11 @@ const VERBS: Record<string, VerbEntry> = {
       '<run-dir> [--judge] [--out DIR]  re-grade a finished CRAWL/WALK run from its artifacts into a new run',
     load: () => import('./grade.ts'),
   },
+  explain: {
+    summary:
+      '<run-dir> [--scenario ID] [--trials K]  why failed scenarios failed: re-run each with one change at a time',
+    load: () => import('./explain.ts'),
+  },
   report: {
     summary: '<run-dir>... [--out F]  write report.html in each run folder; several runs: a comparison page',
     load: () => import('./report.ts'),

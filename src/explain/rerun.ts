@@ -2,6 +2,7 @@
 // draws, through the same engine a run uses (runScenario: caller source, drive, observe, assess, record) and the
 // default test body's verdict. Its artifacts go to their own folder inside the explain folder,
 // `reruns/<scenario id>/<arm>/`, one trial per `__t<i>` entry, as a trials run lays them out.
+import { rm } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import OpenAI from 'openai'
 import { makePrivateDirectories } from '../artifacts/private-directories.ts'
@@ -116,6 +117,19 @@ function callerSourceFor(
     : liveTextCaller(settings, env.directory)
 }
 
+/**
+ * The recordings of trial 1 of each arm are kept (to listen to the control against an intervention); those of
+ * later trials are removed, their transcripts, events and details kept: a WAV triple is megabytes, and k of them
+ * per arm per scenario would make an explain folder hundreds of megabytes.
+ */
+async function dropRepeatedAudio(runDirectory: string, execution: ScenarioExecution, trial: number) {
+  if (trial === 1) return
+  const { input_audio, output_audio, conversation_audio } = execution.row.artifacts
+  for (const path of [input_audio, output_audio, conversation_audio]) {
+    if (path !== null) await rm(join(runDirectory, path), { force: true })
+  }
+}
+
 export interface RerunRequest {
   failed: FailedScenario
   /** null: the control (nothing changed). */
@@ -159,6 +173,7 @@ export async function rerun(env: RerunEnvironment, request: RerunRequest): Promi
     application: architecture.createApplication(assistantVisibleInput(scenario)),
     ...(env.signal === undefined ? {} : { signal: env.signal }),
   })
+  await dropRepeatedAudio(runDirectory, execution, trial)
   const row = defaultBodyVerdict(
     scenarioRunOf(
       {

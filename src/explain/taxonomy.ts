@@ -45,13 +45,17 @@ const STATE_FAILURES = new Set([
 
 /**
  * The class of what the unchanged re-runs still fail, when no intervention changed the outcome: the right tool
- * called with wrong arguments, else a wrong final state, else none.
+ * called with wrong arguments, else a wrong final state, else none. A wrong or missing tool call is named but
+ * not classed: the state it leaves wrong follows from it, and no intervention tested why it was chosen.
  */
 export function remainingClass(reruns: readonly Rerun[]): { class: FailureClass; because: string | null } {
   const failed = reruns.filter((rerun) => rerun.status === 'failed')
   const dimensions = new Set(failed.flatMap((rerun) => rerun.failed_dimensions))
   const checks = new Set(failed.flatMap((rerun) => rerun.failed_checks))
-  if (dimensions.has('parameter_accuracy') && !dimensions.has('tool_selection')) {
+  if (dimensions.has('tool_selection')) {
+    return { class: 'unexplained', because: 'tool_selection (a wrong or missing tool call)' }
+  }
+  if (dimensions.has('parameter_accuracy')) {
     return { class: 'tool_arguments', because: 'parameter_accuracy (the right tool, wrong arguments)' }
   }
   const state = [...new Set([...dimensions, ...checks])].filter((id) => STATE_FAILURES.has(id)).sort()

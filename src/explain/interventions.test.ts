@@ -1,0 +1,99 @@
+// Which interventions apply to a row, and why the others do not: decided from what the row recorded, each
+// missing one with a reason a reader can check.
+import { describe, expect, test } from 'vitest'
+import type { LoadedScenario } from '../scenarios/index.ts'
+import { applicableArms, type RowFacts } from './interventions.ts'
+import { INTERVENTION_IDS } from './schema.ts'
+
+const CLEAN_SIBLING = { id: 'walk_001_clean' } as LoadedScenario
+
+function facts(overrides: Partial<RowFacts>): RowFacts {
+  return {
+    phase: 'crawl',
+    mode: 'offline',
+    delegated: true,
+    recordingCondition: null,
+    cleanSibling: null,
+    callerCondition: null,
+    bargeInsSaid: [],
+    bargeInsScheduled: [],
+    faultedResults: 0,
+    faultProfile: null,
+    ...overrides,
+  }
+}
+
+const armsOf = (row: RowFacts) => applicableArms(row, INTERVENTION_IDS).arms.map((arm) => arm.arm)
+const reasonOf = (row: RowFacts, id: string) =>
+  applicableArms(row, INTERVENTION_IDS).notApplicable.find((entry) => entry.intervention === id)?.reason
+
+describe('applicableArms', () => {
+  test('an offline CRAWL row that delegated: only suppressing the delegation applies', () => {
+    const row = facts({})
+    expect(armsOf(row)).toEqual(['suppress_delegation'])
+    expect(reasonOf(row, 'clean_audio')).toMatch(/synthetic speech/)
+    expect(reasonOf(row, 'text_for_audio')).toMatch(/already heard exactly as its text/)
+    expect(reasonOf(row, 'force_delegation')).toBe('the assistant delegated')
+    expect(reasonOf(row, 'faults_off')).toBe('the run had no fault profile')
+  })
+
+  test('a WALK row under a preset: its clean sibling, the text, in the catalogue order', () => {
+    const row = facts({
+      phase: 'walk',
+      recordingCondition: 'noisy',
+      cleanSibling: { scenario: CLEAN_SIBLING },
+    })
+    expect(armsOf(row)).toEqual(['clean_audio', 'text_for_audio', 'suppress_delegation'])
+    const plan = applicableArms(row, INTERVENTION_IDS).arms[0]
+    expect(plan?.change).toEqual({ kind: 'scenario', scenario: CLEAN_SIBLING })
+    expect(plan?.label).toContain('walk_001_clean')
+  })
+
+  test('a WALK row whose clean recording cannot be found says where it looked', () => {
+    const row = facts({
+      phase: 'walk',
+      recordingCondition: 'noisy',
+      cleanSibling: { missing: 'none in x.json' },
+    })
+    expect(reasonOf(row, 'clean_audio')).toBe('none in x.json')
+    expect(reasonOf(facts({ phase: 'walk', recordingCondition: 'clean' }), 'clean_audio')).toMatch(/already/)
+  })
+
+  test('a RUN row: the preset removed, one arm per barge-in that was said', () => {
+    const row = facts({
+      phase: 'run',
+      callerCondition: 'telephony',
+      bargeInsScheduled: ['a', 'b', 'c'],
+      bargeInsSaid: ['a', 'c'],
+    })
+    expect(armsOf(row)).toEqual([
+      'clean_audio',
+      'remove_barge_in-a',
+      'remove_barge_in-c',
+      'suppress_delegation',
+    ])
+    expect(reasonOf(row, 'text_for_audio')).toMatch(/speaks its own lines/)
+    expect(reasonOf(facts({ phase: 'run', bargeInsScheduled: ['a'] }), 'remove_barge_in')).toMatch(/was said/)
+    expect(reasonOf(facts({ phase: 'run', callerCondition: 'clean' }), 'clean_audio')).toMatch(
+      /no acoustic preset/,
+    )
+  })
+
+  test('delegation: forced only live, and only where the assistant did not delegate', () => {
+    expect(reasonOf(facts({ delegated: false }), 'force_delegation')).toMatch(
+      /offline, the scripted behaviour/,
+    )
+    expect(armsOf(facts({ delegated: false, mode: 'live' }))).toEqual(['force_delegation'])
+    expect(reasonOf(facts({ delegated: null }), 'suppress_delegation')).toBe('the assistant did not delegate')
+  })
+
+  test('faults: the tool results only where a fault altered one, the profile only where there was one', () => {
+    expect(armsOf(facts({ delegated: false, faultProfile: 'backend-down', faultedResults: 2 }))).toEqual([
+      'correct_tool_result',
+      'faults_off',
+    ])
+    expect(reasonOf(facts({ faultProfile: 'backend-flaky' }), 'correct_tool_result')).toMatch(
+      /no tool result/,
+    )
+  })
+})
