@@ -4,12 +4,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import {
-  misheardWalkDataset,
-  ROOT,
-  recordOfflineRun,
-  scratchFolder,
-} from '../explain/explain.test-helpers.ts'
+import { misheardWalkDataset, ROOT, recordRun, scratchFolder } from '../explain/explain.test-helpers.ts'
 import { settingsFromToml } from '../phases/single-turn/test-support.ts'
 import { captureIO } from './capture-io.ts'
 import { explainCommand } from './explain.ts'
@@ -29,7 +24,7 @@ beforeAll(async () => {
       '[execution]',
       'mode = "offline"',
     ])
-  failing = await recordOfflineRun({
+  failing = await recordRun({
     settings: await walk(dataset),
     dataset,
     architecture: 'client',
@@ -37,7 +32,7 @@ beforeAll(async () => {
     only: ['explain_misheard_noisy'],
   })
   const bundled = join(ROOT, 'scenarios/walk/restaurant.json')
-  passing = await recordOfflineRun({
+  passing = await recordRun({
     settings: await walk(bundled),
     dataset: bundled,
     architecture: 'client',

@@ -7,7 +7,7 @@ import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { settingsFromToml } from '../phases/single-turn/test-support.ts'
-import { ROOT, recordOfflineRun, scratchFolder, writeJson } from './explain.test-helpers.ts'
+import { ROOT, recordRun, scratchFolder, writeJson } from './explain.test-helpers.ts'
 import { explainRun } from './explain-run.ts'
 import { ExplainInputError } from './source-run.ts'
 
@@ -44,7 +44,7 @@ beforeAll(async () => {
   ]
   toml = join(folder, 'run.toml')
   await writeFile(toml, `${lines.join('\n')}\n`)
-  run = await recordOfflineRun({
+  run = await recordRun({
     settings: await settingsFromToml('run', lines),
     dataset,
     architecture: 'responses',

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { settingsFromToml } from '../phases/single-turn/test-support.ts'
 import { writeRunReport } from '../report/write-report.ts'
-import { misheardWalkDataset, recordOfflineRun, scratchFolder } from './explain.test-helpers.ts'
+import { misheardWalkDataset, recordRun, scratchFolder } from './explain.test-helpers.ts'
 import { explainRun } from './explain-run.ts'
 import { loadExplanation } from './load-explanations.ts'
 import { EXPLAIN_FILE, ExplainDocumentSchema, SUMMARY_FILE } from './schema.ts'
@@ -25,7 +25,7 @@ beforeAll(async () => {
     '[execution]',
     'mode = "offline"',
   ])
-  run = await recordOfflineRun({
+  run = await recordRun({
     settings,
     dataset,
     architecture: 'responses',

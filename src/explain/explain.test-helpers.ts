@@ -24,10 +24,11 @@ export async function scratchFolder(): Promise<string> {
 }
 
 /**
- * A finished offline run of `dataset` in `architecture`, as `npx vitest run` would leave it: the artifacts, the
- * scenario snapshots and results.json (with the phase's configuration). Returns the run folder.
+ * A finished run of `dataset` in `architecture`, as `npx vitest run` would leave it: the artifacts, the scenario
+ * snapshots and results.json (with the phase's configuration). Offline against a fresh offline server; live
+ * against whatever the settings point at (the dress-rehearsal server in tests). Returns the run folder.
  */
-export async function recordOfflineRun(options: {
+export async function recordRun(options: {
   settings: PhaseSettings
   dataset: string
   architecture: Architecture
@@ -39,12 +40,13 @@ export async function recordOfflineRun(options: {
   const scenarios = (await loadDataset(options.dataset)).scenarios.filter(
     (scenario) => options.only === undefined || options.only.includes(scenario.id),
   )
+  const mode = settings.execution.mode
   const reserved = await reserveRunDirectory(
     options.resultsDir,
-    `${settings.phase}_offline_${architecture}`,
+    `${settings.phase}_${mode}_${architecture}`,
     new Date(),
   )
-  const server = await startOfflineLiveServer()
+  const server = mode === 'offline' ? await startOfflineLiveServer() : null
   const interventions =
     settings.phase === 'run'
       ? await loadInterventions(settings.simulation.interventions_file, null)
@@ -80,13 +82,13 @@ export async function recordOfflineRun(options: {
       )
     }
   } finally {
-    await server.close()
+    await server?.close()
   }
   const document = buildResultsDocument(
     {
       id: reserved.name,
       module: settings.phase,
-      execution_mode: 'offline_fixture',
+      execution_mode: mode === 'offline' ? 'offline_fixture' : 'live',
       interaction: phase.interaction,
       dataset: options.dataset,
       configuration: phase.configuration(settings, architecture, ROOT),
