@@ -143,7 +143,31 @@ export function armDirectory(directory: string, scenarioId: string, arm: string)
   return join(directory, 'reruns', scenarioId, arm)
 }
 
+/**
+ * One re-run. Whatever fails while it is set up (a folder, a missing key for the text-to-speech caller) is that
+ * re-run's infrastructure error, naming what failed, never the end of the explain: the engine already turns a
+ * failure inside the conversation into one.
+ */
 export async function rerun(env: RerunEnvironment, request: RerunRequest): Promise<Rerun> {
+  try {
+    return await rerunOnce(env, request)
+  } catch (error) {
+    return {
+      trial: request.trial,
+      draws: request.draws,
+      status: 'infrastructure_error',
+      failed_checks: [],
+      failed_dimensions: [],
+      error: {
+        stage: 'input_setup',
+        message: `explain could not set up this re-run: ${(error as Error).message}`,
+      },
+      details: null,
+    }
+  }
+}
+
+async function rerunOnce(env: RerunEnvironment, request: RerunRequest): Promise<Rerun> {
   const { failed, plan, trial, draws } = request
   const change = plan?.change ?? null
   const settings = settingsFor(env.settings, change, draws)
