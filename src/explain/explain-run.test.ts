@@ -159,6 +159,32 @@ describe('explain, offline, a misheard WALK request', () => {
     expect(written.explanations).toHaveLength(1)
   }, 120_000)
 
+  test('a trials run: the scenario is explained once, naming the trials that failed', async () => {
+    const settings = await settingsFromToml('walk', ['[execution]', 'mode = "offline"'])
+    const dataset = join(folder, 'misheard-walk.json')
+    const trials = await recordRun({
+      settings,
+      dataset,
+      architecture: 'responses',
+      resultsDir: join(folder, 'trials'),
+      only: ['explain_misheard_noisy'],
+      trials: 2,
+    })
+    const { document } = await explainRun({
+      runDirectory: trials,
+      scenario: null,
+      config: null,
+      explain: { trials: 2 },
+      env: {},
+    })
+    expect(document.explanations).toHaveLength(1)
+    expect(document.explanations[0]).toMatchObject({
+      scenario_id: 'explain_misheard_noisy',
+      run_rows: { failed_trials: [1, 2], total: 2 },
+      decisive: { intervention: 'text_for_audio' },
+    })
+  }, 120_000)
+
   test("the run's report shows the newest explanation", async () => {
     const { document } = await explain({ scenario: 'explain_misheard_noisy', explain: { trials: 2 } })
     const loaded = await loadExplanation(run, document.run.id)

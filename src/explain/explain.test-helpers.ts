@@ -34,6 +34,8 @@ export async function recordRun(options: {
   architecture: Architecture
   resultsDir: string
   only?: readonly string[]
+  /** execution.trials: each scenario runs this many times, one row per trial (default 1). */
+  trials?: number
 }): Promise<string> {
   const { settings, architecture } = options
   const phase = phaseModule(settings.phase)
@@ -53,8 +55,12 @@ export async function recordRun(options: {
       : undefined
   const rows = []
   try {
-    for (const scenario of scenarios as LoadedScenario[]) {
+    const trials = options.trials ?? 1
+    for (const [scenario, trial] of (scenarios as LoadedScenario[]).flatMap((scenario) =>
+      Array.from({ length: trials }, (_, index) => [scenario, index + 1] as const),
+    )) {
       const env = {
+        trial: trials > 1 ? trial : null,
         settings,
         runDirectory: reserved.path,
         offlineServer: server,
