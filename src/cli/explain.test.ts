@@ -1,7 +1,7 @@
 // `live-evals explain` on the command line: what it prints and how it exits, for a run it explains and for every
 // input it must refuse (no run folder, a run with no failed rows, an unknown or passing --scenario, a bad
 // --trials, a bad price table); the report is rewritten with the explanation.
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { misheardWalkDataset, ROOT, recordRun, scratchFolder } from '../explain/explain.test-helpers.ts'
@@ -87,6 +87,23 @@ describe('live-evals explain', () => {
     await mkdir(empty, { recursive: true })
     expect((await explain([empty])).err).toMatch(
       /results\.json cannot be read \(ENOENT\): not a finished run folder/,
+    )
+
+    const broken = join(folder, 'broken-run')
+    await mkdir(broken, { recursive: true })
+    await writeFile(join(broken, 'results.json'), '{"schema_version": ')
+    expect((await explain([broken])).err).toMatch(/broken-run\/results\.json is not JSON/)
+    await writeFile(join(broken, 'results.json'), '{"schema_version": "2.0"}')
+    expect((await explain([broken])).err).toMatch(/results\.json: not a results document \(run: /)
+
+    // A failed row whose details are gone cannot be re-run: it is named, with the file, and nothing else breaks.
+    const copy = join(folder, 'copy', 'run')
+    await cp(failing, copy, { recursive: true })
+    await rm(join(copy, 'transcripts'), { recursive: true })
+    const unreadable = await explain([copy, '--out', join(folder, 'copy-explained')])
+    expect(unreadable.code).toBe(0)
+    expect(unreadable.out).toMatch(
+      /explain_misheard_noisy: not explained \(unreadable\): .*transcripts\/explain_misheard_noisy\.json does not exist/,
     )
 
     const nothing = await explain([passing])

@@ -163,6 +163,7 @@ export async function explainRun(options: ExplainOptions): Promise<ExplainOutcom
         `(${plan.arms.map((arm) => arm.arm).join(', ') || 'none applies'}) = ${plan.reruns} re-runs`,
     )
   }
+  for (const entry of skipped) log(`  ${entry.scenarioId}: not explained (${entry.reason}): ${entry.message}`)
   log(
     `budget: ${budgeted.admittedReruns} of ${budgeted.planned} re-runs fit under the cap of ${maxReruns}` +
       (budgeted.over.length === 0 ? '' : ` (${budgeted.over.length} scenario(s) will not be explained)`) +

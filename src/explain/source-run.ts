@@ -1,10 +1,13 @@
 // What `explain` reads of a finished run: its results.json, the failed scenarios (one entry per scenario, however
 // many of its trials failed), each one's scenario snapshot and the details of its first failed row. Every problem
 // is an ExplainInputError naming the folder, file or scenario, and what to do.
-import { readFile, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { artifactPathProblem } from '../artifacts/destinations.ts'
 import type { Architecture } from '../assistants/frontend/index.ts'
 import type { Phase } from '../config/index.ts'
+import { MAX_RESULTS_FILE_BYTES } from '../gate/load.ts'
+import { InputFileError, readInputFile } from '../inputs/read-input-file.ts'
 import { readScenarioSnapshot } from '../phases/engine/scenario-snapshot.ts'
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import { type ResultItem, type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
@@ -62,20 +65,18 @@ export async function readSourceRun(runDirectory: string): Promise<SourceRun> {
     throw new ExplainInputError(`no run folder at ${directory} (${(error as NodeJS.ErrnoException).code})`)
   }
   const file = join(directory, 'results.json')
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (error) {
-    throw new ExplainInputError(
-      `${file} cannot be read (${(error as NodeJS.ErrnoException).code}): not a finished run folder; ` +
-        'if the run was killed, rebuild it first with `live-evals results`',
-    )
-  }
   let value: unknown
   try {
-    value = JSON.parse(text)
+    value = await readJsonFile(file, MAX_RESULTS_FILE_BYTES)
   } catch (error) {
-    throw new ExplainInputError(`${file} is not JSON (${(error as Error).message})`)
+    const refusal = error instanceof InputFileError ? error.refusal : null
+    if (refusal?.kind === 'unreadable') {
+      throw new ExplainInputError(
+        `${file} cannot be read (${refusal.code}): not a finished run folder; ` +
+          'if the run was killed, rebuild it first with `live-evals results`',
+      )
+    }
+    throw new ExplainInputError((error as Error).message)
   }
   const parsed = ResultsDocumentSchema.safeParse(value)
   if (!parsed.success) {
@@ -126,15 +127,25 @@ export function failedDimensionsOf(row: ResultItem): string[] {
 /** The checks only the semantic judge decides: a failure on these alone is not re-run (re-runs are not judged). */
 const JUDGE_CHECKS = new Set(['semantic_outcome', 'semantic_requirements', 'assertion:toSatisfyRubric'])
 
+/** A run's own details files are far smaller (the report reads them under the same cap). */
+const MAX_DETAILS_BYTES = 64 * 1024 * 1024
+
+/** A JSON file read under a size cap (a FIFO or a device is refused, not waited on); the errors name the file. */
+async function readJsonFile(file: string, maxBytes: number): Promise<unknown> {
+  const bytes = await readInputFile(file, maxBytes)
+  try {
+    return JSON.parse(Buffer.from(bytes).toString('utf8'))
+  } catch (error) {
+    throw new Error(`${file} is not JSON (${(error as Error).message})`)
+  }
+}
+
 async function readDetails(directory: string, row: ResultItem): Promise<Record<string, unknown>> {
   if (row.artifacts.details === null) throw new Error('the row names no details file')
+  const problem = artifactPathProblem(row.artifacts.details)
+  if (problem !== null) throw new Error(`the row's details path ${row.artifacts.details}: ${problem}`)
   const file = join(directory, row.artifacts.details)
-  let value: unknown
-  try {
-    value = JSON.parse(await readFile(file, 'utf8'))
-  } catch (error) {
-    throw new Error(`${file} cannot be read as JSON (${(error as Error).message})`)
-  }
+  const value = await readJsonFile(file, MAX_DETAILS_BYTES)
   if (!isObject(value)) throw new Error(`${file} is not a details object`)
   return value
 }
