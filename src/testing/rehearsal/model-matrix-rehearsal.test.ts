@@ -12,11 +12,11 @@ import { captureIO } from '../../cli/capture-io.ts'
 import { run as gate } from '../../cli/gate.ts'
 import { run as report } from '../../cli/report.ts'
 import { EXTENSION_KEY } from '../../reporting/extensions/registry.ts'
-import { type ResultsDocument, ResultsDocumentSchema } from '../../reporting/result-schema.ts'
+import type { ResultsDocument } from '../../reporting/result-schema.ts'
 import {
   type ChildRun,
   ROOT,
-  runDirectoriesIn,
+  resultsDocumentsIn,
   runVitest,
   SPAWN_TIMEOUT_MS,
   scratch,
@@ -40,7 +40,7 @@ let dir = ''
 let results = ''
 let child: ChildRun = { code: null, output: '' }
 let wallSeconds = 0
-const documents = new Map<string, ResultsDocument>()
+let documents = new Map<string, ResultsDocument>()
 /** Every session.start the server saw: its model, and whether it carried instructions (a scenario's assistant). */
 const sessionStarts: { model: string; scenario: boolean }[] = []
 
@@ -88,10 +88,7 @@ beforeAll(async () => {
   })
   wallSeconds = (performance.now() - started) / 1000
   console.info(`model matrix through the rehearsal, live: the child Vitest took ${wallSeconds.toFixed(1)} s`)
-  for (const name of await runDirectoriesIn(results)) {
-    const text = await readFile(join(results, name, 'results.json'), 'utf8')
-    documents.set(name, ResultsDocumentSchema.parse(JSON.parse(text)))
-  }
+  documents = await resultsDocumentsIn(results)
 }, 2 * SPAWN_TIMEOUT_MS)
 
 afterAll(async () => {
