@@ -4,6 +4,7 @@ import { buildResultRow, infrastructureErrorRow } from '../src/reporting/result-
 import { ResultsDocumentSchema } from '../src/reporting/result-schema.ts'
 import { withAssistant } from '../src/reporting/row-assistant.ts'
 import { initialMeta } from '../src/vitest/meta.ts'
+import { plannedRunFixture } from '../src/vitest/planned-run.test-helpers.ts'
 import type { PlannedRun, RunPlan } from '../src/vitest/run-plan.ts'
 import {
   consoleSummaryLines,
@@ -12,24 +13,7 @@ import {
   rowsOfRun,
 } from './run-results.ts'
 
-function plannedRun(architecture: 'responses' | 'client'): PlannedRun {
-  const name = `crawl_offline_${architecture}_20260818_000000_000Z`
-  return {
-    architecture,
-    directory: `/results/${name}`,
-    name,
-    resultsFile: `/results/${name}/results.json`,
-    claim: null,
-    metadata: {
-      id: name,
-      module: 'crawl',
-      execution_mode: 'offline_fixture',
-      interaction: 'single_turn',
-      dataset: '/data/crawl.json',
-      configuration: { assistant_mode: architecture },
-    },
-  }
-}
+const plannedRun = (architecture: 'responses' | 'client') => plannedRunFixture({ architecture })
 
 const responses = plannedRun('responses')
 const client = plannedRun('client')

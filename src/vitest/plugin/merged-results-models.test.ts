@@ -1,29 +1,19 @@
 // Merging the shards of a model matrix: each (model, architecture) merges on its own, and its console label names
 // the model, as the unsharded run's lines do (console-label.ts); a single-model run keeps the plain architecture.
 import { describe, expect, test } from 'vitest'
+import { plannedRunFixture } from '../planned-run.test-helpers.ts'
 import type { PlannedRun } from '../run-plan.ts'
 import { consoleLabel } from './console-label.ts'
 import { mergeShardedRuns, type ShardModule } from './merged-results.ts'
 
+/** One model's responses run of the matrix named "matrix" (or of a single-model run). */
 function plannedRun(model: string, multiModel: boolean): PlannedRun {
-  const name = multiModel ? `matrix_${model}_responses` : 'matrix_responses'
-  return {
-    model,
-    multiModel,
-    architecture: 'responses',
-    directory: `/results/${name}`,
-    name,
+  const run = plannedRunFixture({
+    name: multiModel ? `matrix_${model}_responses` : 'matrix_responses',
     resultsFile: 'results.shard-1-of-2.json',
-    claim: null,
-    metadata: {
-      id: name,
-      module: 'crawl',
-      execution_mode: 'offline_fixture',
-      interaction: 'single_turn',
-      dataset: '/data/crawl.json',
-      configuration: { model, assistant_mode: 'responses' },
-    },
-  }
+    ...(multiModel ? { matrixModel: model } : {}),
+  })
+  return { ...run, model, multiModel }
 }
 
 function shard(runs: PlannedRun[], index: number): ShardModule {
