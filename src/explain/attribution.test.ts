@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'vitest'
 import { type ArmOutcome, armOf, decisiveArm, effectOf, explanationOf } from './attribution.ts'
 import type { InterventionId, Rerun } from './schema.ts'
+import { classOfIntervention, failureResolved } from './taxonomy.ts'
 
 const DRAWS = { caller_offset_ms: 0, preset_seed: null, fault_seed: null }
 
@@ -16,6 +17,7 @@ function rerun(
     trial,
     draws: DRAWS,
     status,
+    resolved: status === 'infrastructure_error' ? null : status === 'passed',
     failed_checks: status === 'failed' ? (failed.failed_checks ?? ['application_state']) : [],
     failed_dimensions: status === 'failed' ? (failed.failed_dimensions ?? []) : [],
     error: status === 'infrastructure_error' ? { stage: 'connection', message: 'refused' } : null,
@@ -36,6 +38,8 @@ function outcome(
     intervention,
     label: arm,
     target: null,
+    measure: 'verdict',
+    class: intervention === null ? null : classOfIntervention(intervention),
     reruns: Array.from({ length: k }, (_, index) =>
       rerun(index < passed ? 'passed' : 'failed', index + 1, failed),
     ),
@@ -54,13 +58,13 @@ describe('arm statistics', () => {
   test('5/5 against 0/5: Wilson intervals and the Newcombe shift, written out', () => {
     const control = armOf(outcome('control', null, 0, 5), null)
     // Wilson for 0/5: centre z²/2n / (1 + z²/n), half-width the same, so [0, z²/(n + z²)] = [0, 0.4345].
-    expect(control.pass_rate.estimate).toBe(0)
-    expect(control.pass_rate.lower).toBe(0)
-    expect(control.pass_rate.upper).toBeCloseTo(3.8415 / (5 + 3.8415), 4)
+    expect(control.rate.estimate).toBe(0)
+    expect(control.rate.lower).toBe(0)
+    expect(control.rate.upper).toBeCloseTo(3.8415 / (5 + 3.8415), 4)
     expect(control.shift).toBeNull()
     expect(control.effect).toBeNull()
     const fixed = armOf(outcome('text_for_audio', 'text_for_audio', 5, 5), control)
-    expect(fixed.pass_rate.lower).toBeCloseTo(5 / (5 + 3.8415), 4)
+    expect(fixed.rate.lower).toBeCloseTo(5 / (5 + 3.8415), 4)
     // Newcombe: delta − sqrt((p2 − l2)² + (u1 − p1)²) = 1 − sqrt(0.4345² + 0.4345²) = 0.3855.
     expect(fixed.shift?.delta).toBe(1)
     expect(fixed.shift?.lower).toBeCloseTo(1 - Math.SQRT2 * (3.8415 / 8.8415), 3)
@@ -85,7 +89,7 @@ describe('arm statistics', () => {
     expect(arm).toMatchObject({ passed: 1, n: 1, infrastructure_errors: 1 })
     const none = armOf({ ...outcome('x', 'clean_audio', 0, 0), reruns: [rerun('infrastructure_error')] }, arm)
     expect(none.n).toBe(0)
-    expect(none.pass_rate).toEqual({ estimate: null, lower: null, upper: null })
+    expect(none.rate).toEqual({ estimate: null, lower: null, upper: null })
     expect(none.effect).toBe('unknown')
   })
 
@@ -109,7 +113,7 @@ describe('the decisive intervention and the class', () => {
       outcome('suppress_delegation', 'suppress_delegation', 5, 5),
     ])
     expect(explanation.interventions.map((arm) => arm.effect)).toEqual(['no_shift', 'fixes', 'fixes'])
-    expect(explanation.decisive).toMatchObject({ intervention: 'suppress_delegation', passed: 5, n: 5 })
+    expect(explanation.decisive).toMatchObject({ intervention: 'suppress_delegation', successes: 5, n: 5 })
     expect(explanation.classification).toMatchObject({ class: 'delegation_decision', basis: 'intervention' })
     expect(explanation.summary).toBe(
       'fixed by suppress_delegation in 5/5 (unchanged 0/5): a delegation-decision failure',
@@ -188,5 +192,71 @@ describe('the decisive intervention and the class', () => {
     ])
     expect(strong.interventions[0]?.effect).toBe('worsens')
     expect(strong.decisive).toBeNull()
+  })
+})
+
+describe('the fault arms: judged on whether the run failure is gone', () => {
+  test('failureResolved: the run’s failed checks pass, and only the expected outcome may fail instead', () => {
+    const run = ['no_false_confirmation', 'assertion:toCompleteTask']
+    const rerun = (status: Rerun['status'], failed_checks: string[]) => ({ status, failed_checks })
+    // The booking went through once the timeout was gone: the state and the expected failed call now differ.
+    expect(
+      failureResolved(
+        rerun('failed', [
+          'application_state',
+          'tool_contract',
+          'assertion:toMatchToolCalls',
+          'assertion:toCompleteTask',
+        ]),
+        run,
+      ),
+    ).toBe(true)
+    expect(failureResolved(rerun('failed', ['no_false_confirmation', 'assertion:toCompleteTask']), run)).toBe(
+      false,
+    )
+    // Avoiding the situation is no fix: a new failure outside the expected outcome.
+    expect(failureResolved(rerun('failed', ['delegation_policy', 'assertion:toCompleteTask']), run)).toBe(
+      false,
+    )
+    expect(failureResolved(rerun('passed', []), run)).toBe(true)
+    expect(failureResolved(rerun('infrastructure_error', []), run)).toBeNull()
+    // A run that failed only its umbrella assertion has nothing particular to resolve: only a pass does.
+    expect(failureResolved(rerun('failed', ['application_state']), ['assertion:toCompleteTask'])).toBe(false)
+    // A failed expected-outcome check of the run itself must pass to count.
+    expect(failureResolved(rerun('failed', ['application_state']), ['application_state'])).toBe(false)
+  })
+
+  test('a fault arm that resolves the failure while the verdict stays failed is decisive, and says how it was judged', () => {
+    const reruns = (resolved: boolean, k: number) =>
+      Array.from({ length: k }, (_, index) => ({ ...rerun('failed', index + 1), resolved }))
+    const explanation = explanationOf(
+      SCENARIO,
+      { ...outcome('control', null, 0, 5), reruns: reruns(false, 5) },
+      [
+        { ...outcome('suppress_delegation', 'suppress_delegation', 0, 5), reruns: reruns(false, 5) },
+        {
+          ...outcome('correct_tool_result', 'correct_tool_result', 0, 5),
+          measure: 'failure_resolved',
+          reruns: reruns(true, 5),
+        },
+      ],
+    )
+    const [suppressed, corrected] = explanation.interventions
+    expect(suppressed).toMatchObject({ measure: 'verdict', successes: 0, effect: 'no_shift' })
+    expect(corrected).toMatchObject({
+      measure: 'failure_resolved',
+      passed: 0,
+      resolved: 5,
+      successes: 5,
+      effect: 'fixes',
+    })
+    expect(explanation.decisive).toMatchObject({
+      intervention: 'correct_tool_result',
+      measure: 'failure_resolved',
+    })
+    expect(explanation.classification.class).toBe('backend_fault_handling')
+    expect(explanation.summary).toBe(
+      "fixed by correct_tool_result in 5/5 (unchanged 0/5; judged on the checks the run failed, as the scenario's expected outcome assumes the fault): a backend-fault-handling failure",
+    )
   })
 })

@@ -1,26 +1,46 @@
-// From re-run outcomes to an explanation: each arm's pass rate with its 95% Wilson interval, its shift against the
-// unchanged re-run (the control) with Newcombe's interval (src/reporting: the same intervals as the report and
-// the gate), the effect that interval allows, the decisive intervention and the failure class. Pure functions of
-// the outcomes: no judge, no network. An arm whose outcomes equal the control's has a shift of exactly 0.
+// From re-run outcomes to an explanation: each arm's success rate on its measure with its 95% Wilson interval, its
+// shift against the unchanged re-run (the control) on the same measure with Newcombe's interval (src/reporting:
+// the intervals the report and the gate use), the effect that interval allows, the decisive intervention and the
+// failure class. Pure functions of the outcomes: no judge, no network. An arm whose outcomes equal the control's
+// has a shift of exactly 0.
 import { passRateDelta } from '../reporting/delta-intervals.ts'
 import { wilsonInterval } from '../reporting/statistics.ts'
-import type { Arm, Classification, Effect, Explanation, InterventionId, Rerun } from './schema.ts'
-import { classOfIntervention, classPhrase, remainingClass } from './taxonomy.ts'
+import type {
+  Arm,
+  Classification,
+  Effect,
+  Explanation,
+  FailureClass,
+  InterventionId,
+  Measure,
+  Rerun,
+} from './schema.ts'
+import { classPhrase, remainingClass } from './taxonomy.ts'
 
-/** An arm before its statistics: which intervention, what it changed, and its re-runs. */
+/** An arm before its statistics: which intervention, what it changed, how it is judged, and its re-runs. */
 export interface ArmOutcome {
   arm: string
   intervention: InterventionId | null
   label: string
   target: string | null
+  measure: Measure
+  /** The class the arm names when it is decisive; null for the control. */
+  class: FailureClass | null
   reruns: Rerun[]
 }
 
 function counts(reruns: readonly Rerun[]) {
-  const passed = reruns.filter((rerun) => rerun.status === 'passed').length
-  const failed = reruns.filter((rerun) => rerun.status === 'failed').length
-  return { passed, n: passed + failed, infrastructure_errors: reruns.length - passed - failed }
+  const judged = reruns.filter((rerun) => rerun.status !== 'infrastructure_error')
+  return {
+    passed: judged.filter((rerun) => rerun.status === 'passed').length,
+    resolved: judged.filter((rerun) => rerun.resolved === true).length,
+    n: judged.length,
+    infrastructure_errors: reruns.length - judged.length,
+  }
 }
+
+const successesOf = (arm: Pick<Arm, 'passed' | 'resolved'>, measure: Measure) =>
+  measure === 'verdict' ? arm.passed : arm.resolved
 
 /**
  * What the shift's interval allows: `fixes`/`worsens` only when the 95% interval excludes 0; exactly no change
@@ -40,18 +60,21 @@ export function effectOf(shift: {
 
 /** The arm with its statistics; `control` null computes the control itself (no shift). */
 export function armOf(outcome: ArmOutcome, control: Arm | null): Arm {
-  const { passed, n, infrastructure_errors } = counts(outcome.reruns)
-  const interval = wilsonInterval(passed, n)
+  const counted = counts(outcome.reruns)
+  const successes = successesOf(counted, outcome.measure)
+  const interval = wilsonInterval(successes, counted.n)
   const shift =
     control === null
       ? null
-      : passRateDelta({ successes: control.passed, n: control.n }, { successes: passed, n })
+      : passRateDelta(
+          { successes: successesOf(control, outcome.measure), n: control.n },
+          { successes, n: counted.n },
+        )
   return {
     ...outcome,
-    passed,
-    n,
-    infrastructure_errors,
-    pass_rate: { estimate: interval.estimate, lower: interval.lower, upper: interval.upper },
+    ...counted,
+    successes,
+    rate: { estimate: interval.estimate, lower: interval.lower, upper: interval.upper },
     shift,
     effect: shift === null ? null : effectOf(shift),
   }
@@ -75,7 +98,8 @@ export function decisiveArm(arms: readonly Arm[]): Arm | null {
   return best
 }
 
-const fraction = (arm: Pick<Arm, 'passed' | 'n'>) => `${arm.passed}/${arm.n}`
+/** `5/5`, on the arm's measure; the control's on the measure it is compared with. */
+const fraction = (arm: Arm, measure: Measure = arm.measure) => `${successesOf(arm, measure)}/${arm.n}`
 
 function classification(control: Arm, decisive: Arm | null, arms: readonly Arm[]): Classification {
   if (control.n === 0) {
@@ -85,19 +109,19 @@ function classification(control: Arm, decisive: Arm | null, arms: readonly Arm[]
       note: `the unchanged re-run gave no verdict (${control.infrastructure_errors} infrastructure errors): nothing can be attributed`,
     }
   }
-  if (control.passed === control.n && control.passed === control.n) {
+  if (control.passed === control.n) {
     return {
       class: 'not_reproduced',
       basis: 'control',
       note: `the unchanged re-run passed ${fraction(control)}: the failure did not reproduce, so nothing can be attributed`,
     }
   }
-  if (decisive !== null && decisive.intervention !== null) {
-    const failureClass = classOfIntervention(decisive.intervention)
+  if (decisive?.class != null) {
+    const judged = decisive.measure === 'verdict' ? 'passed' : 'resolved the run’s failure'
     return {
-      class: failureClass,
+      class: decisive.class,
       basis: 'intervention',
-      note: `${decisive.label} passed ${fraction(decisive)} against ${fraction(control)} unchanged`,
+      note: `${decisive.label} ${judged} ${fraction(decisive)} against ${fraction(control, decisive.measure)} unchanged`,
     }
   }
   const tried =
@@ -114,7 +138,12 @@ function classification(control: Arm, decisive: Arm | null, arms: readonly Arm[]
 function summaryOf(control: Arm, decisive: Arm | null, result: Classification): string {
   if (result.basis === 'control') return result.note
   if (decisive !== null) {
-    return `fixed by ${decisive.label} in ${fraction(decisive)} (unchanged ${fraction(control)}): ${classPhrase(result.class)}`
+    const unchanged = `unchanged ${fraction(control, decisive.measure)}`
+    const judged =
+      decisive.measure === 'verdict'
+        ? unchanged
+        : `${unchanged}; judged on the checks the run failed, as the scenario's expected outcome assumes the fault`
+    return `fixed by ${decisive.label} in ${fraction(decisive)} (${judged}): ${classPhrase(result.class)}`
   }
   if (result.class === 'unexplained') return `${result.note}: unexplained`
   return `${result.note}: ${classPhrase(result.class)}`
@@ -144,7 +173,8 @@ export function explanationOf(
             arm: decisive.arm,
             intervention: decisive.intervention,
             label: decisive.label,
-            passed: decisive.passed,
+            measure: decisive.measure,
+            successes: decisive.successes,
             n: decisive.n,
           },
     classification: result,

@@ -61,11 +61,16 @@ describe('explain, offline, a misheard WALK request', () => {
     expect(explanation.summary).toBe(
       "fixed by the scenario's text instead of its recording (a perfect hearing) in 5/5 (unchanged 0/5): a hearing failure",
     )
-    expect(explanation.decisive).toMatchObject({ intervention: 'text_for_audio', passed: 5, n: 5 })
+    expect(explanation.decisive).toMatchObject({
+      intervention: 'text_for_audio',
+      measure: 'verdict',
+      successes: 5,
+      n: 5,
+    })
     expect(explanation.classification).toMatchObject({ class: 'mishearing', basis: 'intervention' })
     const arm = (name: string) => explanation.interventions.find((candidate) => candidate.arm === name)
     const text = arm('text_for_audio')
-    expect(text?.pass_rate.lower).toBeGreaterThan(0.5)
+    expect(text?.rate.lower).toBeGreaterThan(0.5)
     expect(text?.shift?.lower).toBeGreaterThan(0.38)
     expect(text?.effect).toBe('fixes')
     // The clean recording says the same wrong date: exactly no shift, trial for trial.

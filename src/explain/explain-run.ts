@@ -303,6 +303,8 @@ async function explainScenario(
       intervention: arm?.intervention ?? null,
       label: arm?.label ?? 'unchanged',
       target: arm?.target ?? null,
+      measure: arm?.measure ?? 'verdict',
+      class: arm?.class ?? null,
       reruns: results.slice(index * k, (index + 1) * k),
     }
   }

@@ -3,12 +3,24 @@
 import { formatPercent, UNKNOWN_TEXT } from '../gate/format.ts'
 import type { Arm, Effect, ExplainDocument } from './schema.ts'
 
-/** `3/5 (60.0%, 95% CI 23.1%–88.2%)`; `no verdict` when every re-run was an infrastructure error. */
-export function passRateText(arm: Arm): string {
+/**
+ * `3/5 (60.0%, 95% CI 23.1%–88.2%)` on the arm's measure; a fault arm's says `resolved`, with the verdicts beside
+ * it; `no verdict` when every re-run was an infrastructure error.
+ */
+export function rateText(arm: Arm): string {
   const errors = arm.infrastructure_errors === 0 ? '' : `, ${arm.infrastructure_errors} infrastructure errors`
   if (arm.n === 0) return `no verdict${errors}`
-  const { estimate, lower, upper } = arm.pass_rate
-  return `${arm.passed}/${arm.n} (${formatPercent(estimate)}, 95% CI ${formatPercent(lower)}–${formatPercent(upper)}${errors})`
+  const { estimate, lower, upper } = arm.rate
+  const interval = `${formatPercent(estimate)}, 95% CI ${formatPercent(lower)}–${formatPercent(upper)}${errors}`
+  return arm.measure === 'verdict'
+    ? `${arm.passed}/${arm.n} passed (${interval})`
+    : `${arm.resolved}/${arm.n} resolved (${interval}); ${arm.passed}/${arm.n} passed`
+}
+
+/** The control's counts on both measures, when an arm is judged on the resolved failure. */
+export function controlText(control: Arm, measures: readonly Arm['measure'][]): string {
+  const text = rateText(control)
+  return measures.includes('failure_resolved') ? `${text}; ${control.resolved}/${control.n} resolved` : text
 }
 
 const signed = (value: number | null) =>

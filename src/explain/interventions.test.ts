@@ -19,6 +19,7 @@ function facts(overrides: Partial<RowFacts>): RowFacts {
     bargeInsScheduled: [],
     faultedResults: 0,
     faultProfile: null,
+    faultKinds: [],
     ...overrides,
   }
 }
@@ -88,10 +89,16 @@ describe('applicableArms', () => {
   })
 
   test('faults: the tool results only where a fault altered one, the profile only where there was one', () => {
-    expect(armsOf(facts({ delegated: false, faultProfile: 'backend-down', faultedResults: 2 }))).toEqual([
-      'correct_tool_result',
-      'faults_off',
-    ])
+    expect(
+      armsOf(
+        facts({
+          delegated: false,
+          faultProfile: 'backend-down',
+          faultedResults: 2,
+          faultKinds: ['error', 'error'],
+        }),
+      ),
+    ).toEqual(['correct_tool_result', 'faults_off'])
     expect(reasonOf(facts({ faultProfile: 'backend-flaky' }), 'correct_tool_result')).toMatch(
       /no tool result/,
     )

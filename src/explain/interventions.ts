@@ -3,7 +3,8 @@
 // decided from what the row recorded (its audio, delegations, tool executions, scheduled barge-ins). Those that
 // do not apply are reported with their reason, never silently left out.
 import type { LoadedScenario } from '../scenarios/index.ts'
-import type { InterventionId } from './schema.ts'
+import type { FailureClass, InterventionId, Measure } from './schema.ts'
+import { classOfIntervention } from './taxonomy.ts'
 
 /** What a failed row recorded that decides which interventions apply (row-facts.ts). */
 export interface RowFacts {
@@ -25,6 +26,8 @@ export interface RowFacts {
   faultedResults: number
   /** The run's fault profile, null when none. */
   faultProfile: string | null
+  /** The kinds of fault injected into the row (tool, backend and transport planes), in the order recorded. */
+  faultKinds: string[]
 }
 
 /** The one change an arm makes to the re-run. */
@@ -43,13 +46,44 @@ export interface ArmPlan {
   label: string
   target: string | null
   change: ArmChange
+  /** How its re-runs are judged: the fault arms on whether the run's failure is gone (schema.ts MEASURES). */
+  measure: Measure
+  /** The class it names when decisive. */
+  class: FailureClass
 }
 
 type Applicability = { arms: ArmPlan[] } | { reason: string }
 
-const one = (intervention: InterventionId, label: string, change: ArmChange): Applicability => ({
-  arms: [{ arm: intervention, intervention, label, target: null, change }],
+const one = (
+  intervention: InterventionId,
+  label: string,
+  change: ArmChange,
+  failureClass: FailureClass = classOfIntervention(intervention),
+): Applicability => ({
+  arms: [
+    {
+      arm: intervention,
+      intervention,
+      label,
+      target: null,
+      change,
+      measure: change.kind === 'faults' ? 'failure_resolved' : 'verdict',
+      class: failureClass,
+    },
+  ],
 })
+
+const TRANSPORT_FAULTS = new Set(['stream_cut', 'jitter', 'uplink_loss'])
+
+/**
+ * What turning the whole profile off says, from the faults it removed: a tool or backend fault, backend fault
+ * handling; only the line's, a lost piece of the caller's speech (uplink_loss) is a hearing failure, and a cut or
+ * stalled assistant stream (stream_cut, jitter) one of turn-taking.
+ */
+function profileOffClass(kinds: readonly string[]): FailureClass {
+  if (kinds.some((kind) => !TRANSPORT_FAULTS.has(kind))) return 'backend_fault_handling'
+  return kinds.includes('uplink_loss') ? 'mishearing' : 'turn_taking'
+}
 
 const CATALOGUE: Record<InterventionId, (facts: RowFacts) => Applicability> = {
   clean_audio(facts) {
@@ -109,6 +143,8 @@ const CATALOGUE: Record<InterventionId, (facts: RowFacts) => Applicability> = {
         label: `the scheduled barge-in "${id}" removed`,
         target: id,
         change: { kind: 'remove_barge_in' as const, id },
+        measure: 'verdict' as const,
+        class: classOfIntervention('remove_barge_in'),
       })),
     }
   },
@@ -141,7 +177,14 @@ const CATALOGUE: Record<InterventionId, (facts: RowFacts) => Applicability> = {
   },
   faults_off(facts) {
     if (facts.faultProfile === null) return { reason: 'the run had no fault profile' }
-    return one('faults_off', `the fault profile ${facts.faultProfile} off`, { kind: 'faults', off: 'all' })
+    if (facts.faultKinds.length === 0)
+      return { reason: `the profile ${facts.faultProfile} injected no fault in the row` }
+    return one(
+      'faults_off',
+      `the fault profile ${facts.faultProfile} off`,
+      { kind: 'faults', off: 'all' },
+      profileOffClass(facts.faultKinds),
+    )
   },
 }
 

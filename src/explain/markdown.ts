@@ -1,12 +1,12 @@
 // The explain folder's Markdown summary (explain.md): what a reviewer reads in a pull request or a CI summary.
-import { CONTROL_LABEL, effectText, headlineOf, passRateText, shiftText } from './format.ts'
+import { CONTROL_LABEL, controlText, effectText, headlineOf, rateText, shiftText } from './format.ts'
 import type { Arm, ExplainDocument, Explanation } from './schema.ts'
 
 /** Table cells hold user text (scenario titles, barge-in ids): pipes and line breaks would break the table. */
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
 
-function armLine(arm: Arm, label: string): string {
-  return `| ${cell(label)} | ${passRateText(arm)} | ${shiftText(arm)} | ${effectText(arm.effect)} |`
+function armLine(arm: Arm, label: string, rate = rateText(arm)): string {
+  return `| ${cell(label)} | ${rate} | ${shiftText(arm)} | ${effectText(arm.effect)} |`
 }
 
 function explanationSection(explanation: Explanation): string[] {
@@ -22,9 +22,16 @@ function explanationSection(explanation: Explanation): string[] {
         ? '.'
         : `, failing ${explanation.original_failed_checks.join(', ')}.`),
     '',
-    '| arm | pass rate | shift against the unchanged re-run | effect |',
+    '| arm | re-runs | shift against the unchanged re-run | effect |',
     '| --- | --- | --- | --- |',
-    armLine(explanation.control, CONTROL_LABEL),
+    armLine(
+      explanation.control,
+      CONTROL_LABEL,
+      controlText(
+        explanation.control,
+        explanation.interventions.map((arm) => arm.measure),
+      ),
+    ),
     ...explanation.interventions.map((arm) => armLine(arm, arm.label)),
   ]
   if (explanation.not_applicable.length > 0) {

@@ -2,12 +2,12 @@
 // per explained scenario its one-line verdict, its class and what it rests on, and every arm's pass rate and shift
 // against the unchanged re-run. The figures are written as in explain.md (format.ts).
 import { anchorOf, html, type SafeHtml } from '../report/html.ts'
-import { CONTROL_LABEL, effectText, headlineOf, passRateText, shiftText } from './format.ts'
+import { CONTROL_LABEL, controlText, effectText, headlineOf, rateText, shiftText } from './format.ts'
 import type { LoadedExplanation } from './load-explanations.ts'
 import type { Arm, Explanation } from './schema.ts'
 
-function armRow(arm: Arm, label: string): SafeHtml {
-  return html`<tr data-effect="${arm.effect ?? 'control'}"><td>${label}</td><td>${passRateText(arm)}</td><td>${shiftText(arm)}</td><td>${effectText(arm.effect)}</td></tr>`
+function armRow(arm: Arm, label: string, rate = rateText(arm)): SafeHtml {
+  return html`<tr data-effect="${arm.effect ?? 'control'}"><td>${label}</td><td>${rate}</td><td>${shiftText(arm)}</td><td>${effectText(arm.effect)}</td></tr>`
 }
 
 function explanationBlock(explanation: Explanation): SafeHtml {
@@ -17,8 +17,15 @@ function explanationBlock(explanation: Explanation): SafeHtml {
 <h3><a href="#${anchorOf(explanation.scenario_id, trial)}">${explanation.scenario_id}</a></h3>
 <p><b>${explanation.summary}</b></p>
 <p class="meta">class <b>${classification.class}</b>, from ${classification.basis.replace('_', ' ')}: ${classification.note}</p>
-<table class="explain-arms"><thead><tr><th>arm</th><th>pass rate</th><th>shift against the unchanged re-run</th><th>effect</th></tr></thead><tbody>
-${armRow(explanation.control, CONTROL_LABEL)}
+<table class="explain-arms"><thead><tr><th>arm</th><th>re-runs</th><th>shift against the unchanged re-run</th><th>effect</th></tr></thead><tbody>
+${armRow(
+  explanation.control,
+  CONTROL_LABEL,
+  controlText(
+    explanation.control,
+    explanation.interventions.map((arm) => arm.measure),
+  ),
+)}
 ${explanation.interventions.map((arm) => armRow(arm, arm.label))}
 </tbody></table>
 ${

@@ -24,6 +24,7 @@ import { scenarioRunOf } from '../vitest/scenario-run.ts'
 import type { ArmChange, ArmPlan } from './interventions.ts'
 import type { Rerun } from './schema.ts'
 import { type FailedScenario, failedChecksOf, failedDimensionsOf, type SourceRun } from './source-run.ts'
+import { failureResolved } from './taxonomy.ts'
 import { offsetCallerSource, type TrialDraws } from './trial-draws.ts'
 
 /** Everything the re-runs of one explain share. */
@@ -156,6 +157,7 @@ export async function rerun(env: RerunEnvironment, request: RerunRequest): Promi
       trial: request.trial,
       draws: request.draws,
       status: 'infrastructure_error',
+      resolved: null,
       failed_checks: [],
       failed_dimensions: [],
       error: {
@@ -212,11 +214,16 @@ async function rerunOnce(env: RerunEnvironment, request: RerunRequest): Promise<
     ),
     { phase: env.run.module, scenarioType: scenarioType(scenario), judged: false },
   )
+  const failedChecks = failedChecksOf(row)
   return {
     trial,
     draws,
     status: row.status,
-    failed_checks: failedChecksOf(row),
+    resolved: failureResolved(
+      { status: row.status, failed_checks: failedChecks },
+      failedChecksOf(failed.failedRow),
+    ),
+    failed_checks: failedChecks,
     failed_dimensions: failedDimensionsOf(row),
     error: row.error,
     details:

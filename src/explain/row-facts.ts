@@ -131,5 +131,6 @@ export async function rowFactsOf(
     faultedResults: faults.filter((fault) => RESULT_FAULTS.has(String(fault.kind))).length,
     faultProfile:
       textOf(configuration.faults) ?? faults.map((fault) => textOf(fault.profile)).find(Boolean) ?? null,
+    faultKinds: faults.flatMap((fault) => (typeof fault.kind === 'string' ? [fault.kind] : [])),
   }
 }

@@ -47,6 +47,12 @@ export const RerunSchema = z.strictObject({
     fault_seed: z.int().nullable(),
   }),
   status: z.enum(['passed', 'failed', 'infrastructure_error']),
+  /**
+   * Whether the run's failure is gone: none of the checks the run failed fails here, and nothing else fails but
+   * the scenario's expected outcome (state, expected tool calls). The measure of the fault arms, whose scenario's
+   * expected outcome assumes the fault. Null without a verdict.
+   */
+  resolved: z.boolean().nullable(),
   /** Ids of the required checks that failed (assertion checks of the default test body included). */
   failed_checks: z.array(z.string()),
   /** Deterministic grading dimensions that failed (parameter_accuracy, final_state, ...). */
@@ -57,6 +63,13 @@ export const RerunSchema = z.strictObject({
 })
 export type Rerun = z.infer<typeof RerunSchema>
 
+/**
+ * How an arm is judged: `verdict`, the re-run passed; `failure_resolved` (the fault arms), the run's failure is
+ * gone (RerunSchema.resolved), since without the fault the scenario's expected outcome cannot hold.
+ */
+export const MEASURES = ['verdict', 'failure_resolved'] as const
+export type Measure = (typeof MEASURES)[number]
+
 export const ArmSchema = z.strictObject({
   /** `control` for the unchanged re-run. */
   arm: z.string(),
@@ -65,13 +78,20 @@ export const ArmSchema = z.strictObject({
   label: z.string(),
   /** The one thing an intervention targets when it has several (a barge-in id); null otherwise. */
   target: z.string().nullable(),
+  measure: z.enum(MEASURES),
+  /** The failure class this arm names when it is decisive; null for the control. */
+  class: z.enum(FAILURE_CLASSES).nullable(),
   reruns: z.array(RerunSchema),
   passed: z.int().nonnegative(),
+  /** Re-runs whose run failure was resolved (RerunSchema.resolved). */
+  resolved: z.int().nonnegative(),
   /** Re-runs with a verdict (passed + failed); infrastructure errors have none and are counted apart. */
   n: z.int().nonnegative(),
   infrastructure_errors: z.int().nonnegative(),
-  pass_rate: z.strictObject({ estimate: rate, lower: rate, upper: rate }),
-  /** Against the control: pass rate difference with Newcombe's 95% interval; null for the control itself. */
+  /** The arm's successes on its measure (passed, or resolved) out of n, with the 95% Wilson interval. */
+  successes: z.int().nonnegative(),
+  rate: z.strictObject({ estimate: rate, lower: rate, upper: rate }),
+  /** Against the control on the same measure: the difference with Newcombe's 95% interval; null for the control. */
   shift: z.strictObject({ delta: shift, lower: shift, upper: shift }).nullable(),
   effect: z.enum(EFFECTS).nullable(),
 })
@@ -102,7 +122,8 @@ export const ExplanationSchema = z.strictObject({
       arm: z.string(),
       intervention: z.enum(INTERVENTION_IDS),
       label: z.string(),
-      passed: z.int().nonnegative(),
+      measure: z.enum(MEASURES),
+      successes: z.int().nonnegative(),
       n: z.int().nonnegative(),
     })
     .nullable(),

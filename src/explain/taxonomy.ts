@@ -62,3 +62,36 @@ export function remainingClass(reruns: readonly Rerun[]): { class: FailureClass;
   if (state.length > 0) return { class: 'state', because: state.join(', ') }
   return { class: 'unexplained', because: null }
 }
+
+/**
+ * Checks of the scenario's expected outcome: its final state and its expected tool calls (and the default body's
+ * assertions over them). Without a fault they cannot hold when the scenario was written for the fault (a booking
+ * that timed out must leave the state unchanged; without the timeout it is made), so a fault arm's re-run may fail
+ * them without the run's failure coming back.
+ */
+const EXPECTED_OUTCOME_CHECKS = new Set([
+  'application_state',
+  'verified_state_change',
+  'no_unexpected_side_effects',
+  'tool_contract',
+  'assertion:toMatchToolCalls',
+  'assertion:toCompleteTask',
+])
+
+/** The umbrella assertion every failed row carries: not a failure of its own. */
+const TASK_ASSERTION = 'assertion:toCompleteTask'
+
+/**
+ * Whether a re-run no longer has the run's failure: none of the checks the run failed fails, and whatever else
+ * fails is the scenario's expected outcome. A run whose only failure was the umbrella assertion has nothing
+ * particular to resolve: then only a pass resolves it.
+ */
+export function failureResolved(
+  rerun: Pick<Rerun, 'status' | 'failed_checks'>,
+  runFailedChecks: readonly string[],
+): boolean | null {
+  if (rerun.status === 'infrastructure_error') return null
+  const original = runFailedChecks.filter((check) => check !== TASK_ASSERTION)
+  if (original.length === 0) return rerun.status === 'passed'
+  return rerun.failed_checks.every((check) => !original.includes(check) && EXPECTED_OUTCOME_CHECKS.has(check))
+}
