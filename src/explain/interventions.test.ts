@@ -88,7 +88,7 @@ describe('applicableArms', () => {
     expect(reasonOf(facts({ delegated: null }), 'suppress_delegation')).toBe('the assistant did not delegate')
   })
 
-  test('faults: the tool results only where a fault altered one, the profile only where there was one', () => {
+  test('faults: the tool results only where a fault altered one, the profile only where it injected one', () => {
     expect(
       armsOf(
         facts({
@@ -102,5 +102,23 @@ describe('applicableArms', () => {
     expect(reasonOf(facts({ faultProfile: 'backend-flaky' }), 'correct_tool_result')).toMatch(
       /no tool result/,
     )
+    expect(reasonOf(facts({ faultProfile: 'backend-flaky' }), 'faults_off')).toBe(
+      'the profile backend-flaky injected no fault in the row',
+    )
+  })
+
+  test('fault arms are judged on the resolved failure; the profile off names its class from what it removed', () => {
+    const plans = (kinds: string[]) =>
+      applicableArms(facts({ faultProfile: 'p', faultKinds: kinds, faultedResults: 1 }), INTERVENTION_IDS)
+        .arms
+    const off = (kinds: string[]) => plans(kinds).find((plan) => plan.intervention === 'faults_off')
+    expect(plans(['timeout']).map((plan) => [plan.arm, plan.measure, plan.class])).toEqual([
+      ['suppress_delegation', 'verdict', 'delegation_decision'],
+      ['correct_tool_result', 'failure_resolved', 'backend_fault_handling'],
+      ['faults_off', 'failure_resolved', 'backend_fault_handling'],
+    ])
+    expect(off(['uplink_loss'])?.class).toBe('mishearing')
+    expect(off(['stream_cut', 'jitter'])?.class).toBe('turn_taking')
+    expect(off(['jitter', 'backend_stall'])?.class).toBe('backend_fault_handling')
   })
 })
