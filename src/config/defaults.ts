@@ -38,7 +38,7 @@ const CRAWL_AUDIO = { ...AUDIO, refresh_audio: false }
 const ASSISTANT = { mode: 'responses', endpoint: '' }
 
 // Replay stops at the first divergence unless a run asks to see them all.
-const REPLAY = { match: 'strict' }
+const REPLAY = { match: 'strict', regrade: false, caller_tools: 'application' }
 
 // The judge runs in live mode unless turned off. Its cache (<results folder>/.judge_cache when cache_dir is
 // unset) is on: re-judging the same evidence with the same model and prompt does not pay twice.
