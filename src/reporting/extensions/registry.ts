@@ -27,6 +27,7 @@ import { conditionRobustnessExtension } from './condition-robustness.ts'
 import { datasetsExtension } from './datasets.ts'
 import { type ExtensionFeature, extensionBlockSchema } from './define.ts'
 import { pacingExtension } from './pacing.ts'
+import { regradeExtension } from './regrade.ts'
 import { runTurnsExtension } from './run-turns.ts'
 import { toolEvidenceExtension } from './tool-evidence.ts'
 import { trialExtension } from './trial.ts'
@@ -45,6 +46,7 @@ export const ROW_EXTENSION_FEATURES = [
   assistantExtension,
   cassetteExtension,
   pacingExtension,
+  regradeExtension,
 ] as const
 export const RUN_EXTENSION_FEATURES = [
   datasetsExtension,
