@@ -50,7 +50,7 @@ const VERBS: Record<string, VerbEntry> = {
   },
   grade: {
     summary:
-      '<run-dir> [--judge] [--out DIR]  re-grade a finished CRAWL/WALK run from its artifacts into a new run',
+      '<run-dir> [--judge] [--out DIR] | --cassettes <dir>  re-grade a finished CRAWL/WALK run from its artifacts, or recordings of any phase, into a new run',
     load: () => import('./grade.ts'),
   },
   report: {

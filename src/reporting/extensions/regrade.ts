@@ -24,3 +24,12 @@ export const regradeExtension = defineExtensionFeature({
   }),
 })
 export type RegradeRowExtension = z.infer<typeof regradeExtension.schema>
+
+/**
+ * A re-graded row whose judge was not re-judged: it has no judgment by design (its `regrade.reason` says why), as an
+ * offline row has none, so the default body does not ask it to satisfy the rubric.
+ */
+export function notRejudged(row: { observability?: Record<string, unknown> | undefined }): boolean {
+  const block = row.observability?.live_evals as { regrade?: RegradeRowExtension } | undefined
+  return block?.regrade?.judge === 'not_rejudged'
+}
