@@ -104,7 +104,7 @@ export function parseGradeCassettesArguments(argv: readonly string[]): GradeCass
 }
 
 /** A re-grade never asks the network: no key, no endpoint, no recording, no cache of other runs' judgments. */
-const REGRADE_ENVIRONMENT: Record<string, string | null> = {
+export const REGRADE_ENVIRONMENT: Record<string, string | null> = {
   LIVE_EVALS_MODE: 'replay',
   LIVE_EVALS_REPLAY_REGRADE: '1',
   LIVE_EVALS_JUDGE_CACHE: 'false',
@@ -116,7 +116,8 @@ const REGRADE_ENVIRONMENT: Record<string, string | null> = {
   OPENAI_LIVE_ENDPOINT: null,
 }
 
-async function readResults(file: string): Promise<ResultsDocument | null> {
+/** A results.json as the schema reads it; null when it is missing or not one. */
+export async function readResults(file: string): Promise<ResultsDocument | null> {
   try {
     return ResultsDocumentSchema.parse(JSON.parse(await readFile(file, 'utf8')))
   } catch {

@@ -53,6 +53,11 @@ const VERBS: Record<string, VerbEntry> = {
       '<run-dir> [--judge] [--out DIR] | --cassettes <dir>  re-grade a finished CRAWL/WALK run from its artifacts, or recordings of any phase, into a new run',
     load: () => import('./grade.ts'),
   },
+  drift: {
+    summary:
+      '<cassettes-dir> --max-scenarios N  record the recorded scenarios again live; metric and protocol drift',
+    load: () => import('./drift.ts'),
+  },
   'import-call': {
     summary:
       '<stereo.wav> --caller-channel left|right [--transcript F] [--out DATASET]  a real call as a WALK scenario',
