@@ -82,7 +82,9 @@ export async function replayExecution<Execution extends ScenarioExecution>(
   const regrade = settings.replay.regrade ? new RegradeReplay(loaded, context.scenario, redaction) : null
   let execution: Execution
   try {
-    execution = await runInCassetteScope(regrade?.scope(server.scope()) ?? server.scope(), context.run)
+    execution = await runInCassetteScope(regrade?.scope(server.scope()) ?? server.scope(), () =>
+      context.run(),
+    )
   } finally {
     await server.close()
   }
