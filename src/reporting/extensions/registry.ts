@@ -20,6 +20,7 @@
 
 import type { z } from 'zod'
 import { assistantExtension, assistantsExtension } from './assistant.ts'
+import { callerReplayExtension } from './caller-replay.ts'
 import { cassetteExtension } from './cassette.ts'
 import { checksExtension } from './checks.ts'
 import { completionExtension } from './completion.ts'
@@ -47,6 +48,7 @@ export const ROW_EXTENSION_FEATURES = [
   cassetteExtension,
   pacingExtension,
   regradeExtension,
+  callerReplayExtension,
 ] as const
 export const RUN_EXTENSION_FEATURES = [
   datasetsExtension,
