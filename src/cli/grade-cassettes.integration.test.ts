@@ -7,6 +7,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { comparableRow } from '../cassettes/comparable-row.test-helpers.ts'
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import type { RegradeRowExtension } from '../reporting/extensions/regrade.ts'
 import { type ResultItem, type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
@@ -99,16 +100,7 @@ afterAll(async () => {
   if (dir !== '') await rm(dir, { recursive: true, force: true })
 })
 
-/** A row without what legitimately differs between a recording and its replay: times, ids, artifacts, cassettes. */
-const comparable = (row: ResultItem) =>
-  JSON.parse(
-    JSON.stringify(row, (key, value) =>
-      /(_ms|_seconds|_at|latency|duration|session_id|artifacts)$/.test(key) ||
-      ['cassette', 'regrade', 'pacing', 'provenance'].includes(key)
-        ? undefined
-        : value,
-    ),
-  )
+const comparable = (row: ResultItem) => comparableRow(row)
 
 const regradeOf = (row: ResultItem) =>
   (row.observability?.[EXTENSION_KEY] as { regrade?: RegradeRowExtension } | undefined)?.regrade
@@ -121,7 +113,18 @@ describe('live-evals grade --cassettes', () => {
     expect(unchanged.documents).toHaveLength(1)
     const [regraded] = unchanged.documents as [ResultsDocument]
     expect(regraded.run.id).not.toBe(recorded?.run.id)
-    expect(regraded.summary).toEqual(recorded?.summary)
+    const failures = (document: ResultsDocument | undefined) =>
+      JSON.stringify(
+        document?.results.map((row) => [
+          row.scenario_id,
+          row.status,
+          row.assessment?.checks.filter((check) => check.status === 'failed').map((check) => check.id),
+          row.error,
+        ]),
+      )
+    expect(regraded.summary, `${failures(regraded)} recorded ${failures(recorded)}`).toEqual(
+      recorded?.summary,
+    )
     expect(regraded.results.map(comparable)).toEqual(recorded?.results.map(comparable))
     for (const row of regraded.results) {
       expect(regradeOf(row), row.scenario_id).toMatchObject({ judge: 'reused', scenario_changed: false })

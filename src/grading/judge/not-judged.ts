@@ -33,6 +33,19 @@ export function notRejudgedGrades(grades: Grades, reason: string) {
 }
 
 /**
+ * The grade a judge stage keeps when the judge call failed for want of a recorded answer (a re-grade): the
+ * deterministic one, its waiting dimensions saying why; null when the call failed otherwise (a real failure).
+ */
+export function unrejudgedGrade<Grade extends { semantic_grades: Grades }>(
+  error: unknown,
+  deterministic: Grade,
+): Grade | null {
+  const reason = judgeNotRecordedReason(error)
+  if (reason === null) return null
+  return { ...deterministic, semantic_grades: notRejudgedGrades(deterministic.semantic_grades, reason) }
+}
+
+/**
  * Why a judge call failed for want of a recorded answer, or null when it failed otherwise. The refusal travels as
  * the API error of one judge request (type JUDGE_NOT_RECORDED), wrapped by the model call and the judge.
  */

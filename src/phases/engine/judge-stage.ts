@@ -27,7 +27,7 @@ import {
   type SemanticJudgeOptions,
   semanticJudgeFailure,
 } from '../../grading/judge/index.ts'
-import { judgeNotRecordedReason, notJudgedGrades, notRejudgedGrades } from '../../grading/judge/not-judged.ts'
+import { notJudgedGrades, unrejudgedGrade } from '../../grading/judge/not-judged.ts'
 import type { SingleTurnGrade } from '../../grading/single-turn.ts'
 import type { StageFailure } from './stage.ts'
 
@@ -77,16 +77,8 @@ export async function judgeGrade(
     judgement = await judgeScenario(facts, observed, options)
   } catch (error) {
     // A re-grade from a recording that holds no equal judge request: not judged, and the grades say why.
-    const notRecorded = judgeNotRecordedReason(error)
-    if (notRecorded !== null) {
-      return {
-        grade: {
-          ...deterministic,
-          semantic_grades: notRejudgedGrades(deterministic.semantic_grades, notRecorded),
-        },
-        semantic: { ...NO_SEMANTIC_ASSESSMENT },
-      }
-    }
+    const unrejudged = unrejudgedGrade(error, deterministic)
+    if (unrejudged !== null) return { grade: unrejudged, semantic: { ...NO_SEMANTIC_ASSESSMENT } }
     // A judge failure of any kind (an option it refused included) is the evaluation's, never the assistant's.
     const failure = semanticJudgeFailure(error)
     const usage_events = error instanceof SemanticJudgeError ? error.usage_events : []
