@@ -3,7 +3,10 @@
 // the live assistant three times: unchanged (the call follows the recording, the whole call is graded), with a
 // create_reservation that now fails (the conversation departs at the reply to the booking: the turn is named with
 // both texts, the caller is silenced there, the row says it was graded until the departure), and with that same
-// changed tool but replay.caller_tools = "cassette" (the recording's outputs answer, so nothing departs).
+// changed tool but replay.caller_tools = "cassette" (the recording's outputs answer, so nothing departs). The same
+// recording is also re-graded (replay.regrade, the replay `live-evals grade --cassettes` runs), keyless: its row
+// equals the recorded one. RUN re-grades leniently: the relayed audio falls into frames a little differently on the
+// real-time clock, which strict matching would call a divergence.
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,6 +25,7 @@ import { assistantVisibleInput, type Scenario } from '../../scenarios/index.ts'
 import { type RehearsalServer, startRehearsalServer } from '../../testing/rehearsal/index.ts'
 import { ROOT } from '../../vitest/child-vitest.ts'
 import { changedApplication } from '../cassette.test-helpers.ts'
+import { comparableRow } from '../comparable-row.test-helpers.ts'
 
 const SCENARIO = 'run_001_booking_complete'
 const DATASET = join(ROOT, 'scenarios/run/restaurant.json')
@@ -33,7 +37,7 @@ let server: RehearsalServer
 let scenario: Scenario
 let cassettes = ''
 let recorded: MultiTurnExecution
-const replays = new Map<'same' | 'changed' | 'cassette_tools', MultiTurnExecution>()
+const replays = new Map<'same' | 'changed' | 'cassette_tools' | 'regraded', MultiTurnExecution>()
 const folders: string[] = []
 
 function settings(env: Record<string, string>): Promise<RunSettings> {
@@ -94,12 +98,20 @@ beforeAll(async () => {
     LIVE_EVALS_REPLAY_CALLER: cassettes,
     LIVE_EVALS_REPLAY_CALLER_TOOLS: 'cassette',
   })
-  // Three live calls at once: each waits on its own real-time clock.
-  const [same, changed, cassetteTools] = await Promise.all([
+  const regrade = await settings({
+    LIVE_EVALS_MODE: 'replay',
+    LIVE_EVALS_REPLAY_REGRADE: '1',
+    LIVE_EVALS_REPLAY_MATCH: 'lenient',
+    LIVE_EVALS_CASSETTES: cassettes,
+  })
+  // Four calls at once: each waits on its own real-time clock.
+  const [same, changed, cassetteTools, regraded] = await Promise.all([
     execute(replayed, responsesDelegation().application),
     execute(replayed, failingBooking()),
     execute(fromCassette, failingBooking()),
+    execute(regrade),
   ])
+  replays.set('regraded', regraded)
   replays.set('same', same)
   replays.set('changed', changed)
   replays.set('cassette_tools', cassetteTools)
@@ -113,6 +125,17 @@ afterAll(async () => {
       .filter((folder) => folder !== '')
       .map((folder) => rm(folder, { recursive: true, force: true })),
   )
+})
+
+describe('a recorded RUN conversation re-graded', () => {
+  test('keyless, its row equals the recorded one; the judge did not run then and does not now', () => {
+    const regraded = replays.get('regraded') as MultiTurnExecution
+    expect(comparableRow(regraded.row)).toEqual(comparableRow(recorded.row))
+    expect(regraded.row.observability?.live_evals).toMatchObject({
+      regrade: { cassette: `${SCENARIO}__responses`, scenario_changed: false, judge: 'not_run' },
+      cassette: { mode: 'replay', match: 'lenient' },
+    })
+  })
 })
 
 describe('a recorded RUN caller streamed into the live assistant', () => {
