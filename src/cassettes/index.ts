@@ -13,7 +13,7 @@ export function runWithCassette<Execution extends ScenarioExecution>(
   context: CassetteExecutionContext<Execution>,
 ): Promise<Execution> {
   const settings: PhaseSettings = context.env.settings
-  if (settings.replay.caller !== null) return replayCallerExecution(context)
+  if (typeof settings.replay.caller === 'string') return replayCallerExecution(context)
   if (settings.replay.enabled) return replayExecution(context)
   if (settings.execution.record) return recordExecution(context)
   return context.run()

@@ -27,7 +27,7 @@ export const walkPhase: PhaseModule<ObservedConversation, SingleTurnExecution, S
   callerSource(settings) {
     const walk = asWalk(settings)
     // replay.caller: the audio a recorded WALK run streamed, instead of the dataset's recording (src/cassettes/caller).
-    if (walk.replay.caller !== null) return cassetteCallerSource(walk)
+    if (typeof walk.replay.caller === 'string') return cassetteCallerSource(walk)
     return recordedCallerSource({ offline: walk.execution.mode === 'offline', reportMeasuredSpeech: true })
   },
   // CRAWL's keys without its text-to-speech ones (the request is a recording), as the reference's WALK.
