@@ -38,7 +38,7 @@ const CRAWL_AUDIO = { ...AUDIO, refresh_audio: false }
 const ASSISTANT = { mode: 'responses', endpoint: '' }
 
 // Replay stops at the first divergence unless a run asks to see them all.
-const REPLAY = { match: 'strict' }
+const REPLAY = { match: 'strict', regrade: false, caller_tools: 'application' }
 
 // explain: five trials per arm, since 5/5 against 0/5 gives a shift whose 95% interval stays well above 0 (two
 // trials barely do, one never does); a cap that keeps a live explain of a few scenarios to a few dollars; a seed.

@@ -17,7 +17,7 @@ export interface ChildRun {
 }
 
 /** The parent's environment without Vitest's worker variables or any live-evals/OpenAI setting. */
-function cleanEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
+export function cleanEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
   for (const [name, value] of Object.entries(process.env)) {
     if (/^(VITEST|LIVE_EVALS_|OPENAI_|GPT_LIVE_EVALS_)/.test(name) || name === 'NODE_OPTIONS') continue
