@@ -146,7 +146,7 @@ export async function explainRun(options: ExplainOptions): Promise<ExplainOutcom
 
   const plans: ScenarioPlan[] = []
   for (const scenario of failed) {
-    const facts = await rowFactsOf(run, scenario, mode, cwd)
+    const facts = await rowFactsOf(run, scenario, settings, cwd)
     const { arms, notApplicable } = applicableArms(facts, INTERVENTION_IDS)
     plans.push({ failed: scenario, facts, arms, notApplicable, reruns: (1 + arms.length) * k })
   }
@@ -157,6 +157,13 @@ export async function explainRun(options: ExplainOptions): Promise<ExplainOutcom
   log(
     `explain ${run.document.run.id}: ${failed.length} failed scenario(s) to explain, ${mode} re-runs, k = ${k} per arm, seed ${seed}`,
   )
+  const replayedCaller =
+    plans.find((plan) => plan.facts.callerReplayed !== null)?.facts.callerReplayed ?? null
+  if (replayedCaller !== null) {
+    log(
+      `  the callers are the recordings in ${replayedCaller} (replay.caller), streamed into the live assistant`,
+    )
+  }
   for (const plan of plans) {
     log(
       `  ${plan.failed.scenarioId}: unchanged + ${plan.arms.length} intervention(s) ` +
@@ -211,6 +218,7 @@ export async function explainRun(options: ExplainOptions): Promise<ExplainOutcom
       execution_mode: run.mode,
     },
     mode,
+    replayed_caller: replayedCaller,
     seed,
     trials: k,
     trial_variation: trialVariation(run.module, faultSeed !== null),

@@ -11,6 +11,8 @@ function facts(overrides: Partial<RowFacts>): RowFacts {
   return {
     phase: 'crawl',
     mode: 'offline',
+    callerReplayed: null,
+    toolsFromCassette: false,
     delegated: true,
     recordingCondition: null,
     cleanSibling: null,
@@ -78,6 +80,33 @@ describe('applicableArms', () => {
     expect(reasonOf(facts({ phase: 'run', callerCondition: 'clean' }), 'clean_audio')).toMatch(
       /no acoustic preset/,
     )
+  })
+
+  test('a replayed caller (replay.caller) cannot be changed: only the assistant-side interventions apply', () => {
+    const row = facts({
+      phase: 'run',
+      mode: 'live',
+      callerReplayed: 'cassettes/run',
+      callerCondition: 'noisy',
+      bargeInsScheduled: ['a'],
+      bargeInsSaid: ['a'],
+    })
+    expect(armsOf(row)).toEqual(['suppress_delegation'])
+    expect(reasonOf(row, 'remove_barge_in')).toBe(
+      'the caller is the recording in cassettes/run (replay.caller), which this change cannot alter; explain without replay.caller for a new caller',
+    )
+    expect(reasonOf(row, 'clean_audio')).toMatch(/replay\.caller/)
+    // Tools answered from the recording: the fault arms cannot change what they answer either.
+    const recorded = facts({
+      callerReplayed: 'c',
+      toolsFromCassette: true,
+      faultProfile: 'p',
+      faultedResults: 1,
+    })
+    expect(reasonOf({ ...recorded, faultKinds: ['error'] }, 'correct_tool_result')).toMatch(
+      /replay\.caller_tools/,
+    )
+    expect(reasonOf({ ...recorded, faultKinds: ['error'] }, 'faults_off')).toMatch(/recording’s outputs/)
   })
 
   test('delegation: forced only live, and only where the assistant did not delegate', () => {

@@ -10,6 +10,13 @@ import { classOfIntervention } from './taxonomy.ts'
 export interface RowFacts {
   phase: 'crawl' | 'walk' | 'run'
   mode: 'offline' | 'live'
+  /**
+   * Live WALK and RUN with `replay.caller`: the caller is the recorded one, streamed from its cassette into the live
+   * assistant; what the caller says and how it sounds cannot be changed then.
+   */
+  callerReplayed: string | null
+  /** With `replay.caller_tools = "cassette"`: the tools answer with the recording's outputs, not the application. */
+  toolsFromCassette: boolean
   /** Whether the assistant delegated at least once; null when unknown. */
   delegated: boolean | null
   /** WALK: the recording's acoustic condition. */
@@ -84,6 +91,11 @@ function profileOffClass(kinds: readonly string[]): FailureClass {
   if (kinds.some((kind) => !TRANSPORT_FAULTS.has(kind))) return 'backend_fault_handling'
   return kinds.includes('uplink_loss') ? 'mishearing' : 'turn_taking'
 }
+
+/** The interventions that change the caller, which a replayed caller (`replay.caller`) does not let change. */
+const CALLER_SIDE: ReadonlySet<InterventionId> = new Set(['clean_audio', 'text_for_audio', 'remove_barge_in'])
+/** The interventions that change what the tools answer, which recorded tool outputs do not let change. */
+const TOOL_SIDE: ReadonlySet<InterventionId> = new Set(['correct_tool_result', 'faults_off'])
 
 const CATALOGUE: Record<InterventionId, (facts: RowFacts) => Applicability> = {
   clean_audio(facts) {
@@ -196,6 +208,21 @@ export function applicableArms(
   const arms: ArmPlan[] = []
   const notApplicable: { intervention: InterventionId; reason: string }[] = []
   for (const id of ids) {
+    if (facts.callerReplayed !== null && CALLER_SIDE.has(id)) {
+      notApplicable.push({
+        intervention: id,
+        reason: `the caller is the recording in ${facts.callerReplayed} (replay.caller), which this change cannot alter; explain without replay.caller for a new caller`,
+      })
+      continue
+    }
+    if (facts.toolsFromCassette && TOOL_SIDE.has(id)) {
+      notApplicable.push({
+        intervention: id,
+        reason:
+          'the tools answer with the recording’s outputs (replay.caller_tools = "cassette"), which this change cannot alter',
+      })
+      continue
+    }
     const result = CATALOGUE[id](facts)
     if ('reason' in result) notApplicable.push({ intervention: id, reason: result.reason })
     else arms.push(...result.arms)

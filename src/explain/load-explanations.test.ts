@@ -17,6 +17,7 @@ function document(runId: string, createdAt: string): ExplainDocument {
     created_at: createdAt,
     run: { id: runId, directory: '/x', module: 'walk', architecture: 'responses', execution_mode: 'offline' },
     mode: 'offline',
+    replayed_caller: null,
     seed: 1,
     trials: 5,
     trial_variation: ['trial 1 is the run’s own draw'],

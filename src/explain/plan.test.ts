@@ -111,5 +111,9 @@ describe('costEstimate', () => {
     )
     expect(estimate.voice_minutes).toBeCloseTo(3, 9)
     expect(estimate.cost).toBeCloseTo(0.15, 9)
+    // Replayed from its cassette (replay.caller), the caller holds no session: only the assistant's is priced.
+    const replayed = plan('a', 2, row(60_000, null), { caller: { audio_duration_ms: 30_000 } })
+    replayed.facts = { ...replayed.facts, callerReplayed: 'cassettes/run' }
+    expect(costEstimate(RUN, budget([replayed], 100), 'live', DEFAULT_PRICES).voice_minutes).toBeCloseTo(2, 9)
   })
 })

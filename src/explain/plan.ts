@@ -79,7 +79,8 @@ export function costEstimate(
   const perScenario = plan.admitted.map((scenario) => {
     // Re-runs are not judged: the judge's part of the recorded cost is left out.
     const cost = scenarioCost(scenario.failed.failedRow, [], context)
-    const caller = callerMinutes(scenario.failed.details)
+    // A caller replayed from its cassette (replay.caller) holds no session of its own.
+    const caller = scenario.facts.callerReplayed ? 0 : callerMinutes(scenario.failed.details)
     const callerCost =
       caller === null ? null : caller === 0 ? 0 : voice?.active == null ? null : caller * voice.active
     const minutes = sumKnown([cost.voice_active_minutes, caller])

@@ -3,6 +3,7 @@
 // missing or of another shape counts as "not recorded", which makes the intervention that needs it not apply.
 import { readdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import type { PhaseSettings } from '../config/index.ts'
 import { readScenarioSnapshot } from '../phases/engine/scenario-snapshot.ts'
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import { type LoadedScenario, loadDataset } from '../scenarios/index.ts'
@@ -112,9 +113,11 @@ function bargeInsOf(details: Json): { scheduled: string[]; said: string[] } {
 export async function rowFactsOf(
   run: SourceRun,
   failed: FailedScenario,
-  mode: 'offline' | 'live',
+  settings: PhaseSettings,
   cwd: string,
 ): Promise<RowFacts> {
+  const mode = settings.execution.mode
+  const replayedCaller = mode === 'live' && run.module !== 'crawl' ? settings.replay.caller : null
   const configuration = run.document.run.configuration
   const faults = faultsOf(failed.details)
   const bargeIns = bargeInsOf(failed.details)
@@ -122,6 +125,8 @@ export async function rowFactsOf(
   return {
     phase: run.module,
     mode,
+    callerReplayed: typeof replayedCaller === 'string' ? replayedCaller : null,
+    toolsFromCassette: typeof replayedCaller === 'string' && settings.replay.caller_tools === 'cassette',
     delegated: delegatedOf(failed),
     recordingCondition: run.module === 'walk' && isObject(recording) ? textOf(recording.condition) : null,
     cleanSibling: run.module === 'walk' ? await cleanSiblingOf(run, failed, cwd) : null,

@@ -154,6 +154,8 @@ export const ExplainDocumentSchema = z.strictObject({
   }),
   /** How the re-runs were made: offline against the offline GPT-Live server, or live against the service. */
   mode: z.enum(['offline', 'live']),
+  /** Live WALK/RUN with `replay.caller`: the cassettes folder whose recorded callers the re-runs streamed; else null. */
+  replayed_caller: z.string().nullable(),
   seed: z.int(),
   trials: z.int().positive(),
   /** What differs from one trial to the next, in words (the same for every arm). */
