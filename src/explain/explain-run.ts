@@ -70,9 +70,11 @@ export interface ExplainOutcome {
   document: ExplainDocument
 }
 
-function trialVariation(module: string, faults: boolean): string[] {
+function trialVariation(module: string, faults: boolean, replayedCaller: string | null): string[] {
   const lines = ['trial 1 is the run’s own draw; trials 2..k are drawn from the seed and the trial number']
-  if (module !== 'run') lines.push('when the caller starts speaking (0–300 ms more lead-in, in 20 ms frames)')
+  if (module !== 'run' && replayedCaller === null) {
+    lines.push('when the caller starts speaking (0–300 ms more lead-in, in 20 ms frames)')
+  }
   if (module === 'run') lines.push('the acoustic preset’s noise (simulation.seed)')
   if (faults) lines.push('the fault profile’s draws (its seed)')
   return lines
@@ -221,7 +223,7 @@ export async function explainRun(options: ExplainOptions): Promise<ExplainOutcom
     replayed_caller: replayedCaller,
     seed,
     trials: k,
-    trial_variation: trialVariation(run.module, faultSeed !== null),
+    trial_variation: trialVariation(run.module, faultSeed !== null, replayedCaller),
     budget: {
       max_reruns: maxReruns,
       planned_reruns: budgeted.planned,
@@ -295,7 +297,8 @@ async function explainScenario(
   seed: number,
   recorded: { preset: number | null; faults: number | null },
 ): Promise<Explanation> {
-  const offsets = env.run.module !== 'run'
+  // A recorded caller (replay.caller) keeps its recorded timing: no lead-in is drawn for it.
+  const offsets = env.run.module !== 'run' && plan.facts.callerReplayed === null
   const draws = Array.from({ length: k }, (_, index) => trialDraws(seed, index + 1, recorded, offsets))
   const arms = [null, ...plan.arms]
   const tasks = arms.flatMap((arm) =>
