@@ -26,6 +26,7 @@ import { completionExtension } from './completion.ts'
 import { conditionRobustnessExtension } from './condition-robustness.ts'
 import { datasetsExtension } from './datasets.ts'
 import { type ExtensionFeature, extensionBlockSchema } from './define.ts'
+import { faultsExtension } from './faults.ts'
 import { pacingExtension } from './pacing.ts'
 import { runTurnsExtension } from './run-turns.ts'
 import { toolEvidenceExtension } from './tool-evidence.ts'
@@ -42,6 +43,7 @@ export const ROW_EXTENSION_FEATURES = [
   runTurnsExtension,
   voiceMetricsExtension,
   checksExtension,
+  faultsExtension,
   assistantExtension,
   cassetteExtension,
   pacingExtension,
