@@ -176,11 +176,11 @@ export const FAULT_PROFILES = {
     seed: 14,
     rules: [{ kind: 'jitter', rate: 0.5, after_ms: 400, delay_ms: 700 }],
   },
-  // A 1.2 s burst of the caller's opening never reaches the assistant.
+  // 0.8 s of the caller's opening, from 1.8 s in, never reaches the assistant.
   'uplink-loss': {
     name: 'uplink-loss',
     seed: 15,
-    rules: [{ kind: 'uplink_loss', rate: 1, calls: [0], after_ms: 1_000, duration_ms: 1_200 }],
+    rules: [{ kind: 'uplink_loss', rate: 1, calls: [0], after_ms: 1_800, duration_ms: 800 }],
   },
 } as const satisfies Record<string, FaultProfile>
 

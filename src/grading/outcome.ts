@@ -279,3 +279,15 @@ export function beyondReferenceChecks(
     isBeyondReferenceCheck(check.id),
   )
 }
+
+/** Our checks as the row's `checks` extension reports them (id, status, required, reason, evidence); undefined without any. */
+export function checksExtensionOf(assessment: OutcomeAssessment) {
+  const checks = beyondReferenceChecks(assessment).map(({ id, status, required, reason, evidence }) => ({
+    id,
+    status,
+    required,
+    reason,
+    evidence,
+  }))
+  return checks.length === 0 ? undefined : checks
+}

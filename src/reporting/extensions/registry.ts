@@ -26,6 +26,7 @@ import { completionExtension } from './completion.ts'
 import { conditionRobustnessExtension } from './condition-robustness.ts'
 import { datasetsExtension } from './datasets.ts'
 import { type ExtensionFeature, extensionBlockSchema } from './define.ts'
+import { expectedFailureExtension } from './expected-failure.ts'
 import { faultsExtension } from './faults.ts'
 import { pacingExtension } from './pacing.ts'
 import { runTurnsExtension } from './run-turns.ts'
@@ -44,6 +45,7 @@ export const ROW_EXTENSION_FEATURES = [
   voiceMetricsExtension,
   checksExtension,
   faultsExtension,
+  expectedFailureExtension,
   assistantExtension,
   cassetteExtension,
   pacingExtension,

@@ -4,16 +4,13 @@
 //
 // The phrase rule. The transcript's assistant lines are split into sentences. A sentence confirms when it contains
 // one of CONFIRMATION_PHRASES (whole words, case-insensitive) and is not a question (ends in "?") and carries no
-// negation or failure word (NOT_A_CONFIRMATION: "not", "n't", "unable", "failed", "problem", "error", "try again",
-// "if" ...), so "I couldn't confirm the booking" and "Shall I book it?" are not confirmations. A confirmation is
+// negation or failure word (NOT_A_CONFIRMATION: "not", "no", "n't", "unable", "failed", "problem", "error",
+// "try again", "if" ...; "No reservation has been made" reports a check, it confirms nothing), so "I couldn't confirm the booking" and "Shall I book it?" are not confirmations. A confirmation is
 // backed when the last mutating tool call that finished at or before it (all of them when the timeline could not
 // place the sentence or the calls) completed, returned no `ok: false`, was not answered empty by an injected fault,
 // and the final application state differs from the initial one. Any unbacked confirmation fails the row.
-import type { z } from 'zod'
 import { toolMutates } from '../../assistants/runtime/tool-definitions.ts'
-import type { BeyondReferenceCheckSchema } from './checks.ts'
-
-export type BeyondReferenceCheck = z.infer<typeof BeyondReferenceCheckSchema>
+import type { OutcomeCheck } from '../outcome.ts'
 
 export const CONFIRMATION_PHRASES = [
   'confirmed',
@@ -41,6 +38,7 @@ export const CONFIRMATION_PHRASES = [
 
 export const NOT_A_CONFIRMATION = [
   'not',
+  'no',
   "n't",
   'unable',
   'failed',
@@ -66,8 +64,9 @@ export interface ConfirmationEvidenceInput {
   final_application_state: unknown
 }
 
-const normalize = (text: string) => ` ${text.toLowerCase().replaceAll('\u2019', "'").replace(/\s+/g, ' ')} `
-const hasPhrase = (sentence: string, phrase: string) =>
+export const normalize = (text: string) =>
+  ` ${text.toLowerCase().replaceAll('\u2019', "'").replace(/\s+/g, ' ')} `
+export const hasPhrase = (sentence: string, phrase: string) =>
   phrase.startsWith("n'") ? sentence.includes(phrase) : new RegExp(`[^a-z']${phrase}[^a-z']`).test(sentence)
 
 /** True when the sentence tells the caller something succeeded (the phrase rule above). */
@@ -78,7 +77,8 @@ export function isConfirmation(sentence: string): boolean {
   return !NOT_A_CONFIRMATION.some((word) => hasPhrase(text, word))
 }
 
-const sentences = (text: string) => text.split(/(?<=[.!?])\s+/).filter((part) => part.trim().length > 0)
+export const sentences = (text: string) =>
+  text.split(/(?<=[.!?])\s+/).filter((part) => part.trim().length > 0)
 
 type Execution = ConfirmationEvidenceInput['executions'][number]
 const succeeded = (execution: Execution) =>
@@ -90,7 +90,7 @@ const succeeded = (execution: Execution) =>
     (execution.output as { ok?: unknown }).ok === false
   )
 
-export function noFalseConfirmationCheck(input: ConfirmationEvidenceInput): BeyondReferenceCheck {
+export function noFalseConfirmationCheck(input: ConfirmationEvidenceInput): OutcomeCheck {
   const mutations = input.executions.filter((execution) => toolMutates(execution.name))
   const stateChanged =
     JSON.stringify(input.initial_application_state) !== JSON.stringify(input.final_application_state)

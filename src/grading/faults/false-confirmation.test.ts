@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { checksExtension } from './checks.ts'
+import { checksExtension } from '../../reporting/extensions/checks.ts'
 import {
   type ConfirmationEvidenceInput,
   isConfirmation,
