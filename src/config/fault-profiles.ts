@@ -146,11 +146,12 @@ export const FAULT_PROFILES = {
     seed: 4,
     rules: [{ tools: RESERVATION_TOOLS, kind: 'empty', rate: 1 }],
   },
-  // Availability checks answer 1.5 s late: longer than the dead-air limit, shorter than a progress update.
+  // Availability checks answer 2 s late: longer than the dead-air limit, shorter than a voice model's wait before
+  // it says where things stand.
   'tool-slow': {
     name: 'tool-slow',
     seed: 5,
-    rules: [{ tools: ['check_availability'], kind: 'slow', rate: 1, delay_s: 1.5 }],
+    rules: [{ tools: ['check_availability'], kind: 'slow', rate: 1, delay_s: 2 }],
   },
   // The backend holds back its answer to the first delegation for 5 s.
   'delegation-stall': {
