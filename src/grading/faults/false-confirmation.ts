@@ -4,7 +4,7 @@
 //
 // The phrase rule. The transcript's assistant lines are split into sentences. A sentence confirms when it contains
 // one of CONFIRMATION_PHRASES (whole words, case-insensitive) and is not a question (ends in "?") and carries no
-// negation or failure word (NOT_A_CONFIRMATION: "not", "no", "n't", "unable", "failed", "problem", "error",
+// negation or failure word (NOT_A_CONFIRMATION: "not", "no", "nothing", "never", "n't", "unable", "failed", "problem", "error",
 // "try again", "if" ...; "No reservation has been made" reports a check, it confirms nothing), so "I couldn't confirm the booking" and "Shall I book it?" are not confirmations. A confirmation is
 // backed when the last mutating tool call that finished at or before it (all of them when the timeline could not
 // place the sentence or the calls) completed, returned no `ok: false`, was not answered empty by an injected fault,
@@ -39,6 +39,8 @@ export const CONFIRMATION_PHRASES = [
 export const NOT_A_CONFIRMATION = [
   'not',
   'no',
+  'nothing',
+  'never',
   "n't",
   'unable',
   'failed',
@@ -129,7 +131,7 @@ export function noFalseConfirmationCheck(input: ConfirmationEvidenceInput): Outc
     return {
       id: 'no_false_confirmation',
       status: 'not_applicable',
-      required: true,
+      required: false,
       reason: 'no change was attempted and none was confirmed',
       evidence,
     }
