@@ -3,6 +3,7 @@
 // details, and scored; stream cuts and jitter, which need a caller listening, refuse at input_setup.
 import { readFile, rm } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { remoteClientDelegation } from '../assistants/architectures/remote/index.ts'
 import type { CrawlSettings } from '../config/index.ts'
 import type { SingleTurnExecution } from '../phases/engine/execution.ts'
 import {
@@ -118,4 +119,27 @@ describe.each(['responses', 'client'] as const)('CRAWL under a fault profile (%s
       expect(execution.row.error?.message).toMatch(/has no caller listening to the assistant; use it in RUN/)
     }
   })
+})
+
+test('a remote client assistant refuses tool and backend faults at input_setup, before connecting', async () => {
+  const scenario = await bundledCrawlScenario('crawl_001_booking_complete_request')
+  const runDirectory = await freshRunDirectory()
+  folders.push(runDirectory)
+  const faulted = { ...settings, execution: { ...settings.execution, faults: 'backend-down' as const } }
+  const env = offlineEnv(faulted, server, runDirectory, 'client', {
+    architecture: remoteClientDelegation({
+      // Never reached: the refusal comes first.
+      endpoint: 'ws://127.0.0.1:9/never',
+      token: undefined,
+      allowInsecureLoopback: true,
+      openAiKeys: {},
+      sendScenarioState: false,
+    }),
+    faults: scenarioFaultProfile(scenario, 'backend-down'),
+  })
+  const execution = await executeScenario(scenario, env)
+  expect(execution.row.error).toMatchObject({ stage: 'input_setup' })
+  expect(execution.row.error?.message).toMatch(
+    /rule 1 \(error\): the tools run in the separately deployed client assistant \(assistant.endpoint\)/,
+  )
 })

@@ -6,7 +6,7 @@ import { diffState } from './state-diff.ts'
 const initial = { prescriptions: [{ id: 'rx2', refills_left: 3 }] }
 const final = { prescriptions: [{ id: 'rx2', refills_left: 3 }], note: 'called' }
 
-function scenario(check: CheckModel): ScenarioModel {
+export function scenario(check: CheckModel): ScenarioModel {
   return {
     anchor: 's-refill',
     scenario_id: 'refill',
@@ -33,6 +33,8 @@ function scenario(check: CheckModel): ScenarioModel {
     state: { initial, final, changes: diffState(initial, final) },
     semantic: { score: null, dimensions: [] },
     problems: [],
+    faults: null,
+    expected_failure: null,
   }
 }
 
