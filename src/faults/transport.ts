@@ -110,15 +110,18 @@ export class UplinkLoss {
   }
 
   /**
-   * Live: one frame of the caller's clean voice starting at `startMs`; at each utterance onset the next position
-   * is drawn and a hit schedules its burst.
+   * Without an oracle (live): the caller's clean voice from `startMs`, frame by frame; at each utterance onset
+   * the next position is drawn and a hit schedules its burst.
    */
-  voice(frame: Int16Array, startMs: number): void {
-    if (!this.#onsets.frame(isVoicedFrame(frame))) return
-    const drawn = this.#faults.nextCallerUtterance()
-    if (drawn === null) return
-    const lossStart = startMs + drawn.rule.after_ms
-    this.#lose(drawn.index, lossStart, lossStart + drawn.rule.duration_ms, undefined)
+  voice(audio: Int16Array, startMs: number): void {
+    for (let offset = 0; offset < audio.length; offset += SAMPLES_PER_FRAME) {
+      const frame = audio.subarray(offset, Math.min(audio.length, offset + SAMPLES_PER_FRAME))
+      if (!this.#onsets.frame(isVoicedFrame(frame))) continue
+      const drawn = this.#faults.nextCallerUtterance()
+      if (drawn === null) continue
+      const lossStart = startMs + (offset * 1000) / SAMPLE_RATE_HZ + drawn.rule.after_ms
+      this.#lose(drawn.index, lossStart, lossStart + drawn.rule.duration_ms, undefined)
+    }
   }
 
   /** The chunk starting at media time `startMs` with every lost window silenced (a copy when anything changed). */

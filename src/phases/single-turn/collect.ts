@@ -85,9 +85,15 @@ export async function collectSingleTurn(
   const caller: ClockedStream = {
     label: 'assistant',
     session: assistant.session,
-    // A burst the uplink lost (fault profile) is silence by the time it reaches the session.
-    next: (samples) =>
-      uplink === null ? request.next(samples) : uplink.apply(request.next(samples), timeline.audioSentMs()),
+    // A burst the uplink lost (fault profile) is silence by the time it reaches the session; without the
+    // request's utterances (live text-to-speech) they are found by their voice onsets.
+    next: (samples) => {
+      const chunk = request.next(samples)
+      if (uplink === null) return chunk
+      const atMs = timeline.audioSentMs()
+      if (session.uplinkByVoice) uplink.voice(chunk, atMs)
+      return uplink.apply(chunk, atMs)
+    },
     sent(chunk) {
       const at = timeline.nowMs()
       timeline.callerAudioSent(chunk)

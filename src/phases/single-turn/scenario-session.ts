@@ -40,6 +40,8 @@ export interface ScenarioSession {
   listenerProblems: string[]
   /** The scenario's uplink loss under a fault profile (its bursts silenced in the request); null when clean. */
   uplink: UplinkLoss | null
+  /** Whether the request's utterances are unknown (live text-to-speech), so the uplink finds them by voice onset. */
+  uplinkByVoice: boolean
   /** Stops listening (idempotent). */
   detach(): void
 }
@@ -140,6 +142,7 @@ export async function openScenarioSession(
     delegationIds: [],
     listenerProblems: [],
     uplink,
+    uplinkByVoice: uplink !== null && utterances.length === 0,
     detach: () => {},
   }
   // Events already logged (session.started) first, then every later one as it arrives, in both directions.
