@@ -2,6 +2,7 @@
 // client sends to GPT-Live, and a client backend wrapper that records every handoff, event and answer it saw.
 import type { AddressInfo } from 'node:net'
 import { WebSocket, WebSocketServer } from 'ws'
+import type { ResponsesRequest } from '../testing/responses-server/responses-route.ts'
 import type { ApplicationBackend } from './client/backend/application-backend.ts'
 
 export interface RecordingProxy {
@@ -60,5 +61,23 @@ export function recordingBackend(inner: ApplicationBackend, seen: string[]): App
       return answer
     },
     close: () => inner.close(),
+  }
+}
+
+/**
+ * The reference backend's model, scripted: it calls the tool with these arguments, then, once the tool's output is
+ * in its input, answers `answer`. What it is sent is recorded by the Responses test server.
+ */
+export function scriptedBackendModel(tool: string, args: Record<string, unknown>, answer: string) {
+  return (request: ResponsesRequest) => {
+    const items = Array.isArray(request.input) ? request.input : []
+    const answered = items.some((item) => item.type === 'function_call_output')
+    return {
+      output: [
+        answered
+          ? { type: 'message' as const, text: answer }
+          : { type: 'function_call' as const, name: tool, arguments: JSON.stringify(args) },
+      ],
+    }
   }
 }

@@ -14,7 +14,7 @@ import { simulationGoal } from '../scenarios/derived.ts'
 import { parseDataset } from '../scenarios/load.ts'
 import { type AssistantVisibleInput, assistantVisibleInput } from '../scenarios/visible.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../testing/live-server/index.ts'
-import { type ResponsesRequest, responsesRoute } from '../testing/responses-server/responses-route.ts'
+import { responsesRoute } from '../testing/responses-server/responses-route.ts'
 import { type ResponsesServer, startResponsesServer } from '../testing/responses-server/server.ts'
 import {
   type AssistantArchitecture,
@@ -24,7 +24,7 @@ import {
 } from './architectures/index.ts'
 import { liveClientBackend } from './architectures/live-client-backend.ts'
 import { openOffline, outputTranscript, pumpSilenceUntil, sendSilence } from './assistant-session.fixtures.ts'
-import { recordingBackend, startRecordingProxy } from './leak-boundary.test-helpers.ts'
+import { recordingBackend, scriptedBackendModel, startRecordingProxy } from './leak-boundary.test-helpers.ts'
 import { restaurantFacts } from './responses/tools/resources.ts'
 
 const SENTINEL = 'LEAKSENTINEL'
@@ -100,26 +100,6 @@ const privateFacts = () => ({
   ],
 })
 
-/**
- * The reference backend's model, scripted: it checks the requested table, then reports the tool's verdict.
- * What it is sent is recorded by the Responses test server.
- */
-function scriptedBackendModel(request: ResponsesRequest) {
-  const items = Array.isArray(request.input) ? request.input : []
-  const answered = items.some((item) => item.type === 'function_call_output')
-  return {
-    output: [
-      answered
-        ? { type: 'message' as const, text: 'A table for 6 on 2026-08-07 at 21:00 is not available.' }
-        : {
-            type: 'function_call' as const,
-            name: 'check_availability',
-            arguments: JSON.stringify({ date: '2026-08-07', time: '21:00', party_size: 6 }),
-          },
-    ],
-  }
-}
-
 const VARIANTS = ['responses', 'client, offline backend', 'client, OpenAI reference backend'] as const
 type Variant = (typeof VARIANTS)[number]
 
@@ -128,7 +108,15 @@ let responsesApi: ResponsesServer
 beforeAll(async () => {
   server = await startOfflineLiveServer()
   responsesApi = await startResponsesServer({
-    routes: { 'POST /v1/responses': responsesRoute({ respond: scriptedBackendModel }) },
+    routes: {
+      'POST /v1/responses': responsesRoute({
+        respond: scriptedBackendModel(
+          'check_availability',
+          { date: '2026-08-07', time: '21:00', party_size: 6 },
+          'A table for 6 on 2026-08-07 at 21:00 is not available.',
+        ),
+      }),
+    },
   })
 })
 afterAll(async () => {

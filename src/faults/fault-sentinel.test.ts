@@ -20,13 +20,17 @@ import {
   sendSilence,
 } from '../assistants/assistant-session.fixtures.ts'
 import { openAssistantUnderTest, registerOfflineAssistant } from '../assistants/assistant-session.ts'
-import { recordingBackend, startRecordingProxy } from '../assistants/leak-boundary.test-helpers.ts'
+import {
+  recordingBackend,
+  scriptedBackendModel,
+  startRecordingProxy,
+} from '../assistants/leak-boundary.test-helpers.ts'
 import { syntheticSpeech } from '../audio/synthetic-voice.ts'
 import type { FaultProfile } from '../config/fault-profiles.ts'
 import { bundledRunScenario } from '../phases/run/conversation.test-helpers.ts'
 import { assistantVisibleInput } from '../scenarios/visible.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../testing/live-server/index.ts'
-import { type ResponsesRequest, responsesRoute } from '../testing/responses-server/responses-route.ts'
+import { responsesRoute } from '../testing/responses-server/responses-route.ts'
 import { type ResponsesServer, startResponsesServer } from '../testing/responses-server/server.ts'
 
 const NAME = 'FAULTSENTINEL-profile'
@@ -41,28 +45,20 @@ const PROFILE: FaultProfile = {
 }
 const REQUEST = 'Hi, is there a table available for four on August 22 at 8 p.m.?'
 
-function scriptedBackendModel(request: ResponsesRequest) {
-  const items = Array.isArray(request.input) ? request.input : []
-  const answered = items.some((item) => item.type === 'function_call_output')
-  return {
-    output: [
-      answered
-        ? { type: 'message' as const, text: 'A table for 4 on 2026-08-22 at 20:00 is not available.' }
-        : {
-            type: 'function_call' as const,
-            name: 'check_availability',
-            arguments: JSON.stringify({ date: '2026-08-22', time: '20:00', party_size: 4 }),
-          },
-    ],
-  }
-}
-
 let server: OfflineLiveServer
 let responsesApi: ResponsesServer
 beforeAll(async () => {
   server = await startOfflineLiveServer()
   responsesApi = await startResponsesServer({
-    routes: { 'POST /v1/responses': responsesRoute({ respond: scriptedBackendModel }) },
+    routes: {
+      'POST /v1/responses': responsesRoute({
+        respond: scriptedBackendModel(
+          'check_availability',
+          { date: '2026-08-22', time: '20:00', party_size: 4 },
+          'A table for 4 on 2026-08-22 at 20:00 is not available.',
+        ),
+      }),
+    },
   })
 })
 afterAll(async () => {

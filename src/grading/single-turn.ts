@@ -15,7 +15,7 @@ import type { SingleTurnObservation } from '../observability/observation.ts'
 import { type BaseTaskResult, buildBaseResult } from './base-result.ts'
 import type { DimensionGrade } from './dimension-grade.ts'
 import { type DeterministicDimensionGrades, gradeDeterministicDimensions } from './dimensions.ts'
-import { callerExperienceChecks } from './faults/index.ts'
+import { callerExperienceChecks, faultCheckInputOf } from './faults/index.ts'
 import { assessOutcome, type OutcomeAssessment, withBeyondReferenceChecks } from './outcome.ts'
 import { type ReconciledTaskResult, reconcileTaskResult } from './reconcile.ts'
 import type { ScenarioFacts } from './scenario-facts.ts'
@@ -88,16 +88,12 @@ export function gradeSingleTurn(
   // Beyond the reference: what the caller experienced when something failed (src/grading/faults).
   const assessment = withBeyondReferenceChecks(
     referenceAssessment,
-    callerExperienceChecks({
-      transcript: observation.transcript,
-      executions: observation.tool_executions,
-      initial_application_state: observation.initial_application_state,
-      final_application_state: observation.final_application_state,
-      faults: observation.faults ?? null,
-      experience: observation.experience ?? null,
-      expects_verification: scenario.expects_verification === true,
-      max_dead_air_ms: maxDeadAirMs,
-    }),
+    callerExperienceChecks(
+      faultCheckInputOf(observation, {
+        expects_verification: scenario.expects_verification === true,
+        max_dead_air_ms: maxDeadAirMs,
+      }),
+    ),
   )
   // Deliberate deviation from §3.3 step 5, where the assessment's verdict simply overwrites the reconciled one.
   // Its checks do not cover everything reconciliation requires, so overwriting would let some failures pass:

@@ -3,6 +3,7 @@ import type { FaultsRecord } from '../faults/events.ts'
 import type { CheckModel, ScenarioModel } from './model.ts'
 import { faultOutcomesSection, faultsSection } from './render-faults.ts'
 import { scenarioSection } from './render-scenario.ts'
+import { bareScenarioModel } from './report.test-helpers.ts'
 
 const FAULTS: FaultsRecord = {
   profile: 'tool-timeout',
@@ -33,35 +34,14 @@ function faulted(
   checks: CheckModel[],
   faults: FaultsRecord | null = FAULTS,
 ): ScenarioModel {
-  return {
+  return bareScenarioModel({
     anchor: `s-${status}`,
     scenario_id: `run_fault_${status}`,
-    trial: 1,
-    assistant: null,
-    title: 'Booking under faults',
     status,
-    error: null,
-    rationale: null,
-    tool_turn: true,
-    metrics: {},
     checks,
-    failed_checks: checks.filter((item) => item.status === 'failed'),
-    audio: { caller: null, assistant: null, conversation: null },
-    timeline: {
-      duration_ms: null,
-      caller: [],
-      assistant: [],
-      envelope: null,
-      lines: [],
-      delegations: [],
-      tool_calls: [],
-    },
-    state: null,
-    semantic: { score: null, dimensions: [] },
-    problems: [],
     faults,
     expected_failure: status === 'failed' ? { checks: ['no_false_confirmation'], met: true } : null,
-  }
+  })
 }
 
 describe('fault outcomes in the report', () => {

@@ -16,6 +16,28 @@ import { verificationCheck } from './verification.ts'
 
 export type { FaultCheckInput } from './input.ts'
 
+/** What an observation of any phase holds for the checks (RunObservation, SingleTurnObservation). */
+type ObservedForChecks = Pick<
+  FaultCheckInput,
+  'transcript' | 'initial_application_state' | 'final_application_state' | 'faults' | 'experience'
+> & { tool_executions: FaultCheckInput['executions'] }
+
+/** The checks' input from an observation and the scenario's expectation and the run's silence limit. */
+export function faultCheckInputOf(
+  observation: ObservedForChecks,
+  options: { expects_verification: boolean; max_dead_air_ms: number },
+): FaultCheckInput {
+  return {
+    transcript: observation.transcript,
+    executions: observation.tool_executions,
+    initial_application_state: observation.initial_application_state,
+    final_application_state: observation.final_application_state,
+    faults: observation.faults ?? null,
+    experience: observation.experience ?? null,
+    ...options,
+  }
+}
+
 export function callerExperienceChecks(input: FaultCheckInput): OutcomeCheck[] {
   return [
     noFalseConfirmationCheck({

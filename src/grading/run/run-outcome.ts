@@ -12,7 +12,7 @@ import type { ToolExecution, TranscriptLine } from '../../observability/observat
 import { COMPLETED_TERMINATION_REASONS } from '../../observability/observation.ts'
 import type { ExpectedOutcome } from '../../scenarios/expected.ts'
 import type { DimensionGrade } from '../dimension-grade.ts'
-import { callerExperienceChecks } from '../faults/index.ts'
+import { callerExperienceChecks, faultCheckInputOf } from '../faults/index.ts'
 import { verifyRunFinalState } from '../final-state.ts'
 import type { JsonObject } from '../json-values.ts'
 import { assessOutcome, type OutcomeAssessment, withBeyondReferenceChecks } from '../outcome.ts'
@@ -143,16 +143,12 @@ export function gradeRun(
   // the caller experienced when something failed (src/grading/faults).
   const assessment = withBeyondReferenceChecks(referenceAssessment, [
     gradeSideEffects(expected, tools.executions, observation.initial_application_state),
-    ...callerExperienceChecks({
-      transcript: observation.transcript,
-      executions: observation.tool_executions,
-      initial_application_state: observation.initial_application_state,
-      final_application_state: observation.final_application_state,
-      faults: observation.faults ?? null,
-      experience: observation.experience ?? null,
-      expects_verification: options.expectsVerification ?? false,
-      max_dead_air_ms: maxDeadAirMs,
-    }),
+    ...callerExperienceChecks(
+      faultCheckInputOf(observation, {
+        expects_verification: options.expectsVerification ?? false,
+        max_dead_air_ms: maxDeadAirMs,
+      }),
+    ),
   ])
   return {
     task_completed: assessment.passed,
