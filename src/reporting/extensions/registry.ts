@@ -27,6 +27,7 @@ import { conditionRobustnessExtension } from './condition-robustness.ts'
 import { datasetsExtension } from './datasets.ts'
 import { type ExtensionFeature, extensionBlockSchema } from './define.ts'
 import { expectedFailureExtension } from './expected-failure.ts'
+import { faultProfilesExtension } from './fault-profiles.ts'
 import { faultsExtension } from './faults.ts'
 import { pacingExtension } from './pacing.ts'
 import { runTurnsExtension } from './run-turns.ts'
@@ -55,6 +56,7 @@ export const RUN_EXTENSION_FEATURES = [
   completionExtension,
   toolEvidenceExtension,
   trialsExtension,
+  faultProfilesExtension,
   conditionRobustnessExtension,
   assistantsExtension,
 ] as const
