@@ -77,6 +77,8 @@ const comparable = (row: unknown) =>
       key === 'cassette' ||
       // How late this run's own frames went out: a measurement of the harness, like a latency.
       key === 'pacing' ||
+      // The voice metrics' talk ratio divides the two sides' measured speaking times: a timing, like a latency.
+      key === 'talk_ratio' ||
       key === 'provenance'
         ? undefined
         : value,

@@ -101,6 +101,7 @@ const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
       pacing_warning_ms: PACING_WARNING_MS,
     },
     simulation: {
+      simulator_model: 'gpt-live-1',
       simulator_backend_model: 'gpt-5.6-luna',
       simulator_backend_reasoning_effort: 'low',
       tick_ms: 200,

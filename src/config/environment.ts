@@ -86,6 +86,12 @@ export const ENVIRONMENT_SETTINGS: readonly EnvironmentSetting[] = [
     phases: ['run'],
   },
   {
+    variable: 'LIVE_EVALS_SIMULATOR_MODEL',
+    key: 'simulation.simulator_model',
+    kind: 'string',
+    phases: ['run'],
+  },
+  {
     variable: 'LIVE_EVALS_ASSISTANT_FIRST_PROMPT_FILE',
     key: 'simulation.assistant_first_prompt_file',
     kind: 'string',

@@ -81,6 +81,9 @@ const crawlAudioFields = { ...audioFields, cache_dir: nonEmptyString(), refresh_
 const assistantFields = { mode: oneOf(ASSISTANT_MODES), endpoint: string() }
 
 const simulationFields = {
+  // Ours (the reference's --simulator-model): the GPT-Live model the live caller runs on. Fixed by default, so a
+  // model matrix (execution.models) puts every model under test in front of the same caller.
+  simulator_model: nonEmptyString(),
   simulator_backend_model: nonEmptyString(),
   simulator_backend_reasoning_effort: oneOf(REASONING_EFFORTS),
   tick_ms: positiveInteger(),
