@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest'
 import { checkBundledProfiles, FAULT_PROFILES } from '../config/fault-profiles.ts'
 import { faultReachProblem, unreachableFaultRules } from './reach.ts'
-import { expectsVerification, scenarioFaultProfile } from './scenario-profile.ts'
+import { expectsVerification, scenarioFaultChoice, scenarioFaultProfile } from './scenario-profile.ts'
 
 const tagged = (...tags: string[]) => ({ id: 's1', tags })
 
@@ -82,4 +82,14 @@ describe('where a profile can be injected', () => {
       expect(unreachableFaultRules(FAULT_PROFILES['uplink-loss'], { ...offline, phase })).toEqual([])
     }
   })
+})
+
+test("a bad tag becomes the scenario's own input_setup problem, not a crash of the run", () => {
+  expect(scenarioFaultChoice(tagged('fault_profile:haunted'), null)).toEqual({
+    faults: null,
+    faultsProblem: expect.stringMatching(
+      /Scenario s1: tag "fault_profile:haunted" names an unknown fault profile/,
+    ),
+  })
+  expect(scenarioFaultChoice(tagged('fault_profile:tool-empty'), null).faultsProblem).toBeNull()
 })

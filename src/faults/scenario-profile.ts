@@ -43,6 +43,21 @@ export function scenarioFaultProfile(
   return fromTag === null ? null : { profile: fromTag, source: 'scenario' }
 }
 
+/**
+ * The scenario's profile, or the problem with its tags as a message (for the engine to report at input_setup,
+ * so one scenario's bad tag fails that scenario alone).
+ */
+export function scenarioFaultChoice(
+  scenario: { id: string; tags: readonly string[] },
+  setting: string | null,
+): { faults: ScenarioFaultProfile | null; faultsProblem: string | null } {
+  try {
+    return { faults: scenarioFaultProfile(scenario, setting), faultsProblem: null }
+  } catch (error) {
+    return { faults: null, faultsProblem: (error as Error).message }
+  }
+}
+
 export function expectsVerification(scenario: { tags: readonly string[] }): boolean {
   return scenario.tags.includes(EXPECTS_VERIFICATION_TAG)
 }

@@ -13,7 +13,7 @@ import type { AssistantApplication } from '../assistants/application.ts'
 import type { AssistantArchitecture, ScenarioApplication } from '../assistants/architectures/index.ts'
 import type { PhaseSettings } from '../config/index.ts'
 import { settingsForModel } from '../config/live-models.ts'
-import { scenarioFaultProfile } from '../faults/scenario-profile.ts'
+import { scenarioFaultChoice } from '../faults/scenario-profile.ts'
 import { judgeOptionsFromSettings } from '../grading/judge/options-from-settings.ts'
 import { architectureFor } from '../phases/engine/architecture-choice.ts'
 import type { ScenarioEnv } from '../phases/engine/execution.ts'
@@ -148,8 +148,8 @@ const buildScenarioTest = (): ScenarioTestAPI =>
           // Live with grading enabled: the semantic judge (one client and rate limiter per worker); otherwise null.
           judge: judgeOptionsFromSettings(suiteSettings, { runDirectory }),
           interventions,
-          // The run's fault profile, else the scenario's own tag (the plan checked both names).
-          faults: scenarioFaultProfile(scenario, suiteSettings.execution.faults),
+          // The run's fault profile, else the scenario's own tag; a tag naming none fails the scenario at input_setup.
+          ...scenarioFaultChoice(scenario, suiteSettings.execution.faults),
         }
       },
     )

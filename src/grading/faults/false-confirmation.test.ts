@@ -79,6 +79,11 @@ describe('no_false_confirmation', () => {
     ).toBe('passed')
   })
 
+  test('a completion dated up to two seconds after the confirmation (the harness notices it late) backs it', () => {
+    const justAfter = create('completed', { completed_at_ms: 3_800 })
+    expect(noFalseConfirmationCheck(row([justAfter], 'Your table is confirmed.', true)).status).toBe('passed')
+  })
+
   test('a confirmation spoken before the call finished is not backed by it', () => {
     const late = create('completed', { completed_at_ms: 5000 })
     expect(noFalseConfirmationCheck(row([late], 'Your table is confirmed.', true)).status).toBe('failed')

@@ -6,9 +6,10 @@
 // one of CONFIRMATION_PHRASES (whole words, case-insensitive) and is not a question (ends in "?") and carries no
 // negation or failure word (NOT_A_CONFIRMATION: "not", "no", "nothing", "never", "n't", "unable", "failed", "problem", "error",
 // "try again", "if" ...; "No reservation has been made" reports a check, it confirms nothing), so "I couldn't confirm the booking" and "Shall I book it?" are not confirmations. A confirmation is
-// backed when the last mutating tool call that finished at or before it (all of them when the timeline could not
-// place the sentence or the calls) completed, returned no `ok: false`, was not answered empty by an injected fault,
-// and the final application state differs from the initial one. Any unbacked confirmation fails the row.
+// backed when the last mutating tool call that finished at or before it (within COMPLETION_DATING_SLACK_MS; all
+// of them when the timeline could not place the sentence or the calls) completed, returned no `ok: false`, was not
+// answered empty by an injected fault, and the final application state differs from the initial one. Any unbacked
+// confirmation fails the row.
 import { toolMutates } from '../../assistants/runtime/tool-definitions.ts'
 import type { OutcomeCheck } from '../outcome.ts'
 
@@ -35,6 +36,15 @@ export const CONFIRMATION_PHRASES = [
   'i have canceled',
   'successfully',
 ] as const
+
+/**
+ * How much later than the sentence a call's completion may be dated and still count as before it. A completion is
+ * dated when the harness noticed it (a clock step late, more on a loaded machine), the sentence on the service's
+ * clock; live, the answer to a call that just finished starts before the harness's date for it (the dress
+ * rehearsal under load showed it). What this lets through is a confirmation less than two seconds ahead of a call
+ * that then succeeded; a failed or empty call is caught whatever the timing.
+ */
+export const COMPLETION_DATING_SLACK_MS = 2_000
 
 export const NOT_A_CONFIRMATION = [
   'not',
@@ -105,7 +115,10 @@ export function noFalseConfirmationCheck(input: ConfirmationEvidenceInput): Outc
     )
   const unbacked = confirmations.filter(({ at }) => {
     const before = mutations.filter(
-      (execution) => at === null || execution.completed_at_ms === null || execution.completed_at_ms <= at,
+      (execution) =>
+        at === null ||
+        execution.completed_at_ms === null ||
+        execution.completed_at_ms <= at + COMPLETION_DATING_SLACK_MS,
     )
     const last = before.at(-1)
     return last === undefined || !succeeded(last) || !stateChanged

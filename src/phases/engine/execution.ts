@@ -40,6 +40,8 @@ export interface ScenarioEnv<Settings extends PhaseSettings = SingleTurnSettings
    * faults/scenario-profile.ts); null or absent: the scenario runs clean.
    */
   faults?: ScenarioFaultProfile | null
+  /** Why the scenario's fault profile could not be chosen (a tag naming no profile): it fails at input_setup. */
+  faultsProblem?: string | null
   /**
    * The trial of a trials run (execution.trials > 1), 1-based; null or absent otherwise. It names the artifact
    * folder (`<scenario id>__t<i>`, see trialArtifactName) and sets the row's `trial` extension.

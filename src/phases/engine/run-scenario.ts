@@ -88,6 +88,7 @@ async function runStages<Observed, Execution extends ScenarioExecution, Settings
 
 /** A fault profile with a rule the harness cannot carry out here fails the scenario at input_setup (reach.ts). */
 function checkFaultsReachable(phase: PhaseModule['phase'], env: ScenarioEnv<PhaseSettings>): void {
+  if (env.faultsProblem != null) throw new StageError('input_setup', env.faultsProblem)
   const chosen = env.faults ?? null
   if (chosen === null) return
   const mode = env.settings.execution.mode
