@@ -44,7 +44,6 @@ describe('where a profile can be injected', () => {
   const offline = {
     architecture: 'responses',
     planes: ['tool', 'backend'],
-    remote: false,
     mode: 'offline',
     phase: 'run',
   } as const
@@ -67,9 +66,17 @@ describe('where a profile can be injected', () => {
   })
 
   test('a remote client assistant refuses tool and backend rules, and takes transport ones', () => {
-    const remote = { architecture: 'client', planes: [], remote: true, mode: 'live', phase: 'run' } as const
+    const remote = {
+      architecture: 'client',
+      planes: [],
+      note: 'its tools and backend run in the separately deployed client assistant',
+      mode: 'live',
+      phase: 'run',
+    } as const
     expect(unreachableFaultRules(FAULT_PROFILES['backend-down'], remote)).toEqual([
-      expect.stringMatching(/rule 1 \(error\): the tools run in the separately deployed client assistant/),
+      expect.stringMatching(
+        /rule 1 \(error\): its tools and backend run in the separately deployed client assistant/,
+      ),
     ])
     expect(unreachableFaultRules(FAULT_PROFILES['uplink-loss'], remote)).toEqual([])
   })

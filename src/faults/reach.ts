@@ -12,15 +12,14 @@ export interface FaultReach {
   /** The architecture's name and the planes it lets the harness reach in this mode (besides the transport). */
   architecture: string
   planes: readonly string[]
-  remote: boolean
+  /** The architecture's own word on why a plane is out of reach (a remote client assistant's), if any. */
+  note?: string | undefined
   mode: 'offline' | 'live'
   phase: Phase
 }
 
 function whyNot(plane: string, reach: FaultReach): string {
-  if (reach.remote) {
-    return `the ${plane === 'tool' ? 'tools' : 'backend'} run in the separately deployed client assistant (assistant.endpoint), out of the harness's reach`
-  }
+  if (reach.note !== undefined) return reach.note
   if (plane === 'backend' && reach.architecture === 'responses' && reach.mode === 'live') {
     return 'live, GPT-Live calls the Responses backend model itself; only the offline run (where our offline server plays that model) can make it fail or stall'
   }

@@ -140,6 +140,6 @@ test('a remote client assistant refuses tool and backend faults at input_setup, 
   const execution = await executeScenario(scenario, env)
   expect(execution.row.error).toMatchObject({ stage: 'input_setup' })
   expect(execution.row.error?.message).toMatch(
-    /rule 1 \(error\): the tools run in the separately deployed client assistant \(assistant.endpoint\)/,
+    /rule 1 \(error\): its tools and backend run in the separately deployed client assistant \(assistant.endpoint\)/,
   )
 })

@@ -106,6 +106,8 @@ export interface AssistantArchitecture {
    * harness's own and always reachable): a plane missing here makes a profile with rules on it refuse to run.
    */
   faultPlanes(mode: 'offline' | 'live'): readonly Exclude<FaultPlane, 'transport'>[]
+  /** Why the planes faultPlanes leaves out are out of reach, when the architecture can say better than its name. */
+  readonly faultReachNote?: string
   /**
    * Offline: what the offline GPT-Live server must inject for this architecture (Responses delegation's backend
    * model is played there); nothing for an architecture whose backend runs on our side.

@@ -95,7 +95,7 @@ function checkFaultsReachable(phase: PhaseModule['phase'], env: ScenarioEnv<Phas
   const problem = faultReachProblem(chosen.profile, {
     architecture: env.architecture.name,
     planes: env.architecture.faultPlanes(mode),
-    remote: 'variant' in env.architecture,
+    note: env.architecture.faultReachNote,
     mode,
     phase,
   })

@@ -87,6 +87,8 @@ export function remoteClientDelegation(options: RemoteClientOptions): RemoteClie
     offlineBehaviour: (visibleInput) => offlineBehaviourFor(application, visibleInput),
     // Its tools and backend run in the separately deployed service, out of the harness's reach.
     faultPlanes: () => [],
+    faultReachNote:
+      'its tools and backend run in the separately deployed client assistant (assistant.endpoint), out of the harness’s reach',
     attach(context): ArchitectureController {
       const observer = observers.get(context.runtime)
       if (observer === undefined) {
