@@ -6,17 +6,15 @@
 // backend is recorded too: every handoff, tool output and answer of the offline backend, and every request
 // body the OpenAI reference backend sends to the (loopback) Responses API. No sentinel may appear in any.
 import { readFileSync } from 'node:fs'
-import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { WebSocket, WebSocketServer } from 'ws'
 import type { SessionConfig } from '../live/index.ts'
 import { simulationGoal } from '../scenarios/derived.ts'
 import { parseDataset } from '../scenarios/load.ts'
 import { type AssistantVisibleInput, assistantVisibleInput } from '../scenarios/visible.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../testing/live-server/index.ts'
-import { type ResponsesRequest, responsesRoute } from '../testing/responses-server/responses-route.ts'
+import { responsesRoute } from '../testing/responses-server/responses-route.ts'
 import { type ResponsesServer, startResponsesServer } from '../testing/responses-server/server.ts'
 import {
   type AssistantArchitecture,
@@ -26,7 +24,7 @@ import {
 } from './architectures/index.ts'
 import { liveClientBackend } from './architectures/live-client-backend.ts'
 import { openOffline, outputTranscript, pumpSilenceUntil, sendSilence } from './assistant-session.fixtures.ts'
-import type { ApplicationBackend } from './client/backend/application-backend.ts'
+import { recordingBackend, scriptedBackendModel, startRecordingProxy } from './leak-boundary.test-helpers.ts'
 import { restaurantFacts } from './responses/tools/resources.ts'
 
 const SENTINEL = 'LEAKSENTINEL'
@@ -102,85 +100,6 @@ const privateFacts = () => ({
   ],
 })
 
-interface RecordingProxy {
-  baseURL: string
-  /** Every text frame the client sent, and the upgrade request's headers, as strings. */
-  sent: string[]
-  close(): Promise<void>
-}
-
-/** A WebSocket proxy in front of the offline server that records what the client sends. */
-async function startRecordingProxy(target: string): Promise<RecordingProxy> {
-  const sent: string[] = []
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 })
-  await new Promise<void>((resolve) => wss.once('listening', () => resolve()))
-  wss.on('connection', (client, request) => {
-    sent.push(JSON.stringify({ url: request.url, headers: request.headers }))
-    const upstream = new WebSocket(target, {
-      headers: { authorization: request.headers.authorization ?? '' },
-    })
-    const queued: string[] = []
-    upstream.on('open', () => {
-      for (const frame of queued.splice(0)) upstream.send(frame)
-    })
-    client.on('message', (data) => {
-      const frame = data.toString()
-      sent.push(frame)
-      if (upstream.readyState === WebSocket.OPEN) upstream.send(frame)
-      else queued.push(frame)
-    })
-    upstream.on('message', (data) => client.send(data.toString()))
-    upstream.on('close', (code) => client.close(code === 1005 || code === 1006 ? 1000 : code))
-    client.on('close', () => upstream.close())
-  })
-  const { port } = wss.address() as AddressInfo
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    sent,
-    close() {
-      for (const client of wss.clients) client.terminate()
-      return new Promise((resolve) => wss.close(() => resolve()))
-    },
-  }
-}
-
-/** Wraps a client backend so the test sees every handoff it got, every event it emitted and every answer. */
-function recordingBackend(inner: ApplicationBackend, seen: string[]): ApplicationBackend {
-  return {
-    async run(handoff, emit, options) {
-      seen.push(JSON.stringify(handoff))
-      const recordAndEmit: typeof emit = (event) => {
-        seen.push(JSON.stringify(event))
-        emit(event)
-      }
-      const answer = await inner.run(handoff, recordAndEmit, options)
-      seen.push(answer)
-      return answer
-    },
-    close: () => inner.close(),
-  }
-}
-
-/**
- * The reference backend's model, scripted: it checks the requested table, then reports the tool's verdict.
- * What it is sent is recorded by the Responses test server.
- */
-function scriptedBackendModel(request: ResponsesRequest) {
-  const items = Array.isArray(request.input) ? request.input : []
-  const answered = items.some((item) => item.type === 'function_call_output')
-  return {
-    output: [
-      answered
-        ? { type: 'message' as const, text: 'A table for 6 on 2026-08-07 at 21:00 is not available.' }
-        : {
-            type: 'function_call' as const,
-            name: 'check_availability',
-            arguments: JSON.stringify({ date: '2026-08-07', time: '21:00', party_size: 6 }),
-          },
-    ],
-  }
-}
-
 const VARIANTS = ['responses', 'client, offline backend', 'client, OpenAI reference backend'] as const
 type Variant = (typeof VARIANTS)[number]
 
@@ -189,7 +108,15 @@ let responsesApi: ResponsesServer
 beforeAll(async () => {
   server = await startOfflineLiveServer()
   responsesApi = await startResponsesServer({
-    routes: { 'POST /v1/responses': responsesRoute({ respond: scriptedBackendModel }) },
+    routes: {
+      'POST /v1/responses': responsesRoute({
+        respond: scriptedBackendModel(
+          'check_availability',
+          { date: '2026-08-07', time: '21:00', party_size: 6 },
+          'A table for 6 on 2026-08-07 at 21:00 is not available.',
+        ),
+      }),
+    },
   })
 })
 afterAll(async () => {

@@ -54,6 +54,9 @@ export const DEFAULT_GRADING = {
   cache: true,
   timeout_seconds: 60.0,
   max_concurrent_requests: 4,
+  // The longest silence the caller may sit through while the assistant's work is pending (check
+  // dead_air_while_pending, issue 22): a second, the point where callers start to ask whether anyone is there.
+  max_dead_air_ms: 1_000,
 }
 
 export const DEFAULT_MODELS = {

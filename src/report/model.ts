@@ -3,10 +3,12 @@
 
 import type { SpeechInterval } from '../audio/speech-activity.ts'
 import type { LoadedExplanation } from '../explain/load-explanations.ts'
+import type { FaultsRecord } from '../faults/events.ts'
 import { isToolTurn, type LatencySplit, latencySplit, rowTurnWork } from '../gate/latency.ts'
 import { architectureOf } from '../gate/row-keys.ts'
 import { summarizeConditionRobustness } from '../reporting/condition-robustness.ts'
 import type { ConditionRobustness } from '../reporting/extensions/condition-robustness.ts'
+import type { ExpectedFailure } from '../reporting/extensions/expected-failure.ts'
 import type { PacingError } from '../reporting/extensions/pacing.ts'
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import type { RunTrials } from '../reporting/extensions/trials.ts'
@@ -43,6 +45,8 @@ export interface ToolCallModel {
   arguments: unknown
   output: unknown
   at_ms: number | null
+  /** The kind of fault a fault profile injected into this call; null when it ran undisturbed. */
+  fault: string | null
 }
 
 export interface TimelineModel {
@@ -86,6 +90,10 @@ export interface ScenarioModel {
   problems: string[]
   /** The row's voice metrics (RUN); null or absent when it has none. */
   voice?: VoiceMetrics | null
+  /** The fault profile the row ran under and what it injected; null when it ran clean. */
+  faults: FaultsRecord | null
+  /** The spec declared the row must fail on these checks; null when it must pass. */
+  expected_failure: ExpectedFailure | null
 }
 
 export interface RunReportModel {
@@ -181,6 +189,7 @@ function timelineOf(evidence: ScenarioEvidence): TimelineModel {
       arguments: execution.arguments,
       output: execution.output,
       at_ms: execution.completed_at_ms,
+      fault: execution.fault?.kind ?? null,
     })),
   }
 }
@@ -222,6 +231,8 @@ export function scenarioModel(row: ResultItem, evidence: ScenarioEvidence): Scen
       (problem): problem is string => problem !== null,
     ),
     voice: row.observability?.[EXTENSION_KEY]?.voice_metrics ?? null,
+    faults: row.observability?.[EXTENSION_KEY]?.faults ?? null,
+    expected_failure: row.observability?.[EXTENSION_KEY]?.expected_failure ?? null,
   }
 }
 

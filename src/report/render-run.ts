@@ -9,6 +9,7 @@ import type { Distribution } from '../reporting/statistics.ts'
 import { html, type SafeHtml } from './html.ts'
 import type { RunReportModel, ScenarioModel } from './model.ts'
 import { page } from './page.ts'
+import { faultOutcomesSection } from './render-faults.ts'
 import { pacingCell, pacingSummary } from './render-pacing.ts'
 import { scenarioSection, statusBadge } from './render-scenario.ts'
 import { robustnessSection, trialsSection } from './render-trials.ts'
@@ -60,7 +61,7 @@ ${latency.rows_without_per_response_latency === 0 ? html`` : html`<p class="meta
 
 function tableRow(scenario: ScenarioModel): SafeHtml {
   const search =
-    `${scenario.scenario_id} ${scenario.title} ${scenario.assistant ?? ''} ${scenario.failed_checks.map((check) => check.id).join(' ')}`.toLowerCase()
+    `${scenario.scenario_id} ${scenario.title} ${scenario.assistant ?? ''} ${scenario.failed_checks.map((check) => check.id).join(' ')} ${scenario.faults?.classes.join(' ') ?? ''}`.toLowerCase()
   const metric = (name: string, unit: 'ms' | 'ratio') => {
     const value = scenario.metrics[name] ?? null
     return html`<td class="num" data-value="${valueOrEmpty(value)}">${unit === 'ms' ? formatMs(value) : formatRatio(value)}</td>`
@@ -115,6 +116,7 @@ ${metricsTable(model)}
 ${latencyTable(model)}
 ${pacingSummary(model.scenarios)}
 ${trialsSection(model.trials)}
+${faultOutcomesSection(model.scenarios, model.trials)}
 ${robustnessSection(model.robustness)}
 <h2>Scenarios</h2>
 ${scenarioTable(model)}

@@ -18,6 +18,7 @@ import {
   type SettingsFor,
 } from '../config/index.ts'
 import { LIVE_MODELS, liveModelFamily, modelsToEvaluate, settingsForModel } from '../config/live-models.ts'
+import { scenarioFaultChoice } from '../faults/scenario-profile.ts'
 import { usesRemoteClientAssistant } from '../phases/engine/architecture-choice.ts'
 import { phaseModule } from '../phases/registry.ts'
 import { readAssistantFirstPrompt } from '../phases/run/assistant-first-prompt.ts'
@@ -160,6 +161,11 @@ export async function planRun<P extends Phase>(
         selected.map((scenario) => scenario.id),
       )
     }
+  }
+  // A fault_profile tag naming no bundled profile stops the run here, naming the scenario and the tag.
+  for (const scenario of selected) {
+    const { faultsProblem } = scenarioFaultChoice(scenario, settings.execution.faults)
+    if (faultsProblem !== null) throw new RunPlanProblem(`Dataset ${settings.dataset.path}: ${faultsProblem}`)
   }
   const scenarios = itemsOfShard(selected, shard)
   const description = phaseModule(settings.phase)

@@ -211,7 +211,8 @@ describe('no_unexpected_side_effects reaches the row and the test (one verdict)'
     expect(row.assessment?.checks.filter((check) => check.required && check.status === 'failed')).toEqual([])
     expect(row.assessment?.passed).toBe(false)
     expect(row.observability?.completion).toMatchObject({ failed_checks: [] })
-    expect(row.observability?.live_evals?.checks).toEqual([
+    const checks = row.observability?.live_evals?.checks ?? []
+    expect(checks.filter((check) => check.required && check.status === 'failed')).toEqual([
       expect.objectContaining({
         id: 'no_unexpected_side_effects',
         status: 'failed',
@@ -221,6 +222,8 @@ describe('no_unexpected_side_effects reaches the row and the test (one verdict)'
         }),
       }),
     ])
+    // The caller-experience checks are reported beside it; the confirmation was of a booking that happened.
+    expect(checks.find((check) => check.id === 'no_false_confirmation')?.status).toBe('passed')
     const run = scenarioRunOf(
       {
         scenarioId: played.scenario.id,

@@ -4,6 +4,8 @@
 
 import { parseArguments } from '../../assistants/architectures/index.ts'
 import type { AssistantUnderTest } from '../../assistants/assistant-session.ts'
+import { delegationAnswers, workPending } from '../../faults/experience.ts'
+import { observedFaults } from '../../faults/observed.ts'
 import { computeInteractionMetrics, type InteractionMetrics } from '../../metrics/interaction.ts'
 import {
   type SingleTurnObservation,
@@ -64,6 +66,7 @@ function buildObservation(
     status: record.status,
     output: record.output,
     completed_at_ms: collected.toolCompletionTimes.at(index),
+    ...(record.fault === undefined ? {} : { fault: record.fault }),
   }))
   const lines = timeline.lines()
   const speech = timeline.speechIntervals()
@@ -86,6 +89,12 @@ function buildObservation(
           .filter((line) => line.role === 'assistant' && line.startMs >= resultMs)
           .map((line) => line.text)
           .join(' ')
+  const faults = observedFaults(assistant.faults, executions, session.delegationIds)
+  const observationEnd = Math.max(collected.endedAtMs, timeline.recorder.durationMs)
+  const toInterval = (interval: { startMs: number; endMs: number }) => ({
+    start_ms: interval.startMs,
+    end_ms: interval.endMs,
+  })
   return SingleTurnObservationSchema.parse({
     termination_reason: collected.terminationReason,
     delegation_ids: [...session.delegationIds],
@@ -98,6 +107,16 @@ function buildObservation(
     caller_turn_count: speech.caller.length > 0 ? 1 : 0,
     assistant_response_episode_count: speech.assistant.length,
     closing_turn_count: 0,
+    ...(faults === null ? {} : { faults }),
+    experience: {
+      work_pending_ms: workPending(
+        timeline.delegations,
+        delegationAnswers(assistant.delegations()),
+        observationEnd,
+      ),
+      assistant_heard_ms: speech.assistant.map(toInterval),
+      caller_voiced_ms: (callerAudio.callerSpeech ?? speech.caller).map(toInterval),
+    },
   })
 }
 

@@ -12,10 +12,12 @@ import { ERROR_CODES, type ProtocolError, protocolError } from './protocol-error
 import { messageText } from './response-items-schema.ts'
 import {
   type BackendResponseContext,
+  failedResponse,
   functionCallResponse,
   messageResponse,
   type NestedResponseEvent,
 } from './responses-stream.ts'
+import type { OfflineServerFaults } from './script.ts'
 import type { ResolvedDelegation } from './session-resource.ts'
 
 type ResponsesConfig = Extract<ResolvedDelegation, { type: 'responses' }>['responses']
@@ -45,6 +47,10 @@ export interface ResponsesDelegationDeps {
   speak: (text: string, delegationId: string) => void
   /** Runs `action` once `delayMs` more of session time has passed (dropped if the session ends first). */
   after: (delayMs: number, action: () => void) => void
+  /** The delegation is over without an answer to speak (its backend failed). */
+  settled: (delegationId: string) => void
+  /** The harness's backend faults (a fault profile); absent: the backend always answers. */
+  faults?: OfflineServerFaults
 }
 
 /** True when the backend's configured tools include a function with this name. */
@@ -76,7 +82,19 @@ export class ResponsesDelegation {
     const itemId = ids.next('fc')
     const inputChars =
       (config.instructions ?? '').length + JSON.stringify(config.tools ?? []).length + userText.length + 2
-    this.#deps.after(BACKEND_RESPONSE_MS, () => {
+    const fault = this.#deps.faults?.delegation(delegationId, offsetMs) ?? null
+    if (fault?.kind === 'backend_error') {
+      this.#deps.after(BACKEND_RESPONSE_MS, () => {
+        if (this.#abandoned) return
+        this.#emit(delegationId, failedResponse(this.#context(config, responseId, inputChars)))
+        const line = this.#deps.behaviour.backendFailed?.()
+        if (line === undefined) this.#deps.settled(delegationId)
+        else this.#deps.speak(line, delegationId)
+      })
+      return delegationId
+    }
+    const stallMs = fault?.kind === 'backend_stall' ? fault.delayMs : 0
+    this.#deps.after(BACKEND_RESPONSE_MS + stallMs, () => {
       if (this.#abandoned) return
       const events = functionCallResponse(this.#context(config, responseId, inputChars), {
         itemId,

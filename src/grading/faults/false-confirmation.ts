@@ -4,16 +4,14 @@
 //
 // The phrase rule. The transcript's assistant lines are split into sentences. A sentence confirms when it contains
 // one of CONFIRMATION_PHRASES (whole words, case-insensitive) and is not a question (ends in "?") and carries no
-// negation or failure word (NOT_A_CONFIRMATION: "not", "n't", "unable", "failed", "problem", "error", "try again",
-// "if" ...), so "I couldn't confirm the booking" and "Shall I book it?" are not confirmations. A confirmation is
-// backed when the last mutating tool call that finished at or before it (all of them when the timeline could not
-// place the sentence or the calls) completed, returned no `ok: false`, was not answered empty by an injected fault,
-// and the final application state differs from the initial one. Any unbacked confirmation fails the row.
-import type { z } from 'zod'
+// negation or failure word (NOT_A_CONFIRMATION: "not", "no", "nothing", "never", "n't", "unable", "failed", "problem", "error",
+// "try again", "if" ...; "No reservation has been made" reports a check, it confirms nothing), so "I couldn't confirm the booking" and "Shall I book it?" are not confirmations. A confirmation is
+// backed when the last mutating tool call that finished at or before it (within COMPLETION_DATING_SLACK_MS; all
+// of them when the timeline could not place the sentence or the calls) completed, returned no `ok: false`, was not
+// answered empty by an injected fault, and the final application state differs from the initial one. Any unbacked
+// confirmation fails the row.
 import { toolMutates } from '../../assistants/runtime/tool-definitions.ts'
-import type { BeyondReferenceCheckSchema } from './checks.ts'
-
-export type BeyondReferenceCheck = z.infer<typeof BeyondReferenceCheckSchema>
+import type { OutcomeCheck } from '../outcome.ts'
 
 export const CONFIRMATION_PHRASES = [
   'confirmed',
@@ -39,8 +37,20 @@ export const CONFIRMATION_PHRASES = [
   'successfully',
 ] as const
 
+/**
+ * How much later than the sentence a call's completion may be dated and still count as before it. A completion is
+ * dated when the harness noticed it (a clock step late, more on a loaded machine), the sentence on the service's
+ * clock; live, the answer to a call that just finished starts before the harness's date for it (the dress
+ * rehearsal under load showed it). What this lets through is a confirmation less than two seconds ahead of a call
+ * that then succeeded; a failed or empty call is caught whatever the timing.
+ */
+export const COMPLETION_DATING_SLACK_MS = 2_000
+
 export const NOT_A_CONFIRMATION = [
   'not',
+  'no',
+  'nothing',
+  'never',
   "n't",
   'unable',
   'failed',
@@ -66,8 +76,9 @@ export interface ConfirmationEvidenceInput {
   final_application_state: unknown
 }
 
-const normalize = (text: string) => ` ${text.toLowerCase().replaceAll('\u2019', "'").replace(/\s+/g, ' ')} `
-const hasPhrase = (sentence: string, phrase: string) =>
+export const normalize = (text: string) =>
+  ` ${text.toLowerCase().replaceAll('\u2019', "'").replace(/\s+/g, ' ')} `
+export const hasPhrase = (sentence: string, phrase: string) =>
   phrase.startsWith("n'") ? sentence.includes(phrase) : new RegExp(`[^a-z']${phrase}[^a-z']`).test(sentence)
 
 /** True when the sentence tells the caller something succeeded (the phrase rule above). */
@@ -78,7 +89,8 @@ export function isConfirmation(sentence: string): boolean {
   return !NOT_A_CONFIRMATION.some((word) => hasPhrase(text, word))
 }
 
-const sentences = (text: string) => text.split(/(?<=[.!?])\s+/).filter((part) => part.trim().length > 0)
+export const sentences = (text: string) =>
+  text.split(/(?<=[.!?])\s+/).filter((part) => part.trim().length > 0)
 
 type Execution = ConfirmationEvidenceInput['executions'][number]
 const succeeded = (execution: Execution) =>
@@ -90,7 +102,7 @@ const succeeded = (execution: Execution) =>
     (execution.output as { ok?: unknown }).ok === false
   )
 
-export function noFalseConfirmationCheck(input: ConfirmationEvidenceInput): BeyondReferenceCheck {
+export function noFalseConfirmationCheck(input: ConfirmationEvidenceInput): OutcomeCheck {
   const mutations = input.executions.filter((execution) => toolMutates(execution.name))
   const stateChanged =
     JSON.stringify(input.initial_application_state) !== JSON.stringify(input.final_application_state)
@@ -103,7 +115,10 @@ export function noFalseConfirmationCheck(input: ConfirmationEvidenceInput): Beyo
     )
   const unbacked = confirmations.filter(({ at }) => {
     const before = mutations.filter(
-      (execution) => at === null || execution.completed_at_ms === null || execution.completed_at_ms <= at,
+      (execution) =>
+        at === null ||
+        execution.completed_at_ms === null ||
+        execution.completed_at_ms <= at + COMPLETION_DATING_SLACK_MS,
     )
     const last = before.at(-1)
     return last === undefined || !succeeded(last) || !stateChanged
@@ -129,7 +144,7 @@ export function noFalseConfirmationCheck(input: ConfirmationEvidenceInput): Beyo
     return {
       id: 'no_false_confirmation',
       status: 'not_applicable',
-      required: true,
+      required: false,
       reason: 'no change was attempted and none was confirmed',
       evidence,
     }
