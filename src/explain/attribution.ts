@@ -139,8 +139,9 @@ function summaryOf(control: Arm, decisive: Arm | null, result: Classification): 
   if (result.basis === 'control') return result.note
   if (decisive !== null) {
     const unchanged = `unchanged ${fraction(control, decisive.measure)}`
+    // A fault arm whose re-runs also passed flipped the verdict itself: nothing more to say about the measure.
     const judged =
-      decisive.measure === 'verdict'
+      decisive.measure === 'verdict' || decisive.passed === decisive.successes
         ? unchanged
         : `${unchanged}; judged on the checks the run failed, as the scenario's expected outcome assumes the fault`
     return `fixed by ${decisive.label} in ${fraction(decisive)} (${judged}): ${classPhrase(result.class)}`

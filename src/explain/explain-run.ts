@@ -148,7 +148,18 @@ export async function explainRun(options: ExplainOptions): Promise<ExplainOutcom
 
   const plans: ScenarioPlan[] = []
   for (const scenario of failed) {
-    const facts = await rowFactsOf(run, scenario, settings, cwd)
+    let facts: Awaited<ReturnType<typeof rowFactsOf>>
+    try {
+      facts = await rowFactsOf(run, scenario, settings, cwd)
+    } catch (error) {
+      // A fault profile this version does not know, for one: that scenario cannot be re-run as it ran.
+      skipped.push({
+        scenarioId: scenario.scenarioId,
+        reason: 'unreadable',
+        message: (error as Error).message,
+      })
+      continue
+    }
     const { arms, notApplicable } = applicableArms(facts, INTERVENTION_IDS)
     plans.push({ failed: scenario, facts, arms, notApplicable, reruns: (1 + arms.length) * k })
   }
@@ -190,8 +201,8 @@ export async function explainRun(options: ExplainOptions): Promise<ExplainOutcom
     options.now ?? new Date(),
   )
   const directory = reserved.path
-  const faultSeed = null
   const presetSeed = settings.phase === 'run' ? settings.simulation.seed : null
+  const faulted = budgeted.admitted.some((plan) => plan.facts.faults !== null)
   const notExplained: ExplainDocument['not_explained'] = [
     ...skipped.map((entry: SkippedScenario) => ({
       scenario_id: entry.scenarioId,
@@ -223,7 +234,7 @@ export async function explainRun(options: ExplainOptions): Promise<ExplainOutcom
     replayed_caller: replayedCaller,
     seed,
     trials: k,
-    trial_variation: trialVariation(run.module, faultSeed !== null, replayedCaller),
+    trial_variation: trialVariation(run.module, faulted, replayedCaller),
     budget: {
       max_reruns: maxReruns,
       planned_reruns: budgeted.planned,
@@ -250,7 +261,7 @@ export async function explainRun(options: ExplainOptions): Promise<ExplainOutcom
   try {
     for (const plan of budgeted.admitted) {
       if (options.signal?.aborted) break
-      const explanation = await explainScenario(env, plan, k, seed, { preset: presetSeed, faults: faultSeed })
+      const explanation = await explainScenario(env, plan, k, seed, presetSeed)
       // Re-runs cut short by the signal are no evidence: the scenario is reported as interrupted below.
       if (options.signal?.aborted) break
       executed += plan.reruns
@@ -295,15 +306,18 @@ async function explainScenario(
   plan: ScenarioPlan,
   k: number,
   seed: number,
-  recorded: { preset: number | null; faults: number | null },
+  presetSeed: number | null,
 ): Promise<Explanation> {
   // A recorded caller (replay.caller) keeps its recorded timing: no lead-in is drawn for it.
   const offsets = env.run.module !== 'run' && plan.facts.callerReplayed === null
+  const faults = plan.facts.faults
+  const recorded = { preset: presetSeed, faults: faults?.profile.seed ?? null }
   const draws = Array.from({ length: k }, (_, index) => trialDraws(seed, index + 1, recorded, offsets))
   const arms = [null, ...plan.arms]
   const tasks = arms.flatMap((arm) =>
     draws.map(
-      (draw, index) => () => rerun(env, { failed: plan.failed, plan: arm, trial: index + 1, draws: draw }),
+      (draw, index) => () =>
+        rerun(env, { failed: plan.failed, faults, plan: arm, trial: index + 1, draws: draw }),
     ),
   )
   const results: Rerun[] = await pooled(tasks, env.settings.execution.concurrency)

@@ -7,12 +7,14 @@ import { join } from 'node:path'
 import { reserveRunDirectory, writeJsonArtifact } from '../artifacts/index.ts'
 import type { Architecture } from '../assistants/frontend/index.ts'
 import type { PhaseSettings } from '../config/index.ts'
+import { scenarioFaultProfile } from '../faults/scenario-profile.ts'
 import { architectureFor } from '../phases/engine/architecture-choice.ts'
 import { runScenario } from '../phases/engine/run-scenario.ts'
+import { scenarioApplicationFor } from '../phases/engine/scenario-application.ts'
 import { phaseModule } from '../phases/registry.ts'
 import { loadInterventions } from '../phases/run/interventions/index.ts'
 import { buildResultsDocument } from '../reporting/results-document.ts'
-import { assistantVisibleInput, type LoadedScenario, loadDataset, scenarioType } from '../scenarios/index.ts'
+import { type LoadedScenario, loadDataset, scenarioType } from '../scenarios/index.ts'
 import { startOfflineLiveServer } from '../testing/live-server/index.ts'
 import { defaultBodyVerdict } from '../vitest/default-body-verdict.ts'
 import { scenarioRunOf } from '../vitest/scenario-run.ts'
@@ -67,9 +69,11 @@ export async function recordRun(options: {
         architecture: architectureFor(architecture, settings),
         callerSource: phase.callerSource(settings),
         ...(interventions === undefined ? {} : { interventions }),
+        // As the Vitest fixture chooses it: the run's setting, else the scenario's fault_profile tag.
+        faults: scenarioFaultProfile(scenario, settings.execution.faults),
       }
       const execution = await runScenario(phase, scenario, env as never, {
-        application: env.architecture.createApplication(assistantVisibleInput(scenario)),
+        application: scenarioApplicationFor(env, scenario),
       })
       const base = {
         scenarioId: scenario.id,

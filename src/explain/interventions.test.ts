@@ -1,11 +1,13 @@
 // Which interventions apply to a row, and why the others do not: decided from what the row recorded, each
 // missing one with a reason a reader can check.
 import { describe, expect, test } from 'vitest'
+import { FAULT_PROFILES } from '../config/fault-profiles.ts'
 import type { LoadedScenario } from '../scenarios/index.ts'
 import { applicableArms, type RowFacts } from './interventions.ts'
 import { INTERVENTION_IDS } from './schema.ts'
 
 const CLEAN_SIBLING = { id: 'walk_001_clean' } as LoadedScenario
+const FLAKY = { profile: FAULT_PROFILES['backend-flaky'], source: 'setting' as const }
 
 function facts(overrides: Partial<RowFacts>): RowFacts {
   return {
@@ -20,7 +22,7 @@ function facts(overrides: Partial<RowFacts>): RowFacts {
     bargeInsSaid: [],
     bargeInsScheduled: [],
     faultedResults: 0,
-    faultProfile: null,
+    faults: null,
     faultKinds: [],
     ...overrides,
   }
@@ -37,7 +39,7 @@ describe('applicableArms', () => {
     expect(reasonOf(row, 'clean_audio')).toMatch(/synthetic speech/)
     expect(reasonOf(row, 'text_for_audio')).toMatch(/already heard exactly as its text/)
     expect(reasonOf(row, 'force_delegation')).toBe('the assistant delegated')
-    expect(reasonOf(row, 'faults_off')).toBe('the run had no fault profile')
+    expect(reasonOf(row, 'faults_off')).toBe('the row ran with no fault profile')
   })
 
   test('a WALK row under a preset: its clean sibling, the text, in the catalogue order', () => {
@@ -100,7 +102,7 @@ describe('applicableArms', () => {
     const recorded = facts({
       callerReplayed: 'c',
       toolsFromCassette: true,
-      faultProfile: 'p',
+      faults: FLAKY,
       faultedResults: 1,
     })
     expect(reasonOf({ ...recorded, faultKinds: ['error'] }, 'correct_tool_result')).toMatch(
@@ -119,27 +121,18 @@ describe('applicableArms', () => {
 
   test('faults: the tool results only where a fault altered one, the profile only where it injected one', () => {
     expect(
-      armsOf(
-        facts({
-          delegated: false,
-          faultProfile: 'backend-down',
-          faultedResults: 2,
-          faultKinds: ['error', 'error'],
-        }),
-      ),
+      armsOf(facts({ delegated: false, faults: FLAKY, faultedResults: 2, faultKinds: ['error', 'error'] })),
     ).toEqual(['correct_tool_result', 'faults_off'])
-    expect(reasonOf(facts({ faultProfile: 'backend-flaky' }), 'correct_tool_result')).toMatch(
-      /no tool result/,
-    )
-    expect(reasonOf(facts({ faultProfile: 'backend-flaky' }), 'faults_off')).toBe(
+    expect(reasonOf(facts({ faults: FLAKY }), 'correct_tool_result')).toMatch(/no tool result/)
+    expect(reasonOf(facts({ faults: FLAKY }), 'faults_off')).toBe(
       'the profile backend-flaky injected no fault in the row',
     )
+    expect(reasonOf(facts({}), 'faults_off')).toBe('the row ran with no fault profile')
   })
 
   test('fault arms are judged on the resolved failure; the profile off names its class from what it removed', () => {
     const plans = (kinds: string[]) =>
-      applicableArms(facts({ faultProfile: 'p', faultKinds: kinds, faultedResults: 1 }), INTERVENTION_IDS)
-        .arms
+      applicableArms(facts({ faults: FLAKY, faultKinds: kinds, faultedResults: 1 }), INTERVENTION_IDS).arms
     const off = (kinds: string[]) => plans(kinds).find((plan) => plan.intervention === 'faults_off')
     expect(plans(['timeout']).map((plan) => [plan.arm, plan.measure, plan.class])).toEqual([
       ['suppress_delegation', 'verdict', 'delegation_decision'],

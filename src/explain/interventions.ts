@@ -2,6 +2,8 @@
 // is data (ArmChange) that rerun.ts carries out; here is only what it changes and why it does or does not apply,
 // decided from what the row recorded (its audio, delegations, tool executions, scheduled barge-ins). Those that
 // do not apply are reported with their reason, never silently left out.
+import { TOOL_FAULT_KINDS } from '../config/fault-profiles.ts'
+import type { ScenarioFaultProfile } from '../faults/scenario-profile.ts'
 import type { LoadedScenario } from '../scenarios/index.ts'
 import type { FailureClass, InterventionId, Measure } from './schema.ts'
 import { classOfIntervention } from './taxonomy.ts'
@@ -29,13 +31,18 @@ export interface RowFacts {
   bargeInsSaid: string[]
   /** RUN: the scheduled barge-ins of this scenario (said or not). */
   bargeInsScheduled: string[]
-  /** Tool executions whose result a fault altered (error, timeout, empty, wrong data). */
+  /** Tool executions whose result a fault altered (RESULT_FAULT_KINDS). */
   faultedResults: number
-  /** The run's fault profile, null when none. */
-  faultProfile: string | null
+  /** The fault profile the row ran under, with the seed it recorded; null when it ran clean. */
+  faults: ScenarioFaultProfile | null
   /** The kinds of fault injected into the row (tool, backend and transport planes), in the order recorded. */
   faultKinds: string[]
 }
+
+/** The tool faults that change what the model is told a call returned (a `slow` one only delays the real result). */
+export const RESULT_FAULT_KINDS: ReadonlySet<string> = new Set(
+  TOOL_FAULT_KINDS.filter((kind) => kind !== 'slow'),
+)
 
 /** The one change an arm makes to the re-run. */
 export type ArmChange =
@@ -188,12 +195,12 @@ const CATALOGUE: Record<InterventionId, (facts: RowFacts) => Applicability> = {
     })
   },
   faults_off(facts) {
-    if (facts.faultProfile === null) return { reason: 'the run had no fault profile' }
-    if (facts.faultKinds.length === 0)
-      return { reason: `the profile ${facts.faultProfile} injected no fault in the row` }
+    if (facts.faults === null) return { reason: 'the row ran with no fault profile' }
+    const name = facts.faults.profile.name
+    if (facts.faultKinds.length === 0) return { reason: `the profile ${name} injected no fault in the row` }
     return one(
       'faults_off',
-      `the fault profile ${facts.faultProfile} off`,
+      `the fault profile ${name} off`,
       { kind: 'faults', off: 'all' },
       profileOffClass(facts.faultKinds),
     )

@@ -35,6 +35,7 @@ test('a re-run whose folder cannot be made is an infrastructure error naming why
     },
     {
       failed: { scenarioId: scenario.id, scenario } as unknown as FailedScenario,
+      faults: null,
       plan: null,
       trial: 2,
       draws: { caller_offset_ms: 40, preset_seed: null, fault_seed: null },

@@ -10,18 +10,20 @@ import type { AssistantApplication } from '../assistants/application.ts'
 import type { OfflineBehaviour } from '../assistants/offline-behaviour.ts'
 import { SpeechSynthesizer } from '../audio/synthesis.ts'
 import type { PhaseSettings } from '../config/index.ts'
+import type { ScenarioFaultProfile } from '../faults/scenario-profile.ts'
 import { architectureFor } from '../phases/engine/architecture-choice.ts'
 import type { CallerSource } from '../phases/engine/caller.ts'
 import { syntheticCallerSource, ttsCallerSource } from '../phases/engine/caller-sources.ts'
 import type { ScenarioEnv, ScenarioExecution } from '../phases/engine/execution.ts'
 import type { PhaseModule } from '../phases/engine/phase-module.ts'
 import { runScenario } from '../phases/engine/run-scenario.ts'
+import { scenarioApplicationFor } from '../phases/engine/scenario-application.ts'
 import type { InterventionSchedule } from '../phases/run/interventions/index.ts'
-import { assistantVisibleInput, type LoadedScenario, scenarioType } from '../scenarios/index.ts'
+import { type LoadedScenario, scenarioType } from '../scenarios/index.ts'
 import type { OfflineLiveServer } from '../testing/live-server/index.ts'
 import { defaultBodyVerdict } from '../vitest/default-body-verdict.ts'
 import { scenarioRunOf } from '../vitest/scenario-run.ts'
-import type { ArmChange, ArmPlan } from './interventions.ts'
+import { type ArmChange, type ArmPlan, RESULT_FAULT_KINDS } from './interventions.ts'
 import type { Rerun } from './schema.ts'
 import { type FailedScenario, failedChecksOf, failedDimensionsOf, type SourceRun } from './source-run.ts'
 import { failureResolved } from './taxonomy.ts'
@@ -89,6 +91,23 @@ function settingsFor(base: PhaseSettings, change: ArmChange | null, draws: Trial
   return { ...base, simulation }
 }
 
+/**
+ * The fault profile of one re-run: the row's, with the trial's seed; without its result faults (their rules never
+ * hit, the others draw as before) for `correct_tool_result`; none for `faults_off`.
+ */
+export function faultsFor(
+  row: ScenarioFaultProfile | null,
+  change: ArmChange | null,
+  draws: TrialDraws,
+): ScenarioFaultProfile | null {
+  if (row === null || (change?.kind === 'faults' && change.off === 'all')) return null
+  const withoutResults = change?.kind === 'faults' && change.off === 'results'
+  const rules = row.profile.rules.map((rule) =>
+    withoutResults && RESULT_FAULT_KINDS.has(rule.kind) ? { ...rule, rate: 0 } : rule,
+  )
+  return { ...row, profile: { ...row.profile, seed: draws.fault_seed ?? row.profile.seed, rules } }
+}
+
 function scheduleFor(schedule: InterventionSchedule, scenarioId: string, change: ArmChange | null) {
   if (change?.kind !== 'remove_barge_in') return schedule
   const kept = (schedule.get(scenarioId) ?? []).filter((intervention) => intervention.id !== change.id)
@@ -133,6 +152,8 @@ async function dropRepeatedAudio(runDirectory: string, execution: ScenarioExecut
 
 export interface RerunRequest {
   failed: FailedScenario
+  /** The fault profile the failed row ran under (its record, its seed); null when it ran clean. */
+  faults: ScenarioFaultProfile | null
   /** null: the control (nothing changed). */
   plan: ArmPlan | null
   trial: number
@@ -193,10 +214,11 @@ async function rerunOnce(env: RerunEnvironment, request: RerunRequest): Promise<
     callerSource: offsetCallerSource(callerSourceFor(env, settings, change), draws.caller_offset_ms),
     judge: null,
     interventions: scheduleFor(env.schedule, scenario.id, change),
+    faults: faultsFor(request.faults, change, draws),
     trial,
   }
   const execution: ScenarioExecution = await runScenario(env.phase, scenario, scenarioEnv as never, {
-    application: architecture.createApplication(assistantVisibleInput(scenario)),
+    application: scenarioApplicationFor(scenarioEnv, scenario),
     ...(env.signal === undefined ? {} : { signal: env.signal }),
   })
   await dropRepeatedAudio(runDirectory, execution, trial)

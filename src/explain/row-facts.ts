@@ -1,13 +1,16 @@
-// The facts of a failed row that decide which interventions apply (interventions.ts): read from its results row,
-// its details JSON and the run's configuration. The details are read loosely, field by field: a field that is
+// The facts of a failed row that decide which interventions apply (interventions.ts): read from its results row
+// (its delegations, recording and fault record), its details JSON and the run's configuration. The details are read loosely, field by field: a field that is
 // missing or of another shape counts as "not recorded", which makes the intervention that needs it not apply.
 import { readdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { faultProfile } from '../config/fault-profiles.ts'
 import type { PhaseSettings } from '../config/index.ts'
+import type { FaultsRecord } from '../faults/events.ts'
+import type { ScenarioFaultProfile } from '../faults/scenario-profile.ts'
 import { readScenarioSnapshot } from '../phases/engine/scenario-snapshot.ts'
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import { type LoadedScenario, loadDataset } from '../scenarios/index.ts'
-import type { RowFacts } from './interventions.ts'
+import { RESULT_FAULT_KINDS, type RowFacts } from './interventions.ts'
 import type { FailedScenario, SourceRun } from './source-run.ts'
 
 type Json = Record<string, unknown>
@@ -15,14 +18,14 @@ const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 const textOf = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null)
 
-/** Fault kinds that change what the model is told a tool returned (a `slow` fault only delays the real result). */
-const RESULT_FAULTS = new Set(['error', 'timeout', 'empty', 'wrong_data'])
-
-function faultsOf(details: Json): Json[] {
-  const executions = Array.isArray(details.tool_executions) ? details.tool_executions : []
-  return executions.flatMap((execution) =>
-    isObject(execution) && isObject(execution.fault) ? [execution.fault] : [],
-  )
+/**
+ * The fault profile the row ran under (its `faults` record: the profile's name, the seed, where it was chosen),
+ * or null when it ran clean. A profile the record names that this version does not know cannot be re-run.
+ */
+function faultsOf(record: FaultsRecord | undefined): ScenarioFaultProfile | null {
+  if (record === undefined) return null
+  const profile = faultProfile(record.profile, `the row's fault record`)
+  return { profile: { ...profile, seed: record.seed }, source: record.source }
 }
 
 /** The id of the request a WALK recording was made from (its generation metadata), or null. */
@@ -119,7 +122,8 @@ export async function rowFactsOf(
   const mode = settings.execution.mode
   const replayedCaller = mode === 'live' && run.module !== 'crawl' ? settings.replay.caller : null
   const configuration = run.document.run.configuration
-  const faults = faultsOf(failed.details)
+  const record = failed.failedRow.observability?.[EXTENSION_KEY]?.faults
+  const injected = record?.injected ?? []
   const bargeIns = bargeInsOf(failed.details)
   const recording = failed.failedRow.recording
   return {
@@ -133,9 +137,9 @@ export async function rowFactsOf(
     callerCondition: run.module === 'run' ? textOf(configuration.audio_condition) : null,
     bargeInsSaid: bargeIns.said,
     bargeInsScheduled: bargeIns.scheduled,
-    faultedResults: faults.filter((fault) => RESULT_FAULTS.has(String(fault.kind))).length,
-    faultProfile:
-      textOf(configuration.faults) ?? faults.map((fault) => textOf(fault.profile)).find(Boolean) ?? null,
-    faultKinds: faults.flatMap((fault) => (typeof fault.kind === 'string' ? [fault.kind] : [])),
+    faultedResults: injected.filter((event) => event.plane === 'tool' && RESULT_FAULT_KINDS.has(event.kind))
+      .length,
+    faults: faultsOf(record),
+    faultKinds: injected.map((event) => event.kind),
   }
 }
