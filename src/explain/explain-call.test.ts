@@ -7,7 +7,7 @@ import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { settingsFromToml } from '../phases/single-turn/test-support.ts'
-import { ROOT, recordRun, scratchFolder, writeJson } from './explain.test-helpers.ts'
+import { offlineRunLines, ROOT, recordRun, scratchFolder, writeJson } from './explain.test-helpers.ts'
 import { explainRun } from './explain-run.ts'
 import { ExplainInputError } from './source-run.ts'
 
@@ -32,16 +32,10 @@ beforeAll(async () => {
       ],
     },
   })
-  const lines = [
-    '[dataset]',
-    `path = ${JSON.stringify(dataset)}`,
-    '[execution]',
-    'mode = "offline"',
-    '[simulation]',
-    'tick_ms = 100',
+  const lines = offlineRunLines(dataset, [
     'condition = "noisy"',
     `interventions_file = ${JSON.stringify(schedule)}`,
-  ]
+  ])
   toml = join(folder, 'run.toml')
   await writeFile(toml, `${lines.join('\n')}\n`)
   run = await recordRun({

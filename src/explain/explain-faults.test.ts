@@ -10,7 +10,7 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { settingsFromToml } from '../phases/single-turn/test-support.ts'
-import { ROOT, recordRun, scratchFolder } from './explain.test-helpers.ts'
+import { offlineRunLines, ROOT, recordRun, scratchFolder } from './explain.test-helpers.ts'
 import { explainRun } from './explain-run.ts'
 import type { ExplainDocument } from './schema.ts'
 
@@ -23,14 +23,7 @@ beforeAll(async () => {
   folder = await scratchFolder()
   const dataset = join(ROOT, 'scenarios/run/faults.json')
   const run = await recordRun({
-    settings: await settingsFromToml('run', [
-      '[dataset]',
-      `path = ${JSON.stringify(dataset)}`,
-      '[execution]',
-      'mode = "offline"',
-      '[simulation]',
-      'tick_ms = 100',
-    ]),
+    settings: await settingsFromToml('run', offlineRunLines(dataset)),
     dataset,
     architecture: 'responses',
     resultsDir: join(folder, 'results'),
