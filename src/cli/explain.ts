@@ -11,7 +11,8 @@ import { writeRunReport } from '../report/write-report.ts'
 import { type CommandIO, EXIT_USAGE } from './main.ts'
 
 const USAGE = `Usage: live-evals explain <run-dir> [--scenario ID] [--trials K] [--max-reruns N] [--seed N]
-                           [--config TOML] [--out DIR] [--prices FILE]
+                           [--vitest-config FILE] [--project NAME] [--config TOML] [--out DIR]
+                           [--prices FILE]
 
 Explains why the failed scenarios of a finished run failed. Each one is re-run unchanged (the control) and
 with one intervention at a time, each K times: the caller's clean audio instead of the acoustic preset, the
@@ -19,6 +20,8 @@ scenario's text instead of its recording, a scheduled barge-in removed, delegati
 faulted tool results replaced with the real ones, the fault profile off (only those that apply). Per
 intervention it reports the pass rate with its 95% interval and the shift against the unchanged re-run, names
 the one that fixes the failure ("fixed by ... in 5/5: a hearing failure") and the failure class.
+The re-runs go through your Vitest project, as \`npx vitest run\` does: the spec file that evaluated the
+scenario runs it again with its assistant, tools and test body (run explain where the run was made).
 An offline run is re-run offline (free); a live run is re-run live (new calls: the estimated cost is printed first).
 
   --scenario ID     only this scenario (it must have failed in the run)
@@ -26,8 +29,10 @@ An offline run is re-run offline (free); a live run is re-run live (new calls: t
   --max-reruns N    stop before the scenario that would pass N re-runs (default explain.max_reruns, 100)
   --seed N          the seed the trials' draws come from (default explain.seed, 1): the same seed gives the
                     same explanation
-  --config TOML     the run's phase config.toml (its settings that results.json does not record, such as RUN's
-                    interventions file); default LIVE_EVALS_CONFIG, else the built-in defaults
+  --vitest-config FILE  the Vitest config (default: Vitest's lookup from the working directory)
+  --project NAME    the Vitest project (default: the phase's name, as liveEvalsProject names it)
+  --config TOML     the phase's config.toml, for the settings results.json does not record (RUN's interventions
+                    file, [explain]); the re-runs read it too (LIVE_EVALS_CONFIG). Default: the project's own
   --out DIR         where to create the explain folder (default: beside the run)
   --prices FILE     a price table for the live cost estimate (default: the built-in one)
 
@@ -49,10 +54,22 @@ interface ExplainArguments {
   runDirectory: string
   scenario: string | null
   config: string | null
+  vitestConfig: string | null
+  project: string | null
   out: string | null
   prices: string | null
   explain: Partial<PhaseSettings['explain']>
 }
+
+/** The options that take a value, and the argument each fills. */
+const VALUE_FLAGS = {
+  '--scenario': 'scenario',
+  '--config': 'config',
+  '--vitest-config': 'vitestConfig',
+  '--project': 'project',
+  '--out': 'out',
+  '--prices': 'prices',
+} as const
 
 const INTEGER_FLAGS = {
   '--trials': { key: 'trials', min: 1, what: 'an integer of 1 or more' },
@@ -65,6 +82,8 @@ function parseArguments(argv: readonly string[]): ExplainArguments | string {
     runDirectory: '',
     scenario: null,
     config: null,
+    vitestConfig: null,
+    project: null,
     out: null,
     prices: null,
     explain: {},
@@ -80,13 +99,10 @@ function parseArguments(argv: readonly string[]): ExplainArguments | string {
         return `${argument} must be ${flag.what} (got ${value === undefined ? 'nothing' : JSON.stringify(value)})`
       }
       parsed.explain[flag.key] = number
-    } else if (['--scenario', '--config', '--out', '--prices'].includes(argument)) {
+    } else if (Object.hasOwn(VALUE_FLAGS, argument)) {
       const value = argv[++index]
       if (value === undefined || value.startsWith('-') || value === '') return `${argument} needs a value`
-      if (argument === '--scenario') parsed.scenario = value
-      else if (argument === '--config') parsed.config = value
-      else if (argument === '--out') parsed.out = value
-      else parsed.prices = value
+      parsed[VALUE_FLAGS[argument as keyof typeof VALUE_FLAGS]] = value
     } else if (argument.startsWith('-')) return `unknown option ${argument}`
     else positional.push(argument)
   }
@@ -139,6 +155,8 @@ export async function explainCommand(
       runDirectory: args.runDirectory,
       scenario: args.scenario,
       config: args.config,
+      vitestConfig: args.vitestConfig,
+      project: args.project,
       explain: args.explain,
       out: args.out,
       ...(prices === undefined ? {} : { prices }),

@@ -1,6 +1,6 @@
 // Running the project's own Vitest from a command: evaluations run only through Vitest (its spec files name the
 // assistant under test and the test bodies), so the commands that execute scenarios again (`grade --cassettes`,
-// `drift`) start `vitest run` as a child process with the settings they need in its environment, print what it
+// `drift`, `explain`) start `vitest run` as a child process with the settings they need in its environment, print what it
 // prints, and find the run folders it wrote from the canonical reporter's `Results: <run folder>` lines.
 import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
@@ -11,6 +11,8 @@ export interface VitestInvocation {
   args: readonly string[]
   env: NodeJS.ProcessEnv
   cwd: string
+  /** Ends the child (SIGTERM: Vitest writes the results of what finished) when aborted. */
+  signal?: AbortSignal
 }
 
 export interface VitestOutcome {
@@ -55,8 +57,12 @@ export function runVitestChild(invocation: VitestInvocation, io: CommandIO): Pro
       output += chunk
       io.err(String(chunk))
     })
+    const stop = () => child.kill('SIGTERM')
+    if (invocation.signal?.aborted) stop()
+    else invocation.signal?.addEventListener('abort', stop, { once: true })
     child.on('error', reject)
     child.on('close', (code) => {
+      invocation.signal?.removeEventListener('abort', stop)
       const resultFiles = [...output.matchAll(/^\s*Results: (.+?)\s*$/gm)].map(([, printed]) =>
         (printed as string).endsWith('results.json')
           ? (printed as string)

@@ -1,25 +1,18 @@
 // `live-evals explain`, the work: read the run, decide per failed scenario which interventions apply, budget the
-// re-runs and print the plan before anything starts, then run the unchanged scenario and each intervention k
-// times (trial-draws.ts), attribute (attribution.ts), and write explain.json and explain.md into a new folder
+// re-runs and print the plan before anything starts, then re-run the unchanged scenario and each intervention k
+// times (trial-draws.ts) through the project's own Vitest run (project-reruns.ts: the spec file's assistant,
+// tools and test body), attribute (attribution.ts), and write explain.json and explain.md into a new folder
 // beside the run. explain.json is rewritten after every scenario, so an interrupted explain keeps what finished.
 import { join, resolve } from 'node:path'
 import { reserveRunDirectory, writeArtifact, writeJsonArtifact } from '../artifacts/index.ts'
-import type { AssistantApplication } from '../assistants/application.ts'
 import type { PhaseSettings } from '../config/index.ts'
 import { DEFAULT_PRICES, type PriceTable } from '../config/prices.ts'
-import { phaseModule } from '../phases/registry.ts'
-import {
-  type InterventionSchedule,
-  loadInterventions,
-  NO_INTERVENTIONS,
-} from '../phases/run/interventions/index.ts'
-import { startOfflineLiveServer } from '../testing/live-server/index.ts'
 import { type ArmOutcome, explanationOf } from './attribution.ts'
 import { applicableArms } from './interventions.ts'
 import { explainMarkdown } from './markdown.ts'
 import { budget, costEstimate, type ScenarioPlan } from './plan.ts'
-import { type RerunEnvironment, rerun } from './rerun.ts'
-import { rerunSettings } from './rerun-settings.ts'
+import { type ProjectRunner, rerunInProject } from './project-reruns.ts'
+import { childRunOverrides, rerunSettings } from './rerun-settings.ts'
 import { rowFactsOf } from './row-facts.ts'
 import {
   EXPLAIN_FILE,
@@ -27,7 +20,6 @@ import {
   type ExplainDocument,
   type Explanation,
   INTERVENTION_IDS,
-  type Rerun,
   SUMMARY_FILE,
 } from './schema.ts'
 import {
@@ -39,9 +31,6 @@ import {
   type SourceRun,
 } from './source-run.ts'
 import { trialDraws } from './trial-draws.ts'
-
-/** The bundled example assistant's name (both restaurant copies): the one the command line can re-run. */
-export const BUNDLED_ASSISTANT = 'juniper-table'
 
 export interface ExplainOptions {
   runDirectory: string
@@ -57,8 +46,12 @@ export interface ExplainOptions {
   env?: Record<string, string | undefined>
   cwd?: string
   now?: Date
-  /** The assistant under test for a run of a user's own assistant (`defineAssistant`); default: the bundled one. */
-  assistant?: AssistantApplication | null
+  /** The Vitest config whose project re-runs the scenarios (`--vitest-config`); default: Vitest's own lookup. */
+  vitestConfig?: string | null
+  /** That project (`--project`); default: the phase's name, as liveEvalsProject names it. */
+  project?: string | null
+  /** Tests replace how the project's Vitest is started; default: a child process. */
+  runVitest?: ProjectRunner['runVitest']
   /** Ctrl-C: stops starting re-runs; the scenarios already explained are kept. */
   signal?: AbortSignal
   /** Each line of progress, as it happens (the plan first). */
@@ -80,60 +73,25 @@ function trialVariation(module: string, faults: boolean, replayedCaller: string 
   return lines
 }
 
-/** Refuses what the command cannot re-run: a remote client assistant, or another assistant than the one given. */
-function checkAssistant(run: SourceRun, assistant: AssistantApplication | null): void {
-  const file = join(run.directory, 'results.json')
+/**
+ * Refuses a run of a separately running client assistant: its tools, backend and state live in that service, which
+ * the re-runs could not hold to one change at a time.
+ */
+function refuseRemoteAssistant(run: SourceRun): void {
   const endpoint = run.document.run.configuration.assistant_endpoint
   if (typeof endpoint === 'string' && endpoint !== '') {
     throw new ExplainInputError(
-      `${file}: the run evaluated a remote client assistant at ${endpoint}; explain re-runs in-process assistants only`,
+      `${join(run.directory, 'results.json')}: the run evaluated a remote client assistant at ${endpoint}; ` +
+        'explain re-runs assistants defined in the project (defineAssistant or the bundled example) only',
     )
   }
-  const names = run.document.run.configuration.live_evals?.assistants ?? [BUNDLED_ASSISTANT]
-  const expected = assistant?.name ?? BUNDLED_ASSISTANT
-  const foreign = names.filter((name) => name !== expected)
-  if (foreign.length > 0) {
-    throw new ExplainInputError(
-      `${file}: the run evaluated the assistant ${foreign.map((name) => `"${name}"`).join(', ')}, which lives in your ` +
-        `spec file; the command line re-runs the bundled "${BUNDLED_ASSISTANT}" only (call explainRun() with your assistant)`,
-    )
-  }
-}
-
-/** RUN: the schedule the run had must still hold the barge-ins the failed calls said, or removing one means nothing. */
-function checkSchedule(plans: readonly ScenarioPlan[], schedule: InterventionSchedule, file: string | null) {
-  for (const plan of plans) {
-    const scheduled = new Set((schedule.get(plan.failed.scenarioId) ?? []).map((entry) => entry.id))
-    const missing = plan.facts.bargeInsScheduled.filter((id) => !scheduled.has(id))
-    if (missing.length > 0) {
-      throw new ExplainInputError(
-        `${plan.failed.scenarioId} had the scheduled barge-in(s) ${missing.join(', ')}, which ` +
-          `${file === null ? 'no simulation.interventions_file names' : `${file} does not hold`}; ` +
-          'give the run’s settings with --config (or LIVE_EVALS_INTERVENTIONS)',
-      )
-    }
-  }
-}
-
-/** Runs `tasks` at most `limit` at a time; results in the tasks' order. */
-async function pooled<T>(tasks: readonly (() => Promise<T>)[], limit: number): Promise<T[]> {
-  const results = new Array<T>(tasks.length)
-  let next = 0
-  const worker = async () => {
-    while (next < tasks.length) {
-      const index = next++
-      results[index] = await (tasks[index] as () => Promise<T>)()
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker))
-  return results
 }
 
 export async function explainRun(options: ExplainOptions): Promise<ExplainOutcome> {
   const log = options.log ?? (() => {})
   const cwd = options.cwd ?? process.cwd()
   const run = await readSourceRun(resolve(cwd, options.runDirectory))
-  checkAssistant(run, options.assistant ?? null)
+  refuseRemoteAssistant(run)
   const mode = run.mode === 'offline' ? 'offline' : 'live'
   const settings = rerunSettings(run, mode, {
     config: options.config,
@@ -143,8 +101,6 @@ export async function explainRun(options: ExplainOptions): Promise<ExplainOutcom
   })
   const { trials: k, max_reruns: maxReruns, seed } = settings.explain
   const { failed, skipped } = await failedScenarios(run, options.scenario)
-  const scheduleFile = settings.phase === 'run' ? settings.simulation.interventions_file : null
-  const schedule = scheduleFile === null ? NO_INTERVENTIONS : await loadInterventions(scheduleFile, null)
 
   const plans: ScenarioPlan[] = []
   for (const scenario of failed) {
@@ -163,7 +119,6 @@ export async function explainRun(options: ExplainOptions): Promise<ExplainOutcom
     const { arms, notApplicable } = applicableArms(facts, INTERVENTION_IDS)
     plans.push({ failed: scenario, facts, arms, notApplicable, reruns: (1 + arms.length) * k })
   }
-  checkSchedule(plans, schedule, scheduleFile)
   const budgeted = budget(plans, maxReruns)
   const estimate = costEstimate(run, budgeted, mode, options.prices ?? DEFAULT_PRICES)
 
@@ -247,40 +202,57 @@ export async function explainRun(options: ExplainOptions): Promise<ExplainOutcom
     not_explained: [...notExplained],
   })
 
-  const offlineServer = mode === 'offline' ? await startOfflineLiveServer() : null
-  const env: RerunEnvironment = {
+  const runner: ProjectRunner = {
+    vitestConfig: options.vitestConfig ?? null,
+    project: options.project ?? null,
+    configToml: options.config,
+    env: options.env ?? process.env,
+    cwd,
+    ...(options.runVitest === undefined ? {} : { runVitest: options.runVitest }),
+  }
+  if (budgeted.admitted.length > 0) {
+    log(
+      `re-running in the Vitest project "${runner.project ?? run.module}"` +
+        `${runner.vitestConfig === null ? '' : ` of ${runner.vitestConfig}`} (its spec files' assistant, tools and ` +
+        `test body); what it prints: ${join(directory, 'reruns', '<scenario id>', 'vitest.log')}`,
+    )
+  }
+  const scenarioEnv: ScenarioRerunEnvironment = {
     run,
-    phase: phaseModule(run.module),
-    settings,
-    offlineServer,
-    assistant: options.assistant ?? null,
-    schedule,
+    runner,
     directory,
+    settings: childRunOverrides(run, mode, settings),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   }
-  try {
-    for (const plan of budgeted.admitted) {
-      if (options.signal?.aborted) break
-      const explanation = await explainScenario(env, plan, k, seed, presetSeed)
-      // Re-runs cut short by the signal are no evidence: the scenario is reported as interrupted below.
-      if (options.signal?.aborted) break
+  for (const plan of budgeted.admitted) {
+    if (options.signal?.aborted) break
+    const explained = await explainScenario(scenarioEnv, plan, k, seed, presetSeed)
+    // Re-runs cut short by the signal are no evidence: the scenario is reported as interrupted below.
+    if (options.signal?.aborted) break
+    if ('message' in explained) {
+      notExplained.push({
+        scenario_id: plan.failed.scenarioId,
+        reason: 'not_rerun',
+        message: explained.message,
+      })
+      log(`  ${plan.failed.scenarioId}: not explained (not_rerun): ${explained.message}`)
+    } else {
       executed += plan.reruns
-      explanations.push(explanation)
-      log(`  ${explanation.scenario_id}: ${explanation.summary}`)
-      await writeJsonArtifact(
-        directory,
-        EXPLAIN_FILE,
-        documentNow('interrupted', `explained ${explanations.length} of ${budgeted.admitted.length} so far`),
-      )
+      explanations.push(explained)
+      log(`  ${explained.scenario_id}: ${explained.summary}`)
     }
-  } finally {
-    await offlineServer?.close()
+    await writeJsonArtifact(
+      directory,
+      EXPLAIN_FILE,
+      documentNow('interrupted', `explained ${explanations.length} of ${budgeted.admitted.length} so far`),
+    )
   }
   const interrupted = options.signal?.aborted === true
   if (interrupted) {
     const done = new Set(explanations.map((explanation) => explanation.scenario_id))
     for (const plan of budgeted.admitted) {
       if (done.has(plan.failed.scenarioId)) continue
+      if (notExplained.some((entry) => entry.scenario_id === plan.failed.scenarioId)) continue
       notExplained.push({
         scenario_id: plan.failed.scenarioId,
         reason: 'interrupted',
@@ -301,26 +273,44 @@ export async function explainRun(options: ExplainOptions): Promise<ExplainOutcom
   return { directory, document }
 }
 
+/** What the re-runs of every scenario of one explain share. */
+interface ScenarioRerunEnvironment {
+  run: SourceRun
+  runner: ProjectRunner
+  /** The explain folder. */
+  directory: string
+  /** What the run recorded about how it ran, as settings overrides for the project's run. */
+  settings: Record<string, Record<string, unknown>>
+  signal?: AbortSignal
+}
+
 async function explainScenario(
-  env: RerunEnvironment,
+  env: ScenarioRerunEnvironment,
   plan: ScenarioPlan,
   k: number,
   seed: number,
   presetSeed: number | null,
-): Promise<Explanation> {
+): Promise<Explanation | { message: string }> {
   // A recorded caller (replay.caller) keeps its recorded timing: no lead-in is drawn for it.
   const offsets = env.run.module !== 'run' && plan.facts.callerReplayed === null
-  const faults = plan.facts.faults
-  const recorded = { preset: presetSeed, faults: faults?.profile.seed ?? null }
+  const recorded = { preset: presetSeed, faults: plan.facts.faults?.profile.seed ?? null }
   const draws = Array.from({ length: k }, (_, index) => trialDraws(seed, index + 1, recorded, offsets))
+  let reruns: Awaited<ReturnType<typeof rerunInProject>>
+  try {
+    reruns = await rerunInProject(env.runner, {
+      run: env.run,
+      plan,
+      draws,
+      settings: env.settings,
+      directory: env.directory,
+      ...(env.signal === undefined ? {} : { signal: env.signal }),
+    })
+  } catch (error) {
+    // A folder that cannot be made, Vitest not installed: this scenario is not re-run, the others may be.
+    return { message: `explain could not start its re-runs: ${(error as Error).message}` }
+  }
+  if (!reruns.ran) return { message: reruns.message }
   const arms = [null, ...plan.arms]
-  const tasks = arms.flatMap((arm) =>
-    draws.map(
-      (draw, index) => () =>
-        rerun(env, { failed: plan.failed, faults, plan: arm, trial: index + 1, draws: draw }),
-    ),
-  )
-  const results: Rerun[] = await pooled(tasks, env.settings.execution.concurrency)
   const outcomeOf = (index: number): ArmOutcome => {
     const arm = arms[index] ?? null
     return {
@@ -330,7 +320,7 @@ async function explainScenario(
       target: arm?.target ?? null,
       measure: arm?.measure ?? 'verdict',
       class: arm?.class ?? null,
-      reruns: results.slice(index * k, (index + 1) * k),
+      reruns: reruns.arms[index] ?? [],
     }
   }
   return explanationOf(

@@ -6,7 +6,13 @@ import type { LoadedScenario } from '../scenarios/index.ts'
 import { applicableArms, type RowFacts } from './interventions.ts'
 import { INTERVENTION_IDS } from './schema.ts'
 
-const CLEAN_SIBLING = { id: 'walk_001_clean' } as LoadedScenario
+const CLEAN_SIBLING = {
+  id: 'walk_001_clean',
+  input: {
+    text: 'A table for two.',
+    recordings: [{ path: 'clean.wav', resolvedPath: '/data/walk/clean.wav', condition: 'clean' }],
+  },
+} as unknown as LoadedScenario
 const FLAKY = { profile: FAULT_PROFILES['backend-flaky'], source: 'setting' as const }
 
 function facts(overrides: Partial<RowFacts>): RowFacts {
@@ -50,7 +56,12 @@ describe('applicableArms', () => {
     })
     expect(armsOf(row)).toEqual(['clean_audio', 'text_for_audio', 'suppress_delegation'])
     const plan = applicableArms(row, INTERVENTION_IDS).arms[0]
-    expect(plan?.change).toEqual({ kind: 'scenario', scenario: CLEAN_SIBLING })
+    // Only the recording changes, written as a dataset writes it (the path absolute), for the project's run.
+    expect(plan?.change).toEqual({
+      kind: 'recording',
+      from: 'walk_001_clean',
+      recordings: [{ path: '/data/walk/clean.wav', condition: 'clean' }],
+    })
     expect(plan?.label).toContain('walk_001_clean')
   })
 

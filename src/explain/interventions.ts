@@ -4,7 +4,9 @@
 // do not apply are reported with their reason, never silently left out.
 import { TOOL_FAULT_KINDS } from '../config/fault-profiles.ts'
 import type { ScenarioFaultProfile } from '../faults/scenario-profile.ts'
+import { scenarioSnapshotDocument } from '../phases/engine/scenario-snapshot.ts'
 import type { LoadedScenario } from '../scenarios/index.ts'
+import type { ArmChange } from './rerun-plan.ts'
 import type { FailureClass, InterventionId, Measure } from './schema.ts'
 import { classOfIntervention } from './taxonomy.ts'
 
@@ -44,14 +46,7 @@ export const RESULT_FAULT_KINDS: ReadonlySet<string> = new Set(
   TOOL_FAULT_KINDS.filter((kind) => kind !== 'slow'),
 )
 
-/** The one change an arm makes to the re-run. */
-export type ArmChange =
-  | { kind: 'scenario'; scenario: LoadedScenario }
-  | { kind: 'caller_condition'; condition: 'clean' }
-  | { kind: 'text_caller' }
-  | { kind: 'remove_barge_in'; id: string }
-  | { kind: 'delegation'; policy: 'suppress' | 'force' }
-  | { kind: 'faults'; off: 'results' | 'all' }
+export type { ArmChange }
 
 export interface ArmPlan {
   /** The arm's name in the explain folder and document (`clean_audio`, `remove_barge_in-cut`). */
@@ -86,6 +81,14 @@ const one = (
     },
   ],
 })
+
+/** A scenario's recordings as a dataset file writes them (absolute paths): what the clean-audio arm swaps in. */
+function recordingsOf(scenario: LoadedScenario): Record<string, unknown>[] {
+  const document = scenarioSnapshotDocument(scenario) as {
+    scenarios: { input: { recordings: Record<string, unknown>[] } }[]
+  }
+  return document.scenarios[0]?.input.recordings ?? []
+}
 
 const TRANSPORT_FAULTS = new Set(['stream_cut', 'jitter', 'uplink_loss'])
 
@@ -125,8 +128,9 @@ const CATALOGUE: Record<InterventionId, (facts: RowFacts) => Applicability> = {
       }
     }
     return one('clean_audio', `the caller's clean recording (${sibling.scenario.id})`, {
-      kind: 'scenario',
-      scenario: sibling.scenario,
+      kind: 'recording',
+      from: sibling.scenario.id,
+      recordings: recordingsOf(sibling.scenario),
     })
   },
   text_for_audio(facts) {

@@ -34,7 +34,7 @@ function known<T extends Record<string, unknown>>(values: T): Partial<T> {
 }
 
 /** What the run recorded, as setting overrides. */
-function recordedOverrides(run: SourceRun, mode: 'offline' | 'live'): SettingsOverrides<Phase> {
+export function recordedOverrides(run: SourceRun, mode: 'offline' | 'live'): SettingsOverrides<Phase> {
   const configuration = run.document.run.configuration as Configuration
   const common = {
     // One re-run per call; explain repeats them itself. Nothing is recorded into cassettes.
@@ -90,5 +90,21 @@ export function rerunSettings(
   } catch (error) {
     if (error instanceof HarnessConfigError) throw error
     throw new HarnessConfigError([`the settings for the re-runs cannot be read: ${(error as Error).message}`])
+  }
+}
+
+/**
+ * The overrides the project's Vitest run re-runs a scenario with: what the run recorded of how it ran, k trials
+ * (one per draw), every scenario of the suite selectable (max_examples 0), no recording into cassettes, no judge.
+ */
+export function childRunOverrides(
+  run: SourceRun,
+  mode: 'offline' | 'live',
+  settings: PhaseSettings,
+): Record<string, Record<string, unknown>> {
+  const overrides = recordedOverrides(run, mode) as Record<string, Record<string, unknown>>
+  return {
+    ...overrides,
+    execution: { ...overrides.execution, trials: settings.explain.trials, max_examples: 0 },
   }
 }

@@ -3,10 +3,8 @@
 // missing or of another shape counts as "not recorded", which makes the intervention that needs it not apply.
 import { readdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { faultProfile } from '../config/fault-profiles.ts'
 import type { PhaseSettings } from '../config/index.ts'
-import type { FaultsRecord } from '../faults/events.ts'
-import type { ScenarioFaultProfile } from '../faults/scenario-profile.ts'
+import { recordedFaultProfile } from '../faults/scenario-profile.ts'
 import { readScenarioSnapshot } from '../phases/engine/scenario-snapshot.ts'
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import { type LoadedScenario, loadDataset } from '../scenarios/index.ts'
@@ -17,16 +15,6 @@ type Json = Record<string, unknown>
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 const textOf = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null)
-
-/**
- * The fault profile the row ran under (its `faults` record: the profile's name, the seed, where it was chosen),
- * or null when it ran clean. A profile the record names that this version does not know cannot be re-run.
- */
-function faultsOf(record: FaultsRecord | undefined): ScenarioFaultProfile | null {
-  if (record === undefined) return null
-  const profile = faultProfile(record.profile, `the row's fault record`)
-  return { profile: { ...profile, seed: record.seed }, source: record.source }
-}
 
 /** The id of the request a WALK recording was made from (its generation metadata), or null. */
 function sourceScenarioOf(recording: unknown): string | null {
@@ -139,7 +127,7 @@ export async function rowFactsOf(
     bargeInsScheduled: bargeIns.scheduled,
     faultedResults: injected.filter((event) => event.plane === 'tool' && RESULT_FAULT_KINDS.has(event.kind))
       .length,
-    faults: faultsOf(record),
+    faults: record === undefined ? null : recordedFaultProfile(record),
     faultKinds: injected.map((event) => event.kind),
   }
 }

@@ -139,6 +139,8 @@ export const NOT_EXPLAINED_REASONS = [
   'infrastructure_error',
   'judge_only',
   'unreadable',
+  /** The project's Vitest run did not re-run it (no spec file evaluates it any more, or the run could not start). */
+  'not_rerun',
 ] as const
 
 export const ExplainDocumentSchema = z.strictObject({

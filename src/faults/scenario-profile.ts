@@ -7,7 +7,7 @@ import {
   NO_FAULTS,
   type TransportFaultKind,
 } from '../config/fault-profiles.ts'
-import type { FaultSource } from './events.ts'
+import type { FaultSource, FaultsRecord } from './events.ts'
 
 /** The tag prefix a scenario names its own profile with. */
 export const FAULT_PROFILE_TAG = 'fault_profile:'
@@ -64,3 +64,14 @@ export function expectsVerification(scenario: { tags: readonly string[] }): bool
 
 /** Transport rules that need a caller who hears the assistant (RUN): a single-turn request has none. */
 export const CALLER_SIDE_TRANSPORT: readonly TransportFaultKind[] = ['stream_cut', 'jitter']
+
+/**
+ * The profile a finished row ran under, from its `faults` record (the profile's name, the seed it drew with, where
+ * it was chosen): what `live-evals explain` re-runs it with. A name this version does not know is refused.
+ */
+export function recordedFaultProfile(
+  record: Pick<FaultsRecord, 'profile' | 'seed' | 'source'>,
+): ScenarioFaultProfile {
+  const profile = faultProfile(record.profile, `the row's fault record`)
+  return { profile: { ...profile, seed: record.seed }, source: record.source }
+}

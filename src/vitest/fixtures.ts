@@ -13,6 +13,7 @@ import type { AssistantApplication } from '../assistants/application.ts'
 import type { AssistantArchitecture, ScenarioApplication } from '../assistants/architectures/index.ts'
 import type { PhaseSettings } from '../config/index.ts'
 import { settingsForModel } from '../config/live-models.ts'
+import { armedScenarioEnv } from '../explain/arm-env.ts'
 import { scenarioFaultChoice } from '../faults/scenario-profile.ts'
 import { judgeOptionsFromSettings } from '../grading/judge/options-from-settings.ts'
 import { architectureFor } from '../phases/engine/architecture-choice.ts'
@@ -28,6 +29,7 @@ import { startOfflineLiveServer } from '../testing/live-server/index.ts'
 import { attachScenarioAudio, attachScenarioTimeline } from './attachments.ts'
 import { modelLimiters } from './model-limiters.ts'
 import { runPlanOf } from './provided.ts'
+import type { ExplainArmBinding } from './rerun-suite.ts'
 import { plannedRunFor } from './run-plan.ts'
 import { noteRunStopping, throwIfRunStopped } from './run-stop.ts'
 import type { ScenarioTestAPI } from './scenario-context.ts'
@@ -102,6 +104,8 @@ const buildScenarioTest = (): ScenarioTestAPI =>
     .extend('modelLimiters', { scope: 'file' }, ({ suiteSettings }) => modelLimiters(suiteSettings))
     // The assistant under test's application, bound per suite (null: the bundled restaurant example).
     .extend('assistant', (): AssistantApplication | null => null)
+    // A run started by `live-evals explain`: the arm, bound per arm by the suite (src/vitest/rerun-suite.ts).
+    .extend('explainArm', (): ExplainArmBinding | null => null)
     // One object per architecture and assistant per file (live client delegation holds one openai client).
     .extend('architectures', { scope: 'file' }, ({ suiteSettings }) => {
       const built = new Map<AssistantApplication | null, Record<ArchitectureName, AssistantArchitecture>>()
@@ -131,11 +135,13 @@ const buildScenarioTest = (): ScenarioTestAPI =>
         assistant,
         interventions,
         scenario,
+        explainArm,
+        phase,
         task,
       }): ScenarioEnv<PhaseSettings> => {
-        const planned = plannedRunFor(runPlan, architecture, model)
+        const planned = plannedRunFor(runPlan, architecture, model, explainArm?.arm ?? null)
         const runDirectory = planned.directory
-        return {
+        const env: ScenarioEnv<PhaseSettings> = {
           // scenarioSuite gives each test of a trials run its trial (src/vitest/plugin/trial-meta.ts).
           trial: task.meta.liveEvalsTrial?.trial ?? null,
           // The settings of this test's model (live_model and its concurrency); a single-model plan's own.
@@ -151,6 +157,20 @@ const buildScenarioTest = (): ScenarioTestAPI =>
           // The run's fault profile, else the scenario's own tag; a tag naming none fails the scenario at input_setup.
           ...scenarioFaultChoice(scenario, suiteSettings.execution.faults),
         }
+        if (explainArm === null) return env
+        const trial = env.trial ?? 1
+        const draws = explainArm.draws[trial - 1]
+        if (draws === undefined)
+          throw new Error(`explain arm ${explainArm.arm} has no draw for trial ${trial}`)
+        return armedScenarioEnv(env, {
+          phase,
+          scenarioId: scenario.id,
+          architecture,
+          assistant,
+          change: explainArm.change,
+          draws,
+          faults: explainArm.faults,
+        })
       },
     )
     // The request exactly as liveSession streams it. A request that cannot be prepared (text-to-speech failed)

@@ -34,6 +34,7 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
     current = await planRun(startup.settings, {
       projectRoot: project.config.root,
       runName: startup.runName,
+      rerunPlan: startup.rerunPlan,
       shard: shard === undefined ? null : { index: shard.index, count: shard.count },
     })
     project.provide('liveEvalsRun', current)

@@ -18,6 +18,7 @@ import {
   type SettingsFor,
 } from '../config/index.ts'
 import { LIVE_MODELS, liveModelFamily, modelsToEvaluate, settingsForModel } from '../config/live-models.ts'
+import { type LoadedRerunPlan, LoadedRerunPlanSchema } from '../explain/rerun-plan.ts'
 import { scenarioFaultChoice } from '../faults/scenario-profile.ts'
 import { usesRemoteClientAssistant } from '../phases/engine/architecture-choice.ts'
 import { phaseModule } from '../phases/registry.ts'
@@ -27,6 +28,7 @@ import { projectRelativePath } from '../reporting/project-path.ts'
 import { RunMetadataSchema } from '../reporting/result-schema.ts'
 import { withRunExtensions } from '../reporting/results-document.ts'
 import { type LoadedScenario, loadDataset, selectScenarios } from '../scenarios/index.ts'
+import { claimArmRunDirectories } from './plugin/rerun-runs.ts'
 import { claimRunDirectory, releaseUnusedRunDirectories } from './plugin/run-directories.ts'
 import { RunPlanProblem } from './plugin/run-plan-problem.ts'
 import { itemsOfShard, type Shard, ShardSchema } from './plugin/shard.ts'
@@ -45,6 +47,8 @@ export const PlannedRunSchema = z.strictObject({
   /** Whether the plan evaluates several models (folders and tests then name the model); absent means no. */
   multiModel: z.boolean().optional(),
   architecture: z.enum(ASSISTANT_ARCHITECTURES),
+  /** In a run started by `live-evals explain`: the arm this run re-runs the explained scenario under. */
+  arm: z.string().min(1).optional(),
   /** Absolute path of the run folder (shared by the shards of a named run). */
   directory: z.string().min(1),
   name: z.string().min(1),
@@ -86,6 +90,8 @@ export const RunPlanFieldsSchema = z.strictObject({
   /** The phase's settings, resolved once in the main process. Holds credentials: never write it out. */
   settings: phaseSettingsSchema,
   runs: z.array(PlannedRunSchema).min(1),
+  /** A run started by `live-evals explain` (LIVE_EVALS_EXPLAIN_PLAN): the scenario and arms it re-runs. */
+  rerunPlan: LoadedRerunPlanSchema.optional(),
 })
 
 export const RunPlanSchema = RunPlanFieldsSchema.superRefine((plan, context) => {
@@ -130,6 +136,8 @@ export interface PlanRunOptions {
   now?: Date
   /** The shared run name (LIVE_EVALS_RUN_NAME); a sharded run needs one. */
   runName?: string | null
+  /** A run started by `live-evals explain`: its re-run plan (one run per arm, instead of one per architecture). */
+  rerunPlan?: LoadedRerunPlan | null
   /** This process's part of a sharded run (`--shard`). */
   shard?: Shard | null
 }
@@ -177,11 +185,54 @@ export async function planRun<P extends Phase>(
   const multiModel = models.length > 1
   if (multiModel) assertModelsNameFolders(models)
   if (mode === 'offline') assertOfflineServesModels(settings, models)
+  const metadataOf = (
+    name: string,
+    architecture: AssistantArchitecture,
+    model: string,
+    remote: boolean,
+  ): PlannedRun['metadata'] => {
+    const metadata: PlannedRun['metadata'] = {
+      id: name,
+      module: settings.phase,
+      execution_mode: mode === 'live' ? 'live' : 'offline_fixture',
+      interaction: description.interaction,
+      dataset: projectRelativePath(options.projectRoot, resolve(settings.dataset.path)),
+      configuration: redactedConfiguration(
+        settings,
+        description.configuration(settingsForModel(settings, model), architecture, options.projectRoot),
+      ),
+    }
+    return remote
+      ? withRunExtensions(metadata, {
+          tool_evidence: { source: 'remote_service', architecture_only_comparison: false },
+        })
+      : metadata
+  }
+  const rerunPlan = options.rerunPlan ?? null
+  if (rerunPlan !== null) {
+    // A run started by live-evals explain: one run per arm of the explained scenario, in its architecture.
+    const model = settings.models.live_model
+    for (const claimed of await claimArmRunDirectories(settings, rerunPlan)) {
+      const { arm, ...folder } = claimed
+      runs.push({
+        model,
+        multiModel: false,
+        architecture: rerunPlan.architecture,
+        arm,
+        ...folder,
+        metadata: metadataOf(
+          folder.name,
+          rerunPlan.architecture,
+          model,
+          remoteClient(settings, rerunPlan.architecture),
+        ),
+      })
+    }
+  }
   // Model by model, each in every architecture: one run folder and one results.json per (model, architecture).
-  for (const model of models)
+  for (const model of rerunPlan === null ? models : [])
     for (const architecture of architecturesToEvaluate(settings)) {
       const remote = remoteClient(settings, architecture)
-      const modelSettings = settingsForModel(settings, model)
       const folderModel = multiModel ? model : null
       let claimed: Awaited<ReturnType<typeof claimRunDirectory>>
       try {
@@ -198,27 +249,12 @@ export async function planRun<P extends Phase>(
         await releaseUnusedRunDirectories(runs)
         throw error
       }
-      const metadata: PlannedRun['metadata'] = {
-        id: claimed.name,
-        module: settings.phase,
-        execution_mode: mode === 'live' ? 'live' : 'offline_fixture',
-        interaction: description.interaction,
-        dataset: projectRelativePath(options.projectRoot, resolve(settings.dataset.path)),
-        configuration: redactedConfiguration(
-          settings,
-          description.configuration(modelSettings, architecture, options.projectRoot),
-        ),
-      }
       runs.push({
         model,
         multiModel,
         architecture,
         ...claimed,
-        metadata: remote
-          ? withRunExtensions(metadata, {
-              tool_evidence: { source: 'remote_service', architecture_only_comparison: false },
-            })
-          : metadata,
+        metadata: metadataOf(claimed.name, architecture, model, remote),
       })
     }
   return RunPlanSchema.parse({
@@ -234,6 +270,7 @@ export async function planRun<P extends Phase>(
     scenarios,
     settings,
     runs,
+    ...(rerunPlan === null ? {} : { rerunPlan }),
   })
 }
 
@@ -308,9 +345,13 @@ export function plannedRunFor(
   plan: Pick<RunPlan, 'runs'>,
   architecture: AssistantArchitecture,
   model: string | null = null,
+  arm: string | null = null,
 ): PlannedRun {
   const run = plan.runs.find(
-    (candidate) => candidate.architecture === architecture && (model === null || candidate.model === model),
+    (candidate) =>
+      candidate.architecture === architecture &&
+      (model === null || candidate.model === model) &&
+      (candidate.arm ?? null) === arm,
   )
   if (run === undefined) {
     throw new Error(

@@ -13,6 +13,7 @@ import type { PhaseModule } from '../phases/engine/phase-module.ts'
 import type { InterventionSchedule } from '../phases/run/interventions/index.ts'
 import type { LoadedScenario } from '../scenarios/index.ts'
 import type { OfflineLiveServer } from '../testing/live-server/index.ts'
+import type { ExplainArmBinding } from './rerun-suite.ts'
 import type { RunPlan } from './run-plan.ts'
 import type { ScenarioRun } from './scenario-run.ts'
 import type { AssistantArchitecture as ArchitectureName } from './settings.ts'
@@ -59,6 +60,8 @@ interface FileFixtures {
 
 /** Per test: the scenario fixtures and the automatic verdict. */
 interface TestFixtures extends ScenarioFixtures {
+  /** In a run started by `live-evals explain`: the arm this test re-runs its scenario under; null otherwise. */
+  explainArm: ExplainArmBinding | null
   // biome-ignore lint/suspicious/noConfusingVoidType: the verdict fixture returns nothing, which Vitest types as void
   verdict: void
 }

@@ -12,12 +12,13 @@ import { restaurantApplication as clientRestaurant } from '../assistants/client/
 import { restaurantApplication as responsesRestaurant } from '../assistants/responses/application.ts'
 import type { Phase } from '../config/index.ts'
 import { notRejudged } from '../reporting/extensions/regrade.ts'
-import { scenarioType } from '../scenarios/index.ts'
+import { type LoadedScenario, scenarioType } from '../scenarios/index.ts'
 import { assertDefaultBody } from './default-body.ts'
 import { scenarioTest } from './fixtures.ts'
 import { initialMeta } from './meta.ts'
 import { trialsToRegister, trialTestName } from './plugin/trial-meta.ts'
 import { projectOptionsOf, runPlanOf } from './provided.ts'
+import { registerRerunArms } from './rerun-suite.ts'
 import { plannedModels } from './run-plan.ts'
 import type { ScenarioTestContext } from './scenario-context.ts'
 import type { AssistantArchitecture as ArchitectureName } from './settings.ts'
@@ -139,6 +140,28 @@ export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise
   const test = scenarioTest()
   // The name each row records: the spec's own assistant, or the bundled example each architecture serves.
   const bundledName = { client: clientRestaurant().name, responses: responsesRestaurant().name }
+  const tagsOf = (scenario: LoadedScenario, architecture: ArchitectureName) =>
+    declaredOnly([
+      phaseTag(plan.phase),
+      architectureTag(architecture),
+      scenarioTypeTag(scenarioType(scenario)),
+    ])
+  if (plan.rerunPlan !== undefined) {
+    // A run started by `live-evals explain`: the explained scenario's arms, if this spec file evaluated it.
+    const { architecture } = plan.rerunPlan
+    registerRerunArms({
+      test,
+      plan,
+      rerun: plan.rerunPlan,
+      scenarios,
+      assistant,
+      assistantName: assistant?.name ?? bundledName[architecture],
+      source,
+      body: options.test ?? defaultBody,
+      tags: (scenario) => tagsOf(scenario, architecture),
+    })
+    return
+  }
   const registerRun = (run: (typeof plan.runs)[number]) => {
     const assistantName = assistant?.name ?? bundledName[run.architecture]
     describe(run.architecture, () => {
@@ -154,11 +177,7 @@ export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise
             test(
               trialTestName(scenario.title, trial),
               {
-                tags: declaredOnly([
-                  phaseTag(plan.phase),
-                  architectureTag(run.architecture),
-                  scenarioTypeTag(type),
-                ]),
+                tags: tagsOf(scenario, run.architecture),
                 meta: {
                   liveEvals: initialMeta({
                     phase: plan.phase,

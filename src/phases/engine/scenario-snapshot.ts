@@ -17,7 +17,7 @@ function scenarioSnapshotPath(scenarioId: string): string {
 }
 
 /** The scenario as a one-scenario dataset document (recording paths absolute, nothing resolved added). */
-function scenarioSnapshotDocument(scenario: Scenario | LoadedScenario): Record<string, unknown> {
+export function scenarioSnapshotDocument(scenario: Scenario | LoadedScenario): Record<string, unknown> {
   const { input } = scenario
   const recordings = input.recordings.map((recording) => {
     const { resolvedPath, ...given } = recording as typeof recording & { resolvedPath?: string }
