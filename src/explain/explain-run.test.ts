@@ -1,30 +1,42 @@
 // explain end to end, offline, on a WALK run that fails for a reason the test controls: both recordings of a
 // request say the date wrong (the offline server hears a recording by its transcript), so the run books the wrong
-// day. Hearing the scenario's text fixes it, 5 of 5, with its interval; the clean recording says the same wrong
-// date and shows no shift; the control reproduces the run's failure; the same seed gives the same explanation;
-// the budget cap and an interruption stop cleanly and keep what finished; the run's report shows it.
+// day. The re-runs go through a Vitest project (src/explain/fixtures: the bundled assistant, the default body),
+// one child Vitest per explained scenario. Hearing the scenario's text fixes it, 5 of 5, with its interval; the
+// clean recording says the same wrong date and shows no shift; the control reproduces the run's failure; the same
+// seed gives the same explanation; the budget cap and an interruption stop cleanly and keep what finished; the
+// run's report shows it.
 import { readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { settingsFromToml } from '../phases/single-turn/test-support.ts'
 import { writeRunReport } from '../report/write-report.ts'
-import { misheardWalkDataset, recordRun, scratchFolder } from './explain.test-helpers.ts'
+import {
+  EXPLAIN_VITEST_CONFIG,
+  explainEnvironment,
+  misheardWalkDataset,
+  ROOT,
+  recordRun,
+  scratchFolder,
+  writeToml,
+} from './explain.test-helpers.ts'
 import { explainRun } from './explain-run.ts'
 import { loadExplanation } from './load-explanations.ts'
-import { EXPLAIN_FILE, ExplainDocumentSchema, SUMMARY_FILE } from './schema.ts'
+import { EXPLAIN_FILE, type ExplainDocument, ExplainDocumentSchema, SUMMARY_FILE } from './schema.ts'
 
 let folder = ''
 let run = ''
+let toml = ''
+let env: Record<string, string | undefined> = {}
+// The first test's explanation (seed 1, k = 5): the seed test repeats it, the report test shows it.
+let first: { document: ExplainDocument; directory: string } | null = null
 
 beforeAll(async () => {
   folder = await scratchFolder()
+  env = await explainEnvironment(folder)
   const dataset = await misheardWalkDataset(folder)
-  const settings = await settingsFromToml('walk', [
-    '[dataset]',
-    `path = ${JSON.stringify(dataset)}`,
-    '[execution]',
-    'mode = "offline"',
-  ])
+  const lines = ['[dataset]', `path = ${JSON.stringify(dataset)}`, '[execution]', 'mode = "offline"']
+  toml = await writeToml(folder, 'walk.toml', lines)
+  const settings = await settingsFromToml('walk', lines)
   run = await recordRun({
     settings,
     dataset,
@@ -38,18 +50,27 @@ afterAll(async () => {
 })
 
 const explain = (options: Partial<Parameters<typeof explainRun>[0]> = {}) =>
-  explainRun({ runDirectory: run, scenario: null, config: null, explain: {}, env: {}, ...options })
+  explainRun({
+    runDirectory: run,
+    scenario: null,
+    config: toml,
+    explain: {},
+    env,
+    cwd: ROOT,
+    vitestConfig: EXPLAIN_VITEST_CONFIG,
+    project: 'walk-explain',
+    ...options,
+  })
 
 describe('explain, offline, a misheard WALK request', () => {
   test('names the intervention that flips it, with its interval; an unaffected one shows no shift', async () => {
     const lines: string[] = []
-    const { document, directory } = await explain({
-      scenario: 'explain_misheard_noisy',
-      log: (line) => lines.push(line),
-    })
+    first = await explain({ scenario: 'explain_misheard_noisy', log: (line) => lines.push(line) })
+    const { document, directory } = first
     // The plan and its budget come first, before any result.
     expect(lines[0]).toMatch(/1 failed scenario\(s\) to explain, offline re-runs, k = 5 per arm, seed 1/)
     expect(lines[2]).toBe('budget: 20 of 20 re-runs fit under the cap of 100; offline: free')
+    expect(lines[3]).toMatch(/^re-running in the Vitest project "walk-explain" of src\/explain\/fixtures/)
     expect(document).toMatchObject({
       mode: 'offline',
       trials: 5,
@@ -96,11 +117,16 @@ describe('explain, offline, a misheard WALK request', () => {
     )
     expect(written).toEqual(document)
     expect(await readFile(join(directory, SUMMARY_FILE), 'utf8')).toContain(`**${explanation.summary}**`)
-    const first = explanation.control.reruns[0]?.details as string
-    const details = JSON.parse(await readFile(join(directory, first), 'utf8'))
+    const firstDetails = explanation.control.reruns[0]?.details as string
+    const details = JSON.parse(await readFile(join(directory, firstDetails), 'utf8'))
     expect(details.example_id).toBe('explain_misheard_noisy')
+    // Each arm is a run folder of the project's Vitest run, its trials as rows; what Vitest printed is kept.
+    const arms = join(directory, 'reruns/explain_misheard_noisy')
+    const control = JSON.parse(await readFile(join(arms, 'control/results.json'), 'utf8'))
+    expect(control.summary).toMatchObject({ total: 5, failed: 5 })
+    expect(await readFile(join(arms, 'vitest.log'), 'utf8')).toContain('[explain text_for_audio/responses]')
     // Trial 1 keeps its recordings; later trials keep their evidence without the WAVs.
-    const controlFolder = join(directory, 'reruns/explain_misheard_noisy/control/audio')
+    const controlFolder = join(arms, 'control/audio')
     await expect(
       stat(join(controlFolder, 'explain_misheard_noisy__t1/conversation.wav')),
     ).resolves.toBeTruthy()
@@ -108,19 +134,26 @@ describe('explain, offline, a misheard WALK request', () => {
     await expect(
       stat(join(controlFolder, 'explain_misheard_noisy__t2/conversation.transcript.txt')),
     ).resolves.toBeTruthy()
+    // The run's report shows the newest explanation.
+    const loaded = await loadExplanation(run, document.run.id)
+    expect(loaded?.document?.created_at).toBe(document.created_at)
+    const page = await readFile(await writeRunReport(run), 'utf8')
+    expect(page).toContain('<h2 id="explain">Why it failed</h2>')
+    expect(page).toContain(
+      'fixed by the scenario&#39;s text instead of its recording (a perfect hearing) in 5/5',
+    )
+    expect(page).toContain('class <b>mishearing</b>')
   }, 120_000)
 
-  test('the same seed gives the same explanation; another seed draws other trials', async () => {
-    const once = await explain({ scenario: 'explain_misheard_noisy', explain: { seed: 9, trials: 3 } })
-    const again = await explain({ scenario: 'explain_misheard_noisy', explain: { seed: 9, trials: 3 } })
-    expect(again.document.explanations).toEqual(once.document.explanations)
-    expect(again.document.trial_variation).toEqual(once.document.trial_variation)
-    const other = await explain({ scenario: 'explain_misheard_noisy', explain: { seed: 10, trials: 3 } })
-    const draws = (document: typeof once.document) =>
-      document.explanations[0]?.control.reruns.map((rerun) => rerun.draws.caller_offset_ms)
-    expect(draws(other.document)?.[0]).toBe(0)
-    expect(draws(other.document)).not.toEqual(draws(once.document))
-    expect(other.document.explanations[0]?.summary).toBe(once.document.explanations[0]?.summary)
+  test('the same seed gives the same explanation', async () => {
+    if (first === null) throw new Error('the first test did not explain')
+    const again = await explain({ scenario: 'explain_misheard_noisy' })
+    expect(again.document.explanations).toEqual(first.document.explanations)
+    expect(again.document.trial_variation).toEqual(first.document.trial_variation)
+    // Another seed draws other trials (trial-draws.test.ts), trial 1 always the run's own.
+    const draws = first.document.explanations[0]?.control.reruns.map((rerun) => rerun.draws.caller_offset_ms)
+    expect(draws?.[0]).toBe(0)
+    expect(new Set(draws).size).toBeGreaterThan(1)
   }, 120_000)
 
   test('the budget cap: whole scenarios while they fit, the rest named as not explained', async () => {
@@ -165,8 +198,8 @@ describe('explain, offline, a misheard WALK request', () => {
   }, 120_000)
 
   test('a trials run: the scenario is explained once, naming the trials that failed', async () => {
-    const settings = await settingsFromToml('walk', ['[execution]', 'mode = "offline"'])
     const dataset = join(folder, 'misheard-walk.json')
+    const settings = await settingsFromToml('walk', ['[execution]', 'mode = "offline"'])
     const trials = await recordRun({
       settings,
       dataset,
@@ -175,30 +208,12 @@ describe('explain, offline, a misheard WALK request', () => {
       only: ['explain_misheard_noisy'],
       trials: 2,
     })
-    const { document } = await explainRun({
-      runDirectory: trials,
-      scenario: null,
-      config: null,
-      explain: { trials: 2 },
-      env: {},
-    })
+    const { document } = await explain({ runDirectory: trials, explain: { trials: 2 } })
     expect(document.explanations).toHaveLength(1)
     expect(document.explanations[0]).toMatchObject({
       scenario_id: 'explain_misheard_noisy',
       run_rows: { failed_trials: [1, 2], total: 2 },
       decisive: { intervention: 'text_for_audio' },
     })
-  }, 120_000)
-
-  test("the run's report shows the newest explanation", async () => {
-    const { document } = await explain({ scenario: 'explain_misheard_noisy', explain: { trials: 2 } })
-    const loaded = await loadExplanation(run, document.run.id)
-    expect(loaded?.document?.created_at).toBe(document.created_at)
-    const page = await readFile(await writeRunReport(run), 'utf8')
-    expect(page).toContain('<h2 id="explain">Why it failed</h2>')
-    expect(page).toContain(
-      'fixed by the scenario&#39;s text instead of its recording (a perfect hearing) in 2/2',
-    )
-    expect(page).toContain('class <b>mishearing</b>')
   }, 120_000)
 })

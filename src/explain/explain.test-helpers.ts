@@ -1,6 +1,7 @@
 // Builders for the explain tests: a finished offline run folder made the way a run makes it (each scenario through
-// the engine with the default body's verdict, the phase's configuration block, results.json from the rows), and
-// datasets whose scenarios fail offline for a reason the test controls.
+// the engine with the default body's verdict, the phase's configuration block, results.json from the rows),
+// datasets whose scenarios fail offline for a reason the test controls, and what explain needs to re-run them
+// through a Vitest project (src/explain/fixtures: the bundled assistant, the default body).
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,10 +17,34 @@ import { loadInterventions } from '../phases/run/interventions/index.ts'
 import { buildResultsDocument } from '../reporting/results-document.ts'
 import { type LoadedScenario, loadDataset, scenarioType } from '../scenarios/index.ts'
 import { startOfflineLiveServer } from '../testing/live-server/index.ts'
+import { cleanEnvironment } from '../vitest/child-vitest.ts'
 import { defaultBodyVerdict } from '../vitest/default-body-verdict.ts'
 import { scenarioRunOf } from '../vitest/scenario-run.ts'
 
 export const ROOT = join(import.meta.dirname, '../..')
+
+/** The Vitest config whose projects (`walk-explain`, `run-explain`) re-run the explain tests' runs. */
+export const EXPLAIN_VITEST_CONFIG = 'src/explain/fixtures/vitest.config.ts'
+
+/**
+ * The environment an explain of a test runs with (its settings and its child Vitest's): this process's without
+ * Vitest's, live-evals' or OpenAI's variables, and an empty `.env` file of its own (a developer's never leaks in).
+ */
+export async function explainEnvironment(
+  folder: string,
+  extra: Record<string, string> = {},
+): Promise<Record<string, string | undefined>> {
+  const envFile = join(folder, 'empty.env')
+  await writeFile(envFile, '')
+  return cleanEnvironment({ LIVE_EVALS_ENV_FILE: envFile, ...extra })
+}
+
+/** A config.toml in `folder` from its lines; returns its path. */
+export async function writeToml(folder: string, name: string, lines: readonly string[]): Promise<string> {
+  const file = join(folder, name)
+  await writeFile(file, `${lines.join('\n')}\n`)
+  return file
+}
 
 export async function scratchFolder(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'live-evals-explain-'))
