@@ -4,7 +4,15 @@
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { misheardWalkDataset, ROOT, recordRun, scratchFolder } from '../explain/explain.test-helpers.ts'
+import {
+  EXPLAIN_VITEST_CONFIG,
+  explainEnvironment,
+  misheardWalkDataset,
+  ROOT,
+  recordRun,
+  scratchFolder,
+  writeToml,
+} from '../explain/explain.test-helpers.ts'
 import { settingsFromToml } from '../phases/single-turn/test-support.ts'
 import { captureIO } from './capture-io.ts'
 import { explainCommand } from './explain.ts'
@@ -13,17 +21,21 @@ import { main } from './main.ts'
 let folder = ''
 let failing = ''
 let passing = ''
+let toml = ''
+let env: Record<string, string | undefined> = {}
 
 beforeAll(async () => {
   folder = await scratchFolder()
+  env = await explainEnvironment(folder)
   const dataset = await misheardWalkDataset(folder)
-  const walk = (path: string) =>
-    settingsFromToml('walk', [
-      '[dataset]',
-      `path = ${JSON.stringify(path)}`,
-      '[execution]',
-      'mode = "offline"',
-    ])
+  const linesOf = (path: string) => [
+    '[dataset]',
+    `path = ${JSON.stringify(path)}`,
+    '[execution]',
+    'mode = "offline"',
+  ]
+  toml = await writeToml(folder, 'walk.toml', linesOf(dataset))
+  const walk = (path: string) => settingsFromToml('walk', linesOf(path))
   failing = await recordRun({
     settings: await walk(dataset),
     dataset,
@@ -47,13 +59,20 @@ afterAll(async () => {
 
 async function explain(argv: string[]) {
   const io = captureIO()
-  const code = await explainCommand(argv, io, { env: {} })
+  const code = await explainCommand(argv, io, { env, cwd: ROOT })
   return { code, out: io.stdout(), err: io.stderr() }
 }
 
 describe('live-evals explain', () => {
   test('explains a failed run: the plan first, the verdict, the files and the rewritten report', async () => {
-    const { code, out, err } = await explain([failing, '--trials', '3', '--seed', '4'])
+    const { code, out, err } = await explain([
+      failing,
+      '--trials',
+      '3',
+      '--seed',
+      '4',
+      ...['--vitest-config', EXPLAIN_VITEST_CONFIG, '--project', 'walk-explain', '--config', toml],
+    ])
     expect(err).toBe('')
     expect(code).toBe(0)
     const lines = out.split('\n')
@@ -62,7 +81,8 @@ describe('live-evals explain', () => {
       '  explain_misheard_noisy: unchanged + 3 intervention(s) (clean_audio, text_for_audio, suppress_delegation) = 12 re-runs',
     )
     expect(lines[2]).toBe('budget: 12 of 12 re-runs fit under the cap of 100; offline: free')
-    expect(lines[3]).toBe(
+    expect(lines[3]).toMatch(/^re-running in the Vitest project "walk-explain" of src\/explain\/fixtures\//)
+    expect(lines[4]).toBe(
       "  explain_misheard_noisy: fixed by the scenario's text instead of its recording (a perfect hearing) in 3/3 (unchanged 0/3): a hearing failure",
     )
     const explanation = /Explanation: (.*)\n/.exec(out)?.[1] as string
@@ -78,7 +98,7 @@ describe('live-evals explain', () => {
     expect(io.stdout()).toMatch(/explain +<run-dir> \[--scenario ID\] \[--trials K\]/)
   })
 
-  test('refuses what it cannot explain, saying what and why (exit 1)', async () => {
+  test('refuses what it cannot explain, saying what and why (exit 1; a scenario it cannot re-run is named)', async () => {
     const missing = await explain([join(folder, 'no-such-run')])
     expect(missing).toMatchObject({ code: 1, out: '' })
     expect(missing.err).toMatch(/^live-evals explain: no run folder at .*no-such-run \(ENOENT\)\n$/)
@@ -121,6 +141,23 @@ describe('live-evals explain', () => {
       /--scenario walk_001_booking_complete_request passed in .*: there is no failure to explain/,
     )
 
+    // A project whose spec files no longer evaluate the scenario (its dataset lost it): named, with what to do.
+    const elsewhere = await writeToml(folder, 'bundled.toml', [
+      '[dataset]',
+      `path = ${JSON.stringify(join(ROOT, 'scenarios/walk/restaurant.json'))}`,
+    ])
+    const gone = await explain([
+      failing,
+      '--trials',
+      '1',
+      ...['--vitest-config', EXPLAIN_VITEST_CONFIG, '--project', 'walk-explain', '--config', elsewhere],
+    ])
+    expect(gone.code).toBe(0)
+    expect(gone.out).toContain(
+      '  explain_misheard_noisy: not explained (not_rerun): no spec file of the Vitest project "walk-explain" ' +
+        'evaluates explain_misheard_noisy any more',
+    )
+
     const prices = join(folder, 'prices.json')
     await writeFile(prices, '{"read_on": "yesterday"}')
     const badPrices = await explain([failing, '--prices', prices])
@@ -136,6 +173,8 @@ describe('live-evals explain', () => {
       [[failing, '--max-reruns', '-3'], '--max-reruns must be an integer of 1 or more (got "-3")'],
       [[failing, '--seed', '1.5'], '--seed must be an integer (got "1.5")'],
       [[failing, '--scenario'], '--scenario needs a value'],
+      [[failing, '--vitest-config'], '--vitest-config needs a value'],
+      [[failing, '--project', '--trials', '2'], '--project needs a value'],
       [[failing, '--verbose'], 'unknown option --verbose'],
       [[], 'name exactly one run folder'],
       [[failing, failing], 'name exactly one run folder'],
@@ -152,7 +191,7 @@ describe('live-evals explain', () => {
 
   test('a bad explain setting from the environment is refused by name (exit 1)', async () => {
     const io = captureIO()
-    const code = await explainCommand([failing], io, { env: { LIVE_EVALS_EXPLAIN_TRIALS: '0' } })
+    const code = await explainCommand([failing], io, { env: { ...env, LIVE_EVALS_EXPLAIN_TRIALS: '0' } })
     expect(code).toBe(1)
     expect(io.stderr()).toContain('LIVE_EVALS_EXPLAIN_TRIALS')
     expect(io.stderr()).toContain('explain.trials must be greater than 0')

@@ -1,23 +1,33 @@
 // explain on a simulated call (RUN), offline: a bundled booking with a scheduled barge-in that asks for a second
 // booking fails (two reservations, the wrong final state). Removing that barge-in fixes it: turn-taking. The call
 // ran under the noisy preset, and the caller's clean audio shows no shift (offline hearing does not depend on the
-// noise); each trial draws its own preset noise. Without the run's interventions file the barge-in cannot be
-// removed, and explain says which setting to give.
-import { rm, writeFile } from 'node:fs/promises'
+// noise); each trial draws its own preset noise. Without the run's interventions file the project's run cannot
+// remove the barge-in: the scenario is not explained, and the message says which setting to give.
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { settingsFromToml } from '../phases/single-turn/test-support.ts'
-import { offlineRunLines, ROOT, recordRun, scratchFolder, writeJson } from './explain.test-helpers.ts'
+import {
+  EXPLAIN_VITEST_CONFIG,
+  explainEnvironment,
+  offlineRunLines,
+  ROOT,
+  recordRun,
+  scratchFolder,
+  writeJson,
+  writeToml,
+} from './explain.test-helpers.ts'
 import { explainRun } from './explain-run.ts'
-import { ExplainInputError } from './source-run.ts'
 
 const SCENARIO = 'run_001_booking_complete'
 let folder = ''
 let run = ''
 let toml = ''
+let env: Record<string, string | undefined> = {}
 
 beforeAll(async () => {
   folder = await scratchFolder()
+  env = await explainEnvironment(folder)
   const dataset = join(ROOT, 'scenarios/run/restaurant.json')
   const schedule = await writeJson(folder, 'interventions.json', {
     schema_version: '1.0',
@@ -36,8 +46,7 @@ beforeAll(async () => {
     'condition = "noisy"',
     `interventions_file = ${JSON.stringify(schedule)}`,
   ])
-  toml = join(folder, 'run.toml')
-  await writeFile(toml, `${lines.join('\n')}\n`)
+  toml = await writeToml(folder, 'run.toml', lines)
   run = await recordRun({
     settings: await settingsFromToml('run', lines),
     dataset,
@@ -51,15 +60,21 @@ afterAll(async () => {
   if (folder !== '') await rm(folder, { recursive: true, force: true })
 })
 
+const explain = (config: string) =>
+  explainRun({
+    runDirectory: run,
+    scenario: null,
+    config,
+    explain: { trials: 3 },
+    env,
+    cwd: ROOT,
+    vitestConfig: EXPLAIN_VITEST_CONFIG,
+    project: 'run-explain',
+  })
+
 describe('explain, offline, a simulated call', () => {
   test('removing the scheduled barge-in fixes it (turn-taking); the clean audio shows no shift', async () => {
-    const { document } = await explainRun({
-      runDirectory: run,
-      scenario: null,
-      config: toml,
-      explain: { trials: 3 },
-      env: {},
-    })
+    const { document } = await explain(toml)
     const [explanation] = document.explanations
     if (explanation === undefined) throw new Error('no explanation')
     expect(explanation.summary).toBe(
@@ -84,10 +99,18 @@ describe('explain, offline, a simulated call', () => {
   }, 180_000)
 
   test("without the run's interventions file, the barge-in cannot be removed: it says which setting to give", async () => {
-    const refused = explainRun({ runDirectory: run, scenario: null, config: null, explain: {}, env: {} })
-    await expect(refused).rejects.toThrow(ExplainInputError)
-    await expect(refused).rejects.toThrow(
-      /run_001_booking_complete had the scheduled barge-in\(s\) second_booking, which no simulation\.interventions_file names; give the run’s settings with --config/,
+    // The same dataset, without the interventions file: the project's run refuses before any re-run.
+    const without = await writeToml(
+      folder,
+      'without.toml',
+      offlineRunLines(join(ROOT, 'scenarios/run/restaurant.json')),
     )
-  })
+    const { document } = await explain(without)
+    expect(document.explanations).toEqual([])
+    const [entry] = document.not_explained
+    expect(entry).toMatchObject({ scenario_id: SCENARIO, reason: 'not_rerun' })
+    expect(entry?.message).toMatch(
+      /removes the scheduled barge-in second_booking of run_001_booking_complete, which no simulation\.interventions_file names; give the run’s settings/,
+    )
+  }, 180_000)
 })

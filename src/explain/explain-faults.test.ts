@@ -10,7 +10,15 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { settingsFromToml } from '../phases/single-turn/test-support.ts'
-import { offlineRunLines, ROOT, recordRun, scratchFolder } from './explain.test-helpers.ts'
+import {
+  EXPLAIN_VITEST_CONFIG,
+  explainEnvironment,
+  offlineRunLines,
+  ROOT,
+  recordRun,
+  scratchFolder,
+  writeToml,
+} from './explain.test-helpers.ts'
 import { explainRun } from './explain-run.ts'
 import type { ExplainDocument } from './schema.ts'
 
@@ -22,8 +30,9 @@ let document: ExplainDocument
 beforeAll(async () => {
   folder = await scratchFolder()
   const dataset = join(ROOT, 'scenarios/run/faults.json')
+  const lines = offlineRunLines(dataset)
   const run = await recordRun({
-    settings: await settingsFromToml('run', offlineRunLines(dataset)),
+    settings: await settingsFromToml('run', lines),
     dataset,
     architecture: 'responses',
     resultsDir: join(folder, 'results'),
@@ -32,9 +41,12 @@ beforeAll(async () => {
   ;({ document } = await explainRun({
     runDirectory: run,
     scenario: null,
-    config: null,
+    config: await writeToml(folder, 'run.toml', lines),
     explain: { trials: 3 },
-    env: {},
+    env: await explainEnvironment(folder),
+    cwd: ROOT,
+    vitestConfig: EXPLAIN_VITEST_CONFIG,
+    project: 'run-explain',
   }))
 }, 180_000)
 

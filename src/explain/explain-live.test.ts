@@ -4,12 +4,20 @@
 // recognises by content), books the right day; the clean recording does not. The plan prices the re-runs from the row's
 // recorded usage before anything runs: the voice minutes are known, the backend's token price is not, so the
 // total is unknown, never 0.
-import { readFile, rm, writeFile } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { settingsFromToml } from '../phases/single-turn/test-support.ts'
 import { type RehearsalServer, startRehearsalServer } from '../testing/rehearsal/server.ts'
-import { misheardWalkDataset, recordRun, scratchFolder } from './explain.test-helpers.ts'
+import {
+  EXPLAIN_VITEST_CONFIG,
+  explainEnvironment,
+  misheardWalkDataset,
+  ROOT,
+  recordRun,
+  scratchFolder,
+  writeToml,
+} from './explain.test-helpers.ts'
 import { explainRun } from './explain-run.ts'
 
 let folder = ''
@@ -31,8 +39,7 @@ beforeAll(async () => {
     'concurrency = 8',
     'response_timeout_seconds = 20.0',
   ]
-  toml = join(folder, 'walk.toml')
-  await writeFile(toml, `${lines.join('\n')}\n`)
+  toml = await writeToml(folder, 'walk.toml', lines)
   run = await recordRun({
     settings: await settingsFromToml('walk', lines, { ...server.env }),
     dataset,
@@ -59,7 +66,11 @@ describe('explain, live (the dress-rehearsal server)', () => {
       scenario: null,
       config: toml,
       explain: { trials: 2 },
-      env: { ...server.env },
+      // The project's run makes the new calls: against the rehearsal server, with its key.
+      env: await explainEnvironment(folder, server.env),
+      cwd: ROOT,
+      vitestConfig: EXPLAIN_VITEST_CONFIG,
+      project: 'walk-explain',
       log: (line) => lines.push(line),
     })
     expect(lines[0]).toMatch(/1 failed scenario\(s\) to explain, live re-runs, k = 2 per arm/)
