@@ -34,6 +34,13 @@ export async function reserveRunDirectory(
   resultsDir: string,
   label: string,
   now: Date,
+  options: {
+    /**
+     * Watch the folder for SIGINT/SIGTERM (default). A command that handles those signals itself and keeps what it
+     * wrote (`live-evals explain`) opts out: the watch ends the process by the signal once it settled the folder.
+     */
+    watch?: boolean
+  } = {},
 ): Promise<ReservedRunDirectory> {
   runName(label, now) // validates the label and date before anything is created
   const root = resolve(resultsDir)
@@ -44,7 +51,7 @@ export async function reserveRunDirectory(
     const path = resolve(root, name)
     try {
       await makePrivateDirectoryExclusively(path)
-      watchReservedRunFolder(path)
+      if (options.watch !== false) watchReservedRunFolder(path)
       return { path, name, startedAt }
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code

@@ -1,6 +1,8 @@
 // `live-evals explain` on the command line: what it prints and how it exits, for a run it explains and for every
 // input it must refuse (no run folder, a run with no failed rows, an unknown or passing --scenario, a bad
-// --trials, a bad price table); the report is rewritten with the explanation.
+// --trials, a bad price table, a project that no longer evaluates the scenario); the report is rewritten with the
+// explanation; SIGTERM while the project's Vitest re-runs stops both and keeps what finished.
+import { spawn } from 'node:child_process'
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -90,6 +92,38 @@ describe('live-evals explain', () => {
     expect(JSON.parse(await readFile(explanation, 'utf8')).explanations).toHaveLength(1)
     const report = /Report: (.*)\n/.exec(out)?.[1] as string
     expect(await readFile(report, 'utf8')).toContain('Why it failed')
+  }, 120_000)
+
+  test('SIGTERM while the project re-runs: the run is stopped, what finished is written, exit 130', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        join(ROOT, 'bin/live-evals.js'),
+        'explain',
+        failing,
+        ...['--vitest-config', EXPLAIN_VITEST_CONFIG, '--project', 'walk-explain', '--config', toml],
+      ],
+      { cwd: ROOT, env },
+    )
+    let out = ''
+    let stopped = false
+    child.stdout.on('data', (chunk) => {
+      out += chunk
+      // The project's Vitest has just been started (it takes seconds to collect): stop the explain now, once (a
+      // second signal ends it at once).
+      if (!stopped && out.includes('re-running in the Vitest project')) {
+        stopped = true
+        child.kill('SIGTERM')
+      }
+    })
+    child.stderr.on('data', (chunk) => (out += chunk))
+    const code = await new Promise((resolve) => child.on('close', resolve))
+    expect(code, out).toBe(130)
+    expect(out).toContain('interrupted: 0 of 1 scenario(s) explained; the rest are listed as not explained')
+    const written = JSON.parse(await readFile(/Explanation: (.*)\n/.exec(out)?.[1] as string, 'utf8'))
+    expect(written.not_explained).toEqual([
+      expect.objectContaining({ scenario_id: 'explain_misheard_noisy', reason: 'interrupted' }),
+    ])
   }, 120_000)
 
   test('is a verb of the live-evals command', async () => {

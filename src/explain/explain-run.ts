@@ -154,6 +154,8 @@ export async function explainRun(options: ExplainOptions): Promise<ExplainOutcom
     options.out ?? resolve(run.directory, '..'),
     `${run.document.run.id}-explained`,
     options.now ?? new Date(),
+    // The command stops on Ctrl-C itself (cli/explain.ts), writing what finished before it exits.
+    { watch: false },
   )
   const directory = reserved.path
   const presetSeed = settings.phase === 'run' ? settings.simulation.seed : null
