@@ -1,10 +1,10 @@
 // `live-evals explain` on a team's own agent, as a team runs it: the installed tarball in a fresh project whose spec
-// (test-projects/explain/todo.spec.ts) defines its own to-do assistant, scenarios and test body. `npx vitest run`
-// fails the scenario whose backend is down (its `fault_profile:delegation-error` tag); `npx live-evals explain` on
-// that run folder re-runs it through the project's own Vitest run and names the fault profile as the cause, with no
-// shift from suppressing the delegation. The re-runs are the spec's own: its custom assertion fails every
-// unchanged re-run, by its own check id.
-import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+// (test-projects/consumer's to-do line: its own assistant, scenario and test body) gains a second scenario, the same
+// request while the backend is down (a `fault_profile:delegation-error` tag), and a message on its own assertion.
+// `npx vitest run` fails that scenario; `npx live-evals explain` on the run folder re-runs it through the project's
+// own Vitest run and names the fault profile as the cause, with no shift from suppressing the delegation. The
+// re-runs are the spec's own: its own assertion fails every unchanged re-run, by its own check id.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { ExplainDocumentSchema } from '../explain/schema.ts'
@@ -13,7 +13,6 @@ import {
   installConsumerProject,
   NODE,
   type Ran,
-  ROOT,
   run,
   runConsumerVitest,
   SHARED_PACKAGE_TIMEOUT_MS,
@@ -25,6 +24,26 @@ const CHILD_TIMEOUT_MS = 240_000
 const FAILING = 'add_bread_backend_down'
 const OWN_CHECK = "assertion:the task tool ran: expected [] to deeply equal [ 'add_task' ]"
 
+/** The consumer's to-do spec with the backend-down scenario and its own assertion first, with a message. */
+function withBackendDown(spec: string): string {
+  const milk = /\n {4}defineScenario\(\{\n {6}id: 'add_milk',[\s\S]*?\n {4}\}\),/.exec(spec)?.[0] ?? ''
+  const bread = milk
+    .replace("id: 'add_milk'", `id: '${FAILING}'`)
+    .replace("title: 'Add a task'", "title: 'Add a task while the backend is down'")
+    .replace(
+      "interaction: 'single_turn',",
+      "interaction: 'single_turn',\n      tags: ['fault_profile:delegation-error'],",
+    )
+  const executions = 'toolState.executions().map((call) => call.name)'
+  return spec
+    .replace(milk, `${milk}${bread}`)
+    .replace(`\n    expect(${executions}).toEqual(['add_task'])`, '')
+    .replace(
+      'expect(liveSession).toCompleteTask()',
+      `expect(${executions}, 'the task tool ran').toEqual(['add_task'])\n    expect(liveSession).toCompleteTask()`,
+    )
+}
+
 describe('live-evals explain on your own agent (the installed package)', () => {
   let installed: InstalledConsumer | null = null
   let vitest: Ran | null = null
@@ -34,8 +53,8 @@ describe('live-evals explain on your own agent (the installed package)', () => {
     installed = await installConsumerProject('live-evals-explain-')
     if (installed.installed.status !== 0) return
     const { consumer } = installed
-    for (const spec of readdirSync(join(consumer, 'specs/crawl'))) rmSync(join(consumer, 'specs/crawl', spec))
-    cpSync(join(ROOT, 'test-projects/explain/todo.spec.ts'), join(consumer, 'specs/crawl/todo.spec.ts'))
+    const file = join(consumer, 'specs/crawl/todo.spec.ts')
+    writeFileSync(file, withBackendDown(readFileSync(file, 'utf8')))
     // One architecture keeps it small; the run is what `npx vitest run` leaves.
     vitest = runConsumerVitest(
       NODE,
@@ -53,6 +72,9 @@ describe('live-evals explain on your own agent (the installed package)', () => {
     () => {
       expect(installed?.installed.status, installed?.installed.output).toBe(0)
       if (installed === null || vitest === null) return
+      const spec = readFileSync(join(installed.consumer, 'specs/crawl/todo.spec.ts'), 'utf8')
+      expect(spec).toContain("tags: ['fault_profile:delegation-error']")
+      expect(spec).toContain("toEqual(['add_task'])\n    expect(liveSession).toCompleteTask()")
       expect(vitest.status, vitest.output).toBe(1)
       expect(vitest.output).toContain('1 passed, 1 failed')
 

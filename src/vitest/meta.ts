@@ -4,7 +4,9 @@
 import type { Phase } from '../config/index.ts'
 import type { RubricExpectation } from '../grading/judge/rubric-expectation.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
+import { type LoadedScenario, scenarioType } from '../scenarios/index.ts'
 import type { ToolCallExpectation } from './matcher-input.ts'
+import type { TrialOfTest } from './plugin/trial-meta.ts'
 import type { ScenarioRun } from './scenario-run.ts'
 import type { AssistantArchitecture } from './settings.ts'
 
@@ -87,6 +89,23 @@ export function initialMeta(
   fields: Omit<LiveEvalsTaskMeta, 'attempt' | 'grades' | 'row' | 'sealed' | 'source'> & { source?: string },
 ): LiveEvalsTaskMeta {
   return { ...fields, source: fields.source ?? null, attempt: 0, grades: [], row: null, sealed: false }
+}
+
+/**
+ * The meta of a scenario test at collection (scenarioSuite's, and a re-run's of `live-evals explain`): its
+ * live-evals fields, and its trial in a trials run.
+ */
+export function scenarioTestMeta(
+  fields: Omit<Parameters<typeof initialMeta>[0], 'scenarioId' | 'scenarioType'> & {
+    scenario: LoadedScenario
+  },
+  trial: TrialOfTest | null,
+): { liveEvals: LiveEvalsTaskMeta; liveEvalsTrial?: TrialOfTest } {
+  const { scenario, ...rest } = fields
+  return {
+    liveEvals: initialMeta({ ...rest, scenarioId: scenario.id, scenarioType: scenarioType(scenario) }),
+    ...(trial === null ? {} : { liveEvalsTrial: trial }),
+  }
 }
 
 /** Clears what one attempt recorded, so a retry reports only its own grades and row. */

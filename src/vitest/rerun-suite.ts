@@ -9,8 +9,8 @@ import type { AssistantApplication } from '../assistants/application.ts'
 import type { ArmChange, LoadedRerunPlan } from '../explain/rerun-plan.ts'
 import type { TrialDraws } from '../explain/trial-draws.ts'
 import { recordedFaultProfile, type ScenarioFaultProfile } from '../faults/scenario-profile.ts'
-import { type LoadedScenario, scenarioType } from '../scenarios/index.ts'
-import { initialMeta } from './meta.ts'
+import type { LoadedScenario } from '../scenarios/index.ts'
+import { scenarioTestMeta } from './meta.ts'
 import { trialsToRegister, trialTestName } from './plugin/trial-meta.ts'
 import type { RunPlan } from './run-plan.ts'
 import type { ScenarioTestAPI, ScenarioTestContext } from './scenario-context.ts'
@@ -58,7 +58,6 @@ export function registerRerunArms(suite: RerunSuite): void {
     if (arm === undefined) continue
     const binding: ExplainArmBinding = { arm: arm.arm, change: arm.change, draws: rerun.draws, faults }
     const scenario = arm.scenario
-    const type = scenarioType(scenario)
     describe(`explain ${arm.arm}`, () => {
       describe(run.architecture, () => {
         test.override('architecture', run.architecture)
@@ -71,18 +70,17 @@ export function registerRerunArms(suite: RerunSuite): void {
               trialTestName(scenario.title, trial),
               {
                 tags: suite.tags(scenario),
-                meta: {
-                  liveEvals: initialMeta({
+                meta: scenarioTestMeta(
+                  {
                     phase: plan.phase,
-                    scenarioId: scenario.id,
-                    scenarioType: type,
+                    scenario,
                     architecture: run.architecture,
                     assistant: suite.assistantName,
                     source: suite.source,
                     runDirectory: run.directory,
-                  }),
-                  ...(trial === null ? {} : { liveEvalsTrial: trial }),
-                },
+                  },
+                  trial,
+                ),
               },
               suite.body,
             )

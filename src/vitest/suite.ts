@@ -15,7 +15,7 @@ import { notRejudged } from '../reporting/extensions/regrade.ts'
 import { type LoadedScenario, scenarioType } from '../scenarios/index.ts'
 import { assertDefaultBody } from './default-body.ts'
 import { scenarioTest } from './fixtures.ts'
-import { initialMeta } from './meta.ts'
+import { scenarioTestMeta } from './meta.ts'
 import { trialsToRegister, trialTestName } from './plugin/trial-meta.ts'
 import { projectOptionsOf, runPlanOf } from './provided.ts'
 import { registerRerunArms } from './rerun-suite.ts'
@@ -169,7 +169,6 @@ export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise
       if (run.model !== undefined) test.override('model', run.model)
       test.override('assistant', assistant)
       for (const scenario of scenarios) {
-        const type = scenarioType(scenario)
         describe(scenario.id, () => {
           test.override('scenario', scenario)
           const expected = expectedFailureFor(declaredFailures, scenario.id, run.architecture, plan.mode)
@@ -178,19 +177,18 @@ export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise
               trialTestName(scenario.title, trial),
               {
                 tags: tagsOf(scenario, run.architecture),
-                meta: {
-                  liveEvals: initialMeta({
+                meta: scenarioTestMeta(
+                  {
                     phase: plan.phase,
-                    scenarioId: scenario.id,
-                    scenarioType: type,
+                    scenario,
                     architecture: run.architecture,
                     assistant: assistantName,
                     source,
                     runDirectory: run.directory,
                     ...(expected === null ? {} : { expectedFailure: { checks: [...expected.checks] } }),
-                  }),
-                  ...(trial === null ? {} : { liveEvalsTrial: trial }),
-                },
+                  },
+                  trial,
+                ),
               },
               options.test ?? (expected === null ? defaultBody : expectedFailureBody(expected.checks)),
             )
