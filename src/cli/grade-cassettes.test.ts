@@ -1,11 +1,12 @@
 // The command line of `live-evals grade --cassettes` without running Vitest: wrong arguments and folders are
 // refused by name, and the Vitest run it starts is the recorded scenarios' replay with nothing that could reach
 // the network (the end-to-end run is grade-cassettes.integration.test.ts).
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { CASSETTE_FILE, type CassetteHeader } from '../cassettes/schema.ts'
+import { writeHeaderOnlyCassette } from '../cassettes/cassette-header.test-helpers.ts'
+import type { CassetteHeader } from '../cassettes/schema.ts'
 import { gradeCassettesCommand } from './grade-cassettes.ts'
 import type { VitestInvocation } from './vitest-child.ts'
 
@@ -17,31 +18,9 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-function header(overrides: Partial<CassetteHeader>): CassetteHeader {
-  return {
-    cassette_version: 1,
-    id: 'crawl_001__responses',
-    live_evals_version: '0.1.0',
-    openai_sdk_version: '7.59.0',
-    phase: 'crawl',
-    architecture: 'responses',
-    trial: null,
-    scenario_id: 'crawl_001',
-    scenario_hash: 'h',
-    assistant_hash: null,
-    models: { live_model: 'gpt-live-1.1' },
-    settings: {},
-    recorded_at: '2026-12-01T00:00:00.000Z',
-    ...overrides,
-  }
-}
-
-async function cassette(folder: string, fields: Partial<CassetteHeader>): Promise<void> {
-  const value = header(fields)
-  await mkdir(join(folder, value.id), { recursive: true })
-  const body = { header: value, sessions: [], http: [], tool_executions: null }
-  await writeFile(join(folder, value.id, CASSETTE_FILE), JSON.stringify(body))
-}
+/** A recorded cassette (header only) with gpt-live-1.1 as its live model unless `fields` says otherwise. */
+const cassette = (folder: string, fields: Partial<CassetteHeader>) =>
+  writeHeaderOnlyCassette(folder, { models: { live_model: 'gpt-live-1.1' }, ...fields })
 
 async function command(argv: string[], env: NodeJS.ProcessEnv = {}) {
   let out = ''
