@@ -1,7 +1,7 @@
 // The command line of `live-evals grade --cassettes` without running Vitest: wrong arguments and folders are
 // refused by name, and the Vitest run it starts is the recorded scenarios' replay with nothing that could reach
 // the network (the end-to-end run is grade-cassettes.integration.test.ts).
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
@@ -62,6 +62,23 @@ describe('live-evals grade --cassettes: the command line', () => {
     await cassette(join(dir, 'mixed'), {})
     await cassette(join(dir, 'mixed'), { id: 'walk_001__client', phase: 'walk', scenario_id: 'walk_001' })
     expect((await command(['--cassettes', 'mixed'])).err).toContain('holds cassettes of several phases')
+  })
+
+  test('names each unreadable cassette by file and by the header field that is wrong', async () => {
+    const folder = join(dir, 'broken')
+    await mkdir(join(folder, 'no_header'), { recursive: true })
+    await writeFile(join(folder, 'no_header', 'cassette.json'), '{"sessions": []}')
+    await cassette(folder, { id: 'wrong_phase', phase: 'hike' as never })
+    await cassette(folder, {})
+    const { err, invocations } = await command(['--cassettes', 'broken'])
+    expect(err).toContain(
+      `skipped ${join(folder, 'no_header', 'cassette.json')}: not a cassette of this version (header: `,
+    )
+    expect(err).toContain(
+      `skipped ${join(folder, 'wrong_phase', 'cassette.json')}: not a cassette of this version (header.phase: `,
+    )
+    // The readable cassette is still re-graded.
+    expect(invocations).toHaveLength(1)
   })
 
   test('starts one keyless replay per phase of exactly the recorded scenarios, architectures, trials and model', async () => {
