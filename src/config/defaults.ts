@@ -40,6 +40,10 @@ const ASSISTANT = { mode: 'responses', endpoint: '' }
 // Replay stops at the first divergence unless a run asks to see them all.
 const REPLAY = { match: 'strict', regrade: false, caller_tools: 'application' }
 
+// explain: five trials per arm, since 5/5 against 0/5 gives a shift whose 95% interval stays well above 0 (two
+// trials barely do, one never does); a cap that keeps a live explain of a few scenarios to a few dollars; a seed.
+const EXPLAIN = { trials: 5, max_reruns: 100, seed: 1 }
+
 // The judge runs in live mode unless turned off. Its cache (<results folder>/.judge_cache when cache_dir is
 // unset) is on: re-judging the same evidence with the same model and prompt does not pay twice.
 export const DEFAULT_GRADING = {
@@ -79,6 +83,7 @@ const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
     grading: DEFAULT_GRADING,
     assistant: ASSISTANT,
     replay: REPLAY,
+    explain: EXPLAIN,
   },
   walk: {
     dataset: DATASET,
@@ -87,6 +92,7 @@ const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
     grading: DEFAULT_GRADING,
     assistant: ASSISTANT,
     replay: REPLAY,
+    explain: EXPLAIN,
   },
   run: {
     dataset: DATASET,
@@ -120,6 +126,7 @@ const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
     grading: DEFAULT_GRADING,
     assistant: ASSISTANT,
     replay: REPLAY,
+    explain: EXPLAIN,
   },
 }
 

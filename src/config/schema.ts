@@ -124,6 +124,11 @@ const gradingFields = {
   max_dead_air_ms: positiveInteger(),
 }
 
+// `live-evals explain` (src/explain): how many times each intervention and the unchanged re-run are repeated,
+// the cap on re-runs per explain (offline they are free, live each one is a new call), and the seed the trials'
+// draws come from.
+const explainFields = { trials: positiveInteger(), max_reruns: positiveInteger(), seed: integer() }
+
 // Replay (execution.mode = "replay"): strict stops a scenario at its first divergence from the cassette; lenient
 // answers with the closest recorded frame and lists every divergence. regrade (set by `live-evals grade
 // --cassettes`) re-grades the recorded conversations: the judge is answered from the cassette or not at all.
@@ -200,6 +205,7 @@ const PHASE_FILE_SECTIONS = {
     grading: gradingFields,
     assistant: assistantFields,
     replay: replayFields,
+    explain: explainFields,
   },
   walk: {
     dataset: datasetFields,
@@ -208,6 +214,7 @@ const PHASE_FILE_SECTIONS = {
     grading: gradingFields,
     assistant: assistantFields,
     replay: replayFields,
+    explain: explainFields,
   },
   run: {
     dataset: datasetFields,
@@ -216,6 +223,7 @@ const PHASE_FILE_SECTIONS = {
     grading: gradingFields,
     assistant: assistantFields,
     replay: replayFields,
+    explain: explainFields,
   },
 } as const satisfies Record<Phase, Record<string, FieldMap>>
 
@@ -286,6 +294,7 @@ const commonSettings = {
   }),
   /** `enabled` when execution.mode was "replay" (the mode itself then resolves to "live"). */
   replay: z.strictObject({ ...replayFields, caller: nullable(replayFields.caller), enabled: boolean() }),
+  explain: z.strictObject(explainFields),
   /** Extra field names to redact in logs and artifacts (GPT_LIVE_EVALS_REDACT_FIELDS). */
   redact_fields: z.array(z.string()),
   /** Where each dotted key's value came from, so a run can report its configuration honestly. */

@@ -2,6 +2,7 @@
 // only this model, so the numbers on the page can be tested without HTML and without a browser.
 
 import type { SpeechInterval } from '../audio/speech-activity.ts'
+import type { LoadedExplanation } from '../explain/load-explanations.ts'
 import type { FaultsRecord } from '../faults/events.ts'
 import { isToolTurn, type LatencySplit, latencySplit, rowTurnWork } from '../gate/latency.ts'
 import { architectureOf } from '../gate/row-keys.ts'
@@ -123,6 +124,8 @@ export interface RunReportModel {
   /** Per source scenario, whether it passed under every condition; null unless some ran under several. */
   robustness: ConditionRobustness | null
   scenarios: ScenarioModel[]
+  /** Why its failures failed, when `live-evals explain` explained the run (src/explain); null otherwise. */
+  explanation: LoadedExplanation | null
 }
 
 type Loose = Record<string, unknown>
@@ -261,5 +264,6 @@ export function runReportModel(loaded: LoadedRun): RunReportModel {
     trials: summarizeTrials(rows),
     robustness: summarizeConditionRobustness(rows),
     scenarios: rows.map((row, index) => scenarioModel(row, loaded.evidence[index] as ScenarioEvidence)),
+    explanation: loaded.explanation ?? null,
   }
 }

@@ -2,6 +2,7 @@
 // distributions with n, latency by turn kind against the named bands), the filterable and sortable table, then
 // one section per scenario.
 
+import { explanationSection } from '../explain/report-section.ts'
 import { formatInUnit, formatMs, formatPercent, formatRatio } from '../gate/format.ts'
 import type { BandCount } from '../gate/latency.ts'
 import type { Distribution } from '../reporting/statistics.ts'
@@ -108,6 +109,7 @@ export function renderRunReport(model: RunReportModel): string {
 ${assistantsLine(run.assistants)}
 ${model.partial === null ? html`` : html`<p class="problem"><b>Partial results:</b> ${model.partial}</p>`}
 ${summary(model)}
+${explanationSection(model.explanation)}
 <h2>Metrics</h2>
 ${metricsTable(model)}
 <h2>Latency</h2>
