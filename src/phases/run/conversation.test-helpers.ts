@@ -26,12 +26,12 @@ export const ARCHITECTURES: Record<'responses' | 'client', () => AssistantArchit
 /** The bundled restaurant RUN dataset. */
 export const BUNDLED_RUN_DATASET = new URL('../../../scenarios/run/restaurant.json', import.meta.url).pathname
 
-/** Settings of an offline RUN of `dataset` on the driver tests' 100 ms tick, with more `[simulation]` lines. */
-export function offlineRunSettings(
+/** The config.toml lines of an offline RUN of `dataset` on the driver tests' 100 ms tick, with more `[simulation]` lines. */
+export function offlineRunLines(
   dataset: string = BUNDLED_RUN_DATASET,
   simulation: readonly string[] = [],
-): Promise<RunSettings> {
-  return settingsFromToml('run', [
+): string[] {
+  return [
     '[dataset]',
     `path = ${JSON.stringify(dataset)}`,
     '[execution]',
@@ -39,7 +39,15 @@ export function offlineRunSettings(
     '[simulation]',
     'tick_ms = 100',
     ...simulation,
-  ])
+  ]
+}
+
+/** The settings of those lines (offlineRunLines), read as a run reads its config.toml. */
+export function offlineRunSettings(
+  dataset: string = BUNDLED_RUN_DATASET,
+  simulation: readonly string[] = [],
+): Promise<RunSettings> {
+  return settingsFromToml('run', offlineRunLines(dataset, simulation))
 }
 
 /** A scenario of a bundled RUN dataset (scenarios/run/<file>): the restaurant one by default. */
