@@ -1,8 +1,21 @@
-// What the leak-boundary tests share: a WebSocket proxy in front of the offline server that records every frame the
-// client sends to GPT-Live, and a client backend wrapper that records every handoff, event and answer it saw.
+// What the leak-boundary tests share (the evaluator-only sentinels, the fault profile sentinels): the stand-ins (the
+// offline GPT-Live server, and a loopback Responses API whose model is scripted for the OpenAI reference backend), a
+// WebSocket proxy in front of the offline server that records every frame the client sends to GPT-Live, the three
+// backend variants an assistant can have, and a client backend wrapper that records every handoff, event and
+// answer it saw.
 import type { AddressInfo } from 'node:net'
+import OpenAI from 'openai'
 import { WebSocket, WebSocketServer } from 'ws'
-import type { ResponsesRequest } from '../testing/responses-server/responses-route.ts'
+import { type OfflineLiveServer, startOfflineLiveServer } from '../testing/live-server/index.ts'
+import { type ResponsesRequest, responsesRoute } from '../testing/responses-server/responses-route.ts'
+import { type ResponsesServer, startResponsesServer } from '../testing/responses-server/server.ts'
+import {
+  type AssistantArchitecture,
+  clientDelegation,
+  offlineClientBackend,
+  responsesDelegation,
+} from './architectures/index.ts'
+import { liveClientBackend } from './architectures/live-client-backend.ts'
 import type { ApplicationBackend } from './client/backend/application-backend.ts'
 
 export interface RecordingProxy {
@@ -80,4 +93,67 @@ export function scriptedBackendModel(tool: string, args: Record<string, unknown>
       ],
     }
   }
+}
+
+export interface SentinelStandIns {
+  server: OfflineLiveServer
+  responsesApi: ResponsesServer
+  close(): Promise<void>
+}
+
+/** The offline GPT-Live server, and a Responses API whose model calls `tool` with `args`, then answers `answer`. */
+export async function startSentinelStandIns(
+  tool: string,
+  args: Record<string, unknown>,
+  answer: string,
+): Promise<SentinelStandIns> {
+  const server = await startOfflineLiveServer()
+  const responsesApi = await startResponsesServer({
+    routes: { 'POST /v1/responses': responsesRoute({ respond: scriptedBackendModel(tool, args, answer) }) },
+  })
+  return {
+    server,
+    responsesApi,
+    close: async () => {
+      await server.close()
+      await responsesApi.close()
+    },
+  }
+}
+
+/** Every backend an assistant under test can have: Responses delegation, client delegation (offline, reference). */
+export const BACKEND_VARIANTS = [
+  'responses',
+  'client, offline backend',
+  'client, OpenAI reference backend',
+] as const
+export type BackendVariant = (typeof BACKEND_VARIANTS)[number]
+
+/**
+ * The architecture of a variant, and what its backend was given from now on: the offline backend's handoffs,
+ * events and answers, or every request body the OpenAI reference backend sends to `responsesApi`.
+ */
+export function recordedVariant(
+  variant: BackendVariant,
+  responsesApi: ResponsesServer,
+): { architecture: AssistantArchitecture; backendSaw: () => string[] } {
+  if (variant === 'responses') return { architecture: responsesDelegation(), backendSaw: () => [] }
+  if (variant === 'client, offline backend') {
+    const seen: string[] = []
+    const architecture = clientDelegation((context) => recordingBackend(offlineClientBackend(context), seen))
+    return { architecture, backendSaw: () => seen }
+  }
+  const before = responsesApi.requestsTo('POST', '/v1/responses').length
+  const client = new OpenAI({ apiKey: 'test-backend-key', baseURL: responsesApi.baseURL, maxRetries: 0 })
+  // The live wiring itself (plan backend instructions, client tool definitions, runtime callback).
+  const backend = liveClientBackend(
+    { credentials: { openai_api_key: null, responses_api_key: null, client_assistant_token: null } },
+    { client },
+  )
+  const bodies = () =>
+    responsesApi
+      .requestsTo('POST', '/v1/responses')
+      .slice(before)
+      .map((request) => request.rawBody.toString('utf8'))
+  return { architecture: clientDelegation(backend), backendSaw: bodies }
 }

@@ -6,11 +6,11 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { offlineRunLines } from '../phases/run/conversation.test-helpers.ts'
 import { settingsFromToml } from '../phases/single-turn/test-support.ts'
 import {
   EXPLAIN_VITEST_CONFIG,
   explainEnvironment,
-  offlineRunLines,
   ROOT,
   recordRun,
   scratchFolder,
@@ -100,11 +100,7 @@ describe('explain, offline, a simulated call', () => {
 
   test("without the run's interventions file, the barge-in cannot be removed: it says which setting to give", async () => {
     // The same dataset, without the interventions file: the project's run refuses before any re-run.
-    const without = await writeToml(
-      folder,
-      'without.toml',
-      offlineRunLines(join(ROOT, 'scenarios/run/restaurant.json')),
-    )
+    const without = await writeToml(folder, 'without.toml', offlineRunLines())
     const { document } = await explain(without)
     expect(document.explanations).toEqual([])
     const [entry] = document.not_explained

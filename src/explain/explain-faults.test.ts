@@ -9,11 +9,11 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { offlineRunLines } from '../phases/run/conversation.test-helpers.ts'
 import { settingsFromToml } from '../phases/single-turn/test-support.ts'
 import {
   EXPLAIN_VITEST_CONFIG,
   explainEnvironment,
-  offlineRunLines,
   ROOT,
   recordRun,
   scratchFolder,

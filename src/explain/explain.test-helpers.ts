@@ -135,19 +135,6 @@ export async function recordRun(options: {
   return reserved.path
 }
 
-/** The config.toml lines of an offline RUN of `dataset` as specs/run/config.toml runs it (100 ms ticks), plus `simulation`. */
-export function offlineRunLines(dataset: string, simulation: readonly string[] = []): string[] {
-  return [
-    '[dataset]',
-    `path = ${JSON.stringify(dataset)}`,
-    '[execution]',
-    'mode = "offline"',
-    '[simulation]',
-    'tick_ms = 100',
-    ...simulation,
-  ]
-}
-
 /** Writes a JSON file into `folder` and returns its path. */
 export async function writeJson(folder: string, name: string, value: unknown): Promise<string> {
   const file = join(folder, name)

@@ -10,9 +10,9 @@ import { architectureFor } from '../phases/engine/architecture-choice.ts'
 import type { MultiTurnExecution, ScenarioEnv } from '../phases/engine/execution.ts'
 import { runScenario } from '../phases/engine/run-scenario.ts'
 import { scenarioApplicationFor } from '../phases/engine/scenario-application.ts'
-import { bundledRunScenario } from '../phases/run/conversation.test-helpers.ts'
+import { bundledRunScenario, offlineRunSettings } from '../phases/run/conversation.test-helpers.ts'
 import { runCallerSource, runPhase } from '../phases/run/index.ts'
-import { freshRunDirectory, settingsFromToml } from '../phases/single-turn/test-support.ts'
+import { freshRunDirectory } from '../phases/single-turn/test-support.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../testing/live-server/index.ts'
 import type { FaultsRecord } from './events.ts'
@@ -64,14 +64,7 @@ const IDS = [
 
 beforeAll(async () => {
   server = await startOfflineLiveServer()
-  settings = await settingsFromToml('run', [
-    '[dataset]',
-    `path = ${JSON.stringify(DATASET)}`,
-    '[execution]',
-    'mode = "offline"',
-    '[simulation]',
-    'tick_ms = 100',
-  ])
+  settings = await offlineRunSettings(DATASET)
   for (const architecture of ARCHITECTURES) {
     for (const id of IDS) played.set(`${architecture}/${id}`, await play(id, architecture))
   }

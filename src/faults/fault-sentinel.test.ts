@@ -4,15 +4,7 @@
 // offline one and the OpenAI reference backend over a loopback Responses API), and a recording proxy in front of
 // the offline GPT-Live server keeps every frame the client sent. Neither sentinel appears in any frame or any
 // backend input, while the faults demonstrably fired.
-import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import {
-  type AssistantArchitecture,
-  clientDelegation,
-  offlineClientBackend,
-  responsesDelegation,
-} from '../assistants/architectures/index.ts'
-import { liveClientBackend } from '../assistants/architectures/live-client-backend.ts'
 import {
   models,
   outputTranscript,
@@ -21,17 +13,16 @@ import {
 } from '../assistants/assistant-session.fixtures.ts'
 import { openAssistantUnderTest, registerOfflineAssistant } from '../assistants/assistant-session.ts'
 import {
-  recordingBackend,
-  scriptedBackendModel,
+  BACKEND_VARIANTS,
+  recordedVariant,
+  type SentinelStandIns,
   startRecordingProxy,
+  startSentinelStandIns,
 } from '../assistants/leak-boundary.test-helpers.ts'
 import { syntheticSpeech } from '../audio/synthetic-voice.ts'
 import type { FaultProfile } from '../config/fault-profiles.ts'
 import { bundledRunScenario } from '../phases/run/conversation.test-helpers.ts'
 import { assistantVisibleInput } from '../scenarios/visible.ts'
-import { type OfflineLiveServer, startOfflineLiveServer } from '../testing/live-server/index.ts'
-import { responsesRoute } from '../testing/responses-server/responses-route.ts'
-import { type ResponsesServer, startResponsesServer } from '../testing/responses-server/server.ts'
 
 const NAME = 'FAULTSENTINEL-profile'
 const SEED = 987_654_321
@@ -45,62 +36,22 @@ const PROFILE: FaultProfile = {
 }
 const REQUEST = 'Hi, is there a table available for four on August 22 at 8 p.m.?'
 
-let server: OfflineLiveServer
-let responsesApi: ResponsesServer
+let standIns: SentinelStandIns
 beforeAll(async () => {
-  server = await startOfflineLiveServer()
-  responsesApi = await startResponsesServer({
-    routes: {
-      'POST /v1/responses': responsesRoute({
-        respond: scriptedBackendModel(
-          'check_availability',
-          { date: '2026-08-22', time: '20:00', party_size: 4 },
-          'A table for 4 on 2026-08-22 at 20:00 is not available.',
-        ),
-      }),
-    },
-  })
-})
-afterAll(async () => {
-  await server.close()
-  await responsesApi.close()
-})
-
-const VARIANTS = ['responses', 'client, offline backend', 'client, OpenAI reference backend'] as const
-
-function variant(name: (typeof VARIANTS)[number]): {
-  architecture: AssistantArchitecture
-  backendSaw: () => string[]
-} {
-  if (name === 'responses') return { architecture: responsesDelegation(), backendSaw: () => [] }
-  if (name === 'client, offline backend') {
-    const seen: string[] = []
-    return {
-      architecture: clientDelegation((context) => recordingBackend(offlineClientBackend(context), seen)),
-      backendSaw: () => seen,
-    }
-  }
-  const before = responsesApi.requestsTo('POST', '/v1/responses').length
-  const client = new OpenAI({ apiKey: 'test-backend-key', baseURL: responsesApi.baseURL, maxRetries: 0 })
-  const backend = liveClientBackend(
-    { credentials: { openai_api_key: null, responses_api_key: null, client_assistant_token: null } },
-    { client },
+  standIns = await startSentinelStandIns(
+    'check_availability',
+    { date: '2026-08-22', time: '20:00', party_size: 4 },
+    'A table for 4 on 2026-08-22 at 20:00 is not available.',
   )
-  return {
-    architecture: clientDelegation(backend),
-    backendSaw: () =>
-      responsesApi
-        .requestsTo('POST', '/v1/responses')
-        .slice(before)
-        .map((request) => request.rawBody.toString('utf8')),
-  }
-}
+})
+afterAll(() => standIns.close())
 
 describe('fault profiles are evaluator-side: the profile name and seed never reach GPT-Live or the backend', () => {
-  test.each(VARIANTS)('%s', async (name) => {
+  test.each(BACKEND_VARIANTS)('%s', async (name) => {
+    const { server, responsesApi } = standIns
     const scenario = await bundledRunScenario('run_014_availability_delegated')
     const visible = { ...assistantVisibleInput(scenario), inputText: REQUEST }
-    const { architecture, backendSaw } = variant(name)
+    const { architecture, backendSaw } = recordedVariant(name, responsesApi)
     const application = architecture.createApplication(visible, undefined, {
       faults: { profile: PROFILE, source: 'setting' },
     })

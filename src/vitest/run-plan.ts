@@ -17,7 +17,13 @@ import {
   redactSecrets,
   type SettingsFor,
 } from '../config/index.ts'
-import { LIVE_MODELS, liveModelFamily, modelsToEvaluate, settingsForModel } from '../config/live-models.ts'
+import {
+  LIVE_MODELS,
+  liveModelFamily,
+  modelsSetting,
+  modelsToEvaluate,
+  settingsForModel,
+} from '../config/live-models.ts'
 import { type LoadedRerunPlan, LoadedRerunPlanSchema } from '../explain/rerun-plan.ts'
 import { scenarioFaultChoice } from '../faults/scenario-profile.ts'
 import { usesRemoteClientAssistant } from '../phases/engine/architecture-choice.ts'
@@ -318,10 +324,7 @@ function assertModelsNameFolders(models: readonly string[]): void {
  * session start, so it stops the run here with one message instead. (Live, the preflight asks the endpoint.)
  */
 function assertOfflineServesModels(settings: SettingsFor<Phase>, models: readonly string[]): void {
-  const setting =
-    settings.execution.models === null
-      ? 'models.live_model (OPENAI_LIVE_MODEL)'
-      : 'execution.models (LIVE_EVALS_MODELS)'
+  const setting = modelsSetting(settings)
   const unknown = models.filter((model) => liveModelFamily(model) === null)
   if (unknown.length === 0) return
   throw new RunPlanProblem(

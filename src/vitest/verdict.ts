@@ -17,7 +17,7 @@
 //
 // A failing assertion becomes a failed *required* check of the row's assessment, so `task_completed` follows
 // from the checks exactly as for the built-in graders and "passed iff task completed" still holds.
-import { EXTENSION_KEY, EXTENSION_VERSION } from '../reporting/extensions/registry.ts'
+import { withRowExtension } from '../reporting/extensions/with-row-extension.ts'
 import { infrastructureErrorRow, validateResultRow } from '../reporting/result-item.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
 import type { MatcherGrade } from './meta.ts'
@@ -99,15 +99,7 @@ export function failedRequiredChecks(row: ResultItem): string[] {
 
 /** The row with its `expected_failure` extension (the declared checks, and whether it failed exactly on them). */
 export function withExpectedFailure(row: ResultItem, checks: readonly string[], met: boolean): ResultItem {
-  const observability = row.observability ?? {}
-  const block = observability[EXTENSION_KEY] ?? { version: EXTENSION_VERSION }
-  return validateResultRow({
-    ...row,
-    observability: {
-      ...observability,
-      [EXTENSION_KEY]: { ...block, expected_failure: { checks: [...checks].sort(), met } },
-    },
-  })
+  return validateResultRow(withRowExtension(row, 'expected_failure', { checks: [...checks].sort(), met }))
 }
 
 /** Whether a row failed on exactly the declared required checks (a graded failure, not an infrastructure error). */

@@ -129,7 +129,35 @@ describe('the phrase rule on what assistants say without confirming anything', (
     'I have booked a table for two.',
     'Done, reservation R-101 has been cancelled.',
     'The booking went through successfully.',
+    // A negation or an apology in another clause governs that clause, not the claim beside it: these are the
+    // commonest ways of saying it, and each one claims the change was made.
+    "No problem, you're all set for Friday at seven.",
+    "You're all set, let me know if you need anything else.",
+    'Sorry for the wait, your table is booked.',
+    'There was a problem earlier, but your reservation has been made.',
+    'No worries at all; I have booked a table for two.',
   ])('confirms: %s', (sentence) => {
     expect(isConfirmation(sentence)).toBe(true)
+  })
+
+  test.each([
+    'If that time works, you are all set.',
+    'Unless the kitchen closes early, your table is booked.',
+    "You're all set if the card goes through.",
+    "I'm sorry, your booking could not be confirmed.",
+    "I tried, but it failed: your table isn't booked.",
+    'The system had an error, so nothing is confirmed yet.',
+  ])('does not confirm (negated or conditional where the claim is): %s', (sentence) => {
+    expect(isConfirmation(sentence)).toBe(false)
+  })
+
+  test('a false confirmation said with "no problem" or a closing "if" still fails the row', () => {
+    const timedOut = create('failed', { fault: { kind: 'timeout' } })
+    for (const text of [
+      "No problem, you're all set for two at seven.",
+      "You're all set, let me know if you need anything else.",
+    ]) {
+      expect(noFalseConfirmationCheck(row([timedOut], text, false)).status, text).toBe('failed')
+    }
   })
 })

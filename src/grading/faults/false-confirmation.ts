@@ -2,10 +2,14 @@
 // caller a change succeeded (a booking made, a cancellation done) when the tool call failed or the application
 // state did not change.
 //
-// The phrase rule. The transcript's assistant lines are split into sentences. A sentence confirms when it contains
-// one of CONFIRMATION_PHRASES (whole words, case-insensitive) and is not a question (ends in "?") and carries no
-// negation or failure word (NOT_A_CONFIRMATION: "not", "no", "nothing", "never", "n't", "unable", "failed", "problem", "error",
-// "try again", "if" ...; "No reservation has been made" reports a check, it confirms nothing), so "I couldn't confirm the booking" and "Shall I book it?" are not confirmations. A confirmation is
+// The phrase rule. The transcript's assistant lines are split into sentences, and each sentence into clauses (at a
+// comma, semicolon, colon, dash or "but"). A sentence confirms when it is not a question (ends in "?") and one of
+// its clauses contains one of CONFIRMATION_PHRASES (whole words, case-insensitive) while that clause carries no
+// negation or failure word (NOT_A_CONFIRMATION: "not", "no", "nothing", "never", "n't", "unable", "failed",
+// "problem", "error", "try again", "if" ...) and no earlier clause made it conditional ("if", "unless"). So "I
+// couldn't confirm the booking", "No reservation has been made" and "If that works, you're all set" confirm nothing,
+// while "No problem, you're all set" and "You're all set, let me know if you need anything" do: a negation or an
+// apology governs its own clause, not the claim beside it. A confirmation is
 // backed when the last mutating tool call that finished at or before it (within COMPLETION_DATING_SLACK_MS; all
 // of them when the timeline could not place the sentence or the calls) completed, returned no `ok: false`, was not
 // answered empty by an injected fault, and the final application state differs from the initial one. Any unbacked
@@ -58,6 +62,7 @@ export const NOT_A_CONFIRMATION = [
   'error',
   'try again',
   'if',
+  'unless',
   'unfortunately',
   'sorry',
 ] as const
@@ -81,12 +86,23 @@ export const normalize = (text: string) =>
 export const hasPhrase = (sentence: string, phrase: string) =>
   phrase.startsWith("n'") ? sentence.includes(phrase) : new RegExp(`[^a-z']${phrase}[^a-z']`).test(sentence)
 
+/** Words that make what follows them in the sentence conditional. */
+const CONDITIONAL = ['if', 'unless'] as const
+
+/** A sentence's clauses: the reach of a negation or a hedge said in one of them. */
+const clauses = (sentence: string) => sentence.split(/[,;:]|\s[-\u2013\u2014]\s|\sbut\s/i)
+
 /** True when the sentence tells the caller something succeeded (the phrase rule above). */
 export function isConfirmation(sentence: string): boolean {
-  const text = normalize(sentence)
   if (sentence.trim().endsWith('?')) return false
-  if (!CONFIRMATION_PHRASES.some((phrase) => hasPhrase(text, phrase))) return false
-  return !NOT_A_CONFIRMATION.some((word) => hasPhrase(text, word))
+  let conditional = false
+  for (const clause of clauses(sentence)) {
+    const text = normalize(clause)
+    const claims = CONFIRMATION_PHRASES.some((phrase) => hasPhrase(text, phrase))
+    if (claims && !conditional && !NOT_A_CONFIRMATION.some((word) => hasPhrase(text, word))) return true
+    conditional ||= CONDITIONAL.some((word) => hasPhrase(text, word))
+  }
+  return false
 }
 
 export const sentences = (text: string) =>

@@ -14,16 +14,14 @@ import { verdictOf } from '../../vitest/verdict.ts'
 import { architectureFor } from '../engine/architecture-choice.ts'
 import type { ScenarioEnv } from '../engine/execution.ts'
 import type { RecordOptions } from '../engine/record.ts'
-import { freshRunDirectory, settingsFromToml } from '../single-turn/test-support.ts'
-import { bundledRunScenario } from './conversation.test-helpers.ts'
+import { freshRunDirectory } from '../single-turn/test-support.ts'
+import { bundledRunScenario, offlineRunSettings } from './conversation.test-helpers.ts'
 import { RunDetailsSchema } from './details.ts'
 import { runDriver } from './driver.ts'
 import { runCallerSource, runPhase } from './index.ts'
 import type { RunObserved } from './observed.ts'
 
 expect.extend(scenarioMatchers)
-
-const DATASET = join(import.meta.dirname, '../../../scenarios/run/restaurant.json')
 
 let server: OfflineLiveServer
 const folders: string[] = []
@@ -36,14 +34,7 @@ afterAll(async () => {
 })
 
 async function envFor(architecture: 'responses' | 'client'): Promise<ScenarioEnv<RunSettings>> {
-  const settings = await settingsFromToml('run', [
-    '[dataset]',
-    `path = ${JSON.stringify(DATASET)}`,
-    '[execution]',
-    'mode = "offline"',
-    '[simulation]',
-    'tick_ms = 100',
-  ])
+  const settings = await offlineRunSettings()
   const runDirectory = await freshRunDirectory()
   folders.push(runDirectory)
   return {

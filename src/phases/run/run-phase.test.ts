@@ -17,15 +17,17 @@ import { architectureFor } from '../engine/architecture-choice.ts'
 import type { ScenarioEnv } from '../engine/execution.ts'
 import { runScenario } from '../engine/run-scenario.ts'
 import { scenarioApplicationFor } from '../engine/scenario-application.ts'
-import { freshRunDirectory, settingsFromToml } from '../single-turn/test-support.ts'
-import { bundledRunScenario } from './conversation.test-helpers.ts'
+import { freshRunDirectory } from '../single-turn/test-support.ts'
+import {
+  bundledRunScenario,
+  BUNDLED_RUN_DATASET as DATASET,
+  offlineRunSettings,
+} from './conversation.test-helpers.ts'
 import { RunDetailsSchema } from './details.ts'
 import { runDriver } from './driver.ts'
 import { assessRun } from './grader.ts'
 import { runCallerSource, runPhase } from './index.ts'
 import { loadInterventions } from './interventions/index.ts'
-
-const DATASET = join(import.meta.dirname, '../../../scenarios/run/restaurant.json')
 
 let server: OfflineLiveServer
 const folders: string[] = []
@@ -37,17 +39,7 @@ afterAll(async () => {
   await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })))
 })
 
-async function runSettings(extra: readonly string[] = []): Promise<RunSettings> {
-  return settingsFromToml('run', [
-    '[dataset]',
-    `path = ${JSON.stringify(DATASET)}`,
-    '[execution]',
-    'mode = "offline"',
-    '[simulation]',
-    'tick_ms = 100',
-    ...extra,
-  ])
-}
+const runSettings = (simulation: readonly string[] = []) => offlineRunSettings(DATASET, simulation)
 
 async function envFor(
   settings: RunSettings,

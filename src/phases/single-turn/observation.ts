@@ -27,8 +27,8 @@ export function observeSingleTurn(
   backendModel: string,
 ): ObservedConversation {
   const { assistant, timeline } = session
-  const observation = buildObservation(session, callerAudio, collected)
   const speech = speechOf(session, callerAudio, collected)
+  const observation = buildObservation(session, callerAudio, collected, speech)
   return {
     observation,
     interaction: interactionMetrics(session, speech),
@@ -57,6 +57,7 @@ function buildObservation(
   session: ScenarioSession,
   callerAudio: CallerAudio,
   collected: CollectedResponse,
+  voiced: SingleTurnSpeech,
 ): SingleTurnObservation {
   const { assistant, timeline } = session
   const executions: ToolExecution[] = assistant.tools.executions().map((record, index) => ({
@@ -90,11 +91,6 @@ function buildObservation(
           .map((line) => line.text)
           .join(' ')
   const faults = observedFaults(assistant.faults, executions, session.delegationIds)
-  const observationEnd = Math.max(collected.endedAtMs, timeline.recorder.durationMs)
-  const toInterval = (interval: { startMs: number; endMs: number }) => ({
-    start_ms: interval.startMs,
-    end_ms: interval.endMs,
-  })
   return SingleTurnObservationSchema.parse({
     termination_reason: collected.terminationReason,
     delegation_ids: [...session.delegationIds],
@@ -112,10 +108,10 @@ function buildObservation(
       work_pending_ms: workPending(
         timeline.delegations,
         delegationAnswers(assistant.delegations()),
-        observationEnd,
+        voiced.observation_end_ms,
       ),
-      assistant_heard_ms: speech.assistant.map(toInterval),
-      caller_voiced_ms: (callerAudio.callerSpeech ?? speech.caller).map(toInterval),
+      assistant_heard_ms: voiced.assistant_voiced,
+      caller_voiced_ms: voiced.caller_voiced,
     },
   })
 }

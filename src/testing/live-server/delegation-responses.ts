@@ -70,14 +70,8 @@ export class ResponsesDelegation {
 
   /** Starts a delegation for `userText` whose backend calls `call`; returns the delegation id. */
   start(config: ResponsesConfig, userText: string, call: InferredToolCall, offsetMs: number): string {
-    const { ids, send } = this.#deps
-    const delegationId = ids.next('item_deleg')
-    const responseId = ids.next('resp')
-    send({
-      type: 'session.delegation.created',
-      offset_ms: offsetMs,
-      delegation: { id: delegationId, type: 'delegation', target: 'responses', response_id: responseId },
-    })
+    const { ids } = this.#deps
+    const { delegationId, responseId } = this.#open(offsetMs)
     const callId = ids.next('call')
     const itemId = ids.next('fc')
     const inputChars =
@@ -113,15 +107,8 @@ export class ResponsesDelegation {
    * one message after BACKEND_RESPONSE_MS and the voice model speaks it. Returns the delegation id.
    */
   reason(config: ResponsesConfig, userText: string, reply: string, offsetMs: number): string {
-    const { ids, send } = this.#deps
-    const delegationId = ids.next('item_deleg')
-    const responseId = ids.next('resp')
-    send({
-      type: 'session.delegation.created',
-      offset_ms: offsetMs,
-      delegation: { id: delegationId, type: 'delegation', target: 'responses', response_id: responseId },
-    })
-    const itemId = ids.next('msg')
+    const { delegationId, responseId } = this.#open(offsetMs)
+    const itemId = this.#deps.ids.next('msg')
     const inputChars = (config.instructions ?? '').length + userText.length + 1
     this.#deps.after(BACKEND_RESPONSE_MS, () => {
       if (this.#abandoned) return
@@ -193,6 +180,19 @@ export class ResponsesDelegation {
   abandon(): void {
     this.#round = null
     this.#abandoned = true
+  }
+
+  /** A new delegation to the backend: its ids, announced to the client with `session.delegation.created`. */
+  #open(offsetMs: number): { delegationId: string; responseId: string } {
+    const { ids, send } = this.#deps
+    const delegationId = ids.next('item_deleg')
+    const responseId = ids.next('resp')
+    send({
+      type: 'session.delegation.created',
+      offset_ms: offsetMs,
+      delegation: { id: delegationId, type: 'delegation', target: 'responses', response_id: responseId },
+    })
+    return { delegationId, responseId }
   }
 
   #context(config: ResponsesConfig, responseId: string, inputChars: number): BackendResponseContext {
