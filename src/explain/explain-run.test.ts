@@ -1,10 +1,11 @@
 // explain end to end, offline, on a WALK run that fails for a reason the test controls: both recordings of a
 // request say the date wrong (the offline server hears a recording by its transcript), so the run books the wrong
 // day. The re-runs go through a Vitest project (src/explain/fixtures: the bundled assistant, the default body),
-// one child Vitest per explained scenario. Hearing the scenario's text fixes it, 5 of 5, with its interval; the
-// clean recording says the same wrong date and shows no shift; the control reproduces the run's failure; the same
-// seed gives the same explanation; the budget cap and an interruption stop cleanly and keep what finished; the
-// run's report shows it.
+// one child Vitest per explained scenario. The run ran each scenario twice (a trials run): each is explained once,
+// naming the trials that failed. Hearing the scenario's text fixes it, 5 of 5, with its interval; the clean
+// recording says the same wrong date and shows no shift; the control reproduces the run's failure; the run's report
+// shows it; the budget cap and an interruption stop cleanly and keep what finished, and the same seed gives the
+// same explanation.
 import { readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -27,8 +28,8 @@ let folder = ''
 let run = ''
 let toml = ''
 let env: Record<string, string | undefined> = {}
-// The first test's explanation (seed 1, k = 5): the seed test repeats it, the report test shows it.
-let first: { document: ExplainDocument; directory: string } | null = null
+// The budget test's explanation of explain_misheard_clean (seed 1, k = 5): the interrupted explain repeats it.
+let budgeted: ExplainDocument | null = null
 
 beforeAll(async () => {
   folder = await scratchFolder()
@@ -42,6 +43,7 @@ beforeAll(async () => {
     dataset,
     architecture: 'responses',
     resultsDir: join(folder, 'results'),
+    trials: 2,
   })
 }, 60_000)
 
@@ -65,8 +67,10 @@ const explain = (options: Partial<Parameters<typeof explainRun>[0]> = {}) =>
 describe('explain, offline, a misheard WALK request', () => {
   test('names the intervention that flips it, with its interval; an unaffected one shows no shift', async () => {
     const lines: string[] = []
-    first = await explain({ scenario: 'explain_misheard_noisy', log: (line) => lines.push(line) })
-    const { document, directory } = first
+    const { document, directory } = await explain({
+      scenario: 'explain_misheard_noisy',
+      log: (line) => lines.push(line),
+    })
     // The plan and its budget come first, before any result.
     expect(lines[0]).toMatch(/1 failed scenario\(s\) to explain, offline re-runs, k = 5 per arm, seed 1/)
     expect(lines[2]).toBe('budget: 20 of 20 re-runs fit under the cap of 100; offline: free')
@@ -89,6 +93,12 @@ describe('explain, offline, a misheard WALK request', () => {
       n: 5,
     })
     expect(explanation.classification).toMatchObject({ class: 'mishearing', basis: 'intervention' })
+    // Both trials of the run failed: the scenario is explained once, naming them.
+    expect(explanation.run_rows).toEqual({ failed_trials: [1, 2], total: 2 })
+    // Trial 1 is the run's own draw; the others draw their own lead-in (the same for every arm).
+    const offsets = explanation.control.reruns.map((rerun) => rerun.draws.caller_offset_ms)
+    expect(offsets[0]).toBe(0)
+    expect(new Set(offsets).size).toBeGreaterThan(1)
     const arm = (name: string) => explanation.interventions.find((candidate) => candidate.arm === name)
     const text = arm('text_for_audio')
     expect(text?.rate.lower).toBeGreaterThan(0.5)
@@ -145,19 +155,9 @@ describe('explain, offline, a misheard WALK request', () => {
     expect(page).toContain('class <b>mishearing</b>')
   }, 120_000)
 
-  test('the same seed gives the same explanation', async () => {
-    if (first === null) throw new Error('the first test did not explain')
-    const again = await explain({ scenario: 'explain_misheard_noisy' })
-    expect(again.document.explanations).toEqual(first.document.explanations)
-    expect(again.document.trial_variation).toEqual(first.document.trial_variation)
-    // Another seed draws other trials (trial-draws.test.ts), trial 1 always the run's own.
-    const draws = first.document.explanations[0]?.control.reruns.map((rerun) => rerun.draws.caller_offset_ms)
-    expect(draws?.[0]).toBe(0)
-    expect(new Set(draws).size).toBeGreaterThan(1)
-  }, 120_000)
-
   test('the budget cap: whole scenarios while they fit, the rest named as not explained', async () => {
     const { document } = await explain({ explain: { trials: 5, max_reruns: 25 } })
+    budgeted = document
     expect(document.budget).toMatchObject({ max_reruns: 25, planned_reruns: 35, admitted_reruns: 15 })
     expect(document.budget.executed_reruns).toBe(15)
     expect(document.explanations.map((explanation) => explanation.scenario_id)).toEqual([
@@ -174,10 +174,9 @@ describe('explain, offline, a misheard WALK request', () => {
     expect(document.completion.message).toContain('explain_misheard_noisy not explained')
   }, 120_000)
 
-  test('interrupted: what finished is kept and written, the rest is named', async () => {
+  test('interrupted: what finished is kept and written, the rest is named; the same seed, the same explanation', async () => {
     const stop = new AbortController()
     const { document, directory } = await explain({
-      explain: { trials: 2 },
       signal: stop.signal,
       // Stop as soon as the first scenario is explained.
       log: (line) => {
@@ -195,25 +194,7 @@ describe('explain, offline, a misheard WALK request', () => {
       JSON.parse(await readFile(join(directory, EXPLAIN_FILE), 'utf8')),
     )
     expect(written.explanations).toHaveLength(1)
-  }, 120_000)
-
-  test('a trials run: the scenario is explained once, naming the trials that failed', async () => {
-    const dataset = join(folder, 'misheard-walk.json')
-    const settings = await settingsFromToml('walk', ['[execution]', 'mode = "offline"'])
-    const trials = await recordRun({
-      settings,
-      dataset,
-      architecture: 'responses',
-      resultsDir: join(folder, 'trials'),
-      only: ['explain_misheard_noisy'],
-      trials: 2,
-    })
-    const { document } = await explain({ runDirectory: trials, explain: { trials: 2 } })
-    expect(document.explanations).toHaveLength(1)
-    expect(document.explanations[0]).toMatchObject({
-      scenario_id: 'explain_misheard_noisy',
-      run_rows: { failed_trials: [1, 2], total: 2 },
-      decisive: { intervention: 'text_for_audio' },
-    })
+    // The budget test explained the same scenario with the same seed and k: the same explanation, re-run for re-run.
+    expect(document.explanations[0]).toEqual(budgeted?.explanations[0])
   }, 120_000)
 })
