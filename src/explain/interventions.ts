@@ -1,5 +1,6 @@
 // The interventions `explain` can make, one change each, and when each applies to a failed row. An intervention
-// is data (ArmChange) that rerun.ts carries out; here is only what it changes and why it does or does not apply,
+// is data (ArmChange, rerun-plan.ts) that the project's run carries out (arm-env.ts); here is only what it changes
+// and why it does or does not apply,
 // decided from what the row recorded (its audio, delegations, tool executions, scheduled barge-ins). Those that
 // do not apply are reported with their reason, never silently left out.
 import { TOOL_FAULT_KINDS } from '../config/fault-profiles.ts'

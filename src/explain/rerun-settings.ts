@@ -1,9 +1,10 @@
-// The settings the re-runs use: the phase's settings as a run would read them (the --config TOML, or
-// LIVE_EVALS_CONFIG, then the environment and the built-in defaults), with everything the run's results.json
-// recorded about how it ran laid over them, so a re-run runs as the run did: its mode, architecture, models,
-// audio frames and, for RUN, the simulation's clock, preset and deadlines. What results.json does not record
-// (RUN's interventions file, drain and duration limits) comes from the settings; name the run's TOML with
-// --config when it was not the default.
+// The settings of an explain. Its own (the trials, the cap, the seed, replay.caller) are the phase's settings as a
+// run would read them (the --config TOML, or LIVE_EVALS_CONFIG, then the environment and the built-in defaults),
+// with what the run's results.json recorded about how it ran laid over them. The re-runs run in the project's own
+// Vitest run, on the project's settings with those same recorded values as overrides (childRunOverrides), so a
+// re-run runs as the run did: its mode, architecture, models, audio frames and, for RUN, the simulation's clock,
+// preset and deadlines. What results.json does not record (RUN's interventions file, drain and duration limits)
+// comes from the project's settings (or --config, which the re-runs read too).
 import type { Phase, PhaseSettings, SettingsOverrides } from '../config/index.ts'
 import { HarnessConfigError, loadPhaseConfig } from '../config/index.ts'
 import type { SourceRun } from './source-run.ts'

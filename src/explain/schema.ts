@@ -4,7 +4,8 @@
 // those effects. Versioned, so a reader can refuse a document it does not know.
 import { z } from 'zod'
 
-export const EXPLAIN_VERSION = '1.0'
+/** 1.1 added the `not_rerun` reason (re-runs go through the project's Vitest run); a 1.0 document is still read. */
+export const EXPLAIN_VERSION = '1.1'
 
 /** The interventions, in the order they are tried and reported (upstream causes first: hearing before tools). */
 export const INTERVENTION_IDS = [
@@ -144,7 +145,7 @@ export const NOT_EXPLAINED_REASONS = [
 ] as const
 
 export const ExplainDocumentSchema = z.strictObject({
-  explain_version: z.literal(EXPLAIN_VERSION),
+  explain_version: z.enum(['1.0', EXPLAIN_VERSION]),
   created_at: z.iso.datetime(),
   run: z.strictObject({
     id: z.string(),
