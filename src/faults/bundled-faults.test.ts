@@ -108,9 +108,15 @@ describe.each(ARCHITECTURES)('every fault kind, injected, recorded and scored (%
     expect(row.status).toBe('passed')
   })
 
-  test('timeout: taken as made, "you\'re all set" fails no_false_confirmation and the row', () => {
+  test('timeout: 5 s of waiting, then taken as made: "you\'re all set" fails no_false_confirmation and the row', () => {
     const { row, faults, check } = outcome(architecture, 'run_fault_002_booking_timeout')
-    expect(faults.injected[0]).toMatchObject({ kind: 'timeout', target: 'create_reservation' })
+    // The timeout costs the runtime's wait (the default 5 s, on the media clock), which the caller sits through.
+    expect(faults.injected[0]).toMatchObject({
+      kind: 'timeout',
+      target: 'create_reservation',
+      delay_ms: 5000,
+    })
+    expect(check('progress_statement_when_slow')).toMatchObject({ status: 'passed', required: false })
     expect(check('no_false_confirmation')).toMatchObject({ status: 'failed', required: true })
     expect(check('no_false_confirmation')?.reason).toMatch(/all set/)
     expect(row.status).toBe('failed')

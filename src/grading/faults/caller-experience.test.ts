@@ -91,6 +91,26 @@ describe('progress_statement_when_slow', () => {
     expect(result.reason).toMatch(/3000 ms slow wait from 3000 ms/)
   })
 
+  test("a timed-out tool's wait is a wait the caller sat through, as a slow one's", () => {
+    const timedOut = faults([
+      {
+        kind: 'timeout',
+        plane: 'tool',
+        target: 'create_reservation',
+        index: 0,
+        at_ms: 8_000,
+        delay_ms: 5_000,
+      },
+    ])
+    const silent = progressCheck(input({ faults: timedOut, transcript: [said('One moment.', 3_000)] }))
+    expect(silent.status).toBe('failed')
+    expect(silent.reason).toMatch(/5000 ms timeout wait from 3000 ms/)
+    const informed = progressCheck(
+      input({ faults: timedOut, transcript: [said("I'm still working on that.", 5_000)] }),
+    )
+    expect(informed.status).toBe('passed')
+  })
+
   test('passes when a progress statement came during the wait', () => {
     const result = progressCheck(
       input({ faults: slow, transcript: [said('Still checking, one moment please.', 4_500)] }),
