@@ -12,7 +12,7 @@ import type { RegradeRowExtension } from '../reporting/extensions/regrade.ts'
 import { type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
 import { recordingsWithoutRow } from './cassette-coverage.ts'
 import { byArchitecture, cassetteRunEnvironment, vitestArguments, withEnvironment } from './cassette-runs.ts'
-import { type CommandIO, EXIT_USAGE } from './main.ts'
+import { type CommandIO, EXIT_USAGE, startCommand } from './command-start.ts'
 import {
   childEnvironment,
   runVitestChild,
@@ -204,15 +204,8 @@ export async function gradeCassettesCommand(
   io: CommandIO,
   deps: GradeCassettesDependencies = {},
 ): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(USAGE)
-    return 0
-  }
-  const args = parseGradeCassettesArguments(argv)
-  if (typeof args === 'string') {
-    io.err(`live-evals grade: ${args}\n\n${USAGE}`)
-    return EXIT_USAGE
-  }
+  const args = startCommand(argv, io, { name: 'grade', usage: USAGE, parse: parseGradeCassettesArguments })
+  if (typeof args === 'number') return args
   const cwd = deps.cwd ?? process.cwd()
   let phases: PhaseCassettes[]
   try {

@@ -18,7 +18,7 @@ import { parseDataset } from '../scenarios/index.ts'
 import { PLACEHOLDER_ANSWER } from '../scenarios/placeholder-expectation.ts'
 import { recordingFileViolations } from '../scenarios/recording-files.ts'
 import { DatasetValidationError, describeViolations } from '../scenarios/violations.ts'
-import { type CommandIO, EXIT_USAGE } from './main.ts'
+import { type CommandIO, startCommand } from './command-start.ts'
 
 const DEFAULT_OUT = 'imported-calls.json'
 
@@ -89,15 +89,8 @@ export async function importCallCommand(
   io: CommandIO,
   cwd: string = process.cwd(),
 ): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(USAGE)
-    return 0
-  }
-  const args = parseArguments(argv)
-  if (typeof args === 'string') {
-    io.err(`live-evals import-call: ${args}\n\n${USAGE}`)
-    return EXIT_USAGE
-  }
+  const args = startCommand(argv, io, { name: 'import-call', usage: USAGE, parse: parseArguments })
+  if (typeof args === 'number') return args
   const out = resolve(cwd, args.out)
   let recording: string | null = null
   try {

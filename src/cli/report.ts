@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { loadPriceTable } from '../config/prices.ts'
 import { REPORT_FILE_NAME } from '../report/report-file.ts'
 import { writeComparisonReport, writeRunReport } from '../report/write-report.ts'
-import { type CommandIO, EXIT_USAGE } from './main.ts'
+import { type CommandIO, EXIT_USAGE } from './command-start.ts'
 
 const USAGE = `Usage: live-evals report <run-dir>... [--out <comparison.html>] [--reference-model <id>] [--prices <file.json>]
 

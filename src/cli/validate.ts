@@ -4,7 +4,7 @@ import { placeholderExpectationViolations } from '../scenarios/placeholder-expec
 import { recordingFileViolations } from '../scenarios/recording-files.ts'
 import { phaseAccepts } from '../scenarios/select.ts'
 import { DatasetValidationError, describeViolations } from '../scenarios/violations.ts'
-import { type CommandIO, EXIT_USAGE } from './main.ts'
+import { type CommandIO, EXIT_USAGE } from './command-start.ts'
 
 // `live-evals validate <dataset.json>...`: checks every file (not only up to the first bad one), prints
 // the scenarios each phase would run, and lists every violation of every file. Whatever happens while
