@@ -31,6 +31,7 @@ import {
   runMetadataOf,
 } from './run-results.ts'
 import { writeRunResultsFile } from './run-results-file.ts'
+import { skippedScenariosLine } from './skip-notes.ts'
 
 function finished(testCase: TestCase): FinishedScenarioTest {
   const result = testCase.result()
@@ -133,6 +134,16 @@ export default class CanonicalReporter implements Reporter {
       `${passed} passed, ${failed} failed` +
         (expected === 0 ? '' : ` (${expected} of the passed failed as their spec declared)`),
     )
+    const skipped = skippedScenariosLine(
+      modules.flatMap((module) =>
+        [...module.children.allTests()].flatMap((test) => {
+          const result = test.result()
+          const noted = result.state === 'skipped' && result.note !== undefined
+          return noted && test.meta().liveEvals !== undefined ? [result.note as string] : []
+        }),
+      ),
+    )
+    if (skipped !== null) log(skipped)
   }
 
   /** Ctrl-C on a terminal: Vitest cancelled the run; what finished is in the journals. */

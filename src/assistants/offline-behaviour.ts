@@ -44,10 +44,10 @@ export interface OfflineBehaviour {
    */
   reasonedReply?(userText: string, earlier?: readonly SpokenTurn[]): string | null
   /**
-   * Optional: what the voice model says while delegated work keeps the caller waiting (every few seconds of a
-   * slow or stalled backend); absent, it waits in silence.
+   * Optional: what the voice model says while the delegated `call` keeps the caller waiting (a slow or stalled
+   * backend), each time it has been silent a moment; absent, or null for that call, it waits in silence.
    */
-  progressUpdate?(): string
+  progressUpdate?(call: InferredToolCall): string | null
   /** Optional: what the voice model says when its delegated backend failed; absent, it says nothing. */
   backendFailed?(): string
 }

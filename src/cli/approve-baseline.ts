@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises'
 import { writeFileAtomically } from '../artifacts/atomic-file.ts'
 import { GateInputError } from '../gate/errors.ts'
 import { loadGateFile } from '../gate/load.ts'
-import { type CommandIO, EXIT_USAGE } from './main.ts'
+import { type CommandIO, EXIT_USAGE } from './command-start.ts'
 
 const USAGE = `Usage: live-evals approve-baseline <results.json> <baseline.json>
 

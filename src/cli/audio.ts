@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { writeFileAtomically } from '../artifacts/atomic-file.ts'
 import { AudioRealismError, CONDITIONS, processWavFile } from '../audio/effects/index.ts'
-import { type CommandIO, EXIT_USAGE } from './main.ts'
+import { type CommandIO, EXIT_USAGE } from './command-start.ts'
 
 // `live-evals audio <condition> <in.wav> <out.wav> [flags]`: apply an acoustic condition to a recording,
 // streaming (any length, flat memory), and write the §5 metadata beside the output as <out>.realism.json.

@@ -1,5 +1,5 @@
 // Test support: a CommandIO that keeps what a command printed.
-import type { CommandIO } from './main.ts'
+import type { CommandIO } from './command-start.ts'
 
 export function captureIO(): CommandIO & { stdout: () => string; stderr: () => string } {
   let stdout = ''

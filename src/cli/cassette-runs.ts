@@ -55,6 +55,19 @@ export function cassetteRunEnvironment(phase: PhaseCassettes): Record<string, st
   }
 }
 
+/**
+ * The phase's cassettes, one group per recorded architecture. Each group's run names its architecture
+ * (OPENAI_ASSISTANT_MODE), so a project whose settings evaluate one architecture cannot leave the other's
+ * recordings out.
+ */
+export function byArchitecture(phase: PhaseCassettes): PhaseCassettes[] {
+  const architectures = [...new Set(phase.headers.map((header) => header.architecture))]
+  return architectures.map((architecture) => ({
+    ...phase,
+    headers: phase.headers.filter((header) => header.architecture === architecture),
+  }))
+}
+
 export function vitestArguments(phase: PhaseCassettes, options: CassetteRunOptions): string[] {
   return [
     'run',

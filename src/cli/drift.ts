@@ -29,8 +29,8 @@ import {
 import { readCassette } from '../cassettes/files.ts'
 import type { Cassette } from '../cassettes/schema.ts'
 import { cassetteRunEnvironment, vitestArguments, withEnvironment } from './cassette-runs.ts'
+import { type CommandIO, refuseUsage, startCommand } from './command-start.ts'
 import { REGRADE_ENVIRONMENT, readResults } from './grade-cassettes.ts'
-import { type CommandIO, EXIT_USAGE } from './main.ts'
 import {
   childEnvironment,
   runVitestChild,
@@ -163,17 +163,11 @@ export async function driftCommand(
   io: CommandIO,
   deps: DriftDependencies = {},
 ): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(USAGE)
-    return 0
-  }
-  const args = parseArguments(argv)
+  const command = { name: 'drift', usage: USAGE, parse: parseArguments }
+  const args = startCommand(argv, io, command)
+  if (typeof args === 'number') return args
   const env = deps.env ?? process.env
-  const refuse = (why: string) => {
-    io.err(`live-evals drift: ${why}\n\n${USAGE}`)
-    return EXIT_USAGE
-  }
-  if (typeof args === 'string') return refuse(args)
+  const refuse = (why: string) => refuseUsage(io, command, why)
   if ((env.OPENAI_API_KEY ?? '').trim() === '') {
     return refuse(
       'drift records the scenarios again against the live service and needs OPENAI_API_KEY (it is billed); ' +

@@ -14,7 +14,7 @@ import { type MetricThreshold, parseMetricThreshold } from '../gate/metric-thres
 import { type ModelGateOptions, modelChecks, withModelChecks } from '../gate/model-checks.ts'
 import { modelComparisonLines } from '../gate/model-comparison-text.ts'
 import { REPORT_FILE_NAME } from '../report/report-file.ts'
-import type { CommandIO } from './main.ts'
+import type { CommandIO } from './command-start.ts'
 import { latestRuns } from './run-selection.ts'
 
 const USAGE = `Usage: live-evals gate <results.json>... [--baseline <results.json>...] [options]

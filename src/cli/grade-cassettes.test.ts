@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { writeHeaderOnlyCassette } from '../cassettes/cassette-header.test-helpers.ts'
 import type { CassetteHeader } from '../cassettes/schema.ts'
+import { resultsDocument, row } from '../gate/gate.test-helpers.ts'
 import { gradeCassettesCommand } from './grade-cassettes.ts'
 import type { VitestInvocation } from './vitest-child.ts'
 
@@ -122,6 +123,49 @@ describe('live-evals grade --cassettes: the command line', () => {
         expect(env, name).not.toHaveProperty(name)
       }
     }
+  })
+
+  test('every recorded architecture is re-graded whatever the project selects; a recording with no row is named', async () => {
+    const folder = join(dir, 'both')
+    await cassette(folder, {})
+    await cassette(folder, { id: 'crawl_001__client', architecture: 'client' })
+    await cassette(folder, { id: 'crawl_002__responses', scenario_id: 'crawl_002' })
+    let out = ''
+    let err = ''
+    const invocations: VitestInvocation[] = []
+    // A project whose config evaluates only responses, and whose dataset no longer has crawl_002.
+    const code = await gradeCassettesCommand(
+      ['--cassettes', 'both'],
+      { out: (text) => (out += text), err: (text) => (err += text) },
+      {
+        env: {},
+        cwd: dir,
+        runVitest: async (invocation) => {
+          invocations.push(invocation)
+          const architecture = invocation.env.OPENAI_ASSISTANT_MODE ?? 'responses'
+          const file = join(dir, `results-${invocations.length}.json`)
+          await writeFile(file, JSON.stringify(resultsDocument([row({ id: 'crawl_001' })], { architecture })))
+          return { code: 0, output: '', resultFiles: [file] }
+        },
+      },
+    )
+    // In the folder's order: crawl_001__client comes first.
+    expect(invocations.map((invocation) => invocation.env.OPENAI_ASSISTANT_MODE)).toEqual([
+      'client',
+      'responses',
+    ])
+    expect(invocations[0]?.args).toEqual([
+      'run',
+      '--project',
+      'crawl',
+      '-t',
+      '(?:^| > )(?:client > (?:crawl_001)) > ',
+    ])
+    expect(code).toBe(1)
+    const named = `${join(folder, 'crawl_002__responses')}: no row of scenario crawl_002 in the responses run`
+    expect(err).toContain('live-evals grade: 1 recording(s) not re-graded:')
+    expect(err).toContain(named)
+    expect(out).toContain(`Not re-graded (1 recording(s)):\n  ${named}`)
   })
 
   test('--dataset, --project and --config apply to one phase only', async () => {

@@ -10,8 +10,9 @@ import { CassetteFolderError, type PhaseCassettes, readCassetteCatalogue } from 
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import type { RegradeRowExtension } from '../reporting/extensions/regrade.ts'
 import { type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
-import { cassetteRunEnvironment, vitestArguments, withEnvironment } from './cassette-runs.ts'
-import { type CommandIO, EXIT_USAGE } from './main.ts'
+import { recordingsWithoutRow } from './cassette-coverage.ts'
+import { byArchitecture, cassetteRunEnvironment, vitestArguments, withEnvironment } from './cassette-runs.ts'
+import { type CommandIO, EXIT_USAGE, startCommand } from './command-start.ts'
 import {
   childEnvironment,
   runVitestChild,
@@ -40,8 +41,12 @@ an old or made-up score). A change to what the assistant hears or sends is a div
   --out DIR             the results folder for the new run folders (default: the project's)
   --match strict|lenient  replay.match (default strict: a diverged conversation is an infrastructure error)
 
-Exits 0 when every phase wrote its results (whatever the rows' verdicts), 1 when a phase wrote none or the
-folder holds no cassette, 2 for a wrong command line.
+Every recorded architecture is re-graded in a run of its own (OPENAI_ASSISTANT_MODE), whatever architecture
+the project's settings select. A recording that finds no test (its scenario left the dataset, --dataset names
+another, the run had fewer trials) is named with the reason, on the console and in the summary.
+
+Exits 0 when every recording was re-graded (whatever the rows' verdicts), 1 when a recording was not (or the
+folder holds no cassette), 2 for a wrong command line.
 `
 
 export interface GradeCassettesArguments {
@@ -147,20 +152,60 @@ export function regradeSummary(file: string, document: ResultsDocument): string 
   )
 }
 
+/** One replay of one architecture's recordings; null when it wrote no results (said on the console). */
+async function regradeGroup(
+  group: PhaseCassettes,
+  label: string,
+  args: GradeCassettesArguments,
+  io: CommandIO,
+  deps: GradeCassettesDependencies,
+): Promise<{ summaries: string[]; ungraded: string[] } | null> {
+  const cwd = deps.cwd ?? process.cwd()
+  const path = (value: string | null) => (value === null ? null : resolve(cwd, value))
+  const env = withEnvironment(childEnvironment(deps.env ?? process.env), {
+    ...REGRADE_ENVIRONMENT,
+    ...(cassetteRunEnvironment(group) as Record<string, string | null>),
+    ...(args.out === null ? {} : { LIVE_EVALS_RESULTS_DIR: path(args.out) }),
+    ...(args.dataset === null ? {} : { LIVE_EVALS_DATASET: path(args.dataset) }),
+    ...(args.config === null ? {} : { LIVE_EVALS_CONFIG: path(args.config) }),
+    ...(args.match === null ? {} : { LIVE_EVALS_REPLAY_MATCH: args.match }),
+  })
+  io.out(
+    `live-evals grade: re-grading ${group.headers.length} ${label} cassette(s) from ${group.directory}\n`,
+  )
+  const outcome = await (deps.runVitest ?? runVitestChild)(
+    {
+      args: vitestArguments(group, { vitestConfig: path(args.vitestConfig), project: args.project }),
+      env,
+      cwd,
+    },
+    io,
+  )
+  const documents = await Promise.all(outcome.resultFiles.map(readResults))
+  const read = documents.filter((document) => document !== null)
+  if (read.length === 0) {
+    io.err(
+      `live-evals grade: the ${label} re-grade wrote no results (Vitest exited ${outcome.code}); ` +
+        'see its output above (a wrong --project or --vitest-config selects no test)\n',
+    )
+    return null
+  }
+  return {
+    summaries: outcome.resultFiles.flatMap((file, index) => {
+      const document = documents[index]
+      return document === null || document === undefined ? [] : [regradeSummary(file, document)]
+    }),
+    ungraded: recordingsWithoutRow(group, read).map(({ cassette, reason }) => `${cassette}: ${reason}`),
+  }
+}
+
 export async function gradeCassettesCommand(
   argv: readonly string[],
   io: CommandIO,
   deps: GradeCassettesDependencies = {},
 ): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(USAGE)
-    return 0
-  }
-  const args = parseGradeCassettesArguments(argv)
-  if (typeof args === 'string') {
-    io.err(`live-evals grade: ${args}\n\n${USAGE}`)
-    return EXIT_USAGE
-  }
+  const args = startCommand(argv, io, { name: 'grade', usage: USAGE, parse: parseGradeCassettesArguments })
+  if (typeof args === 'number') return args
   const cwd = deps.cwd ?? process.cwd()
   let phases: PhaseCassettes[]
   try {
@@ -180,48 +225,34 @@ export async function gradeCassettesCommand(
     return EXIT_USAGE
   }
   const summaries: string[] = []
+  const ungraded: string[] = []
   let incomplete = false
   for (const phase of phases) {
-    const environment = cassetteRunEnvironment(phase)
-    if (typeof environment === 'string') {
-      io.err(`live-evals grade: ${environment}\n`)
+    const refused = cassetteRunEnvironment(phase)
+    if (typeof refused === 'string') {
+      io.err(`live-evals grade: ${refused}\n`)
       incomplete = true
       continue
     }
-    const path = (value: string | null) => (value === null ? null : resolve(cwd, value))
-    const env = withEnvironment(childEnvironment(deps.env ?? process.env), {
-      ...REGRADE_ENVIRONMENT,
-      ...environment,
-      ...(args.out === null ? {} : { LIVE_EVALS_RESULTS_DIR: path(args.out) }),
-      ...(args.dataset === null ? {} : { LIVE_EVALS_DATASET: path(args.dataset) }),
-      ...(args.config === null ? {} : { LIVE_EVALS_CONFIG: path(args.config) }),
-      ...(args.match === null ? {} : { LIVE_EVALS_REPLAY_MATCH: args.match }),
-    })
-    io.out(
-      `live-evals grade: re-grading ${phase.headers.length} ${phase.phase} cassette(s) from ${phase.directory}\n`,
-    )
-    const outcome = await (deps.runVitest ?? runVitestChild)(
-      {
-        args: vitestArguments(phase, { vitestConfig: path(args.vitestConfig), project: args.project }),
-        env,
-        cwd,
-      },
-      io,
-    )
-    const documents = await Promise.all(outcome.resultFiles.map(readResults))
-    if (documents.every((document) => document === null)) {
-      io.err(
-        `live-evals grade: the ${phase.phase} re-grade wrote no results (Vitest exited ${outcome.code}); ` +
-          'see its output above (a wrong --project or --vitest-config selects no test)\n',
-      )
-      incomplete = true
-      continue
+    // One run per recorded architecture: the project's own choice of architecture must not leave any out.
+    const groups = byArchitecture(phase)
+    for (const group of groups) {
+      const label = `${phase.phase}${groups.length > 1 ? ` (${group.headers[0]?.architecture})` : ''}`
+      const outcome = await regradeGroup(group, label, args, io, deps)
+      if (outcome === null) incomplete = true
+      else {
+        summaries.push(...outcome.summaries)
+        ungraded.push(...outcome.ungraded)
+      }
     }
-    outcome.resultFiles.forEach((file, index) => {
-      const document = documents[index]
-      if (document !== null && document !== undefined) summaries.push(regradeSummary(file, document))
-    })
+  }
+  if (ungraded.length > 0) {
+    io.err(`live-evals grade: ${ungraded.length} recording(s) not re-graded:\n  ${ungraded.join('\n  ')}\n`)
+    incomplete = true
   }
   if (summaries.length > 0) io.out(`\nRe-graded from cassettes:\n${summaries.join('\n')}\n`)
+  if (ungraded.length > 0) {
+    io.out(`Not re-graded (${ungraded.length} recording(s)):\n  ${ungraded.join('\n  ')}\n`)
+  }
   return incomplete ? 1 : 0
 }

@@ -13,6 +13,7 @@ import {
 } from '../grading/judge/judge.test-helpers.ts'
 import { ScenarioDetailsSchema } from '../phases/engine/details.ts'
 import { type ResultItem, type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
+import { PLACEHOLDER_ANSWER } from '../scenarios/placeholder-expectation.ts'
 import {
   FIXTURE_CONFIG,
   runDirectoriesIn,
@@ -212,6 +213,30 @@ describe('live-evals grade', () => {
     })
     expect(after.results[0]?.error?.message).toContain(join(copy, broken.artifacts.details as string))
     expect(after.results[1]?.status).toBe(before.results[1]?.status)
+    await rm(join(copy, '..'), { recursive: true, force: true })
+  })
+
+  test("a row graded against import-call's placeholder answer is never a pass when re-graded", async () => {
+    const copy = join(await mkdtemp(join(tmpdir(), 'live-evals-grade-')), 'run')
+    await cp(runs[0] as string, copy, { recursive: true })
+    const before = await documentAt(copy)
+    const index = before.results.findIndex((row) => row.status === 'passed')
+    const passed = before.results[index] as ResultItem
+    // As a run made before the placeholder was refused left it: the snapshot still holds the placeholder.
+    const snapshot = join(copy, 'scenarios', `${passed.scenario_id}.json`)
+    const document = JSON.parse(await readFile(snapshot, 'utf8'))
+    document.scenarios[0].expected.answer = PLACEHOLDER_ANSWER
+    await writeFile(snapshot, JSON.stringify(document))
+    const io = captured()
+    expect(await gradeCommand([copy], io, {}), io.errors).toBe(0)
+    const after = await documentAt(gradedDirectory(io.output))
+    expect(after.results[index]).toMatchObject({
+      status: 'infrastructure_error',
+      error: { stage: 'input_setup' },
+    })
+    expect(after.results[index]?.error?.message).toContain(
+      `Scenario ${passed.scenario_id}: expected.answer is still the placeholder live-evals import-call wrote`,
+    )
     await rm(join(copy, '..'), { recursive: true, force: true })
   })
 

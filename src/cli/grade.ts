@@ -15,8 +15,8 @@ import { defaultBodyVerdict } from '../vitest/default-body-verdict.ts'
 import type { ScenarioRun } from '../vitest/scenario-run.ts'
 import type { AssistantArchitecture } from '../vitest/settings.ts'
 import type { AssertionFailure } from '../vitest/verdict.ts'
+import { type CommandIO, startCommand } from './command-start.ts'
 import { gradeCassettesCommand } from './grade-cassettes.ts'
-import { type CommandIO, EXIT_USAGE } from './main.ts'
 
 // `live-evals grade <run-dir> [--judge] [--out DIR] [--config TOML]`: re-assesses a finished CRAWL or WALK run
 // from its artifacts with today's graders (src/phases/engine/regrade.ts says what is recomputed, copied and
@@ -142,15 +142,8 @@ export async function gradeCommand(
 ): Promise<number> {
   // Re-grading recordings is its own command line (grade-cassettes.ts).
   if (argv.includes('--cassettes')) return gradeCassettesCommand(argv, io)
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(USAGE)
-    return 0
-  }
-  const args = parseArguments(argv)
-  if (typeof args === 'string') {
-    io.err(`live-evals grade: ${args}\n\n${USAGE}`)
-    return EXIT_USAGE
-  }
+  const args = startCommand(argv, io, { name: 'grade', usage: USAGE, parse: parseArguments })
+  if (typeof args === 'number') return args
   const runDirectory = resolve(args.runDirectory)
   const resultsDir = args.out === null ? resolve(runDirectory, '..') : resolve(args.out)
   try {

@@ -12,13 +12,13 @@ import {
   type CallerChannel,
   ImportCallError,
   importCall,
-  PLACEHOLDER_ANSWER,
 } from '../phases/walk/imported-call.ts'
 import { appendTarget, type RawDataset } from '../phases/walk/raw-dataset.ts'
 import { parseDataset } from '../scenarios/index.ts'
+import { PLACEHOLDER_ANSWER } from '../scenarios/placeholder-expectation.ts'
 import { recordingFileViolations } from '../scenarios/recording-files.ts'
 import { DatasetValidationError, describeViolations } from '../scenarios/violations.ts'
-import { type CommandIO, EXIT_USAGE } from './main.ts'
+import { type CommandIO, startCommand } from './command-start.ts'
 
 const DEFAULT_OUT = 'imported-calls.json'
 
@@ -38,8 +38,9 @@ then streams the caller into your current assistant (LIVE_EVALS_MODE=live).
   --id ID            the scenario id (default: from the WAV's file name)
 
 The import cannot know what the assistant should achieve: expected.answer is a placeholder ("TO FILL IN: ..."),
-with no criteria, tools or state; fill them in before you read a verdict. Exits 1 when the call cannot be
-imported (the message names the file and why), 2 for a wrong command line.
+with no criteria, tools or state. Until you write the answer, a run fails the scenario at input_setup and
+live-evals validate lists it as a problem. Exits 1 when the call cannot be imported (the message names the file
+and why), 2 for a wrong command line.
 `
 
 interface ImportArguments {
@@ -88,15 +89,8 @@ export async function importCallCommand(
   io: CommandIO,
   cwd: string = process.cwd(),
 ): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(USAGE)
-    return 0
-  }
-  const args = parseArguments(argv)
-  if (typeof args === 'string') {
-    io.err(`live-evals import-call: ${args}\n\n${USAGE}`)
-    return EXIT_USAGE
-  }
+  const args = startCommand(argv, io, { name: 'import-call', usage: USAGE, parse: parseArguments })
+  if (typeof args === 'number') return args
   const out = resolve(cwd, args.out)
   let recording: string | null = null
   try {
@@ -145,8 +139,8 @@ export async function importCallCommand(
       `imported ${imported.id}: ${seconds} s, the caller speaks in ${imported.callerSpeech.length} interval(s), ` +
         `the agent in ${imported.agentSpeech.length}\n` +
         `recording: ${relative(cwd, recording) || recording}\ndataset:   ${relative(cwd, out) || out}\n` +
-        `Fill in expected.answer (now "${PLACEHOLDER_ANSWER.slice(0, 12)}…"), criteria, tools and state before ` +
-        'reading a verdict.\n',
+        `Write expected.answer (now "${PLACEHOLDER_ANSWER.slice(0, 12)}…"), criteria, tools and state: until ` +
+        'the answer is written, a run fails this scenario at input_setup.\n',
     )
     return 0
   } catch (error) {

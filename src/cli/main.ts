@@ -3,11 +3,9 @@
 import { redactText } from '../config/outbound-redaction.ts'
 import { liveEvalsVersion } from '../package/version.ts'
 
-/** Where a command writes; verbs receive it so tests can read what a command printed. */
-export interface CommandIO {
-  out(text: string): void
-  err(text: string): void
-}
+import { type CommandIO, EXIT_USAGE } from './command-start.ts'
+
+export { type CommandIO, EXIT_USAGE }
 
 const processIO: CommandIO = {
   out: (text) => process.stdout.write(text),
@@ -87,9 +85,6 @@ const VERBS: Record<string, VerbEntry> = {
     load: () => import('./approve-baseline.ts'),
   },
 }
-
-/** Exit code for a command line that cannot be understood (every verb uses it). */
-export const EXIT_USAGE = 2
 
 /** For the verbs that serve until stopped: resolves on SIGINT/SIGTERM, or when `stop` aborts (tests). */
 export function untilStopped(stop?: AbortSignal): Promise<void> {

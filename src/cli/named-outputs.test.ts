@@ -65,6 +65,14 @@ describe.each(Object.entries(outputs))('%s', (name, write) => {
     expect((await stat(destination)).mode & 0o777).toBe(0o600)
   })
 
+  test('a file in a missing folder is refused naming that folder, never a temporary file', async () => {
+    const absent = join(folder, `${slug}-absent`)
+    const result = await write(join(absent, 'out.md'))
+    expect(result.code).not.toBe(0)
+    expect(result.stderr).toContain(`the folder ${absent} does not exist`)
+    expect(result.stderr).not.toContain('.tmp')
+  })
+
   test('refuses a symbolic link at the name, naming it, and leaves its target untouched', async () => {
     const target = join(folder, `${slug}.target`)
     await writeFile(target, 'precious\n')

@@ -4,7 +4,7 @@
 // results`, is never removed, nor dot folders (Vitest's attachment copies prune themselves) or links.
 import { rm } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { type CommandIO, EXIT_USAGE } from './main.ts'
+import { type CommandIO, startCommand } from './command-start.ts'
 import { byGroup, finishedRuns } from './run-selection.ts'
 
 const USAGE = `Usage: live-evals prune <results-dir> --keep <N> [--dry-run]
@@ -42,15 +42,8 @@ function parse(argv: readonly string[]): PruneCommand | string {
 }
 
 export async function run(argv: readonly string[], io: CommandIO): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(USAGE)
-    return 0
-  }
-  const command = parse(argv)
-  if (typeof command === 'string') {
-    io.err(`live-evals prune: ${command}\n\n${USAGE}`)
-    return EXIT_USAGE
-  }
+  const command = startCommand(argv, io, { name: 'prune', usage: USAGE, parse })
+  if (typeof command === 'number') return command
   let groups: ReturnType<typeof byGroup>
   try {
     groups = byGroup(await finishedRuns(command.folder))

@@ -1,9 +1,11 @@
 // `live-evals report <run-dir>...`: write the HTML report of each run (report.html in its folder, with a timeline
 // image beside each scenario's WAVs); given several runs, also one comparison page.
 
+import { join } from 'node:path'
 import { loadPriceTable } from '../config/prices.ts'
+import { REPORT_FILE_NAME } from '../report/report-file.ts'
 import { writeComparisonReport, writeRunReport } from '../report/write-report.ts'
-import { type CommandIO, EXIT_USAGE } from './main.ts'
+import { type CommandIO, EXIT_USAGE } from './command-start.ts'
 
 const USAGE = `Usage: live-evals report <run-dir>... [--out <comparison.html>] [--reference-model <id>] [--prices <file.json>]
 
@@ -14,8 +16,9 @@ With several runs it also writes a comparison page (default: comparison.html bes
 several GPT-Live models (a LIVE_EVALS_MODELS run) get the model comparison: each metric's delta with its 95%
 interval, the scenarios that changed verdict, and cost per scenario and model (--prices replaces the built-in
 price table; --reference-model names the model the others are compared with, default gpt-live-1 when present, else the
-first run's).
-Exits 2 if a run folder has no readable results.json.
+first run's). --out, --prices and --reference-model need two or more runs: with one run folder they are refused;
+--prices and --reference-model are said to be unused when every run is of one model.
+Exits 2 if a run folder has no readable results.json, or --out names a file in a missing folder.
 `
 
 export async function run(argv: readonly string[], io: CommandIO): Promise<number> {
@@ -47,16 +50,42 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     io.err(`live-evals report: name at least one run folder.\n\n${USAGE}`)
     return EXIT_USAGE
   }
+  // One run has no comparison page: its report is always <run-dir>/report.html (its audio links are relative to
+  // the run folder), and it has no models to price or compare. An option it would ignore is refused by name.
+  const comparisonOnly = [
+    ['--out', out],
+    ['--prices', pricesFile],
+    ['--reference-model', referenceModel],
+  ].find(([, value]) => value !== undefined && value !== null)
+  if (runDirectories.length === 1 && comparisonOnly !== undefined) {
+    io.err(
+      `live-evals report: ${comparisonOnly[0]} applies to a comparison of two or more runs; with one run folder ` +
+        `the report is ${join(runDirectories[0] as string, REPORT_FILE_NAME)} (drop ${comparisonOnly[0]}, or name ` +
+        'the other runs to compare)\n',
+    )
+    return EXIT_USAGE
+  }
   try {
     if (runDirectories.length === 1) {
       io.out(`${await writeRunReport(runDirectories[0] as string)}\n`)
       return 0
     }
     const prices = pricesFile === undefined ? undefined : await loadPriceTable(pricesFile)
+    const modelOptions = [
+      pricesFile === undefined ? null : '--prices',
+      referenceModel === null ? null : '--reference-model',
+    ].filter((option) => option !== null)
     const comparison = await writeComparisonReport(runDirectories, {
       ...(out === undefined ? {} : { outFile: out }),
       ...(prices === undefined ? {} : { prices }),
       referenceModel,
+      onOneModel: (model) => {
+        if (modelOptions.length === 0) return
+        io.err(
+          `live-evals report: ${modelOptions.join(' and ')} not used: they apply to runs of several GPT-Live ` +
+            `models, and every run here is of ${model} (the page compares the runs side by side)\n`,
+        )
+      },
     })
     io.out(`comparison of ${runDirectories.length} runs: ${comparison}\n`)
     return 0

@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import { ArtifactsError } from '../artifacts/errors.ts'
 import { journalFilesIn, rebuildResultsFile } from '../artifacts/rows-journal-read.ts'
 import { removeStrayTemporaries } from '../artifacts/stray-temporaries.ts'
-import { type CommandIO, EXIT_USAGE } from './main.ts'
+import { type CommandIO, EXIT_USAGE } from './command-start.ts'
 
 // `live-evals results <run-dir>`: rebuilds a run folder's results.json from its rows journal, for a run that was
 // killed (SIGKILL, a power cut, a crashed machine) before it could write it. Everything needed comes from the

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { datasetText, multiTurnRaw, setPath, singleTurnRaw } from '../scenarios/fixtures/builders.ts'
+import { PLACEHOLDER_ANSWER } from '../scenarios/placeholder-expectation.ts'
 import { captureIO } from './capture-io.ts'
 import { main } from './main.ts'
 
@@ -25,6 +26,10 @@ beforeAll(async () => {
     malformed: '{\n  "schema_version": "1.0",\n  "scenarios": [}\n',
     brackets: '['.repeat(8000),
     deep: `{"schema_version": "1.0", "scenarios": [{"id": "x", "application": {"initial_state": {"a": ${'['.repeat(4000)}${']'.repeat(4000)}}}}]}`,
+    placeholder: datasetText([
+      singleTurnRaw('written'),
+      setPath(singleTurnRaw('imported'), 'expected.answer', PLACEHOLDER_ANSWER),
+    ]),
     latin1: Buffer.from('{"schema_version": "1.0", "scenarios": [{"id": "caf\xe9"}]}', 'latin1'),
   }
   for (const [name, text] of Object.entries(contents)) {
@@ -85,6 +90,19 @@ describe('live-evals validate', () => {
     expect(result.stderr).toContain('the dataset path is a folder, not a regular file')
     expect(result.stderr).toContain('4 of 5 dataset files failed validation.')
     expect(result.stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it("lists an imported call whose expected.answer is still import-call's placeholder as a problem", async () => {
+    const result = await validate('placeholder')
+    expect(result.code).toBe(1)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toContain(`FAIL ${files.placeholder}: 1 problem; fix them before running:`)
+    expect(result.stderr).toContain(
+      '  - scenarios[1].expected.answer [scenario imported]: expected.answer is still the placeholder ' +
+        'live-evals import-call wrote',
+    )
+    expect(result.stderr).toContain('write what the assistant should achieve for this caller')
+    expect(result.stderr).toContain('a run fails this scenario at input_setup until then')
   })
 
   it('needs at least one file and knows no options', async () => {

@@ -1,9 +1,10 @@
 import { PHASES } from '../config/schema.ts'
 import { type LoadedDataset, loadDataset } from '../scenarios/load.ts'
+import { placeholderExpectationViolations } from '../scenarios/placeholder-expectation.ts'
 import { recordingFileViolations } from '../scenarios/recording-files.ts'
 import { phaseAccepts } from '../scenarios/select.ts'
 import { DatasetValidationError, describeViolations } from '../scenarios/violations.ts'
-import { type CommandIO, EXIT_USAGE } from './main.ts'
+import { type CommandIO, EXIT_USAGE } from './command-start.ts'
 
 // `live-evals validate <dataset.json>...`: checks every file (not only up to the first bad one), prints
 // the scenarios each phase would run, and lists every violation of every file. Whatever happens while
@@ -13,7 +14,9 @@ import { type CommandIO, EXIT_USAGE } from './main.ts'
 const USAGE = `Usage: live-evals validate <dataset.json>...
 
 Checks each dataset against the scenario contract (schema_version "1.0") and the RUN gate, and prints how
-many scenarios the crawl, walk and run phases would select. Exits 1 if any file has a problem.
+many scenarios the crawl, walk and run phases would select. A scenario whose expected.answer is still the
+placeholder live-evals import-call wrote is a problem too (a run fails it until the answer is written).
+Exits 1 if any file has a problem.
 `
 
 export async function run(argv: readonly string[], io: CommandIO): Promise<number> {
@@ -34,8 +37,12 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
   for (const file of argv) {
     try {
       const dataset = await loadDataset(file)
-      const recordingProblems = await recordingFileViolations(dataset)
-      if (recordingProblems.length > 0) throw new DatasetValidationError(recordingProblems)
+      const problems = [
+        ...(await recordingFileViolations(dataset)),
+        // Valid JSON, but a scenario that can never pass: an imported call whose answer was not written yet.
+        ...placeholderExpectationViolations(dataset),
+      ]
+      if (problems.length > 0) throw new DatasetValidationError(problems)
       io.out(`ok   ${file}: ${phaseCounts(dataset)}\n`)
     } catch (error) {
       failedFiles++

@@ -7,7 +7,7 @@ import { generateAudio } from '../phases/walk/generate-audio.ts'
 import { chooseSpeechEngine } from '../phases/walk/speech/choose.ts'
 import { SPEECH_ENGINES, type SpeechEngineName } from '../phases/walk/speech/engine.ts'
 import { DatasetValidationError } from '../scenarios/violations.ts'
-import { type CommandIO, EXIT_USAGE } from './main.ts'
+import { type CommandIO, EXIT_USAGE } from './command-start.ts'
 
 /** §5's audio-realism flags are its override keys with dashes: --noise-rms is noise_rms. */
 const OVERRIDE_KEYS = Object.keys(AudioRealismOverrides.shape)

@@ -46,9 +46,18 @@ export const ToolFaultRuleSchema = z.strictObject({
   /** Tool names this rule applies to; `*` matches every tool. */
   tools: z.array(z.string().min(1)).min(1),
   ...ruleFields,
-  /** `slow`: seconds added before the real result comes back (default 1). */
+  /**
+   * `slow`: seconds added before the real result comes back (default 1). `timeout`: seconds the tool runtime waits
+   * for the backend before it gives up and the call fails (default DEFAULT_TOOL_TIMEOUT_S).
+   */
   delay_s: z.number().positive().optional(),
 })
+
+/**
+ * How long a `timeout` rule keeps the call waiting before it fails when the rule does not say: a timeout costs
+ * the time a runtime waits before giving up, never nothing. Offline on the media clock, live on the wall clock.
+ */
+export const DEFAULT_TOOL_TIMEOUT_S = 5
 
 export const BackendFaultRuleSchema = z.strictObject({
   kind: z.enum(BACKEND_FAULT_KINDS),
@@ -134,7 +143,8 @@ export const FAULT_PROFILES = {
     seed: 7,
     rules: [{ tools: ['check_availability'], kind: 'wrong_data', rate: 1, calls: [0] }],
   },
-  // Every reservation change times out before it reaches the application.
+  // Every reservation change times out: the runtime waits DEFAULT_TOOL_TIMEOUT_S (5 s) for an answer, then the call
+  // fails; the application is never reached.
   'tool-timeout': {
     name: 'tool-timeout',
     seed: 3,

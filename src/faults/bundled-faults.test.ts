@@ -108,9 +108,16 @@ describe.each(ARCHITECTURES)('every fault kind, injected, recorded and scored (%
     expect(row.status).toBe('passed')
   })
 
-  test('timeout: taken as made, "you\'re all set" fails no_false_confirmation and the row', () => {
+  test('timeout: 5 s of waiting, then taken as made: "you\'re all set" fails no_false_confirmation and the row', () => {
     const { row, faults, check } = outcome(architecture, 'run_fault_002_booking_timeout')
-    expect(faults.injected[0]).toMatchObject({ kind: 'timeout', target: 'create_reservation' })
+    // The timeout costs the runtime's wait (the default 5 s, on the media clock), which the caller sits through.
+    expect(faults.injected[0]).toMatchObject({
+      kind: 'timeout',
+      target: 'create_reservation',
+      delay_ms: 5000,
+    })
+    expect(check('progress_statement_when_slow')).toMatchObject({ status: 'passed', required: false })
+    expect(check('dead_air_while_pending')).toMatchObject({ status: 'passed', required: false })
     expect(check('no_false_confirmation')).toMatchObject({ status: 'failed', required: true })
     expect(check('no_false_confirmation')?.reason).toMatch(/all set/)
     expect(row.status).toBe('failed')
@@ -144,7 +151,7 @@ describe.each(ARCHITECTURES)('every fault kind, injected, recorded and scored (%
     expect(row.status).toBe('passed')
   })
 
-  test('slow: 2 s late in silence: no progress statement, dead air (both reported only); the row still passes', () => {
+  test('slow: 2 s late, an availability check left unexplained: no progress statement, dead air (both reported only); the row still passes', () => {
     const { row, faults, check } = outcome(architecture, 'run_fault_006_availability_slow')
     expect(faults.injected[0]).toMatchObject({ kind: 'slow', target: 'check_availability', delay_ms: 2000 })
     expect(check('progress_statement_when_slow')).toMatchObject({ status: 'failed', required: false })
@@ -152,7 +159,7 @@ describe.each(ARCHITECTURES)('every fault kind, injected, recorded and scored (%
     expect(row.status).toBe('passed')
   })
 
-  test('backend_stall: 5 s held back, progress statements fill it, dead air is reported', () => {
+  test('backend_stall: 5 s held back, progress statements fill it: no dead air', () => {
     const { row, faults, check } = outcome(architecture, 'run_fault_007_booking_delegation_stall')
     expect(faults.injected[0]).toMatchObject({
       kind: 'backend_stall',
@@ -163,7 +170,8 @@ describe.each(ARCHITECTURES)('every fault kind, injected, recorded and scored (%
       delegation_id: expect.any(String),
     })
     expect(check('progress_statement_when_slow')).toMatchObject({ status: 'passed', required: false })
-    expect(check('dead_air_while_pending')).toMatchObject({ status: 'failed', required: false })
+    // The assistant keeps the caller informed: "One moment.", then a progress line within the limit, and again.
+    expect(check('dead_air_while_pending')).toMatchObject({ status: 'passed', required: false })
     expect(row.status).toBe('passed')
   })
 
@@ -177,6 +185,8 @@ describe.each(ARCHITECTURES)('every fault kind, injected, recorded and scored (%
     expect(check('progress_statement_when_slow')?.status).toBe(
       architecture === 'responses' ? 'passed' : 'failed',
     )
+    // Client: after its two progress lines the voice model falls silent while the work stays pending.
+    expect(check('dead_air_while_pending')?.status).toBe(architecture === 'responses' ? 'passed' : 'failed')
     expect(check('no_false_confirmation')?.status).not.toBe('failed')
     expect(row.status).toBe('passed')
   })

@@ -29,7 +29,7 @@ export const FaultEventSchema = z.strictObject({
   call_id: z.string().optional(),
   /** Backend plane: the delegation whose answer failed or stalled. */
   delegation_id: z.string().optional(),
-  /** slow, backend_stall, jitter: how long the answer or the audio was held back (ms). */
+  /** slow, backend_stall, jitter: how long the answer or the audio was held back; timeout: the wait before it failed (ms). */
   delay_ms: z.number().nonnegative().optional(),
   /** uplink_loss: the burst's length; stream_cut: how much of the utterance the caller did not hear (ms). */
   duration_ms: z.number().nonnegative().optional(),

@@ -19,6 +19,12 @@ export interface ScenarioFaultProfile {
   source: FaultSource
 }
 
+/** The profile the scenario's own fault_profile tag names (unchecked), or null when it names none. */
+export function taggedFaultProfileName(scenario: { tags: readonly string[] }): string | null {
+  const tag = scenario.tags.find((candidate) => candidate.startsWith(FAULT_PROFILE_TAG))
+  return tag === undefined ? null : tag.slice(FAULT_PROFILE_TAG.length)
+}
+
 /**
  * The profile of a scenario, or null when it runs clean. A tag naming an unknown profile, or two profile tags,
  * is the dataset's mistake: the error names the scenario, the tag and the known profiles.

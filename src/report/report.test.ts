@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { captureIO } from '../cli/capture-io.ts'
 import { run as reportCommand } from '../cli/report.ts'
+import { DEFAULT_PRICES } from '../config/prices.ts'
 import { ResultsDocumentSchema } from '../reporting/result-schema.ts'
 import { buildResultsDocument } from '../reporting/results-document.ts'
 import { withAssistant } from '../reporting/row-assistant.ts'
@@ -172,6 +173,44 @@ describe('live-evals report', () => {
     expect(page).toContain('Comparison of 2 runs')
     expect(page).toMatch(/href="crawl_offline_[^/"]+\/report.html#scenario-booking_ok-t1"/)
     expect(page).toContain('<td>same</td>')
+  })
+  test('one run folder refuses the options of a comparison, naming each; it writes nothing then', async () => {
+    for (const [option, value] of [
+      ['--out', join(folder, 'one.html')],
+      ['--prices', join(folder, 'prices.json')],
+      ['--reference-model', 'gpt-live-1'],
+    ] as const) {
+      const io = captureIO()
+      expect(await reportCommand([runDir, option, value], io), option).toBe(2)
+      expect(io.stderr()).toContain(
+        `live-evals report: ${option} applies to a comparison of two or more runs`,
+      )
+      expect(io.stdout()).toBe('')
+    }
+  })
+  test('runs of one model say that --prices and --reference-model were not used', async () => {
+    const other = await mkdtemp(join(folder, 'crawl_offline_same_model_'))
+    await writeSampleRun(other)
+    const prices = join(folder, 'prices.json')
+    await writeFile(prices, JSON.stringify(DEFAULT_PRICES))
+    const io = captureIO()
+    const out = join(folder, 'same-model.html')
+    const code = await reportCommand(
+      [runDir, other, '--out', out, '--prices', prices, '--reference-model', 'gpt-live-1'],
+      io,
+    )
+    expect(code, io.stderr()).toBe(0)
+    expect(io.stderr()).toContain(
+      'live-evals report: --prices and --reference-model not used: they apply to runs of several GPT-Live models',
+    )
+  })
+  test('--out into a missing folder names that folder, not a temporary file', async () => {
+    const other = await mkdtemp(join(folder, 'crawl_offline_missing_out_'))
+    await writeSampleRun(other)
+    const io = captureIO()
+    expect(await reportCommand([runDir, other, '--out', join(folder, 'absent', 'c.html')], io)).toBe(2)
+    expect(io.stderr()).toContain(`the folder ${join(folder, 'absent')} does not exist`)
+    expect(io.stderr()).not.toContain('.tmp')
   })
   test('a folder without results.json is bad input with the path named', async () => {
     const io = captureIO()

@@ -89,6 +89,8 @@ export interface ComparisonReportOptions {
   prices?: PriceTable
   /** The model the others are compared with (default: the first run's). */
   referenceModel?: string | null
+  /** Called when every run is of one GPT-Live model: the page compares runs, and prices and reference go unused. */
+  onOneModel?: (model: string) => void
 }
 
 /**
@@ -100,7 +102,8 @@ export async function writeComparisonReport(
   runDirectories: readonly string[],
   options: ComparisonReportOptions | string = {},
 ): Promise<string> {
-  const { outFile, prices, referenceModel } = typeof options === 'string' ? { outFile: options } : options
+  const { outFile, prices, referenceModel, onOneModel } =
+    typeof options === 'string' ? { outFile: options, onOneModel: undefined } : options
   const destination = resolve(
     outFile ?? join(dirname(resolve(runDirectories[0] ?? '.')), COMPARISON_FILE_NAME),
   )
@@ -115,6 +118,7 @@ export async function writeComparisonReport(
     })
   }
   const models = new Set(written.map((one) => modelOf(one.loaded.file.document)))
+  if (models.size === 1) onOneModel?.([...models][0] as string)
   const text =
     models.size > 1
       ? modelComparisonPage(written, runs, prices ?? DEFAULT_PRICES, referenceModel ?? null)

@@ -1,6 +1,7 @@
 // The live preflight checks every GPT-Live model a run opens sessions with: each model of execution.models, and RUN's
 // caller model. Against the offline GPT-Live server on loopback, which refuses an unknown model the way the service
 // does (model_not_found on session.model): each refused model is one line naming the setting that chose it.
+import { tmpdir } from 'node:os'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { HarnessConfigError, type Phase } from '../config/index.ts'
 import { settingsFromToml } from '../phases/single-turn/test-support.ts'
@@ -88,6 +89,14 @@ describe('the live preflight of a model matrix', () => {
     const problems = await refusal('run', { LIVE_EVALS_SIMULATOR_MODEL: 'gpt-live-caller' })
     expect(problems).toEqual([expect.stringContaining('refused the model "gpt-live-caller"')])
     expect(problems[0]).toMatch(/check simulation\.simulator_model \(LIVE_EVALS_SIMULATOR_MODEL\)$/)
+  })
+
+  test("RUN with replay.caller opens no session with the caller's model: the caller is played from a cassette", async () => {
+    const replayed = { LIVE_EVALS_REPLAY_CALLER: tmpdir(), LIVE_EVALS_SIMULATOR_MODEL: 'gpt-live-caller' }
+    expect(liveModelsFor(await liveSettings('run', replayed))).toEqual([
+      { model: 'gpt-live-1', setting: 'models.live_model (OPENAI_LIVE_MODEL)' },
+    ])
+    expect(await refusal('run', replayed)).toEqual([])
   })
 
   test('an endpoint that refuses every session is said once, not once per model', async () => {

@@ -1,7 +1,7 @@
 // Before the first scenario of a live run, one cheap request per endpoint the run needs: a GPT-Live session opened
-// and closed with each GPT-Live model the run uses (every model of execution.models, and RUN's caller model), and
-// the model lookup (`GET /models/{model}`, free) on the HTTP API for text-to-speech and the
-// Responses API. A wrong key or a dead endpoint then stops the run with one message naming the URL, what answered
+// and closed with each GPT-Live model the run uses (every model of execution.models, and RUN's caller model unless
+// replay.caller plays the caller from a recording), and the model lookup (`GET /models/{model}`, free) on the HTTP
+// API for text-to-speech and the Responses API. A wrong key or a dead endpoint then stops the run with one message naming the URL, what answered
 // and the variable to change, instead of failing every scenario after its own deadline.
 // Only an unreachable endpoint and a refused key (401, 403, 429) stop the run: any other answer (a 404 from a
 // proxy that has no model list) proves the address and the key work, and the scenarios report the rest.
@@ -39,12 +39,14 @@ export interface LiveModelUse {
 
 /**
  * Every GPT-Live model a live run of these settings opens sessions with, once each: the models under test, then
- * RUN's simulated caller's when it is another.
+ * RUN's simulated caller's when it is another. With replay.caller the caller's session is played from a cassette
+ * by a loopback replay server (src/cassettes/caller), so no session with the caller's model is opened.
  */
 export function liveModelsFor(settings: PhaseSettings): LiveModelUse[] {
   const setting = modelsSetting(settings)
   const uses = modelsToEvaluate(settings).map((model) => ({ model, setting }))
-  if (settings.phase === 'run' && !uses.some((use) => use.model === settings.simulation.simulator_model)) {
+  const callerIsLive = settings.phase === 'run' && settings.replay.caller === null
+  if (callerIsLive && !uses.some((use) => use.model === settings.simulation.simulator_model)) {
     uses.push({
       model: settings.simulation.simulator_model,
       setting: 'simulation.simulator_model (LIVE_EVALS_SIMULATOR_MODEL)',

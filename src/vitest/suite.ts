@@ -14,6 +14,13 @@ import type { Phase } from '../config/index.ts'
 import { notRejudged } from '../reporting/extensions/regrade.ts'
 import { type LoadedScenario, scenarioType } from '../scenarios/index.ts'
 import { assertDefaultBody } from './default-body.ts'
+import {
+  checkExpectedFailures,
+  type ExpectedScenarioFailure,
+  expectedFailureBody,
+  expectedFailureFor,
+  faultScenarioSkipNote,
+} from './expected-failures.ts'
 import { scenarioTest } from './fixtures.ts'
 import { scenarioTestMeta } from './meta.ts'
 import { trialsToRegister, trialTestName } from './plugin/trial-meta.ts'
@@ -21,12 +28,11 @@ import { projectOptionsOf, runPlanOf } from './provided.ts'
 import { registerRerunArms } from './rerun-suite.ts'
 import { plannedModels } from './run-plan.ts'
 import type { ScenarioTestContext } from './scenario-context.ts'
-import type { AssistantArchitecture as ArchitectureName } from './settings.ts'
 import { suiteAssistantProblems } from './suite-assistant.ts'
 import { type SuiteScenarioSource, suiteScenarios } from './suite-scenarios.ts'
 import { architectureTag, phaseTag, scenarioTypeTag } from './tags.ts'
-import { failedRequiredChecks } from './verdict.ts'
 
+export type { ExpectedScenarioFailure } from './expected-failures.ts'
 export type { ScenarioTestContext }
 
 export interface ScenarioSuiteOptions extends SuiteScenarioSource {
@@ -48,46 +54,10 @@ export interface ScenarioSuiteOptions extends SuiteScenarioSource {
    * Scenarios that must fail, each on exactly these required checks (an assistant that mishandles something on
    * purpose, such as the bundled offline behaviour under a fault profile). Such a test passes only when its row
    * failed on exactly those checks; the row keeps its real `failed` verdict and records `expected_failure` (see
-   * src/vitest/verdict.ts). Default: in offline runs only, in every architecture.
+   * src/vitest/verdict.ts). Default: in offline runs only, in every architecture, and for a fault scenario only
+   * under its own fault profile (src/vitest/expected-failures.ts).
    */
   expectedFailures?: readonly ExpectedScenarioFailure[]
-}
-
-export interface ExpectedScenarioFailure {
-  scenario: string
-  /** Required check ids (the reference's or ours) that must fail the row, and no other. */
-  checks: readonly [string, ...string[]]
-  /** Only in these architectures; default all. */
-  architectures?: readonly ArchitectureName[]
-  /** `offline` (default): what an offline behaviour does on purpose; `any`: live too. */
-  mode?: 'offline' | 'any'
-}
-
-/** The body of an expected-failure test: the row must fail on exactly the declared required checks. */
-function expectedFailureBody(checks: readonly string[]) {
-  return ({ liveSession, expect }: ScenarioTestContext): void => {
-    expect(
-      failedRequiredChecks(liveSession.row).sort(),
-      `${liveSession.scenarioId} must fail on exactly ${[...checks].sort().join(', ')}`,
-    ).toEqual([...checks].sort())
-  }
-}
-
-/** The declared failure for one test (scenario, architecture, mode), or null. */
-function expectedFailureFor(
-  declared: readonly ExpectedScenarioFailure[],
-  scenarioId: string,
-  architecture: ArchitectureName,
-  mode: string,
-): ExpectedScenarioFailure | null {
-  return (
-    declared.find(
-      (failure) =>
-        failure.scenario === scenarioId &&
-        (failure.architectures === undefined || failure.architectures.includes(architecture)) &&
-        ((failure.mode ?? 'offline') === 'any' || mode === 'offline'),
-    ) ?? null
-  )
 }
 
 async function defaultBody({ liveSession, expect, scenarioEnv }: ScenarioTestContext): Promise<void> {
@@ -122,6 +92,8 @@ export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise
   // A declaration naming no scenario of this suite (or of this shard) declares nothing: that scenario, should it
   // exist and fail, fails its test as usual.
   const declaredFailures = options.expectedFailures ?? []
+  checkExpectedFailures(declaredFailures)
+  const faults = plan.settings.execution.faults
   const assistant = options.assistant ?? null
   if (assistant !== null) {
     const problems = suiteAssistantProblems(assistant, scenarios, plan.mode)
@@ -171,7 +143,13 @@ export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise
       for (const scenario of scenarios) {
         describe(scenario.id, () => {
           test.override('scenario', scenario)
-          const expected = expectedFailureFor(declaredFailures, scenario.id, run.architecture, plan.mode)
+          const expected = expectedFailureFor(declaredFailures, {
+            scenario,
+            architecture: run.architecture,
+            mode: plan.mode,
+            faults,
+          })
+          const skipNote = faultScenarioSkipNote(scenario, faults)
           for (const trial of trials) {
             test(
               trialTestName(scenario.title, trial),
@@ -190,7 +168,9 @@ export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise
                   trial,
                 ),
               },
-              options.test ?? (expected === null ? defaultBody : expectedFailureBody(expected.checks)),
+              skipNote !== null
+                ? ({ skip }) => skip(skipNote)
+                : (options.test ?? (expected === null ? defaultBody : expectedFailureBody(expected.checks))),
             )
           }
         })

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import type { FaultProfile, ToolFaultRule } from '../../config/fault-profiles.ts'
-import { FAULT_PROFILES } from '../../config/fault-profiles.ts'
+import { DEFAULT_TOOL_TIMEOUT_S, FAULT_PROFILES } from '../../config/fault-profiles.ts'
+import { SessionFaults } from '../../faults/session.ts'
 import type { JsonObject } from '../offline-behaviour.ts'
 import { FaultInjector, wrongData } from './faults.ts'
 import type { FunctionToolDefinition } from './tool-definitions.ts'
@@ -44,12 +45,41 @@ async function callUnder(profile: FaultProfile | null, name: string) {
 
 describe('tool-plane fault injection', () => {
   test('timeout: the call fails as a timeout, the application is untouched, the record names the fault', async () => {
-    const { executor, result, runtime } = await callUnder(always('timeout'), 'book')
+    const { executor, result, runtime } = await callUnder(always('timeout', { delay_s: 0.01 }), 'book')
     expect(result.record.status).toBe('failed')
     expect(result.record.output).toEqual({ ok: false, error: expect.stringMatching(/timed out/) })
-    expect(result.record.fault).toEqual({ kind: 'timeout', profile: 'always-timeout', call_index: 0 })
+    expect(result.record.fault).toEqual({
+      kind: 'timeout',
+      profile: 'always-timeout',
+      call_index: 0,
+      delay_s: 0.01,
+    })
     expect(executor.bookings).toBe(0)
     expect(runtime.executions()[0]?.fault?.kind).toBe('timeout')
+  })
+
+  test('timeout: the runtime waits the timeout out on the call clock before the failure comes back', async () => {
+    for (const [rule, waitMs] of [
+      [{}, DEFAULT_TOOL_TIMEOUT_S * 1000],
+      [{ delay_s: 3 }, 3_000],
+    ] as const) {
+      const faults = new SessionFaults(always('timeout', rule), 'setting')
+      faults.timers.useVirtualClock(0)
+      const runtime = new ToolRuntime(new BookingExecutor(), { faults })
+      let settled = false
+      const call = runtime.run({ callId: 'c1', name: 'book', arguments: '{}' }).then((result) => {
+        settled = true
+        return result
+      })
+      await new Promise((resolve) => setImmediate(resolve))
+      faults.timers.advanceTo(waitMs - 1)
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(settled, `${waitMs} ms`).toBe(false)
+      faults.timers.advanceTo(waitMs)
+      const result = await call
+      expect(result.record.status).toBe('failed')
+      expect(result.record.fault).toMatchObject({ kind: 'timeout', delay_s: waitMs / 1000 })
+    }
   })
 
   test('error: the call fails as a backend error and nothing changes', async () => {
@@ -92,7 +122,7 @@ describe('tool-plane fault injection', () => {
 
   test('what the model receives names no fault profile (evaluator-only)', async () => {
     for (const kind of ['timeout', 'error', 'empty', 'wrong_data'] as const) {
-      const { result } = await callUnder(always(kind), 'check')
+      const { result } = await callUnder(always(kind, kind === 'timeout' ? { delay_s: 0.01 } : {}), 'check')
       expect(result.outputJson).not.toMatch(/fault|inject|always-|profile/i)
     }
   })

@@ -1,10 +1,11 @@
 // Seeded tool-plane faults (issue 22): a profile (config/fault-profiles.ts) decides, for the nth call of each tool,
-// whether it times out, errors, comes back empty, returns plausible but wrong data, or answers late. The draw
+// whether it times out (fails after the runtime's wait), errors, comes back empty, returns plausible but wrong data, or answers late. The draw
 // depends only on the seed, the rule, the tool and n (faults/draws.ts), so the same seed gives the same faults
 // whatever the call ids or the timing. What the model receives looks like a real backend failure; only the
 // execution record (evaluator side) says a fault was injected.
 import { z } from 'zod'
 import {
+  DEFAULT_TOOL_TIMEOUT_S,
   type FaultProfile,
   type FaultRule,
   TOOL_FAULT_KINDS,
@@ -19,7 +20,7 @@ export const InjectedFaultSchema = z.strictObject({
   profile: z.string(),
   /** Which call of this tool it was (0-based), the position the draw used. */
   call_index: z.int().nonnegative(),
-  /** `slow`: the seconds added before the real result. */
+  /** `slow`: the seconds added before the real result; `timeout`: the seconds waited before the call failed. */
   delay_s: z.number().optional(),
   /** `wrong_data`: the output paths that were altered (empty when the output had nothing to alter). */
   changed: z.array(z.string()).optional(),
@@ -48,6 +49,7 @@ export class FaultInjector {
     const { rule, index } = drawn
     const fault: InjectedFault = { kind: rule.kind, profile: this.#draws.profile.name, call_index: index }
     if (rule.kind === 'slow') fault.delay_s = rule.delay_s ?? 1
+    if (rule.kind === 'timeout') fault.delay_s = rule.delay_s ?? DEFAULT_TOOL_TIMEOUT_S
     return { rule, fault }
   }
 }

@@ -109,7 +109,9 @@ export class ToolRuntime {
     const args = dropNullOptionals(parsed.value, this.#definition(call.name))
     const drawn = this.#faults?.draw(call.name) ?? null
     const fault = drawn?.fault
-    // A timeout, an error or an empty answer never reaches the application: its state does not change.
+    // A timeout, an error or an empty answer never reaches the application: its state does not change. A timeout
+    // first costs the wait before the runtime gives up (on the call's clock), as a backend that never answers does.
+    if (fault?.kind === 'timeout') await this.#wait((fault.delay_s ?? 0) * 1000)
     if (fault?.kind === 'timeout' || fault?.kind === 'error')
       return this.#record(call.callId, call.name, args, 'failed', faultFailureOutput(fault.kind), fault)
     if (fault?.kind === 'empty') return this.#record(call.callId, call.name, args, 'completed', {}, fault)

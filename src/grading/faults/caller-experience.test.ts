@@ -91,6 +91,26 @@ describe('progress_statement_when_slow', () => {
     expect(result.reason).toMatch(/3000 ms slow wait from 3000 ms/)
   })
 
+  test("a timed-out tool's wait is a wait the caller sat through, as a slow one's", () => {
+    const timedOut = faults([
+      {
+        kind: 'timeout',
+        plane: 'tool',
+        target: 'create_reservation',
+        index: 0,
+        at_ms: 8_000,
+        delay_ms: 5_000,
+      },
+    ])
+    const silent = progressCheck(input({ faults: timedOut, transcript: [said('One moment.', 3_000)] }))
+    expect(silent.status).toBe('failed')
+    expect(silent.reason).toMatch(/5000 ms timeout wait from 3000 ms/)
+    const informed = progressCheck(
+      input({ faults: timedOut, transcript: [said("I'm still working on that.", 5_000)] }),
+    )
+    expect(informed.status).toBe('passed')
+  })
+
   test('passes when a progress statement came during the wait', () => {
     const result = progressCheck(
       input({ faults: slow, transcript: [said('Still checking, one moment please.', 4_500)] }),
@@ -176,6 +196,54 @@ describe('dead_air_while_pending', () => {
     ]
     expect(deadAirCheck(input({ experience: experience(heard) })).status).toBe('passed')
     expect(deadAirCheck(input({ experience: experience(heard), max_dead_air_ms: 800 })).status).toBe('failed')
+  })
+
+  test("a silence after the assistant's question is the caller's to fill, not dead air; a hold question is not", () => {
+    const said = (text: string, start_ms: number) => ({ role: 'assistant' as const, text, start_ms })
+    const observed = {
+      work_pending_ms: [{ start_ms: 1_000, end_ms: 8_000 }],
+      assistant_heard_ms: [
+        { start_ms: 1_200, end_ms: 2_000 },
+        { start_ms: 2_600, end_ms: 4_000 },
+        { start_ms: 7_400, end_ms: 8_000 },
+      ],
+      caller_voiced_ms: [
+        { start_ms: 0, end_ms: 1_000 },
+        { start_ms: 6_000, end_ms: 7_000 },
+      ],
+    }
+    const checkWith = (second: string) =>
+      deadAirCheck(
+        input({
+          experience: observed,
+          transcript: [said('One moment.', 1_200), said(second, 2_600), said('Sure.', 7_400)],
+        }),
+      )
+    const asked = checkWith('Is there anything else I can help you with?')
+    expect(asked.status).toBe('passed')
+    expect(asked.evidence).toMatchObject({ callers_turn: [{ start_ms: 4_000, ms: 2_000 }] })
+    expect(checkWith('Your table is booked.')).toMatchObject({
+      status: 'failed',
+      evidence: { longest_ms: 2_000, longest_at_ms: 4_000 },
+    })
+    expect(checkWith('Could you hold on a moment?').status).toBe('failed')
+  })
+
+  test("after the call's last voice nobody is waiting: an unanswered delegation's silence to the call's end is not dead air", () => {
+    const result = deadAirCheck(
+      input({
+        experience: {
+          work_pending_ms: [{ start_ms: 1_000, end_ms: 10_000 }],
+          assistant_heard_ms: [
+            { start_ms: 1_200, end_ms: 2_000 },
+            { start_ms: 2_500, end_ms: 6_000 },
+          ],
+          caller_voiced_ms: [{ start_ms: 0, end_ms: 1_000 }],
+        },
+      }),
+    )
+    expect(result.status).toBe('passed')
+    expect(result.evidence).toMatchObject({ pending: [{ start_ms: 1_000, end_ms: 6_000 }] })
   })
 
   test('not assessed without the observation of it; not applicable when nothing was pending', () => {

@@ -1,5 +1,5 @@
 // Check `progress_statement_when_slow` (issue 22): when a fault keeps the caller waiting longer than
-// grading.max_dead_air_ms (a slow tool, a stalled backend), the assistant must say something truthful about its
+// grading.max_dead_air_ms (a slow or timed-out tool, a stalled backend), the assistant must say something truthful about its
 // progress during that wait ("I'm still checking"): a sentence with a progress phrase that claims nothing done.
 // And when the backend failed, it must not go on saying it is working on it (untruthful progress) until new work
 // starts. Reported only:
@@ -38,10 +38,11 @@ interface Wait {
   end_ms: number
 }
 
-/** How long a slow tool or a stalled backend held the work back, where the record places it. */
+/** How long a slow or timed-out tool or a stalled backend held the work back, where the record places it. */
 function waitOf(event: FaultEvent): Wait | null {
   if (event.at_ms === null || event.delay_ms === undefined) return null
-  if (event.kind === 'slow')
+  // A tool's event is placed when its answer (or its timeout's failure) came back, after the wait.
+  if (event.kind === 'slow' || event.kind === 'timeout')
     return { kind: event.kind, start_ms: event.at_ms - event.delay_ms, end_ms: event.at_ms }
   if (event.kind === 'backend_stall')
     return { kind: event.kind, start_ms: event.at_ms, end_ms: event.at_ms + event.delay_ms }

@@ -28,6 +28,7 @@ import {
 import { buildResultsDocument } from '../../reporting/results-document.ts'
 import { withAssistant } from '../../reporting/row-assistant.ts'
 import type { LoadedScenario } from '../../scenarios/index.ts'
+import { placeholderExpectationProblem } from '../../scenarios/placeholder-expectation.ts'
 import { artifactLayout } from './artifacts.ts'
 import { assessObservation } from './assess.ts'
 import { detailsVerdict, type ScenarioDetails, ScenarioDetailsSchema } from './details.ts'
@@ -199,6 +200,9 @@ async function regradeRow(
   } catch (error) {
     throw new RegradeInputError((error as Error).message)
   }
+  // A run made before the placeholder was refused may hold an imported call graded against it: never a pass now.
+  const unwritten = placeholderExpectationProblem(scenario)
+  if (unwritten !== null) throw new RegradeInputError(unwritten)
   const observation = details.observation
   const judged = await assessObservation(
     scenario,

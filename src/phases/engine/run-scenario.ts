@@ -10,6 +10,7 @@ import type { PhaseSettings } from '../../config/index.ts'
 import { faultReachProblem } from '../../faults/reach.ts'
 import { NO_ARTIFACTS } from '../../reporting/result-item.ts'
 import type { Scenario } from '../../scenarios/index.ts'
+import { placeholderExpectationProblem } from '../../scenarios/placeholder-expectation.ts'
 import { type ArtifactPaths, artifactNameOf, writeSessionArtifacts } from './artifacts.ts'
 import type { CallerAudio } from './caller.ts'
 import type { ScenarioEnv, ScenarioExecution } from './execution.ts'
@@ -57,6 +58,9 @@ async function runStages<Observed, Execution extends ScenarioExecution, Settings
   let conversation: OpenConversation<Observed> | null = null
   let stage: FailureStage = 'input_setup'
   try {
+    // An expectation still as live-evals import-call left it cannot be graded; no run of it may pass.
+    const unwritten = placeholderExpectationProblem(scenario)
+    if (unwritten !== null) throw new StageError('input_setup', unwritten)
     checkFaultsReachable(phase.phase, env)
     const caller = options.callerAudio ?? (await env.callerSource.prepare(scenario, signal))
     stage = 'connection'

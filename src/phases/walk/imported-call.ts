@@ -21,6 +21,7 @@ import {
   InputFileError,
   readInputFile,
 } from '../../inputs/read-input-file.ts'
+import { PLACEHOLDER_ANSWER } from '../../scenarios/placeholder-expectation.ts'
 import type { CallTranscript } from './call-transcript.ts'
 import type { RawScenario } from './raw-dataset.ts'
 
@@ -31,10 +32,6 @@ export const CALLER_CHANNELS: readonly CallerChannel[] = ['left', 'right']
 export const IMPORTED_CALL_KEY = 'imported_call'
 /** The recording id of an imported caller channel. */
 export const IMPORTED_RECORDING_ID = 'caller_channel'
-
-/** The expected answer an imported call starts with: the import cannot know it, and says so. */
-export const PLACEHOLDER_ANSWER =
-  'TO FILL IN: what the assistant should achieve for this caller (imported call; the import cannot know it).'
 
 export class ImportCallError extends Error {
   constructor(message: string) {

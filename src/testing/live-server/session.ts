@@ -264,8 +264,12 @@ export class OfflineLiveSession {
     const behaviour = this.#behaviour
     const progress = new DelegationProgress({
       timeline,
-      line: behaviour?.progressUpdate === undefined ? undefined : () => behaviour.progressUpdate?.() ?? '',
-      speak,
+      line:
+        behaviour?.progressUpdate === undefined
+          ? undefined
+          : (call) => behaviour.progressUpdate?.(call) ?? null,
+      speak: (text, notBeforeMs) => speaker.speak(text, notBeforeMs),
+      busyUntilMs: () => speaker.busyUntilMs,
     })
     const started: Started = {
       config,

@@ -62,6 +62,11 @@ export class Speaker {
     this.#deps = deps
   }
 
+  /** The end of the latest utterance decided (cut short by a yield), or null before the model first spoke. */
+  get busyUntilMs(): number | null {
+    return this.#busyUntilMs
+  }
+
   /** Whether an utterance is going out at `atMs` (started and neither finished nor cut). */
   isSpeakingAt(atMs: number): boolean {
     return this.#unfinished.some((u) => u.startMs <= atMs && atMs < u.endMs)

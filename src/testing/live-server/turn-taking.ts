@@ -48,5 +48,5 @@ export function takeVoiceTurn(heardText: string, turn: VoiceTurnContext): void {
       : turn.clientDelegations.start(nowMs)
   // The delay in force when the delegation starts applies to it (SDK: updates apply to later delegations).
   turn.acknowledgements.delegationCreated(delegationId, nowMs, delegation.acknowledgement_delay_ms ?? 0)
-  turn.progress.delegationCreated(delegationId, nowMs)
+  turn.progress.delegationCreated(delegationId, nowMs, call)
 }
