@@ -71,7 +71,10 @@ describe('cassette files', () => {
   test('a cassette that does not match the schema, or whose audio file is short, is refused by name', async () => {
     const folder = join(dir, 'broken')
     await mkdir(folder)
-    await writeFile(join(folder, 'cassette.json'), JSON.stringify({ header: { cassette_version: 1 } }))
+    await writeFile(
+      join(folder, 'cassette.json'),
+      JSON.stringify({ header: { cassette_version: CASSETTE_VERSION } }),
+    )
     await expect(readCassette(dir, 'broken')).rejects.toThrow(
       /^Cassette broken .* does not match the schema at header/,
     )

@@ -53,10 +53,13 @@ export class CassetteRecorder implements SessionTap {
     const startedAt = performance.now()
     const response = await fetch(input, init)
     const bytes = new Uint8Array(await response.arrayBuffer())
+    // The answer is here, body and all: from now on the harness can act on it.
+    const answeredSeq = this.#seq++
     const durationMs = Math.round((performance.now() - startedAt) * 10) / 10
     const responseType = response.headers.get('content-type')
     this.#http.push({
       seq,
+      answered_seq: answeredSeq,
       method,
       path: redactString(`${url.pathname}${url.search}`, this.#redaction),
       request,

@@ -256,13 +256,14 @@ describe('a cassette that cannot answer this run fails loudly, by name', () => {
     const file = join(cassettes, `${SCENARIO}__client`, 'cassette.json')
     const original = await readFile(file, 'utf8')
     const document = JSON.parse(original)
-    document.header.cassette_version = 2
+    // Version 1 placed no HTTP answer on the recording's order (answered_seq): a replay cannot play it.
+    document.header.cassette_version = 1
     await writeFile(file, JSON.stringify(document))
     try {
       const version = await executeLive(scenario, await replaySettings(), 'client', standIns, {
         register: false,
       })
-      expect(version.failure?.message).toContain('has format version 2; this live-evals reads version 1')
+      expect(version.failure?.message).toContain('has format version 1; this live-evals reads version 2')
       expect(cassetteOf(version).outcome).toBe('refused')
     } finally {
       await writeFile(file, original)

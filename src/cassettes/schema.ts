@@ -26,9 +26,14 @@
 // - Size. A cassette is bounded (MAX_CASSETTE_BYTES, JSON and PCM together): recording stops keeping data past it
 //   and the write fails with an error naming the cassette, never a truncated file.
 // - tool_executions: what the application's tools did (the observation's record), compared exactly on replay.
+// - Order (version 2). `seq` is one counter over everything that crosses the wire in the execution, both ways: a
+//   frame sent or received, an HTTP request when it is made and its answer when its body has arrived
+//   (`answered_seq`). Replay runs on the virtual media clock (replay-schedule.ts) and releases each recorded answer
+//   at its place in that order: after every request, command and audio frame the recording sent before it. Version 1
+//   knew only when a request was made, so its answers could not be placed; it is refused, to be recorded again.
 import { z } from 'zod'
 
-export const CASSETTE_VERSION = 1
+export const CASSETTE_VERSION = 2
 export const CASSETTE_FILE = 'cassette.json'
 /** JSON and PCM together; a 90-second RUN call of two sessions is about 20 MB of audio. */
 export const MAX_CASSETTE_BYTES = 128 * 1024 * 1024
@@ -72,14 +77,17 @@ const BodySchema = z.strictObject({
 export type HttpBody = z.infer<typeof BodySchema>
 
 export const HttpExchangeSchema = z.strictObject({
+  /** When the request was made (the execution's one order, see the header comment). */
   seq: z.int().nonnegative(),
+  /** When its answer had arrived, body and all, in the same order; replay releases the answer there. */
+  answered_seq: z.int().nonnegative(),
   method: z.string(),
   /** Path and query, never the host. */
   path: z.string(),
   request: BodySchema,
   status: z.int(),
   response: BodySchema,
-  /** How long the answer took (wall clock); replay answers after the same time, so what depends on it recurs. */
+  /** How long the answer took on the wall clock, for the record (replay places answers by `answered_seq`). */
   duration_ms: z.number().nonnegative(),
 })
 export type HttpExchange = z.infer<typeof HttpExchangeSchema>

@@ -2,7 +2,7 @@
 // metrics, usage, and the session's timeline and trace (for the artifacts).
 import type { InteractionMetrics } from '../../metrics/interaction.ts'
 import type { SingleTurnObservation } from '../../observability/observation.ts'
-import type { SessionTimeline } from '../../observability/timeline.ts'
+import type { ClockMode, SessionTimeline } from '../../observability/timeline.ts'
 import type { SessionTrace } from '../../observability/trace.ts'
 import type { UsageRecord } from '../../reporting/consumption.ts'
 
@@ -24,4 +24,6 @@ export interface ObservedConversation {
   delegationRecords: unknown
   /** Real time: how late each audio frame went out (the row's pacing error); null on the virtual clock. */
   frameLateness: number[] | null
+  /** The media clock's mode: real time live, virtual offline and in a replay. */
+  clockMode: ClockMode
 }

@@ -1,11 +1,12 @@
 // The live RUN conversation's options from the run's settings: both sessions on the configured GPT-Live endpoint
 // with the run's key, the caller's brief (built from simulation_parameters and input.text only), its own
 // reasoning backend, the completion observer (the only reader of evaluator-only facts), the preset on the
-// caller's voice, the call's timing rules, and the real-time media clock at 20 ms frames.
+// caller's voice, the call's timing rules, and the real-time media clock at 20 ms frames (in a replay, that
+// recording's frames on the virtual clock, synchronised with the replay server).
 import OpenAI from 'openai'
 import type { ScenarioApplication } from '../../assistants/architectures/index.ts'
 import { assistantModelsFromSettings } from '../../assistants/frontend/models.ts'
-import { cassetteFetch } from '../../cassettes/scope.ts'
+import { cassetteFetch, replayClock } from '../../cassettes/scope.ts'
 import type { RunSettings } from '../../config/index.ts'
 import { assistantVisibleInput, type Scenario } from '../../scenarios/index.ts'
 import type { ScenarioEnv } from '../engine/execution.ts'
@@ -60,7 +61,7 @@ export function liveConversationOptions(
     connections: { assistant: connection, caller: connection },
     observerFacts: observerFactsOf(scenario),
     backchannels: parameters.persona.backchannels,
-    clock: { mode: 'real_time', tickMs: LIVE_TICK_MS },
+    clock: { mode: 'real_time', tickMs: LIVE_TICK_MS, replay: replayClock() },
     preset: callerPreset(settings),
     assistantFirstPrompt,
     rules: liveCallRulesFrom(simulation),

@@ -40,6 +40,7 @@ export function observeSingleTurn(
     listenerProblems: session.listenerProblems,
     delegationRecords: assistant.delegations(),
     frameLateness: collected.frameLateness,
+    clockMode: collected.clockMode,
   }
 }
 

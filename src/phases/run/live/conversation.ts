@@ -25,7 +25,7 @@ import { FRAME_MS } from '../../../audio/pcm.ts'
 import type { LiveSessionOutcome } from '../../../live/index.ts'
 import type { ModelUsageEvent } from '../../../models/index.ts'
 import { type ClockMode, SessionTimeline } from '../../../observability/timeline.ts'
-import { MediaClock } from '../../engine/media-clock.ts'
+import { MediaClock, type ReplaySync } from '../../engine/media-clock.ts'
 import { describeError, StageError } from '../../engine/stage.ts'
 import { assistantCutOff, terminationWithCutOff } from '../cut-off.ts'
 import { CompletionDrain } from '../drain.ts'
@@ -55,8 +55,12 @@ export interface LiveConversationOptions extends ParticipantOptions {
   observerFacts: ObserverFacts
   /** The persona's own backchannels, for action inference. */
   backchannels: readonly string[]
-  /** Live: real time; the offline tests: virtual. `tickMs` is simulation.tick_ms. */
-  clock: { mode: ClockMode; tickMs: number }
+  /**
+   * Live: real time; the offline tests: virtual. `tickMs` is simulation.tick_ms. `replay` (a replay's
+   * synchronisation with its replay server) plays the real-time call it recorded on the virtual clock: the call
+   * keeps its real-time rules (nothing waits for the observer), only the clock no longer waits for the wall.
+   */
+  clock: { mode: ClockMode; tickMs: number; replay?: ReplaySync | null }
   /** The acoustic preset on the caller's voice (simulation.condition and seed). */
   preset: { condition: string; seed: number; overrides?: unknown; baseDirectory?: string }
   /** Assistant first: the prompt file's text, sent unchanged; null: the caller speaks first. */
@@ -131,7 +135,8 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
   const loop: CallLoop = {
     mode,
     clock: new MediaClock({
-      mode,
+      mode: options.clock.replay ? 'virtual' : mode,
+      replay: options.clock.replay ?? null,
       stepMs: options.clock.tickMs,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     }),
@@ -258,7 +263,7 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
       failure: observer?.failure ?? null,
     },
     audio_realism: audioRealism,
-    clock_mode: mode,
+    clock_mode: loop.clock.mode,
     relay_lateness_ms: loop.clock.frameLateness(),
     failure,
   }
