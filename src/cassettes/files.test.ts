@@ -45,6 +45,7 @@ const cassette: Cassette = {
   ],
   http: [],
   tool_executions: null,
+  pacing: null,
 }
 
 describe('cassette files', () => {

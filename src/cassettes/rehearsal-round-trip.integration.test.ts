@@ -1,8 +1,9 @@
 // Record once against the dress-rehearsal server, replay with no server and no key, through Vitest as a user runs
 // it: the fixture project's CRAWL spec in a child Vitest, LIVE_EVALS_MODE=live LIVE_EVALS_RECORD=1 against the
 // rehearsal server (both architectures, real-time pacing), then LIVE_EVALS_MODE=replay with the server closed and
-// every OpenAI variable unset. Every row's status, checks and metrics equal the recorded run's (ids and times
-// aside), the replay tally is printed, and the recorded key is in no cassette.
+// every OpenAI variable unset. Every row's status, checks and metrics equal the recorded run's, times included (only
+// its provenance and cassette block say how it was produced), the replay tally is printed, and the recorded key is
+// in no cassette.
 import { readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -70,17 +71,10 @@ afterAll(async () => {
   if (dir !== '') await rm(dir, { recursive: true, force: true })
 })
 
+/** A row without what says how it was produced: its provenance (replay, the virtual clock) and its cassette block. */
 const comparable = (row: unknown) =>
   JSON.parse(
-    JSON.stringify(row, (key, value) =>
-      /(_ms|_seconds|_at|latency|duration|session_id|artifacts|rationale)$/.test(key) ||
-      key === 'cassette' ||
-      // How late this run's own frames went out: a measurement of the harness, like a latency.
-      key === 'pacing' ||
-      key === 'provenance'
-        ? undefined
-        : value,
-    ),
+    JSON.stringify(row, (key, value) => (key === 'provenance' || key === 'cassette' ? undefined : value)),
   )
 
 describe('record against the dress rehearsal, replay keyless through Vitest', () => {

@@ -1,34 +1,27 @@
 // When a replay delivers what the recording received: the recording's one order (`seq`, over every frame both ways,
 // every HTTP request and every HTTP answer) played on the replay's virtual media clock.
 //
-// A received item (a frame, an HTTP answer) is *due* once everything the recording sent before it has been heard
-// now (matched, or given up by a lenient replay), and due items go out in the recorded order, at the moments the
-// recording allows:
-// - while the media clock synchronises before a frame (one of its round trips is waiting): all of them;
-// - when the harness sends anything but audio (a command, a tool result, an HTTP request): at once, as the service
-//   answers what it is sent.
+// A received item is *due* once the recording's audio before it has been sent now (the media clock has reached its
+// place), and what it answers has been heard now (matched, or given up by a lenient replay): for a session's frame,
+// everything the recording sent on that session before it; for an HTTP answer, its own request. Nothing else holds
+// it: a session hears only its own socket and an HTTP server only its request, so an unrelated request the harness
+// makes later now (the judge's requests queue behind a limiter) never holds up another answer. Each channel's items
+// go out in the recorded order, at the moments the recording allows:
+// - while the media clock synchronises before a frame (one of its round trips is waiting): every due item;
+// - when the harness sends anything but audio (a command, a tool result, an HTTP request): every due item at once,
+//   as the service answers what it is sent.
 // Audio alone releases nothing: what the recording received after frame k goes out when the clock synchronises
 // before frame k+1, which is when the recording's harness had it, whatever the wall clock does now.
 //
 // A round trip (src/live/round-trip.ts, not part of any recording) is answered once its session has been given
-// everything the recording received before that session's next recorded frame, and the harness has sent on it what
-// the recording sent before that frame (a tool result, a delegation's answer), which it does in reaction to what
-// it was just given. If that does not come within HOLD_LIMIT_MS (the harness changed), the wait ends with a
-// divergence naming what is missing, and the recording's sends before the frame are given up so the replay can go on.
-
+// everything the recording received on it before the session's next recorded frame, and the harness has sent what
+// the recording sent before that frame on the session (a tool result, a delegation's answer) and over HTTP (a
+// backend round after a tool ran, an observer question), which it does in reaction to what it was just given or
+// after the previous frame. So the harness's own work lands between the same frames as in the recording (a tool
+// that completed before a frame is dated at that frame's step, as recorded). If that does not come within
+// HOLD_LIMIT_MS (the harness changed), the wait ends with a divergence naming what is missing, which is given up so
+// the replay can go on.
 import type { Cassette, CassetteFrame, HttpExchange } from './schema.ts'
-
-/** The index of the first value above `bound` in an ascending array (its length when there is none). */
-function firstAbove(values: readonly number[], bound: number): number {
-  let low = 0
-  let high = values.length
-  while (low < high) {
-    const middle = (low + high) >> 1
-    if ((values[middle] as number) > bound) high = middle
-    else low = middle + 1
-  }
-  return low
-}
 
 /** How long a round trip waits for what the recording sent before the next frame (wall clock; a bound). */
 export const HOLD_LIMIT_MS = 5_000
@@ -37,6 +30,7 @@ export type SendKind = 'append' | 'other' | 'http'
 
 export interface ScheduledSend {
   seq: number
+  /** A session's label, or one HTTP exchange's own channel. */
   channel: string
   kind: SendKind
   /** "session.commentary.append", "POST /v1/responses": names it in a divergence. */
@@ -61,56 +55,87 @@ export interface ScheduleHooks {
   missing(channel: string, sends: readonly ScheduledSend[]): void
 }
 
+/** Ascending seqs with a pointer to the first one not yet passed (heard, delivered). */
+class Cursor {
+  readonly seqs: number[] = []
+  index = 0
+
+  /** The first seq not passed yet; Infinity when all were. */
+  get head(): number {
+    return this.index < this.seqs.length ? (this.seqs[this.index] as number) : Number.POSITIVE_INFINITY
+  }
+
+  advance(passed: (seq: number) => boolean): void {
+    while (this.index < this.seqs.length && passed(this.seqs[this.index] as number)) this.index += 1
+  }
+}
+
+const cursorOf = (cursors: Map<string, Cursor>, channel: string): Cursor => {
+  let cursor = cursors.get(channel)
+  if (cursor === undefined) {
+    cursor = new Cursor()
+    cursors.set(channel, cursor)
+  }
+  return cursor
+}
+
 export class ReplaySchedule {
-  readonly #sends: ScheduledSend[]
-  readonly #items: ScheduledItem[]
   readonly #hooks: ScheduleHooks
+  readonly #sends = new Map<number, ScheduledSend>()
   readonly #heard = new Set<number>()
-  /** Index of the first send not yet heard: every send before it was. */
-  #frontier = 0
-  /** Index of the first item not yet delivered. */
-  #next = 0
-  readonly #waiting: WaitingRoundTrip[] = []
-  /** Each channel's recorded audio frames (seq, in order). */
-  readonly #frames = new Map<string, number[]>()
+  readonly #delivered = new Set<number>()
+  /** Every recorded audio frame, all sessions: the media clock's position is the first one not heard. */
+  readonly #audio = new Cursor()
+  /** Every recorded HTTP request, all exchanges. */
+  readonly #requests = new Cursor()
+  /** Per channel: its audio frames, its other sends, its items. */
+  readonly #frames = new Map<string, Cursor>()
+  readonly #commands = new Map<string, Cursor>()
+  readonly #received = new Map<string, Cursor>()
+  readonly #items: ScheduledItem[]
+  /** Index of the first item (all channels) not delivered yet. */
+  #firstUndelivered = 0
   /** Everything recorded but audio frames (seq, in order): what makes a gap between two frames not quiet. */
   readonly #events: number[]
+  readonly #waiting: WaitingRoundTrip[] = []
   #stopped = false
 
   constructor(sends: readonly ScheduledSend[], items: readonly ScheduledItem[], hooks: ScheduleHooks) {
-    this.#sends = [...sends].sort((a, b) => a.seq - b.seq)
-    this.#items = [...items].sort((a, b) => a.seq - b.seq)
     this.#hooks = hooks
-    for (const send of this.#sends) {
-      if (send.kind !== 'append') continue
-      const frames = this.#frames.get(send.channel) ?? []
-      frames.push(send.seq)
-      this.#frames.set(send.channel, frames)
+    const ordered = [...sends].sort((a, b) => a.seq - b.seq)
+    for (const send of ordered) {
+      this.#sends.set(send.seq, send)
+      if (send.kind === 'append') {
+        this.#audio.seqs.push(send.seq)
+        cursorOf(this.#frames, send.channel).seqs.push(send.seq)
+      } else {
+        cursorOf(this.#commands, send.channel).seqs.push(send.seq)
+        if (send.kind === 'http') this.#requests.seqs.push(send.seq)
+      }
     }
+    this.#items = [...items].sort((a, b) => a.seq - b.seq)
+    for (const item of this.#items) cursorOf(this.#received, item.channel).seqs.push(item.seq)
     this.#events = [
-      ...this.#sends.filter((send) => send.kind !== 'append').map((send) => send.seq),
+      ...ordered.filter((send) => send.kind !== 'append').map((send) => send.seq),
       ...this.#items.map((item) => item.seq),
     ].sort((a, b) => a - b)
   }
 
-  /**
-   * Whether the recording had nothing but audio between `channel`'s frame number `framesSent` (its last one sent
-   * now) and the next, and nothing before that is still owed: then no round trip is needed before the next frame.
-   */
-  quietBeforeFrame(channel: string, framesSent: number): boolean {
-    const frames = this.#frames.get(channel)
-    if (frames === undefined || framesSent >= frames.length) return false
-    const next = frames[framesSent] as number
-    if (this.#next < this.#items.length && (this.#items[this.#next] as ScheduledItem).seq < next) return false
-    const previous = framesSent === 0 ? Number.NEGATIVE_INFINITY : (frames[framesSent - 1] as number)
-    const after = firstAbove(this.#events, previous)
-    return after >= this.#events.length || (this.#events[after] as number) > next
-  }
-
   /** The recorded send `seq` was heard now (matched, or consumed as the closest one); its kind decides what follows. */
-  heard(seq: number, kind: SendKind): void {
+  heard(seq: number): void {
+    const send = this.#sends.get(seq)
+    if (send === undefined || this.#stopped) return
     this.#heard.add(seq)
-    this.#advance(kind !== 'append' || this.#waiting.length > 0)
+    const passed = (candidate: number) => this.#heard.has(candidate)
+    if (send.kind === 'append') {
+      this.#audio.advance(passed)
+      cursorOf(this.#frames, send.channel).advance(passed)
+    } else {
+      cursorOf(this.#commands, send.channel).advance(passed)
+      if (send.kind === 'http') this.#requests.advance(passed)
+    }
+    if (send.kind !== 'append' || this.#waiting.length > 0) this.#deliverDue()
+    this.#answerReady()
   }
 
   /** A round trip of `channel`'s media clock: answered once the recording's order allows (see the header). */
@@ -126,68 +151,64 @@ export class ReplaySchedule {
     this.#answerReady()
   }
 
+  /**
+   * Whether the recording had nothing but audio between `channel`'s frame number `framesSent` (its last one sent
+   * now) and the next, and nothing before that is still owed: then no round trip is needed before the next frame.
+   */
+  quietBeforeFrame(channel: string, framesSent: number): boolean {
+    const frames = this.#frames.get(channel)?.seqs
+    if (frames === undefined || framesSent >= frames.length) return false
+    const next = frames[framesSent] as number
+    const owed = this.#items[this.#firstUndelivered]
+    if (owed !== undefined && owed.seq < next) return false
+    const previous = framesSent === 0 ? Number.NEGATIVE_INFINITY : (frames[framesSent - 1] as number)
+    const after = firstAbove(this.#events, previous)
+    return after >= this.#events.length || (this.#events[after] as number) > next
+  }
+
   /** Nothing more is delivered or answered (a strict replay's first divergence, the end of the replay). */
   stop(): void {
     this.#stopped = true
     for (const waiting of this.#waiting.splice(0)) clearTimeout(waiting.timer)
   }
 
-  /** Moves the frontier past every heard send, delivers what is due (when allowed) and answers round trips. */
-  #advance(deliver: boolean): void {
-    while (this.#frontier < this.#sends.length && this.#heard.has(this.#seqAt(this.#frontier))) {
-      this.#frontier += 1
-    }
-    if (deliver) this.#deliverDue()
-    this.#answerReady()
+  #due(item: ScheduledItem): boolean {
+    return item.seq < this.#audio.head && item.seq < cursorOf(this.#commands, item.channel).head
   }
 
-  #seqAt(index: number): number {
-    return (this.#sends[index] as ScheduledSend).seq
-  }
-
-  /** The seq of the first send not yet heard (Infinity when all were). */
-  get #frontierSeq(): number {
-    return this.#frontier < this.#sends.length ? this.#seqAt(this.#frontier) : Number.POSITIVE_INFINITY
-  }
-
+  /** Delivers, in the recorded order, every due item whose channel has nothing earlier still waiting. */
   #deliverDue(): void {
-    while (!this.#stopped && this.#next < this.#items.length) {
-      const item = this.#items[this.#next] as ScheduledItem
-      if (item.seq > this.#frontierSeq) return
-      this.#next += 1
+    const blocked = new Set<string>()
+    for (let index = this.#firstUndelivered; index < this.#items.length && !this.#stopped; index++) {
+      const item = this.#items[index] as ScheduledItem
+      // Past the media clock's position nothing is due.
+      if (item.seq > this.#audio.head) break
+      if (this.#delivered.has(item.seq) || blocked.has(item.channel)) continue
+      if (!this.#due(item)) {
+        blocked.add(item.channel)
+        continue
+      }
+      this.#delivered.add(item.seq)
+      cursorOf(this.#received, item.channel).advance((seq) => this.#delivered.has(seq))
       this.#hooks.deliver(item)
     }
-  }
-
-  /** The recording's next audio frame on `channel` not yet heard: what a round trip there comes before. */
-  #cut(channel: string): number {
-    for (let index = this.#frontier; index < this.#sends.length; index++) {
-      const send = this.#sends[index] as ScheduledSend
-      if (send.channel === channel && send.kind === 'append' && !this.#heard.has(send.seq)) return send.seq
+    while (
+      this.#firstUndelivered < this.#items.length &&
+      this.#delivered.has((this.#items[this.#firstUndelivered] as ScheduledItem).seq)
+    ) {
+      this.#firstUndelivered += 1
     }
-    return Number.POSITIVE_INFINITY
   }
 
-  /** What `channel` still waits for before its next frame: its undelivered items and its unheard sends. */
+  /** Whether `channel` has had everything before its next recorded frame, both ways, and the HTTP requests. */
   #ready(channel: string): boolean {
-    const cut = this.#cut(channel)
+    const cut = cursorOf(this.#frames, channel).head
     if (cut === Number.POSITIVE_INFINITY) return true
-    for (let index = this.#next; index < this.#items.length; index++) {
-      const item = this.#items[index] as ScheduledItem
-      if (item.seq > cut) break
-      if (item.channel === channel) return false
-    }
-    return this.#missingBefore(channel, cut).length === 0
-  }
-
-  #missingBefore(channel: string, cut: number): ScheduledSend[] {
-    const missing: ScheduledSend[] = []
-    for (let index = this.#frontier; index < this.#sends.length; index++) {
-      const send = this.#sends[index] as ScheduledSend
-      if (send.seq > cut) break
-      if (send.channel === channel && send.kind !== 'append' && !this.#heard.has(send.seq)) missing.push(send)
-    }
-    return missing
+    return (
+      cursorOf(this.#received, channel).head > cut &&
+      cursorOf(this.#commands, channel).head > cut &&
+      this.#requests.head > cut
+    )
   }
 
   #answerReady(): void {
@@ -203,16 +224,23 @@ export class ReplaySchedule {
   /** The harness did not send what the recording sent before the frame: say so, give it up, and go on. */
   #giveUp(waiting: WaitingRoundTrip): void {
     if (this.#stopped || !this.#waiting.includes(waiting)) return
-    const cut = this.#cut(waiting.channel)
-    // Everything unheard before the frame, on any channel: the items of this one wait on all of it.
-    const unheard = this.#sends
-      .slice(this.#frontier)
-      .filter((send) => send.seq < cut && !this.#heard.has(send.seq))
-    const own = unheard.filter((send) => send.channel === waiting.channel)
-    this.#hooks.missing(waiting.channel, own.length > 0 ? own : unheard)
-    for (const send of unheard) this.#heard.add(send.seq)
-    this.#advance(true)
-    // Still not ready (nothing was missing but an item never became due): answer anyway, the divergence is named.
+    const cut = cursorOf(this.#frames, waiting.channel).head
+    const commands = cursorOf(this.#commands, waiting.channel)
+    const unheard = (cursor: Cursor) =>
+      cursor.seqs.slice(cursor.index).filter((seq) => seq < cut && !this.#heard.has(seq))
+    const missing = [...unheard(commands), ...unheard(this.#requests)]
+      .sort((a, b) => a - b)
+      .map((seq) => this.#sends.get(seq) as ScheduledSend)
+    this.#hooks.missing(waiting.channel, missing)
+    const passed = (seq: number) => this.#heard.has(seq)
+    for (const send of missing) {
+      this.#heard.add(send.seq)
+      cursorOf(this.#commands, send.channel).advance(passed)
+    }
+    this.#requests.advance(passed)
+    this.#deliverDue()
+    this.#answerReady()
+    // Still not ready (an item it waits for never became due): answer anyway; what is missing was named.
     if (this.#waiting.includes(waiting)) {
       this.#waiting.splice(this.#waiting.indexOf(waiting), 1)
       waiting.answer()
@@ -220,9 +248,24 @@ export class ReplaySchedule {
   }
 }
 
+/** The index of the first value above `bound` in an ascending array (its length when there is none). */
+function firstAbove(values: readonly number[], bound: number): number {
+  let low = 0
+  let high = values.length
+  while (low < high) {
+    const middle = (low + high) >> 1
+    if ((values[middle] as number) > bound) high = middle
+    else low = middle + 1
+  }
+  return low
+}
+
 export type ScheduledWhat =
   | { type: 'frame'; frame: CassetteFrame }
   | { type: 'answer'; exchange: HttpExchange }
+
+/** The channel of one HTTP exchange: its request and its answer, and nothing else. */
+export const httpChannelOf = (exchange: HttpExchange): string => `http ${exchange.seq}`
 
 /** The cassette's sends and received items in one schedule; `deliver` is told which frame or answer is due. */
 export function scheduleOfCassette(
@@ -231,7 +274,7 @@ export function scheduleOfCassette(
     deliver(item: ScheduledItem, what: ScheduledWhat): void
     missing(channel: string, sends: readonly ScheduledSend[]): void
   },
-) {
+): ReplaySchedule {
   const sends: ScheduledSend[] = []
   const items: ScheduledItem[] = []
   const what = new Map<number, ScheduledWhat>()
@@ -248,13 +291,9 @@ export function scheduleOfCassette(
     }
   }
   for (const exchange of cassette.http) {
-    sends.push({
-      seq: exchange.seq,
-      channel: 'http',
-      kind: 'http',
-      message: `${exchange.method} ${exchange.path}`,
-    })
-    items.push({ seq: exchange.answered_seq, channel: 'http' })
+    const channel = httpChannelOf(exchange)
+    sends.push({ seq: exchange.seq, channel, kind: 'http', message: `${exchange.method} ${exchange.path}` })
+    items.push({ seq: exchange.answered_seq, channel })
     what.set(exchange.answered_seq, { type: 'answer', exchange })
   }
   return new ReplaySchedule(sends, items, {

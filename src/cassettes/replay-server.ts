@@ -126,7 +126,7 @@ export async function startReplayServer(
       waitingAnswers.delete(matched.exchange)
       reply(answer)
     })
-    schedule.heard(matched.exchange.seq, 'http')
+    schedule.heard(matched.exchange.seq)
   }
 
   server.on('upgrade', (request, socket, head) => {
@@ -171,7 +171,7 @@ export async function startReplayServer(
           const marker = event as Record<string, unknown>
           schedule.roundTrip(record.label, () => replay.answerRoundTrip(marker))
         } else if (received.type === 'heard') {
-          for (const send of received.sends) schedule.heard(send.seq, send.kind)
+          for (const seq of received.seqs) schedule.heard(seq)
         }
         if (replay.closed) ws.close(1000)
       })

@@ -8,6 +8,7 @@ import type { PhaseSettings } from '../config/index.ts'
 import { credentialValues } from '../config/redact.ts'
 import type { ScenarioExecution } from '../phases/engine/execution.ts'
 import type { CassetteRowExtension } from '../reporting/extensions/cassette.ts'
+import { withPacing } from '../reporting/extensions/pacing-row.ts'
 import { CassetteRefusedError } from './errors.ts'
 import { type LoadedCassette, readCassette } from './files.ts'
 import { jsonHash } from './hashes.ts'
@@ -114,5 +115,7 @@ export async function replayExecution<Execution extends ScenarioExecution>(
     })
     return { ...failed, row: withCassetteExtension(failed.row, replayed) }
   }
-  return { ...execution, row: withCassetteExtension(execution.row, replayed) }
+  // The latencies are the recording's, with the recording's own timing error: its pacing says how much.
+  const row = withPacing(execution.row, loaded.cassette.pacing)
+  return { ...execution, row: withCassetteExtension(row, replayed) }
 }

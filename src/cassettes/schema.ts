@@ -26,12 +26,15 @@
 // - Size. A cassette is bounded (MAX_CASSETTE_BYTES, JSON and PCM together): recording stops keeping data past it
 //   and the write fails with an error naming the cassette, never a truncated file.
 // - tool_executions: what the application's tools did (the observation's record), compared exactly on replay.
+// - pacing: how late the recording's own frames went out (its row's `pacing` extension). A replay sends no frame on
+//   the wall clock and replays the recording's latencies, so its row reports the recording's pacing error.
 // - Order (version 2). `seq` is one counter over everything that crosses the wire in the execution, both ways: a
 //   frame sent or received, an HTTP request when it is made and its answer when its body has arrived
 //   (`answered_seq`). Replay runs on the virtual media clock (replay-schedule.ts) and releases each recorded answer
 //   at its place in that order: after every request, command and audio frame the recording sent before it. Version 1
 //   knew only when a request was made, so its answers could not be placed; it is refused, to be recorded again.
 import { z } from 'zod'
+import { PacingErrorSchema } from '../reporting/extensions/pacing.ts'
 
 export const CASSETTE_VERSION = 2
 export const CASSETTE_FILE = 'cassette.json'
@@ -116,5 +119,7 @@ export const CassetteSchema = z.strictObject({
   sessions: z.array(SessionRecordSchema),
   http: z.array(HttpExchangeSchema),
   tool_executions: json.nullable(),
+  /** The recorded row's pacing extension; null when it had none (a failed call). */
+  pacing: PacingErrorSchema.nullable(),
 })
 export type Cassette = z.infer<typeof CassetteSchema>

@@ -17,6 +17,8 @@ import type { LiveConversationOptions } from './live/conversation.ts'
 import { observerFactsOf } from './live/observer-call.ts'
 import { liveCallRulesFrom, observerCallFrom } from './live/rules.ts'
 
+const noWait = async (): Promise<void> => {}
+
 /** The live relay's frame: GPT-Live audio is exchanged in 20 ms chunks. */
 export const LIVE_TICK_MS = 20
 
@@ -48,6 +50,8 @@ export function liveConversationOptions(
     allowInsecureLoopback: settings.connection.live_allow_insecure_loopback,
   }
   const simulation = settings.simulation
+  const replay = replayClock()
+  const observer = observerCallFrom(simulation, new OpenAI({ apiKey, maxRetries: 0, fetch: cassetteFetch }))
   return {
     visibleInput: assistantVisibleInput(scenario),
     architecture,
@@ -61,11 +65,13 @@ export function liveConversationOptions(
     connections: { assistant: connection, caller: connection },
     observerFacts: observerFactsOf(scenario),
     backchannels: parameters.persona.backchannels,
-    clock: { mode: 'real_time', tickMs: LIVE_TICK_MS, replay: replayClock() },
+    clock: { mode: 'real_time', tickMs: LIVE_TICK_MS, replay },
     preset: callerPreset(settings),
     assistantFirstPrompt,
     rules: liveCallRulesFrom(simulation),
-    observer: observerCallFrom(simulation, new OpenAI({ apiKey, maxRetries: 0, fetch: cassetteFetch })),
+    // A replay retries at once: the recording already holds the retry's answer, and the replay server gives it
+    // where the recording got it; waiting out the backoff on the wall clock would put it frames too late.
+    observer: observer === null || replay === null ? observer : { ...observer, retry: { sleep: noWait } },
     ...(signal === undefined ? {} : { signal }),
   }
 }

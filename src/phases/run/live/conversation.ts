@@ -158,6 +158,7 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
     assistant,
     delegationIds,
     executionTimes: new Map(),
+    finishedDelegations: { ids: new Set(), seen: 0 },
     rules,
     work,
     assistantFirst: options.assistantFirstPrompt !== null,
