@@ -65,7 +65,7 @@ export function liveConversationOptions(
     connections: { assistant: connection, caller: connection },
     observerFacts: observerFactsOf(scenario),
     backchannels: parameters.persona.backchannels,
-    clock: { mode: 'real_time', tickMs: LIVE_TICK_MS, replay },
+    clock: { mode: 'real_time', tickMs: LIVE_TICK_MS, ...(replay === null ? {} : { replay }) },
     preset: callerPreset(settings),
     assistantFirstPrompt,
     rules: liveCallRulesFrom(simulation),
