@@ -27,6 +27,7 @@ import {
   executeCase,
 } from './bundled-executions.test-helpers.ts'
 import { changedApplication } from './cassette.test-helpers.ts'
+import { replayedRow } from './comparable-row.test-helpers.ts'
 
 const API_KEY = 'sk-test-BUNDLEDREPLAY-api-key-5d2c91'
 const RESPONSES_KEY = 'sk-test-BUNDLEDREPLAY-responses-key-8e7104'
@@ -74,13 +75,6 @@ async function settingsByDataset(env: Record<string, string>): Promise<Map<strin
 
 const cassetteOf = (row: ResultItem): CassetteRowExtension | undefined =>
   (row.observability?.live_evals as { cassette?: CassetteRowExtension } | undefined)?.cassette
-
-/** A row without what says how it was produced: its provenance (replay, the virtual clock) and its cassette block. */
-function comparable(row: ResultItem): unknown {
-  return JSON.parse(
-    JSON.stringify(row, (key, value) => (key === 'provenance' || key === 'cassette' ? undefined : value)),
-  )
-}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'live-evals-bundled-replay-'))
@@ -157,7 +151,7 @@ describe('every bundled scenario, recorded live against the dress rehearsal, rep
     for (const kase of cases) {
       const original = recorded.get(kase.id)?.row as ResultItem
       const replay = replayed.get(kase.id)?.row as ResultItem
-      expect(comparable(replay), kase.id).toEqual(comparable(original))
+      expect(replayedRow(replay), kase.id).toEqual(replayedRow(original))
     }
   })
 

@@ -18,6 +18,7 @@ import {
   SPAWN_TIMEOUT_MS,
   scratch,
 } from '../vitest/child-vitest.ts'
+import { replayedRow } from './comparable-row.test-helpers.ts'
 
 const DATASET = join(ROOT, 'src/vitest/fixtures/tiny-dataset.json')
 const KEY = 'sk-test-REHEARSAL-cassette-key-3c8e1f20'
@@ -71,11 +72,7 @@ afterAll(async () => {
   if (dir !== '') await rm(dir, { recursive: true, force: true })
 })
 
-/** A row without what says how it was produced: its provenance (replay, the virtual clock) and its cassette block. */
-const comparable = (row: unknown) =>
-  JSON.parse(
-    JSON.stringify(row, (key, value) => (key === 'provenance' || key === 'cassette' ? undefined : value)),
-  )
+const comparable = replayedRow
 
 describe('record against the dress rehearsal, replay keyless through Vitest', () => {
   test('the replayed rows equal the recorded ones and the run prints its replay tally', async () => {

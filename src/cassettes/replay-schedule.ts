@@ -13,6 +13,9 @@
 // Audio alone releases nothing: what the recording received after frame k goes out when the clock synchronises
 // before frame k+1, which is when the recording's harness had it, whatever the wall clock does now.
 //
+// A client on the real-time clock (a replayed caller talking to a live assistant, src/cassettes/caller) never
+// synchronises: there each item goes out as soon as what the recording sent before it on its own channel was heard.
+//
 // A round trip (src/live/round-trip.ts, not part of any recording) is answered once its session has been given
 // everything the recording received on it before the session's next recorded frame, and the harness has sent what
 // the recording sent before that frame on the session (a tool result, a delegation's answer) and over HTTP (a
@@ -79,8 +82,12 @@ const cursorOf = (cursors: Map<string, Cursor>, channel: string): Cursor => {
   return cursor
 }
 
+/** How the client's media clock runs: virtual (it synchronises before frames) or real time (it never does). */
+export type ScheduleClock = 'virtual' | 'real_time'
+
 export class ReplaySchedule {
   readonly #hooks: ScheduleHooks
+  readonly #realTime: boolean
   readonly #sends = new Map<number, ScheduledSend>()
   readonly #heard = new Set<number>()
   readonly #delivered = new Set<number>()
@@ -100,8 +107,14 @@ export class ReplaySchedule {
   readonly #waiting: WaitingRoundTrip[] = []
   #stopped = false
 
-  constructor(sends: readonly ScheduledSend[], items: readonly ScheduledItem[], hooks: ScheduleHooks) {
+  constructor(
+    sends: readonly ScheduledSend[],
+    items: readonly ScheduledItem[],
+    hooks: ScheduleHooks,
+    clock: ScheduleClock = 'virtual',
+  ) {
     this.#hooks = hooks
+    this.#realTime = clock === 'real_time'
     const ordered = [...sends].sort((a, b) => a.seq - b.seq)
     for (const send of ordered) {
       this.#sends.set(send.seq, send)
@@ -134,7 +147,7 @@ export class ReplaySchedule {
       cursorOf(this.#commands, send.channel).advance(passed)
       if (send.kind === 'http') this.#requests.advance(passed)
     }
-    if (send.kind !== 'append' || this.#waiting.length > 0) this.#deliverDue()
+    if (this.#realTime || send.kind !== 'append' || this.#waiting.length > 0) this.#deliverDue()
     this.#answerReady()
   }
 
@@ -173,7 +186,9 @@ export class ReplaySchedule {
   }
 
   #due(item: ScheduledItem): boolean {
-    return item.seq < this.#audio.head && item.seq < cursorOf(this.#commands, item.channel).head
+    // Real time, the media clock's position is the session's own audio.
+    const audio = this.#realTime ? cursorOf(this.#frames, item.channel).head : this.#audio.head
+    return item.seq < audio && item.seq < cursorOf(this.#commands, item.channel).head
   }
 
   /** Delivers, in the recorded order, every due item whose channel has nothing earlier still waiting. */
@@ -182,7 +197,7 @@ export class ReplaySchedule {
     for (let index = this.#firstUndelivered; index < this.#items.length && !this.#stopped; index++) {
       const item = this.#items[index] as ScheduledItem
       // Past the media clock's position nothing is due.
-      if (item.seq > this.#audio.head) break
+      if (!this.#realTime && item.seq > this.#audio.head) break
       if (this.#delivered.has(item.seq) || blocked.has(item.channel)) continue
       if (!this.#due(item)) {
         blocked.add(item.channel)
@@ -274,6 +289,7 @@ export function scheduleOfCassette(
     deliver(item: ScheduledItem, what: ScheduledWhat): void
     missing(channel: string, sends: readonly ScheduledSend[]): void
   },
+  clock: ScheduleClock = 'virtual',
 ): ReplaySchedule {
   const sends: ScheduledSend[] = []
   const items: ScheduledItem[] = []
@@ -296,8 +312,10 @@ export function scheduleOfCassette(
     items.push({ seq: exchange.answered_seq, channel })
     what.set(exchange.answered_seq, { type: 'answer', exchange })
   }
-  return new ReplaySchedule(sends, items, {
-    deliver: (item) => hooks.deliver(item, what.get(item.seq) as ScheduledWhat),
-    missing: hooks.missing,
-  })
+  return new ReplaySchedule(
+    sends,
+    items,
+    { deliver: (item) => hooks.deliver(item, what.get(item.seq) as ScheduledWhat), missing: hooks.missing },
+    clock,
+  )
 }

@@ -14,7 +14,7 @@ import type { LoadedCassette } from './files.ts'
 import { type HttpAnswer, HttpReplay } from './http-replay.ts'
 import { type CassetteRedaction, redactJson, redactString } from './redaction.ts'
 import { ReplayClock } from './replay-clock.ts'
-import { scheduleOfCassette } from './replay-schedule.ts'
+import { type ScheduleClock, scheduleOfCassette } from './replay-schedule.ts'
 import type { HttpBody, HttpExchange } from './schema.ts'
 import type { CassetteScope } from './scope.ts'
 import { SessionReplay } from './session-replay.ts'
@@ -32,9 +32,25 @@ export interface ReplayServer {
   close(): Promise<void>
 }
 
+export interface ReplayServerOptions {
+  match: 'strict' | 'lenient'
+  redaction: CassetteRedaction
+  /**
+   * Sees each recorded frame before it is played to a session (with the session's label and the time it was
+   * recorded at) and may drop it (null): a replayed caller falls silent once the conversation left the recording.
+   */
+  transform?: (label: string, event: Record<string, unknown>, atMs: number) => Record<string, unknown> | null
+  /**
+   * How the client's media clock runs (replay-schedule.ts): `virtual` (a replay: the scope's clock synchronises with
+   * this server frame by frame), or `real_time` (a replayed caller beside a live assistant: each recorded frame is
+   * played as soon as what its session sent before it was heard). Default virtual.
+   */
+  clock?: ScheduleClock
+}
+
 export async function startReplayServer(
   loaded: LoadedCassette,
-  options: { match: 'strict' | 'lenient'; redaction: CassetteRedaction },
+  options: ReplayServerOptions,
 ): Promise<ReplayServer> {
   const redact = <T>(value: T): T => redactJson(value, options.redaction)
   const strict = options.match === 'strict'
@@ -60,23 +76,27 @@ export async function startReplayServer(
   const opened = new Set<string>()
   let stopped = false
 
-  const schedule = scheduleOfCassette(loaded.cassette, {
-    deliver(item, what) {
-      if (what.type === 'frame') replays.get(item.channel)?.play(what.frame)
-      else waitingAnswers.get(what.exchange)?.(http.answerOf(what.exchange))
+  const schedule = scheduleOfCassette(
+    loaded.cassette,
+    {
+      deliver(item, what) {
+        if (what.type === 'frame') replays.get(item.channel)?.play(what.frame)
+        else waitingAnswers.get(what.exchange)?.(http.answerOf(what.exchange))
+      },
+      missing(channel, sends) {
+        const first = sends[0]
+        if (first === undefined) return
+        divergences.add(
+          channel,
+          turn.value,
+          first.message,
+          null,
+          `was not sent before the next audio frame, as the recording sent it${sends.length > 1 ? ` (and ${sends.length - 1} more)` : ''}`,
+        )
+      },
     },
-    missing(channel, sends) {
-      const first = sends[0]
-      if (first === undefined) return
-      divergences.add(
-        channel,
-        turn.value,
-        first.message,
-        null,
-        `was not sent before the next audio frame, as the recording sent it${sends.length > 1 ? ` (and ${sends.length - 1} more)` : ''}`,
-      )
-    },
-  })
+    options.clock,
+  )
 
   divergences.onFirst = () => {
     if (!strict) return
@@ -148,8 +168,14 @@ export async function startReplayServer(
         redact,
         send: (event, atMs) => {
           if (ws.readyState !== ws.OPEN) return
+          const played =
+            // A round trip's answer is no recorded frame: it is never transformed.
+            options.transform === undefined || atMs === undefined
+              ? event
+              : options.transform(record.label, event, atMs)
+          if (played === null) return
           stampsOf(record.label).push(atMs)
-          ws.send(JSON.stringify(event))
+          ws.send(JSON.stringify(played))
         },
       })
       replays.set(record.label, replay)

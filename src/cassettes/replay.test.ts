@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { SingleTurnExecution } from '../phases/engine/execution.ts'
 import { bundledCrawlScenario } from '../phases/single-turn/test-support.ts'
 import type { CassetteRowExtension } from '../reporting/extensions/cassette.ts'
-import type { ResultItem } from '../reporting/result-schema.ts'
 import type { Scenario } from '../scenarios/index.ts'
 import { startOfflineLiveServer } from '../testing/live-server/index.ts'
 import { responsesRoute } from '../testing/responses-server/responses-route.ts'
@@ -17,6 +16,7 @@ import {
   liveCrawlSettings,
   SENTINEL_KEY,
 } from './cassette.test-helpers.ts'
+import { replayedRow } from './comparable-row.test-helpers.ts'
 
 const SCENARIO = 'crawl_001_booking_complete_request'
 const ARCHITECTURES = ['responses', 'client'] as const
@@ -56,17 +56,6 @@ afterAll(async () => {
   if (cassettes !== '') await rm(cassettes, { recursive: true, force: true })
 })
 
-/**
- * A row without what says how it was produced: its provenance (replay, the virtual clock) and its cassette block.
- * Everything else is the recording's, times included: the session's clock counts the audio sent, so the replay's
- * readings are the recording's.
- */
-function comparable(row: ResultItem): unknown {
-  return JSON.parse(
-    JSON.stringify(row, (key, value) => (key === 'provenance' || key === 'cassette' ? undefined : value)),
-  )
-}
-
 function replaySettings(env: Record<string, string> = {}) {
   return liveCrawlSettings(standIns, cassettes, { LIVE_EVALS_MODE: 'replay', ...env })
 }
@@ -89,7 +78,7 @@ describe('replay of a recorded live execution, keyless and without the services'
         (execution.row.observability?.provenance as { execution_mode?: string } | undefined)?.execution_mode,
       ).toBe('replay')
       const original = recorded.get(architecture) as SingleTurnExecution
-      expect(comparable(execution.row)).toEqual(comparable(original.row))
+      expect(replayedRow(execution.row)).toEqual(replayedRow(original.row))
     }
     // Nothing reached the stand-ins: the replay server answered everything.
     expect(responses.requests.length).toBe(before)
