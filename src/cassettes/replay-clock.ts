@@ -4,11 +4,15 @@
 //   recording had something between this session's previous frame and its next one (a frame received or sent
 //   other than audio, an HTTP request or answer, on any channel), or the schedule still owes something from before.
 //   Everywhere else the recording only streamed audio, and the frame goes out at once.
-// - synchronized: every HTTP answer the replay server sent has been taken by its client, and what the client does
-//   with it (the SDK's parsing, the harness's reaction) has had its turns; an answer sent meanwhile starts over.
+// - synchronized: every HTTP answer the replay server sent has been taken by its client (or the client gave up on
+//   it), and what the client does with it (the SDK's parsing, the harness's reaction) has had its turns; an answer
+//   sent meanwhile starts over. Answers are known by the id the scope's fetch gives each request (REQUEST_ID_HEADER).
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { ReplaySync } from '../phases/engine/media-clock.ts'
 import type { ReplaySchedule } from './replay-schedule.ts'
+
+/** The header the replay scope's fetch names each request by, so the server's answer and its taking are paired. */
+export const REQUEST_ID_HEADER = 'x-live-evals-replay-request'
 
 export class ReplayClock implements ReplaySync {
   readonly #schedule: ReplaySchedule
@@ -16,9 +20,11 @@ export class ReplayClock implements ReplaySync {
   readonly #framesSent = new Map<string, number>()
   /** The recorded label each session label (assistant, caller) now stands for. */
   readonly #recordedLabel: (label: string) => string
+  /** Answers sent and not taken yet, by request id. */
+  readonly #outstanding = new Set<string>()
   #answersSent = 0
-  #answersTaken = 0
   #answersSynchronized = 0
+  #requests = 0
   readonly #wakers = new Set<() => void>()
 
   constructor(schedule: ReplaySchedule, recordedLabel: (label: string) => string) {
@@ -31,14 +37,21 @@ export class ReplayClock implements ReplaySync {
     this.#framesSent.set(recordedLabel, (this.#framesSent.get(recordedLabel) ?? 0) + 1)
   }
 
-  /** The replay server sent an HTTP answer. */
-  answerSent(): void {
-    this.#answersSent += 1
+  /** A fresh id for one request of the scope's fetch. */
+  requestId(): string {
+    this.#requests += 1
+    return String(this.#requests)
   }
 
-  /** The client took an HTTP answer whole. */
-  answerTaken(): void {
-    this.#answersTaken += 1
+  /** The replay server sent the answer to request `id` (null: a request that came without one). */
+  answerSent(id: string | null): void {
+    this.#answersSent += 1
+    if (id !== null) this.#outstanding.add(id)
+  }
+
+  /** The client of request `id` took its answer whole, or gave up on it. */
+  answerTaken(id: string): void {
+    this.#outstanding.delete(id)
     for (const wake of this.#wakers) wake()
   }
 
@@ -48,8 +61,8 @@ export class ReplayClock implements ReplaySync {
   }
 
   async synchronized(): Promise<void> {
-    while (this.#answersTaken < this.#answersSent || this.#answersSynchronized < this.#answersSent) {
-      while (this.#answersTaken < this.#answersSent) {
+    while (this.#outstanding.size > 0 || this.#answersSynchronized < this.#answersSent) {
+      while (this.#outstanding.size > 0) {
         await new Promise<void>((wake) => {
           const waker = () => {
             this.#wakers.delete(waker)

@@ -13,7 +13,7 @@ import { DivergenceLog } from './divergences.ts'
 import type { LoadedCassette } from './files.ts'
 import { type HttpAnswer, HttpReplay } from './http-replay.ts'
 import { type CassetteRedaction, redactJson, redactString } from './redaction.ts'
-import { ReplayClock } from './replay-clock.ts'
+import { REQUEST_ID_HEADER, ReplayClock } from './replay-clock.ts'
 import { type ScheduleClock, scheduleOfCassette } from './replay-schedule.ts'
 import type { HttpBody, HttpExchange } from './schema.ts'
 import type { CassetteScope } from './scope.ts'
@@ -103,7 +103,7 @@ export async function startReplayServer(
     stopped = true
     schedule.stop()
     for (const socket of sockets) socket.close(1011, 'replay diverged from the cassette')
-    for (const reply of waitingAnswers.values()) reply(stoppedAnswer())
+    for (const reply of waitingAnswers.values()) reply(STOPPED)
   }
 
   const redactBody = (body: HttpBody): HttpBody => ({
@@ -127,11 +127,15 @@ export async function startReplayServer(
       if (size > MAX_CLIENT_BYTES) return end(response, 413, 'text/plain', 'request body too large')
       chunks.push(chunk as Buffer)
     }
+    const header = request.headers[REQUEST_ID_HEADER]
+    const requestId = typeof header === 'string' ? header : null
     const reply = (answer: HttpAnswer) => {
-      clock.answerSent()
+      // A client that gave up is not answered (and its answer is not waited for).
+      if (response.destroyed || response.writableEnded) return
+      clock.answerSent(requestId)
       end(response, answer.status, answer.contentType, answer.body)
     }
-    if (stopped) return reply(stoppedAnswer())
+    if (stopped) return reply(STOPPED)
     const path = redactString(`${url.pathname.slice('/http'.length)}${url.search}`, options.redaction)
     const matched = http.match(
       (request.method ?? 'GET').toUpperCase(),
@@ -141,12 +145,16 @@ export async function startReplayServer(
       strict,
     )
     if (matched.type === 'refused') return reply(matched.answer)
-    // Answered when the schedule reaches the recorded answer (at once, unless the recording went on meanwhile).
-    waitingAnswers.set(matched.exchange, (answer) => {
-      waitingAnswers.delete(matched.exchange)
-      reply(answer)
+    // Answered when the schedule reaches the recorded answer (at once, unless the recording went on meanwhile). One
+    // the recording never got (its client gave up) is not answered: if this client has not given up by that place,
+    // its connection is dropped there.
+    const exchange = matched.exchange
+    waitingAnswers.set(exchange, (answer) => {
+      waitingAnswers.delete(exchange)
+      if (exchange.aborted === true && answer !== STOPPED) request.socket.destroy()
+      else reply(answer)
     })
-    schedule.heard(matched.exchange.seq)
+    schedule.heard(exchange.seq)
   }
 
   server.on('upgrade', (request, socket, head) => {
@@ -242,10 +250,21 @@ export async function startReplayServer(
       async fetch(input, init) {
         const original = new URL(input instanceof Request ? input.url : String(input))
         const target = `${baseURL}/http${original.pathname}${original.search}`
-        const response = await fetch(input instanceof Request ? new Request(target, input) : target, init)
-        // Taken whole here, so the clock's barrier knows the answer reached the client that asked.
-        const bytes = await response.arrayBuffer()
-        clock.answerTaken()
+        const id = clock.requestId()
+        const headers = new Headers(input instanceof Request ? input.headers : init?.headers)
+        headers.set(REQUEST_ID_HEADER, id)
+        let response: Response
+        let bytes: ArrayBuffer
+        try {
+          response = await fetch(
+            input instanceof Request ? new Request(new Request(target, input), { headers }) : target,
+            { ...init, headers },
+          )
+          // Taken whole here, so the clock's barrier knows the answer reached the client that asked.
+          bytes = await response.arrayBuffer()
+        } finally {
+          clock.answerTaken(id)
+        }
         return new Response(NULL_BODY_STATUSES.has(response.status) ? null : bytes, {
           status: response.status,
           statusText: response.statusText,
@@ -269,12 +288,10 @@ export async function startReplayServer(
 /** Statuses whose Response may not carry a body. */
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304])
 
-function stoppedAnswer(): HttpAnswer {
-  return {
-    status: 500,
-    contentType: 'application/json',
-    body: JSON.stringify({ error: { message: 'live-evals replay stopped at its first divergence' } }),
-  }
+const STOPPED: HttpAnswer = {
+  status: 500,
+  contentType: 'application/json',
+  body: JSON.stringify({ error: { message: 'live-evals replay stopped at its first divergence' } }),
 }
 
 function bodyOf(bytes: Buffer, contentType: string | null): HttpBody {

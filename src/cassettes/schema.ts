@@ -84,6 +84,12 @@ export const HttpExchangeSchema = z.strictObject({
   seq: z.int().nonnegative(),
   /** When its answer had arrived, body and all, in the same order; replay releases the answer there. */
   answered_seq: z.int().nonnegative(),
+  /**
+   * The client gave up before an answer came (the call ended with the request in flight, or its timeout passed):
+   * nothing was answered (`status` 0, no body) and `answered_seq` is when it gave up. Replay holds such a request
+   * unanswered and, if the client has not given up by that place, drops its connection there.
+   */
+  aborted: z.literal(true).optional(),
   method: z.string(),
   /** Path and query, never the host. */
   path: z.string(),
