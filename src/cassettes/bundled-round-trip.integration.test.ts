@@ -131,7 +131,8 @@ describe('every bundled scenario, recorded live against the dress rehearsal, rep
       expect(cassetteOf(execution.row)).toMatchObject({ mode: 'recorded', id })
     }
     for (const [id, execution] of replayed) {
-      expect(cassetteOf(execution.row), id).toMatchObject({
+      const why = `${id}: ${cassetteOf(execution.row)?.first_divergence?.text ?? execution.row.error?.message}`
+      expect(cassetteOf(execution.row), why).toMatchObject({
         mode: 'replay',
         id,
         outcome: 'replayed',
