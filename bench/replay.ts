@@ -16,7 +16,7 @@ import {
   type BundledCase,
   type BundledPhase,
   bundledCases,
-  bundledSettings,
+  bundledSettingsByDataset,
   executeCase,
 } from '../src/cassettes/bundled-executions.test-helpers.ts'
 import { readCassette } from '../src/cassettes/files.ts'
@@ -31,18 +31,9 @@ const argument = (name: string) => {
 const phases = (argument('--phases') ?? 'crawl,walk,run').split(',') as BundledPhase[]
 const count = Number(argument('--count') ?? 2)
 const RECORDINGS_AT_ONCE = 4
-/** A RUN call the rehearsal cannot end (run_012's caller waits for an answer to its backchannel) ends here. */
-const MAX_CALL_SECONDS = 50
 
 const dir = await mkdtemp(join(tmpdir(), 'live-evals-bench-replay-'))
 const cassettes = join(dir, 'cassettes')
-const toml = (phase: BundledPhase) => [
-  '[execution]',
-  `cassettes_dir = ${JSON.stringify(cassettes)}`,
-  '[grading]',
-  'cache = false',
-  ...(phase === 'run' ? ['[simulation]', `max_duration_seconds = ${MAX_CALL_SECONDS}`] : []),
-]
 
 const all = await bundledCases(phases)
 const perDataset = new Map<string, number>()
@@ -52,15 +43,7 @@ const cases = all.filter((kase) => {
   return (perDataset.get(key) as number) <= count
 })
 
-async function settingsFor(env: Record<string, string>): Promise<Map<string, PhaseSettings>> {
-  const settings = new Map<string, PhaseSettings>()
-  for (const phase of phases) {
-    for (const dataset of BUNDLED_DATASETS[phase]) {
-      settings.set(dataset, await bundledSettings(phase, dataset, env, toml(phase)))
-    }
-  }
-  return settings
-}
+const settingsFor = (env: Record<string, string>) => bundledSettingsByDataset(phases, env, cassettes)
 
 const recordMs = new Map<string, number>()
 const replayMs = new Map<string, number>()

@@ -56,6 +56,40 @@ export async function bundledCases(phases: readonly BundledPhase[]): Promise<Bun
   return cases
 }
 
+/**
+ * RUN calls end by 46 s of audio in the dress rehearsal but one: run_012's caller waits for an answer to its
+ * backchannel that the assistant rightly never gives (the rehearsal caller only ever speaks after the assistant), so
+ * it runs to its limit. 50 s keeps every other call whole and a recording about as long as the longest of them.
+ */
+export const MAX_CALL_SECONDS = 50
+
+/** The config.toml lines of a bundled recording and its replay: the cassettes folder, bounded RUN calls. */
+export function bundledToml(phase: BundledPhase, cassettes: string): string[] {
+  return [
+    '[execution]',
+    `cassettes_dir = ${JSON.stringify(cassettes)}`,
+    '[grading]',
+    // Every row asks the judge itself (through its cassette), never a judgment another row cached.
+    'cache = false',
+    ...(phase === 'run' ? ['[simulation]', `max_duration_seconds = ${MAX_CALL_SECONDS}`] : []),
+  ]
+}
+
+/** One settings object per bundled dataset of `phases` (bundledToml, and `env`), as a run reads its config.toml. */
+export async function bundledSettingsByDataset(
+  phases: readonly BundledPhase[],
+  env: Record<string, string>,
+  cassettes: string,
+): Promise<Map<string, PhaseSettings>> {
+  const settings = new Map<string, PhaseSettings>()
+  for (const phase of phases) {
+    for (const dataset of BUNDLED_DATASETS[phase]) {
+      settings.set(dataset, await bundledSettings(phase, dataset, env, bundledToml(phase, cassettes)))
+    }
+  }
+  return settings
+}
+
 /** A phase's settings for one dataset: its config.toml of `toml` lines, read with the environment `env` only. */
 export function bundledSettings(
   phase: BundledPhase,

@@ -24,6 +24,8 @@ import {
   type BundledPhase,
   bundledCases,
   bundledSettings,
+  bundledSettingsByDataset,
+  bundledToml,
   executeCase,
 } from './bundled-executions.test-helpers.ts'
 import { changedApplication } from './cassette.test-helpers.ts'
@@ -34,12 +36,6 @@ const RESPONSES_KEY = 'sk-test-BUNDLEDREPLAY-responses-key-8e7104'
 const PHASES: readonly BundledPhase[] = ['crawl', 'walk', 'run']
 /** 22 CRAWL, 28 WALK and 26 RUN scenarios, in two architectures. */
 const BUNDLED_ROWS = 152
-/**
- * RUN calls end by 46 s of audio in the rehearsal but one: run_012's caller waits for an answer to its backchannel
- * that the assistant rightly never gives (the rehearsal caller only ever speaks after the assistant), so it runs to
- * its limit. 50 s keeps every other call whole and the recording about as long as the longest of them.
- */
-const MAX_CALL_SECONDS = 50
 /** Replays in flight at once (each is a few hundred ms of CPU): the worker stays responsive for the round trips. */
 const REPLAYS_AT_ONCE = 16
 /** Recording is real time: the longest call, on a machine busy with the other test files. */
@@ -51,27 +47,8 @@ const recorded = new Map<string, ScenarioExecution>()
 const replayed = new Map<string, ScenarioExecution>()
 const previousBaseURL = process.env.OPENAI_BASE_URL
 
-function toml(phase: BundledPhase, cassettes: string): string[] {
-  return [
-    '[execution]',
-    `cassettes_dir = ${JSON.stringify(cassettes)}`,
-    '[grading]',
-    // Every row asks the judge itself (through its cassette), never a judgment another row cached.
-    'cache = false',
-    ...(phase === 'run' ? ['[simulation]', `max_duration_seconds = ${MAX_CALL_SECONDS}`] : []),
-  ]
-}
-
-/** One settings object per phase and dataset, as a run reads its config.toml. */
-async function settingsByDataset(env: Record<string, string>): Promise<Map<string, PhaseSettings>> {
-  const settings = new Map<string, PhaseSettings>()
-  for (const phase of PHASES) {
-    for (const dataset of BUNDLED_DATASETS[phase]) {
-      settings.set(dataset, await bundledSettings(phase, dataset, env, toml(phase, join(dir, 'cassettes'))))
-    }
-  }
-  return settings
-}
+const settingsByDataset = (env: Record<string, string>) =>
+  bundledSettingsByDataset(PHASES, env, join(dir, 'cassettes'))
 
 const cassetteOf = (row: ResultItem): CassetteRowExtension | undefined =>
   (row.observability?.live_evals as { cassette?: CassetteRowExtension } | undefined)?.cassette
@@ -174,7 +151,7 @@ describe('a RUN call that changed stops a strict replay at its first divergence'
   async function replayRun(options: { toml?: string[]; application?: Parameters<typeof executeCase>[3] }) {
     const kase = runCase()
     const settings = await bundledSettings(kase.phase, kase.dataset, { LIVE_EVALS_MODE: 'replay' }, [
-      ...toml(kase.phase, join(dir, 'cassettes')),
+      ...bundledToml(kase.phase, join(dir, 'cassettes')),
       ...(options.toml ?? []),
     ])
     const execution = await executeCase(kase, settings, join(dir, 'diverged'), options.application)
@@ -230,7 +207,7 @@ describe('a RUN call that changed stops a strict replay at its first divergence'
       await rename(moved, folder)
     }
     const settings = await bundledSettings(kase.phase, kase.dataset, { LIVE_EVALS_MODE: 'replay' }, [
-      ...toml(kase.phase, join(dir, 'cassettes')),
+      ...bundledToml(kase.phase, join(dir, 'cassettes')),
     ])
     const edited = {
       ...kase,

@@ -3,9 +3,10 @@
 // ended with it in flight, or its timeout passed) is never answered: a client that gives up too is let go, one that
 // does not loses its connection where the recording gave up.
 import { afterEach, describe, expect, test } from 'vitest'
+import { cassetteFixture } from './cassette-fixture.test-helpers.ts'
 import type { LoadedCassette } from './files.ts'
 import { type ReplayServer, startReplayServer } from './replay-server.ts'
-import { CASSETTE_VERSION, type HttpExchange } from './schema.ts'
+import type { HttpExchange } from './schema.ts'
 
 const REDACTION = { extraNames: [], secretValues: [] }
 const URL_ = 'https://api.openai.com/v1/responses'
@@ -33,27 +34,7 @@ function cassetteWith(http: HttpExchange[]): LoadedCassette {
   return {
     folder: '/nowhere',
     files: new Map(),
-    cassette: {
-      header: {
-        cassette_version: CASSETTE_VERSION,
-        id: 'run_x__responses',
-        live_evals_version: '0.1.0',
-        openai_sdk_version: '0',
-        phase: 'run',
-        architecture: 'responses',
-        trial: null,
-        scenario_id: 'run_x',
-        scenario_hash: 'h',
-        assistant_hash: null,
-        models: {},
-        settings: {},
-        recorded_at: '2026-12-02T00:00:00.000Z',
-      },
-      sessions: [],
-      http,
-      tool_executions: null,
-      pacing: null,
-    },
+    cassette: cassetteFixture({ header: { phase: 'run' }, http }),
   }
 }
 

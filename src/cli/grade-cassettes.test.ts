@@ -5,7 +5,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { CASSETTE_FILE, CASSETTE_VERSION, type CassetteHeader } from '../cassettes/schema.ts'
+import { cassetteHeaderFixture } from '../cassettes/cassette-fixture.test-helpers.ts'
+import { CASSETTE_FILE, type CassetteHeader } from '../cassettes/schema.ts'
 import { gradeCassettesCommand } from './grade-cassettes.ts'
 import type { VitestInvocation } from './vitest-child.ts'
 
@@ -18,22 +19,7 @@ afterEach(async () => {
 })
 
 function header(overrides: Partial<CassetteHeader>): CassetteHeader {
-  return {
-    cassette_version: CASSETTE_VERSION,
-    id: 'crawl_001__responses',
-    live_evals_version: '0.1.0',
-    openai_sdk_version: '7.59.0',
-    phase: 'crawl',
-    architecture: 'responses',
-    trial: null,
-    scenario_id: 'crawl_001',
-    scenario_hash: 'h',
-    assistant_hash: null,
-    models: { live_model: 'gpt-live-1.1' },
-    settings: {},
-    recorded_at: '2026-12-01T00:00:00.000Z',
-    ...overrides,
-  }
+  return cassetteHeaderFixture({ models: { live_model: 'gpt-live-1.1' }, ...overrides })
 }
 
 async function cassette(folder: string, fields: Partial<CassetteHeader>): Promise<void> {

@@ -16,9 +16,10 @@ import {
 } from '../../grading/judge/judge.test-helpers.ts'
 import { gradeSingleTurn } from '../../grading/single-turn.ts'
 import { judgeGrade } from '../../phases/engine/judge-stage.ts'
+import { cassetteFixture } from '../cassette-fixture.test-helpers.ts'
 import type { LoadedCassette } from '../files.ts'
 import { CassetteRecorder } from '../recorder.ts'
-import { CASSETTE_VERSION, type HttpExchange } from '../schema.ts'
+import type { HttpExchange } from '../schema.ts'
 import { isJudgeRequest } from './judge-answers.ts'
 import { RegradeReplay } from './regrade-replay.ts'
 
@@ -32,27 +33,10 @@ function cassetteOf(http: HttpExchange[]): LoadedCassette {
   return {
     folder: '/nowhere',
     files: new Map(),
-    cassette: {
-      header: {
-        cassette_version: CASSETTE_VERSION,
-        id: 'crawl_x__responses',
-        live_evals_version: '0.1.0',
-        openai_sdk_version: '0',
-        phase: 'crawl',
-        architecture: 'responses',
-        trial: null,
-        scenario_id: 'crawl_x',
-        scenario_hash: 'h',
-        assistant_hash: null,
-        models: {},
-        settings: {},
-        recorded_at: '2026-12-01T00:00:00.000Z',
-      },
-      sessions: [],
+    cassette: cassetteFixture({
+      header: { id: 'crawl_x__responses', openai_sdk_version: '0', scenario_id: 'crawl_x', models: {} },
       http,
-      tool_executions: null,
-      pacing: null,
-    },
+    }),
   }
 }
 
