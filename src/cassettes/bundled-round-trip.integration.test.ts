@@ -36,6 +36,12 @@ const RESPONSES_KEY = 'sk-test-BUNDLEDREPLAY-responses-key-8e7104'
 const PHASES: readonly BundledPhase[] = ['crawl', 'walk', 'run']
 /** 22 CRAWL, 28 WALK and 26 RUN scenarios, in two architectures. */
 const BUNDLED_ROWS = 152
+/**
+ * Recordings in flight at once: the calls are real time (14 s CRAWL and WALK requests, 30-50 s RUN calls, some
+ * 3,500 call-seconds in all), so 64 at once end about when the longest does.
+ */
+const RECORDINGS_AT_ONCE = 64
+const RECORDING_SPACING_MS = 100
 /** Replays in flight at once (each is a few hundred ms of CPU): the worker stays responsive for the round trips. */
 const REPLAYS_AT_ONCE = 16
 /** Recording is real time: the longest call, on a machine busy with the other test files. */
@@ -68,12 +74,22 @@ beforeAll(async () => {
       OPENAI_LIVE_ENDPOINT: server.baseURL,
       OPENAI_LIVE_ALLOW_INSECURE_LOOPBACK: 'true',
     })
-    const executions = await Promise.all(
-      cases.map((kase) =>
-        executeCase(kase, live.get(kase.dataset) as PhaseSettings, join(dir, 'recorded', kase.phase)),
+    // The longest calls (RUN) first, the shorter ones filling the places they leave, started a little apart: a
+    // burst of every session at once, each opening and (CRAWL) synthesising its request, can keep the rehearsal
+    // server from accepting some connections within the start deadline on a busy machine.
+    const limiter = createRateLimiter({
+      maxConcurrent: RECORDINGS_AT_ONCE,
+      minIntervalMs: RECORDING_SPACING_MS,
+    })
+    const longestFirst = [...cases].sort((a, b) => Number(b.phase === 'run') - Number(a.phase === 'run'))
+    await Promise.all(
+      longestFirst.map((kase) =>
+        limiter.run(async () => {
+          const settings = live.get(kase.dataset) as PhaseSettings
+          recorded.set(kase.id, await executeCase(kase, settings, join(dir, 'recorded', kase.phase)))
+        }),
       ),
     )
-    for (const [index, kase] of cases.entries()) recorded.set(kase.id, executions[index] as ScenarioExecution)
   } finally {
     // Closed before the replay: anything the replay asked of it would fail (OPENAI_BASE_URL still names it).
     await server.close()

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { cassetteFixture } from './cassette-fixture.test-helpers.ts'
+import { testCassetteHeader } from './cassette-header.test-helpers.ts'
 import { CassetteRefusedError, CassetteTooLargeError } from './errors.ts'
 import { readCassette, writeCassette } from './files.ts'
 import { CASSETTE_VERSION, type Cassette } from './schema.ts'
@@ -14,8 +14,8 @@ beforeEach(async () => {
 afterEach(() => rm(dir, { recursive: true, force: true }))
 
 const audio = new Uint8Array([1, 0, 2, 0])
-const cassette: Cassette = cassetteFixture({
-  header: { scenario_hash: 'a'.repeat(64), recorded_at: '2026-12-02T00:00:00.000Z' },
+const cassette: Cassette = {
+  header: testCassetteHeader({ scenario_hash: 'a'.repeat(64), models: { live_model: 'gpt-live-1' } }),
   sessions: [
     {
       label: 'assistant',
@@ -30,7 +30,10 @@ const cassette: Cassette = cassetteFixture({
       ],
     },
   ],
-})
+  http: [],
+  tool_executions: null,
+  pacing: null,
+}
 
 describe('cassette files', () => {
   test('round trip: JSON and PCM beside it, folder 0700, files 0600', async () => {

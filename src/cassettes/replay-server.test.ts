@@ -1,9 +1,9 @@
 // The replay server's HTTP side on a hand-written cassette: a recorded answer reaches the client through the scope's
 // fetch and the clock's barrier knows it was taken; a request the recording's client gave up on (aborted: the call
 // ended with it in flight, or its timeout passed) is never answered: a client that gives up too is let go, one that
-// does not loses its connection where the recording gave up.
+// does not is told where the recording gave up, with a status no client retries (408), as a timeout is not retried.
 import { afterEach, describe, expect, test } from 'vitest'
-import { cassetteFixture } from './cassette-fixture.test-helpers.ts'
+import { testCassette } from './cassette-header.test-helpers.ts'
 import type { LoadedCassette } from './files.ts'
 import { type ReplayServer, startReplayServer } from './replay-server.ts'
 import type { HttpExchange } from './schema.ts'
@@ -34,7 +34,7 @@ function cassetteWith(http: HttpExchange[]): LoadedCassette {
   return {
     folder: '/nowhere',
     files: new Map(),
-    cassette: cassetteFixture({ header: { phase: 'run' }, http }),
+    cassette: testCassette({ phase: 'run' }, { http }),
   }
 }
 
@@ -84,12 +84,14 @@ describe('the replay server over HTTP', () => {
     expect(server.divergences.count).toBe(0)
   })
 
-  test('one the recording gave up on at once: a client that still waits loses its connection there', async () => {
+  test('one the recording gave up on at once: a client that still waits is told so there, with a 408', async () => {
     server = await startReplayServer(cassetteWith([aborted(1, 'second?')]), {
       match: 'strict',
       redaction: REDACTION,
     })
-    await expect(ask('second?')).rejects.toThrow()
+    const response = await ask('second?')
+    expect(response.status).toBe(408)
+    expect(await response.json()).toMatchObject({ error: { type: 'replay_request_given_up' } })
     await server.scope().clock?.synchronized()
     expect(server.divergences.count).toBe(0)
   })

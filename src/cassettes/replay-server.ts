@@ -146,13 +146,12 @@ export async function startReplayServer(
     )
     if (matched.type === 'refused') return reply(matched.answer)
     // Answered when the schedule reaches the recorded answer (at once, unless the recording went on meanwhile). One
-    // the recording never got (its client gave up) is not answered: if this client has not given up by that place,
-    // its connection is dropped there.
+    // the recording never got (its client gave up) gets no answer: a client that gives up too is let go, one that
+    // still waits at that place is told there that the recording gave up (GIVEN_UP), as a request that timed out.
     const exchange = matched.exchange
     waitingAnswers.set(exchange, (answer) => {
       waitingAnswers.delete(exchange)
-      if (exchange.aborted === true && answer !== STOPPED) request.socket.destroy()
-      else reply(answer)
+      reply(exchange.aborted === true && answer !== STOPPED ? GIVEN_UP : answer)
     })
     schedule.heard(exchange.seq)
   }
@@ -287,6 +286,23 @@ export async function startReplayServer(
 
 /** Statuses whose Response may not carry a body. */
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304])
+
+/**
+ * The answer at the place where the recording's client gave up on a request (a timeout, in practice: a request the
+ * call's end cut short is given up now too, before this). 408 is no status a client retries, as a timeout is not:
+ * the harness fails that request where the recording's did (a connection dropped instead would be retried).
+ */
+const GIVEN_UP: HttpAnswer = {
+  status: 408,
+  contentType: 'application/json',
+  body: JSON.stringify({
+    error: {
+      message:
+        'live-evals replay: the recording gave up on this request here (it timed out); there is no answer',
+      type: 'replay_request_given_up',
+    },
+  }),
+}
 
 const STOPPED: HttpAnswer = {
   status: 500,

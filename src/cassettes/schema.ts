@@ -87,7 +87,7 @@ export const HttpExchangeSchema = z.strictObject({
   /**
    * The client gave up before an answer came (the call ended with the request in flight, or its timeout passed):
    * nothing was answered (`status` 0, no body) and `answered_seq` is when it gave up. Replay holds such a request
-   * unanswered and, if the client has not given up by that place, drops its connection there.
+   * unanswered and, if the client has not given up by that place, answers 408 there (no client retries it).
    */
   aborted: z.literal(true).optional(),
   method: z.string(),

@@ -16,7 +16,7 @@ import {
 } from '../../grading/judge/judge.test-helpers.ts'
 import { gradeSingleTurn } from '../../grading/single-turn.ts'
 import { judgeGrade } from '../../phases/engine/judge-stage.ts'
-import { cassetteFixture } from '../cassette-fixture.test-helpers.ts'
+import { testCassette } from '../cassette-header.test-helpers.ts'
 import type { LoadedCassette } from '../files.ts'
 import { CassetteRecorder } from '../recorder.ts'
 import type { HttpExchange } from '../schema.ts'
@@ -33,10 +33,10 @@ function cassetteOf(http: HttpExchange[]): LoadedCassette {
   return {
     folder: '/nowhere',
     files: new Map(),
-    cassette: cassetteFixture({
-      header: { id: 'crawl_x__responses', openai_sdk_version: '0', scenario_id: 'crawl_x', models: {} },
-      http,
-    }),
+    cassette: testCassette(
+      { id: 'crawl_x__responses', scenario_id: 'crawl_x', openai_sdk_version: '0' },
+      { http },
+    ),
   }
 }
 
