@@ -30,7 +30,14 @@ export function testCassette(
   header: Partial<CassetteHeader> = {},
   parts: Partial<Omit<Cassette, 'header'>> = {},
 ): Cassette {
-  return { header: testCassetteHeader(header), sessions: [], http: [], tool_executions: null, ...parts }
+  return {
+    header: testCassetteHeader(header),
+    sessions: [],
+    http: [],
+    tool_executions: null,
+    pacing: null,
+    ...parts,
+  }
 }
 
 /** Writes `<folder>/<id>/cassette.json` of a cassette with that header and nothing recorded; returns the header. */

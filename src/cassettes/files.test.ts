@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { testCassetteHeader } from './cassette-header.test-helpers.ts'
 import { CassetteRefusedError, CassetteTooLargeError } from './errors.ts'
 import { readCassette, writeCassette } from './files.ts'
-import type { Cassette } from './schema.ts'
+import { CASSETTE_VERSION, type Cassette } from './schema.ts'
 
 let dir = ''
 beforeEach(async () => {
@@ -32,6 +32,7 @@ const cassette: Cassette = {
   ],
   http: [],
   tool_executions: null,
+  pacing: null,
 }
 
 describe('cassette files', () => {
@@ -58,7 +59,10 @@ describe('cassette files', () => {
   test('a cassette that does not match the schema, or whose audio file is short, is refused by name', async () => {
     const folder = join(dir, 'broken')
     await mkdir(folder)
-    await writeFile(join(folder, 'cassette.json'), JSON.stringify({ header: { cassette_version: 1 } }))
+    await writeFile(
+      join(folder, 'cassette.json'),
+      JSON.stringify({ header: { cassette_version: CASSETTE_VERSION } }),
+    )
     await expect(readCassette(dir, 'broken')).rejects.toThrow(
       /^Cassette broken .* does not match the schema at header/,
     )

@@ -9,7 +9,14 @@ import { writeFileAtomically } from '../artifacts/atomic-file.ts'
 import { writeNamedFile } from '../artifacts/named-file.ts'
 import { makePrivateDirectories } from '../artifacts/private-directories.ts'
 import { CassetteRefusedError, CassetteTooLargeError } from './errors.ts'
-import { type AudioRef, CASSETTE_FILE, type Cassette, CassetteSchema, MAX_CASSETTE_BYTES } from './schema.ts'
+import {
+  type AudioRef,
+  CASSETTE_FILE,
+  CASSETTE_VERSION,
+  type Cassette,
+  CassetteSchema,
+  MAX_CASSETTE_BYTES,
+} from './schema.ts'
 
 export function cassetteFolder(cassettesDir: string, id: string): string {
   return join(cassettesDir, id)
@@ -71,11 +78,11 @@ export async function readCassette(cassettesDir: string, id: string): Promise<Lo
     throw new CassetteRefusedError(id, 'invalid', `Cassette ${id} (${file}) is not JSON; record it again.`)
   }
   const version = (raw as { header?: { cassette_version?: unknown } })?.header?.cassette_version
-  if (version !== undefined && version !== 1) {
+  if (version !== undefined && version !== CASSETTE_VERSION) {
     throw new CassetteRefusedError(
       id,
       'version',
-      `Cassette ${id} (${file}) has format version ${JSON.stringify(version)}; this live-evals reads version 1. Record it again.`,
+      `Cassette ${id} (${file}) has format version ${JSON.stringify(version)}; this live-evals reads version ${CASSETTE_VERSION}. Record it again.`,
     )
   }
   const parsed = CassetteSchema.safeParse(raw)

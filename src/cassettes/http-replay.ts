@@ -1,7 +1,8 @@
 // The HTTP side of a replay: each request an openai client makes now is answered with the recorded exchange of
 // the same method and path whose request body equals it (so requests sent at once, like judge repetitions, may
 // arrive in any order); when none equals it, the first unused one of that method and path is the closest, and
-// the difference is a divergence. A request the recording never made is a divergence too.
+// the difference is a divergence. A request the recording never made is a divergence too. The recorded answer goes
+// out when the replay's schedule reaches it (replay-schedule.ts), where the recording received it.
 import type { DivergenceLog } from './divergences.ts'
 import { audioBytes } from './files.ts'
 import { firstDifference } from './match.ts'
@@ -11,9 +12,10 @@ export interface HttpAnswer {
   status: number
   contentType: string | null
   body: Uint8Array | string | null
-  /** How long the recorded answer took. */
-  delayMs: number
 }
+
+/** A request now: the recorded exchange that answers it (when the schedule reaches it), or a refusal at once. */
+export type HttpMatch = { type: 'recorded'; exchange: HttpExchange } | { type: 'refused'; answer: HttpAnswer }
 
 export class HttpReplay {
   readonly #unused: HttpExchange[]
@@ -31,8 +33,8 @@ export class HttpReplay {
     this.#divergences = divergences
   }
 
-  /** Answers one request; `strict` refuses (500) a diverging one instead of serving the closest recording. */
-  answer(method: string, path: string, body: HttpBody, turn: number, strict: boolean): HttpAnswer {
+  /** Matches one request; `strict` refuses (500) a diverging one instead of serving the closest recording. */
+  match(method: string, path: string, body: HttpBody, turn: number, strict: boolean): HttpMatch {
     const key = `${method} ${path}`
     const ordinal = (this.#counts.get(key) ?? 0) + 1
     this.#counts.set(key, ordinal)
@@ -41,7 +43,7 @@ export class HttpReplay {
     const equal = candidates.find(
       (exchange) => firstDifference(requestValue(exchange.request), requestValue(body)) === null,
     )
-    if (equal !== undefined) return this.#serve(equal)
+    if (equal !== undefined) return this.#take(equal)
     const closest = candidates[0]
     if (closest === undefined) {
       const divergence = this.#divergences.add(
@@ -51,7 +53,7 @@ export class HttpReplay {
         null,
         'the recording made no such request',
       )
-      return refusal(divergence.text)
+      return { type: 'refused', answer: refusal(divergence.text) }
     }
     const difference = firstDifference(requestValue(closest.request), requestValue(body))
     const divergence = this.#divergences.add(
@@ -60,22 +62,22 @@ export class HttpReplay {
       message,
       difference === null ? null : { ...difference, path: `request.${difference.path}` },
     )
-    return strict ? refusal(divergence.text) : this.#serve(closest)
+    return strict ? { type: 'refused', answer: refusal(divergence.text) } : this.#take(closest)
   }
 
-  #serve(exchange: HttpExchange): HttpAnswer {
+  #take(exchange: HttpExchange): HttpMatch {
     this.#unused.splice(this.#unused.indexOf(exchange), 1)
+    return { type: 'recorded', exchange }
+  }
+
+  /** The recorded answer of an exchange, as it goes out. */
+  answerOf(exchange: HttpExchange): HttpAnswer {
     const { response } = exchange
     let body: HttpAnswer['body'] = null
     if (response.audio !== undefined) body = audioBytes(this.#files, response.audio)
     else if (response.json !== undefined) body = JSON.stringify(response.json)
     else if (response.text !== undefined) body = response.text
-    return {
-      status: exchange.status,
-      contentType: response.content_type,
-      body,
-      delayMs: exchange.duration_ms,
-    }
+    return { status: exchange.status, contentType: response.content_type, body }
   }
 }
 
@@ -88,6 +90,5 @@ function refusal(message: string): HttpAnswer {
     status: 500,
     contentType: 'application/json',
     body: JSON.stringify({ error: { message: `live-evals replay: ${message}`, type: 'replay_divergence' } }),
-    delayMs: 0,
   }
 }

@@ -51,18 +51,37 @@ export class CassetteRecorder implements SessionTap {
     const requestType = headerOf(init?.headers, 'content-type')
     const request = this.#body(requestBytes(init?.body), requestType, null)
     const startedAt = performance.now()
-    const response = await fetch(input, init)
-    const bytes = new Uint8Array(await response.arrayBuffer())
-    const durationMs = Math.round((performance.now() - startedAt) * 10) / 10
+    const path = redactString(`${url.pathname}${url.search}`, this.#redaction)
+    const elapsedMs = () => Math.round((performance.now() - startedAt) * 10) / 10
+    let response: Response
+    let bytes: Uint8Array
+    try {
+      response = await fetch(input, init)
+      bytes = new Uint8Array(await response.arrayBuffer())
+    } catch (error) {
+      // Given up before an answer came (aborted, timed out, the connection lost): kept as such, so a replay of
+      // the same request knows the recording never had its answer.
+      const exchange = { seq, answered_seq: this.#seq++, method, path, request, status: 0 }
+      this.#http.push({
+        ...exchange,
+        response: { content_type: null },
+        duration_ms: elapsedMs(),
+        aborted: true,
+      })
+      throw error
+    }
+    // The answer is here, body and all: from now on the harness can act on it.
+    const answeredSeq = this.#seq++
     const responseType = response.headers.get('content-type')
     this.#http.push({
       seq,
+      answered_seq: answeredSeq,
       method,
-      path: redactString(`${url.pathname}${url.search}`, this.#redaction),
+      path,
       request,
       status: response.status,
       response: this.#body(bytes, responseType, 'http.pcm'),
-      duration_ms: durationMs,
+      duration_ms: elapsedMs(),
     })
     return new Response(NULL_BODY_STATUSES.has(response.status) ? null : bytes, {
       status: response.status,

@@ -8,7 +8,7 @@ import { responsesRoute } from '../testing/responses-server/responses-route.ts'
 import { type ResponsesServer, startResponsesServer } from '../testing/responses-server/server.ts'
 import { executeLive, type LiveStandIns, liveCrawlSettings, SENTINEL_KEY } from './cassette.test-helpers.ts'
 import { readCassette } from './files.ts'
-import { CASSETTE_FILE } from './schema.ts'
+import { CASSETTE_FILE, CASSETTE_VERSION } from './schema.ts'
 
 const SCENARIO = 'crawl_001_booking_complete_request'
 let standIns: LiveStandIns
@@ -59,7 +59,11 @@ describe('recording a live execution', () => {
     expect((await readdir(cassettes)).sort()).toEqual([`${SCENARIO}__client`, `${SCENARIO}__responses`])
 
     const { cassette, files } = await readCassette(cassettes, `${SCENARIO}__client`)
-    expect(cassette.header).toMatchObject({ cassette_version: 1, phase: 'crawl', architecture: 'client' })
+    expect(cassette.header).toMatchObject({
+      cassette_version: CASSETTE_VERSION,
+      phase: 'crawl',
+      architecture: 'client',
+    })
     expect(cassette.header.scenario_hash).toMatch(/^[0-9a-f]{64}$/)
     expect(cassette.header.assistant_hash).toMatch(/^[0-9a-f]{64}$/)
     const [assistant] = cassette.sessions

@@ -11,7 +11,7 @@ import { CassetteTooLargeError } from './errors.ts'
 import { cassetteFolder, writeCassette } from './files.ts'
 import { cassetteHeader, cassetteIdOf } from './header.ts'
 import { CassetteRecorder } from './recorder.ts'
-import { withCassetteExtension } from './row-extension.ts'
+import { pacingOfRow, withCassetteExtension } from './row-extension.ts'
 import { MAX_CASSETTE_BYTES } from './schema.ts'
 import { runInCassetteScope } from './scope.ts'
 
@@ -67,6 +67,7 @@ export async function recordExecution<Execution extends ScenarioExecution>(
         sessions: recorded.sessions,
         http: recorded.http,
         tool_executions: toolExecutions === undefined ? null : JSON.parse(JSON.stringify(toolExecutions)),
+        pacing: pacingOfRow(execution.row),
       },
       recorded.files,
       limitBytes,

@@ -1,8 +1,9 @@
 // Record once against the dress-rehearsal server, replay with no server and no key, through Vitest as a user runs
 // it: the fixture project's CRAWL spec in a child Vitest, LIVE_EVALS_MODE=live LIVE_EVALS_RECORD=1 against the
 // rehearsal server (both architectures, real-time pacing), then LIVE_EVALS_MODE=replay with the server closed and
-// every OpenAI variable unset. Every row's status, checks and metrics equal the recorded run's (ids and times
-// aside), the replay tally is printed, and the recorded key is in no cassette.
+// every OpenAI variable unset. Every row's status, checks and metrics equal the recorded run's, times included (only
+// its provenance and cassette block say how it was produced), the replay tally is printed, and the recorded key is
+// in no cassette.
 import { readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -17,7 +18,7 @@ import {
   SPAWN_TIMEOUT_MS,
   scratch,
 } from '../vitest/child-vitest.ts'
-import { comparableRow } from './comparable-row.test-helpers.ts'
+import { replayedRow } from './comparable-row.test-helpers.ts'
 
 const DATASET = join(ROOT, 'src/vitest/fixtures/tiny-dataset.json')
 const KEY = 'sk-test-REHEARSAL-cassette-key-3c8e1f20'
@@ -71,7 +72,7 @@ afterAll(async () => {
   if (dir !== '') await rm(dir, { recursive: true, force: true })
 })
 
-const comparable = comparableRow
+const comparable = replayedRow
 
 describe('record against the dress rehearsal, replay keyless through Vitest', () => {
   test('the replayed rows equal the recorded ones and the run prints its replay tally', async () => {

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { SingleTurnExecution } from '../phases/engine/execution.ts'
 import { bundledCrawlScenario } from '../phases/single-turn/test-support.ts'
 import type { CassetteRowExtension } from '../reporting/extensions/cassette.ts'
-import type { ResultItem } from '../reporting/result-schema.ts'
 import type { Scenario } from '../scenarios/index.ts'
 import { startOfflineLiveServer } from '../testing/live-server/index.ts'
 import { responsesRoute } from '../testing/responses-server/responses-route.ts'
@@ -17,6 +16,7 @@ import {
   liveCrawlSettings,
   SENTINEL_KEY,
 } from './cassette.test-helpers.ts'
+import { replayedRow } from './comparable-row.test-helpers.ts'
 
 const SCENARIO = 'crawl_001_booking_complete_request'
 const ARCHITECTURES = ['responses', 'client'] as const
@@ -56,55 +56,12 @@ afterAll(async () => {
   if (cassettes !== '') await rm(cassettes, { recursive: true, force: true })
 })
 
-/**
- * Checks decided by comparing two clock readings of the harness (a tool's completion time against the assistant's
- * speech): the live recording reads the wall clock, so against a stand-in that answers at once they can fall either
- * way from one live run to the next; replay reproduces arrival times exactly but not the harness's own readings.
- */
-const CLOCK_READING_CHECKS = new Set(['grounded_assistant_response'])
-
-/** The statuses of the clock-reading checks of a row's completion grade. */
-function clockCheckStatuses(row: ResultItem): string[] {
-  const found: string[] = []
-  JSON.stringify(row, (_key, value) => {
-    if (typeof value === 'object' && value !== null && CLOCK_READING_CHECKS.has(value.id))
-      found.push(String(value.status))
-    return value
-  })
-  return found
-}
-
-/** A row without what legitimately differs between two executions: ids, times, artifacts and the cassette block. */
-function comparable(row: ResultItem, withoutVerdict = false): unknown {
-  // Without the verdict: the row's status and the grades' `passed`, which a clock-reading check can flip.
-  const { status: _status, ...rest } = row
-  const text = JSON.stringify(withoutVerdict ? rest : row, (key, value) => {
-    if (withoutVerdict && key === 'passed') return undefined
-    if (/(_ms|_seconds|_at|latency|duration|session_id|artifacts|rationale)$/.test(key)) return undefined
-    // pacing is how late this run's own frames went out: a measurement of the harness, like a latency.
-    if (
-      key === 'cassette' ||
-      key === 'pacing' ||
-      key === 'provenance' ||
-      key === 'failed_checks' ||
-      key === 'status' ||
-      key === 'passed'
-    )
-      return undefined
-    if (Array.isArray(value)) {
-      return value.filter((item) => !(typeof item === 'object' && CLOCK_READING_CHECKS.has(item?.id)))
-    }
-    return value
-  })
-  return JSON.parse(text)
-}
-
 function replaySettings(env: Record<string, string> = {}) {
   return liveCrawlSettings(standIns, cassettes, { LIVE_EVALS_MODE: 'replay', ...env })
 }
 
 describe('replay of a recorded live execution, keyless and without the services', () => {
-  test('every row equals the recorded one (ids and times aside) and says it was replayed from its cassette', async () => {
+  test('every row equals the recorded one, times included, and says it was replayed from its cassette', async () => {
     const settings = await replaySettings()
     expect(settings.credentials.openai_api_key).not.toBe(SENTINEL_KEY)
     const before = responses.requests.length
@@ -121,10 +78,7 @@ describe('replay of a recorded live execution, keyless and without the services'
         (execution.row.observability?.provenance as { execution_mode?: string } | undefined)?.execution_mode,
       ).toBe('replay')
       const original = recorded.get(architecture) as SingleTurnExecution
-      // A status may differ only where a clock-reading check differs, and then that check explains it.
-      const flipped = execution.row.status !== original.row.status
-      if (flipped) expect(clockCheckStatuses(execution.row)).not.toEqual(clockCheckStatuses(original.row))
-      expect(comparable(execution.row, flipped)).toEqual(comparable(original.row, flipped))
+      expect(replayedRow(execution.row)).toEqual(replayedRow(original.row))
     }
     // Nothing reached the stand-ins: the replay server answered everything.
     expect(responses.requests.length).toBe(before)
@@ -256,13 +210,14 @@ describe('a cassette that cannot answer this run fails loudly, by name', () => {
     const file = join(cassettes, `${SCENARIO}__client`, 'cassette.json')
     const original = await readFile(file, 'utf8')
     const document = JSON.parse(original)
-    document.header.cassette_version = 2
+    // Version 1 placed no HTTP answer on the recording's order (answered_seq): a replay cannot play it.
+    document.header.cassette_version = 1
     await writeFile(file, JSON.stringify(document))
     try {
       const version = await executeLive(scenario, await replaySettings(), 'client', standIns, {
         register: false,
       })
-      expect(version.failure?.message).toContain('has format version 2; this live-evals reads version 1')
+      expect(version.failure?.message).toContain('has format version 1; this live-evals reads version 2')
       expect(cassetteOf(version).outcome).toBe('refused')
     } finally {
       await writeFile(file, original)

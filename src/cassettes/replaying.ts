@@ -8,6 +8,7 @@ import type { PhaseSettings } from '../config/index.ts'
 import { credentialValues } from '../config/redact.ts'
 import type { ScenarioExecution } from '../phases/engine/execution.ts'
 import type { CassetteRowExtension } from '../reporting/extensions/cassette.ts'
+import { withPacing } from '../reporting/extensions/pacing-row.ts'
 import { withRowExtension } from '../reporting/extensions/with-row-extension.ts'
 import { CassetteRefusedError } from './errors.ts'
 import { type LoadedCassette, readCassette } from './files.ts'
@@ -124,5 +125,6 @@ export async function replayExecution<Execution extends ScenarioExecution>(
     })
     return { ...failed, row: marked(failed.row) }
   }
-  return { ...execution, row: marked(execution.row) }
+  // The latencies are the recording's, with the recording's own timing error: its pacing says how much.
+  return { ...execution, row: marked(withPacing(execution.row, loaded.cassette.pacing)) }
 }

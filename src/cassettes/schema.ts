@@ -26,9 +26,17 @@
 // - Size. A cassette is bounded (MAX_CASSETTE_BYTES, JSON and PCM together): recording stops keeping data past it
 //   and the write fails with an error naming the cassette, never a truncated file.
 // - tool_executions: what the application's tools did (the observation's record), compared exactly on replay.
+// - pacing: how late the recording's own frames went out (its row's `pacing` extension). A replay sends no frame on
+//   the wall clock and replays the recording's latencies, so its row reports the recording's pacing error.
+// - Order (version 2). `seq` is one counter over everything that crosses the wire in the execution, both ways: a
+//   frame sent or received, an HTTP request when it is made and its answer when its body has arrived
+//   (`answered_seq`). Replay runs on the virtual media clock (replay-schedule.ts) and releases each recorded answer
+//   at its place in that order: after every request, command and audio frame the recording sent before it. Version 1
+//   knew only when a request was made, so its answers could not be placed; it is refused, to be recorded again.
 import { z } from 'zod'
+import { PacingErrorSchema } from '../reporting/extensions/pacing.ts'
 
-export const CASSETTE_VERSION = 1
+export const CASSETTE_VERSION = 2
 export const CASSETTE_FILE = 'cassette.json'
 /** JSON and PCM together; a 90-second RUN call of two sessions is about 20 MB of audio. */
 export const MAX_CASSETTE_BYTES = 128 * 1024 * 1024
@@ -72,14 +80,23 @@ const BodySchema = z.strictObject({
 export type HttpBody = z.infer<typeof BodySchema>
 
 export const HttpExchangeSchema = z.strictObject({
+  /** When the request was made (the execution's one order, see the header comment). */
   seq: z.int().nonnegative(),
+  /** When its answer had arrived, body and all, in the same order; replay releases the answer there. */
+  answered_seq: z.int().nonnegative(),
+  /**
+   * The client gave up before an answer came (the call ended with the request in flight, or its timeout passed):
+   * nothing was answered (`status` 0, no body) and `answered_seq` is when it gave up. Replay holds such a request
+   * unanswered and, if the client has not given up by that place, answers 408 there (no client retries it).
+   */
+  aborted: z.literal(true).optional(),
   method: z.string(),
   /** Path and query, never the host. */
   path: z.string(),
   request: BodySchema,
   status: z.int(),
   response: BodySchema,
-  /** How long the answer took (wall clock); replay answers after the same time, so what depends on it recurs. */
+  /** How long the answer took on the wall clock, for the record (replay places answers by `answered_seq`). */
   duration_ms: z.number().nonnegative(),
 })
 export type HttpExchange = z.infer<typeof HttpExchangeSchema>
@@ -108,5 +125,7 @@ export const CassetteSchema = z.strictObject({
   sessions: z.array(SessionRecordSchema),
   http: z.array(HttpExchangeSchema),
   tool_executions: json.nullable(),
+  /** The recorded row's pacing extension; null when it had none (a failed call). */
+  pacing: PacingErrorSchema.nullable(),
 })
 export type Cassette = z.infer<typeof CassetteSchema>

@@ -4,17 +4,28 @@
 // (every run that neither records nor replays) both are exactly what they were.
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { type SessionTap, sessionTaps } from '../live/index.ts'
+import type { ReplaySync } from '../phases/engine/media-clock.ts'
 
 export interface CassetteScope {
   readonly tap: SessionTap
   /** Performs (recording) or redirects (replay) one HTTP request of an openai client. */
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>
+  /**
+   * Replay only: the media clock's synchronisation with the replay server; a phase that finds it drives its media
+   * clock virtually, frame by frame (src/phases/engine/media-clock.ts). A scope wrapping another passes it on.
+   */
+  readonly clock?: ReplaySync
 }
 
 const scopes = new AsyncLocalStorage<CassetteScope>()
 
 export function runInCassetteScope<T>(scope: CassetteScope, run: () => Promise<T>): Promise<T> {
   return scopes.run(scope, () => sessionTaps.run(scope.tap, run))
+}
+
+/** The replay clock of the scope this code runs in; null outside a replay (the clock is then the phase's own). */
+export function replayClock(): ReplaySync | null {
+  return scopes.getStore()?.clock ?? null
 }
 
 /**

@@ -1,8 +1,9 @@
 // One recorded GPT-Live session played back in answer to what a client sends now. Sent frames are expected in
 // two queues, audio appends and everything else, so a control message that now arrives a frame earlier or later
-// than recorded still matches; a received frame is played once every frame sent before it in the recording has
-// been matched (causal order), with its audio put back from the PCM file and the reply ids (client_event_id)
-// mapped to the ids the client uses now.
+// than recorded still matches; each one heard is handed to the replay's schedule (replay-schedule.ts), which
+// decides when the recorded received frames are played: with their audio put back from the PCM file and the
+// reply ids (client_event_id) mapped to the ids the client uses now. A round trip of the client's media clock
+// (src/live/round-trip.ts), never part of a recording, is answered when the schedule says so.
 
 import type { DivergenceLog } from './divergences.ts'
 import { audioBytes } from './files.ts'
@@ -11,17 +12,23 @@ import { firstDifference } from './match.ts'
 import type { CassetteFrame, SessionRecord } from './schema.ts'
 
 const APPEND = 'session.input_audio.append'
+/** The round-trip marker's command and answer (src/live/round-trip.ts). */
+const ROUND_TRIP = 'session.input_audio.unmute'
+const ROUND_TRIP_ANSWER = 'session.input_audio.unmuted'
 const AUDIO_FIELDS: Readonly<Record<string, string>> = {
   [APPEND]: 'audio',
   'session.output_audio.delta': 'delta',
 }
 
+/** What one client message was: recorded frames it accounts for, a round trip, or nothing the recording has. */
+export type Received = { type: 'heard'; seqs: number[] } | { type: 'round_trip' } | { type: 'unrecorded' }
+
 export interface SessionReplayOptions {
   record: SessionRecord
   files: ReadonlyMap<string, Uint8Array>
   divergences: DivergenceLog
-  /** Sends one event to the client, with the session clock time it was recorded at. */
-  send: (event: Record<string, unknown>, atMs: number) => void
+  /** Sends one event to the client, with the session clock time it was recorded at (undefined: not recorded). */
+  send: (event: Record<string, unknown>, atMs: number | undefined) => void
   /** Redacts what is sent now the way the recording was redacted, so the two compare. */
   redact: (event: Record<string, unknown>) => Record<string, unknown>
   /** The assistant turn now (shared by the execution's channels). */
@@ -29,20 +36,17 @@ export interface SessionReplayOptions {
 }
 
 export class SessionReplay {
-  readonly #frames: readonly CassetteFrame[]
   readonly #options: SessionReplayOptions
-  readonly #consumed = new Set<number>()
   readonly #queues: Record<'audio' | 'other', CassetteFrame[]>
   readonly #counts = new Map<string, number>()
   readonly #eventIds = new Map<string, string>()
-  #position = 0
+  #roundTrips = 0
   /** True once the recording's session.closed was played. */
   closed = false
 
   constructor(options: SessionReplayOptions) {
     this.#options = options
-    this.#frames = options.record.frames
-    const sent = this.#frames.filter((frame) => frame.direction === 'sent')
+    const sent = options.record.frames.filter((frame) => frame.direction === 'sent')
     this.#queues = {
       audio: sent.filter((frame) => frame.event.type === APPEND),
       other: sent.filter((frame) => frame.event.type !== APPEND),
@@ -53,24 +57,24 @@ export class SessionReplay {
     return this.#options.record.label
   }
 
-  /** Frames the recording has before the client's first message (none on GPT-Live, but played if there). */
-  open(): void {
-    this.#flush()
-  }
-
-  /** One client message now; returns false when it diverged from the recording. */
-  receive(event: Record<string, unknown>): boolean {
+  /**
+   * One client message now. A diverging one still accounts for the recorded frame it was compared with (the
+   * divergence is logged); one the recording has no more of accounts for nothing.
+   */
+  receive(event: Record<string, unknown>): Received {
     const type = typeof event.type === 'string' ? event.type : '(no type)'
+    const queue = this.#queues[type === APPEND ? 'audio' : 'other']
+    if (type === ROUND_TRIP && queue[0]?.event.type !== ROUND_TRIP) return { type: 'round_trip' }
     const ordinal = (this.#counts.get(type) ?? 0) + 1
     this.#counts.set(type, ordinal)
     const message = `${type} #${ordinal}`
-    const queue = this.#queues[type === APPEND ? 'audio' : 'other']
     const { divergences, turn } = this.#options
     // Real-time pacing sends a frame more or less of trailing silence from one run to the next: silence beyond the
     // recorded appends carries nothing the service would hear, and the recorded silence a client never sends
     // before closing is not missed either. Speech is compared frame by frame.
-    if (type === APPEND && queue.length === 0 && isSilence(appendedBytes(event))) return true
-    if (type === 'session.close') this.#dropTrailingAudio(message)
+    if (type === APPEND && queue.length === 0 && isSilence(appendedBytes(event)))
+      return { type: 'unrecorded' }
+    const dropped = type === 'session.close' ? this.#dropTrailingAudio(message) : []
     const expected = queue.shift()
     if (expected === undefined) {
       divergences.add(
@@ -80,21 +84,29 @@ export class SessionReplay {
         null,
         'was not sent at this point in the recording (it has no more such frames)',
       )
-      return false
+      return dropped.length === 0 ? { type: 'unrecorded' } : { type: 'heard', seqs: dropped }
     }
-    this.#consumed.add(expected.seq)
-    const ok = this.#compare(expected, event, message)
+    this.#compare(expected, event, message)
     if (typeof expected.event.event_id === 'string' && typeof event.event_id === 'string') {
       this.#eventIds.set(expected.event.event_id, event.event_id)
     }
-    this.#flush()
-    return ok
+    return { type: 'heard', seqs: [...dropped, expected.seq] }
+  }
+
+  /** Answers a round trip of the client's media clock (the schedule says when). */
+  answerRoundTrip(event: Record<string, unknown>): void {
+    this.#roundTrips += 1
+    const answer: Record<string, unknown> = {
+      type: ROUND_TRIP_ANSWER,
+      event_id: `evt_replay_round_trip_${this.#roundTrips}`,
+    }
+    if (typeof event.event_id === 'string') answer.client_event_id = event.event_id
+    this.#options.send(answer, undefined)
   }
 
   /** The client closes: recorded appends it did not send are consumed; a voiced one missing is a divergence. */
-  #dropTrailingAudio(message: string): void {
+  #dropTrailingAudio(message: string): number[] {
     const remaining = this.#queues.audio.splice(0)
-    for (const frame of remaining) this.#consumed.add(frame.seq)
     const voiced = remaining.filter(
       (frame) => frame.audio !== undefined && !isSilence(audioBytes(this.#options.files, frame.audio)),
     )
@@ -108,6 +120,7 @@ export class SessionReplay {
         `came before ${voiced.length} recorded frames of caller speech were sent`,
       )
     }
+    return remaining.map((frame) => frame.seq)
   }
 
   #compare(expected: CassetteFrame, event: Record<string, unknown>, message: string): boolean {
@@ -123,8 +136,9 @@ export class SessionReplay {
       const bytes =
         typeof now[field] === 'string' ? Buffer.from(now[field] as string, 'base64') : Buffer.alloc(0)
       delete now[field]
-      const hash = sha256Hex(bytes)
-      if (hash !== expected.audio.sha256) {
+      // The recorded bytes are at hand: compared as they are (the hashes only name a difference).
+      if (!bytes.equals(audioBytes(this.#options.files, expected.audio))) {
+        const hash = sha256Hex(bytes)
         const difference = {
           path: field,
           recorded: `sha256 ${expected.audio.sha256.slice(0, 12)}`,
@@ -139,6 +153,8 @@ export class SessionReplay {
         )
         return false
       }
+      // An audio frame carries nothing else but its (volatile) event id: nothing more to compare.
+      if (onlyTypeAndId(now) && onlyTypeAndId(expected.event)) return true
     }
     const difference = firstDifference(expected.event, this.#options.redact(now))
     if (difference === null) return true
@@ -146,20 +162,8 @@ export class SessionReplay {
     return false
   }
 
-  /** Plays every received frame whose recorded predecessors have all been matched. */
-  #flush(): void {
-    while (this.#position < this.#frames.length) {
-      const frame = this.#frames[this.#position] as CassetteFrame
-      if (frame.direction === 'sent') {
-        if (!this.#consumed.has(frame.seq)) return
-      } else {
-        this.#play(frame)
-      }
-      this.#position += 1
-    }
-  }
-
-  #play(frame: CassetteFrame): void {
+  /** Plays one recorded received frame (the schedule says when). */
+  play(frame: CassetteFrame): void {
     const event: Record<string, unknown> = { ...frame.event }
     const field = AUDIO_FIELDS[String(event.type)]
     if (field !== undefined && frame.audio !== undefined) {
@@ -189,6 +193,11 @@ export class SessionReplay {
       event.error = { ...error, client_event_id: mapped((error as Record<string, unknown>).client_event_id) }
     }
   }
+}
+
+function onlyTypeAndId(event: Record<string, unknown>): boolean {
+  for (const key in event) if (key !== 'type' && key !== 'event_id') return false
+  return true
 }
 
 function appendedBytes(event: Record<string, unknown>): Uint8Array {

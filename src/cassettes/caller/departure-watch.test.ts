@@ -23,6 +23,7 @@ function cassette(): Cassette {
     header: {} as Cassette['header'],
     http: [],
     tool_executions: null,
+    pacing: null,
     sessions: [
       {
         label: 'caller',

@@ -59,6 +59,8 @@ export async function replayCallerExecution<Execution extends ScenarioExecution>
     const server = await startReplayServer(loaded, {
       match: 'lenient',
       redaction,
+      // The assistant is live, so the call runs in real time: the caller's frames are played as they come due.
+      clock: 'real_time',
       transform: (label, event, atMs) =>
         label.startsWith('caller') ? watch.callerFrame(event, atMs) : event,
     })

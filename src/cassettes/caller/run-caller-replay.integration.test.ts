@@ -4,9 +4,8 @@
 // create_reservation that now fails (the conversation departs at the reply to the booking: the turn is named with
 // both texts, the caller is silenced there, the row says it was graded until the departure), and with that same
 // changed tool but replay.caller_tools = "cassette" (the recording's outputs answer, so nothing departs). The same
-// recording is also re-graded (replay.regrade, the replay `live-evals grade --cassettes` runs), keyless: its row
-// equals the recorded one. RUN re-grades leniently: the relayed audio falls into frames a little differently on the
-// real-time clock, which strict matching would call a divergence.
+// recording is also re-graded (replay.regrade, the replay `live-evals grade --cassettes` runs), keyless and strict:
+// on the replay's virtual clock its row equals the recorded one, times included.
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -25,7 +24,7 @@ import { assistantVisibleInput, type Scenario } from '../../scenarios/index.ts'
 import { type RehearsalServer, startRehearsalServer } from '../../testing/rehearsal/index.ts'
 import { ROOT } from '../../vitest/child-vitest.ts'
 import { changedApplication } from '../cassette.test-helpers.ts'
-import { comparableRow } from '../comparable-row.test-helpers.ts'
+import { replayedRow } from '../comparable-row.test-helpers.ts'
 
 const SCENARIO = 'run_001_booking_complete'
 const DATASET = join(ROOT, 'scenarios/run/restaurant.json')
@@ -101,7 +100,6 @@ beforeAll(async () => {
   const regrade = await settings({
     LIVE_EVALS_MODE: 'replay',
     LIVE_EVALS_REPLAY_REGRADE: '1',
-    LIVE_EVALS_REPLAY_MATCH: 'lenient',
     LIVE_EVALS_CASSETTES: cassettes,
   })
   // Four calls at once: each waits on its own real-time clock.
@@ -130,10 +128,10 @@ afterAll(async () => {
 describe('a recorded RUN conversation re-graded', () => {
   test('keyless, its row equals the recorded one; the judge did not run then and does not now', () => {
     const regraded = replays.get('regraded') as MultiTurnExecution
-    expect(comparableRow(regraded.row)).toEqual(comparableRow(recorded.row))
+    expect(replayedRow(regraded.row)).toEqual(replayedRow(recorded.row))
     expect(regraded.row.observability?.live_evals).toMatchObject({
       regrade: { cassette: `${SCENARIO}__responses`, scenario_changed: false, judge: 'not_run' },
-      cassette: { mode: 'replay', match: 'lenient' },
+      cassette: { mode: 'replay', match: 'strict', outcome: 'replayed' },
     })
   })
 })

@@ -47,8 +47,11 @@ export class RecordedJudgeAnswers {
   readonly refusals: string[] = []
 
   constructor(exchanges: readonly HttpExchange[], files: ReadonlyMap<string, Uint8Array>) {
-    this.#unused = exchanges.filter((exchange) =>
-      isJudgeRequest(exchange.method, exchange.path, exchange.request.json ?? null),
+    // A judge request the recording gave up on has no answer to reuse.
+    this.#unused = exchanges.filter(
+      (exchange) =>
+        exchange.aborted !== true &&
+        isJudgeRequest(exchange.method, exchange.path, exchange.request.json ?? null),
     )
     this.#files = files
   }

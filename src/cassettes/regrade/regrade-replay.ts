@@ -32,6 +32,8 @@ export class RegradeReplay {
   scope(inner: CassetteScope): CassetteScope {
     return {
       tap: inner.tap,
+      // A re-grade replays on the same virtual clock as any replay.
+      ...(inner.clock === undefined ? {} : { clock: inner.clock }),
       fetch: async (input, init) => {
         const url = new URL(input instanceof Request ? input.url : String(input))
         const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()

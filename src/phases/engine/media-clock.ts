@@ -6,6 +6,11 @@
 //   the events its audio caused have all arrived, so every decision sits at a known audio position and a run
 //   gives the same bytes every time; no waiting.
 // - real time (live): 20 ms frames on absolute deadlines (audio/pacing.ts), every stream's frame in the same slot.
+// - virtual, replaying a real-time recording (src/cassettes): each step goes out as the real-time clock sends it,
+//   one append per 20 ms frame, and before each frame every stream makes one round trip. The replay server answers
+//   it once it has played what the recording received before that frame (and heard what the recording sent before
+//   it), and `synchronized` waits for the HTTP answers it released, so each frame is computed from what the
+//   recording had heard by then. No waiting on the wall clock.
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { FramePacer } from '../../audio/pacing.ts'
 import { SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
@@ -43,6 +48,16 @@ export interface MediaClockOptions {
   signal?: AbortSignal
   /** How long one round trip may take before the session is considered gone (virtual). */
   roundTripTimeoutMs?: number
+  /** Virtual only: replay a real-time recording frame by frame (see the header); from the cassette scope. */
+  replay?: ReplaySync | null
+}
+
+/** The replay server's side of a frame's synchronisation (src/cassettes/replay-clock.ts). */
+export interface ReplaySync {
+  /** Whether a stream needs its round trip before the next frame (the recording had more than audio there). */
+  roundTripNeeded(label: string): boolean
+  /** Resolves once every HTTP answer the replay server released has reached the client that asked. */
+  synchronized(): Promise<void>
 }
 
 /** Bound on round trips per session and step (each lets reactions to the previous one arrive). */
@@ -55,6 +70,7 @@ export class MediaClock {
   readonly #frameMs: number
   readonly #roundTripTimeoutMs: number
   readonly #pacer: FramePacer | null
+  readonly #replay: ReplaySync | null
   /** Real time: the frame's chunks, one per stream, reused from frame to frame. */
   readonly #chunks: Int16Array[] = []
   #steps = 0
@@ -64,6 +80,7 @@ export class MediaClock {
     this.stepMs = options.stepMs ?? 200
     this.#frameMs = options.frameMs ?? 20
     this.#roundTripTimeoutMs = options.roundTripTimeoutMs ?? 10_000
+    this.#replay = this.mode === 'virtual' ? (options.replay ?? null) : null
     if (this.stepMs % this.#frameMs !== 0) {
       throw new RangeError(
         `media clock step (${this.stepMs} ms) must be a whole number of frames (${this.#frameMs} ms)`,
@@ -94,7 +111,9 @@ export class MediaClock {
 
   /** Sends one step of audio to every stream's session (and, virtual, waits until each has answered it). */
   async step(streams: readonly ClockedStream[]): Promise<void> {
-    if (this.#pacer === null) {
+    if (this.#replay !== null) {
+      await this.#replayStep(streams, this.#replay)
+    } else if (this.#pacer === null) {
       const samples = (SAMPLE_RATE_HZ * this.stepMs) / 1000
       const chunks = streams.map((stream) => stream.next(samples))
       for (const [index, stream] of streams.entries()) send(stream, chunks[index] as Int16Array)
@@ -118,6 +137,19 @@ export class MediaClock {
       chunks.fill(EMPTY)
     }
     this.#steps += 1
+  }
+
+  /** Replay: per frame, one round trip per stream and the HTTP answers in, then every stream's frame. */
+  async #replayStep(streams: readonly ClockedStream[], replay: ReplaySync): Promise<void> {
+    const samples = (SAMPLE_RATE_HZ * this.#frameMs) / 1000
+    for (let frame = 0; frame < this.stepMs / this.#frameMs; frame++) {
+      for (const stream of streams) {
+        if (replay.roundTripNeeded(stream.label)) await roundTrip(stream.session, this.#roundTripTimeoutMs)
+      }
+      await replay.synchronized()
+      const chunks = streams.map((stream) => stream.next(samples))
+      for (const [index, stream] of streams.entries()) send(stream, chunks[index] as Int16Array)
+    }
   }
 
   /** Round trips until a round brings back nothing but its own answer: the session processed the step. */

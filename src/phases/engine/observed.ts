@@ -3,7 +3,7 @@
 import type { InteractionMetrics } from '../../metrics/interaction.ts'
 import type { CallTimeline } from '../../metrics/voice-metrics.ts'
 import type { SingleTurnObservation } from '../../observability/observation.ts'
-import type { SessionTimeline } from '../../observability/timeline.ts'
+import type { ClockMode, SessionTimeline } from '../../observability/timeline.ts'
 import type { SessionTrace } from '../../observability/trace.ts'
 import type { UsageRecord } from '../../reporting/consumption.ts'
 
@@ -27,4 +27,6 @@ export interface ObservedConversation {
   delegationRecords: unknown
   /** Real time: how late each audio frame went out (the row's pacing error); null on the virtual clock. */
   frameLateness: number[] | null
+  /** The media clock's mode: real time live, virtual offline and in a replay. */
+  clockMode: ClockMode
 }

@@ -73,7 +73,7 @@ export async function recordExecution(
       model: env.settings.models.live_model,
       backend_model: env.settings.models.backend_model,
       audio_source: caller.source,
-      clock: timeline.mode,
+      clock: observed.clockMode,
     },
     // WALK rows echo the recording as the dataset gives it (§4.1); the absolute file stays in the details.
     recording:

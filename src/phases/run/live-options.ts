@@ -1,11 +1,12 @@
 // The live RUN conversation's options from the run's settings: both sessions on the configured GPT-Live endpoint
 // with the run's key, the caller's brief (built from simulation_parameters and input.text only), its own
 // reasoning backend, the completion observer (the only reader of evaluator-only facts), the preset on the
-// caller's voice, the call's timing rules, and the real-time media clock at 20 ms frames.
+// caller's voice, the call's timing rules, and the real-time media clock at 20 ms frames (in a replay, that
+// recording's frames on the virtual clock, synchronised with the replay server).
 import OpenAI from 'openai'
 import type { ScenarioApplication } from '../../assistants/architectures/index.ts'
 import { assistantModelsFromSettings } from '../../assistants/frontend/models.ts'
-import { cassetteFetch } from '../../cassettes/scope.ts'
+import { cassetteFetch, replayClock } from '../../cassettes/scope.ts'
 import type { RunSettings } from '../../config/index.ts'
 import { assistantVisibleInput, type Scenario } from '../../scenarios/index.ts'
 import type { ScenarioEnv } from '../engine/execution.ts'
@@ -15,6 +16,8 @@ import { callerPreset } from './caller-preset.ts'
 import type { LiveConversationOptions } from './live/conversation.ts'
 import { observerFactsOf } from './live/observer-call.ts'
 import { liveCallRulesFrom, observerCallFrom } from './live/rules.ts'
+
+const noWait = async (): Promise<void> => {}
 
 /** The live relay's frame: GPT-Live audio is exchanged in 20 ms chunks. */
 export const LIVE_TICK_MS = 20
@@ -47,6 +50,8 @@ export function liveConversationOptions(
     allowInsecureLoopback: settings.connection.live_allow_insecure_loopback,
   }
   const simulation = settings.simulation
+  const replay = replayClock()
+  const observer = observerCallFrom(simulation, new OpenAI({ apiKey, maxRetries: 0, fetch: cassetteFetch }))
   return {
     visibleInput: assistantVisibleInput(scenario),
     architecture,
@@ -61,11 +66,13 @@ export function liveConversationOptions(
     connections: { assistant: connection, caller: connection },
     observerFacts: observerFactsOf(scenario),
     backchannels: parameters.persona.backchannels,
-    clock: { mode: 'real_time', tickMs: LIVE_TICK_MS },
+    clock: { mode: 'real_time', tickMs: LIVE_TICK_MS, ...(replay === null ? {} : { replay }) },
     preset: callerPreset(settings),
     assistantFirstPrompt,
     rules: liveCallRulesFrom(simulation),
-    observer: observerCallFrom(simulation, new OpenAI({ apiKey, maxRetries: 0, fetch: cassetteFetch })),
+    // A replay retries at once: the recording already holds the retry's answer, and the replay server gives it
+    // where the recording got it; waiting out the backoff on the wall clock would put it frames too late.
+    observer: observer === null || replay === null ? observer : { ...observer, retry: { sleep: noWait } },
     ...(signal === undefined ? {} : { signal }),
   }
 }

@@ -14,6 +14,7 @@ import type { AssistantUnderTest } from '../../assistants/assistant-session.ts'
 import { concatPcm16, SAMPLE_RATE_HZ, splitFrames } from '../../audio/pcm.ts'
 import type { LiveSessionOutcome } from '../../live/index.ts'
 import { clientEventIdOf } from '../../live/open-waits.ts'
+import type { ClockMode } from '../../observability/timeline.ts'
 import type { CallerAudio } from '../engine/caller.ts'
 import { type ClockedStream, MediaClock, MediaClockSendError } from '../engine/media-clock.ts'
 import { describeError, StageError } from '../engine/stage.ts'
@@ -52,6 +53,8 @@ export interface CollectedResponse {
   toolCompletionTimes: ToolCompletionTimes
   /** Real time: how late each frame went out against its slot (the row's pacing error); null when virtual. */
   frameLateness: number[] | null
+  /** The media clock's mode (the row's provenance). */
+  clockMode: ClockMode
 }
 
 export async function collectSingleTurn(
@@ -65,7 +68,8 @@ export async function collectSingleTurn(
   const delegation = new DelegationWatch(assistant, publications, continuations)
   const toolCompletionTimes = new ToolCompletionTimes()
   const clock = new MediaClock({
-    mode: timeline.mode,
+    mode: session.clock.mode,
+    replay: session.clock.replay,
     stepMs: STEP_MS,
     roundTripTimeoutMs: ROUND_TRIP_TIMEOUT_MS,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -131,6 +135,7 @@ export async function collectSingleTurn(
           delegationError: delegation.error,
           toolCompletionTimes,
           frameLateness: clock.frameLateness(),
+          clockMode: clock.mode,
         }
       }
     }

@@ -50,6 +50,7 @@ export function observeSingleTurn(
     listenerProblems: session.listenerProblems,
     delegationRecords: assistant.delegations(),
     frameLateness: collected.frameLateness,
+    clockMode: collected.clockMode,
   }
 }
 

@@ -14,15 +14,17 @@ import {
 } from '../../assistants/assistant-session.ts'
 import { assistantModelsFromSettings } from '../../assistants/frontend/index.ts'
 import { pcm16FromBase64 } from '../../audio/pcm.ts'
+import { replayClock } from '../../cassettes/scope.ts'
 import { credentialValues } from '../../config/redact.ts'
 import { requestUtterances, UplinkLoss } from '../../faults/transport.ts'
 import type { ReceivedLiveEvent, SentLiveEvent } from '../../live/index.ts'
 import { LiveSessionError } from '../../live/index.ts'
-import { SessionTimeline } from '../../observability/timeline.ts'
+import { type ClockMode, SessionTimeline } from '../../observability/timeline.ts'
 import { SessionTrace } from '../../observability/trace.ts'
 import { assistantVisibleInput, type Scenario } from '../../scenarios/index.ts'
 import type { CallerAudio } from '../engine/caller.ts'
 import type { ScenarioEnv } from '../engine/execution.ts'
+import type { ReplaySync } from '../engine/media-clock.ts'
 import type { DriveOptions } from '../engine/phase-module.ts'
 import { describeError, StageError } from '../engine/stage.ts'
 import { ResponseCompletionTracker } from './response-completion.ts'
@@ -34,6 +36,8 @@ export interface ScenarioSession {
   timeline: SessionTimeline
   trace: SessionTrace
   tracker: ResponseCompletionTracker
+  /** The media clock the request goes out on (collect.ts). */
+  clock: SessionClock
   /** Ids of every `session.delegation.created`, repeats included. */
   delegationIds: string[]
   /** Problems observed while listening (an undecodable audio delta); reported, never thrown from the listener. */
@@ -46,9 +50,21 @@ export interface ScenarioSession {
   detach(): void
 }
 
-/** Whether the offline virtual clock drives this run (offline and not paced in real time). */
-function usesVirtualClock(env: Pick<ScenarioEnv, 'settings'>): boolean {
-  return env.settings.execution.mode === 'offline' && !env.settings.audio.real_time
+export interface SessionClock {
+  mode: ClockMode
+  /** A replay's synchronisation with its replay server (the media clock then goes frame by frame); else null. */
+  replay: ReplaySync | null
+}
+
+/**
+ * The media clock: virtual offline (unless audio.real_time paces it) and in a replay, which plays a real-time
+ * recording on the virtual clock with the replay server (src/cassettes); real time live.
+ */
+function sessionClockOf(env: Pick<ScenarioEnv, 'settings'>): SessionClock {
+  const replay = replayClock()
+  if (replay !== null) return { mode: 'virtual', replay }
+  const virtual = env.settings.execution.mode === 'offline' && !env.settings.audio.real_time
+  return { mode: virtual ? 'virtual' : 'real_time', replay: null }
 }
 
 export async function openScenarioSession(
@@ -64,14 +80,21 @@ export async function openScenarioSession(
   } catch (error) {
     throw new StageError('input_setup', describeError(error), { cause: error })
   }
-  const timeline = new SessionTimeline({ mode: usesVirtualClock(env) ? 'virtual' : 'real_time' })
+  // The session's one clock counts the caller audio sent, whatever paces it: that is the service's clock (it dates
+  // its transcripts by the audio it received), so what arrives, what we decide and when a tool completed are all
+  // on it. The wall clock runs ahead of it whenever real-time frames go out late, and dating tool completions by
+  // it against transcripts dated by the service failed grounded checks under load (the RUN relay counts the same
+  // way for the same reason). A replay then sees the clock readings its recording saw.
+  const timeline = new SessionTimeline({ mode: 'virtual' })
+  const clock = sessionClockOf(env)
   // Under a fault profile the request's uplink may lose a burst: the same windows silence the audio sent and,
   // offline, leave the lost words out of what the server hears.
   const faults = options.application.faults
   const uplink = faults === null ? null : new UplinkLoss(faults)
   const utterances = requestUtterances(callerAudio)
   const heard = uplink === null ? utterances : uplink.hear(utterances)
-  if (faults !== null && timeline.mode === 'virtual') faults.timers.useVirtualClock()
+  // A fault's waits follow the media clock when it is virtual (offline, and a replay, which plays no wall clock).
+  if (faults !== null && clock.mode === 'virtual') faults.timers.useVirtualClock()
   let connection: { apiKey: string; baseURL?: string; allowInsecureLoopback?: boolean }
   if (settings.execution.mode === 'offline') {
     if (env.offlineServer === null) {
@@ -139,6 +162,7 @@ export async function openScenarioSession(
     timeline,
     trace,
     tracker,
+    clock,
     delegationIds: [],
     listenerProblems: [],
     uplink,

@@ -7,7 +7,8 @@
 //
 // On the virtual clock the value is null: frames have no wall-clock slot to be late for (each step is sent
 // whole and the sessions are synchronised by round trips), so there is no pacing error to measure, and 0 would
-// claim a perfect one. A row whose call failed (an infrastructure error before the row was graded) has no key.
+// claim a perfect one. A replayed row (src/cassettes) reports its recording's: its latencies are the recording's.
+// A row whose call failed (an infrastructure error before the row was graded) has no key.
 
 import { z } from 'zod'
 import { defineExtensionFeature } from './define.ts'
@@ -41,7 +42,7 @@ export const pacingExtension = defineExtensionFeature({
   scope: 'row',
   version: '1.0',
   summary:
-    "real-time rows: p50/p99/max lateness of the row's own 20 ms frames, with a warning on the latency metrics above execution.pacing_warning_ms; null on the virtual clock",
+    "real-time rows: p50/p99/max lateness of the row's own 20 ms frames, with a warning on the latency metrics above execution.pacing_warning_ms; null on the virtual clock (a replay reports its recording's)",
   schema: PacingErrorSchema.nullable(),
 })
 

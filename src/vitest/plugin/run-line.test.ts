@@ -1,5 +1,6 @@
 // With no TOML at all an offline run is on the virtual clock, two scenarios at a time, and its first line says so;
-// real-time pacing is what a user asks for (audio.real_time = true), and live is always real time.
+// real-time pacing is what a user asks for (audio.real_time = true), live is always real time, and a replay plays
+// its real-time recordings on the virtual clock.
 import { describe, expect, test } from 'vitest'
 import { loadPhaseConfig } from '../../config/index.ts'
 import { runClockOf, runStartLine } from './run-line.ts'
@@ -40,6 +41,15 @@ describe('the built-in defaults of an offline run', () => {
     expect(runClockOf(settings)).toBe('real_time')
     expect(runStartLine(settings, ['responses'])).toBe(
       'live-evals: RUN live in real time, 2 scenarios at a time (execution.concurrency); architecture responses',
+    )
+  })
+
+  test('a replay plays its real-time recordings on the virtual clock', () => {
+    const settings = noToml('run', { LIVE_EVALS_MODE: 'replay' })
+    expect(runClockOf(settings)).toBe('virtual')
+    expect(runStartLine(settings, ['responses'])).toBe(
+      'live-evals: RUN replay on the virtual clock, 2 scenarios at a time (execution.concurrency); ' +
+        'architecture responses',
     )
   })
 })

@@ -32,6 +32,11 @@ export interface CallLoop {
   assistant: AssistantUnderTest
   delegationIds: readonly string[]
   executionTimes: Map<string, number>
+  /**
+   * Delegations seen finished, not asked again every step (the responses architecture copies its whole record
+   * to answer); an id created again is asked again. `seen` counts the delegation ids looked at so far.
+   */
+  finishedDelegations: { ids: Set<string>; seen: number }
   rules: LiveCallRules
   /** What the last step found; shared with the evidence, which reads it rather than asking again. */
   work: StepWork
@@ -63,9 +68,18 @@ async function step(loop: CallLoop): Promise<number> {
   }
   loop.work.executionCount = executions.length
   loop.work.assistantBusy = false
+  const finished = loop.finishedDelegations
+  for (; finished.seen < loop.delegationIds.length; finished.seen++) {
+    finished.ids.delete(loop.delegationIds[finished.seen] as string)
+  }
   for (const id of loop.delegationIds) {
-    if (loop.assistant.delegationFinished(id)) loop.timeline.delegationSettled(id, nowMs)
-    else loop.work.assistantBusy = true
+    if (finished.ids.has(id)) continue
+    if (loop.assistant.delegationFinished(id)) {
+      finished.ids.add(id)
+      loop.timeline.delegationSettled(id, nowMs)
+    } else {
+      loop.work.assistantBusy = true
+    }
   }
   loop.afterStep?.(nowMs)
   return nowMs

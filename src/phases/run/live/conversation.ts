@@ -25,7 +25,7 @@ import { FRAME_MS } from '../../../audio/pcm.ts'
 import type { LiveSessionOutcome } from '../../../live/index.ts'
 import type { ModelUsageEvent } from '../../../models/index.ts'
 import { type ClockMode, SessionTimeline } from '../../../observability/timeline.ts'
-import { MediaClock } from '../../engine/media-clock.ts'
+import { MediaClock, type ReplaySync } from '../../engine/media-clock.ts'
 import { describeError, StageError } from '../../engine/stage.ts'
 import { assistantCutOff, terminationWithCutOff } from '../cut-off.ts'
 import { CompletionDrain } from '../drain.ts'
@@ -55,8 +55,12 @@ export interface LiveConversationOptions extends ParticipantOptions {
   observerFacts: ObserverFacts
   /** The persona's own backchannels, for action inference. */
   backchannels: readonly string[]
-  /** Live: real time; the offline tests: virtual. `tickMs` is simulation.tick_ms. */
-  clock: { mode: ClockMode; tickMs: number }
+  /**
+   * Live: real time; the offline tests: virtual. `tickMs` is simulation.tick_ms. `replay` (a replay's
+   * synchronisation with its replay server) plays the real-time call it recorded on the virtual clock: the call
+   * keeps its real-time rules (nothing waits for the observer), only the clock no longer waits for the wall.
+   */
+  clock: { mode: ClockMode; tickMs: number; replay?: ReplaySync | null }
   /** The acoustic preset on the caller's voice (simulation.condition and seed). */
   preset: { condition: string; seed: number; overrides?: unknown; baseDirectory?: string }
   /** Assistant first: the prompt file's text, sent unchanged; null: the caller speaks first. */
@@ -90,8 +94,8 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
   })
   const listener = new AssistantListener()
   const faults = options.application.faults
-  // A virtual clock (a rehearsal of the live path) holds faulted work on the media clock, as offline.
-  if (faults !== null && mode === 'virtual') faults.timers.useVirtualClock()
+  // A virtual clock (a rehearsal of the live path, a replay) holds faulted work on the media clock, as offline.
+  if (faults !== null && (mode === 'virtual' || options.clock.replay)) faults.timers.useVirtualClock()
   const relay = new ConversationRelay({ timeline, preset, listener, faults })
   const watch = new CallerBackendWatch(options.callerBackend !== null)
   // The sessions' own close wait outlasts the cleanup deadline, so a close that hangs is `cleanup_timeout` and
@@ -134,7 +138,8 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
   const loop: CallLoop = {
     mode,
     clock: new MediaClock({
-      mode,
+      mode: options.clock.replay ? 'virtual' : mode,
+      replay: options.clock.replay ?? null,
       stepMs: options.clock.tickMs,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     }),
@@ -156,6 +161,7 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
     assistant,
     delegationIds,
     executionTimes: new Map(),
+    finishedDelegations: { ids: new Set(), seen: 0 },
     rules,
     work,
     assistantFirst: options.assistantFirstPrompt !== null,
@@ -267,7 +273,7 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
       failure: observer?.failure ?? null,
     },
     audio_realism: audioRealism,
-    clock_mode: mode,
+    clock_mode: loop.clock.mode,
     relay_lateness_ms: loop.clock.frameLateness(),
     failure,
   }

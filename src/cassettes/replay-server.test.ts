@@ -1,0 +1,98 @@
+// The replay server's HTTP side on a hand-written cassette: a recorded answer reaches the client through the scope's
+// fetch and the clock's barrier knows it was taken; a request the recording's client gave up on (aborted: the call
+// ended with it in flight, or its timeout passed) is never answered: a client that gives up too is let go, one that
+// does not is told where the recording gave up, with a status no client retries (408), as a timeout is not retried.
+import { afterEach, describe, expect, test } from 'vitest'
+import { testCassette } from './cassette-header.test-helpers.ts'
+import type { LoadedCassette } from './files.ts'
+import { type ReplayServer, startReplayServer } from './replay-server.ts'
+import type { HttpExchange } from './schema.ts'
+
+const REDACTION = { extraNames: [], secretValues: [] }
+const URL_ = 'https://api.openai.com/v1/responses'
+
+function exchange(seq: number, question: string, fields: Partial<HttpExchange> = {}): HttpExchange {
+  return {
+    seq,
+    answered_seq: seq + 10,
+    method: 'POST',
+    path: '/v1/responses',
+    request: { content_type: 'application/json', json: { question } },
+    status: 200,
+    response: { content_type: 'application/json', json: { answer: `to ${question}` } },
+    duration_ms: 5,
+    ...fields,
+  }
+}
+
+const APPEND = 'session.input_audio.append'
+
+const aborted = (seq: number, question: string) =>
+  exchange(seq, question, { aborted: true, status: 0, response: { content_type: null } })
+
+function cassetteWith(http: HttpExchange[]): LoadedCassette {
+  return {
+    folder: '/nowhere',
+    files: new Map(),
+    cassette: testCassette({ phase: 'run' }, { http }),
+  }
+}
+
+let server: ReplayServer | null = null
+afterEach(async () => {
+  await server?.close()
+  server = null
+})
+
+const ask = (question: string, signal?: AbortSignal) =>
+  (server as ReplayServer).scope().fetch(URL_, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ question }),
+    ...(signal === undefined ? {} : { signal }),
+  })
+
+describe('the replay server over HTTP', () => {
+  test('a recorded answer reaches its client, and the barrier has nothing left to wait for', async () => {
+    server = await startReplayServer(cassetteWith([exchange(1, 'drain?')]), {
+      match: 'strict',
+      redaction: REDACTION,
+    })
+    const response = await ask('drain?')
+    expect(await response.json()).toEqual({ answer: 'to drain?' })
+    await server.scope().clock?.synchronized()
+    expect(server.divergences.count).toBe(0)
+  })
+
+  test('a request the recording gave up on while audio went on stays unanswered, and its client is let go', async () => {
+    // The recording's client gave up (seq 11) only after an audio frame (seq 5) went out: it is in flight until then.
+    const loaded = cassetteWith([aborted(1, 'first?')])
+    loaded.cassette.sessions = [
+      { label: 'assistant', frames: [{ seq: 5, direction: 'sent', at_ms: 20, event: { type: APPEND } }] },
+    ]
+    server = await startReplayServer(loaded, { match: 'strict', redaction: REDACTION })
+    const abort = new AbortController()
+    const first = ask('first?', abort.signal)
+    let settled = false
+    void first.catch(() => {}).finally(() => (settled = true))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(settled).toBe(false)
+    abort.abort()
+    await expect(first).rejects.toThrow(/abort/i)
+    // Nothing was answered, so nothing is waited for.
+    await server.scope().clock?.synchronized()
+    expect(server.divergences.count).toBe(0)
+  })
+
+  test('one the recording gave up on at once: a client that still waits is told so there, with a 408', async () => {
+    server = await startReplayServer(cassetteWith([aborted(1, 'second?')]), {
+      match: 'strict',
+      redaction: REDACTION,
+    })
+    const response = await ask('second?')
+    expect(response.status).toBe(408)
+    expect(await response.json()).toMatchObject({ error: { type: 'replay_request_given_up' } })
+    await server.scope().clock?.synchronized()
+    expect(server.divergences.count).toBe(0)
+  })
+})
