@@ -46,7 +46,8 @@ import { loadDataset } from '../src/scenarios/load.ts'
 import type { Scenario } from '../src/scenarios/scenario.ts'
 import { assistantVisibleInput } from '../src/scenarios/visible.ts'
 import { type HeardUtterance, startOfflineLiveServer } from '../src/testing/live-server/index.ts'
-import { compare, cpuProfile, type Diagnostic, gcTrace } from './run-realtime-diagnostics.ts'
+import { cpuProfile, type Diagnostic, gcTrace } from './cpu-profile.ts'
+import { compare } from './run-realtime-diagnostics.ts'
 
 const SCENARIO_ID = 'run_001_booking_complete'
 const BRIDGE_QUIET_MS = { toAssistant: 700, toCaller: 1_500 }
@@ -309,7 +310,9 @@ async function main(): Promise<void> {
     }, 250)
     const diagnostics: Diagnostic[] = []
     if (values['cpu-prof']) {
-      diagnostics.push(await cpuProfile(join(tmpdir(), 'live-evals-bench')))
+      diagnostics.push(
+        await cpuProfile(join(tmpdir(), 'live-evals-bench'), { name: 'run-realtime', longTaskMs: 15 }),
+      )
     }
     if (values['trace-gc']) diagnostics.push(gcTrace())
     const loopDelay = monitorEventLoopDelay({ resolution: 1 })
