@@ -107,4 +107,29 @@ describe('ConversationRecorder', () => {
     expect(caller[240]).toBe(6)
     expect(caller[60_000 * 24]).toBe(5)
   })
+
+  it('stores long channels in blocks without changing a sample: chunks across block edges, overlaps, gaps', () => {
+    // A plain Int32 reference mix of the same placements (the recorder keeps 32,768-sample blocks).
+    const recorder = new ConversationRecorder()
+    const reference = new Int32Array(200_000)
+    let end = 0
+    let seed = 7
+    const next = () => {
+      seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0
+      return seed / 2 ** 32
+    }
+    for (let placement = 0; placement < 300; placement++) {
+      const start = Math.floor(next() * 190_000)
+      const chunk = Int16Array.from({ length: 1 + Math.floor(next() * 9_000) }, () =>
+        Math.round((next() - 0.5) * 4_000),
+      )
+      recorder.place('assistant', start / 24, chunk)
+      for (let i = 0; i < chunk.length; i++) reference[start + i] += chunk[i] as number
+      end = Math.max(end, start + chunk.length)
+    }
+    const { assistant, gains } = recorder.render()
+    expect(gains.assistant).toBe(1)
+    expect(assistant.length).toBe(end)
+    expect(Array.from(assistant)).toEqual(Array.from(reference.subarray(0, end)))
+  })
 })

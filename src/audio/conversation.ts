@@ -21,8 +21,16 @@ export interface RenderedConversation {
   gains: { caller: number; assistant: number }
 }
 
+/**
+ * Samples per storage block (about 1.4 s at 24 kHz). A channel is a list of these rather than one array grown
+ * by doubling: in a real-time run every call grew its array at the same moment, and those copies of megabytes
+ * (and the collections they set off) made every call's next frames late at once.
+ */
+const BLOCK_SAMPLES = 32_768
+
 class ChannelAccumulator {
-  samples = new Int32Array(0)
+  /** Block k holds samples [k·BLOCK_SAMPLES, (k+1)·BLOCK_SAMPLES); undefined = never written (silence). */
+  readonly #blocks: (Int32Array | undefined)[] = []
   /** Samples actually written (the channel's own end). */
   length = 0
   /** Where the next `play()` chunk may start at the earliest (playout cursor). */
@@ -30,25 +38,26 @@ class ChannelAccumulator {
 
   add(startSample: number, chunk: Int16Array): void {
     const end = startSample + chunk.length
-    this.#reserve(end)
-    const samples = this.samples
-    if (startSample >= this.length)
-      samples.set(chunk, startSample) // nothing there yet to mix with
-    else {
-      for (let i = 0; i < chunk.length; i++) {
-        const index = startSample + i
-        samples[index] = (samples[index] as number) + (chunk[i] as number)
+    // Nothing is there yet to mix with beyond the channel's end: copy instead of summing.
+    const fresh = startSample >= this.length
+    let from = 0
+    while (from < chunk.length) {
+      const at = startSample + from
+      const index = Math.floor(at / BLOCK_SAMPLES)
+      const offset = at - index * BLOCK_SAMPLES
+      const count = Math.min(chunk.length - from, BLOCK_SAMPLES - offset)
+      let block = this.#blocks[index]
+      if (block === undefined) {
+        block = new Int32Array(BLOCK_SAMPLES)
+        this.#blocks[index] = block
       }
+      if (fresh) block.set(chunk.subarray(from, from + count), offset)
+      else
+        for (let i = 0; i < count; i++)
+          block[offset + i] = (block[offset + i] as number) + (chunk[from + i] as number)
+      from += count
     }
     this.length = Math.max(this.length, end)
-  }
-
-  #reserve(size: number): void {
-    if (size <= this.samples.length) return
-    // Grow geometrically so a long call placed chunk by chunk costs amortised O(n).
-    const grown = new Int32Array(Math.max(size, this.samples.length * 2, SAMPLE_RATE_HZ))
-    grown.set(this.samples)
-    this.samples = grown
   }
 
   render(length: number): { pcm: Int16Array; gain: number } {
@@ -56,18 +65,30 @@ class ChannelAccumulator {
     // full-scale negative sample (as streamed) is kept exactly.
     let highest = 0
     let lowest = 0
-    const samples = this.samples
-    for (let i = 0; i < this.length; i++) {
-      const value = samples[i] as number
-      if (value > highest) highest = value
-      else if (value < lowest) lowest = value
-    }
+    this.#eachBlock((block, count) => {
+      for (let i = 0; i < count; i++) {
+        const value = block[i] as number
+        if (value > highest) highest = value
+        else if (value < lowest) lowest = value
+      }
+    })
     const gain = Math.min(1, highest > 32767 ? 32767 / highest : 1, lowest < -32768 ? -32768 / lowest : 1)
     const pcm = new Int16Array(length)
-    // Unscaled, every sum fits PCM16, so one block conversion copies it exactly.
-    if (gain === 1) pcm.set(this.samples.subarray(0, this.length))
-    else for (let i = 0; i < this.length; i++) pcm[i] = Math.round((this.samples[i] as number) * gain)
+    this.#eachBlock((block, count, offset) => {
+      // Unscaled, every sum fits PCM16, so one block conversion copies it exactly.
+      if (gain === 1) pcm.set(block.subarray(0, count), offset)
+      else for (let i = 0; i < count; i++) pcm[offset + i] = Math.round((block[i] as number) * gain)
+    })
     return { pcm, gain }
+  }
+
+  /** Each written block with how many of its samples lie before the channel's end and where it starts. */
+  #eachBlock(visit: (block: Int32Array, count: number, offset: number) => void): void {
+    for (let index = 0; index < this.#blocks.length; index++) {
+      const block = this.#blocks[index]
+      const offset = index * BLOCK_SAMPLES
+      if (block !== undefined) visit(block, Math.min(BLOCK_SAMPLES, this.length - offset), offset)
+    }
   }
 }
 
