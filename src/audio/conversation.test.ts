@@ -124,7 +124,8 @@ describe('ConversationRecorder', () => {
         Math.round((next() - 0.5) * 4_000),
       )
       recorder.place('assistant', start / 24, chunk)
-      for (let i = 0; i < chunk.length; i++) reference[start + i] += chunk[i] as number
+      for (let i = 0; i < chunk.length; i++)
+        reference[start + i] = (reference[start + i] as number) + (chunk[i] as number)
       end = Math.max(end, start + chunk.length)
     }
     const { assistant, gains } = recorder.render()
