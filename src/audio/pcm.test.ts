@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   concatPcm16,
@@ -72,6 +73,39 @@ describe('PCM16 bytes', () => {
     expect(strictBase64ByteLength('AA==')).toBe(1)
     expect(strictBase64ByteLength('A===')).toBeNull()
     expect(strictBase64ByteLength('')).toBe(0)
+  })
+
+  it('agrees with the rule written out character by character on any mix of base64 and other characters', () => {
+    // Strict base64, spelled out: a length that is a multiple of 4, then only the standard alphabet up to at most
+    // two '=' at the very end.
+    const byRule = (text: string): number | null => {
+      if (text.length % 4 !== 0) return null
+      const body = text.replace(/={1,2}$/, '')
+      if (!/^[A-Za-z0-9+/]*$/.test(body)) return null
+      return (text.length / 4) * 3 - (text.length - body.length)
+    }
+    const letters = [...'AQgw+/9Zaz=-_ \n\t\r\f!.é€ī\u0000\u0141']
+    const text = fc.array(fc.constantFrom(...letters), { maxLength: 24 }).map((chars) => chars.join(''))
+    fc.assert(
+      fc.property(text, (candidate) => {
+        const expected = byRule(candidate)
+        expect(strictBase64ByteLength(candidate)).toBe(expected)
+        if (expected !== null && expected % 2 === 0) {
+          expect(pcm16FromBase64(candidate).byteLength).toBe(expected)
+        } else if (expected === null) {
+          expect(() => pcm16FromBase64(candidate)).toThrow(/not valid base64/)
+        }
+      }),
+      { numRuns: 20_000 },
+    )
+    // Long payloads too, with one character spoiled anywhere.
+    const payload = Buffer.alloc(9_600, 0x5a).toString('base64')
+    for (const at of [0, 1, 5_000, payload.length - 3]) {
+      for (const spoiler of [' ', '-', '_', '=', 'é', '\n']) {
+        const spoiled = `${payload.slice(0, at)}${spoiler}${payload.slice(at + 1)}`
+        expect(strictBase64ByteLength(spoiled), `${JSON.stringify(spoiler)} at ${at}`).toBe(byRule(spoiled))
+      }
+    }
   })
 
   it('refuses base64 that decodes to an odd byte count', () => {
