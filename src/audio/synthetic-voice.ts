@@ -7,7 +7,7 @@
 // follows a gentle text-seeded contour, shaped by four cascaded formant resonators, the first two of which
 // change per syllable (a different "vowel" each time), under a raised-cosine syllable envelope. Only integer
 // PRNG state and IEEE arithmetic are used, so the output is reproducible on any platform running V8.
-import { SAMPLE_RATE_HZ, samplesForMs } from './pcm.ts'
+import { roundHalfUp, SAMPLE_RATE_HZ, samplesForMs } from './pcm.ts'
 
 export const SYNTHETIC_MS_PER_CHARACTER = 65
 export const SYNTHETIC_MIN_DURATION_MS = 300
@@ -218,7 +218,8 @@ function normaliseToPcm16(raw: Float64Array): Int16Array {
   const out = new Int16Array(raw.length)
   if (peak === 0) return out
   const scale = (PEAK_FRACTION * 32767) / peak
-  for (let i = 0; i < raw.length; i++) out[i] = Math.round((raw[i] as number) * scale)
+  // roundHalfUp: Math.round, without the branch speech makes unpredictable (same bytes).
+  for (let i = 0; i < raw.length; i++) out[i] = roundHalfUp((raw[i] as number) * scale)
   return out
 }
 

@@ -2,7 +2,7 @@
 // their memories kept between chunks, so filtering is causal and frame-safe. The whole cascade runs in one loop
 // per sample (coefficients and memories in typed arrays): one pass over the signal instead of one per section.
 
-import { roundHalfUp } from './pcm16-clamp.ts'
+import { roundHalfUp } from '../pcm.ts'
 
 export interface BiquadSection {
   b0: number

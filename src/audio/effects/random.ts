@@ -5,7 +5,7 @@
 // The generator adds a Weyl constant to its state and passes it through an integer hash (xor-shift /
 // multiply rounds), which gives well-mixed output even for neighbouring seeds such as 41 and 42.
 
-import { roundHalfUp } from './pcm16-clamp.ts'
+import { roundHalfUp } from '../pcm.ts'
 
 const WEYL_INCREMENT = 0x9e3779b9
 const TWO_TO_32 = 4_294_967_296
