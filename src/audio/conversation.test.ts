@@ -133,4 +133,14 @@ describe('ConversationRecorder', () => {
     expect(assistant.length).toBe(end)
     expect(Array.from(assistant)).toEqual(Array.from(reference.subarray(0, end)))
   })
+
+  it('a render after more audio was added scales by the new mix, not the one measured before', () => {
+    const recorder = new ConversationRecorder()
+    recorder.place('caller', 0, filled(24, 20000))
+    expect(recorder.render().gains.caller).toBe(1)
+    recorder.place('caller', 0, filled(24, 20000))
+    const rendered = recorder.render()
+    expect(rendered.gains.caller).toBeCloseTo(32767 / 40000, 10)
+    expect(rendered.caller[0]).toBe(32767)
+  })
 })

@@ -35,8 +35,12 @@ class ChannelAccumulator {
   length = 0
   /** Where the next `play()` chunk may start at the earliest (playout cursor). */
   cursor = 0
+  /** The gain found by the last scan, and how many chunks had been added then (renders repeat: see #gain). */
+  #scanned: { chunks: number; gain: number } | null = null
+  #chunks = 0
 
   add(startSample: number, chunk: Int16Array): void {
+    this.#chunks += 1
     const end = startSample + chunk.length
     // Nothing is there yet to mix with beyond the channel's end: copy instead of summing.
     const fresh = startSample >= this.length
@@ -61,8 +65,23 @@ class ChannelAccumulator {
   }
 
   render(length: number): { pcm: Int16Array; gain: number } {
-    // PCM16 reaches -32768 but only +32767: a channel is scaled down only when a sum left that range, so one
-    // full-scale negative sample (as streamed) is kept exactly.
+    const gain = this.#gain()
+    const pcm = new Int16Array(length)
+    this.#eachBlock((block, count, offset) => {
+      // Unscaled, every sum fits PCM16, so one block conversion copies it exactly.
+      if (gain === 1) pcm.set(block.subarray(0, count), offset)
+      else for (let i = 0; i < count; i++) pcm[offset + i] = Math.round((block[i] as number) * gain)
+    })
+    return { pcm, gain }
+  }
+
+  /**
+   * The channel's gain. PCM16 reaches -32768 but only +32767: a channel is scaled down only when a sum left that
+   * range, so one full-scale negative sample (as streamed) is kept exactly. A finished call is rendered three or
+   * four times (its speech intervals, input.wav or output.wav, conversation.wav): the scan runs once per state.
+   */
+  #gain(): number {
+    if (this.#scanned?.chunks === this.#chunks) return this.#scanned.gain
     let highest = 0
     let lowest = 0
     this.#eachBlock((block, count) => {
@@ -73,13 +92,8 @@ class ChannelAccumulator {
       }
     })
     const gain = Math.min(1, highest > 32767 ? 32767 / highest : 1, lowest < -32768 ? -32768 / lowest : 1)
-    const pcm = new Int16Array(length)
-    this.#eachBlock((block, count, offset) => {
-      // Unscaled, every sum fits PCM16, so one block conversion copies it exactly.
-      if (gain === 1) pcm.set(block.subarray(0, count), offset)
-      else for (let i = 0; i < count; i++) pcm[offset + i] = Math.round((block[i] as number) * gain)
-    })
-    return { pcm, gain }
+    this.#scanned = { chunks: this.#chunks, gain }
+    return gain
   }
 
   /** Each written block with how many of its samples lie before the channel's end and where it starts. */
