@@ -56,7 +56,9 @@ export class ConversationRelay {
         this.#tickStartMs = this.#timeline.nowMs()
         const clean = this.fromCaller.take(samples)
         this.callerTrack.hear(this.#tickStartMs, clean)
-        const heard = this.#preset.process(clean)
+        // In place: the relay's chunk is this frame's own, and its voice was judged above (an array per frame
+        // less on the real-time path).
+        const heard = this.#preset.processInto(clean, clean)
         this.#timeline.callerAudioSent(heard)
         return heard
       },
