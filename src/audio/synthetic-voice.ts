@@ -91,13 +91,20 @@ export function setSyntheticSpeechCacheLimit(maxSamples: number): number {
   return previous
 }
 
+/**
+ * The unscaled samples' room, reused from one synthesis to the next (synthesis is synchronous): a long line is
+ * megabytes of float64, and allocating it for every line was most of the synthetic voice's garbage.
+ */
+let rawRoom = new Float64Array(0)
+
 function synthesise(text: string, sampleRateHz: number): Int16Array {
   const durationMs = syntheticSpeechDurationMs(text)
   const sampleCount = samplesForMs(durationMs, sampleRateHz)
   const random = mulberry32(fnv1a(text))
   const syllables = planSyllables(sampleCount, sampleRateHz, random)
 
-  const raw = new Float64Array(sampleCount)
+  if (rawRoom.length < sampleCount) rawRoom = new Float64Array(sampleCount)
+  const raw = rawRoom.subarray(0, sampleCount)
   const basePitchHz = 105 + random() * 70
   let phase = 0
   const formant1 = new Resonator()
@@ -129,6 +136,8 @@ function synthesise(text: string, sampleRateHz: number): Int16Array {
       raw[n] = voiced * syllableEnvelope * edge
     }
   }
+  // The syllables tile the utterance, so every sample of the reused room was written above.
+  if (n !== sampleCount) throw new Error(`synthetic voice: wrote ${n} of ${sampleCount} samples`)
   return normaliseToPcm16(raw)
 }
 
