@@ -2,9 +2,11 @@
 // child processes it waited for: child Vitest runs, the package build, servers) and wall time. CPU seconds
 // barely move with the machine's load, so they are the figure to compare on a shared machine; wall time says
 // which files wait (on the clock, on a child) rather than compute.
-// Run: npx node bench/test-cpu.ts [--top 40] [--json out.json] [vitest filters or files...]
+// Run: npx node bench/test-cpu.ts [--top 40] [--json out.json] [--durations src/vitest/test-durations.json]
+//        [vitest filters or files...]
 //   (runs `vitest run --project unit` with bench/test-cpu/record-cpu.setup.ts added; extra arguments are passed
-//   to Vitest, e.g. a folder or `--maxWorkers 1`)
+//   to Vitest, e.g. a folder or `--maxWorkers 1`; --durations writes each file's wall time, 2 s and more, for the
+//   sequencer that runs the longest files first on a fresh clone: src/vitest/slow-files-first.test-helpers.ts)
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -43,6 +45,7 @@ function option(args: string[], name: string): string | undefined {
 const args = process.argv.slice(2)
 const top = Number(option(args, '--top') ?? '40')
 const jsonOut = option(args, '--json')
+const durationsOut = option(args, '--durations')
 const folder = await mkdtemp(path.join(tmpdir(), 'live-evals-test-cpu-'))
 const out = path.join(folder, 'cpu.jsonl')
 const load = () =>
@@ -128,5 +131,17 @@ console.log(
 )
 if (jsonOut !== undefined) {
   await writeFile(jsonOut, JSON.stringify({ wallSeconds, totalCpu, files }, null, 2))
+}
+if (durationsOut !== undefined) {
+  const seconds = Object.fromEntries(
+    files
+      .filter((file) => file.wall >= 2)
+      .sort((a, b) => b.wall - a.wall)
+      .map((file) => [file.file, Math.round(file.wall * 10) / 10]),
+  )
+  const comment =
+    'Wall seconds per unit test file as last measured (bench/test-cpu.ts --durations); the sequencer ' +
+    '(slow-files-first.test-helpers.ts) runs the longest first on a fresh clone. Only files of 2 s or more.'
+  await writeFile(durationsOut, `${JSON.stringify({ comment, seconds }, null, 2)}\n`)
 }
 process.exitCode = code ?? 1
