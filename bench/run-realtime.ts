@@ -227,6 +227,7 @@ async function oneConversation(
     architecture,
     application: architecture.createApplication(visibleInput),
     models,
+    callerModel: models.liveModel,
     brief: callerBriefOf(chosen, 'caller'),
     callerBackend: { model: 'gpt-5.6-luna', reasoningEffort: 'low' },
     connections: { assistant: connection(assistantToken), caller: connection(callerToken) },

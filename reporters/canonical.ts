@@ -16,6 +16,7 @@ import { redactText } from '../src/config/outbound-redaction.ts'
 import { writeRunReport } from '../src/report/write-report.ts'
 import { junitXmlOf } from '../src/reporting/junit-xml.ts'
 import type { ResultsDocument } from '../src/reporting/result-schema.ts'
+import { consoleLabel } from '../src/vitest/plugin/console-label.ts'
 import { mergeShardedRuns, type ShardModule } from '../src/vitest/plugin/merged-results.ts'
 import { RESULTS_FILE } from '../src/vitest/plugin/run-directories.ts'
 import { RunStampSchema } from '../src/vitest/plugin/run-stamp.ts'
@@ -152,7 +153,9 @@ export default class CanonicalReporter implements Reporter {
       for (const run of plan.runs) {
         const rows = rowsOfRun(run, tests)
         if (rows.length === 0) {
-          log(`[${run.architecture}] No scenario ran; nothing was written (its unused run folder is removed)`)
+          log(
+            `[${consoleLabel(run)}] No scenario ran; nothing was written (its unused run folder is removed)`,
+          )
           continue
         }
         const document = resultsDocumentOf(plan, run, rows, runMetadataOf(run, tests))
@@ -189,7 +192,7 @@ export default class CanonicalReporter implements Reporter {
       const { total, passed, failed, infrastructure_errors: infrastructure } = run.document.summary
       log('')
       log(
-        `[${run.architecture}] Merged ${run.shardCount} shards of run "${run.runName}": ${total} scenarios; ` +
+        `[${run.label}] Merged ${run.shardCount} shards of run "${run.runName}": ${total} scenarios; ` +
           `${passed} passed; ${failed} failed; ${infrastructure} infrastructure failures.`,
       )
       log(`Results: ${run.file}`)

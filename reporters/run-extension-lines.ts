@@ -17,18 +17,19 @@ function named(items: readonly string[]): string {
   return items.length > NAMED ? `${shown} and ${items.length - NAMED} more` : shown
 }
 
-export function runExtensionLines(architecture: string, document: ResultsDocument): string[] {
+/** `label`: how the lines name the run (src/vitest/plugin/console-label.ts). */
+export function runExtensionLines(label: string, document: ResultsDocument): string[] {
   const block = document.run.configuration[EXTENSION_KEY]
   const lines: string[] = []
   const assistants = block?.assistants
   if (assistants !== undefined) {
-    const label = assistants.length === 1 ? 'Assistant under test' : 'Assistants under test'
-    lines.push(`[${architecture}] ${label}: ${named(assistants)}.`)
+    const heading = assistants.length === 1 ? 'Assistant under test' : 'Assistants under test'
+    lines.push(`[${label}] ${heading}: ${named(assistants)}.`)
   }
   const trials = block?.trials
   if (trials !== undefined) {
     lines.push(
-      `[${architecture}] Trials: up to ${trials.k} per scenario; pass^1 ${formatRatio(trials.pass_1)}, ` +
+      `[${label}] Trials: up to ${trials.k} per scenario; pass^1 ${formatRatio(trials.pass_1)}, ` +
         `pass^${trials.k} ${formatRatio(trials.pass_k)} (mean over ${trials.pass_k_scenarios} scenario(s) with ${trials.k} trials).`,
     )
     const flaky = trials.scenarios.filter(
@@ -36,7 +37,7 @@ export function runExtensionLines(architecture: string, document: ResultsDocumen
     )
     if (flaky.length > 0) {
       lines.push(
-        `[${architecture}] Not repeatable (passed some trials, not all): ${named(flaky.map((scenario) => `${scenario.scenario_id} ${scenario.passed}/${scenario.trials}`))}.`,
+        `[${label}] Not repeatable (passed some trials, not all): ${named(flaky.map((scenario) => `${scenario.scenario_id} ${scenario.passed}/${scenario.trials}`))}.`,
       )
     }
     const spreads = ROW_METRICS.flatMap((metric) => {
@@ -45,7 +46,7 @@ export function runExtensionLines(architecture: string, document: ResultsDocumen
         ? []
         : [`${metric.label} ${formatSpread(metric.unit, spread)}`]
     })
-    if (spreads.length > 0) lines.push(`[${architecture}] Over every trial: ${spreads.join('; ')}.`)
+    if (spreads.length > 0) lines.push(`[${label}] Over every trial: ${spreads.join('; ')}.`)
   }
   const robustness = block?.condition_robustness
   if (robustness !== undefined) {
@@ -53,19 +54,19 @@ export function runExtensionLines(architecture: string, document: ResultsDocumen
       .filter((scenario) => !scenario.robust)
       .map((scenario) => `${scenario.source_scenario_id} (${scenario.failed_conditions.join(', ')})`)
     lines.push(
-      `[${architecture}] Condition robustness: ${robustness.robust}/${robustness.sources} source scenarios ` +
+      `[${label}] Condition robustness: ${robustness.robust}/${robustness.sources} source scenarios ` +
         `(${formatPercent(robustness.robust_rate)}) passed under every condition they ran with (${robustness.conditions.join(', ')})` +
         (fragile.length === 0 ? '.' : `; not robust: ${named(fragile)}.`),
     )
   }
-  const pacing = pacingWarningLine(architecture, document.results)
+  const pacing = pacingWarningLine(label, document.results)
   if (pacing !== null) lines.push(pacing)
-  lines.push(...cassetteLines(architecture, document))
+  lines.push(...cassetteLines(label, document))
   return lines
 }
 
 /** Replay: how many scenarios replayed, diverged, were missing or refused (each row's `cassette` extension). */
-function cassetteLines(architecture: string, document: ResultsDocument): string[] {
+function cassetteLines(label: string, document: ResultsDocument): string[] {
   const cassettes = document.results.flatMap((row) => {
     const cassette = row.observability?.[EXTENSION_KEY]?.cassette
     return cassette === undefined ? [] : [{ row, cassette }]
@@ -73,17 +74,17 @@ function cassetteLines(architecture: string, document: ResultsDocument): string[
   const replays = cassettes.filter(({ cassette }) => cassette.mode === 'replay')
   const recorded = cassettes.length - replays.length
   const lines: string[] = []
-  if (recorded > 0) lines.push(`[${architecture}] Recorded ${recorded} cassette(s).`)
+  if (recorded > 0) lines.push(`[${label}] Recorded ${recorded} cassette(s).`)
   if (replays.length === 0) return lines
   const count = (outcome: string) => replays.filter(({ cassette }) => cassette.outcome === outcome).length
   lines.push(
-    `[${architecture}] Replay (${replays[0]?.cassette.match ?? 'strict'}): ${count('replayed')} replayed, ` +
+    `[${label}] Replay (${replays[0]?.cassette.match ?? 'strict'}): ${count('replayed')} replayed, ` +
       `${count('diverged')} diverged, ${count('missing')} missing, ${count('refused')} refused.`,
   )
   const diverged = replays.filter(({ cassette }) => cassette.first_divergence !== null)
   if (diverged.length > 0) {
     lines.push(
-      `[${architecture}] First divergences: ${named(diverged.map(({ row, cassette }) => `${row.scenario_id}: ${cassette.first_divergence?.text}`))}.`,
+      `[${label}] First divergences: ${named(diverged.map(({ row, cassette }) => `${row.scenario_id}: ${cassette.first_divergence?.text}`))}.`,
     )
   }
   return lines

@@ -16,6 +16,7 @@ import { readRowsJournal } from '../src/artifacts/rows-journal-read.ts'
 import { passingRowInput } from '../src/reporting/reporting-fixtures.ts'
 import { buildResultRow } from '../src/reporting/result-item.ts'
 import { initialMeta } from '../src/vitest/meta.ts'
+import { plannedRunFixture } from '../src/vitest/planned-run.test-helpers.ts'
 import type { PlannedRun, RunPlan } from '../src/vitest/run-plan.ts'
 import { RunJournals } from './run-journals.ts'
 import type { FinishedScenarioTest } from './run-results.ts'
@@ -26,22 +27,7 @@ let plan: RunPlan
 let logged: string[] = []
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'live-evals-run-journals-'))
-  const name = 'crawl_offline_responses_20260818_000000_000Z'
-  run = {
-    architecture: 'responses',
-    directory: join(root, name),
-    name,
-    resultsFile: 'results.json',
-    claim: null,
-    metadata: {
-      id: name,
-      module: 'crawl',
-      execution_mode: 'offline_fixture',
-      interaction: 'single_turn',
-      dataset: '/data/crawl.json',
-      configuration: { assistant_mode: 'responses' },
-    },
-  }
+  run = plannedRunFixture({ root, resultsFile: 'results.json' })
   mkdirSync(run.directory, { mode: 0o700 })
   plan = { scenarioIds: ['first', 'second', 'third'], runs: [run] } as unknown as RunPlan
   logged = []

@@ -2,7 +2,9 @@ import { describe, expect, test } from 'vitest'
 import { passingRowInput } from '../src/reporting/reporting-fixtures.ts'
 import { buildResultRow, infrastructureErrorRow } from '../src/reporting/result-item.ts'
 import { ResultsDocumentSchema } from '../src/reporting/result-schema.ts'
+import { withAssistant } from '../src/reporting/row-assistant.ts'
 import { initialMeta } from '../src/vitest/meta.ts'
+import { plannedRunFixture } from '../src/vitest/planned-run.test-helpers.ts'
 import type { PlannedRun, RunPlan } from '../src/vitest/run-plan.ts'
 import {
   consoleSummaryLines,
@@ -11,24 +13,7 @@ import {
   rowsOfRun,
 } from './run-results.ts'
 
-function plannedRun(architecture: 'responses' | 'client'): PlannedRun {
-  const name = `crawl_offline_${architecture}_20260818_000000_000Z`
-  return {
-    architecture,
-    directory: `/results/${name}`,
-    name,
-    resultsFile: `/results/${name}/results.json`,
-    claim: null,
-    metadata: {
-      id: name,
-      module: 'crawl',
-      execution_mode: 'offline_fixture',
-      interaction: 'single_turn',
-      dataset: '/data/crawl.json',
-      configuration: { assistant_mode: architecture },
-    },
-  }
-}
+const plannedRun = (architecture: 'responses' | 'client') => plannedRunFixture({ architecture })
 
 const responses = plannedRun('responses')
 const client = plannedRun('client')
@@ -97,6 +82,30 @@ describe('results document and console summary', () => {
     expect(consoleSummaryLines(plan, responses, document)).toEqual([
       // `second` was filtered out (-t, or skipped): the denominator is the 2 that ran, not the dataset's 3.
       '[responses] Completed 1/2 valid examples; 1 passed; 0 failed; 1 infrastructure failures.',
+      `Results: ${responses.directory}`,
+    ])
+  })
+
+  test('a run of several models names each line by model and architecture; one model keeps the plain label', () => {
+    const rows = rowsOfRun(responses, [finishedTest('first', responses, 'passed', true)]).map((row) =>
+      withAssistant(row, 'juniper-table'),
+    )
+    const onModel = (run: PlannedRun, model: string, multiModel: boolean): PlannedRun => ({
+      ...run,
+      model,
+      multiModel,
+    })
+    const matrix = onModel(responses, 'gpt-live-1.1', true)
+    // The assistants line is one of the run's extension lines: it takes the same label.
+    const document = resultsDocumentOf(plan, matrix, rows)
+    expect(consoleSummaryLines(plan, matrix, document)).toEqual([
+      '[gpt-live-1.1/responses] Completed 1/1 valid examples; 1 passed; 0 failed; 0 infrastructure failures.',
+      '[gpt-live-1.1/responses] Assistant under test: juniper-table.',
+      `Results: ${responses.directory}`,
+    ])
+    expect(consoleSummaryLines(plan, onModel(responses, 'gpt-live-1', false), document)).toEqual([
+      '[responses] Completed 1/1 valid examples; 1 passed; 0 failed; 0 infrastructure failures.',
+      '[responses] Assistant under test: juniper-table.',
       `Results: ${responses.directory}`,
     ])
   })

@@ -8,6 +8,7 @@ import { buildResultsDocument, withRunExtensions } from '../src/reporting/result
 import { withAssistant } from '../src/reporting/row-assistant.ts'
 import { withTrial } from '../src/reporting/row-key.ts'
 import type { LiveEvalsTaskMeta } from '../src/vitest/meta.ts'
+import { consoleLabel } from '../src/vitest/plugin/console-label.ts'
 import type { PlannedRun, RunPlan } from '../src/vitest/run-plan.ts'
 import { runExtensionLines } from './run-extension-lines.ts'
 
@@ -89,15 +90,17 @@ export function resultsDocumentOf(
 const UNITS = { crawl: 'examples', walk: 'recordings', run: 'conversations' } as const
 
 /**
- * The reference toolkit's closing lines of a run. The denominator is the scenarios this run executed (its
+ * The reference toolkit's closing lines of a run, each named by the run's console label (its architecture, with
+ * the model in a run of several). The denominator is the scenarios this run executed (its
  * rows), not the dataset's selection: a `-t` filter or a skip leaves the others out of the run, not unfinished.
  */
 export function consoleSummaryLines(plan: PlanFacts, run: PlannedRun, document: ResultsDocument): string[] {
   const { total, passed, failed, infrastructure_errors: infrastructure } = document.summary
+  const label = consoleLabel(run)
   return [
-    `[${run.architecture}] Completed ${passed + failed}/${total} valid ${UNITS[plan.phase]}; ` +
+    `[${label}] Completed ${passed + failed}/${total} valid ${UNITS[plan.phase]}; ` +
       `${passed} passed; ${failed} failed; ${infrastructure} infrastructure failures.`,
-    ...runExtensionLines(run.architecture, document),
+    ...runExtensionLines(label, document),
     `Results: ${run.directory}`,
   ]
 }

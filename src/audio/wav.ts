@@ -65,11 +65,11 @@ export interface DecodedWav {
   durationMs: number
 }
 
-/**
- * Parse and validate WAV bytes. `file` names the source in errors (a path or a label such as
- * "scenario X recording"). Throws WavFormatError unless the audio is non-empty mono 16-bit PCM at 24000 Hz.
- */
-export function decodeMonoWav(bytes: Uint8Array, file: string): DecodedWav {
+/** The parsed container: its format chunk and data payload, the container and chunk sizes checked. */
+function parseWav(
+  bytes: Uint8Array,
+  file: string,
+): { fmt: z.infer<typeof FormatChunk>; payload: Uint8Array } {
   const wav = new WaveFile()
   try {
     wav.fromBuffer(bytes, true)
@@ -87,16 +87,60 @@ export function decodeMonoWav(bytes: Uint8Array, file: string): DecodedWav {
   if (!fmt.success || !data.success) {
     throw new WavFormatError(file, ['has no usable "fmt " or "data" chunk'])
   }
-
-  const problems = formatProblems(fmt.data)
-  if (problems.length > 0) throw new WavFormatError(file, problems)
-
   const { chunkSize, samples: payload } = data.data
   const sizeProblem = dataSizeProblem(chunkSize, payload.byteLength)
   if (sizeProblem !== null) throw new WavFormatError(file, [sizeProblem])
+  return { fmt: fmt.data, payload }
+}
 
+/**
+ * Parse and validate WAV bytes. `file` names the source in errors (a path or a label such as
+ * "scenario X recording"). Throws WavFormatError unless the audio is non-empty mono 16-bit PCM at 24000 Hz.
+ */
+export function decodeMonoWav(bytes: Uint8Array, file: string): DecodedWav {
+  const { fmt, payload } = parseWav(bytes, file)
+  const problems = formatProblems(fmt)
+  if (problems.length > 0) throw new WavFormatError(file, problems)
   const samples = pcm16FromBytes(payload)
   return { samples, sampleRateHz: SAMPLE_RATE_HZ, durationMs: durationMs(samples.length) }
+}
+
+export interface DecodedChannels {
+  /** One PCM16 array per channel, de-interleaved, at the file's own rate. */
+  channels: Int16Array[]
+  sampleRateHz: number
+  durationMs: number
+}
+
+/**
+ * WAV bytes of any channel count and sample rate, as long as they are uncompressed 16-bit PCM (a recorded call is
+ * often stereo at 8 kHz): the channels de-interleaved. Converting is the caller's decision, never silent here.
+ */
+export function decodePcm16Channels(bytes: Uint8Array, file: string): DecodedChannels {
+  const { fmt, payload } = parseWav(bytes, file)
+  const problems = formatProblems(fmt).filter(
+    (problem) => !problem.startsWith('must be mono') && !problem.startsWith('must be 24000 Hz'),
+  )
+  const blockAlign = fmt.numChannels * BYTES_PER_SAMPLE
+  if (problems.length === 0 && (fmt.numChannels < 1 || fmt.blockAlign !== blockAlign)) {
+    problems.push(`has an inconsistent block alignment (${fmt.blockAlign} for ${fmt.numChannels} channels)`)
+  }
+  if (problems.length === 0 && (fmt.sampleRate < 1000 || fmt.sampleRate > 192_000)) {
+    problems.push(`has an unusable sample rate (${fmt.sampleRate} Hz)`)
+  }
+  if (problems.length === 0 && payload.byteLength % blockAlign !== 0) {
+    problems.push(
+      `ends inside a sample frame (${payload.byteLength} data bytes for ${fmt.numChannels} channels)`,
+    )
+  }
+  if (problems.length > 0) throw new WavFormatError(file, problems)
+  const interleaved = pcm16FromBytes(payload)
+  const frames = interleaved.length / fmt.numChannels
+  const channels = Array.from({ length: fmt.numChannels }, () => new Int16Array(frames))
+  for (let frame = 0, at = 0; frame < frames; frame++) {
+    for (const channel of channels) channel[frame] = interleaved[at++] as number
+  }
+  return { channels, sampleRateHz: fmt.sampleRate, durationMs: (frames * 1000) / fmt.sampleRate }
 }
 
 /** Read a WAV file from disk and validate it as transport audio (see decodeMonoWav). */

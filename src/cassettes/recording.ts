@@ -2,6 +2,7 @@
 // exchange; afterwards the cassette is written beside the others (files.ts). A recording that cannot be written
 // (too large, an unusable folder) turns the row into an infrastructure_error at stage `recording` naming the
 // cassette: a run that was asked to record never silently keeps nothing.
+import type { ScenarioApplication } from '../assistants/architectures/index.ts'
 import type { PhaseSettings } from '../config/index.ts'
 import { credentialValues } from '../config/redact.ts'
 import type { ScenarioEnv, ScenarioExecution } from '../phases/engine/execution.ts'
@@ -17,8 +18,10 @@ import { runInCassetteScope } from './scope.ts'
 export interface CassetteExecutionContext<Execution extends ScenarioExecution> {
   scenario: { id: string; title: string }
   env: ScenarioEnv<PhaseSettings>
-  /** The stages of the execution (the engine's own run). */
-  run: () => Promise<Execution>
+  /** The scenario's application (the `toolState` fixture), whose tools the assistant uses. */
+  application: ScenarioApplication
+  /** The stages of the execution (the engine's own run); `application` replaces the scenario's one. */
+  run: (application?: ScenarioApplication) => Promise<Execution>
   /** The phase's infrastructure_error execution for a failure. */
   failed: (failure: StageFailure) => Execution
   /** Test seam: the cassette size cap. */
@@ -44,7 +47,7 @@ export async function recordExecution<Execution extends ScenarioExecution>(
   )
   const execution = await runInCassetteScope(
     { tap: recorder, fetch: (input, init) => recorder.fetch(input, init) },
-    context.run,
+    () => context.run(),
   )
   const recorded = recorder.finish()
   const toolExecutions = (execution.observation as { tool_executions?: unknown } | null)?.tool_executions

@@ -17,6 +17,7 @@ import {
   SPAWN_TIMEOUT_MS,
   scratch,
 } from '../vitest/child-vitest.ts'
+import { comparableRow } from './comparable-row.test-helpers.ts'
 
 const DATASET = join(ROOT, 'src/vitest/fixtures/tiny-dataset.json')
 const KEY = 'sk-test-REHEARSAL-cassette-key-3c8e1f20'
@@ -70,18 +71,7 @@ afterAll(async () => {
   if (dir !== '') await rm(dir, { recursive: true, force: true })
 })
 
-const comparable = (row: unknown) =>
-  JSON.parse(
-    JSON.stringify(row, (key, value) =>
-      /(_ms|_seconds|_at|latency|duration|session_id|artifacts|rationale)$/.test(key) ||
-      key === 'cassette' ||
-      // How late this run's own frames went out: a measurement of the harness, like a latency.
-      key === 'pacing' ||
-      key === 'provenance'
-        ? undefined
-        : value,
-    ),
-  )
+const comparable = comparableRow
 
 describe('record against the dress rehearsal, replay keyless through Vitest', () => {
   test('the replayed rows equal the recorded ones and the run prints its replay tally', async () => {

@@ -29,9 +29,19 @@ export interface ReplayServer {
   close(): Promise<void>
 }
 
+export interface ReplayServerOptions {
+  match: 'strict' | 'lenient'
+  redaction: CassetteRedaction
+  /**
+   * Sees each recorded frame before it is played to a session (with the session's label and the time it was
+   * recorded at) and may drop it (null): a replayed caller falls silent once the conversation left the recording.
+   */
+  transform?: (label: string, event: Record<string, unknown>, atMs: number) => Record<string, unknown> | null
+}
+
 export async function startReplayServer(
   loaded: LoadedCassette,
-  options: { match: 'strict' | 'lenient'; redaction: CassetteRedaction },
+  options: ReplayServerOptions,
 ): Promise<ReplayServer> {
   const redact = <T>(value: T): T => redactJson(value, options.redaction)
   const strict = options.match === 'strict'
@@ -119,8 +129,11 @@ export async function startReplayServer(
         redact,
         send: (event, atMs) => {
           if (ws.readyState !== ws.OPEN) return
+          const played =
+            options.transform === undefined ? event : options.transform(record.label, event, atMs)
+          if (played === null) return
           stampsOf(record.label).push(atMs)
-          ws.send(JSON.stringify(event))
+          ws.send(JSON.stringify(played))
         },
       })
       ws.on('message', (data, isBinary) => {

@@ -8,12 +8,14 @@ import type { PhaseSettings } from '../config/index.ts'
 import { credentialValues } from '../config/redact.ts'
 import type { ScenarioExecution } from '../phases/engine/execution.ts'
 import type { CassetteRowExtension } from '../reporting/extensions/cassette.ts'
+import { withRowExtension } from '../reporting/extensions/with-row-extension.ts'
 import { CassetteRefusedError } from './errors.ts'
 import { type LoadedCassette, readCassette } from './files.ts'
 import { jsonHash } from './hashes.ts'
 import { firstDifference } from './match.ts'
 import { type CassetteExecutionContext, cassetteIdFor } from './recording.ts'
 import { redactJson } from './redaction.ts'
+import { RegradeReplay } from './regrade/regrade-replay.ts'
 import { startReplayServer } from './replay-server.ts'
 import { withCassetteExtension } from './row-extension.ts'
 import { runInCassetteScope } from './scope.ts'
@@ -26,7 +28,8 @@ export function refuseForeignCassette(
 ): void {
   const { header } = loaded.cassette
   const hash = jsonHash(scenario)
-  if (header.scenario_hash !== hash) {
+  // A re-grade applies changed expectations to the recorded conversation (src/cassettes/regrade).
+  if (header.scenario_hash !== hash && !settings.replay.regrade) {
     throw new CassetteRefusedError(
       header.id,
       'scenario',
@@ -76,9 +79,12 @@ export async function replayExecution<Execution extends ScenarioExecution>(
   }
   const redaction = { extraNames: settings.redact_fields, secretValues: credentialValues(settings) }
   const server = await startReplayServer(loaded, { match, redaction })
+  const regrade = settings.replay.regrade ? new RegradeReplay(loaded, context.scenario, redaction) : null
   let execution: Execution
   try {
-    execution = await runInCassetteScope(server.scope(), context.run)
+    execution = await runInCassetteScope(regrade?.scope(server.scope()) ?? server.scope(), () =>
+      context.run(),
+    )
   } finally {
     await server.close()
   }
@@ -107,12 +113,16 @@ export async function replayExecution<Execution extends ScenarioExecution>(
     first_divergence: first,
     divergences: match === 'lenient' ? divergences.listed : first === null ? [] : [first],
   })
+  const marked = (row: Execution['row']) => {
+    const withCassette = withCassetteExtension(row, replayed)
+    return regrade === null ? withCassette : withRowExtension(withCassette, 'regrade', regrade.extension())
+  }
   if (first !== null && match === 'strict') {
     const failed = context.failed({
       stage: 'replay',
       message: `Replay of cassette ${id} diverged: ${first.text}`,
     })
-    return { ...failed, row: withCassetteExtension(failed.row, replayed) }
+    return { ...failed, row: marked(failed.row) }
   }
-  return { ...execution, row: withCassetteExtension(execution.row, replayed) }
+  return { ...execution, row: marked(execution.row) }
 }

@@ -71,6 +71,25 @@ describe('live-evals gate --compare-models', () => {
     const bad = await runGate(...files, '--max-pass-rate-drop', '0.05')
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('--max-pass-rate-drop: compares models: add --compare-models')
+    for (const flag of [
+      ['--max-p95-latency-increase-ms', '100'],
+      ['--reference-model', 'gpt-live-1.1'],
+    ]) {
+      const refused = await runGate(...files, ...flag)
+      expect(refused.code).toBe(2)
+      expect(refused.stderr).toContain(`${flag[0]}: compares models: add --compare-models`)
+    }
+  })
+  test('a per-model limit out of its range is bad input naming the flag and the range', async () => {
+    for (const [flag, value, range] of [
+      ['--max-pass-rate-drop', '1.5', 'from 0 to 1'],
+      ['--max-p95-latency-increase-ms', '-5', 'from 0 to'],
+      ['--max-p95-latency-increase-ms', 'soon', 'from 0 to'],
+    ]) {
+      const refused = await runGate(...files, '--compare-models', flag as string, value as string)
+      expect(refused.code).toBe(2)
+      expect(refused.stderr).toContain(`${flag}: needs a number ${range}`)
+    }
   })
 })
 

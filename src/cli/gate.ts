@@ -79,6 +79,33 @@ function numberOption(flag: string, text: string | undefined, min: number, max: 
   return value
 }
 
+const UNBOUNDED = Number.MAX_SAFE_INTEGER
+
+/** The options that take a number: the range it must fall in and where it goes. */
+const NUMBER_OPTIONS: Readonly<
+  Record<string, { min: number; max: number; set: (command: GateCommand, value: number) => void }>
+> = {
+  '--min-pass-rate': { min: 0, max: 1, set: (command, value) => (command.options.minPassRate = value) },
+  '--max-p95-latency-ms': {
+    min: 0,
+    max: UNBOUNDED,
+    set: (command, value) => (command.options.maxP95LatencyMs = value),
+  },
+  '--max-pass-rate-drop': {
+    min: 0,
+    max: 1,
+    set: (command, value) => (command.models.maxPassRateDrop = value),
+  },
+  '--max-p95-latency-increase-ms': {
+    min: 0,
+    max: UNBOUNDED,
+    set: (command, value) => (command.models.maxP95LatencyIncreaseMs = value),
+  },
+}
+
+/** The options that only mean something when models are compared, in the order a refusal names them. */
+const MODEL_OPTIONS = ['--max-pass-rate-drop', '--max-p95-latency-increase-ms', '--reference-model'] as const
+
 export function parseGateArguments(argv: readonly string[]): GateCommand {
   const command: GateCommand = {
     files: [],
@@ -97,12 +124,19 @@ export function parseGateArguments(argv: readonly string[]): GateCommand {
   }
   const required: string[] = []
   const metricThresholds: MetricThreshold[] = []
+  const given = new Set<string>()
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index] as string
+    if (argument.startsWith('-')) given.add(argument)
     const value = () => {
       const next = argv[++index]
       if (next === undefined || next.startsWith('--')) throw new GateInputError(argument, 'needs a value')
       return next
+    }
+    const numeric = Object.hasOwn(NUMBER_OPTIONS, argument) ? NUMBER_OPTIONS[argument] : undefined
+    if (numeric !== undefined) {
+      numeric.set(command, numberOption(argument, value(), numeric.min, numeric.max))
+      continue
     }
     switch (argument) {
       case '--baseline':
@@ -114,12 +148,6 @@ export function parseGateArguments(argv: readonly string[]): GateCommand {
         break
       case '--latest':
         command.latest.push(value())
-        break
-      case '--min-pass-rate':
-        command.options.minPassRate = numberOption(argument, value(), 0, 1)
-        break
-      case '--max-p95-latency-ms':
-        command.options.maxP95LatencyMs = numberOption(argument, value(), 0, Number.MAX_SAFE_INTEGER)
         break
       case '--max-metric':
       case '--min-metric':
@@ -151,12 +179,6 @@ export function parseGateArguments(argv: readonly string[]): GateCommand {
       case '--reference-model':
         command.models.reference = value()
         break
-      case '--max-pass-rate-drop':
-        command.models.maxPassRateDrop = numberOption(argument, value(), 0, 1)
-        break
-      case '--max-p95-latency-increase-ms':
-        command.models.maxP95LatencyIncreaseMs = numberOption(argument, value(), 0, Number.MAX_SAFE_INTEGER)
-        break
       case '--prices':
         command.models.prices = value()
         break
@@ -173,19 +195,11 @@ export function parseGateArguments(argv: readonly string[]): GateCommand {
   }
   command.options.required = required
   command.options.metricThresholds = metricThresholds
-  const models = command.models
-  const modelFlag =
-    models.maxPassRateDrop !== null
-      ? '--max-pass-rate-drop'
-      : models.maxP95LatencyIncreaseMs !== null
-        ? '--max-p95-latency-increase-ms'
-        : models.reference !== null
-          ? '--reference-model'
-          : null
-  if (modelFlag !== null && !models.compare) {
+  const modelFlag = MODEL_OPTIONS.find((flag) => given.has(flag))
+  if (modelFlag !== undefined && !command.models.compare) {
     throw new GateInputError(modelFlag, 'compares models: add --compare-models')
   }
-  models.useInterval = command.options.passRateInterval
+  command.models.useInterval = command.options.passRateInterval
   return command
 }
 

@@ -95,6 +95,8 @@ describe('live-evals grade', () => {
         configuration: { ...before.run.configuration, regraded_from: original, regraded_with_judge: false },
       })
       expect(after.summary).toEqual(before.summary)
+      // The voice metrics were measured on the session, so the regraded rows keep them (compared below).
+      for (const row of before.results) expect(row.observability?.live_evals?.voice_metrics).toBeDefined()
       // Everything but the details is the original run's file; the details are the new run's own.
       const withoutDetails = (row: ReturnType<typeof located>) => ({
         ...row,

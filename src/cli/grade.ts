@@ -17,6 +17,7 @@ import { initialMeta, type MatcherGrade } from '../vitest/meta.ts'
 import { bindRunToMeta, type ScenarioRun } from '../vitest/scenario-run.ts'
 import type { AssistantArchitecture } from '../vitest/settings.ts'
 import { type AssertionFailure, applyAssertionFailures, assertionFailures } from '../vitest/verdict.ts'
+import { gradeCassettesCommand } from './grade-cassettes.ts'
 import { type CommandIO, EXIT_USAGE } from './main.ts'
 
 // `live-evals grade <run-dir> [--judge] [--out DIR] [--config TOML]`: re-assesses a finished CRAWL or WALK run
@@ -42,6 +43,9 @@ scenario snapshot beside it) with the current graders, and writes a new results.
 Recomputed: grades, assessment, row status and task metrics, observability. Copied: audio metrics, consumption.
 Referenced: audio, transcripts and event logs stay in the original run (relative paths). Exits 1 when the run
 cannot be read.
+
+live-evals grade --cassettes <dir> re-grades recorded conversations instead, every phase, RUN included, with no
+key and no network (live-evals grade --cassettes --help).
 `
 
 /** What a test may replace: the judge's openai client, and the environment settings are read from. */
@@ -144,6 +148,8 @@ export async function gradeCommand(
   io: CommandIO,
   deps: GradeDependencies = {},
 ): Promise<number> {
+  // Re-grading recordings is its own command line (grade-cassettes.ts).
+  if (argv.includes('--cassettes')) return gradeCassettesCommand(argv, io)
   if (argv.includes('--help') || argv.includes('-h')) {
     io.out(USAGE)
     return 0

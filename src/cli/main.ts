@@ -50,8 +50,18 @@ const VERBS: Record<string, VerbEntry> = {
   },
   grade: {
     summary:
-      '<run-dir> [--judge] [--out DIR]  re-grade a finished CRAWL/WALK run from its artifacts into a new run',
+      '<run-dir> [--judge] [--out DIR] | --cassettes <dir>  re-grade a finished CRAWL/WALK run from its artifacts, or recordings of any phase, into a new run',
     load: () => import('./grade.ts'),
+  },
+  drift: {
+    summary:
+      '<cassettes-dir> --max-scenarios N  record the recorded scenarios again live; metric and protocol drift',
+    load: () => import('./drift.ts'),
+  },
+  'import-call': {
+    summary:
+      '<stereo.wav> --caller-channel left|right [--transcript F] [--out DATASET]  a real call as a WALK scenario',
+    load: () => import('./import-call.ts'),
   },
   report: {
     summary: '<run-dir>... [--out F]  write report.html in each run folder; several runs: a comparison page',

@@ -22,7 +22,13 @@ describe('cassette settings', () => {
     const settings = loadPhaseConfig('run', config, { env: {}, cwd: root })
     expect(settings.execution.record).toBe(false)
     expect(settings.execution.cassettes_dir).toBe(join(root, 'specs', 'run', 'cassettes', 'run'))
-    expect(settings.replay).toEqual({ match: 'strict', enabled: false })
+    expect(settings.replay).toEqual({
+      match: 'strict',
+      regrade: false,
+      caller: null,
+      caller_tools: 'application',
+      enabled: false,
+    })
   })
 
   it('reads LIVE_EVALS_RECORD and LIVE_EVALS_CASSETTES (relative to the working directory) in a live run', () => {
@@ -56,7 +62,7 @@ describe('cassette settings', () => {
     const env = { LIVE_EVALS_MODE: 'replay', LIVE_EVALS_REPLAY_MATCH: 'lenient' }
     const settings = loadPhaseConfig('run', config, { env, cwd: root })
     expect(settings.execution.mode).toBe('live')
-    expect(settings.replay).toEqual({ match: 'lenient', enabled: true })
+    expect(settings.replay).toMatchObject({ match: 'lenient', enabled: true })
     expect(settings.credentials.openai_api_key).toBe(REPLAY_PLACEHOLDER_KEY)
     const keyed = loadPhaseConfig('run', config, {
       env: { ...env, OPENAI_API_KEY: 'sk-own-key-0123456789abcdef' },

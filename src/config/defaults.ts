@@ -38,7 +38,7 @@ const CRAWL_AUDIO = { ...AUDIO, refresh_audio: false }
 const ASSISTANT = { mode: 'responses', endpoint: '' }
 
 // Replay stops at the first divergence unless a run asks to see them all.
-const REPLAY = { match: 'strict' }
+const REPLAY = { match: 'strict', regrade: false, caller_tools: 'application' }
 
 // The judge runs in live mode unless turned off. Its cache (<results folder>/.judge_cache when cache_dir is
 // unset) is on: re-judging the same evidence with the same model and prompt does not pay twice.
@@ -98,6 +98,7 @@ const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
       pacing_warning_ms: PACING_WARNING_MS,
     },
     simulation: {
+      simulator_model: 'gpt-live-1',
       simulator_backend_model: 'gpt-5.6-luna',
       simulator_backend_reasoning_effort: 'low',
       tick_ms: 200,

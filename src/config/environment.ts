@@ -30,6 +30,9 @@ export const ENVIRONMENT_SETTINGS: readonly EnvironmentSetting[] = [
   { variable: 'LIVE_EVALS_RECORD', key: 'execution.record', kind: 'boolean' },
   { variable: 'LIVE_EVALS_CASSETTES', key: 'execution.cassettes_dir', kind: 'string' },
   { variable: 'LIVE_EVALS_REPLAY_MATCH', key: 'replay.match', kind: 'string' },
+  { variable: 'LIVE_EVALS_REPLAY_REGRADE', key: 'replay.regrade', kind: 'boolean' },
+  { variable: 'LIVE_EVALS_REPLAY_CALLER', key: 'replay.caller', kind: 'string' },
+  { variable: 'LIVE_EVALS_REPLAY_CALLER_TOOLS', key: 'replay.caller_tools', kind: 'string' },
   { variable: 'LIVE_EVALS_FAULTS', key: 'execution.faults', kind: 'string', phases: ['run'] },
   // CRAWL only: WALK replays recordings and RUN has no synthesized caller, so neither has a speech cache.
   { variable: 'LIVE_EVALS_REFRESH_AUDIO', key: 'audio.refresh_audio', kind: 'boolean', phases: ['crawl'] },
@@ -81,6 +84,12 @@ export const ENVIRONMENT_SETTINGS: readonly EnvironmentSetting[] = [
   {
     variable: 'OPENAI_COMPLETION_MODEL',
     key: 'simulation.completion_model',
+    kind: 'string',
+    phases: ['run'],
+  },
+  {
+    variable: 'LIVE_EVALS_SIMULATOR_MODEL',
+    key: 'simulation.simulator_model',
     kind: 'string',
     phases: ['run'],
   },

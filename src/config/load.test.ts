@@ -96,6 +96,7 @@ describe('built-in defaults', () => {
   it('gives RUN simulation and grading sections and no single-turn timeout or audio section', () => {
     const settings = loadPhaseConfig('run', writeToml(''), { env: {}, cwd })
     expect(settings.simulation).toEqual({
+      simulator_model: 'gpt-live-1',
       simulator_backend_model: 'gpt-5.6-luna',
       simulator_backend_reasoning_effort: 'low',
       tick_ms: 200,
@@ -407,6 +408,22 @@ describe('environment variables', () => {
   it('treats a blank variable as unset', () => {
     const settings = loadPhaseConfig('crawl', writeToml(''), { env: { LIVE_EVALS_CONCURRENCY: '  ' }, cwd })
     expect(settings.execution.concurrency).toBe(2) // the built-in default
+  })
+
+  it('sets the RUN caller’s model from LIVE_EVALS_SIMULATOR_MODEL or the TOML, and refuses an empty one', () => {
+    const fromEnv = loadPhaseConfig('run', writeToml(''), {
+      env: { LIVE_EVALS_SIMULATOR_MODEL: 'gpt-live-1.1' },
+      cwd,
+    })
+    expect(fromEnv.simulation.simulator_model).toBe('gpt-live-1.1')
+    expect(fromEnv.origins['simulation.simulator_model']).toEqual({
+      source: 'env',
+      variable: 'LIVE_EVALS_SIMULATOR_MODEL',
+    })
+    const path = writeToml('[simulation]\nsimulator_model = ""')
+    expect(problemOf(() => loadPhaseConfig('run', path, { env: {}, cwd }))).toContain(
+      'Configuration simulation.simulator_model',
+    )
   })
 
   it('ignores a variable whose setting the phase does not have', () => {

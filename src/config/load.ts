@@ -15,6 +15,7 @@ import {
 } from './environment.ts'
 import { HarnessConfigError } from './errors.ts'
 import { rememberSecretValues } from './outbound-redaction.ts'
+import { replayToolProblems } from './replay-tool-settings.ts'
 import {
   fileSections,
   layerSchema,
@@ -192,7 +193,10 @@ export function loadPhaseConfig<P extends Phase>(
     setDotted(values, key, resolve(base, value))
   }
 
-  const cassetteProblems = applyCassetteSettings(phase, values, origins, configFile, cwd)
+  const cassetteProblems = [
+    ...applyCassetteSettings(phase, values, origins, configFile, cwd),
+    ...replayToolProblems(phase, values),
+  ]
   if (cassetteProblems.length > 0) throw new HarnessConfigError(cassetteProblems)
 
   const candidate = {

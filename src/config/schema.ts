@@ -28,6 +28,7 @@ export const EXECUTION_MODES = ['offline', 'live'] as const
  */
 export const EXECUTION_MODE_INPUTS = [...EXECUTION_MODES, 'replay'] as const
 export const REPLAY_MATCHES = ['strict', 'lenient'] as const
+export const REPLAY_CALLER_TOOLS = ['application', 'cassette'] as const
 export const ASSISTANT_MODES = ['responses', 'client'] as const
 export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const
 export const VERBOSITIES = ['low', 'medium', 'high'] as const
@@ -80,6 +81,9 @@ const crawlAudioFields = { ...audioFields, cache_dir: nonEmptyString(), refresh_
 const assistantFields = { mode: oneOf(ASSISTANT_MODES), endpoint: string() }
 
 const simulationFields = {
+  // Ours (the reference's --simulator-model): the GPT-Live model the live caller runs on. Fixed by default, so a
+  // model matrix (execution.models) puts every model under test in front of the same caller.
+  simulator_model: nonEmptyString(),
   simulator_backend_model: nonEmptyString(),
   simulator_backend_reasoning_effort: oneOf(REASONING_EFFORTS),
   tick_ms: positiveInteger(),
@@ -118,8 +122,16 @@ const gradingFields = {
 }
 
 // Replay (execution.mode = "replay"): strict stops a scenario at its first divergence from the cassette; lenient
-// answers with the closest recorded frame and lists every divergence.
-const replayFields = { match: oneOf(REPLAY_MATCHES) }
+// answers with the closest recorded frame and lists every divergence. regrade (set by `live-evals grade
+// --cassettes`) re-grades the recorded conversations: the judge is answered from the cassette or not at all.
+// caller (live runs, WALK and RUN) streams a cassette's recorded caller into the live assistant; caller_tools says
+// who answers the assistant's tools then (src/cassettes/caller/).
+const replayFields = {
+  match: oneOf(REPLAY_MATCHES),
+  regrade: boolean(),
+  caller: nonEmptyString(),
+  caller_tools: oneOf(REPLAY_CALLER_TOOLS),
+}
 
 // Not TOML sections: model choices, connection switches and credentials come from the environment or overrides.
 const modelFields = {
@@ -160,6 +172,7 @@ export const OPTIONAL_KEYS: ReadonlySet<string> = new Set([
   'grading.cache_dir',
   'simulation.assistant_first_prompt_file',
   'simulation.interventions_file',
+  'replay.caller',
 ])
 
 /** Keys holding filesystem paths: resolved against the TOML folder (TOML, defaults) or the cwd (env, overrides). */
@@ -171,6 +184,7 @@ export const PATH_KEYS: ReadonlySet<string> = new Set([
   'grading.cache_dir',
   'simulation.assistant_first_prompt_file',
   'simulation.interventions_file',
+  'replay.caller',
 ])
 
 type FieldMap = Record<string, z.ZodType>
@@ -267,7 +281,7 @@ const commonSettings = {
     client_assistant_token: nullable(credentialFields.client_assistant_token),
   }),
   /** `enabled` when execution.mode was "replay" (the mode itself then resolves to "live"). */
-  replay: z.strictObject({ ...replayFields, enabled: boolean() }),
+  replay: z.strictObject({ ...replayFields, caller: nullable(replayFields.caller), enabled: boolean() }),
   /** Extra field names to redact in logs and artifacts (GPT_LIVE_EVALS_REDACT_FIELDS). */
   redact_fields: z.array(z.string()),
   /** Where each dotted key's value came from, so a run can report its configuration honestly. */

@@ -22,9 +22,10 @@ export interface LivePreflightProblem {
   status: string
   /**
    * `credentials`: the key was refused; `address`: nothing usable answered there; `settings`: the endpoint
-   * settings were refused before dialling (`status` says why); `other`: anything else.
+   * settings were refused before dialling (`status` says why); `model`: the endpoint answered and refused the
+   * session's model; `other`: anything else.
    */
-  blame: 'credentials' | 'address' | 'settings' | 'other'
+  blame: 'credentials' | 'address' | 'settings' | 'model' | 'other'
 }
 
 const CREDENTIAL_CODES = new Set([
@@ -48,10 +49,12 @@ export function networkCode(error: unknown): string | null {
 export function describeLivePreflightFailure(error: unknown, url: string): LivePreflightProblem {
   if (error instanceof LiveSessionError && error.serverError !== undefined) {
     const code = error.serverError.code ?? 'no code'
+    // The service refuses an unknown model on session.start with model_not_found on `session.model`.
+    const model = code === 'model_not_found' || error.serverError.param === 'session.model'
     return {
       url,
       status: `server error ${code}: ${error.serverError.message}`,
-      blame: CREDENTIAL_CODES.has(code) ? 'credentials' : 'other',
+      blame: CREDENTIAL_CODES.has(code) ? 'credentials' : model ? 'model' : 'other',
     }
   }
   const message = error instanceof Error ? error.message : String(error)

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { stopTime, stopTimesMs } from './stop-time.ts'
+import { bargeInOnsetsMs, stopTime, stopTimesMs } from './stop-time.ts'
 
 const voiced = (start_ms: number, end_ms: number) => ({ start_ms, end_ms })
 
@@ -38,5 +38,19 @@ describe('stop time after an interruption', () => {
   test('a voice that ended within a voice-activity frame before the cue stopped at once: 0 ms, not unknown', () => {
     // Offline the assistant yields the instant the caller starts (3 600); the caller's onset is found at 3 610.
     expect(stopTimesMs([3_610, 1_000], [voiced(2_610, 3_600), voiced(0, 1_000)])).toEqual([0, 0])
+  })
+  test('barge-ins found after the fact: caller speech that began while the assistant talked, backchannels not', () => {
+    // Assistant 1 000-3 000. Caller segments: 0-800 (before it: no), 1 500-2 000 (inside: yes), 2 200-2 400 a
+    // backchannel (inside, but not a barge-in), 3 030 (30 ms after its voice ended, within the 50 ms onset
+    // tolerance: it yielded at once, yes), 3 100 (quiet: no).
+    const segments = [
+      { start_ms: 0, end_ms: 800, kind: 'request' as const },
+      { start_ms: 1_500, end_ms: 2_000, kind: 'request' as const },
+      { start_ms: 2_200, end_ms: 2_400, kind: 'backchannel' as const },
+      { start_ms: 3_030, end_ms: 3_090, kind: 'request' as const },
+      { start_ms: 3_100, end_ms: 4_000, kind: 'closing' as const },
+    ]
+    expect(bargeInOnsetsMs(segments, [voiced(1_000, 3_000)])).toEqual([1_500, 3_030])
+    expect(bargeInOnsetsMs(segments, [])).toEqual([])
   })
 })

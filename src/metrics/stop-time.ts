@@ -5,6 +5,7 @@
 // long it went on. A barge-in that began while the assistant was quiet has nothing to stop and is left out (not 0).
 import type { StopTime } from '../reporting/extensions/voice-metrics.ts'
 import { type Interval, unionIntervals } from './intervals.ts'
+import type { CallerTurn } from './response-opportunities.ts'
 
 /**
  * Voice activity places an onset up to a frame off the moment the words start, so a barge-in the assistant yielded
@@ -12,6 +13,28 @@ import { type Interval, unionIntervals } from './intervals.ts'
  * cue was talking when the barge-in began, and stopped at once (0 ms). RUN's after-the-fact cue finding uses it too.
  */
 export const BARGE_IN_ONSET_TOLERANCE_MS = 50
+
+/**
+ * The barge-ins found after the fact: where a caller segment (not a backchannel) begins while the assistant talks,
+ * or within the onset tolerance after its voice ended (it yielded at once). RUN reads them beside its scheduled
+ * barge-ins; a single-turn row has only these (its caller resuming the request over an assistant that started in
+ * a pause).
+ */
+export function bargeInOnsetsMs(
+  callerSegments: readonly CallerTurn[],
+  assistantVoiced: readonly Interval[],
+): number[] {
+  return callerSegments
+    .filter((segment) => segment.kind !== 'backchannel')
+    .filter((segment) =>
+      assistantVoiced.some(
+        (voiced) =>
+          voiced.start_ms < segment.start_ms &&
+          segment.start_ms < voiced.end_ms + BARGE_IN_ONSET_TOLERANCE_MS,
+      ),
+    )
+    .map((segment) => segment.start_ms)
+}
 
 /**
  * For each cue: from the cue to the end of the assistant's voice it landed in (0 when that voice ended within the

@@ -1,7 +1,9 @@
 // The voice metrics of one call (issue 21), each defined in its own file here, computed together from one call's
-// timeline and the scenario's evaluator-only expectation. The row carries them in the `voice_metrics` extension
-// (reporting/extensions/voice-metrics.ts); reporting/row-metrics.ts promotes their per-scenario figures.
+// timeline and the scenario's evaluator-only expectation: a RUN conversation (phases/run/observe.ts) or a
+// single-turn session (phases/single-turn/voice-timeline.ts). The row carries them in the `voice_metrics`
+// extension (reporting/extensions/voice-metrics.ts); reporting/voice-row-metrics.ts promotes their figures.
 import type { VoiceMetrics } from '../reporting/extensions/voice-metrics.ts'
+import type { Scenario } from '../scenarios/scenario.ts'
 import { backchannelSelectivity } from './backchannel-selectivity.ts'
 import { delegationLatency } from './delegation-latency.ts'
 import { type EntityExpectation, entityErrors, type SentToolCall } from './entity-errors.ts'
@@ -33,6 +35,18 @@ export interface CallTimeline {
 
 export interface ScenarioExpectation extends EntityExpectation {
   tags: readonly string[]
+}
+
+/** What the voice metrics expect of a scenario: evaluator-only, read after the call, never shown to the assistant. */
+export function voiceExpectationOf(
+  scenario: Pick<Scenario, 'tags' | 'expected' | 'application'>,
+): ScenarioExpectation {
+  return {
+    tags: scenario.tags,
+    required_tools: scenario.expected.tools.required,
+    state: scenario.expected.state,
+    initial_state: scenario.application.initial_state,
+  }
 }
 
 export function computeVoiceMetrics(call: CallTimeline, expected: ScenarioExpectation): VoiceMetrics {

@@ -10,10 +10,10 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { captureIO } from '../cli/capture-io.ts'
 import { run as gate } from '../cli/gate.ts'
 import { run as report } from '../cli/report.ts'
-import { type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
+import type { ResultsDocument } from '../reporting/result-schema.ts'
 import {
   type ChildRun,
-  runDirectoriesIn,
+  resultsDocumentsIn,
   runVitest,
   SPAWN_TIMEOUT_MS,
   scratch,
@@ -45,12 +45,8 @@ async function runModels(): Promise<ModelsRun> {
     { ...env, LIVE_EVALS_MODELS: 'gpt-live-1,gpt-live-1.1', LIVE_EVALS_RUN_NAME: 'matrix' },
   )
   const resultsDir = join(dir, 'results')
-  const folders = await runDirectoriesIn(resultsDir)
-  const documents = new Map<string, ResultsDocument>()
-  for (const folder of folders) {
-    const text = await readFile(join(resultsDir, folder, 'results.json'), 'utf8')
-    documents.set(folder, ResultsDocumentSchema.parse(JSON.parse(text)))
-  }
+  const documents = await resultsDocumentsIn(resultsDir)
+  const folders = [...documents.keys()]
   const json = JSON.parse(await readFile(vitestReport, 'utf8')) as {
     testResults: { assertionResults: ModelsRun['tests'] }[]
   }

@@ -53,7 +53,7 @@ describe('the voice metrics view of a scenario', () => {
     // 2 entities, both wrong: 2 errors.
     expect(section).toMatch(/entity errors <span class="meta">entity_errors<\/span><\/td><td class="num">2</)
   })
-  test('a row without voice metrics (CRAWL, WALK) shows no voice section', () => {
+  test('a row without voice metrics (an infrastructure row, an older row) shows no voice section', () => {
     const section = scenarioSection(scenarioModel(buildResultRow(passingRowInput()), noEvidence)).toString()
     expect(section).not.toContain('Voice metrics')
   })

@@ -1,6 +1,6 @@
 // A scenario's voice metrics in the run report (issue 21): its per-scenario figures (the promoted row metrics,
-// voice-row-metrics.ts) and its entity errors entity by entity. Nothing when the row has no voice metrics (CRAWL,
-// WALK, an infrastructure row); an unknown figure is a dash, never 0.
+// voice-row-metrics.ts) and its entity errors entity by entity. Nothing when the row has no voice metrics (an
+// infrastructure row, a row from before they existed); an unknown figure is a dash, never 0.
 import { formatInUnit } from '../gate/format.ts'
 import { VOICE_ROW_METRICS } from '../reporting/voice-row-metrics.ts'
 import { html, jsonText, type SafeHtml } from './html.ts'

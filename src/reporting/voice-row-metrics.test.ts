@@ -62,7 +62,7 @@ describe('voice metrics on the row', () => {
       entity_errors: 0,
     })
   })
-  test('a row without the extension (CRAWL, WALK, infrastructure) reads null for every voice metric', () => {
+  test('a row without the extension (an infrastructure row, a row from before it) reads null for every voice metric', () => {
     const rows = [
       buildResultRow(passingRowInput()),
       infrastructureErrorRow({ scenario_id: 'x', stage: 'connection', message: 'refused' }),
@@ -81,5 +81,8 @@ describe('voice metrics on the row', () => {
     for (const metric of ROW_METRICS) {
       expect(table).toContain(`| \`${metric.name}\` | ${metric.unit} | ${metric.better} |`)
     }
+    // and documents nothing else: a metric renamed or removed leaves no stale row behind.
+    const documented = [...table.matchAll(/^\| `([a-z0-9_]+)` \|/gm)].map((match) => match[1])
+    expect(documented).toEqual(ROW_METRICS.map((metric) => metric.name))
   })
 })

@@ -1,9 +1,10 @@
 // Test support for the spawned-Vitest integration tests: run the fixture project (src/vitest/fixtures) in a
 // child Vitest from the repository root, with a clean environment and a scratch folder of its own.
 import { spawn } from 'node:child_process'
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
 
 export const ROOT = resolve(import.meta.dirname, '../..')
 export const FIXTURE_CONFIG = 'src/vitest/fixtures/vitest.config.ts'
@@ -16,7 +17,7 @@ export interface ChildRun {
 }
 
 /** The parent's environment without Vitest's worker variables or any live-evals/OpenAI setting. */
-function cleanEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
+export function cleanEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
   for (const [name, value] of Object.entries(process.env)) {
     if (/^(VITEST|LIVE_EVALS_|OPENAI_|GPT_LIVE_EVALS_)/.test(name) || name === 'NODE_OPTIONS') continue
@@ -49,6 +50,16 @@ export const lines = (output: string) => output.split(/\r?\n/).map((line) => lin
 /** The run directories in a results folder (Vitest's `.attachments` copies sit beside them). */
 export async function runDirectoriesIn(resultsDir: string): Promise<string[]> {
   return (await readdir(resultsDir)).filter((name) => !name.startsWith('.')).sort()
+}
+
+/** Each run directory's results.json in a results folder, validated, by folder name in order. */
+export async function resultsDocumentsIn(resultsDir: string): Promise<Map<string, ResultsDocument>> {
+  const documents = new Map<string, ResultsDocument>()
+  for (const name of await runDirectoriesIn(resultsDir)) {
+    const text = await readFile(join(resultsDir, name, 'results.json'), 'utf8')
+    documents.set(name, ResultsDocumentSchema.parse(JSON.parse(text)))
+  }
+  return documents
 }
 
 export interface RunningVitest {

@@ -1,11 +1,13 @@
 // Before the first scenario of a live run, one cheap request per endpoint the run needs: a GPT-Live session opened
-// and closed, and the model lookup (`GET /models/{model}`, free) on the HTTP API for text-to-speech and the
+// and closed with each GPT-Live model the run uses (every model of execution.models, and RUN's caller model), and
+// the model lookup (`GET /models/{model}`, free) on the HTTP API for text-to-speech and the
 // Responses API. A wrong key or a dead endpoint then stops the run with one message naming the URL, what answered
 // and the variable to change, instead of failing every scenario after its own deadline.
 // Only an unreachable endpoint and a refused key (401, 403, 429) stop the run: any other answer (a 404 from a
 // proxy that has no model list) proves the address and the key work, and the scenarios report the rest.
 import OpenAI, { APIConnectionError, APIError } from 'openai'
 import { HarnessConfigError, type PhaseSettings } from '../config/index.ts'
+import { modelsToEvaluate } from '../config/live-models.ts'
 import { type LivePreflightProblem, networkCode, preflightLiveSession } from '../live/preflight.ts'
 import { architecturesToEvaluate } from './settings.ts'
 
@@ -25,6 +27,33 @@ interface Problem extends LivePreflightProblem {
   purpose: string
   keyVariable: string
   addressVariable: string
+  /** A GPT-Live model the endpoint refused, and the setting that names it. */
+  model?: LiveModelUse
+}
+
+/** A GPT-Live model the run opens sessions with, and the setting (and variable) that chose it. */
+export interface LiveModelUse {
+  model: string
+  setting: string
+}
+
+/**
+ * Every GPT-Live model a live run of these settings opens sessions with, once each: the models under test, then
+ * RUN's simulated caller's when it is another.
+ */
+export function liveModelsFor(settings: PhaseSettings): LiveModelUse[] {
+  const setting =
+    settings.execution.models === null
+      ? 'models.live_model (OPENAI_LIVE_MODEL)'
+      : 'execution.models (LIVE_EVALS_MODELS)'
+  const uses = modelsToEvaluate(settings).map((model) => ({ model, setting }))
+  if (settings.phase === 'run' && !uses.some((use) => use.model === settings.simulation.simulator_model)) {
+    uses.push({
+      model: settings.simulation.simulator_model,
+      setting: 'simulation.simulator_model (LIVE_EVALS_SIMULATOR_MODEL)',
+    })
+  }
+  return uses
 }
 
 /** The HTTP API checks a live run of these settings needs, one per distinct key. */
@@ -97,27 +126,50 @@ async function checkHttp(check: HttpCheck): Promise<Problem | null> {
   }
 }
 
-async function checkLive(settings: PhaseSettings, apiKey: string): Promise<Problem | null> {
+/**
+ * One session per GPT-Live model, all at once. A refused key or a dead address is the endpoint's problem, the same
+ * for every model, so it is said once; a refused model is said per model, naming the setting that chose it.
+ */
+async function checkLive(settings: PhaseSettings, apiKey: string): Promise<Problem[]> {
   const endpoint = settings.connection.live_endpoint
-  const problem = await preflightLiveSession({
-    apiKey,
-    ...(endpoint === null ? {} : { baseURL: endpoint }),
-    allowInsecureLoopback: settings.connection.live_allow_insecure_loopback,
-    model: settings.models.live_model,
-    timeoutMs: PREFLIGHT_TIMEOUT_MS,
-  })
-  if (problem === null) return null
-  return {
-    ...problem,
-    purpose: 'GPT-Live',
-    keyVariable: 'OPENAI_API_KEY',
-    addressVariable: 'OPENAI_LIVE_ENDPOINT',
-  }
+  const checked = await Promise.all(
+    liveModelsFor(settings).map(async (use) => ({
+      use,
+      problem: await preflightLiveSession({
+        apiKey,
+        ...(endpoint === null ? {} : { baseURL: endpoint }),
+        allowInsecureLoopback: settings.connection.live_allow_insecure_loopback,
+        model: use.model,
+        timeoutMs: PREFLIGHT_TIMEOUT_MS,
+      }),
+    })),
+  )
+  const problems = checked.flatMap(({ use, problem }): Problem[] =>
+    problem === null
+      ? []
+      : [
+          {
+            ...problem,
+            purpose: 'GPT-Live',
+            keyVariable: 'OPENAI_API_KEY',
+            addressVariable: 'OPENAI_LIVE_ENDPOINT',
+            ...(problem.blame === 'model' ? { model: use } : {}),
+          },
+        ],
+  )
+  const endpointProblem = problems.find((problem) => problem.blame !== 'model')
+  return endpointProblem === undefined ? problems : [endpointProblem]
 }
 
 function problemLine(problem: Problem): string {
   if (problem.blame === 'settings') {
     return `live preflight: ${problem.purpose} at ${problem.url} was not dialled: ${problem.status}`
+  }
+  if (problem.model !== undefined) {
+    return (
+      `live preflight: GPT-Live at ${problem.url} refused the model ${JSON.stringify(problem.model.model)} ` +
+      `(${problem.status}); check ${problem.model.setting}`
+    )
   }
   const advice =
     problem.blame === 'credentials'
@@ -136,7 +188,10 @@ export async function assertLiveEndpointsAnswer(settings: PhaseSettings): Promis
   const apiKey = settings.credentials.openai_api_key
   // A replay (src/cassettes) answers from loopback replay servers; no endpoint of the settings is reached.
   if (settings.execution.mode !== 'live' || apiKey === null || settings.replay.enabled) return
-  const results = await Promise.all([checkLive(settings, apiKey), ...httpChecksFor(settings).map(checkHttp)])
-  const problems = results.filter((problem): problem is Problem => problem !== null)
+  const [live, http] = await Promise.all([
+    checkLive(settings, apiKey),
+    Promise.all(httpChecksFor(settings).map(checkHttp)),
+  ])
+  const problems = [...live, ...http.filter((problem): problem is Problem => problem !== null)]
   if (problems.length > 0) throw new HarnessConfigError(problems.map(problemLine))
 }

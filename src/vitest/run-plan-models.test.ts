@@ -74,6 +74,24 @@ describe('planRun with models', () => {
     expect(() => plannedRunFor(plan, 'client', 'gpt-live-2')).toThrow(/client architecture on gpt-live-2/)
   })
 
+  test('offline, a model the offline server does not serve stops the plan with one message naming it', async () => {
+    const { dir, settings } = await scratch({ LIVE_EVALS_MODELS: 'gpt-live-1,gpt-live-11' })
+    const refused = planRun(settings, { projectRoot: dir, now: NOW })
+    await expect(refused).rejects.toThrow(RunPlanProblem)
+    await expect(refused).rejects.toThrow(
+      'execution.models (LIVE_EVALS_MODELS): "gpt-live-11" is not a GPT-Live model (gpt-live-1, gpt-live-1.1, ' +
+        'or a dated snapshot such as gpt-live-1.1-2026-11-20)',
+    )
+    await expect(readdir(join(dir, 'results'))).rejects.toThrow()
+    const single = await scratch({ OPENAI_LIVE_MODEL: 'gpt-live' })
+    await expect(planRun(single.settings, { projectRoot: single.dir, now: NOW })).rejects.toThrow(
+      /^models\.live_model \(OPENAI_LIVE_MODEL\): "gpt-live" is not a GPT-Live model/,
+    )
+    // A dated snapshot is served.
+    const dated = await scratch({ LIVE_EVALS_MODELS: 'gpt-live-1,gpt-live-1.1-2026-11-20' })
+    expect((await planRun(dated.settings, { projectRoot: dated.dir, now: NOW })).runs).toHaveLength(4)
+  })
+
   test('a model id that cannot name a folder stops the plan before any folder is made', async () => {
     const { dir, settings } = await scratch({ LIVE_EVALS_MODELS: 'gpt-live-1,../escape' })
     await expect(planRun(settings, { projectRoot: dir, now: NOW })).rejects.toThrow(RunPlanProblem)

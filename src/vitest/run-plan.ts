@@ -17,7 +17,7 @@ import {
   redactSecrets,
   type SettingsFor,
 } from '../config/index.ts'
-import { modelsToEvaluate, settingsForModel } from '../config/live-models.ts'
+import { LIVE_MODELS, liveModelFamily, modelsToEvaluate, settingsForModel } from '../config/live-models.ts'
 import { usesRemoteClientAssistant } from '../phases/engine/architecture-choice.ts'
 import { phaseModule } from '../phases/registry.ts'
 import { readAssistantFirstPrompt } from '../phases/run/assistant-first-prompt.ts'
@@ -170,6 +170,7 @@ export async function planRun<P extends Phase>(
   const models = modelsToEvaluate(settings)
   const multiModel = models.length > 1
   if (multiModel) assertModelsNameFolders(models)
+  if (mode === 'offline') assertOfflineServesModels(settings, models)
   // Model by model, each in every architecture: one run folder and one results.json per (model, architecture).
   for (const model of models)
     for (const architecture of architecturesToEvaluate(settings)) {
@@ -266,6 +267,26 @@ function assertModelsNameFolders(models: readonly string[]): void {
       )
     }
   }
+}
+
+/**
+ * Offline, every session goes to the offline GPT-Live server, which serves the GPT-Live model ids and their dated
+ * snapshots and refuses any other as the service does: a mistyped model would fail every one of its scenarios at
+ * session start, so it stops the run here with one message instead. (Live, the preflight asks the endpoint.)
+ */
+function assertOfflineServesModels(settings: SettingsFor<Phase>, models: readonly string[]): void {
+  const setting =
+    settings.execution.models === null
+      ? 'models.live_model (OPENAI_LIVE_MODEL)'
+      : 'execution.models (LIVE_EVALS_MODELS)'
+  const unknown = models.filter((model) => liveModelFamily(model) === null)
+  if (unknown.length === 0) return
+  throw new RunPlanProblem(
+    `${setting}: ${unknown.map((model) => JSON.stringify(model)).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} ` +
+      `not a GPT-Live model (${Object.keys(LIVE_MODELS).join(', ')}, or a dated snapshot such as ` +
+      'gpt-live-1.1-2026-11-20); the offline server refuses it as the service does, so every scenario on it would ' +
+      'fail at session start',
+  )
 }
 
 /** Whether this architecture's run evaluates a separately deployed client assistant. */

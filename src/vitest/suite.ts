@@ -11,6 +11,7 @@ import type { AssistantApplication } from '../assistants/application.ts'
 import { restaurantApplication as clientRestaurant } from '../assistants/client/application.ts'
 import { restaurantApplication as responsesRestaurant } from '../assistants/responses/application.ts'
 import type { Phase } from '../config/index.ts'
+import { notRejudged } from '../reporting/extensions/regrade.ts'
 import { scenarioType } from '../scenarios/index.ts'
 import { assertDefaultBody } from './default-body.ts'
 import { scenarioTest } from './fixtures.ts'
@@ -43,8 +44,10 @@ export interface ScenarioSuiteOptions extends SuiteScenarioSource {
 }
 
 async function defaultBody({ liveSession, expect, scenarioEnv }: ScenarioTestContext): Promise<void> {
+  // A re-grade whose recording holds no answer for today's judge request has no judgment by design (the row says
+  // why), like an offline run: the rubric is not asked for.
   assertDefaultBody(
-    scenarioEnv.judge != null,
+    scenarioEnv.judge != null && !notRejudged(liveSession.row),
     (matcher, soft) => (soft ? expect.soft(liveSession) : expect(liveSession))[matcher](),
     liveSession.interaction,
   )

@@ -24,7 +24,7 @@ import { SemanticJudgeError, semanticJudgeFailure } from '../judge/errors.ts'
 import type { JudgeScenarioFacts } from '../judge/evidence.ts'
 import { judgeWithEvidence, type SemanticJudgement } from '../judge/judge-scenario.ts'
 import type { JudgeUsageEvent } from '../judge/judge-types.ts'
-import { notJudgedGrades } from '../judge/not-judged.ts'
+import { notJudgedGrades, unrejudgedGrade } from '../judge/not-judged.ts'
 import type { SemanticJudgeOptions } from '../judge/options.ts'
 import { buildRunJudgeEvidence, JUDGE_DECIDED_CHECKS, type RunJudgeObserved } from './run-judge-evidence.ts'
 import { gradeRun, type JudgedRunGrade, type RunGrade } from './run-outcome.ts'
@@ -72,6 +72,9 @@ export async function judgeRunGrade(
     requireCompletionVote(judgement)
     applied = applyRunJudgement(facts, deterministic, observed, judgement)
   } catch (error) {
+    // A re-grade from a recording that holds no equal judge request: not judged, and the grades say why.
+    const unrejudged = unrejudgedGrade(error, deterministic)
+    if (unrejudged !== null) return { grade: unrejudged, semantic: nothingJudged() }
     // A judge failure of any kind (an option it refused included) is the evaluation's, never the assistant's.
     // What the judge cost is kept even when its answers could not be used.
     const usage_events = error instanceof SemanticJudgeError ? error.usage_events : spent

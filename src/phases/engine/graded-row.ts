@@ -1,11 +1,12 @@
 // The graded parts of a results row and of the details JSON, from a grade and what was measured. Shared by the
 // record stage and `live-evals grade`, so a row re-graded from saved artifacts is built by the same code as the
 // row of the run that saved them: what is recomputed (grades, assessment, observability, the row's verdict) and
-// what is copied (audio metrics, consumption) is decided here once.
+// what is copied (audio and voice metrics, consumption) is decided here once.
 import { compactAssessment } from '../../grading/outcome.ts'
 import type { ScenarioFacts } from '../../grading/scenario-facts.ts'
 import type { SingleTurnGrade } from '../../grading/single-turn.ts'
 import type { InteractionMetrics } from '../../metrics/interaction.ts'
+import type { VoiceMetrics } from '../../metrics/voice-metrics.ts'
 import type { SingleTurnObservation } from '../../observability/observation.ts'
 import { buildResultRow } from '../../reporting/result-item.ts'
 import type { ResultArtifacts, ResultItem } from '../../reporting/result-schema.ts'
@@ -20,6 +21,8 @@ export interface GradedRowInput {
   grade: SingleTurnGrade
   semantic: SemanticAssessment
   audio: InteractionMetrics | null
+  /** The voice metrics (extension `voice_metrics`), measured on the session; absent, the row has none. */
+  voice?: VoiceMetrics | undefined
   consumption: ResultItem['metrics']['consumption']
   artifacts: ResultArtifacts
   audio_source: 'synthetic' | 'recorded'
@@ -58,6 +61,7 @@ export function buildGradedRow(input: GradedRowInput): ResultItem {
       provenance: input.provenance,
     }),
     ...(input.recording === undefined ? {} : { recording: input.recording }),
+    extensions: { voice_metrics: input.voice },
   })
 }
 

@@ -12,6 +12,8 @@
 // - The judge failed: the deterministic grade stands and `failure` names stage semantic_judge; the record stage
 //   turns that into an infrastructure_error row (the evidence is incomplete, the assistant is not to blame).
 //   The usage of the judge requests that did complete is kept.
+// - A re-grade from a cassette whose recording holds no equal judge request (src/cassettes/regrade): not a
+//   failure; the applicable dimensions stay not_assessed, their rationale says what changed, no score is made up.
 
 import {
   type AppliedSemanticGrades,
@@ -25,6 +27,7 @@ import {
   type SemanticJudgeOptions,
   semanticJudgeFailure,
 } from '../../grading/judge/index.ts'
+import { notJudgedGrades, unrejudgedGrade } from '../../grading/judge/not-judged.ts'
 import type { SingleTurnGrade } from '../../grading/single-turn.ts'
 import type { StageFailure } from './stage.ts'
 
@@ -65,7 +68,7 @@ export async function judgeGrade(
   if (!deterministic.base.conversation_completed) {
     const reason = observed.observation.termination_reason ?? 'unknown'
     return {
-      grade: { ...deterministic, semantic_grades: notJudged(deterministic.semantic_grades, reason) },
+      grade: { ...deterministic, semantic_grades: notJudgedGrades(deterministic.semantic_grades, reason) },
       semantic: { ...NO_SEMANTIC_ASSESSMENT },
     }
   }
@@ -73,6 +76,9 @@ export async function judgeGrade(
   try {
     judgement = await judgeScenario(facts, observed, options)
   } catch (error) {
+    // A re-grade from a recording that holds no equal judge request: not judged, and the grades say why.
+    const unrejudged = unrejudgedGrade(error, deterministic)
+    if (unrejudged !== null) return { grade: unrejudged, semantic: { ...NO_SEMANTIC_ASSESSMENT } }
     // A judge failure of any kind (an option it refused included) is the evaluation's, never the assistant's.
     const failure = semanticJudgeFailure(error)
     const usage_events = error instanceof SemanticJudgeError ? error.usage_events : []
@@ -98,19 +104,6 @@ export async function judgeGrade(
     grade,
     semantic: { judgement, applied, failure: null, usage_events: judgement.usage_events },
   }
-}
-
-function notJudged(
-  grades: SingleTurnGrade['semantic_grades'],
-  terminationReason: string,
-): SingleTurnGrade['semantic_grades'] {
-  const rationale = `Not judged: the conversation did not complete (${terminationReason}).`
-  return Object.fromEntries(
-    Object.entries(grades).map(([name, grade]) => [
-      name,
-      grade.status === 'not_assessed' ? { ...grade, rationale } : grade,
-    ]),
-  ) as SingleTurnGrade['semantic_grades']
 }
 
 /** The judge's part of the details JSON (`semantic_judge`): what it decided per dimension, or why it could not. */

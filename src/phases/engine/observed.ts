@@ -1,6 +1,7 @@
 // What the observe stage hands to assess and record, whatever the phase: the graders' Observation, the audio
-// metrics, usage, and the session's timeline and trace (for the artifacts).
+// metrics, the voice metrics' call timeline, usage, and the session's timeline and trace (for the artifacts).
 import type { InteractionMetrics } from '../../metrics/interaction.ts'
+import type { CallTimeline } from '../../metrics/voice-metrics.ts'
 import type { SingleTurnObservation } from '../../observability/observation.ts'
 import type { SessionTimeline } from '../../observability/timeline.ts'
 import type { SessionTrace } from '../../observability/trace.ts'
@@ -9,6 +10,8 @@ import type { UsageRecord } from '../../reporting/consumption.ts'
 export interface ObservedConversation {
   observation: SingleTurnObservation
   interaction: InteractionMetrics
+  /** The session as the voice metrics read it; the record stage adds the scenario's expectation. */
+  voice: CallTimeline
   /** Cumulative GPT-Live usage seconds of the assistant's session; null when none was reported. */
   frontendUsageSeconds: number | null
   /** The assistant backend's usage (never an evaluator model's). */

@@ -3,6 +3,7 @@
 // failed is recorded here, not thrown: every artifact and the details (observation and judge usage included) are
 // written, and the row is an infrastructure_error at stage semantic_judge with its measured metrics kept.
 // The judge's usage goes to the details (judge_usage_events), never into the row's consumption.
+import { computeVoiceMetrics, voiceExpectationOf } from '../../metrics/voice-metrics.ts'
 import { buildConsumption } from '../../reporting/consumption.ts'
 import { pacingErrorOf } from '../../reporting/extensions/pacing.ts'
 import { withPacing } from '../../reporting/extensions/pacing-row.ts'
@@ -61,6 +62,8 @@ export async function recordExecution(
     grade,
     semantic,
     audio: observed.interaction,
+    // Measured against the evaluator-only expectation after the session; the assistant never sees it.
+    voice: computeVoiceMetrics(observed.voice, voiceExpectationOf(scenario)),
     consumption,
     artifacts: relativeArtifacts(artifactName, { ...written, details: artifactLayout(artifactName).details }),
     audio_source: env.callerSource.audioSource,

@@ -5,9 +5,9 @@
 //
 //   recomputed: the deterministic grade, the judge's grades (with a judge), the assessment, the row's status and
 //               task metrics, observability, the details' graded fields, the verdict of the test body
-//   copied:     audio metrics (measured from the audio when the run recorded it), consumption (what the assistant
-//               spent then), provenance, the WALK recording; a row with no details (it failed before anything was
-//               observed) is copied whole
+//   copied:     audio and voice metrics (measured on the session when the run recorded it), consumption (what the
+//               assistant spent then), provenance, the WALK recording; a row with no details (it failed before
+//               anything was observed) is copied whole
 //   referenced: audio, transcripts and event logs stay in the original run; the new rows point at them by a path
 //               relative to the new run folder
 import { readFile } from 'node:fs/promises'
@@ -216,6 +216,7 @@ async function regradeRow(
     grade: judged.grade,
     semantic: judged.semantic,
     audio: details.interaction_metrics as InteractionMetrics,
+    voice: row.observability?.[EXTENSION_KEY]?.voice_metrics,
     consumption: row.metrics.consumption,
     artifacts: { ...rebased(row.artifacts, from, to), details: detailsPath },
     audio_source: details.audio_source,

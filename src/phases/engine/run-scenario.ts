@@ -37,7 +37,10 @@ export async function runScenario<
   return runWithCassette({
     scenario,
     env,
-    run: () => runStages(phase, scenario, env, options),
+    application: options.application,
+    // A replayed caller may put another application in front of the assistant's tools (src/cassettes/caller).
+    run: (application) =>
+      runStages(phase, scenario, env, application === undefined ? options : { ...options, application }),
     failed: (failure) => phase.grader.failed(scenario, failure, { ...NO_ARTIFACTS }, env.trial ?? null),
   })
 }

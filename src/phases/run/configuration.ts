@@ -16,7 +16,8 @@ export function runConfiguration(settings: RunSettings, architecture: Architectu
     assistant_endpoint: architecture === 'client' && endpoint !== '' ? endpoint : null,
     voice: settings.models.live_voice,
     first_speaker: simulation.assistant_first_prompt_file === null ? 'caller' : 'assistant',
-    simulator_model: live ? settings.models.live_model : null,
+    // The caller's own model, the same for every model under test (simulation.simulator_model).
+    simulator_model: live ? simulation.simulator_model : null,
     // The caller speaks in each persona's own voice (never the assistant's: live/caller-session.ts), so there is no
     // one voice for the run; each conversation's details JSON names the voice its caller used.
     simulator_voice: null,

@@ -70,9 +70,13 @@ export const RunDetailsSchema = z.strictObject({
   interventions: z.array(InterventionOutcomeSchema),
   /** The acoustic preset on the caller's voice (its effects, seed, lost frames); null for a clean call. */
   audio_realism: AudioRealismMetadata.nullable(),
-  /** Live: the simulated caller's voice, audio and reasoning-backend usage (the evaluation's cost, never the row's). */
+  /**
+   * Live: the simulated caller's GPT-Live model (absent in details written before simulation.simulator_model),
+   * voice, audio and reasoning-backend usage (the evaluation's cost, never the row's).
+   */
   caller: z
     .strictObject({
+      model: z.string().optional(),
       voice: z.string(),
       audio_duration_ms: z.number().nullable(),
       backend_usage: z.array(json),

@@ -191,6 +191,7 @@ async function recordRun(
       live === null
         ? null
         : {
+            model: live.caller.model,
             voice: live.caller.voice,
             audio_duration_ms: live.caller.audio_duration_ms,
             backend_usage: live.caller.backend_usage,

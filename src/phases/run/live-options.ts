@@ -52,6 +52,7 @@ export function liveConversationOptions(
     architecture,
     application,
     models: assistantModelsFromSettings(settings.models),
+    callerModel: simulation.simulator_model,
     brief: callerBriefOf(scenario, assistantFirstPrompt === null ? 'caller' : 'assistant'),
     callerBackend: {
       model: simulation.simulator_backend_model,

@@ -6,7 +6,7 @@ import { backendMessagesOf, parseArguments } from '../../assistants/architecture
 import type { RunObservation } from '../../grading/run/run-outcome.ts'
 import { analyzeInteraction, type InteractionAnalysis } from '../../metrics/interaction.ts'
 import type { CallerTurn } from '../../metrics/response-opportunities.ts'
-import { BARGE_IN_ONSET_TOLERANCE_MS } from '../../metrics/stop-time.ts'
+import { bargeInOnsetsMs } from '../../metrics/stop-time.ts'
 import type { CallTimeline } from '../../metrics/voice-metrics.ts'
 import type { ToolExecution } from '../../observability/observation.ts'
 import { mergeCallerContinuations } from './caller-turns.ts'
@@ -92,18 +92,8 @@ export function observeRunConversation(conversation: PlayedConversation): {
     })),
     observation_end_ms: observationEnd,
   })
-  // Barge-ins, attributed after the fact: caller speech (not a backchannel) that starts while the assistant talks,
-  // or within a voice-activity frame after it stopped (it yielded at once; metrics/stop-time.ts).
-  const cues = segments
-    .filter((segment) => segment.kind !== 'backchannel')
-    .filter((segment) =>
-      assistantVoiced.some(
-        (voiced) =>
-          voiced.start_ms < segment.start_ms &&
-          segment.start_ms < voiced.end_ms + BARGE_IN_ONSET_TOLERANCE_MS,
-      ),
-    )
-    .map((segment) => segment.start_ms)
+  // Barge-ins, attributed after the fact (metrics/stop-time.ts).
+  const cues = bargeInOnsetsMs(segments, assistantVoiced)
   const answers = verifiedAnswers(
     interaction.caller_turns,
     assistantVoiced,

@@ -9,7 +9,7 @@ import { buildEvidenceMetrics } from '../../metrics/evidence.ts'
 import { runGolden } from '../../metrics/golden.ts'
 import type { InteractionAnalysis } from '../../metrics/interaction.ts'
 import type { SemanticQuality } from '../../metrics/semantic-quality.ts'
-import { type CallTimeline, computeVoiceMetrics } from '../../metrics/voice-metrics.ts'
+import { type CallTimeline, computeVoiceMetrics, voiceExpectationOf } from '../../metrics/voice-metrics.ts'
 import { executionSummaries } from '../../observability/observation.ts'
 import type { RunTurnMetrics } from '../../reporting/extensions/run-turns.ts'
 import { buildResultRow, NO_ARTIFACTS } from '../../reporting/result-item.ts'
@@ -181,12 +181,7 @@ export function buildRunRow(
       voice_metrics:
         options.voice === undefined
           ? undefined
-          : computeVoiceMetrics(options.voice, {
-              tags: scenario.tags,
-              required_tools: scenario.expected.tools.required,
-              state: scenario.expected.state,
-              initial_state: scenario.application.initial_state,
-            }),
+          : computeVoiceMetrics(options.voice, voiceExpectationOf(scenario)),
       checks: extensionChecks(grade),
     },
   })

@@ -1,10 +1,12 @@
 // The RUN phase through the engine, as a spec file's test runs it: one bundled conversation offline in each
 // architecture gives a passed multi_turn row whose verdict, artifacts and details agree; the settings that are
 // RUN's own (assistant-first prompt file, debug artifacts) take effect, and what cannot run fails at its stage.
+
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunSettings } from '../../config/index.ts'
+import { settingsForModel } from '../../config/live-models.ts'
 import { judgeOptions, passing, startFakeJudgeApi } from '../../grading/judge/judge.test-helpers.ts'
 import { SEMANTIC_DIMENSIONS } from '../../grading/semantic-applicability.ts'
 import { NO_ARTIFACTS } from '../../reporting/result-item.ts'
@@ -186,6 +188,22 @@ describe('RUN settings and failures', () => {
     const execution = await execute('run_001_booking_complete', env)
     expect(execution.row.status).toBe('infrastructure_error')
     expect(execution.row.error).toMatchObject({ stage: 'connection' })
+  })
+
+  it('a live run configuration names the caller’s own model, whatever model is under test', async () => {
+    const settings = await runSettings()
+    const live = settingsForModel(
+      { ...settings, execution: { ...settings.execution, mode: 'live' as const } },
+      'gpt-live-1.1',
+    )
+    expect(runPhase.configuration(live, 'responses')).toMatchObject({
+      model: 'gpt-live-1.1',
+      simulator_model: 'gpt-live-1',
+    })
+    const chosen = { ...live, simulation: { ...live.simulation, simulator_model: 'gpt-live-1.1-2026-11-20' } }
+    expect(runPhase.configuration(chosen, 'responses')).toMatchObject({
+      simulator_model: 'gpt-live-1.1-2026-11-20',
+    })
   })
 
   it('the run configuration names the first speaker and leaves the offline simulator unset', async () => {

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AssistantArchitecture, clientDelegation } from '../../assistants/architectures/index.ts'
+import { EXTENSION_KEY } from '../../reporting/extensions/registry.ts'
 import { ResultItemSchema } from '../../reporting/result-schema.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../../testing/live-server/index.ts'
 import type { ScenarioExecution as SingleTurnExecution } from '../engine/execution.ts'
@@ -37,6 +38,25 @@ describe('executeSingleTurnScenario offline (responses delegation)', () => {
     expect(ResultItemSchema.parse(execution.row)).toEqual(execution.row)
     expect(execution.observation?.termination_reason).toBe('response_completed')
     expect(execution.observation?.tool_executions.map((call) => call.name)).toEqual(['create_reservation'])
+    // The voice metrics of a single turn: its one tool turn measured, its entities, and what a single turn cannot hold (a backchannel, a barge-in, a greeting: the caller spoke first) unknown.
+    const voice = execution.row.observability?.[EXTENSION_KEY]?.voice_metrics
+    expect(voice?.delegation_latency.tool_turns.count).toBe(1)
+    expect(voice?.delegation_latency.tool_turns.first_word_ms).toBeGreaterThan(0)
+    expect(voice?.delegation_latency.tool_turns.verified_answer_ms).toBeGreaterThanOrEqual(
+      voice?.delegation_latency.tool_turns.first_word_ms ?? Number.POSITIVE_INFINITY,
+    )
+    expect(voice?.delegation_latency.greeting_latency_ms).toBeNull()
+    // The name, date and time went to the tool as expected; the id the booking created is in the expected state,
+    // and the offline assistant does not read it back: missing, as the metric defines it.
+    expect(voice?.entity_errors.by_entity.map((entity) => [entity.kind, entity.status])).toEqual([
+      ['name', 'correct'],
+      ['date', 'correct'],
+      ['time', 'correct'],
+      ['id', 'missing'],
+    ])
+    expect(voice?.talk_ratio.ratio).toBeGreaterThan(0)
+    expect(voice?.stop_time.mean_ms).toBeNull()
+    expect(voice?.backchannel_selectivity.selectivity).toBeNull()
     for (const path of Object.values(execution.artifacts)) {
       expect(path).not.toBeNull()
       expect((await stat(path as string)).mode & 0o777).toBe(0o600)

@@ -1,6 +1,6 @@
 // The observe stage of a single-turn conversation: from what the session saw to the facts graders and metrics
-// need: the SingleTurnObservation (validated with its zod schema), the audio metrics on the session timeline,
-// and the usage for consumption.
+// need: the SingleTurnObservation (validated with its zod schema), the audio metrics and the voice metrics'
+// call timeline on the session timeline (voice-timeline.ts), and the usage for consumption.
 
 import { parseArguments } from '../../assistants/architectures/index.ts'
 import type { AssistantUnderTest } from '../../assistants/assistant-session.ts'
@@ -15,6 +15,7 @@ import type { CallerAudio } from '../engine/caller.ts'
 import type { ObservedConversation } from '../engine/observed.ts'
 import type { CollectedResponse } from './collect.ts'
 import type { ScenarioSession } from './scenario-session.ts'
+import { type SingleTurnSpeech, singleTurnSpeech, singleTurnVoiceTimeline } from './voice-timeline.ts'
 
 /** The observe stage: everything the graders, metrics and artifacts need of one single-turn session. */
 export function observeSingleTurn(
@@ -24,9 +25,16 @@ export function observeSingleTurn(
   backendModel: string,
 ): ObservedConversation {
   const { assistant, timeline } = session
+  const observation = buildObservation(session, callerAudio, collected)
+  const speech = speechOf(session, callerAudio, collected)
   return {
-    observation: buildObservation(session, callerAudio, collected),
-    interaction: interactionMetrics(session, callerAudio, collected),
+    observation,
+    interaction: interactionMetrics(session, speech),
+    voice: singleTurnVoiceTimeline(speech, {
+      lines: timeline.lines(),
+      delegationStartsMs: timeline.delegations.map((span) => span.startMs),
+      toolExecutions: observation.tool_executions,
+    }),
     frontendUsageSeconds:
       collected.closeOutcome.type === 'closed'
         ? collected.closeOutcome.usageSeconds
@@ -93,30 +101,24 @@ function buildObservation(
   })
 }
 
-/** Audio-derived interaction metrics (§4.2) on the session timeline. */
-function interactionMetrics(
-  session: ScenarioSession,
-  callerAudio: CallerAudio,
-  collected: CollectedResponse,
-): InteractionMetrics {
+/** Who spoke when, on the session clock; the caller's speech as known at its source (noise is not speech). */
+function speechOf(session: ScenarioSession, callerAudio: CallerAudio, collected: CollectedResponse) {
   const { timeline } = session
   const speech = timeline.speechIntervals()
-  const toInterval = (interval: { startMs: number; endMs: number }) => ({
-    start_ms: interval.startMs,
-    end_ms: interval.endMs,
+  return singleTurnSpeech({
+    callerSpeech: callerAudio.callerSpeech ?? speech.caller,
+    assistantSpeech: speech.assistant,
+    observationEndMs: Math.max(collected.endedAtMs, timeline.recorder.durationMs),
   })
-  const observationEnd = Math.max(collected.endedAtMs, timeline.recorder.durationMs)
-  // The caller's speech as known at its source (noise and background talkers are not speech), else its energy.
-  const caller = callerAudio.callerSpeech ?? speech.caller
-  const callerStart = caller[0]
-  const callerEnd = caller.at(-1)
+}
+
+/** Audio-derived interaction metrics (§4.2) on the session timeline. */
+function interactionMetrics(session: ScenarioSession, speech: SingleTurnSpeech): InteractionMetrics {
+  const observationEnd = speech.observation_end_ms
   return computeInteractionMetrics({
-    caller_turns:
-      callerStart === undefined || callerEnd === undefined
-        ? []
-        : [{ start_ms: callerStart.startMs, end_ms: callerEnd.endMs, kind: 'request' }],
-    assistant_turns: speech.assistant.map((interval) => [toInterval(interval)]),
-    delegation_intervals: timeline.delegations.map((span) => ({
+    caller_turns: speech.caller_turns,
+    assistant_turns: speech.assistant_voiced.map((interval) => [interval]),
+    delegation_intervals: session.timeline.delegations.map((span) => ({
       start_ms: span.startMs,
       end_ms: span.settledMs ?? observationEnd,
     })),

@@ -13,13 +13,20 @@
 // Every WAV is written before the dataset that names it, each atomically; the dataset is validated against the
 // contract before it is written, so a failure leaves the previous dataset as it was.
 
-import { access, mkdir, readFile } from 'node:fs/promises'
+import { access, mkdir } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { writeFileAtomically } from '../../artifacts/atomic-file.ts'
 import { CONDITIONS, parseCondition } from '../../audio/effects/index.ts'
 import { encodeMonoWav, readMonoWavFile } from '../../audio/wav.ts'
 import { type LoadedScenario, loadDataset, parseDataset } from '../../scenarios/index.ts'
 import { withGeneration } from './provenance.ts'
+import {
+  appendTarget,
+  type RawDataset,
+  type RawRecording,
+  type RawScenario,
+  readRawDataset,
+} from './raw-dataset.ts'
 import { makeRecording } from './record.ts'
 import { recordingRequest } from './recording-request.ts'
 import type { SpeechEngine } from './speech/engine.ts'
@@ -54,22 +61,11 @@ export interface GenerateAudioReport {
   rows: number
 }
 
-type RawScenario = { id: string; input: { recordings?: RawRecording[] } & Record<string, unknown> } & Record<
-  string,
-  unknown
->
-type RawRecording = { id: string; path: string; condition?: string; metadata?: Record<string, unknown> }
-type RawDataset = { schema_version: string; scenarios: RawScenario[] }
-
 async function exists(file: string): Promise<boolean> {
   return access(file).then(
     () => true,
     () => false,
   )
-}
-
-async function readRaw(file: string): Promise<RawDataset> {
-  return JSON.parse((await readFile(file, 'utf8')).replace(/^\uFEFF/, '')) as RawDataset
 }
 
 function selected(
@@ -92,7 +88,7 @@ export async function generateAudio(options: GenerateAudioOptions): Promise<Gene
   const input = resolve(options.dataset)
   const output = resolve(options.outputDataset ?? options.dataset)
   const loaded = await loadDataset(input)
-  const raw = await readRaw(input)
+  const raw = await readRawDataset(input)
   const report: GenerateAudioReport = { outputDataset: output, written: [], kept: [], rows: 0 }
   const given = options.conditions ?? []
   const conditions = options.varyConditions && given.length === 0 ? CONDITIONS : given
@@ -231,12 +227,6 @@ async function vary(
     })
   }
   return { ...base, scenarios: [...base.scenarios.filter((row) => !replaced.has(row.id)), ...added] }
-}
-
-/** The dataset new rows are appended to, checked by the contract first (the error names it and each problem). */
-async function appendTarget(output: string): Promise<RawDataset> {
-  await loadDataset(output)
-  return readRaw(output)
 }
 
 function sourceScenarioOf(id: string, metadata: Record<string, unknown>): string {

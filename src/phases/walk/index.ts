@@ -3,6 +3,7 @@
 // never sent. Offline, the offline GPT-Live server "hears" what the recording says from its own metadata or
 // input.text (a stand-in for recognition), so offline WALK tests the pipeline under every acoustic condition;
 // live, the model hears the audio, which is what tests robustness. The conversation is CRAWL's single turn.
+import { cassetteCallerSource } from '../../cassettes/caller/walk-caller-source.ts'
 import type { PhaseSettings, WalkSettings } from '../../config/index.ts'
 import { recordedCallerSource } from '../engine/caller-sources.ts'
 import type { SingleTurnExecution, SingleTurnSettings } from '../engine/execution.ts'
@@ -25,6 +26,8 @@ export const walkPhase: PhaseModule<ObservedConversation, SingleTurnExecution, S
   grader: singleTurnGrader,
   callerSource(settings) {
     const walk = asWalk(settings)
+    // replay.caller: the audio a recorded WALK run streamed, instead of the dataset's recording (src/cassettes/caller).
+    if (typeof walk.replay.caller === 'string') return cassetteCallerSource(walk)
     return recordedCallerSource({ offline: walk.execution.mode === 'offline', reportMeasuredSpeech: true })
   },
   // CRAWL's keys without its text-to-speech ones (the request is a recording), as the reference's WALK.

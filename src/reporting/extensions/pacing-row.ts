@@ -21,7 +21,8 @@ export function withPacing<Row extends { observability?: Record<string, unknown>
  * scenarios, and the worst p99, so a reader of the console knows before opening the report.
  */
 export function pacingWarningLine(
-  architecture: string,
+  /** How the line names the run: its architecture, with the model in a run of several. */
+  label: string,
   rows: readonly { scenario_id: string; observability?: Record<string, unknown> | undefined }[],
 ): string | null {
   const warned = rows.flatMap((row) => {
@@ -34,7 +35,7 @@ export function pacingWarningLine(
   const ids = [...new Set(warned.map((row) => row.id))]
   const named = ids.length > 5 ? `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more` : ids.join(', ')
   return (
-    `[${architecture}] Pacing warning: the harness sent audio frames late in ${warned.length} row(s) ` +
+    `[${label}] Pacing warning: the harness sent audio frames late in ${warned.length} row(s) ` +
     `(worst p99 ${worst.p99} ms, threshold ${worst.pacing.warning_threshold_ms} ms); their latency metrics ` +
     `include the harness's own timing error: ${named}.`
   )

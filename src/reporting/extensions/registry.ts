@@ -20,6 +20,7 @@
 
 import type { z } from 'zod'
 import { assistantExtension, assistantsExtension } from './assistant.ts'
+import { callerReplayExtension } from './caller-replay.ts'
 import { cassetteExtension } from './cassette.ts'
 import { checksExtension } from './checks.ts'
 import { completionExtension } from './completion.ts'
@@ -27,6 +28,7 @@ import { conditionRobustnessExtension } from './condition-robustness.ts'
 import { datasetsExtension } from './datasets.ts'
 import { type ExtensionFeature, extensionBlockSchema } from './define.ts'
 import { pacingExtension } from './pacing.ts'
+import { regradeExtension } from './regrade.ts'
 import { runTurnsExtension } from './run-turns.ts'
 import { toolEvidenceExtension } from './tool-evidence.ts'
 import { trialExtension } from './trial.ts'
@@ -45,6 +47,8 @@ export const ROW_EXTENSION_FEATURES = [
   assistantExtension,
   cassetteExtension,
   pacingExtension,
+  regradeExtension,
+  callerReplayExtension,
 ] as const
 export const RUN_EXTENSION_FEATURES = [
   datasetsExtension,

@@ -121,6 +121,6 @@ export const voiceMetricsExtension = defineExtensionFeature({
   scope: 'row',
   version: '1.0',
   summary:
-    'RUN: delegation latency split (first word, acknowledgement, first result, verified answer; greeting apart), stop time after a barge-in, talk ratio, repetition, verbosity, backchannel selectivity, entity errors by entity',
+    'every phase: delegation latency split (first word, acknowledgement, first result, verified answer; greeting apart), stop time after a barge-in, talk ratio, repetition, verbosity, backchannel selectivity, entity errors by entity',
   schema: VoiceMetricsSchema,
 })

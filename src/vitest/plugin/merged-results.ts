@@ -9,6 +9,7 @@ import { rowsOfRun } from '../../../reporters/run-results.ts'
 import type { ResultItem, ResultsDocument } from '../../reporting/result-schema.ts'
 import { buildResultsDocument } from '../../reporting/results-document.ts'
 import type { PlannedRun } from '../run-plan.ts'
+import { consoleLabel } from './console-label.ts'
 import { RESULTS_FILE } from './run-directories.ts'
 import type { RunStamp } from './run-stamp.ts'
 import { shardLabel } from './shard.ts'
@@ -21,6 +22,8 @@ export interface ShardModule {
 
 export interface MergedRun {
   architecture: PlannedRun['architecture']
+  /** How console lines name it (consoleLabel): the architecture, with the model in a run of several. */
+  label: string
   runName: string
   shardCount: number
   /** The merged results.json's path. */
@@ -38,8 +41,8 @@ interface ShardPart {
 interface Group {
   runName: string
   architecture: PlannedRun['architecture']
-  /** The model in messages, when the run evaluated several; null otherwise. */
-  model: string | null
+  /** How its messages name it (consoleLabel). */
+  label: string
   counts: Set<number>
   parts: Map<number, ShardPart>
 }
@@ -67,7 +70,7 @@ export function mergeShardedRuns(
       const group = groups.get(key) ?? {
         runName: stamp.runName,
         architecture: run.architecture,
-        model: run.multiModel ? (run.model ?? null) : null,
+        label: consoleLabel(run),
         counts: new Set<number>(),
         parts: new Map<number, ShardPart>(),
       }
@@ -90,7 +93,7 @@ export function mergeShardedRuns(
   const problems: string[] = []
   for (const [key, group] of groups) {
     const phase = key.split('\0')[0] as RunStamp['phase']
-    const prefix = `[${group.model === null ? '' : `${group.model}/`}${group.architecture}] run "${group.runName}"`
+    const prefix = `[${group.label}] run "${group.runName}"`
     if (group.counts.size !== 1) {
       problems.push(
         `${prefix}: the blobs hold shards of ${[...group.counts].join(' and ')}-way splits; ` +
@@ -126,6 +129,7 @@ export function mergeShardedRuns(
     const directory = resultsDir === null ? first.run.directory : join(resultsDir, first.run.name)
     merged.push({
       architecture: group.architecture,
+      label: group.label,
       runName: group.runName,
       shardCount: count,
       file: join(directory, RESULTS_FILE),

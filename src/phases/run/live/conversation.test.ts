@@ -25,6 +25,20 @@ const failureOf = (promise: Promise<unknown>) =>
     (error: unknown) => error as LiveRunError,
   )
 
+describe('the simulated caller’s model', () => {
+  it('is simulation.simulator_model, not the model under test: every model of a matrix hears the same caller', async () => {
+    const scenario = await bundledRunScenario('run_001_booking_complete')
+    const { options } = offlineLiveCall(server, scenario, {
+      assistantModel: 'gpt-live-1.1',
+      callerModel: 'gpt-live-1',
+    })
+    const conversation = await runLiveConversation(options)
+    expect(conversation.call.assistant.started.session.model).toBe('gpt-live-1.1')
+    expect(conversation.caller.session.startedEvent?.session.model).toBe('gpt-live-1')
+    expect(conversation.caller.model).toBe('gpt-live-1')
+  }, 60_000)
+})
+
 describe.each(Object.keys(ARCHITECTURES) as (keyof typeof ARCHITECTURES)[])(
   'live RUN call (%s)',
   (architecture) => {

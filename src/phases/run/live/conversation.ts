@@ -247,6 +247,7 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
     validity,
     caller: {
       session: caller,
+      model: options.callerModel,
       voice: participants.callerVoice,
       closeOutcome: closed.caller,
       audio_duration_ms: usageSecondsMs(closed.caller),

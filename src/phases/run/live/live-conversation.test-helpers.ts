@@ -138,6 +138,10 @@ export interface OfflineLiveCallOptions {
   callerFaults?: FaultPlan
   assistantFaults?: FaultPlan
   callerBackend?: LiveConversationOptions['callerBackend']
+  /** The assistant's GPT-Live model (default the fixtures' gpt-live-1). */
+  assistantModel?: string
+  /** The caller's GPT-Live model (default gpt-live-1). */
+  callerModel?: string
   observer?: ObserverCallSettings | null
   rules?: Partial<LiveCallRules>
   condition?: string
@@ -187,7 +191,8 @@ export function offlineLiveCall(
     visibleInput,
     architecture,
     application: architecture.createApplication(visibleInput),
-    models,
+    models: { ...models, liveModel: choices.assistantModel ?? models.liveModel },
+    callerModel: choices.callerModel ?? 'gpt-live-1',
     brief: callerBriefOf(scenario, assistantFirstPrompt === null ? 'caller' : 'assistant'),
     callerBackend:
       choices.callerBackend === undefined

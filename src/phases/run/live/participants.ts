@@ -33,6 +33,11 @@ export interface ParticipantOptions {
   /** This scenario's application (the `toolState` fixture); the assistant's tools run against it. */
   application: ScenarioApplication
   models: AssistantModels
+  /**
+   * The GPT-Live model the simulated caller runs on (simulation.simulator_model), never the model under test: across
+   * a model matrix every model then talks to the same caller.
+   */
+  callerModel: string
   brief: CallerBrief
   callerBackend: CallerBackend | null
   connections: { assistant: AssistantConnection; caller: LiveEndpointSettingsInput }
@@ -112,7 +117,7 @@ export async function openParticipants(
   try {
     await caller.start(
       callerSessionConfig(options.brief, {
-        liveModel: options.models.liveModel,
+        liveModel: options.callerModel,
         assistantVoice: options.models.voice,
         backend: options.callerBackend,
       }),

@@ -25,6 +25,8 @@ export type LiveTerminationReason =
 
 export interface LiveCallerRecord {
   session: LiveSession
+  /** The GPT-Live model the caller ran on (simulation.simulator_model). */
+  model: string
   voice: string
   closeOutcome: LiveSessionOutcome
   /** `session.closed`'s usage in ms; null when the session did not close with one. */

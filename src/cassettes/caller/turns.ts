@@ -1,0 +1,70 @@
+// The assistant's turns of a recorded conversation, as a replayed caller divides them: the recorded caller's
+// utterances are the fixed points (the caller speaks on its original clock whatever the assistant does), so
+// assistant turn k is everything the assistant said after the caller's k-th utterance began and before the next
+// one began (turn 0: before the caller first spoke). An utterance begins with caller audio that arrives after more
+// than ONSET_GAP_MS without any: both the recording and a replay read the same recorded arrival times, so both
+// sides are divided at the same points.
+//
+// Two turns mean the same when their words are a near-duplicate (the repetition metric's measure: word edit
+// distance at most 20% of the longer, after normalising case and punctuation), or when a turn that was still being
+// spoken when the caller's next line began says so far what the recording said. This is a deterministic proxy for
+// "the same meaning": rephrasings beyond it count as a departure, and the row shows both texts.
+import { NEAR_DUPLICATE_SIMILARITY, wordSimilarity } from '../../metrics/repetition.ts'
+import { MAX_COMPARED_WORDS, spokenWords } from '../../metrics/spoken-words.ts'
+import type { Cassette } from '../schema.ts'
+
+/** Caller audio after this long without any starts a new caller utterance. */
+export const ONSET_GAP_MS = 700
+
+/** Splits a stream of caller audio arrival times into utterance onsets. */
+export class CallerOnsets {
+  #lastAudioMs: number | null = null
+  readonly onsets: number[] = []
+
+  /** Caller audio recorded at `atMs`; true when it begins an utterance. */
+  audio(atMs: number): boolean {
+    const begins = this.#lastAudioMs === null || atMs - this.#lastAudioMs > ONSET_GAP_MS
+    this.#lastAudioMs = atMs
+    if (begins) this.onsets.push(atMs)
+    return begins
+  }
+}
+
+const CAPTION = 'session.output_transcript.delta'
+const AUDIO = 'session.output_audio.delta'
+
+/**
+ * The recorded assistant turns (index = turn number, 0 before the caller first spoke) and the caller's onsets.
+ * Without a caller session (WALK), the whole recorded reply is turn 1, after the request.
+ */
+export function recordedTurns(cassette: Cassette): { turns: string[]; onsets: number[] } {
+  const assistant = cassette.sessions.find((session) => session.label === 'assistant')
+  const caller = cassette.sessions.find((session) => session.label === 'caller')
+  const captions = (assistant?.frames ?? []).filter(
+    (frame) => frame.direction === 'received' && frame.event.type === CAPTION,
+  )
+  if (caller === undefined) {
+    return { turns: ['', captions.map((frame) => String(frame.event.delta ?? '')).join('')], onsets: [0] }
+  }
+  const onsets = new CallerOnsets()
+  for (const frame of caller.frames) {
+    if (frame.direction === 'received' && frame.event.type === AUDIO) onsets.audio(frame.at_ms)
+  }
+  const turns = Array.from({ length: onsets.onsets.length + 1 }, () => '')
+  for (const frame of captions) {
+    const turn = onsets.onsets.filter((onset) => onset <= frame.at_ms).length
+    turns[turn] += String(frame.event.delta ?? '')
+  }
+  return { turns, onsets: onsets.onsets }
+}
+
+const wordsOf = (text: string) => spokenWords(text).slice(0, MAX_COMPARED_WORDS)
+
+/** Whether `now` says what `recorded` said (see the module comment). */
+export function sameMeaning(recorded: string, now: string, stillSpeaking = false): boolean {
+  const before = wordsOf(recorded)
+  const after = wordsOf(now)
+  if (wordSimilarity(before, after) >= NEAR_DUPLICATE_SIMILARITY) return true
+  if (!stillSpeaking || after.length === 0 || after.length >= before.length) return false
+  return wordSimilarity(before.slice(0, after.length), after) >= NEAR_DUPLICATE_SIMILARITY
+}

@@ -1,0 +1,139 @@
+// `live-evals drift`, end to end against the dress-rehearsal server (no key, no internet): one CRAWL scenario of
+// the fixture project is recorded live, then recorded again by the command. The same service: no drift (same
+// verdict, tool calls, latency within tolerance, and every event and field it sent modelled). A service that got
+// slower and grew its protocol (a loopback front holding each server event back 3 s, adding a field to
+// session.started and an event type the offline server never sends): the latency delta and both protocol
+// findings are reported, and the command exits 1.
+import { readFile, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startDriftingProxy } from '../cassettes/drift/drifting-proxy.test-helpers.ts'
+import type { DriftReport } from '../cassettes/drift/report.ts'
+import { startRehearsalServer } from '../testing/rehearsal/index.ts'
+import {
+  type ChildRun,
+  cleanEnvironment,
+  FIXTURE_CONFIG,
+  ROOT,
+  runVitest,
+  SPAWN_TIMEOUT_MS,
+  scratch,
+} from '../vitest/child-vitest.ts'
+import { driftCommand } from './drift.ts'
+
+const DATASET = join(ROOT, 'src/vitest/fixtures/tiny-dataset.json')
+const KEY = 'sk-test-REHEARSAL-drift-key-0e4c7a21'
+const DELAY_MS = 3_000
+// Real-time pacing on a shared machine moves a live response latency by a few hundred ms from run to run (the
+// harness's frames go out late, the service's audio clock lags): the tolerance is above that, the delay far above.
+const TOLERANCE_MS = '1000'
+let dir = ''
+let recording: ChildRun = { code: null, output: '' }
+
+interface Drifted {
+  code: number
+  out: string
+  report: DriftReport
+}
+let same: Drifted
+let changed: Drifted
+
+async function drift(env: Record<string, string>, out: string): Promise<Drifted> {
+  let text = ''
+  const io = { out: (chunk: string) => (text += chunk), err: (chunk: string) => (text += chunk) }
+  const code = await driftCommand(
+    [
+      join(dir, 'cassettes'),
+      '--max-scenarios',
+      '1',
+      '--latency-tolerance-ms',
+      TOLERANCE_MS,
+      '--out',
+      out,
+      '--vitest-config',
+      FIXTURE_CONFIG,
+      '--project',
+      'crawl-fixture',
+    ],
+    io,
+    { env: cleanEnvironment(env), cwd: ROOT },
+  )
+  const report = JSON.parse(
+    await readFile(join(out, 'drift.json'), 'utf8').catch(() => 'null'),
+  ) as DriftReport
+  return { code, out: text, report }
+}
+
+beforeAll(async () => {
+  const space = await scratch()
+  dir = space.dir
+  const server = await startRehearsalServer({ datasets: [DATASET] })
+  const live = { ...space.env, ...server.env, OPENAI_API_KEY: KEY, OPENAI_ASSISTANT_MODE: 'responses' }
+  try {
+    recording = await runVitest(['run', '--config', FIXTURE_CONFIG, '-t', 'fixture_hours'], {
+      ...live,
+      LIVE_EVALS_MODE: 'live',
+      LIVE_EVALS_RECORD: '1',
+      LIVE_EVALS_CASSETTES: join(dir, 'cassettes'),
+      LIVE_EVALS_RESULTS_DIR: join(dir, 'recorded'),
+    })
+    same = await drift(live, join(dir, 'drift-same'))
+    const proxy = await startDriftingProxy({
+      target: server.url.replace(/\/v1\/live\/sessions$/, ''),
+      delayMs: DELAY_MS,
+      extendProtocol: true,
+    })
+    try {
+      changed = await drift({ ...live, OPENAI_LIVE_ENDPOINT: proxy.baseURL }, join(dir, 'drift-changed'))
+    } finally {
+      await proxy.close()
+    }
+  } finally {
+    await server.close()
+  }
+}, 5 * SPAWN_TIMEOUT_MS)
+
+afterAll(async () => {
+  if (dir !== '') await rm(dir, { recursive: true, force: true })
+})
+
+describe('live-evals drift against the dress rehearsal', () => {
+  test('the same service: no drift, and everything it sent is modelled', () => {
+    expect(recording.output, recording.output.slice(-2000)).toMatch(/1 passed, 0 failed/)
+    expect(same.code, same.out.slice(-4000)).toBe(0)
+    const [phase] = same.report.phases
+    expect(phase?.cassettes).toEqual(['fixture_hours__responses'])
+    expect(phase?.metrics).toMatchObject({
+      paired: 1,
+      pass: { recorded: 1, now: 1, changed: [] },
+      tool_argument_changes: [],
+      delegation_changes: [],
+      drifted: false,
+    })
+    expect(phase?.metrics?.latency_p50_ms.recorded).not.toBeNull()
+    expect(phase?.protocol).toEqual([])
+    expect(same.out).toContain('✅ **No drift**')
+  })
+
+  test('a slower service with a grown protocol: the latency delta and both protocol findings, exit 1', () => {
+    expect(changed.code, changed.out.slice(-4000)).toBe(1)
+    const [phase] = changed.report.phases
+    const latency = phase?.metrics?.latency_p50_ms
+    expect(latency?.drifted).toBe(true)
+    expect(latency?.delta).toBeGreaterThan(DELAY_MS - 800)
+    expect(latency?.delta).toBeLessThan(DELAY_MS + 1_500)
+    expect(phase?.protocol).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          kind: 'unknown_field',
+          event_type: 'session.started',
+          path: 'session.turn_detection',
+        }),
+        expect.objectContaining({ kind: 'unknown_event_type', event_type: 'session.heartbeat' }),
+      ]),
+    )
+    expect(changed.report.outcome).toBe('drift')
+    expect(changed.out).toContain('⚠️ **Drift**')
+    expect(changed.out).toMatch(/\| unknown_field \| session\.started \| session\.turn_detection \| 1 \|/)
+  })
+})

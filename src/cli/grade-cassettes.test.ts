@@ -1,0 +1,138 @@
+// The command line of `live-evals grade --cassettes` without running Vitest: wrong arguments and folders are
+// refused by name, and the Vitest run it starts is the recorded scenarios' replay with nothing that could reach
+// the network (the end-to-end run is grade-cassettes.integration.test.ts).
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { CASSETTE_FILE, type CassetteHeader } from '../cassettes/schema.ts'
+import { gradeCassettesCommand } from './grade-cassettes.ts'
+import type { VitestInvocation } from './vitest-child.ts'
+
+let dir = ''
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'live-evals-grade-cassettes-'))
+})
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+function header(overrides: Partial<CassetteHeader>): CassetteHeader {
+  return {
+    cassette_version: 1,
+    id: 'crawl_001__responses',
+    live_evals_version: '0.1.0',
+    openai_sdk_version: '7.59.0',
+    phase: 'crawl',
+    architecture: 'responses',
+    trial: null,
+    scenario_id: 'crawl_001',
+    scenario_hash: 'h',
+    assistant_hash: null,
+    models: { live_model: 'gpt-live-1.1' },
+    settings: {},
+    recorded_at: '2026-12-01T00:00:00.000Z',
+    ...overrides,
+  }
+}
+
+async function cassette(folder: string, fields: Partial<CassetteHeader>): Promise<void> {
+  const value = header(fields)
+  await mkdir(join(folder, value.id), { recursive: true })
+  const body = { header: value, sessions: [], http: [], tool_executions: null }
+  await writeFile(join(folder, value.id, CASSETTE_FILE), JSON.stringify(body))
+}
+
+async function command(argv: string[], env: NodeJS.ProcessEnv = {}) {
+  let out = ''
+  let err = ''
+  const invocations: VitestInvocation[] = []
+  const code = await gradeCassettesCommand(
+    argv,
+    { out: (text) => (out += text), err: (text) => (err += text) },
+    {
+      env,
+      cwd: dir,
+      runVitest: async (invocation) => {
+        invocations.push(invocation)
+        return { code: 0, output: '', resultFiles: [] }
+      },
+    },
+  )
+  return { code, out, err, invocations }
+}
+
+describe('live-evals grade --cassettes: the command line', () => {
+  test('refuses a wrong command line with exit 2, naming the problem', async () => {
+    expect((await command(['--cassettes'])).err).toContain('--cassettes needs a value')
+    expect((await command(['--cassettes', 'x', '--judge'])).err).toContain(
+      'with --cassettes the judge is answered from the recordings',
+    )
+    const match = await command(['--cassettes', 'x', '--match', 'loose'])
+    expect(match.code).toBe(2)
+    expect(match.err).toContain('--match must be strict or lenient (got "loose")')
+    expect((await command(['--cassettes', 'x', 'extra'])).err).toContain('unexpected argument extra')
+  })
+
+  test('refuses a missing folder, an empty one, and phases side by side, by name', async () => {
+    const missing = await command(['--cassettes', 'nowhere'])
+    expect(missing.code).toBe(1)
+    expect(missing.err).toContain(`${join(dir, 'nowhere')} is not a folder of cassettes`)
+    await mkdir(join(dir, 'empty', 'speech'), { recursive: true })
+    expect((await command(['--cassettes', 'empty'])).err).toContain('holds no cassette')
+    await cassette(join(dir, 'mixed'), {})
+    await cassette(join(dir, 'mixed'), { id: 'walk_001__client', phase: 'walk', scenario_id: 'walk_001' })
+    expect((await command(['--cassettes', 'mixed'])).err).toContain('holds cassettes of several phases')
+  })
+
+  test('starts one keyless replay per phase of exactly the recorded scenarios, architectures, trials and model', async () => {
+    await cassette(join(dir, 'tapes', 'crawl'), {})
+    await cassette(join(dir, 'tapes', 'crawl'), { id: 'crawl_002__responses', scenario_id: 'crawl_002' })
+    await cassette(join(dir, 'tapes', 'run'), {
+      id: 'run_001__client__t2',
+      phase: 'run',
+      architecture: 'client',
+      scenario_id: 'run_001',
+      trial: 2,
+    })
+    const { code, invocations, err } = await command(['--cassettes', 'tapes', '--out', 'graded'], {
+      OPENAI_API_KEY: 'sk-test-must-not-reach-the-child',
+      OPENAI_BASE_URL: 'https://example.invalid/v1',
+      LIVE_EVALS_RECORD: '1',
+      VITEST_WORKER_ID: '3',
+      PATH: '/usr/bin',
+    })
+    // No run folder came back from the stand-in: the command says so and exits 1.
+    expect(code).toBe(1)
+    expect(err).toContain('the crawl re-grade wrote no results')
+    expect(invocations.map((invocation) => invocation.args)).toEqual([
+      ['run', '--project', 'crawl', '-t', '(?:^| > )(?:responses > (?:crawl_001|crawl_002)) > '],
+      ['run', '--project', 'run', '-t', '(?:^| > )(?:client > (?:run_001)) > '],
+    ])
+    const [crawl, run] = invocations.map((invocation) => invocation.env)
+    expect(crawl).toMatchObject({
+      LIVE_EVALS_MODE: 'replay',
+      LIVE_EVALS_REPLAY_REGRADE: '1',
+      LIVE_EVALS_JUDGE_CACHE: 'false',
+      LIVE_EVALS_CASSETTES: join(dir, 'tapes', 'crawl'),
+      LIVE_EVALS_RESULTS_DIR: join(dir, 'graded'),
+      OPENAI_ASSISTANT_MODE: 'responses',
+      OPENAI_LIVE_MODEL: 'gpt-live-1.1',
+      PATH: '/usr/bin',
+    })
+    expect(run).toMatchObject({ LIVE_EVALS_TRIALS: '2', OPENAI_ASSISTANT_MODE: 'client' })
+    for (const env of [crawl, run]) {
+      for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'LIVE_EVALS_RECORD', 'VITEST_WORKER_ID']) {
+        expect(env, name).not.toHaveProperty(name)
+      }
+    }
+  })
+
+  test('--dataset, --project and --config apply to one phase only', async () => {
+    await cassette(join(dir, 'tapes', 'crawl'), {})
+    await cassette(join(dir, 'tapes', 'walk'), { id: 'walk_001__responses', phase: 'walk', scenario_id: 'w' })
+    const { code, err } = await command(['--cassettes', 'tapes', '--dataset', 'd.json'])
+    expect(code).toBe(2)
+    expect(err).toContain('apply to one phase')
+  })
+})
