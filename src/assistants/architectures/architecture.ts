@@ -18,6 +18,8 @@ import type { ClientDelegationObservation } from './client.ts'
 export interface ApplicationView {
   /** Every execution, completed and failed, in the order they finished. */
   executions(): ToolExecutionRecord[]
+  /** How many executions so far (executions().length, without the copy). */
+  executionCount(): number
   /** The application state now. */
   snapshot(): JsonObject
   /** The state the scenario started from (a copy). */
@@ -108,6 +110,7 @@ export function scenarioApplicationOf(
     architecture,
     runtime,
     executions: () => runtime.executions(),
+    executionCount: () => runtime.executionCount(),
     snapshot: () => runtime.snapshot(),
     initialState,
   }

@@ -75,6 +75,7 @@ export function remoteClientDelegation(options: RemoteClientOptions): RemoteClie
         architecture: 'client',
         runtime,
         executions: () => [...observer.executions],
+        executionCount: () => observer.executions.length,
         snapshot: () => observer.snapshot(),
         get initialState() {
           return observer.initialState
