@@ -105,7 +105,7 @@ export async function collectSingleTurn(
         if (error instanceof MediaClockSendError) throw ended(assistant, 'while streaming caller audio')
         throw error
       }
-      toolCompletionTimes.notice(assistant.tools.executions().length, timeline.nowMs())
+      toolCompletionTimes.notice(assistant.tools.executionCount(), timeline.nowMs())
       await delegation.update(session)
       if (assistant.session.settled !== undefined) throw ended(assistant, 'while collecting the response')
       const decision = tracker.decide(timeline.nowMs())
