@@ -42,20 +42,22 @@ class ChannelAccumulator {
   add(startSample: number, chunk: Int16Array): void {
     this.#chunks += 1
     const end = startSample + chunk.length
-    // Nothing is there yet to mix with beyond the channel's end: copy instead of summing.
-    const fresh = startSample >= this.length
+    // Nothing is there yet to mix with from the channel's end on: that part is copied, only the part before it
+    // summed (a real-time frame placed a sample or two early overlaps the last one by that much, not by 480).
+    const overlap = Math.min(chunk.length, Math.max(0, this.length - startSample))
     let from = 0
     while (from < chunk.length) {
       const at = startSample + from
       const index = Math.floor(at / BLOCK_SAMPLES)
       const offset = at - index * BLOCK_SAMPLES
-      const count = Math.min(chunk.length - from, BLOCK_SAMPLES - offset)
+      const summed = from < overlap
+      const count = Math.min((summed ? overlap : chunk.length) - from, BLOCK_SAMPLES - offset)
       let block = this.#blocks[index]
       if (block === undefined) {
         block = new Int32Array(BLOCK_SAMPLES)
         this.#blocks[index] = block
       }
-      if (fresh) block.set(chunk.subarray(from, from + count), offset)
+      if (!summed) block.set(chunk.subarray(from, from + count), offset)
       else
         for (let i = 0; i < count; i++)
           block[offset + i] = (block[offset + i] as number) + (chunk[from + i] as number)
