@@ -66,15 +66,19 @@ function parseForThisTree(text: string, runSource: string): ReturnType<typeof pa
       return parsed
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
-      const unknown = [...message.matchAll(/([\w.[\]]+): Unrecognized key: "(\w+)"/g)]
+      // zod: `<path>: Unrecognized key: "a"` or `<path>: Unrecognized keys: "a", "b"`.
+      const unknown = [...message.matchAll(/([\w.[\]]+): Unrecognized keys?: ((?:"\w+"(?:, )?)+)/g)]
       if (unknown.length === 0 || dropped.size > 100) throw error
-      for (const [, at, key] of unknown) {
+      for (const [, at, listed] of unknown) {
         let node: unknown = json
         for (const part of (at as string).split(/[.[\]]+/).filter(Boolean)) {
           node = (node as Record<string, unknown>)?.[part]
         }
-        if (node !== null && typeof node === 'object') delete (node as Record<string, unknown>)[key as string]
-        dropped.add(`${(at as string).replace(/\[\d+\]/g, '[]')}.${key}`)
+        for (const [, key] of (listed as string).matchAll(/"(\w+)"/g)) {
+          if (node !== null && typeof node === 'object')
+            delete (node as Record<string, unknown>)[key as string]
+          dropped.add(`${(at as string).replace(/\[\d+\]/g, '[]')}.${key}`)
+        }
       }
     }
   }
