@@ -109,7 +109,7 @@ describe('ConversationRecorder', () => {
   })
 
   it('stores long channels in blocks without changing a sample: chunks across block edges, overlaps, gaps', () => {
-    // A plain Int32 reference mix of the same placements (the recorder keeps 32,768-sample blocks).
+    // A plain Int32 reference mix of the same placements (the recorder keeps 8,192-sample blocks).
     const recorder = new ConversationRecorder()
     const reference = new Int32Array(200_000)
     let end = 0
