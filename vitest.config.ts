@@ -36,6 +36,10 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts', 'reporters/**/*.test.ts', 'bin/**/*.test.ts'],
           environment: 'node',
+          // No unit test reaches the internet by accident: an openai client built without a baseURL (the judge's,
+          // the observer's, the preflight's) reads OPENAI_BASE_URL, here a closed loopback port. A test that talks
+          // to a server names it (an explicit baseURL, or vi.stubEnv). Held by src/testing/unit-environment.test.ts.
+          env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' },
           testTimeout: 20_000,
           // The package built, packed and installed once per run, for the tests that need it (src/package/).
           globalSetup: ['src/package/shared-package-setup.test-helpers.ts'],

@@ -124,7 +124,15 @@ export default class CanonicalReporter implements Reporter {
     }
     const passed = tests.filter((test) => test.state === 'passed').length
     const failed = tests.filter((test) => test.state === 'failed').length
-    log(`${passed} passed, ${failed} failed`)
+    // A passed test whose row failed exactly as its spec declared (see src/vitest/verdict.ts) is counted, and said.
+    const expected = tests.filter(
+      (test) =>
+        test.state === 'passed' && test.meta?.row?.observability?.live_evals?.expected_failure?.met === true,
+    ).length
+    log(
+      `${passed} passed, ${failed} failed` +
+        (expected === 0 ? '' : ` (${expected} of the passed failed as their spec declared)`),
+    )
   }
 
   /** Ctrl-C on a terminal: Vitest cancelled the run; what finished is in the journals. */

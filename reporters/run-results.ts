@@ -2,6 +2,7 @@
 // in dataset order, validated against schema 2.0. A test that never produced its row (a fixture crashed, the test
 // timed out) still gets one: an infrastructure_error naming what Vitest reported, with unknown metrics null.
 
+import { EXTENSION_KEY } from '../src/reporting/extensions/registry.ts'
 import { infrastructureErrorRow } from '../src/reporting/result-item.ts'
 import type { ResultItem, ResultsDocument } from '../src/reporting/result-schema.ts'
 import { buildResultsDocument, withRunExtensions } from '../src/reporting/results-document.ts'
@@ -97,9 +98,14 @@ const UNITS = { crawl: 'examples', walk: 'recordings', run: 'conversations' } as
 export function consoleSummaryLines(plan: PlanFacts, run: PlannedRun, document: ResultsDocument): string[] {
   const { total, passed, failed, infrastructure_errors: infrastructure } = document.summary
   const label = consoleLabel(run)
+  // Rows that failed exactly as their spec declared (expected_failure.met): still failures, and said to be expected.
+  const expected = document.results.filter(
+    (row) => row.observability?.[EXTENSION_KEY]?.expected_failure?.met === true,
+  ).length
   return [
     `[${label}] Completed ${passed + failed}/${total} valid ${UNITS[plan.phase]}; ` +
-      `${passed} passed; ${failed} failed; ${infrastructure} infrastructure failures.`,
+      `${passed} passed; ${failed} failed${expected === 0 ? '' : ` (${expected} as declared expected failures)`}; ` +
+      `${infrastructure} infrastructure failures.`,
     ...runExtensionLines(label, document),
     `Results: ${run.directory}`,
   ]

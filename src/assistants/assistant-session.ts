@@ -3,6 +3,8 @@
 // the delegation controller of its architecture (src/assistants/architectures: one object per architecture).
 // The evaluator drives it with caller audio and reads back the event stream, the tool executions, the final
 // state and the delegation records.
+
+import type { SessionFaults } from '../faults/session.ts'
 import type { ReceivedLiveEvent, SessionConfig, SessionStartedEvent } from '../live/index.ts'
 import { type LiveEndpointSettingsInput, LiveSession } from '../live/index.ts'
 import type { LiveSessionOutcome } from '../live/outcome.ts'
@@ -100,6 +102,8 @@ export interface AssistantUnderTest {
   /** Every received event, in order, from the first; ends when the session ends. */
   events(): AsyncGenerator<ReceivedLiveEvent, void, undefined>
   readonly tools: ApplicationView
+  /** The session's fault profile at work (evaluator-side; application.faults); null when clean. */
+  readonly faults: SessionFaults | null
   /** The architecture's serializable record of the delegations (for the details JSON). */
   delegations(): DelegationObservation
   /** The tool calls the backend asked for, in request order. */
@@ -138,6 +142,8 @@ export async function openAssistantUnderTest(options: OpenAssistantOptions): Pro
   applicationsInUse.add(application)
   const { runtime } = application
   const clock = options.clock ?? (() => performance.now())
+  // The faults of this session are dated on its clock (evaluator-side; the session never sees them).
+  application.faults?.useClock(clock)
   const endpoint: LiveEndpointSettingsInput = { ...options.connection }
   const session = new LiveSession(endpoint, {
     clock,
@@ -151,6 +157,7 @@ export async function openAssistantUnderTest(options: OpenAssistantOptions): Pro
     plan,
     visibleInput,
     clock,
+    faults: application.faults,
   })
 
   let started: SessionStartedEvent
@@ -180,12 +187,15 @@ export async function openAssistantUnderTest(options: OpenAssistantOptions): Pro
       snapshot: () => application.snapshot(),
       initialState: structuredClone(application.initialState),
     },
+    faults: application.faults,
     delegations: () => controller.observation(),
     requestedCalls: () => controller.requestedCalls(application.executions()),
     backendUsage: () => controller.backendUsage(),
     delegationFinished: (delegationId) => controller.delegationFinished(delegationId),
     waitForDelegatedWork: (waitOptions) => controller.wait(waitOptions),
     close() {
+      // A fault still holding work back would hold the close too: the call is over, so it lets go.
+      application.faults?.timers.release()
       closing ??= controller.close().then(() => session.close())
       return closing
     },
@@ -214,13 +224,19 @@ export function registerOfflineAssistant(
   visibleInput: AssistantVisibleInput,
   architecture: AssistantArchitecture,
   hearing: HeardUtterance[],
-  extra: Pick<OfflineSessionScript, 'faults' | 'acknowledgement'> = {},
+  extra: Pick<OfflineSessionScript, 'faults' | 'acknowledgement'> & {
+    /** The session's fault profile: what the server must inject for this architecture (its backend model's). */
+    sessionFaults?: SessionFaults | null
+  } = {},
 ): string {
+  const { sessionFaults, ...script } = extra
   const token = offlineSessionToken(server, `${visibleInput.scenarioId}-${architecture.name}`)
+  const backendFaults = sessionFaults == null ? undefined : architecture.offlineServerFaults?.(sessionFaults)
   server.registerSession(token, {
     hearing,
     behaviour: architecture.offlineBehaviour(visibleInput),
-    ...extra,
+    ...script,
+    ...(backendFaults === undefined ? {} : { backendFaults }),
   })
   return token
 }

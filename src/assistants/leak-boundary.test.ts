@@ -6,27 +6,21 @@
 // backend is recorded too: every handoff, tool output and answer of the offline backend, and every request
 // body the OpenAI reference backend sends to the (loopback) Responses API. No sentinel may appear in any.
 import { readFileSync } from 'node:fs'
-import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { WebSocket, WebSocketServer } from 'ws'
 import type { SessionConfig } from '../live/index.ts'
 import { simulationGoal } from '../scenarios/derived.ts'
 import { parseDataset } from '../scenarios/load.ts'
 import { type AssistantVisibleInput, assistantVisibleInput } from '../scenarios/visible.ts'
-import { type OfflineLiveServer, startOfflineLiveServer } from '../testing/live-server/index.ts'
-import { type ResponsesRequest, responsesRoute } from '../testing/responses-server/responses-route.ts'
-import { type ResponsesServer, startResponsesServer } from '../testing/responses-server/server.ts'
-import {
-  type AssistantArchitecture,
-  clientDelegation,
-  offlineClientBackend,
-  responsesDelegation,
-} from './architectures/index.ts'
-import { liveClientBackend } from './architectures/live-client-backend.ts'
 import { openOffline, outputTranscript, pumpSilenceUntil, sendSilence } from './assistant-session.fixtures.ts'
-import type { ApplicationBackend } from './client/backend/application-backend.ts'
+import {
+  BACKEND_VARIANTS,
+  type BackendVariant,
+  recordedVariant,
+  type SentinelStandIns,
+  startRecordingProxy,
+  startSentinelStandIns,
+} from './leak-boundary.test-helpers.ts'
 import { restaurantFacts } from './responses/tools/resources.ts'
 
 const SENTINEL = 'LEAKSENTINEL'
@@ -102,129 +96,19 @@ const privateFacts = () => ({
   ],
 })
 
-interface RecordingProxy {
-  baseURL: string
-  /** Every text frame the client sent, and the upgrade request's headers, as strings. */
-  sent: string[]
-  close(): Promise<void>
-}
-
-/** A WebSocket proxy in front of the offline server that records what the client sends. */
-async function startRecordingProxy(target: string): Promise<RecordingProxy> {
-  const sent: string[] = []
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 })
-  await new Promise<void>((resolve) => wss.once('listening', () => resolve()))
-  wss.on('connection', (client, request) => {
-    sent.push(JSON.stringify({ url: request.url, headers: request.headers }))
-    const upstream = new WebSocket(target, {
-      headers: { authorization: request.headers.authorization ?? '' },
-    })
-    const queued: string[] = []
-    upstream.on('open', () => {
-      for (const frame of queued.splice(0)) upstream.send(frame)
-    })
-    client.on('message', (data) => {
-      const frame = data.toString()
-      sent.push(frame)
-      if (upstream.readyState === WebSocket.OPEN) upstream.send(frame)
-      else queued.push(frame)
-    })
-    upstream.on('message', (data) => client.send(data.toString()))
-    upstream.on('close', (code) => client.close(code === 1005 || code === 1006 ? 1000 : code))
-    client.on('close', () => upstream.close())
-  })
-  const { port } = wss.address() as AddressInfo
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    sent,
-    close() {
-      for (const client of wss.clients) client.terminate()
-      return new Promise((resolve) => wss.close(() => resolve()))
-    },
-  }
-}
-
-/** Wraps a client backend so the test sees every handoff it got, every event it emitted and every answer. */
-function recordingBackend(inner: ApplicationBackend, seen: string[]): ApplicationBackend {
-  return {
-    async run(handoff, emit, options) {
-      seen.push(JSON.stringify(handoff))
-      const recordAndEmit: typeof emit = (event) => {
-        seen.push(JSON.stringify(event))
-        emit(event)
-      }
-      const answer = await inner.run(handoff, recordAndEmit, options)
-      seen.push(answer)
-      return answer
-    },
-    close: () => inner.close(),
-  }
-}
-
-/**
- * The reference backend's model, scripted: it checks the requested table, then reports the tool's verdict.
- * What it is sent is recorded by the Responses test server.
- */
-function scriptedBackendModel(request: ResponsesRequest) {
-  const items = Array.isArray(request.input) ? request.input : []
-  const answered = items.some((item) => item.type === 'function_call_output')
-  return {
-    output: [
-      answered
-        ? { type: 'message' as const, text: 'A table for 6 on 2026-08-07 at 21:00 is not available.' }
-        : {
-            type: 'function_call' as const,
-            name: 'check_availability',
-            arguments: JSON.stringify({ date: '2026-08-07', time: '21:00', party_size: 6 }),
-          },
-    ],
-  }
-}
-
-const VARIANTS = ['responses', 'client, offline backend', 'client, OpenAI reference backend'] as const
-type Variant = (typeof VARIANTS)[number]
-
-let server: OfflineLiveServer
-let responsesApi: ResponsesServer
+let standIns: SentinelStandIns
 beforeAll(async () => {
-  server = await startOfflineLiveServer()
-  responsesApi = await startResponsesServer({
-    routes: { 'POST /v1/responses': responsesRoute({ respond: scriptedBackendModel }) },
-  })
-})
-afterAll(async () => {
-  await server.close()
-  await responsesApi.close()
-})
-
-/** The application side of a variant, and where it records what its backend was given. */
-function applicationFor(variant: Variant): {
-  architecture: AssistantArchitecture
-  backendSaw: () => string[]
-} {
-  if (variant === 'responses') return { architecture: responsesDelegation(), backendSaw: () => [] }
-  if (variant === 'client, offline backend') {
-    const seen: string[] = []
-    const architecture = clientDelegation((context) => recordingBackend(offlineClientBackend(context), seen))
-    return { architecture, backendSaw: () => seen }
-  }
-  const before = responsesApi.requestsTo('POST', '/v1/responses').length
-  const client = new OpenAI({ apiKey: 'test-backend-key', baseURL: responsesApi.baseURL, maxRetries: 0 })
-  // The live wiring itself (plan backend instructions, client tool definitions, runtime callback).
-  const backend = liveClientBackend(
-    { credentials: { openai_api_key: null, responses_api_key: null, client_assistant_token: null } },
-    { client },
+  standIns = await startSentinelStandIns(
+    'check_availability',
+    { date: '2026-08-07', time: '21:00', party_size: 6 },
+    'A table for 6 on 2026-08-07 at 21:00 is not available.',
   )
-  const bodies = () =>
-    responsesApi
-      .requestsTo('POST', '/v1/responses')
-      .slice(before)
-      .map((request) => request.rawBody.toString('utf8'))
-  return { architecture: clientDelegation(backend), backendSaw: bodies }
-}
+})
+afterAll(() => standIns.close())
 
-async function runThroughProxy(visible: AssistantVisibleInput, variant: Variant) {
-  const application = applicationFor(variant)
+async function runThroughProxy(visible: AssistantVisibleInput, variant: BackendVariant) {
+  const { server, responsesApi } = standIns
+  const application = recordedVariant(variant, responsesApi)
   const proxy = await startRecordingProxy(server.url)
   const { assistant, speech } = await openOffline(server, visible, application.architecture, {
     facts: privateFacts(),
@@ -289,69 +173,74 @@ describe('leak boundary: nothing evaluator-only or private reaches GPT-Live or t
     expect(() => expectNoLeak(['{"type":"session.start"}'])).not.toThrow()
   })
 
-  test.each(VARIANTS)('%s: no sent frame and no backend input contains a sentinel', async (variant) => {
-    const { assistant, sent, backendSaw, heardAnswer } = await runThroughProxy(visible, variant)
-    // The run was real: the private override decided availability through a tool, and the answer was spoken.
-    expect(heardAnswer).toBe(true)
-    expect(assistant.tools.executions()).toEqual([
-      expect.objectContaining({
-        name: 'check_availability',
-        status: 'completed',
-        output: expect.objectContaining({ available: false }),
-      }),
-    ])
-    expect(sent.length).toBeGreaterThan(3)
-    expectNoLeak(sent)
-    expectNoLeak(backendSaw)
-    expectNoLeak([JSON.stringify(assistant.delegations())])
+  test.each(BACKEND_VARIANTS)(
+    '%s: no sent frame and no backend input contains a sentinel',
+    async (variant) => {
+      const { assistant, sent, backendSaw, heardAnswer } = await runThroughProxy(visible, variant)
+      // The run was real: the private override decided availability through a tool, and the answer was spoken.
+      expect(heardAnswer).toBe(true)
+      expect(assistant.tools.executions()).toEqual([
+        expect.objectContaining({
+          name: 'check_availability',
+          status: 'completed',
+          output: expect.objectContaining({ available: false }),
+        }),
+      ])
+      expect(sent.length).toBeGreaterThan(3)
+      expectNoLeak(sent)
+      expectNoLeak(backendSaw)
+      expectNoLeak([JSON.stringify(assistant.delegations())])
 
-    // Positive checks: session.start carries the authorized context and the history.
-    const start = sent
-      .map((frame) => JSON.parse(frame) as { type?: string; session?: SessionConfig })
-      .find((frame) => frame.type === 'session.start')
-    const session = start?.session
-    if (session === undefined) throw new Error('no session.start frame was captured')
-    expect(session.instructions).toContain(
-      '## Authorized factual application context\n{"business_facts": {"business_name": "Juniper Table"',
-    )
-    expect(session.instructions).toContain(
-      '"authorized_application_state": {"reservations": [], "authorized_reservation_ids": ["R-001"]}',
-    )
-    expect(session.instructions).toContain(
-      '"previous_conversation_summary": "The caller phoned earlier about a birthday dinner."',
-    )
-    expect(session.input).toEqual([
-      {
-        type: 'message',
-        role: 'user',
-        content: [{ type: 'input_text', text: 'Hi, I called about a birthday dinner.' }],
-      },
-      {
-        type: 'message',
-        role: 'assistant',
-        content: [{ type: 'output_text', text: 'Happy to help with that.' }],
-      },
-    ])
-    if (variant === 'responses') {
-      expect(session.delegation).toMatchObject({
-        type: 'responses',
-        responses: {
-          instructions: expect.stringContaining('"business_facts": {"business_name": "Juniper Table"'),
+      // Positive checks: session.start carries the authorized context and the history.
+      const start = sent
+        .map((frame) => JSON.parse(frame) as { type?: string; session?: SessionConfig })
+        .find((frame) => frame.type === 'session.start')
+      const session = start?.session
+      if (session === undefined) throw new Error('no session.start frame was captured')
+      expect(session.instructions).toContain(
+        '## Authorized factual application context\n{"business_facts": {"business_name": "Juniper Table"',
+      )
+      expect(session.instructions).toContain(
+        '"authorized_application_state": {"reservations": [], "authorized_reservation_ids": ["R-001"]}',
+      )
+      expect(session.instructions).toContain(
+        '"previous_conversation_summary": "The caller phoned earlier about a birthday dinner."',
+      )
+      expect(session.input).toEqual([
+        {
+          type: 'message',
+          role: 'user',
+          content: [{ type: 'input_text', text: 'Hi, I called about a birthday dinner.' }],
         },
-      })
-      return
-    }
-    expect(session.delegation).toEqual({ type: 'client' })
-    // The backend really was given the conversation (history and what the caller said) and the tool's output.
-    const backendInput = backendSaw.join('\n')
-    expect(backendInput).toContain('Hi, I called about a birthday dinner.')
-    expect(backendInput).toContain('table for 6')
-    expect(backendInput).toMatch(/\\?"available\\?": ?false/)
-    if (variant === 'client, OpenAI reference backend') {
-      expect(backendSaw).toHaveLength(2)
-      const [first] = backendSaw.map((body) => JSON.parse(body) as { instructions?: string; store?: boolean })
-      expect(first?.instructions).toContain('"business_facts": {"business_name": "Juniper Table"')
-      expect(first?.store).toBe(false)
-    }
-  })
+        {
+          type: 'message',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: 'Happy to help with that.' }],
+        },
+      ])
+      if (variant === 'responses') {
+        expect(session.delegation).toMatchObject({
+          type: 'responses',
+          responses: {
+            instructions: expect.stringContaining('"business_facts": {"business_name": "Juniper Table"'),
+          },
+        })
+        return
+      }
+      expect(session.delegation).toEqual({ type: 'client' })
+      // The backend really was given the conversation (history and what the caller said) and the tool's output.
+      const backendInput = backendSaw.join('\n')
+      expect(backendInput).toContain('Hi, I called about a birthday dinner.')
+      expect(backendInput).toContain('table for 6')
+      expect(backendInput).toMatch(/\\?"available\\?": ?false/)
+      if (variant === 'client, OpenAI reference backend') {
+        expect(backendSaw).toHaveLength(2)
+        const [first] = backendSaw.map(
+          (body) => JSON.parse(body) as { instructions?: string; store?: boolean },
+        )
+        expect(first?.instructions).toContain('"business_facts": {"business_name": "Juniper Table"')
+        expect(first?.store).toBe(false)
+      }
+    },
+  )
 })

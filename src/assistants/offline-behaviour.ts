@@ -43,4 +43,11 @@ export interface OfflineBehaviour {
    * whose message the voice model speaks, without an acknowledgement.
    */
   reasonedReply?(userText: string, earlier?: readonly SpokenTurn[]): string | null
+  /**
+   * Optional: what the voice model says while delegated work keeps the caller waiting (every few seconds of a
+   * slow or stalled backend); absent, it waits in silence.
+   */
+  progressUpdate?(): string
+  /** Optional: what the voice model says when its delegated backend failed; absent, it says nothing. */
+  backendFailed?(): string
 }

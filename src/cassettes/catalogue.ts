@@ -50,7 +50,8 @@ async function headerOf(file: string): Promise<CassetteHeader | string> {
   const parsed = CassetteHeaderSchema.safeParse((raw as { header?: unknown } | null)?.header)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
-    return `${file}: not a cassette of this version (header.${issue?.path.map(String).join('.')}: ${issue?.message})`
+    const path = ['header', ...(issue?.path.map(String) ?? [])].join('.')
+    return `${file}: not a cassette of this version (${path}: ${issue?.message})`
   }
   return parsed.data
 }

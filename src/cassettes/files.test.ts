@@ -2,9 +2,10 @@ import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { testCassetteHeader } from './cassette-header.test-helpers.ts'
 import { CassetteRefusedError, CassetteTooLargeError } from './errors.ts'
 import { readCassette, writeCassette } from './files.ts'
-import { CASSETTE_VERSION, type Cassette } from './schema.ts'
+import type { Cassette } from './schema.ts'
 
 let dir = ''
 beforeEach(async () => {
@@ -14,21 +15,7 @@ afterEach(() => rm(dir, { recursive: true, force: true }))
 
 const audio = new Uint8Array([1, 0, 2, 0])
 const cassette: Cassette = {
-  header: {
-    cassette_version: CASSETTE_VERSION,
-    id: 'crawl_001__responses',
-    live_evals_version: '0.1.0',
-    openai_sdk_version: '7.59.0',
-    phase: 'crawl',
-    architecture: 'responses',
-    trial: null,
-    scenario_id: 'crawl_001',
-    scenario_hash: 'a'.repeat(64),
-    assistant_hash: null,
-    models: { live_model: 'gpt-live-1' },
-    settings: {},
-    recorded_at: '2026-12-02T00:00:00.000Z',
-  },
+  header: testCassetteHeader({ scenario_hash: 'a'.repeat(64), models: { live_model: 'gpt-live-1' } }),
   sessions: [
     {
       label: 'assistant',

@@ -210,7 +210,8 @@ export async function driftCommand(
       rerecorded,
       runs: { recorded: [], now: [] },
       metrics: null,
-      protocol: [],
+      protocol: null,
+      protocol_unread: [],
       incomplete: null,
     }
     reports.push(report)
@@ -263,7 +264,15 @@ export async function driftCommand(
     const recorded: Cassette[] = []
     for (const header of phase.headers) {
       const loaded = await readCassette(rerecorded, header.id).catch(() => null)
-      if (loaded !== null) recorded.push(loaded.cassette)
+      if (loaded === null) report.protocol_unread.push(header.id)
+      else recorded.push(loaded.cassette)
+    }
+    if (recorded.length === 0) {
+      // Nothing the service sent was kept: the protocol is unknown, which is not the same as unchanged.
+      report.incomplete =
+        `no new recording could be read in ${rerecorded} (${report.protocol_unread.join(', ')}), ` +
+        'so what the service sent was not checked; see the live run’s output above'
+      continue
     }
     report.protocol = protocolDrift(recorded)
   }

@@ -10,14 +10,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { comparableRow } from '../cassettes/comparable-row.test-helpers.ts'
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import type { RegradeRowExtension } from '../reporting/extensions/regrade.ts'
-import { type ResultItem, type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
+import type { ResultItem, ResultsDocument } from '../reporting/result-schema.ts'
 import { startRehearsalServer } from '../testing/rehearsal/index.ts'
 import {
   type ChildRun,
   cleanEnvironment,
   FIXTURE_CONFIG,
   ROOT,
-  runDirectoriesIn,
+  resultsDocumentsIn,
   runVitest,
   SPAWN_TIMEOUT_MS,
   scratch,
@@ -37,14 +37,9 @@ interface Graded {
   documents: ResultsDocument[]
 }
 
+/** The results.json of every run folder in `results`, in folder order; none when the folder was never made. */
 async function documentsIn(results: string): Promise<ResultsDocument[]> {
-  const documents: ResultsDocument[] = []
-  const runs = await runDirectoriesIn(results).catch(() => [])
-  for (const run of runs) {
-    const text = await readFile(join(results, run, 'results.json'), 'utf8')
-    documents.push(ResultsDocumentSchema.parse(JSON.parse(text)))
-  }
-  return documents
+  return [...(await resultsDocumentsIn(results).catch(() => new Map<string, ResultsDocument>())).values()]
 }
 
 async function grade(args: string[], out: string): Promise<Graded> {

@@ -5,7 +5,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { CASSETTE_FILE, type CassetteHeader } from '../cassettes/schema.ts'
+import { writeHeaderOnlyCassette } from '../cassettes/cassette-header.test-helpers.ts'
+import type { CassetteHeader } from '../cassettes/schema.ts'
 import { gradeCassettesCommand } from './grade-cassettes.ts'
 import type { VitestInvocation } from './vitest-child.ts'
 
@@ -17,31 +18,9 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-function header(overrides: Partial<CassetteHeader>): CassetteHeader {
-  return {
-    cassette_version: 1,
-    id: 'crawl_001__responses',
-    live_evals_version: '0.1.0',
-    openai_sdk_version: '7.59.0',
-    phase: 'crawl',
-    architecture: 'responses',
-    trial: null,
-    scenario_id: 'crawl_001',
-    scenario_hash: 'h',
-    assistant_hash: null,
-    models: { live_model: 'gpt-live-1.1' },
-    settings: {},
-    recorded_at: '2026-12-01T00:00:00.000Z',
-    ...overrides,
-  }
-}
-
-async function cassette(folder: string, fields: Partial<CassetteHeader>): Promise<void> {
-  const value = header(fields)
-  await mkdir(join(folder, value.id), { recursive: true })
-  const body = { header: value, sessions: [], http: [], tool_executions: null }
-  await writeFile(join(folder, value.id, CASSETTE_FILE), JSON.stringify(body))
-}
+/** A recorded cassette (header only) with gpt-live-1.1 as its live model unless `fields` says otherwise. */
+const cassette = (folder: string, fields: Partial<CassetteHeader>) =>
+  writeHeaderOnlyCassette(folder, { models: { live_model: 'gpt-live-1.1' }, ...fields })
 
 async function command(argv: string[], env: NodeJS.ProcessEnv = {}) {
   let out = ''
@@ -83,6 +62,23 @@ describe('live-evals grade --cassettes: the command line', () => {
     await cassette(join(dir, 'mixed'), {})
     await cassette(join(dir, 'mixed'), { id: 'walk_001__client', phase: 'walk', scenario_id: 'walk_001' })
     expect((await command(['--cassettes', 'mixed'])).err).toContain('holds cassettes of several phases')
+  })
+
+  test('names each unreadable cassette by file and by the header field that is wrong', async () => {
+    const folder = join(dir, 'broken')
+    await mkdir(join(folder, 'no_header'), { recursive: true })
+    await writeFile(join(folder, 'no_header', 'cassette.json'), '{"sessions": []}')
+    await cassette(folder, { id: 'wrong_phase', phase: 'hike' as never })
+    await cassette(folder, {})
+    const { err, invocations } = await command(['--cassettes', 'broken'])
+    expect(err).toContain(
+      `skipped ${join(folder, 'no_header', 'cassette.json')}: not a cassette of this version (header: `,
+    )
+    expect(err).toContain(
+      `skipped ${join(folder, 'wrong_phase', 'cassette.json')}: not a cassette of this version (header.phase: `,
+    )
+    // The readable cassette is still re-graded.
+    expect(invocations).toHaveLength(1)
   })
 
   test('starts one keyless replay per phase of exactly the recorded scenarios, architectures, trials and model', async () => {

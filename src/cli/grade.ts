@@ -1,6 +1,5 @@
 import { join, resolve } from 'node:path'
 import type OpenAI from 'openai'
-import type { MatcherState } from 'vitest'
 import { HarnessConfigError, loadPhaseConfig } from '../config/index.ts'
 import type { SemanticJudgeOptions } from '../grading/judge/options.ts'
 import { judgeOptionsFromSettings } from '../grading/judge/options-from-settings.ts'
@@ -11,12 +10,11 @@ import {
   regradeRun,
 } from '../phases/engine/regrade.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
-import { assertDefaultBody, DEFAULT_BODY_MATCHERS } from '../vitest/default-body.ts'
-import { scenarioMatchers } from '../vitest/matchers.ts'
-import { initialMeta, type MatcherGrade } from '../vitest/meta.ts'
-import { bindRunToMeta, type ScenarioRun } from '../vitest/scenario-run.ts'
+import { DEFAULT_BODY_MATCHERS } from '../vitest/default-body.ts'
+import { defaultBodyVerdict } from '../vitest/default-body-verdict.ts'
+import type { ScenarioRun } from '../vitest/scenario-run.ts'
 import type { AssistantArchitecture } from '../vitest/settings.ts'
-import { type AssertionFailure, applyAssertionFailures, assertionFailures } from '../vitest/verdict.ts'
+import type { AssertionFailure } from '../vitest/verdict.ts'
 import { gradeCassettesCommand } from './grade-cassettes.ts'
 import { type CommandIO, EXIT_USAGE } from './main.ts'
 
@@ -82,10 +80,10 @@ function parseArguments(argv: readonly string[]): GradeArguments | string {
 }
 
 /**
- * The default test body's verdict over a re-graded row: the same matchers, applied in the same order, and their
- * failures turned into failed required `assertion:<matcher>` checks by the one-verdict rule (src/vitest/verdict.ts).
+ * The default test body's verdict over a re-graded row (src/vitest/default-body-verdict.ts), with the failed
+ * assertions of a custom body carried over: they cannot be re-checked.
  */
-function defaultBodyVerdict(regraded: RegradedScenario, judged: boolean): ResultItem {
+function regradedVerdict(regraded: RegradedScenario, judged: boolean): ResultItem {
   const { scenario, details, grade, row, original } = regraded
   const run: ScenarioRun = {
     interaction: 'single_turn',
@@ -98,17 +96,6 @@ function defaultBodyVerdict(regraded: RegradedScenario, judged: boolean): Result
     row,
     detailsPath: null,
   }
-  const meta = initialMeta({
-    // Only the matchers read this meta (for their grades); the phase follows from the caller audio.
-    phase: details.audio_source === 'recorded' ? 'walk' : 'crawl',
-    scenarioId: scenario.id,
-    scenarioType: details.scenario_type,
-    architecture: run.architecture,
-    runDirectory: '',
-  })
-  bindRunToMeta(run, meta)
-  const state = { isNot: false } as MatcherState
-  assertDefaultBody(judged, (matcher) => scenarioMatchers[matcher].call(state, run))
   // toSatisfyRubric is the judge's: re-run with --judge, and dropped without it (a deterministic re-grade reports
   // no judgment, neither the old one's semantic_outcome nor its rubric assertion).
   const rerun = new Set<string>(DEFAULT_BODY_MATCHERS)
@@ -116,8 +103,13 @@ function defaultBodyVerdict(regraded: RegradedScenario, judged: boolean): Result
     .filter((check) => check.id.startsWith('assertion:') && check.status === 'failed')
     .filter((check) => !rerun.has(check.id.slice('assertion:'.length)))
     .map((check) => ({ id: check.id, message: 'carried over from the graded run (not re-checked)' }))
-  const failures = [...assertionFailures(meta.grades as MatcherGrade[], []), ...carried]
-  return applyAssertionFailures(row, failures)
+  return defaultBodyVerdict(run, {
+    // The phase follows from the caller audio.
+    phase: details.audio_source === 'recorded' ? 'walk' : 'crawl',
+    scenarioType: details.scenario_type,
+    judged,
+    carried,
+  })
 }
 
 function judgeOptions(
@@ -169,7 +161,7 @@ export async function gradeCommand(
       runDirectory,
       resultsDir,
       judge,
-      verdict: (regraded) => defaultBodyVerdict(regraded, judge !== null),
+      verdict: (regraded) => regradedVerdict(regraded, judge !== null),
       ...(deps.now === undefined ? {} : { now: deps.now }),
     })
     const { total, passed, failed, infrastructure_errors: infrastructure } = outcome.document.summary

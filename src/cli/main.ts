@@ -53,6 +53,11 @@ const VERBS: Record<string, VerbEntry> = {
       '<run-dir> [--judge] [--out DIR] | --cassettes <dir>  re-grade a finished CRAWL/WALK run from its artifacts, or recordings of any phase, into a new run',
     load: () => import('./grade.ts'),
   },
+  explain: {
+    summary:
+      '<run-dir> [--scenario ID] [--trials K]  why failed scenarios failed: re-run each with one change at a time',
+    load: () => import('./explain.ts'),
+  },
   drift: {
     summary:
       '<cassettes-dir> --max-scenarios N  record the recorded scenarios again live; metric and protocol drift',

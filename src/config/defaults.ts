@@ -40,6 +40,10 @@ const ASSISTANT = { mode: 'responses', endpoint: '' }
 // Replay stops at the first divergence unless a run asks to see them all.
 const REPLAY = { match: 'strict', regrade: false, caller_tools: 'application' }
 
+// explain: five trials per arm, since 5/5 against 0/5 gives a shift whose 95% interval stays well above 0 (two
+// trials barely do, one never does); a cap that keeps a live explain of a few scenarios to a few dollars; a seed.
+const EXPLAIN = { trials: 5, max_reruns: 100, seed: 1 }
+
 // The judge runs in live mode unless turned off. Its cache (<results folder>/.judge_cache when cache_dir is
 // unset) is on: re-judging the same evidence with the same model and prompt does not pay twice.
 export const DEFAULT_GRADING = {
@@ -50,6 +54,9 @@ export const DEFAULT_GRADING = {
   cache: true,
   timeout_seconds: 60.0,
   max_concurrent_requests: 4,
+  // The longest silence the caller may sit through while the assistant's work is pending (check
+  // dead_air_while_pending, issue 22): a second, the point where callers start to ask whether anyone is there.
+  max_dead_air_ms: 1_000,
 }
 
 export const DEFAULT_MODELS = {
@@ -76,6 +83,7 @@ const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
     grading: DEFAULT_GRADING,
     assistant: ASSISTANT,
     replay: REPLAY,
+    explain: EXPLAIN,
   },
   walk: {
     dataset: DATASET,
@@ -84,6 +92,7 @@ const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
     grading: DEFAULT_GRADING,
     assistant: ASSISTANT,
     replay: REPLAY,
+    explain: EXPLAIN,
   },
   run: {
     dataset: DATASET,
@@ -117,6 +126,7 @@ const PHASE_DEFAULTS: Record<Phase, SectionValues> = {
     grading: DEFAULT_GRADING,
     assistant: ASSISTANT,
     replay: REPLAY,
+    explain: EXPLAIN,
   },
 }
 

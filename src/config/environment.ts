@@ -33,7 +33,10 @@ export const ENVIRONMENT_SETTINGS: readonly EnvironmentSetting[] = [
   { variable: 'LIVE_EVALS_REPLAY_REGRADE', key: 'replay.regrade', kind: 'boolean' },
   { variable: 'LIVE_EVALS_REPLAY_CALLER', key: 'replay.caller', kind: 'string' },
   { variable: 'LIVE_EVALS_REPLAY_CALLER_TOOLS', key: 'replay.caller_tools', kind: 'string' },
-  { variable: 'LIVE_EVALS_FAULTS', key: 'execution.faults', kind: 'string', phases: ['run'] },
+  { variable: 'LIVE_EVALS_EXPLAIN_TRIALS', key: 'explain.trials', kind: 'integer' },
+  { variable: 'LIVE_EVALS_EXPLAIN_MAX_RERUNS', key: 'explain.max_reruns', kind: 'integer' },
+  { variable: 'LIVE_EVALS_EXPLAIN_SEED', key: 'explain.seed', kind: 'integer' },
+  { variable: 'LIVE_EVALS_FAULTS', key: 'execution.faults', kind: 'string' },
   // CRAWL only: WALK replays recordings and RUN has no synthesized caller, so neither has a speech cache.
   { variable: 'LIVE_EVALS_REFRESH_AUDIO', key: 'audio.refresh_audio', kind: 'boolean', phases: ['crawl'] },
   { variable: 'OPENAI_ASSISTANT_MODE', key: 'assistant.mode', kind: 'string' },
@@ -76,6 +79,7 @@ export const ENVIRONMENT_SETTINGS: readonly EnvironmentSetting[] = [
   { variable: 'LIVE_EVALS_JUDGE_CACHE', key: 'grading.cache', kind: 'boolean' },
   { variable: 'LIVE_EVALS_JUDGE_CACHE_DIR', key: 'grading.cache_dir', kind: 'string' },
   { variable: 'LIVE_EVALS_JUDGE_TIMEOUT_SECONDS', key: 'grading.timeout_seconds', kind: 'number' },
+  { variable: 'LIVE_EVALS_MAX_DEAD_AIR_MS', key: 'grading.max_dead_air_ms', kind: 'integer' },
   {
     variable: 'LIVE_EVALS_JUDGE_MAX_CONCURRENT_REQUESTS',
     key: 'grading.max_concurrent_requests',

@@ -38,10 +38,10 @@ describe('execution.faults', () => {
   it('rejects an unknown profile naming the setting and the known names', () => {
     expect(() =>
       loadPhaseConfig('run', toml(''), { env: { LIVE_EVALS_FAULTS: 'backend-haunted' }, cwd: root }),
-    ).toThrow(/LIVE_EVALS_FAULTS.*"backend-flaky", "backend-down", "backend-wrong-data"/)
+    ).toThrow(/LIVE_EVALS_FAULTS.*"none", "backend-flaky", "backend-down", "backend-wrong-data"/)
     expect(() =>
       loadPhaseConfig('run', toml('[execution]\nfaults = "nope"'), { env: {}, cwd: root }),
-    ).toThrow(/execution\.faults must be one of "backend-flaky"/)
+    ).toThrow(/execution\.faults must be one of "none", "backend-flaky"/)
     expect(() => faultProfile('nope')).toThrow(
       /execution\.faults .*unknown fault profile "nope".*"backend-flaky"/,
     )

@@ -45,6 +45,7 @@ describe('[grading]', () => {
         cache_dir: null,
         timeout_seconds: 60,
         max_concurrent_requests: 4,
+        max_dead_air_ms: 1_000,
       })
     },
   )
@@ -73,6 +74,7 @@ describe('[grading]', () => {
       cache_dir: join(root, 'judge-cache'),
       timeout_seconds: 12.5,
       max_concurrent_requests: 2,
+      max_dead_air_ms: 1_000,
     })
     expect(settings.origins['grading.backend']).toEqual({ source: 'toml', file: path })
   })
@@ -89,6 +91,7 @@ describe('[grading]', () => {
         LIVE_EVALS_JUDGE_CACHE_DIR: 'cache-here',
         LIVE_EVALS_JUDGE_TIMEOUT_SECONDS: '7.5',
         LIVE_EVALS_JUDGE_MAX_CONCURRENT_REQUESTS: '1',
+        LIVE_EVALS_MAX_DEAD_AIR_MS: '1500',
       },
     })
     expect(settings.grading).toEqual({
@@ -100,6 +103,7 @@ describe('[grading]', () => {
       cache_dir: join(root, 'cache-here'),
       timeout_seconds: 7.5,
       max_concurrent_requests: 1,
+      max_dead_air_ms: 1500,
     })
     expect(settings.origins['grading.enabled']).toEqual({ source: 'env', variable: 'LIVE_EVALS_JUDGE' })
   })

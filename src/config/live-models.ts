@@ -43,6 +43,13 @@ export function modelsToEvaluate(settings: SettingsFor<Phase>): string[] {
   return [...new Set(listed.map((model) => model.trim()))]
 }
 
+/** The setting (and its variable) that chose the models a run evaluates, as messages name it. */
+export function modelsSetting(settings: SettingsFor<Phase>): string {
+  return settings.execution.models === null
+    ? 'models.live_model (OPENAI_LIVE_MODEL)'
+    : 'execution.models (LIVE_EVALS_MODELS)'
+}
+
 /** Whether a run evaluates several models (its folders, test names and row keys then name the model). */
 export function evaluatesSeveralModels(settings: SettingsFor<Phase>): boolean {
   return modelsToEvaluate(settings).length > 1

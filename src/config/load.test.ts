@@ -52,6 +52,7 @@ describe('built-in defaults', () => {
       results_dir: null,
       models: null,
       model_concurrency: { 'gpt-live-1.1': 2 },
+      faults: null,
     })
     expect(settings.audio).toEqual({
       chunk_ms: 20,

@@ -4,7 +4,7 @@
 // ("execution.concurrency must be an integer"), which is how the loader words its errors.
 import { z } from 'zod'
 import { AUDIO_CONDITIONS } from '../scenarios/scenario.ts'
-import { FAULT_PROFILE_NAMES } from './fault-profiles.ts'
+import { FAULT_SETTING_VALUES } from './fault-profiles.ts'
 
 export const PHASES = ['crawl', 'walk', 'run'] as const
 export const phaseSchema = z.enum(PHASES)
@@ -67,11 +67,12 @@ const executionFields = {
   // Ours: a real-time row whose own frames went out later than this at p99 (ms) carries a warning on its latency
   // metrics (reporting/extensions/pacing.ts).
   pacing_warning_ms: positiveNumber(),
+  // A named, seeded fault profile (config/fault-profiles.ts) for every scenario of the run, or "none" (no faults,
+  // even where a scenario's fault_profile tag names one); absent: only tagged scenarios run under faults.
+  faults: oneOf(FAULT_SETTING_VALUES),
 }
 
 const singleTurnExecutionFields = { ...executionFields, response_timeout_seconds: positiveNumber() }
-// RUN may run under a named, seeded fault profile of the tool plane (config/fault-profiles.ts); absent means none.
-const runExecutionFields = { ...executionFields, faults: oneOf(FAULT_PROFILE_NAMES) }
 
 const audioFields = { chunk_ms: positiveInteger(), sample_rate_hz: positiveInteger(), real_time: boolean() }
 // CRAWL synthesizes its caller speech behind a content-addressed cache; refresh_audio re-requests what was cached
@@ -119,7 +120,14 @@ const gradingFields = {
   cache_dir: nonEmptyString(),
   timeout_seconds: positiveNumber(),
   max_concurrent_requests: positiveInteger(),
+  // Ours (deterministic, every mode): the silence limit of check dead_air_while_pending (src/grading/faults).
+  max_dead_air_ms: positiveInteger(),
 }
+
+// `live-evals explain` (src/explain): how many times each intervention and the unchanged re-run are repeated,
+// the cap on re-runs per explain (offline they are free, live each one is a new call), and the seed the trials'
+// draws come from.
+const explainFields = { trials: positiveInteger(), max_reruns: positiveInteger(), seed: integer() }
 
 // Replay (execution.mode = "replay"): strict stops a scenario at its first divergence from the cassette; lenient
 // answers with the closest recorded frame and lists every divergence. regrade (set by `live-evals grade
@@ -197,6 +205,7 @@ const PHASE_FILE_SECTIONS = {
     grading: gradingFields,
     assistant: assistantFields,
     replay: replayFields,
+    explain: explainFields,
   },
   walk: {
     dataset: datasetFields,
@@ -205,14 +214,16 @@ const PHASE_FILE_SECTIONS = {
     grading: gradingFields,
     assistant: assistantFields,
     replay: replayFields,
+    explain: explainFields,
   },
   run: {
     dataset: datasetFields,
-    execution: runExecutionFields,
+    execution: executionFields,
     simulation: simulationFields,
     grading: gradingFields,
     assistant: assistantFields,
     replay: replayFields,
+    explain: explainFields,
   },
 } as const satisfies Record<Phase, Record<string, FieldMap>>
 
@@ -250,6 +261,7 @@ const resolvedExecution = z.strictObject({
   mode: oneOf(EXECUTION_MODES),
   results_dir: nullable(executionFields.results_dir),
   models: nullable(executionFields.models),
+  faults: nullable(executionFields.faults),
 })
 const resolvedSingleTurnExecution = resolvedExecution.extend({
   response_timeout_seconds: singleTurnExecutionFields.response_timeout_seconds,
@@ -282,6 +294,7 @@ const commonSettings = {
   }),
   /** `enabled` when execution.mode was "replay" (the mode itself then resolves to "live"). */
   replay: z.strictObject({ ...replayFields, caller: nullable(replayFields.caller), enabled: boolean() }),
+  explain: z.strictObject(explainFields),
   /** Extra field names to redact in logs and artifacts (GPT_LIVE_EVALS_REDACT_FIELDS). */
   redact_fields: z.array(z.string()),
   /** Where each dotted key's value came from, so a run can report its configuration honestly. */
@@ -307,7 +320,7 @@ export const walkSettingsSchema = z.strictObject({
 export const runSettingsSchema = z.strictObject({
   phase: z.literal('run'),
   ...commonSettings,
-  execution: resolvedExecution.extend({ faults: nullable(runExecutionFields.faults) }),
+  execution: resolvedExecution,
   simulation: z.strictObject({
     ...simulationFields,
     assistant_first_prompt_file: nullable(simulationFields.assistant_first_prompt_file),

@@ -2,6 +2,7 @@
 // check failed. Non-required checks stay visible as diagnostics (for example the tool contract in RUN).
 
 import { completedExecutions, type ToolExecution, type TranscriptLine } from '../observability/observation.ts'
+import { BEYOND_REFERENCE_CHECK_IDS } from '../reporting/extensions/checks.ts'
 import type { AssessmentSummary } from '../reporting/result-schema.ts'
 import { isJsonObject, type JsonObject, jsonEqual } from './json-values.ts'
 import { describeStateDifferences, type StateComparison, stateDifferences } from './state-differences.ts'
@@ -29,7 +30,6 @@ export type OutcomeCheckId = (typeof OUTCOME_CHECK_IDS)[number]
  * reported assessment lists only the reference's (compactAssessment); ours are reported in the row's extension
  * block, so the reference's check list keeps its meaning.
  */
-export const BEYOND_REFERENCE_CHECK_IDS = ['no_unexpected_side_effects'] as const
 export type BeyondReferenceCheckId = (typeof BEYOND_REFERENCE_CHECK_IDS)[number]
 
 const BEYOND_REFERENCE: ReadonlySet<string> = new Set(BEYOND_REFERENCE_CHECK_IDS)
@@ -278,4 +278,16 @@ export function beyondReferenceChecks(
   return assessment.checks.filter((check): check is OutcomeCheck & { id: BeyondReferenceCheckId } =>
     isBeyondReferenceCheck(check.id),
   )
+}
+
+/** Our checks as the row's `checks` extension reports them (id, status, required, reason, evidence); undefined without any. */
+export function checksExtensionOf(assessment: OutcomeAssessment) {
+  const checks = beyondReferenceChecks(assessment).map(({ id, status, required, reason, evidence }) => ({
+    id,
+    status,
+    required,
+    reason,
+    evidence,
+  }))
+  return checks.length === 0 ? undefined : checks
 }

@@ -17,6 +17,10 @@ const refused = bookingObservation({
     execution({ arguments: ARGS, status: 'failed', output: { ok: false, error: 'at most 8 guests' } }),
   ],
   final_application_state: { reservations: [] },
+  transcript: [
+    { role: 'user', text: 'Book a table for twelve under Maya tomorrow at seven.', start_ms: 0 },
+    { role: 'assistant', text: 'Sorry, we take at most eight guests.', start_ms: 4_500 },
+  ],
   post_tool_assistant_text: 'Sorry, we take at most eight guests.',
 })
 

@@ -90,6 +90,10 @@ describe('gradeSingleTurn', () => {
       requested_tool_calls: [],
       tool_executions: [],
       final_application_state: { reservations: [] },
+      transcript: [
+        { role: 'user', text: 'Book a table for two tomorrow at seven.', start_ms: 0 },
+        { role: 'assistant', text: 'What name should I put on the reservation?', start_ms: 2_500 },
+      ],
     })
     const grade = gradeSingleTurn(delegatedQuestion, clarification)
     expect(grade.assessment.passed).toBe(true)

@@ -2,6 +2,7 @@
 // base facts → tool grade → deterministic dimensions → reconciliation → outcome assessment (strict tools).
 // Semantic judging is a separate, live-only step; here its dimensions are `not_assessed` / `not_applicable`.
 
+import { DEFAULT_GRADING } from '../config/defaults.ts'
 import {
   computeEfficiencyMetrics,
   type EfficiencyMetrics,
@@ -14,7 +15,8 @@ import type { SingleTurnObservation } from '../observability/observation.ts'
 import { type BaseTaskResult, buildBaseResult } from './base-result.ts'
 import type { DimensionGrade } from './dimension-grade.ts'
 import { type DeterministicDimensionGrades, gradeDeterministicDimensions } from './dimensions.ts'
-import { assessOutcome, type OutcomeAssessment } from './outcome.ts'
+import { callerExperienceChecks, faultCheckInputOf } from './faults/index.ts'
+import { assessOutcome, type OutcomeAssessment, withBeyondReferenceChecks } from './outcome.ts'
 import { type ReconciledTaskResult, reconcileTaskResult } from './reconcile.ts'
 import type { ScenarioFacts } from './scenario-facts.ts'
 import { offlineSemanticGrades, type SemanticDimension } from './semantic-applicability.ts'
@@ -42,6 +44,8 @@ export function gradeSingleTurn(
   observation: SingleTurnObservation,
   scenario: ScenarioFacts,
   overrides: EvidenceOverrides = {},
+  /** grading.max_dead_air_ms for the dead-air check; default the built-in one. */
+  maxDeadAirMs: number = DEFAULT_GRADING.max_dead_air_ms,
 ): SingleTurnGrade {
   const base = buildBaseResult(observation, scenario)
   const toolGrade = computeToolCallGrade(observation.requested_tool_calls, scenario.expected.tools.required)
@@ -57,7 +61,7 @@ export function gradeSingleTurn(
     scenario.expected.tools.required,
     executionMatch.matched_completed,
   )
-  const assessment = assessOutcome(
+  const referenceAssessment = assessOutcome(
     {
       conversation_completed: base.conversation_completed,
       transcript: observation.transcript,
@@ -80,6 +84,16 @@ export function gradeSingleTurn(
       post_tool_assistant_text: observation.post_tool_assistant_text,
     },
     { strictTools: true },
+  )
+  // Beyond the reference: what the caller experienced when something failed (src/grading/faults).
+  const assessment = withBeyondReferenceChecks(
+    referenceAssessment,
+    callerExperienceChecks(
+      faultCheckInputOf(observation, {
+        expects_verification: scenario.expects_verification === true,
+        max_dead_air_ms: maxDeadAirMs,
+      }),
+    ),
   )
   // Deliberate deviation from §3.3 step 5, where the assessment's verdict simply overwrites the reconciled one.
   // Its checks do not cover everything reconciliation requires, so overwriting would let some failures pass:

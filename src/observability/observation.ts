@@ -2,6 +2,9 @@
 // timeline and the tool executor; it is validated with zod at that boundary so graders can trust its shape.
 
 import { z } from 'zod'
+import { InjectedFaultSchema } from '../assistants/runtime/faults.ts'
+import { FaultsRecordSchema } from '../faults/events.ts'
+import { CallerExperienceSchema } from '../faults/experience.ts'
 // The contract's JSON object keeps `__proto__`/`constructor`/`prototype` keys as data; a plain z.record drops them.
 import { JsonObjectSchema } from '../scenarios/index.ts'
 
@@ -18,6 +21,8 @@ export const ToolExecutionSchema = z.strictObject({
   output: z.unknown(),
   /** Timeline time (ms) of the terminal tool event; null when the timeline did not place it. */
   completed_at_ms: z.number().nullable(),
+  /** The fault a fault profile injected into this call (evaluator-side); absent for an undisturbed call. */
+  fault: InjectedFaultSchema.optional(),
 })
 
 export const TranscriptLineSchema = z.strictObject({
@@ -48,6 +53,10 @@ export const SingleTurnObservationSchema = z.strictObject({
   caller_turn_count: OptionalCountSchema,
   assistant_response_episode_count: OptionalCountSchema,
   closing_turn_count: OptionalCountSchema,
+  /** Under a fault profile: every fault injected (faults/events.ts); absent when the scenario ran clean. */
+  faults: FaultsRecordSchema.optional(),
+  /** When work was pending and who could be heard (faults/experience.ts); absent in observations before it. */
+  experience: CallerExperienceSchema.optional(),
 })
 
 export type RequestedToolCall = z.infer<typeof RequestedToolCallSchema>

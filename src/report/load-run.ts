@@ -6,6 +6,7 @@
 import { join } from 'node:path'
 import { artifactPathProblem } from '../artifacts/destinations.ts'
 import { detectSpeech, type SpeechInterval } from '../audio/speech-activity.ts'
+import { type LoadedExplanation, loadExplanation } from '../explain/load-explanations.ts'
 import { loadGateFile } from '../gate/load.ts'
 import type { GateFile } from '../gate/rows.ts'
 import { describeInputFileRefusal, InputFileError, readInputFile } from '../inputs/read-input-file.ts'
@@ -37,6 +38,8 @@ export interface LoadedRun {
   file: GateFile
   /** Parallel to file.document.results. */
   evidence: ScenarioEvidence[]
+  /** The newest `live-evals explain` of the run (beside its folder); null or absent when it has none. */
+  explanation?: LoadedExplanation | null
 }
 
 async function readArtifact(
@@ -127,5 +130,5 @@ export async function loadRun(runDir: string, resultsFile = 'results.json'): Pro
   const evidence: ScenarioEvidence[] = []
   // One scenario at a time: WAV decoding is CPU-bound and the machine running a report may be running evals.
   for (const row of file.document.results) evidence.push(await loadScenarioEvidence(runDir, row))
-  return { runDir, file, evidence }
+  return { runDir, file, evidence, explanation: await loadExplanation(runDir, file.document.run.id) }
 }

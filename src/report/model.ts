@@ -2,10 +2,13 @@
 // only this model, so the numbers on the page can be tested without HTML and without a browser.
 
 import type { SpeechInterval } from '../audio/speech-activity.ts'
+import type { LoadedExplanation } from '../explain/load-explanations.ts'
+import type { FaultsRecord } from '../faults/events.ts'
 import { isToolTurn, type LatencySplit, latencySplit, rowTurnWork } from '../gate/latency.ts'
 import { architectureOf } from '../gate/row-keys.ts'
 import { summarizeConditionRobustness } from '../reporting/condition-robustness.ts'
 import type { ConditionRobustness } from '../reporting/extensions/condition-robustness.ts'
+import type { ExpectedFailure } from '../reporting/extensions/expected-failure.ts'
 import type { PacingError } from '../reporting/extensions/pacing.ts'
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import type { RunTrials } from '../reporting/extensions/trials.ts'
@@ -42,6 +45,8 @@ export interface ToolCallModel {
   arguments: unknown
   output: unknown
   at_ms: number | null
+  /** The kind of fault a fault profile injected into this call; null when it ran undisturbed. */
+  fault: string | null
 }
 
 export interface TimelineModel {
@@ -85,6 +90,10 @@ export interface ScenarioModel {
   problems: string[]
   /** The row's voice metrics (RUN); null or absent when it has none. */
   voice?: VoiceMetrics | null
+  /** The fault profile the row ran under and what it injected; null when it ran clean. */
+  faults: FaultsRecord | null
+  /** The spec declared the row must fail on these checks; null when it must pass. */
+  expected_failure: ExpectedFailure | null
 }
 
 export interface RunReportModel {
@@ -115,6 +124,8 @@ export interface RunReportModel {
   /** Per source scenario, whether it passed under every condition; null unless some ran under several. */
   robustness: ConditionRobustness | null
   scenarios: ScenarioModel[]
+  /** Why its failures failed, when `live-evals explain` explained the run (src/explain); null otherwise. */
+  explanation: LoadedExplanation | null
 }
 
 type Loose = Record<string, unknown>
@@ -178,6 +189,7 @@ function timelineOf(evidence: ScenarioEvidence): TimelineModel {
       arguments: execution.arguments,
       output: execution.output,
       at_ms: execution.completed_at_ms,
+      fault: execution.fault?.kind ?? null,
     })),
   }
 }
@@ -219,6 +231,8 @@ export function scenarioModel(row: ResultItem, evidence: ScenarioEvidence): Scen
       (problem): problem is string => problem !== null,
     ),
     voice: row.observability?.[EXTENSION_KEY]?.voice_metrics ?? null,
+    faults: row.observability?.[EXTENSION_KEY]?.faults ?? null,
+    expected_failure: row.observability?.[EXTENSION_KEY]?.expected_failure ?? null,
   }
 }
 
@@ -250,5 +264,6 @@ export function runReportModel(loaded: LoadedRun): RunReportModel {
     trials: summarizeTrials(rows),
     robustness: summarizeConditionRobustness(rows),
     scenarios: rows.map((row, index) => scenarioModel(row, loaded.evidence[index] as ScenarioEvidence)),
+    explanation: loaded.explanation ?? null,
   }
 }

@@ -2,12 +2,14 @@
 // distributions with n, latency by turn kind against the named bands), the filterable and sortable table, then
 // one section per scenario.
 
+import { explanationSection } from '../explain/report-section.ts'
 import { formatInUnit, formatMs, formatPercent, formatRatio } from '../gate/format.ts'
 import type { BandCount } from '../gate/latency.ts'
 import type { Distribution } from '../reporting/statistics.ts'
 import { html, type SafeHtml } from './html.ts'
 import type { RunReportModel, ScenarioModel } from './model.ts'
 import { page } from './page.ts'
+import { faultOutcomesSection } from './render-faults.ts'
 import { pacingCell, pacingSummary } from './render-pacing.ts'
 import { scenarioSection, statusBadge } from './render-scenario.ts'
 import { robustnessSection, trialsSection } from './render-trials.ts'
@@ -59,7 +61,7 @@ ${latency.rows_without_per_response_latency === 0 ? html`` : html`<p class="meta
 
 function tableRow(scenario: ScenarioModel): SafeHtml {
   const search =
-    `${scenario.scenario_id} ${scenario.title} ${scenario.assistant ?? ''} ${scenario.failed_checks.map((check) => check.id).join(' ')}`.toLowerCase()
+    `${scenario.scenario_id} ${scenario.title} ${scenario.assistant ?? ''} ${scenario.failed_checks.map((check) => check.id).join(' ')} ${scenario.faults?.classes.join(' ') ?? ''}`.toLowerCase()
   const metric = (name: string, unit: 'ms' | 'ratio') => {
     const value = scenario.metrics[name] ?? null
     return html`<td class="num" data-value="${valueOrEmpty(value)}">${unit === 'ms' ? formatMs(value) : formatRatio(value)}</td>`
@@ -107,12 +109,14 @@ export function renderRunReport(model: RunReportModel): string {
 ${assistantsLine(run.assistants)}
 ${model.partial === null ? html`` : html`<p class="problem"><b>Partial results:</b> ${model.partial}</p>`}
 ${summary(model)}
+${explanationSection(model.explanation)}
 <h2>Metrics</h2>
 ${metricsTable(model)}
 <h2>Latency</h2>
 ${latencyTable(model)}
 ${pacingSummary(model.scenarios)}
 ${trialsSection(model.trials)}
+${faultOutcomesSection(model.scenarios, model.trials)}
 ${robustnessSection(model.robustness)}
 <h2>Scenarios</h2>
 ${scenarioTable(model)}

@@ -1,39 +1,20 @@
 import { describe, expect, test } from 'vitest'
 import type { CheckModel, ScenarioModel } from './model.ts'
 import { scenarioSection } from './render-scenario.ts'
+import { bareScenarioModel } from './report.test-helpers.ts'
 import { diffState } from './state-diff.ts'
 
 const initial = { prescriptions: [{ id: 'rx2', refills_left: 3 }] }
 const final = { prescriptions: [{ id: 'rx2', refills_left: 3 }], note: 'called' }
 
 function scenario(check: CheckModel): ScenarioModel {
-  return {
+  return bareScenarioModel({
     anchor: 's-refill',
     scenario_id: 'refill',
-    trial: 1,
-    assistant: null,
     title: 'Refill',
-    status: 'failed',
-    error: null,
-    rationale: null,
-    tool_turn: true,
-    metrics: {},
     checks: [check],
-    failed_checks: check.status === 'failed' ? [check] : [],
-    audio: { caller: null, assistant: null, conversation: null },
-    timeline: {
-      duration_ms: null,
-      caller: [],
-      assistant: [],
-      envelope: null,
-      lines: [],
-      delegations: [],
-      tool_calls: [],
-    },
     state: { initial, final, changes: diffState(initial, final) },
-    semantic: { score: null, dimensions: [] },
-    problems: [],
-  }
+  })
 }
 
 const stateCheck = (status: string, evidence: unknown): CheckModel => ({

@@ -5,6 +5,7 @@ import { artifactPathProblem } from '../artifacts/destinations.ts'
 import { formatMs, formatRatio } from '../gate/format.ts'
 import { html, jsonText, type SafeHtml } from './html.ts'
 import type { ScenarioModel } from './model.ts'
+import { faultsSection } from './render-faults.ts'
 import { pacingLine } from './render-pacing.ts'
 import { timelineSvg } from './render-timeline.ts'
 import { voiceMetricsSection } from './render-voice-metrics.ts'
@@ -66,7 +67,7 @@ ${
     ? html``
     : html`<h3>Tool calls</h3>${timeline.tool_calls.map(
         (call) =>
-          html`<details${call.status === 'failed' ? html` open` : html``}><summary>${call.name} — ${call.status}${call.at_ms === null ? '' : ` at ${Math.round(call.at_ms)} ms`}${call.call_id === null ? '' : ` (${call.call_id})`}</summary><h4>arguments</h4><pre>${jsonText(call.arguments)}</pre><h4>output</h4><pre>${jsonText(call.output)}</pre></details>`,
+          html`<details${call.status === 'failed' ? html` open` : html``}><summary>${call.name} — ${call.status}${call.at_ms === null ? '' : ` at ${Math.round(call.at_ms)} ms`}${call.call_id === null ? '' : ` (${call.call_id})`}${call.fault === null ? '' : ` — injected fault: ${call.fault}`}</summary><h4>arguments</h4><pre>${jsonText(call.arguments)}</pre><h4>output</h4><pre>${jsonText(call.output)}</pre></details>`,
       )}`
 }`
 }
@@ -118,6 +119,15 @@ ${scored.map((dimension) => html`<tr><td>${dimension.dimension}</td><td>${dimens
 </tbody></table>`
 }
 
+/** A row its spec declared must fail: whether it failed exactly as declared (the row keeps its real verdict). */
+function expectedFailureLine(scenario: ScenarioModel): SafeHtml {
+  const declared = scenario.expected_failure
+  if (declared === null) return html``
+  return declared.met
+    ? html`<p class="meta expected-failure">Expected failure: the spec declared this scenario fails on ${declared.checks.join(', ')}, and it did (the test passed; this row stays failed).</p>`
+    : html`<p class="problem expected-failure">Declared to fail on ${declared.checks.join(', ')}, but it did not fail that way.</p>`
+}
+
 export function scenarioSection(scenario: ScenarioModel): SafeHtml {
   const trial = scenario.trial === 1 ? '' : ` (trial ${scenario.trial})`
   return html`<section class="scenario" id="${scenario.anchor}" data-status="${scenario.status}">
@@ -128,10 +138,12 @@ ${scenario.error === null ? html`` : html`<p class="problem">Error at <b>${scena
 ${scenario.problems.map((problem) => html`<p class="problem">Not shown: ${problem}</p>`)}
 ${pacingLine(scenario.pacing)}
 ${scenario.failed_checks.length === 0 ? html`` : html`<p><b>Failed checks:</b> ${scenario.failed_checks.map((check) => check.id).join(', ')}</p>`}
+${expectedFailureLine(scenario)}
 ${players(scenario)}
 <h3>Conversation</h3>
 ${conversation(scenario)}
 ${voiceMetricsSection(scenario)}
+${faultsSection(scenario)}
 <h3>Checks</h3>
 ${checks(scenario)}
 <h3>Application state</h3>

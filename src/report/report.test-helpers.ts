@@ -8,6 +8,7 @@ import { SAMPLE_RATE_HZ } from '../audio/pcm.ts'
 import { encodeMonoWav, encodeStereoWav } from '../audio/wav.ts'
 import { resultsDocument, row } from '../gate/gate.test-helpers.ts'
 import { type ScenarioDetails, ScenarioDetailsSchema } from '../phases/engine/details.ts'
+import type { ScenarioModel } from './model.ts'
 
 export const HOSTILE_TRANSCRIPT =
   '<script>window.__pwned = true</script><img src=x onerror="window.__pwned=1">'
@@ -153,4 +154,39 @@ export async function writeSampleRun(runDir: string): Promise<string[]> {
   )
   await writeFile(join(runDir, 'results.json'), JSON.stringify(resultsDocument(fixed)))
   return fixed.map((item) => item.scenario_id)
+}
+
+/** A scenario section's model with nothing in it but what a test sets (no audio, no lines, no state). */
+export function bareScenarioModel(overrides: Partial<ScenarioModel> = {}): ScenarioModel {
+  const checks = overrides.checks ?? []
+  return {
+    anchor: 's-bare',
+    scenario_id: 'bare',
+    trial: 1,
+    assistant: null,
+    title: 'Bare',
+    status: 'failed',
+    error: null,
+    rationale: null,
+    tool_turn: true,
+    metrics: {},
+    checks,
+    failed_checks: checks.filter((check) => check.status === 'failed'),
+    audio: { caller: null, assistant: null, conversation: null },
+    timeline: {
+      duration_ms: null,
+      caller: [],
+      assistant: [],
+      envelope: null,
+      lines: [],
+      delegations: [],
+      tool_calls: [],
+    },
+    state: null,
+    semantic: { score: null, dimensions: [] },
+    problems: [],
+    faults: null,
+    expected_failure: null,
+    ...overrides,
+  }
 }

@@ -3,6 +3,7 @@
 import { summarizeConditionRobustness } from './condition-robustness.ts'
 import type { RunExtensions } from './extensions/registry.ts'
 import { EXTENSION_KEY, runExtensionBlock } from './extensions/registry.ts'
+import { summarizeFaultProfiles } from './fault-profiles-summary.ts'
 import { validateResultRow } from './result-item.ts'
 import {
   RESULTS_SCHEMA_VERSION,
@@ -101,6 +102,7 @@ function withRowDerivedFeatures(run: RunMetadata, rows: readonly ResultItem[]): 
   return withRunBlock(run, {
     ...existingFeatures(run),
     trials: summarizeTrials(rows) ?? undefined,
+    fault_profiles: summarizeFaultProfiles(rows) ?? undefined,
     condition_robustness: summarizeConditionRobustness(rows) ?? undefined,
     assistants: assistantsOf(rows) ?? undefined,
   })

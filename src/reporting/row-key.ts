@@ -2,7 +2,8 @@
 // same key twice in one run directory is a mistake (two spec files or shards ran the same scenario into one run).
 
 import { DuplicateResultRowError } from './errors.ts'
-import { EXTENSION_KEY, EXTENSION_VERSION } from './extensions/registry.ts'
+import { EXTENSION_KEY } from './extensions/registry.ts'
+import { withRowExtension } from './extensions/with-row-extension.ts'
 import type { ResultItem } from './result-schema.ts'
 
 /** The trial of a row written without a trials setting: every scenario then runs exactly once. */
@@ -32,10 +33,7 @@ export function withTrial<Row extends Pick<ResultItem, 'observability'>>(
   row: Row,
   trial: number | null,
 ): Row {
-  if (trial === null) return row
-  const observability = row.observability ?? {}
-  const block = observability[EXTENSION_KEY] ?? { version: EXTENSION_VERSION }
-  return { ...row, observability: { ...observability, [EXTENSION_KEY]: { ...block, trial } } }
+  return trial === null ? row : withRowExtension(row, 'trial', trial)
 }
 
 function describeRow(position: number, origin: string | undefined): string {

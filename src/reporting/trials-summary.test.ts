@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest'
+import { type FaultKind, faultPlane } from '../config/fault-profiles.ts'
 import { row } from '../gate/gate.test-helpers.ts'
+import { validateResultRow } from './result-item.ts'
 import { passHatCurve, summarizeTrials } from './trials-summary.ts'
 
 const trialsOf = (id: string, outcomes: string, latencies: number[] = []) =>
@@ -97,5 +99,61 @@ describe('summarizeTrials', () => {
     // no "pass^1 …, pass^1 … with 1 trials".
     expect(summarizeTrials([row({ id: 'a', trial: 2 }), row({ id: 'b', trial: 2 })])).toBeNull()
     expect(summarizeTrials([row({ id: 'a', trial: 1 }), row({ id: 'a', trial: 2 })])).toMatchObject({ k: 2 })
+  })
+})
+
+describe('pass^k per fault class', () => {
+  /** The row with a fault record injecting these kinds. */
+  const faulted = (base: ReturnType<typeof row>, classes: FaultKind[]) =>
+    validateResultRow({
+      ...base,
+      observability: {
+        ...base.observability,
+        live_evals: {
+          ...(base.observability?.live_evals ?? { version: '1.0' }),
+          faults: {
+            profile: 'p',
+            seed: 1,
+            source: 'scenario',
+            injected: classes.map((kind) => ({
+              kind,
+              plane: faultPlane(kind),
+              target: 't',
+              index: 0,
+              at_ms: null,
+            })),
+            classes,
+          },
+        },
+      },
+    })
+
+  test('each class over the trials that injected it: per scenario C(c,k)/C(n,k), then the mean', () => {
+    // Scenario a: timeout in all 3 trials, 2 passed. Scenario b: timeout and slow in 3 trials, all passed.
+    const rows = [
+      ...trialsOf('a', 'ppf').map((trial) => faulted(trial, ['timeout'])),
+      ...trialsOf('b', 'ppp').map((trial) => faulted(trial, ['timeout', 'slow'])),
+      ...trialsOf('c', 'pff'),
+    ]
+    const summary = summarizeTrials(rows)
+    expect(summary?.fault_classes).toEqual([
+      // a: pass^3 = 0 (2 of 3), b: pass^3 = 1; pass^1 = mean(2/3, 1).
+      {
+        class: 'timeout',
+        scenarios: 2,
+        trials: 6,
+        passed: 5,
+        pass_1: (2 / 3 + 1) / 2,
+        pass_k: 0.5,
+        pass_k_scenarios: 2,
+      },
+      { class: 'slow', scenarios: 1, trials: 3, passed: 3, pass_1: 1, pass_k: 1, pass_k_scenarios: 1 },
+    ])
+  })
+
+  test('absent when no row ran under a fault profile', () => {
+    expect(summarizeTrials([...trialsOf('a', 'pp'), ...trialsOf('b', 'pf')])).not.toHaveProperty(
+      'fault_classes',
+    )
   })
 })

@@ -5,8 +5,9 @@
 // Rows that repeat nothing (every scenario ran once, as a `-t "trial 2/3"` subset does) are not a trials run:
 // they are summarized, gated and reported like the single-trial run of the same rows.
 
+import { FAULT_KINDS } from '../config/fault-profiles.ts'
 import { EXTENSION_KEY } from './extensions/registry.ts'
-import type { RunTrials, ScenarioTrials } from './extensions/trials.ts'
+import type { FaultClassTrials, RunTrials, ScenarioTrials } from './extensions/trials.ts'
 import type { ResultItem } from './result-schema.ts'
 import { rowKeyOf } from './row-key.ts'
 import { ROW_METRICS } from './row-metrics.ts'
@@ -102,6 +103,7 @@ export function summarizeTrials(rows: readonly ResultItem[]): RunTrials | null {
     }
   })
   const withPassK = scenarios.flatMap((scenario) => (scenario.pass_k === null ? [] : [scenario.pass_k]))
+  const faultClasses = faultClassTrials(rows, k)
   return {
     k,
     pass_1: meanOf(scenarios.map((scenario) => scenario.pass_1)),
@@ -109,5 +111,42 @@ export function summarizeTrials(rows: readonly ResultItem[]): RunTrials | null {
     pass_k_scenarios: withPassK.length,
     scenarios,
     metrics: metricSpreads(rows),
+    ...(faultClasses === null ? {} : { fault_classes: faultClasses }),
   }
+}
+
+/**
+ * pass^k per fault class (issue 22): for each kind some row injected, each scenario's trials that injected it give
+ * c of n and pass^k = C(c,k)/C(n,k) (null below k trials); the class's figures are means over its scenarios. null
+ * when no row ran under a fault profile.
+ */
+export function faultClassTrials(rows: readonly ResultItem[], k: number): FaultClassTrials[] | null {
+  const faulted = rows.filter((row) => row.observability?.[EXTENSION_KEY]?.faults !== undefined)
+  if (faulted.length === 0) return null
+  const classes: FaultClassTrials[] = []
+  for (const kind of FAULT_KINDS) {
+    const hit = faulted.filter((row) => row.observability?.[EXTENSION_KEY]?.faults?.classes.includes(kind))
+    if (hit.length === 0) continue
+    const byScenario = [...groupedBy(hit, (row) => rowKeyOf(row).scenario_id).values()]
+    const perScenario = byScenario.map((trials) => {
+      const passed = trials.filter((row) => row.status === 'passed').length
+      return {
+        n: trials.length,
+        passed,
+        pass_1: passed / trials.length,
+        pass_k: passHatK(passed, trials.length, k),
+      }
+    })
+    const withPassK = perScenario.flatMap((scenario) => (scenario.pass_k === null ? [] : [scenario.pass_k]))
+    classes.push({
+      class: kind,
+      scenarios: perScenario.length,
+      trials: hit.length,
+      passed: perScenario.reduce((total, scenario) => total + scenario.passed, 0),
+      pass_1: meanOf(perScenario.map((scenario) => scenario.pass_1)) as number,
+      pass_k: meanOf(withPassK),
+      pass_k_scenarios: withPassK.length,
+    })
+  }
+  return classes
 }

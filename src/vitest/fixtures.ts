@@ -13,15 +13,17 @@ import type { AssistantApplication } from '../assistants/application.ts'
 import type { AssistantArchitecture, ScenarioApplication } from '../assistants/architectures/index.ts'
 import type { PhaseSettings } from '../config/index.ts'
 import { settingsForModel } from '../config/live-models.ts'
+import { scenarioFaultChoice } from '../faults/scenario-profile.ts'
 import { judgeOptionsFromSettings } from '../grading/judge/options-from-settings.ts'
 import { architectureFor } from '../phases/engine/architecture-choice.ts'
 import type { ScenarioEnv } from '../phases/engine/execution.ts'
 import { failedExecution } from '../phases/engine/record.ts'
 import { runScenario } from '../phases/engine/run-scenario.ts'
+import { scenarioApplicationFor } from '../phases/engine/scenario-application.ts'
 import { stageFailureOf } from '../phases/engine/stage.ts'
 import { phaseModule } from '../phases/registry.ts'
 import { loadInterventions, NO_INTERVENTIONS } from '../phases/run/interventions/index.ts'
-import { assistantVisibleInput, type LoadedScenario } from '../scenarios/index.ts'
+import type { LoadedScenario } from '../scenarios/index.ts'
 import { startOfflineLiveServer } from '../testing/live-server/index.ts'
 import { attachScenarioAudio, attachScenarioTimeline } from './attachments.ts'
 import { modelLimiters } from './model-limiters.ts'
@@ -64,6 +66,7 @@ const buildScenarioTest = (): ScenarioTestAPI =>
           errors: result.errors ?? [],
           grades: meta.grades,
           row: meta.row,
+          expectedFailure: meta.expectedFailure ?? null,
         })
         meta.row = verdict.row
         meta.sealed = true
@@ -127,6 +130,7 @@ const buildScenarioTest = (): ScenarioTestAPI =>
         model,
         assistant,
         interventions,
+        scenario,
         task,
       }): ScenarioEnv<PhaseSettings> => {
         const planned = plannedRunFor(runPlan, architecture, model)
@@ -144,6 +148,8 @@ const buildScenarioTest = (): ScenarioTestAPI =>
           // Live with grading enabled: the semantic judge (one client and rate limiter per worker); otherwise null.
           judge: judgeOptionsFromSettings(suiteSettings, { runDirectory }),
           interventions,
+          // The run's fault profile, else the scenario's own tag; a tag naming none fails the scenario at input_setup.
+          ...scenarioFaultChoice(scenario, suiteSettings.execution.faults),
         }
       },
     )
@@ -170,8 +176,7 @@ const buildScenarioTest = (): ScenarioTestAPI =>
     // The scenario's application: liveSession's assistant uses this one, so its state is the state after the run.
     .extend(
       'toolState',
-      ({ scenario, scenarioEnv }): ScenarioApplication =>
-        scenarioEnv.architecture.createApplication(assistantVisibleInput(scenario)),
+      ({ scenario, scenarioEnv }): ScenarioApplication => scenarioApplicationFor(scenarioEnv, scenario),
     )
     .extend(
       'liveSession',

@@ -36,6 +36,11 @@ export interface LiveEvalsTaskMeta {
   assistant?: string
   /** The run directory this test's row belongs to (one per architecture). */
   runDirectory: string
+  /**
+   * The spec declared this scenario must fail on these required checks (scenarioSuite's expectedFailures); the
+   * verdict passes the test only when the row failed on exactly them. Absent: the scenario must pass.
+   */
+  expectedFailure?: { checks: string[] }
   /** Per-attempt: 0 for the first try, n for the n-th retry. */
   attempt: number
   /** Per-attempt: the grades matchers recorded. */

@@ -7,7 +7,7 @@
 // proxy that has no model list) proves the address and the key work, and the scenarios report the rest.
 import OpenAI, { APIConnectionError, APIError } from 'openai'
 import { HarnessConfigError, type PhaseSettings } from '../config/index.ts'
-import { modelsToEvaluate } from '../config/live-models.ts'
+import { modelsSetting, modelsToEvaluate } from '../config/live-models.ts'
 import { type LivePreflightProblem, networkCode, preflightLiveSession } from '../live/preflight.ts'
 import { architecturesToEvaluate } from './settings.ts'
 
@@ -42,10 +42,7 @@ export interface LiveModelUse {
  * RUN's simulated caller's when it is another.
  */
 export function liveModelsFor(settings: PhaseSettings): LiveModelUse[] {
-  const setting =
-    settings.execution.models === null
-      ? 'models.live_model (OPENAI_LIVE_MODEL)'
-      : 'execution.models (LIVE_EVALS_MODELS)'
+  const setting = modelsSetting(settings)
   const uses = modelsToEvaluate(settings).map((model) => ({ model, setting }))
   if (settings.phase === 'run' && !uses.some((use) => use.model === settings.simulation.simulator_model)) {
     uses.push({

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, join, relative, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
@@ -98,6 +98,26 @@ describe('planRun', () => {
       /title \[scenario fixture_bad_one\][\s\S]*delegation \[scenario fixture_bad_two\]/,
     )
     await expect(readdir(join(dir, 'results'))).rejects.toThrow(/ENOENT/)
+  })
+
+  test('a scenario tag naming no fault profile stops the run first, naming the scenario and the tag', async () => {
+    const { dir, env } = await scratch()
+    const raw = JSON.parse(await readFile(join(FIXTURES, 'tiny-dataset.json'), 'utf8')) as {
+      scenarios: { tags?: string[] }[]
+    }
+    for (const scenario of raw.scenarios) scenario.tags = ['fault_profile:haunted']
+    const dataset = join(dir, 'tagged.json')
+    await writeFile(dataset, JSON.stringify(raw))
+    const settings = loadSuiteSettings('crawl', CONFIG, { env: { ...env, LIVE_EVALS_DATASET: dataset } })
+    await expect(planRun(settings, { projectRoot: dir, now: NOW })).rejects.toThrow(
+      /Scenario fixture_wrong_tool: tag "fault_profile:haunted" names an unknown fault profile "haunted"/,
+    )
+    await expect(readdir(join(dir, 'results'))).rejects.toThrow(/ENOENT/)
+    // A tag naming nothing is the dataset's mistake whatever the setting, "none" included.
+    const off = loadSuiteSettings('crawl', CONFIG, {
+      env: { ...env, LIVE_EVALS_DATASET: dataset, LIVE_EVALS_FAULTS: 'none' },
+    })
+    await expect(planRun(off, { projectRoot: dir, now: NOW })).rejects.toThrow(/"haunted"/)
   })
 
   test('RUN: a broken interventions sidecar, or one naming a scenario the run does not have, stops the run first', async () => {

@@ -17,7 +17,14 @@ import {
   redactSecrets,
   type SettingsFor,
 } from '../config/index.ts'
-import { LIVE_MODELS, liveModelFamily, modelsToEvaluate, settingsForModel } from '../config/live-models.ts'
+import {
+  LIVE_MODELS,
+  liveModelFamily,
+  modelsSetting,
+  modelsToEvaluate,
+  settingsForModel,
+} from '../config/live-models.ts'
+import { scenarioFaultChoice } from '../faults/scenario-profile.ts'
 import { usesRemoteClientAssistant } from '../phases/engine/architecture-choice.ts'
 import { phaseModule } from '../phases/registry.ts'
 import { readAssistantFirstPrompt } from '../phases/run/assistant-first-prompt.ts'
@@ -161,6 +168,11 @@ export async function planRun<P extends Phase>(
       )
     }
   }
+  // A fault_profile tag naming no bundled profile stops the run here, naming the scenario and the tag.
+  for (const scenario of selected) {
+    const { faultsProblem } = scenarioFaultChoice(scenario, settings.execution.faults)
+    if (faultsProblem !== null) throw new RunPlanProblem(`Dataset ${settings.dataset.path}: ${faultsProblem}`)
+  }
   const scenarios = itemsOfShard(selected, shard)
   const description = phaseModule(settings.phase)
   const mode = settings.execution.mode
@@ -275,10 +287,7 @@ function assertModelsNameFolders(models: readonly string[]): void {
  * session start, so it stops the run here with one message instead. (Live, the preflight asks the endpoint.)
  */
 function assertOfflineServesModels(settings: SettingsFor<Phase>, models: readonly string[]): void {
-  const setting =
-    settings.execution.models === null
-      ? 'models.live_model (OPENAI_LIVE_MODEL)'
-      : 'execution.models (LIVE_EVALS_MODELS)'
+  const setting = modelsSetting(settings)
   const unknown = models.filter((model) => liveModelFamily(model) === null)
   if (unknown.length === 0) return
   throw new RunPlanProblem(

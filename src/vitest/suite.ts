@@ -20,9 +20,11 @@ import { trialsToRegister, trialTestName } from './plugin/trial-meta.ts'
 import { projectOptionsOf, runPlanOf } from './provided.ts'
 import { plannedModels } from './run-plan.ts'
 import type { ScenarioTestContext } from './scenario-context.ts'
+import type { AssistantArchitecture as ArchitectureName } from './settings.ts'
 import { suiteAssistantProblems } from './suite-assistant.ts'
 import { type SuiteScenarioSource, suiteScenarios } from './suite-scenarios.ts'
 import { architectureTag, phaseTag, scenarioTypeTag } from './tags.ts'
+import { failedRequiredChecks } from './verdict.ts'
 
 export type { ScenarioTestContext }
 
@@ -41,6 +43,50 @@ export interface ScenarioSuiteOptions extends SuiteScenarioSource {
    * results.json: a failing assertion or a thrown error fails the row (see src/vitest/verdict.ts).
    */
   test?: (context: ScenarioTestContext) => Promise<void> | void
+  /**
+   * Scenarios that must fail, each on exactly these required checks (an assistant that mishandles something on
+   * purpose, such as the bundled offline behaviour under a fault profile). Such a test passes only when its row
+   * failed on exactly those checks; the row keeps its real `failed` verdict and records `expected_failure` (see
+   * src/vitest/verdict.ts). Default: in offline runs only, in every architecture.
+   */
+  expectedFailures?: readonly ExpectedScenarioFailure[]
+}
+
+export interface ExpectedScenarioFailure {
+  scenario: string
+  /** Required check ids (the reference's or ours) that must fail the row, and no other. */
+  checks: readonly [string, ...string[]]
+  /** Only in these architectures; default all. */
+  architectures?: readonly ArchitectureName[]
+  /** `offline` (default): what an offline behaviour does on purpose; `any`: live too. */
+  mode?: 'offline' | 'any'
+}
+
+/** The body of an expected-failure test: the row must fail on exactly the declared required checks. */
+function expectedFailureBody(checks: readonly string[]) {
+  return ({ liveSession, expect }: ScenarioTestContext): void => {
+    expect(
+      failedRequiredChecks(liveSession.row).sort(),
+      `${liveSession.scenarioId} must fail on exactly ${[...checks].sort().join(', ')}`,
+    ).toEqual([...checks].sort())
+  }
+}
+
+/** The declared failure for one test (scenario, architecture, mode), or null. */
+function expectedFailureFor(
+  declared: readonly ExpectedScenarioFailure[],
+  scenarioId: string,
+  architecture: ArchitectureName,
+  mode: string,
+): ExpectedScenarioFailure | null {
+  return (
+    declared.find(
+      (failure) =>
+        failure.scenario === scenarioId &&
+        (failure.architectures === undefined || failure.architectures.includes(architecture)) &&
+        ((failure.mode ?? 'offline') === 'any' || mode === 'offline'),
+    ) ?? null
+  )
 }
 
 async function defaultBody({ liveSession, expect, scenarioEnv }: ScenarioTestContext): Promise<void> {
@@ -72,6 +118,9 @@ export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise
   }
   const specFile = TestRunner.getCurrentSuite().file.filepath
   const { scenarios, source } = await suiteScenarios(options, plan, specFile)
+  // A declaration naming no scenario of this suite (or of this shard) declares nothing: that scenario, should it
+  // exist and fail, fails its test as usual.
+  const declaredFailures = options.expectedFailures ?? []
   const assistant = options.assistant ?? null
   if (assistant !== null) {
     const problems = suiteAssistantProblems(assistant, scenarios, plan.mode)
@@ -100,6 +149,7 @@ export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise
         const type = scenarioType(scenario)
         describe(scenario.id, () => {
           test.override('scenario', scenario)
+          const expected = expectedFailureFor(declaredFailures, scenario.id, run.architecture, plan.mode)
           for (const trial of trials) {
             test(
               trialTestName(scenario.title, trial),
@@ -118,11 +168,12 @@ export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise
                     assistant: assistantName,
                     source,
                     runDirectory: run.directory,
+                    ...(expected === null ? {} : { expectedFailure: { checks: [...expected.checks] } }),
                   }),
                   ...(trial === null ? {} : { liveEvalsTrial: trial }),
                 },
               },
-              options.test ?? defaultBody,
+              options.test ?? (expected === null ? defaultBody : expectedFailureBody(expected.checks)),
             )
           }
         })

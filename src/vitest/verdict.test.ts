@@ -176,3 +176,71 @@ describe('assertionFailures', () => {
     expect(assertionFailures([], [{ message: 'boom' }, { message: 'boom' }])).toHaveLength(1)
   })
 })
+
+describe('a test the spec declared an expected failure', () => {
+  const declared = { checks: ['outcome_state'] }
+
+  test('the row failed on exactly the declared checks: the test passes, the row stays failed and says met', () => {
+    const verdict = verdictOf(finished({ row: failedRow(), expectedFailure: declared }))
+    expect(verdict.failTestWith).toBeNull()
+    expect(verdict.row.status).toBe('failed')
+    expect(verdict.row.metrics.task.task_completed).toBe(false)
+    expect(verdict.row.observability?.live_evals?.expected_failure).toEqual({
+      checks: ['outcome_state'],
+      met: true,
+    })
+  })
+
+  test('it failed on other checks: the test fails naming them, the row records met: false', () => {
+    const verdict = verdictOf(
+      finished({ row: failedRow(), expectedFailure: { checks: ['no_false_confirmation'] } }),
+    )
+    expect(verdict.failTestWith).toMatch(
+      /expected to fail on no_false_confirmation, but results.json records other failed checks: outcome_state/,
+    )
+    expect(verdict.row.status).toBe('failed')
+    expect(verdict.row.observability?.live_evals?.expected_failure).toEqual({
+      checks: ['no_false_confirmation'],
+      met: false,
+    })
+  })
+
+  test('it passed: the test fails and so does the row (one verdict), with met: false', () => {
+    const verdict = verdictOf(finished({ row: passedRow(), expectedFailure: declared }))
+    expect(verdict.failTestWith).toMatch(
+      /expected to fail on outcome_state, but results.json records it as passed/,
+    )
+    expect(verdict.row.status).toBe('failed')
+    expect(verdict.row.assessment?.checks).toContainEqual({
+      id: 'assertion:expected_failure',
+      status: 'failed',
+      required: true,
+    })
+    expect(verdict.row.observability?.live_evals?.expected_failure?.met).toBe(false)
+  })
+
+  test('an infrastructure error is never the declared failure', () => {
+    const row = infrastructureErrorRow({
+      scenario_id: 'restaurant_001',
+      stage: 'connection',
+      message: 'refused',
+    })
+    const verdict = verdictOf(finished({ row, expectedFailure: declared }))
+    expect(verdict.failTestWith).toMatch(/records an infrastructure_error at stage connection/)
+    expect(verdict.row.status).toBe('infrastructure_error')
+  })
+
+  test('the body failed (its own assertion): the test fails, the row records met: false', () => {
+    const verdict = verdictOf(
+      finished({
+        state: 'fail',
+        errors: [{ message: 'must fail on exactly outcome_state' }],
+        row: passedRow(),
+        expectedFailure: declared,
+      }),
+    )
+    expect(verdict.failTestWith).toBeNull()
+    expect(verdict.row.status).toBe('failed')
+    expect(verdict.row.observability?.live_evals?.expected_failure?.met).toBe(false)
+  })
+})

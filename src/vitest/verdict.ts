@@ -10,8 +10,14 @@
 //   failed before the scenario ran        —                 infrastructure_error at example_execution
 //   skipped / todo                        —                 no row
 //
+// A test the spec declared an expected failure (scenarioSuite's expectedFailures: the row must fail on exactly
+// these required checks) passes when the row did; the row keeps its real `failed` verdict and says, in its
+// `expected_failure` extension, that it failed as declared (met). Any other outcome fails the test, and the row
+// records met: false. So Vitest passes a test iff results.json's row passed or failed exactly as declared.
+//
 // A failing assertion becomes a failed *required* check of the row's assessment, so `task_completed` follows
 // from the checks exactly as for the built-in graders and "passed iff task completed" still holds.
+import { withRowExtension } from '../reporting/extensions/with-row-extension.ts'
 import { infrastructureErrorRow, validateResultRow } from '../reporting/result-item.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
 import type { MatcherGrade } from './meta.ts'
@@ -84,6 +90,25 @@ export function applyAssertionFailures(row: ResultItem, failures: readonly Asser
   })
 }
 
+/** The required checks that failed the row: the reference's, then ours beyond it (the extension block). */
+export function failedRequiredChecks(row: ResultItem): string[] {
+  return [...(row.assessment?.checks ?? []), ...(row.observability?.live_evals?.checks ?? [])]
+    .filter((check) => check.required && check.status === 'failed')
+    .map((check) => check.id)
+}
+
+/** The row with its `expected_failure` extension (the declared checks, and whether it failed exactly on them). */
+export function withExpectedFailure(row: ResultItem, checks: readonly string[], met: boolean): ResultItem {
+  return validateResultRow(withRowExtension(row, 'expected_failure', { checks: [...checks].sort(), met }))
+}
+
+/** Whether a row failed on exactly the declared required checks (a graded failure, not an infrastructure error). */
+export function failedAsDeclared(row: ResultItem, checks: readonly string[]): boolean {
+  if (row.status !== 'failed') return false
+  const failed = new Set(failedRequiredChecks(row))
+  return failed.size === new Set(checks).size && checks.every((check) => failed.has(check))
+}
+
 /** Why a passing test must fail because its row did not pass; null when the row passed. */
 export function rowFailureReason(scenarioId: string, row: ResultItem): string | null {
   if (row.status === 'passed') return null
@@ -91,10 +116,7 @@ export function rowFailureReason(scenarioId: string, row: ResultItem): string | 
     const error = row.error ?? { stage: 'unknown', message: '' }
     return `Scenario ${scenarioId}: results.json records an infrastructure_error at stage ${error.stage}: ${error.message}`
   }
-  // The reference's checks, then ours beyond it (the row's extension block): either can fail the row.
-  const failed = [...(row.assessment?.checks ?? []), ...(row.observability?.live_evals?.checks ?? [])]
-    .filter((check) => check.required && check.status === 'failed')
-    .map((check) => check.id)
+  const failed = failedRequiredChecks(row)
   return (
     `Scenario ${scenarioId}: results.json records the task as failed ` +
     `(failed checks: ${failed.join(', ') || 'none recorded'}), but the test asserted nothing that failed; ` +
@@ -109,6 +131,8 @@ export interface FinishedTestView {
   errors: readonly { message?: string | undefined }[]
   grades: readonly MatcherGrade[]
   row: ResultItem | null
+  /** The spec's expected failure for this test (its meta); absent or null: the scenario must pass. */
+  expectedFailure?: { checks: readonly string[] } | null
 }
 
 export interface Verdict {
@@ -136,12 +160,30 @@ export function verdictOf(test: FinishedTestView): Verdict {
       failTestWith: test.state === 'pass' ? `Scenario ${test.scenarioId}: ${message}` : null,
     }
   }
+  const expected = test.expectedFailure ?? null
   if (test.state === 'fail') {
     const failures = assertionFailures(test.grades, test.errors)
     // A failed test always failed for a reason; should Vitest have recorded none, the row still fails.
     const reasons =
       failures.length > 0 ? failures : [{ id: 'assertion:test_failed', message: 'the test failed' }]
-    return { row: applyAssertionFailures(test.row, reasons), failTestWith: null }
+    const row = applyAssertionFailures(test.row, reasons)
+    return {
+      row: expected === null ? row : withExpectedFailure(row, expected.checks, false),
+      failTestWith: null,
+    }
   }
-  return { row: test.row, failTestWith: rowFailureReason(test.scenarioId, test.row) }
+  if (expected === null) return { row: test.row, failTestWith: rowFailureReason(test.scenarioId, test.row) }
+  if (failedAsDeclared(test.row, expected.checks)) {
+    return { row: withExpectedFailure(test.row, expected.checks, true), failTestWith: null }
+  }
+  // Declared to fail, but it passed or failed otherwise: the test fails, and so does the row (an assertion).
+  const message =
+    `Scenario ${test.scenarioId}: expected to fail on ${[...expected.checks].sort().join(', ')}, but results.json ` +
+    (test.row.status === 'passed'
+      ? 'records it as passed'
+      : test.row.status === 'infrastructure_error'
+        ? `records an infrastructure_error at stage ${test.row.error?.stage ?? 'unknown'}`
+        : `records other failed checks: ${failedRequiredChecks(test.row).join(', ') || 'none'}`)
+  const row = applyAssertionFailures(test.row, [{ id: 'assertion:expected_failure', message }])
+  return { row: withExpectedFailure(row, expected.checks, false), failTestWith: message }
 }

@@ -1,10 +1,14 @@
 // The assistant under test as one object per delegation architecture. Everything that differs between Responses
 // delegation, in-process client delegation (and, later, the remote client endpoint) lives behind this seat, so
 // the session, the phases and the graders never branch on the architecture's name.
+import type { FaultPlane } from '../../config/fault-profiles.ts'
+import type { ScenarioFaultProfile } from '../../faults/scenario-profile.ts'
+import { SessionFaults } from '../../faults/session.ts'
 import type { LiveSession } from '../../live/index.ts'
 import type { ObservedResponseUsage } from '../../reporting/consumption.ts'
 import { renderConversationContext } from '../../scenarios/derived.ts'
 import type { AssistantVisibleInput } from '../../scenarios/visible.ts'
+import type { OfflineServerFaults } from '../../testing/live-server/script.ts'
 import { type AssistantApplication, requireOfflineBehaviour } from '../application.ts'
 import type { DelegationWaitOptions } from '../delegation-lifecycle.ts'
 import type { Architecture, AssistantPlan } from '../frontend/index.ts'
@@ -34,6 +38,17 @@ export interface ScenarioApplication extends ApplicationView {
   readonly scenarioId: string
   readonly architecture: Architecture
   readonly runtime: ToolRuntime
+  /**
+   * The scenario's fault profile at work in this application's session (evaluator-side: its draws, timers and
+   * the log of what it injected); null when the scenario runs clean.
+   */
+  readonly faults: SessionFaults | null
+}
+
+/** How a scenario's application is built beyond its visible input. */
+export interface ApplicationOptions {
+  /** The scenario's fault profile (faults/scenario-profile.ts); null or absent: clean. */
+  faults?: ScenarioFaultProfile | null
 }
 
 /** What a controller is attached to: the (not yet started) session, this scenario's tools and plan. */
@@ -45,6 +60,8 @@ export interface ControllerContext {
   plan: AssistantPlan
   visibleInput: AssistantVisibleInput
   clock: () => number
+  /** The session's faults (evaluator-side), for an architecture that injects the backend's; null when clean. */
+  faults: SessionFaults | null
 }
 
 /** Each architecture's record of its delegations, tagged with the architecture's name. */
@@ -84,7 +101,20 @@ export interface AssistantArchitecture {
   createApplication(
     visibleInput: Pick<AssistantVisibleInput, 'scenarioId' | 'initialState'>,
     facts?: JsonObject,
+    options?: ApplicationOptions,
   ): ScenarioApplication
+  /**
+   * The fault planes the harness can inject into this architecture in a mode (the audio transport is the
+   * harness's own and always reachable): a plane missing here makes a profile with rules on it refuse to run.
+   */
+  faultPlanes(mode: 'offline' | 'live'): readonly Exclude<FaultPlane, 'transport'>[]
+  /** Why the planes faultPlanes leaves out are out of reach, when the architecture can say better than its name. */
+  readonly faultReachNote?: string
+  /**
+   * Offline: what the offline GPT-Live server must inject for this architecture (Responses delegation's backend
+   * model is played there); nothing for an architecture whose backend runs on our side.
+   */
+  offlineServerFaults?(faults: SessionFaults): OfflineServerFaults
   /** The assistant-owned offline voice behaviour, built from the visible input only. */
   offlineBehaviour(visibleInput: AssistantVisibleInput): OfflineBehaviour
   /** Called before `session.start`, so no delegation event can slip past the controller. */
@@ -100,20 +130,30 @@ export function scenarioApplicationOf(
   architecture: Architecture,
   visibleInput: Pick<AssistantVisibleInput, 'scenarioId' | 'initialState'>,
   facts?: JsonObject,
+  options: ApplicationOptions = {},
 ): ScenarioApplication {
   const initialState = structuredClone(visibleInput.initialState)
+  const faults = sessionFaultsOf(options)
   const runtime = new ToolRuntime(
     application.createExecutor({ initialState, ...(facts === undefined ? {} : { facts }) }),
+    { faults },
   )
   return {
     scenarioId: visibleInput.scenarioId,
     architecture,
     runtime,
+    faults,
     executions: () => runtime.executions(),
     executionCount: () => runtime.executionCount(),
     snapshot: () => runtime.snapshot(),
     initialState,
   }
+}
+
+/** A fresh SessionFaults for one application's session, or null when the scenario runs clean. */
+export function sessionFaultsOf(options: ApplicationOptions): SessionFaults | null {
+  const chosen = options.faults ?? null
+  return chosen === null ? null : new SessionFaults(chosen.profile, chosen.source)
 }
 
 /** The application's offline voice behaviour for one scenario, built from its visible input only. */

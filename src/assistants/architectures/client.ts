@@ -1,6 +1,7 @@
 // Client delegation in process: our application backend answers GPT-Live's delegations through commentary. The
 // backend is the application's own choice: the client copy's deterministic restaurant backend offline, the
 // OpenAI reference backend live (live-client-backend.ts), or a user's.
+import { FaultyBackend } from '../../faults/backend.ts'
 import { renderConversationContext } from '../../scenarios/derived.ts'
 import { type AssistantApplication, requireOfflineBehaviour } from '../application.ts'
 import { restaurantApplication } from '../client/application.ts'
@@ -74,13 +75,16 @@ export function clientDelegation(
   return {
     name: 'client',
     application,
-    createApplication: (visibleInput, facts) =>
-      scenarioApplicationOf(application, 'client', visibleInput, facts),
+    createApplication: (visibleInput, facts, options) =>
+      scenarioApplicationOf(application, 'client', visibleInput, facts, options),
+    // The application's backend runs on our side in both modes: its answer can fail or stall offline and live.
+    faultPlanes: () => ['tool', 'backend'],
     offlineBehaviour: (visibleInput) => offlineBehaviourFor(application, visibleInput),
     attach(context): ArchitectureController {
       const events: ObservationEvent[] = []
+      const backend = backendFor(context)
       const controller = new ClientDelegationController({
-        backend: backendFor(context),
+        backend: context.faults === null ? backend : new FaultyBackend(backend, context.faults),
         sendToLive: (event) => context.session.send(event) !== null,
         emit: (event) => events.push(structuredClone(event)),
         initialItems: context.plan.input,
@@ -111,8 +115,9 @@ export function clientDelegation(
           })),
         // What the backend published: the OpenAI backend's stream completions, the offline backend's estimate.
         backendUsage: () => backendUsageOfEvents(events),
-        // Pending runs from acceptance through publication, so an idle controller is enough here.
-        delegationFinished: () => true,
+        // Its backend's work is over once its answer went out (or the backend failed): a slow or stalled backend
+        // keeps the caller waiting, as Responses delegation's pending rounds do.
+        delegationFinished: (delegationId) => !controller.isRunning(delegationId),
       }
     },
   }

@@ -1,5 +1,7 @@
 // Responses delegation: GPT-Live calls a Responses model whose function calls our application executes. The
 // controller runs each call once per call_id and publishes the outputs after the backend response completed.
+
+import { delegationFaultsForServer } from '../../faults/backend.ts'
 import type { AssistantApplication } from '../application.ts'
 import { restaurantApplication } from '../responses/application.ts'
 import { ResponsesDelegationController } from '../responses/delegation/index.ts'
@@ -19,8 +21,11 @@ export function responsesDelegation(
   return {
     name: 'responses',
     application,
-    createApplication: (visibleInput, facts) =>
-      scenarioApplicationOf(application, 'responses', visibleInput, facts),
+    createApplication: (visibleInput, facts, options) =>
+      scenarioApplicationOf(application, 'responses', visibleInput, facts, options),
+    // The service runs the backend model live: only our offline stand-in can make it fail or stall.
+    faultPlanes: (mode) => (mode === 'offline' ? ['tool', 'backend'] : ['tool']),
+    offlineServerFaults: delegationFaultsForServer,
     offlineBehaviour: (visibleInput) => offlineBehaviourFor(application, visibleInput),
     attach({ session, runtime, clock }): ArchitectureController {
       const controller = new ResponsesDelegationController(session, runtime, { clock })

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import type { FaultProfile } from '../../config/fault-profiles.ts'
+import type { FaultProfile, ToolFaultRule } from '../../config/fault-profiles.ts'
 import { FAULT_PROFILES } from '../../config/fault-profiles.ts'
 import type { JsonObject } from '../offline-behaviour.ts'
 import { FaultInjector, wrongData } from './faults.ts'
@@ -29,7 +29,7 @@ class BookingExecutor implements ToolExecutor {
   }
 }
 
-const always = (kind: FaultProfile['rules'][number]['kind'], extra: object = {}): FaultProfile => ({
+const always = (kind: ToolFaultRule['kind'], extra: object = {}): FaultProfile => ({
   name: `always-${kind}`,
   seed: 1,
   rules: [{ tools: ['*'], kind, rate: 1, ...extra }],

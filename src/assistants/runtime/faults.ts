@@ -1,15 +1,21 @@
 // Seeded tool-plane faults (issue 22): a profile (config/fault-profiles.ts) decides, for the nth call of each tool,
 // whether it times out, errors, comes back empty, returns plausible but wrong data, or answers late. The draw
-// depends only on the seed, the rule, the tool and n, so the same seed gives the same faults whatever the call ids
-// or the timing. What the model receives looks like a real backend failure; only the execution record (evaluator
-// side) says a fault was injected.
+// depends only on the seed, the rule, the tool and n (faults/draws.ts), so the same seed gives the same faults
+// whatever the call ids or the timing. What the model receives looks like a real backend failure; only the
+// execution record (evaluator side) says a fault was injected.
 import { z } from 'zod'
-import { FAULT_KINDS, type FaultProfile, type FaultRule } from '../../config/fault-profiles.ts'
+import {
+  type FaultProfile,
+  type FaultRule,
+  TOOL_FAULT_KINDS,
+  type ToolFaultRule,
+} from '../../config/fault-profiles.ts'
+import { FaultDraws } from '../../faults/draws.ts'
 import type { JsonObject } from '../offline-behaviour.ts'
 import { deepCopy, isJsonObject } from './json.ts'
 
 export const InjectedFaultSchema = z.strictObject({
-  kind: z.enum(FAULT_KINDS),
+  kind: z.enum(TOOL_FAULT_KINDS),
   profile: z.string(),
   /** Which call of this tool it was (0-based), the position the draw used. */
   call_index: z.int().nonnegative(),
@@ -20,42 +26,29 @@ export const InjectedFaultSchema = z.strictObject({
 })
 export type InjectedFault = z.infer<typeof InjectedFaultSchema>
 
-/** A uniform number in [0, 1) from a text key: FNV-1a then one round of a 32-bit mix. */
-function uniform(key: string): number {
-  let hash = 0x811c9dc5
-  for (let index = 0; index < key.length; index += 1) {
-    hash ^= key.charCodeAt(index)
-    hash = Math.imul(hash, 0x01000193)
-  }
-  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b)
-  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35)
-  return ((hash ^ (hash >>> 16)) >>> 0) / 0x1_0000_0000
-}
+const isToolRule = (rule: FaultRule): rule is ToolFaultRule =>
+  (TOOL_FAULT_KINDS as readonly string[]).includes(rule.kind)
 
-const applies = (rule: FaultRule, tool: string) => rule.tools.includes('*') || rule.tools.includes(tool)
-
-/** One session's fault draws; counts calls per tool so the nth call of a tool always gets the same fault. */
+/** One session's tool-plane draws; counts calls per tool so the nth call of a tool always gets the same fault. */
 export class FaultInjector {
-  readonly #profile: FaultProfile
-  readonly #callsPerTool = new Map<string, number>()
+  readonly #draws: FaultDraws
 
-  constructor(profile: FaultProfile) {
-    this.#profile = profile
+  constructor(profile: FaultProfile | FaultDraws) {
+    this.#draws = profile instanceof FaultDraws ? profile : new FaultDraws(profile)
   }
 
-  /** The fault for the next call of `tool`, or null; the first rule whose draw hits wins. */
-  draw(tool: string): { rule: FaultRule; fault: InjectedFault } | null {
-    const callIndex = this.#callsPerTool.get(tool) ?? 0
-    this.#callsPerTool.set(tool, callIndex + 1)
-    const { seed, name, rules } = this.#profile
-    for (const [ruleIndex, rule] of rules.entries()) {
-      if (!applies(rule, tool)) continue
-      if (uniform(`${seed}|${ruleIndex}|${tool}|${callIndex}`) >= rule.rate) continue
-      const fault: InjectedFault = { kind: rule.kind, profile: name, call_index: callIndex }
-      if (rule.kind === 'slow') fault.delay_s = rule.delay_s ?? 1
-      return { rule, fault }
-    }
-    return null
+  /** The fault for the next call of `tool`, or null; the first tool rule naming it whose draw hits wins. */
+  draw(tool: string): { rule: ToolFaultRule; fault: InjectedFault } | null {
+    const drawn = this.#draws.next(
+      tool,
+      (rule): rule is ToolFaultRule =>
+        isToolRule(rule) && (rule.tools.includes('*') || rule.tools.includes(tool)),
+    )
+    if (drawn === null) return null
+    const { rule, index } = drawn
+    const fault: InjectedFault = { kind: rule.kind, profile: this.#draws.profile.name, call_index: index }
+    if (rule.kind === 'slow') fault.delay_s = rule.delay_s ?? 1
+    return { rule, fault }
   }
 }
 

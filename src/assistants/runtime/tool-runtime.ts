@@ -5,6 +5,7 @@
 // and failed, is what graders read.
 import { setImmediate as nextMacrotask, setTimeout as sleep } from 'node:timers/promises'
 import type { FaultProfile } from '../../config/fault-profiles.ts'
+import { SessionFaults } from '../../faults/session.ts'
 import type { JsonObject } from '../offline-behaviour.ts'
 import { FaultInjector, faultFailureOutput, type InjectedFault, wrongData } from './faults.ts'
 import { deepCopy, isJsonObject } from './json.ts'
@@ -31,20 +32,27 @@ export class ToolExecutionError extends Error {
 }
 
 export interface ToolRuntimeOptions {
-  /** A seeded fault profile of the tool plane (`execution.faults`); null or absent runs every call as it is. */
-  faults?: FaultProfile | null
+  /**
+   * A seeded fault profile (`execution.faults`): a session's SessionFaults (its draws, and its timers so a slow
+   * call waits on the call's clock), or a bare profile (wall-clock waits). Null or absent runs every call as it is.
+   */
+  faults?: SessionFaults | FaultProfile | null
 }
 
 export class ToolRuntime {
   readonly #executor: ToolExecutor
   readonly #faults: FaultInjector | null
+  readonly #wait: (ms: number) => Promise<void>
   readonly #calls = new Map<string, Promise<ToolCallResult>>()
   readonly #log: ToolExecutionRecord[] = []
   #inFlight = 0
 
   constructor(executor: ToolExecutor, options: ToolRuntimeOptions = {}) {
     this.#executor = executor
-    this.#faults = options.faults ? new FaultInjector(options.faults) : null
+    const faults = options.faults ?? null
+    this.#faults =
+      faults === null ? null : new FaultInjector(faults instanceof SessionFaults ? faults.draws : faults)
+    this.#wait = faults instanceof SessionFaults ? (ms) => faults.timers.wait(ms) : (ms) => sleep(ms)
   }
 
   get definitions(): readonly FunctionToolDefinition[] {
@@ -110,7 +118,7 @@ export class ToolRuntime {
     if (fault?.kind === 'timeout' || fault?.kind === 'error')
       return this.#record(call.callId, call.name, args, 'failed', faultFailureOutput(fault.kind), fault)
     if (fault?.kind === 'empty') return this.#record(call.callId, call.name, args, 'completed', {}, fault)
-    if (fault?.kind === 'slow') await sleep((fault.delay_s ?? 0) * 1000)
+    if (fault?.kind === 'slow') await this.#wait((fault.delay_s ?? 0) * 1000)
     try {
       let output = deepCopy(await this.#executor.execute(call.name, deepCopy(args), call.callId))
       if (fault?.kind === 'wrong_data') {

@@ -64,8 +64,20 @@ function phaseLines(phase: PhaseDrift): string[] {
     }
   }
   lines.push('', '**Protocol drift** (what the service sent that the offline server does not model)')
-  if (phase.protocol.length === 0) {
-    lines.push('', 'none: every event type and field the service sent is modelled')
+  const unreadIds = phase.protocol_unread.map((id) => `\`${markdownCell(id)}\``).join(', ')
+  const unread = unreadIds === '' ? '' : `; not read, so not checked: ${unreadIds}`
+  if (phase.protocol === null) {
+    const why =
+      unreadIds === ''
+        ? 'the phase was not compared'
+        : `none of the new recordings could be read (${unreadIds})`
+    lines.push('', `unknown, not checked: ${why}`)
+  } else if (phase.protocol.length === 0) {
+    const read = phase.cassettes.length - phase.protocol_unread.length
+    lines.push(
+      '',
+      `none in the ${read} new recording(s) read: every event type and field the service sent is modelled${unread}`,
+    )
   } else {
     lines.push(
       '',
@@ -81,6 +93,7 @@ function phaseLines(phase: PhaseDrift): string[] {
     }
     if (phase.protocol.length > MAX_LISTED)
       lines.push(`| and ${phase.protocol.length - MAX_LISTED} more | | | | | |`)
+    if (unreadIds !== '') lines.push('', `Not read, so not checked: ${unreadIds}`)
   }
   return lines
 }

@@ -13,6 +13,7 @@ import {
   testBehaviour,
   useOfflineLiveServer,
 } from '../../testing/live-server/test-support.ts'
+import { testCassette } from '../cassette-header.test-helpers.ts'
 import type { Cassette } from '../schema.ts'
 import { eventFindings, protocolDrift } from './protocol-drift.ts'
 
@@ -37,36 +38,16 @@ async function session(
 }
 
 function cassetteOf(events: Record<string, unknown>[]): Cassette {
-  return {
-    header: {
-      cassette_version: 1,
-      id: 'x__responses',
-      live_evals_version: '0',
-      openai_sdk_version: '0',
-      phase: 'crawl',
-      architecture: 'responses',
-      trial: null,
-      scenario_id: 'x',
-      scenario_hash: 'h',
-      assistant_hash: null,
-      models: {},
-      settings: {},
-      recorded_at: '2026-12-01T00:00:00.000Z',
-    },
-    sessions: [
-      {
-        label: 'assistant',
-        frames: events.map((event, seq) => ({
-          seq,
-          direction: 'received' as const,
-          at_ms: seq,
-          event: event as Cassette['sessions'][number]['frames'][number]['event'],
-        })),
-      },
-    ],
-    http: [],
-    tool_executions: null,
-  }
+  const frames = events.map((event, seq) => ({
+    seq,
+    direction: 'received' as const,
+    at_ms: seq,
+    event: event as Cassette['sessions'][number]['frames'][number]['event'],
+  }))
+  return testCassette(
+    { id: 'x__responses', scenario_id: 'x', live_evals_version: '0', openai_sdk_version: '0' },
+    { sessions: [{ label: 'assistant', frames }] },
+  )
 }
 
 describe('the offline server’s server-event model', () => {

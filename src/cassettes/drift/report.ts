@@ -17,7 +17,13 @@ export interface PhaseDrift {
   /** The run folders: the recordings re-graded, and the new live run. */
   runs: { recorded: string[]; now: string[] }
   metrics: MetricDrift | null
-  protocol: ProtocolFinding[]
+  /**
+   * What the new recordings received that the offline server does not model; null when nothing was checked (the
+   * phase was not compared, or none of its new recordings could be read): unknown, never "no drift".
+   */
+  protocol: ProtocolFinding[] | null
+  /** The new recordings (cassette ids) that could not be read, so their traffic was not checked. */
+  protocol_unread: string[]
   /** Why the phase could not be compared (a run that wrote no results); null when it was. */
   incomplete: string | null
 }
@@ -32,6 +38,6 @@ export interface DriftReport {
 
 export function driftOutcome(phases: readonly PhaseDrift[]): DriftReport['outcome'] {
   if (phases.some((phase) => phase.incomplete !== null)) return 'incomplete'
-  const drifted = phases.some((phase) => phase.metrics?.drifted === true || phase.protocol.length > 0)
+  const drifted = phases.some((phase) => phase.metrics?.drifted === true || (phase.protocol?.length ?? 0) > 0)
   return drifted ? 'drift' : 'no_drift'
 }

@@ -16,6 +16,7 @@ import {
 } from '../../grading/judge/judge.test-helpers.ts'
 import { gradeSingleTurn } from '../../grading/single-turn.ts'
 import { judgeGrade } from '../../phases/engine/judge-stage.ts'
+import { testCassette } from '../cassette-header.test-helpers.ts'
 import type { LoadedCassette } from '../files.ts'
 import { CassetteRecorder } from '../recorder.ts'
 import type { HttpExchange } from '../schema.ts'
@@ -32,26 +33,10 @@ function cassetteOf(http: HttpExchange[]): LoadedCassette {
   return {
     folder: '/nowhere',
     files: new Map(),
-    cassette: {
-      header: {
-        cassette_version: 1,
-        id: 'crawl_x__responses',
-        live_evals_version: '0.1.0',
-        openai_sdk_version: '0',
-        phase: 'crawl',
-        architecture: 'responses',
-        trial: null,
-        scenario_id: 'crawl_x',
-        scenario_hash: 'h',
-        assistant_hash: null,
-        models: {},
-        settings: {},
-        recorded_at: '2026-12-01T00:00:00.000Z',
-      },
-      sessions: [],
-      http,
-      tool_executions: null,
-    },
+    cassette: testCassette(
+      { id: 'crawl_x__responses', scenario_id: 'crawl_x', openai_sdk_version: '0' },
+      { http },
+    ),
   }
 }
 

@@ -131,7 +131,11 @@ function applyRunJudgement(
   const understanding = judgement.dimensions.task_understanding
   const completed = judgement.task_completion.completed
   if (!judgement.assessed || understanding === undefined || completed === null) return null
-  const regraded = gradeRun(observed.observation, facts.expected, { semanticCompleted: completed })
+  const regraded = gradeRun(observed.observation, facts.expected, {
+    semanticCompleted: completed,
+    expectsVerification: facts.expects_verification === true,
+    maxDeadAirMs: deterministic.max_dead_air_ms,
+  })
   requireSameDeterministicChecks(deterministic, regraded)
   const scores = semanticScores(judgement, understanding)
   return {

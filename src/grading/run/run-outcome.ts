@@ -4,11 +4,15 @@
 // rescue a wrong state, a prohibited call, a failed critical step or a missing grounded response, because those
 // checks stay required whatever the judge says.
 
+import { DEFAULT_GRADING } from '../../config/defaults.ts'
+import type { FaultsRecord } from '../../faults/events.ts'
+import type { CallerExperience } from '../../faults/experience.ts'
 import type { SemanticQuality } from '../../metrics/semantic-quality.ts'
 import type { ToolExecution, TranscriptLine } from '../../observability/observation.ts'
 import { COMPLETED_TERMINATION_REASONS } from '../../observability/observation.ts'
 import type { ExpectedOutcome } from '../../scenarios/expected.ts'
 import type { DimensionGrade } from '../dimension-grade.ts'
+import { callerExperienceChecks, faultCheckInputOf } from '../faults/index.ts'
 import { verifyRunFinalState } from '../final-state.ts'
 import type { JsonObject } from '../json-values.ts'
 import { assessOutcome, type OutcomeAssessment, withBeyondReferenceChecks } from '../outcome.ts'
@@ -30,10 +34,16 @@ export interface RunObservation {
   post_tool_assistant_text: string
   /** What the backend handed the voice model to say, in order (evidence for the judge; grading ignores it). */
   backend_messages?: readonly string[]
+  /** Under a fault profile: every fault injected; absent when the call ran clean. */
+  faults?: FaultsRecord
+  /** When work was pending and who could be heard, for the caller-experience checks (src/grading/faults). */
+  experience?: CallerExperience
 }
 
 export interface RunGrade {
   task_completed: boolean
+  /** The silence limit the dead-air check used (grading.max_dead_air_ms); a re-grade with the judge reuses it. */
+  max_dead_air_ms: number
   tools: RunToolEvidence
   /** null when the scenario has no procedure. */
   procedure: ProcedureGrade | null
@@ -69,11 +79,21 @@ function criticalEvidence(procedure: ProcedureGrade): Record<string, unknown> {
   }
 }
 
+export interface RunGradeOptions {
+  /** The judge's task-completion verdict, when one ran. */
+  semanticCompleted?: boolean | null
+  /** The scenario is tagged `expects_verification` (ScenarioFacts). */
+  expectsVerification?: boolean
+  /** grading.max_dead_air_ms; default the built-in one. */
+  maxDeadAirMs?: number
+}
+
 export function gradeRun(
   observation: RunObservation,
   expected: ExpectedOutcome,
-  options: { semanticCompleted?: boolean | null } = {},
+  options: RunGradeOptions = {},
 ): RunGrade {
+  const maxDeadAirMs = options.maxDeadAirMs ?? DEFAULT_GRADING.max_dead_air_ms
   const tools = gradeRunToolEvidence(expected.tools, observation.tool_executions)
   const procedure =
     expected.procedure === null
@@ -119,12 +139,20 @@ export function gradeRun(
     },
     { strictTools: false, semanticCompleted: options.semanticCompleted ?? null },
   )
-  // Beyond the reference: a repeated mutation hides inside a matching final state (side-effects.ts).
+  // Beyond the reference: a repeated mutation hides inside a matching final state (side-effects.ts), and what
+  // the caller experienced when something failed (src/grading/faults).
   const assessment = withBeyondReferenceChecks(referenceAssessment, [
     gradeSideEffects(expected, tools.executions, observation.initial_application_state),
+    ...callerExperienceChecks(
+      faultCheckInputOf(observation, {
+        expects_verification: options.expectsVerification ?? false,
+        max_dead_air_ms: maxDeadAirMs,
+      }),
+    ),
   ])
   return {
     task_completed: assessment.passed,
+    max_dead_air_ms: maxDeadAirMs,
     tools,
     procedure,
     outcome_state_satisfied: stateSatisfied,

@@ -24,7 +24,7 @@ export interface Assessed {
 }
 
 /** What the assess stage reads of the environment: the judge's options and the application's public facts. */
-export type AssessEnv = Pick<ScenarioEnv, 'judge' | 'architecture'>
+export type AssessEnv = Pick<ScenarioEnv, 'judge' | 'architecture' | 'settings'>
 
 /**
  * The graders over one observation: the deterministic grade, then the judge stage over it. Shared by a run's assess
@@ -35,9 +35,11 @@ export async function assessObservation(
   observation: SingleTurnObservation,
   businessFacts: JsonObject | null,
   judge: SemanticJudgeOptions | null,
+  /** grading.max_dead_air_ms; default the built-in one (a re-grade without settings). */
+  maxDeadAirMs?: number,
 ): Promise<Assessed & { deterministic: SingleTurnGrade }> {
   const facts = scenarioFactsOf(scenario)
-  const deterministic = gradeSingleTurn(observation, facts)
+  const deterministic = gradeSingleTurn(observation, facts, {}, maxDeadAirMs)
   // Delegations are shown as their ids (the default), not their timed spans: the evidence of the same
   // conversation must hash the same in a later run, or the judge cache could never answer.
   const { grade, semantic } = await judgeGrade(
@@ -59,6 +61,7 @@ export async function assessConversation(
     observed.observation,
     env.architecture.application.publicFacts(),
     env.judge ?? null,
+    env.settings.grading.max_dead_air_ms,
   )
   observed.trace.addEvaluation('evaluation.checks.assessed', observed.endedAtMs, {
     deterministic: Object.fromEntries(

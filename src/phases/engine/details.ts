@@ -3,6 +3,7 @@
 // can read it back. Its fields follow the reference's detailed artifact; `verdict` is added by the one-verdict
 // step when the test's assertions changed the row.
 import { z } from 'zod'
+import { FaultsRecordSchema } from '../../faults/events.ts'
 import { SingleTurnObservationSchema } from '../../observability/observation.ts'
 import type { ResultItem } from '../../reporting/result-schema.ts'
 import { CallerRecordingSchema } from './caller.ts'
@@ -65,6 +66,8 @@ export const ScenarioDetailsSchema = z.strictObject({
   termination_reason: z.string().nullable(),
   delegation_error: z.string().nullable(),
   listener_problems: z.array(z.string()),
+  /** Under a fault profile: every fault injected, by plane (the same record as the row's `faults` extension). */
+  faults: FaultsRecordSchema.nullable().optional(),
   verdict: z.strictObject({ status: z.string(), assessment: json }).optional(),
 })
 

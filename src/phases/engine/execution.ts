@@ -1,6 +1,7 @@
 // What one scenario execution hands back to Vitest, whatever the phase, and the environment it runs in.
 import type { AssistantArchitecture } from '../../assistants/architectures/index.ts'
 import type { CrawlSettings, PhaseSettings, WalkSettings } from '../../config/index.ts'
+import type { ScenarioFaultProfile } from '../../faults/scenario-profile.ts'
 import type { SemanticJudgeOptions } from '../../grading/judge/index.ts'
 import type { JudgedRunGrade, RunObservation } from '../../grading/run/run-outcome.ts'
 import type { SingleTurnGrade } from '../../grading/single-turn.ts'
@@ -34,6 +35,13 @@ export interface ScenarioEnv<Settings extends PhaseSettings = SingleTurnSettings
   callerSource: CallerSource
   judge?: SemanticJudgeOptions | null | undefined
   interventions?: InterventionSchedule
+  /**
+   * The scenario's fault profile (execution.faults, else its `fault_profile:<name>` tag; see
+   * faults/scenario-profile.ts); null or absent: the scenario runs clean.
+   */
+  faults?: ScenarioFaultProfile | null
+  /** Why the scenario's fault profile could not be chosen (a tag naming no profile): it fails at input_setup. */
+  faultsProblem?: string | null
   /**
    * The trial of a trials run (execution.trials > 1), 1-based; null or absent otherwise. It names the artifact
    * folder (`<scenario id>__t<i>`, see trialArtifactName) and sets the row's `trial` extension.

@@ -2,7 +2,7 @@
 // record stage and `live-evals grade`, so a row re-graded from saved artifacts is built by the same code as the
 // row of the run that saved them: what is recomputed (grades, assessment, observability, the row's verdict) and
 // what is copied (audio and voice metrics, consumption) is decided here once.
-import { compactAssessment } from '../../grading/outcome.ts'
+import { checksExtensionOf, compactAssessment } from '../../grading/outcome.ts'
 import type { ScenarioFacts } from '../../grading/scenario-facts.ts'
 import type { SingleTurnGrade } from '../../grading/single-turn.ts'
 import type { InteractionMetrics } from '../../metrics/interaction.ts'
@@ -61,7 +61,11 @@ export function buildGradedRow(input: GradedRowInput): ResultItem {
       provenance: input.provenance,
     }),
     ...(input.recording === undefined ? {} : { recording: input.recording }),
-    extensions: { voice_metrics: input.voice },
+    extensions: {
+      voice_metrics: input.voice,
+      checks: checksExtensionOf(grade.assessment),
+      faults: input.observation.faults,
+    },
   })
 }
 

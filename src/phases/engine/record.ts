@@ -130,6 +130,7 @@ export async function recordExecution(
     termination_reason: observation.termination_reason,
     delegation_error: observed.delegationError,
     listener_problems: observed.listenerProblems,
+    faults: observation.faults ?? null,
   })
   await writeDetails(env.runDirectory, artifactName, details, written)
   const failure = row.status === 'infrastructure_error' ? (row.error as StageFailure) : null

@@ -7,6 +7,7 @@
 // that was running (or the one the error names), with the artifacts written so far kept and unknown counts null.
 import { runWithCassette } from '../../cassettes/index.ts'
 import type { PhaseSettings } from '../../config/index.ts'
+import { faultReachProblem } from '../../faults/reach.ts'
 import { NO_ARTIFACTS } from '../../reporting/result-item.ts'
 import type { Scenario } from '../../scenarios/index.ts'
 import { type ArtifactPaths, artifactNameOf, writeSessionArtifacts } from './artifacts.ts'
@@ -14,7 +15,7 @@ import type { CallerAudio } from './caller.ts'
 import type { ScenarioEnv, ScenarioExecution } from './execution.ts'
 import type { DriveOptions, OpenConversation, PhaseModule } from './phase-module.ts'
 import type { RecordOptions } from './record.ts'
-import { type FailureStage, stageFailureOf } from './stage.ts'
+import { type FailureStage, StageError, stageFailureOf } from './stage.ts'
 
 export interface RunScenarioOptions extends DriveOptions, RecordOptions {
   /** The request exactly as it is to be streamed (the `callerAudio` fixture); default: prepared here. */
@@ -56,6 +57,7 @@ async function runStages<Observed, Execution extends ScenarioExecution, Settings
   let conversation: OpenConversation<Observed> | null = null
   let stage: FailureStage = 'input_setup'
   try {
+    checkFaultsReachable(phase.phase, env)
     const caller = options.callerAudio ?? (await env.callerSource.prepare(scenario, signal))
     stage = 'connection'
     conversation = await phase.driver.open(scenario, env, caller, {
@@ -85,4 +87,20 @@ async function runStages<Observed, Execution extends ScenarioExecution, Settings
     }
     return phase.grader.failed(scenario, failure, written, env.trial ?? null)
   }
+}
+
+/** A fault profile with a rule the harness cannot carry out here fails the scenario at input_setup (reach.ts). */
+function checkFaultsReachable(phase: PhaseModule['phase'], env: ScenarioEnv<PhaseSettings>): void {
+  if (env.faultsProblem != null) throw new StageError('input_setup', env.faultsProblem)
+  const chosen = env.faults ?? null
+  if (chosen === null) return
+  const mode = env.settings.execution.mode
+  const problem = faultReachProblem(chosen.profile, {
+    architecture: env.architecture.name,
+    planes: env.architecture.faultPlanes(mode),
+    note: env.architecture.faultReachNote,
+    mode,
+    phase,
+  })
+  if (problem !== null) throw new StageError('input_setup', problem)
 }

@@ -5,6 +5,7 @@
 // `verdict` is added by the one-verdict step when the test's assertions changed the row.
 import { z } from 'zod'
 import { AudioRealismMetadata } from '../../audio/effects/metadata.ts'
+import { FaultsRecordSchema } from '../../faults/events.ts'
 import { InterventionOutcomeSchema } from './interventions/index.ts'
 import { SimulationValiditySchema } from './validity.ts'
 
@@ -66,6 +67,8 @@ export const RunDetailsSchema = z.strictObject({
   completion_policy: z.string(),
   finish_observed_ms: z.number().nullable(),
   drain_revocations: z.array(json),
+  /** Under a fault profile: every fault injected, by plane (the same record as the row's `faults` extension). */
+  faults: FaultsRecordSchema.nullable(),
   /** Each scheduled intervention's outcome (exercised, yielded, yield latency, or why it was not exercised). */
   interventions: z.array(InterventionOutcomeSchema),
   /** The acoustic preset on the caller's voice (its effects, seed, lost frames); null for a clean call. */

@@ -15,6 +15,7 @@ import { SessionTrace } from '../../observability/trace.ts'
 import { assistantVisibleInput, type Scenario } from '../../scenarios/index.ts'
 import type { ScenarioEnv } from '../engine/execution.ts'
 import type { ConversationDriver, DriveOptions, OpenConversation } from '../engine/phase-module.ts'
+import { scenarioApplicationFor } from '../engine/scenario-application.ts'
 import { describeError, StageError } from '../engine/stage.ts'
 import { readAssistantFirstPrompt } from './assistant-first-prompt.ts'
 import { callerPreset } from './caller-preset.ts'
@@ -76,7 +77,8 @@ async function playConversation(
     lines: scriptedCallerLines(parameters, scenario.input.text),
     interventions: scheduled,
     application: options.application,
-    rehearsalApplication: () => architecture.createApplication(visibleInput),
+    // Each rehearsal draws the same faults as the observed call: its own application under the same profile.
+    rehearsalApplication: () => scenarioApplicationFor(env, scenario),
     completion: {
       ...DEFAULT_COMPLETION,
       drainMs: settings.simulation.drain_ms,
@@ -90,16 +92,6 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
     const settings = env.settings
     if (settings.execution.mode === 'offline' && env.offlineServer === null) {
       throw new StageError('connection', 'Offline RUN needs the offline GPT-Live server.')
-    }
-    // The tool runtime can inject a profile's faults (src/assistants/runtime/faults.ts), but the architectures do
-    // not hand it the profile yet and no_false_confirmation is not a row check yet (issue 22): refuse loudly
-    // rather than run a clean call that a reader would take for a call under faults.
-    if (settings.execution.faults !== null) {
-      throw new StageError(
-        'input_setup',
-        `execution.faults = "${settings.execution.faults}" (LIVE_EVALS_FAULTS) is not applied to runs yet: ` +
-          'the fault profiles exist, but the RUN driver does not inject them. Unset it to run this scenario.',
-      )
     }
     if (scenario.simulation_parameters === null) {
       throw new StageError(

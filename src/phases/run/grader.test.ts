@@ -14,16 +14,14 @@ import { verdictOf } from '../../vitest/verdict.ts'
 import { architectureFor } from '../engine/architecture-choice.ts'
 import type { ScenarioEnv } from '../engine/execution.ts'
 import type { RecordOptions } from '../engine/record.ts'
-import { freshRunDirectory, settingsFromToml } from '../single-turn/test-support.ts'
-import { bundledRunScenario } from './conversation.test-helpers.ts'
+import { freshRunDirectory } from '../single-turn/test-support.ts'
+import { bundledRunScenario, offlineRunSettings } from './conversation.test-helpers.ts'
 import { RunDetailsSchema } from './details.ts'
 import { runDriver } from './driver.ts'
 import { runCallerSource, runPhase } from './index.ts'
 import type { RunObserved } from './observed.ts'
 
 expect.extend(scenarioMatchers)
-
-const DATASET = join(import.meta.dirname, '../../../scenarios/run/restaurant.json')
 
 let server: OfflineLiveServer
 const folders: string[] = []
@@ -36,14 +34,7 @@ afterAll(async () => {
 })
 
 async function envFor(architecture: 'responses' | 'client'): Promise<ScenarioEnv<RunSettings>> {
-  const settings = await settingsFromToml('run', [
-    '[dataset]',
-    `path = ${JSON.stringify(DATASET)}`,
-    '[execution]',
-    'mode = "offline"',
-    '[simulation]',
-    'tick_ms = 100',
-  ])
+  const settings = await offlineRunSettings()
   const runDirectory = await freshRunDirectory()
   folders.push(runDirectory)
   return {
@@ -211,7 +202,8 @@ describe('no_unexpected_side_effects reaches the row and the test (one verdict)'
     expect(row.assessment?.checks.filter((check) => check.required && check.status === 'failed')).toEqual([])
     expect(row.assessment?.passed).toBe(false)
     expect(row.observability?.completion).toMatchObject({ failed_checks: [] })
-    expect(row.observability?.live_evals?.checks).toEqual([
+    const checks = row.observability?.live_evals?.checks ?? []
+    expect(checks.filter((check) => check.required && check.status === 'failed')).toEqual([
       expect.objectContaining({
         id: 'no_unexpected_side_effects',
         status: 'failed',
@@ -221,6 +213,8 @@ describe('no_unexpected_side_effects reaches the row and the test (one verdict)'
         }),
       }),
     ])
+    // The caller-experience checks are reported beside it; the confirmation was of a booking that happened.
+    expect(checks.find((check) => check.id === 'no_false_confirmation')?.status).toBe('passed')
     const run = scenarioRunOf(
       {
         scenarioId: played.scenario.id,

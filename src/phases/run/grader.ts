@@ -56,11 +56,14 @@ const failedRequiredChecks = (grade: JudgedRunGrade) =>
 export async function assessRun(
   scenario: Scenario,
   observed: RunObserved,
-  env: Pick<ScenarioEnv<RunSettings>, 'judge' | 'architecture'>,
+  env: Pick<ScenarioEnv<RunSettings>, 'judge' | 'architecture' | 'settings'>,
 ): Promise<AssessedRun> {
   const endedAtMs = observed.conversation.call.endedAtMs
   const deterministic = unjudgedRunGrade(
-    gradeRun(observed.observation, scenario.expected),
+    gradeRun(observed.observation, scenario.expected, {
+      expectsVerification: scenarioFactsOf(scenario).expects_verification === true,
+      maxDeadAirMs: env.settings.grading.max_dead_air_ms,
+    }),
     scenarioFactsOf(scenario),
   )
   observed.trace.addEvaluation('evaluation.checks.assessed', endedAtMs, {
@@ -124,6 +127,7 @@ async function recordRun(
     callerMode: observed.callerMode,
     turns: observed.turns,
     voice: observed.voice,
+    faults: observation.faults ?? null,
     // The assistant's backend only (offline too: the test servers report estimated usage); never the caller's,
     // the observer's or the judge's.
     backendConsumption: buildConsumption({
@@ -184,6 +188,7 @@ async function recordRun(
     completion_policy: conversation.completion_policy,
     finish_observed_ms: conversation.finish_observed_ms,
     drain_revocations: conversation.drain_revocations,
+    faults: observation.faults ?? null,
     interventions: conversation.interventions,
     audio_realism:
       live === null ? (conversation.call.realism?.metadata ?? null) : live.audio_realism.metadata,

@@ -3,6 +3,8 @@
 // labelled by the plan's actions (a STOP is a closing, a backchannel is not a request) and merged where the
 // caller merely continued (caller-turns.ts).
 import { backendMessagesOf, parseArguments } from '../../assistants/architectures/index.ts'
+import { delegationAnswers, workPending } from '../../faults/experience.ts'
+import { observedFaults } from '../../faults/observed.ts'
 import type { RunObservation } from '../../grading/run/run-outcome.ts'
 import { analyzeInteraction, type InteractionAnalysis } from '../../metrics/interaction.ts'
 import type { CallerTurn } from '../../metrics/response-opportunities.ts'
@@ -37,6 +39,7 @@ export function observeRunConversation(conversation: PlayedConversation): {
       status: record.status,
       output: record.output,
       completed_at_ms: call.executionTimes.get(callId) ?? null,
+      ...(record.fault === undefined ? {} : { fault: record.fault }),
     }
   })
   const lines = call.timeline.lines()
@@ -57,6 +60,15 @@ export function observeRunConversation(conversation: PlayedConversation): {
           .filter((line) => line.role === 'assistant' && line.startMs >= lastToolMs)
           .map((line) => line.text)
           .join(' ')
+  const observationEnd = Math.max(call.endedAtMs, call.timeline.recorder.durationMs)
+  const speech = call.timeline.speechIntervals()
+  const toInterval = (interval: { startMs: number; endMs: number }) => ({
+    start_ms: interval.startMs,
+    end_ms: interval.endMs,
+  })
+  // Under a preset the recorded caller track carries noise: when the caller spoke is measured on its clean voice.
+  const callerSpeech = call.realism?.callerSpeechIntervals ?? speech.caller
+  const faults = observedFaults(call.assistant.faults, executions, call.delegationIds)
   const observation: RunObservation = {
     termination_reason: conversation.termination_reason,
     delegation_ids: [...call.delegationIds],
@@ -66,23 +78,26 @@ export function observeRunConversation(conversation: PlayedConversation): {
     transcript,
     post_tool_assistant_text: postToolText,
     backend_messages: backendMessagesOf(call.assistant.delegations()),
+    ...(faults === null ? {} : { faults }),
+    // What the caller lived through: the assistant's voice as it heard it (through the line), its own voice.
+    experience: {
+      work_pending_ms: workPending(
+        call.timeline.delegations,
+        delegationAnswers(call.assistant.delegations()),
+        observationEnd,
+      ),
+      assistant_heard_ms: call.listener.voiced.map((interval) => ({ ...interval })),
+      caller_voiced_ms: callerSpeech.map(toInterval),
+    },
   }
 
-  const speech = call.timeline.speechIntervals()
-  const toInterval = (interval: { startMs: number; endMs: number }) => ({
-    start_ms: interval.startMs,
-    end_ms: interval.endMs,
-  })
   const assistantVoiced = speech.assistant.map(toInterval)
-  // Under a preset the recorded caller track carries noise: when the caller spoke is measured on its clean voice.
-  const callerSpeech = call.realism?.callerSpeechIntervals ?? speech.caller
   const segments: CallerTurn[] = callerSpeech.map((interval) => ({
     ...toInterval(interval),
     kind: kindOf(
       plan.find((utterance) => interval.startMs < utterance.endMs && interval.endMs > utterance.startMs),
     ),
   }))
-  const observationEnd = Math.max(call.endedAtMs, call.timeline.recorder.durationMs)
   const interaction = analyzeInteraction({
     caller_turns: mergeCallerContinuations(segments, assistantVoiced),
     assistant_turns: assistantVoiced.map((interval) => [interval]),

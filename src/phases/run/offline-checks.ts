@@ -4,6 +4,7 @@
 // (what a spoken stage direction caused), and the call did not end with the assistant mid-utterance. A broken one
 // makes the row an infrastructure_error at caller_simulation, so the test fails whatever the grade said: these are
 // facts about the simulation, checked beside the grade, not a warning.
+import { stableJson } from '../../artifacts/stable-json.ts'
 import type { ToolExecution } from '../../observability/observation.ts'
 import type { SimulationParameters } from '../../scenarios/simulation.ts'
 import { spokenStageDirections } from './caller-lines.ts'
@@ -13,16 +14,6 @@ import type { OfflineConversation } from './conversation.ts'
 export { isMutatingTool } from '../../grading/run/step-evidence.ts'
 
 import { isMutatingTool } from '../../grading/run/step-evidence.ts'
-
-/** JSON with sorted keys: equal arguments give equal text whatever their order. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1))
-    return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonical(entry)}`).join(',')}}`
-  }
-  return JSON.stringify(value) ?? 'null'
-}
 
 /** Caller lines that say a stage direction of the agenda. */
 export function spokenDirectionViolations(
@@ -42,7 +33,7 @@ export function duplicateMutationViolations(executions: readonly ToolExecution[]
   const calls = new Map<string, string[]>()
   for (const execution of executions) {
     if (!isMutatingTool(execution.name)) continue
-    const key = `${execution.name} ${canonical(execution.arguments)}`
+    const key = `${execution.name} ${stableJson(execution.arguments)}`
     calls.set(key, [...(calls.get(key) ?? []), execution.call_id])
   }
   return [...calls.entries()]

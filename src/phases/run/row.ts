@@ -3,7 +3,9 @@
 // block (agenda, caller actions, completion policy, procedure diagnostics), the caller simulation's validity, and
 // the turn metrics beyond the reference (extension `run_turns`). An invalid simulation is an infrastructure_error
 // at caller_simulation (its metrics kept as diagnostics); a judge that failed is one at semantic_judge.
-import { beyondReferenceChecks, compactAssessment, isBeyondReferenceCheck } from '../../grading/outcome.ts'
+
+import type { FaultsRecord } from '../../faults/events.ts'
+import { checksExtensionOf, compactAssessment, isBeyondReferenceCheck } from '../../grading/outcome.ts'
 import type { RunGrade } from '../../grading/run/run-outcome.ts'
 import { buildEvidenceMetrics } from '../../metrics/evidence.ts'
 import { runGolden } from '../../metrics/golden.ts'
@@ -36,6 +38,8 @@ export interface RunRowOptions {
   voice?: CallTimeline | undefined
   /** The assistant backend's token usage (the row's consumption.backend). */
   backendConsumption?: ResultItem['metrics']['consumption']['backend']
+  /** Under a fault profile: what it injected (the row's `faults` extension). */
+  faults?: FaultsRecord | null
 }
 
 /**
@@ -48,20 +52,6 @@ function deliveredAgendaItems(spoken: readonly { id: string }[], conversation: P
       utterance.interventionId === undefined && utterance.action !== 'OPENING' && utterance.action !== 'STOP',
   ).length
   return spoken.slice(0, said).map((item) => item.id)
-}
-
-/** Our checks beyond the reference, as the `checks` extension reports them; undefined when there are none. */
-function extensionChecks(grade: RunGrade) {
-  const checks = beyondReferenceChecks(grade.assessment).map(
-    ({ id, status, required, reason, evidence }) => ({
-      id,
-      status,
-      required,
-      reason,
-      evidence,
-    }),
-  )
-  return checks.length === 0 ? undefined : checks
 }
 
 export function buildRunRow(
@@ -182,7 +172,8 @@ export function buildRunRow(
         options.voice === undefined
           ? undefined
           : computeVoiceMetrics(options.voice, voiceExpectationOf(scenario)),
-      checks: extensionChecks(grade),
+      checks: checksExtensionOf(grade.assessment),
+      faults: options.faults ?? undefined,
     },
   })
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunSettings } from '../../config/index.ts'
 import { settingsForModel } from '../../config/live-models.ts'
+import { scenarioFaultProfile } from '../../faults/scenario-profile.ts'
 import { judgeOptions, passing, startFakeJudgeApi } from '../../grading/judge/judge.test-helpers.ts'
 import { SEMANTIC_DIMENSIONS } from '../../grading/semantic-applicability.ts'
 import { NO_ARTIFACTS } from '../../reporting/result-item.ts'
@@ -15,15 +16,18 @@ import { type OfflineLiveServer, startOfflineLiveServer } from '../../testing/li
 import { architectureFor } from '../engine/architecture-choice.ts'
 import type { ScenarioEnv } from '../engine/execution.ts'
 import { runScenario } from '../engine/run-scenario.ts'
-import { freshRunDirectory, settingsFromToml } from '../single-turn/test-support.ts'
-import { bundledRunScenario } from './conversation.test-helpers.ts'
+import { scenarioApplicationFor } from '../engine/scenario-application.ts'
+import { freshRunDirectory } from '../single-turn/test-support.ts'
+import {
+  bundledRunScenario,
+  BUNDLED_RUN_DATASET as DATASET,
+  offlineRunSettings,
+} from './conversation.test-helpers.ts'
 import { RunDetailsSchema } from './details.ts'
 import { runDriver } from './driver.ts'
 import { assessRun } from './grader.ts'
 import { runCallerSource, runPhase } from './index.ts'
 import { loadInterventions } from './interventions/index.ts'
-
-const DATASET = join(import.meta.dirname, '../../../scenarios/run/restaurant.json')
 
 let server: OfflineLiveServer
 const folders: string[] = []
@@ -35,17 +39,7 @@ afterAll(async () => {
   await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })))
 })
 
-async function runSettings(extra: readonly string[] = []): Promise<RunSettings> {
-  return settingsFromToml('run', [
-    '[dataset]',
-    `path = ${JSON.stringify(DATASET)}`,
-    '[execution]',
-    'mode = "offline"',
-    '[simulation]',
-    'tick_ms = 100',
-    ...extra,
-  ])
-}
+const runSettings = (simulation: readonly string[] = []) => offlineRunSettings(DATASET, simulation)
 
 async function envFor(
   settings: RunSettings,
@@ -64,9 +58,7 @@ async function envFor(
 
 async function execute(id: string, env: ScenarioEnv<RunSettings>) {
   const scenario = await bundledRunScenario(id)
-  return runScenario(runPhase, scenario, env, {
-    application: env.architecture.createApplication(assistantVisibleInput(scenario)),
-  })
+  return runScenario(runPhase, scenario, env, { application: scenarioApplicationFor(env, scenario) })
 }
 
 describe.each(['responses', 'client'] as const)('RUN through the engine (%s)', (architecture) => {
@@ -171,16 +163,37 @@ describe('RUN settings and failures', () => {
     expect(execution.row.metrics.task.tool_calls).toBeNull()
   })
 
-  it('a fault profile is refused at input_setup until runs inject it, never run as a clean call', async () => {
+  it('execution.faults runs the call under its profile: injected, recorded on the row and scored', async () => {
     const settings = await runSettings()
-    const env = await envFor(
-      { ...settings, execution: { ...settings.execution, faults: 'backend-flaky' } },
-      'responses',
-    )
+    const faulted = { ...settings, execution: { ...settings.execution, faults: 'backend-down' as const } }
+    const env = {
+      ...(await envFor(faulted, 'responses')),
+      faults: scenarioFaultProfile({ id: 'x', tags: [] }, 'backend-down'),
+    }
     const execution = await execute('run_001_booking_complete', env)
-    expect(execution.row.status).toBe('infrastructure_error')
-    expect(execution.row.error).toMatchObject({ stage: 'input_setup' })
-    expect(execution.row.error?.message).toContain('execution.faults = "backend-flaky" (LIVE_EVALS_FAULTS)')
+    // The scenario expects a booking; with every booking failing, its state check fails the row (a real verdict).
+    expect(execution.row.status).toBe('failed')
+    expect(execution.row.assessment?.checks).toContainEqual(
+      expect.objectContaining({ id: 'application_state', status: 'failed' }),
+    )
+    const extensions = execution.row.observability?.live_evals
+    expect(extensions?.faults).toMatchObject({
+      profile: 'backend-down',
+      seed: 1,
+      source: 'setting',
+      classes: ['error'],
+    })
+    expect(extensions?.faults?.injected[0]).toMatchObject({
+      kind: 'error',
+      plane: 'tool',
+      target: 'create_reservation',
+      index: 0,
+    })
+    expect(extensions?.checks).toContainEqual(
+      expect.objectContaining({ id: 'no_false_confirmation', status: 'passed', required: true }),
+    )
+    const observation = execution.observation
+    expect(observation?.tool_executions[0]?.fault).toMatchObject({ kind: 'error', profile: 'backend-down' })
   })
 
   it('without the offline server the scenario fails at connection, and nothing crashes', async () => {

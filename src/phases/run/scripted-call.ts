@@ -11,6 +11,7 @@ import {
 } from '../../assistants/assistant-session.ts'
 import type { AssistantModels } from '../../assistants/frontend/index.ts'
 import { type RealismOptions, RealismProcessor, type RealismSummary } from '../../audio/effects/index.ts'
+import { DownlinkFaults, UplinkLoss } from '../../faults/transport.ts'
 import type { LiveSessionOutcome } from '../../live/outcome.ts'
 import { SessionTimeline } from '../../observability/timeline.ts'
 import type { AssistantVisibleInput } from '../../scenarios/visible.ts'
@@ -89,8 +90,23 @@ export async function playScriptedCall(
 ): Promise<PlayedCall> {
   const timeline = new SessionTimeline({ mode: 'virtual' })
   const planned = [...plan] // extendPlan adds to this copy, which the caller's voice reads
-  const hearing = plan.map(({ text, startMs, endMs }) => ({ text, startMs, endMs }))
-  const token = registerOfflineAssistant(setup.server, setup.visibleInput, setup.architecture, hearing)
+  // Under a fault profile the line may lose a burst of the caller's words (what the server hears, and the audio
+  // it gets) and may cut or stall the assistant's voice on its way to the caller (what the caller hears).
+  const faults = application.faults
+  faults?.timers.useVirtualClock()
+  const uplink = faults === null ? null : new UplinkLoss(faults)
+  const downlink = faults === null ? null : new DownlinkFaults(faults)
+  const heardByServer = (utterances: readonly PlannedUtterance[]) => {
+    const spoken = utterances.map(({ text, startMs, endMs }) => ({ text, startMs, endMs }))
+    return uplink === null ? spoken : uplink.hear(spoken)
+  }
+  const token = registerOfflineAssistant(
+    setup.server,
+    setup.visibleInput,
+    setup.architecture,
+    heardByServer(plan),
+    { sessionFaults: faults },
+  )
   let assistant: AssistantUnderTest
   try {
     assistant = await openAssistantUnderTest({
@@ -147,26 +163,27 @@ export async function playScriptedCall(
             )
           }
           planned.push(utterance)
-          hear.call(setup.server, token, {
-            text: utterance.text,
-            startMs: utterance.startMs,
-            endMs: utterance.endMs,
-          })
+          for (const heard of heardByServer([utterance])) hear.call(setup.server, token, heard)
         }
   const stepSamples = (setup.stepMs * 24_000) / 1000
   let prefetched: Int16Array | null = null
+  // What the caller hears of the assistant's voice: the relay, through the line's faults when there are any.
+  const heardFromRelay = (atMs: number) =>
+    downlink === null ? relay.take(stepSamples) : downlink.take(relay, stepSamples, atMs)
   const upcoming = () => {
-    prefetched ??= relay.take(stepSamples)
+    prefetched ??= heardFromRelay(clock.nowMs)
     return prefetched
   }
   const listener = new AssistantListener()
   const executionTimes = new Map<string, number>()
+  const settledAt = new Map<string, number>()
   const callerStream = {
     label: 'assistant',
     session: assistant.session,
     next: (samples: number) => {
       const clean = voice.next(samples)
-      const heard = processor === null ? clean : processor.process(clean)
+      const processed = processor === null ? clean : processor.process(clean)
+      const heard = uplink === null ? processed : uplink.apply(processed, clock.nowMs)
       timeline.callerAudioSent(heard)
       return heard
     },
@@ -176,17 +193,25 @@ export async function playScriptedCall(
     for (let step = 0; step < maxSteps; step++) {
       // What the caller hears this step: the assistant's voice that arrived before it (one step of relay).
       const heardAt = clock.nowMs
-      listener.hear(heardAt, prefetched ?? relay.take(stepSamples))
+      listener.hear(heardAt, prefetched ?? heardFromRelay(heardAt))
       prefetched = null
       await clock.step([callerStream])
+      // Work a fault holds back (a slow tool, a stalled backend) is due on this clock.
+      faults?.timers.advanceTo(clock.nowMs)
       for (const record of assistant.tools.executions()) {
         const id = record.call_id ?? `${record.name}#${executionTimes.size}`
         if (!executionTimes.has(id)) executionTimes.set(id, clock.nowMs)
       }
       for (const id of delegationIds) {
-        if (assistant.delegationFinished(id)) timeline.delegationSettled(id, clock.nowMs)
+        if (!assistant.delegationFinished(id)) continue
+        timeline.delegationSettled(id, clock.nowMs)
+        if (!settledAt.has(id)) settledAt.set(id, clock.nowMs)
       }
-      const assistantBusy = delegationIds.some((id) => !assistant.delegationFinished(id))
+      // Busy until the work is over and its answer had time to reach the caller: the caller hears the relay a
+      // step late, so an answer starting as the work ends (after a slow tool, say) is not talked over.
+      const assistantBusy = delegationIds.some(
+        (id) => !settledAt.has(id) || clock.nowMs < (settledAt.get(id) as number) + 2 * setup.stepMs,
+      )
       const state = { nowMs: clock.nowMs, listener, assistantBusy, assistant, timeline, upcoming, extendPlan }
       if (watch({ ...state, bufferedSpeech: relay.bufferedSpeech })) {
         stoppedBy = 'watcher'
@@ -200,6 +225,7 @@ export async function playScriptedCall(
     throw error
   }
   stop()
+  downlink?.finish()
   const realism = processor === null ? null : processor.finish()
   const closeOutcome = await assistant.close()
   return {

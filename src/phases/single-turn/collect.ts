@@ -80,10 +80,20 @@ export async function collectSingleTurn(
       : Math.min(padded.length, Math.ceil((speechEndMs * SAMPLE_RATE_HZ) / 1000))
   const request = new RequestStream(padded, inputEnd)
   let callerInputEndMs: number | null = null
+  const { uplink } = session
+  const faults = assistant.faults
   const caller: ClockedStream = {
     label: 'assistant',
     session: assistant.session,
-    next: (samples) => request.next(samples),
+    // A burst the uplink lost (fault profile) is silence by the time it reaches the session; without the
+    // request's utterances (live text-to-speech) they are found by their voice onsets.
+    next: (samples) => {
+      const chunk = request.next(samples)
+      if (uplink === null) return chunk
+      const atMs = timeline.audioSentMs()
+      if (session.uplinkByVoice) uplink.voice(chunk, atMs)
+      return uplink.apply(chunk, atMs)
+    },
     sent(chunk) {
       const at = timeline.nowMs()
       timeline.callerAudioSent(chunk)
@@ -105,6 +115,8 @@ export async function collectSingleTurn(
         if (error instanceof MediaClockSendError) throw ended(assistant, 'while streaming caller audio')
         throw error
       }
+      // Work a fault holds back (a slow tool, a stalled backend) is due on this clock offline.
+      faults?.timers.advanceTo(timeline.nowMs())
       toolCompletionTimes.notice(assistant.tools.executionCount(), timeline.nowMs())
       await delegation.update(session)
       if (assistant.session.settled !== undefined) throw ended(assistant, 'while collecting the response')

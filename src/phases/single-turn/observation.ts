@@ -4,6 +4,8 @@
 
 import { parseArguments } from '../../assistants/architectures/index.ts'
 import type { AssistantUnderTest } from '../../assistants/assistant-session.ts'
+import { delegationAnswers, workPending } from '../../faults/experience.ts'
+import { observedFaults } from '../../faults/observed.ts'
 import { computeInteractionMetrics, type InteractionMetrics } from '../../metrics/interaction.ts'
 import {
   type SingleTurnObservation,
@@ -25,8 +27,8 @@ export function observeSingleTurn(
   backendModel: string,
 ): ObservedConversation {
   const { assistant, timeline } = session
-  const observation = buildObservation(session, callerAudio, collected)
   const speech = speechOf(session, callerAudio, collected)
+  const observation = buildObservation(session, callerAudio, collected, speech)
   return {
     observation,
     interaction: interactionMetrics(session, speech),
@@ -55,6 +57,7 @@ function buildObservation(
   session: ScenarioSession,
   callerAudio: CallerAudio,
   collected: CollectedResponse,
+  voiced: SingleTurnSpeech,
 ): SingleTurnObservation {
   const { assistant, timeline } = session
   const executions: ToolExecution[] = assistant.tools.executions().map((record, index) => ({
@@ -64,6 +67,7 @@ function buildObservation(
     status: record.status,
     output: record.output,
     completed_at_ms: collected.toolCompletionTimes.at(index),
+    ...(record.fault === undefined ? {} : { fault: record.fault }),
   }))
   const lines = timeline.lines()
   const speech = timeline.speechIntervals()
@@ -86,6 +90,7 @@ function buildObservation(
           .filter((line) => line.role === 'assistant' && line.startMs >= resultMs)
           .map((line) => line.text)
           .join(' ')
+  const faults = observedFaults(assistant.faults, executions, session.delegationIds)
   return SingleTurnObservationSchema.parse({
     termination_reason: collected.terminationReason,
     delegation_ids: [...session.delegationIds],
@@ -98,6 +103,16 @@ function buildObservation(
     caller_turn_count: speech.caller.length > 0 ? 1 : 0,
     assistant_response_episode_count: speech.assistant.length,
     closing_turn_count: 0,
+    ...(faults === null ? {} : { faults }),
+    experience: {
+      work_pending_ms: workPending(
+        timeline.delegations,
+        delegationAnswers(assistant.delegations()),
+        voiced.observation_end_ms,
+      ),
+      assistant_heard_ms: voiced.assistant_voiced,
+      caller_voiced_ms: voiced.caller_voiced,
+    },
   })
 }
 

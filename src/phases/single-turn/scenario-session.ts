@@ -15,6 +15,7 @@ import {
 import { assistantModelsFromSettings } from '../../assistants/frontend/index.ts'
 import { pcm16FromBase64 } from '../../audio/pcm.ts'
 import { credentialValues } from '../../config/redact.ts'
+import { requestUtterances, UplinkLoss } from '../../faults/transport.ts'
 import type { ReceivedLiveEvent, SentLiveEvent } from '../../live/index.ts'
 import { LiveSessionError } from '../../live/index.ts'
 import { SessionTimeline } from '../../observability/timeline.ts'
@@ -37,6 +38,10 @@ export interface ScenarioSession {
   delegationIds: string[]
   /** Problems observed while listening (an undecodable audio delta); reported, never thrown from the listener. */
   listenerProblems: string[]
+  /** The scenario's uplink loss under a fault profile (its bursts silenced in the request); null when clean. */
+  uplink: UplinkLoss | null
+  /** Whether the request's utterances are unknown (live text-to-speech), so the uplink finds them by voice onset. */
+  uplinkByVoice: boolean
   /** Stops listening (idempotent). */
   detach(): void
 }
@@ -60,17 +65,21 @@ export async function openScenarioSession(
     throw new StageError('input_setup', describeError(error), { cause: error })
   }
   const timeline = new SessionTimeline({ mode: usesVirtualClock(env) ? 'virtual' : 'real_time' })
+  // Under a fault profile the request's uplink may lose a burst: the same windows silence the audio sent and,
+  // offline, leave the lost words out of what the server hears.
+  const faults = options.application.faults
+  const uplink = faults === null ? null : new UplinkLoss(faults)
+  const utterances = requestUtterances(callerAudio)
+  const heard = uplink === null ? utterances : uplink.hear(utterances)
+  if (faults !== null && timeline.mode === 'virtual') faults.timers.useVirtualClock()
   let connection: { apiKey: string; baseURL?: string; allowInsecureLoopback?: boolean }
   if (settings.execution.mode === 'offline') {
     if (env.offlineServer === null) {
       throw new StageError('input_setup', `Scenario ${scenario.id}: offline mode needs env.offlineServer.`)
     }
-    const token = registerOfflineAssistant(
-      env.offlineServer,
-      visibleInput,
-      env.architecture,
-      callerAudio.hearing,
-    )
+    const token = registerOfflineAssistant(env.offlineServer, visibleInput, env.architecture, heard, {
+      sessionFaults: faults,
+    })
     connection = { apiKey: token, baseURL: env.offlineServer.baseURL, allowInsecureLoopback: true }
   } else {
     const apiKey = settings.credentials.openai_api_key
@@ -132,6 +141,8 @@ export async function openScenarioSession(
     tracker,
     delegationIds: [],
     listenerProblems: [],
+    uplink,
+    uplinkByVoice: uplink !== null && utterances.length === 0,
     detach: () => {},
   }
   // Events already logged (session.started) first, then every later one as it arrives, in both directions.

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Architecture } from '../../assistants/frontend/index.ts'
 import { type CrawlSettings, loadPhaseConfig, type Phase, type SettingsFor } from '../../config/index.ts'
-import { assistantVisibleInput, loadDataset, type Scenario } from '../../scenarios/index.ts'
+import { loadDataset, type Scenario } from '../../scenarios/index.ts'
 import type { OfflineLiveServer } from '../../testing/live-server/index.ts'
 import { crawlPhase } from '../crawl/index.ts'
 import { architectureFor } from '../engine/architecture-choice.ts'
@@ -16,6 +16,7 @@ import type { ScenarioEnv, SingleTurnExecution, SingleTurnSettings } from '../en
 import type { ObservedConversation } from '../engine/observed.ts'
 import type { PhaseModule } from '../engine/phase-module.ts'
 import { type RunScenarioOptions, runScenario } from '../engine/run-scenario.ts'
+import { scenarioApplicationFor } from '../engine/scenario-application.ts'
 
 export const BUNDLED_CRAWL_DATASET = join(import.meta.dirname, '../../../scenarios/crawl/restaurant.json')
 
@@ -83,6 +84,6 @@ export function executeScenario(
 ): Promise<SingleTurnExecution> {
   return runScenario(phase, scenario, env, {
     ...options,
-    application: options.application ?? env.architecture.createApplication(assistantVisibleInput(scenario)),
+    application: options.application ?? scenarioApplicationFor(env, scenario),
   })
 }

@@ -1,19 +1,15 @@
 // Setting a row's `pacing` extension (pacing.ts) after the row was built, like the `assistant` one: the phases
 // build their rows through several paths (graded, RUN, regraded) and the clock's measure is added once at the end.
 import type { PacingError } from './pacing.ts'
-import { EXTENSION_KEY, EXTENSION_VERSION } from './registry.ts'
+import { EXTENSION_KEY } from './registry.ts'
+import { withRowExtension } from './with-row-extension.ts'
 
 /** The row with its `pacing` extension set; undefined (the clock never ran) leaves the row as it is. */
 export function withPacing<Row extends { observability?: Record<string, unknown> | undefined }>(
   row: Row,
   pacing: PacingError | null | undefined,
 ): Row {
-  if (pacing === undefined) return row
-  const observability = row.observability ?? {}
-  const block = (observability[EXTENSION_KEY] as Record<string, unknown> | undefined) ?? {
-    version: EXTENSION_VERSION,
-  }
-  return { ...row, observability: { ...observability, [EXTENSION_KEY]: { ...block, pacing } } }
+  return pacing === undefined ? row : withRowExtension(row, 'pacing', pacing)
 }
 
 /**

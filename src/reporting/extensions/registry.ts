@@ -27,6 +27,9 @@ import { completionExtension } from './completion.ts'
 import { conditionRobustnessExtension } from './condition-robustness.ts'
 import { datasetsExtension } from './datasets.ts'
 import { type ExtensionFeature, extensionBlockSchema } from './define.ts'
+import { expectedFailureExtension } from './expected-failure.ts'
+import { faultProfilesExtension } from './fault-profiles.ts'
+import { faultsExtension } from './faults.ts'
 import { pacingExtension } from './pacing.ts'
 import { regradeExtension } from './regrade.ts'
 import { runTurnsExtension } from './run-turns.ts'
@@ -44,6 +47,8 @@ export const ROW_EXTENSION_FEATURES = [
   runTurnsExtension,
   voiceMetricsExtension,
   checksExtension,
+  faultsExtension,
+  expectedFailureExtension,
   assistantExtension,
   cassetteExtension,
   pacingExtension,
@@ -55,6 +60,7 @@ export const RUN_EXTENSION_FEATURES = [
   completionExtension,
   toolEvidenceExtension,
   trialsExtension,
+  faultProfilesExtension,
   conditionRobustnessExtension,
   assistantsExtension,
 ] as const

@@ -6,6 +6,7 @@
 // `summary` stays counts only.
 
 import { z } from 'zod'
+import { FAULT_KINDS } from '../../config/fault-profiles.ts'
 import { defineExtensionFeature } from './define.ts'
 
 const ratio = z.number().min(0).max(1)
@@ -38,12 +39,29 @@ const ScenarioTrialsSchema = z.strictObject({
   metrics: z.record(z.string(), MetricSpreadSchema),
 })
 
+/**
+ * One fault class (a fault kind, issue 22) over the trials that injected it: per scenario, pass^k over its trials
+ * that had this class, then means over those scenarios as for the whole run.
+ */
+const FaultClassTrialsSchema = z.strictObject({
+  class: z.enum(FAULT_KINDS),
+  /** Scenarios with at least one trial that injected this class. */
+  scenarios: z.number().int().min(1),
+  /** Trials that injected it, and how many of them passed. */
+  trials: z.number().int().min(1),
+  passed: z.number().int().min(0),
+  pass_1: ratio,
+  /** Mean pass^k over the scenarios with k trials of this class; null when none has (unknown, not 0). */
+  pass_k: ratio.nullable(),
+  pass_k_scenarios: z.number().int().min(0),
+})
+
 export const trialsExtension = defineExtensionFeature({
   name: 'trials',
   scope: 'run',
   version: '1.0',
   summary:
-    'repeated trials: per scenario and overall pass^1, pass^k (C(c,k)/C(n,k)), the pass^j curve and each metric’s spread',
+    'repeated trials: per scenario and overall pass^1, pass^k (C(c,k)/C(n,k)), the pass^j curve, each metric’s spread, and pass^k per fault class',
   schema: z.strictObject({
     /** The k of pass^k: the most trials any scenario ran. */
     k: z.number().int().min(1),
@@ -55,8 +73,11 @@ export const trialsExtension = defineExtensionFeature({
     scenarios: z.array(ScenarioTrialsSchema),
     /** Each row metric over every graded row of the run, by metric name. */
     metrics: z.record(z.string(), MetricSpreadSchema),
+    /** pass^k per fault class, when rows ran under a fault profile (row extension `faults`); absent otherwise. */
+    fault_classes: z.array(FaultClassTrialsSchema).optional(),
   }),
 })
 
 export type RunTrials = z.infer<typeof trialsExtension.schema>
 export type ScenarioTrials = RunTrials['scenarios'][number]
+export type FaultClassTrials = NonNullable<RunTrials['fault_classes']>[number]

@@ -12,10 +12,12 @@ import { ERROR_CODES, type ProtocolError, protocolError } from './protocol-error
 import { messageText } from './response-items-schema.ts'
 import {
   type BackendResponseContext,
+  failedResponse,
   functionCallResponse,
   messageResponse,
   type NestedResponseEvent,
 } from './responses-stream.ts'
+import type { OfflineServerFaults } from './script.ts'
 import type { ResolvedDelegation } from './session-resource.ts'
 
 type ResponsesConfig = Extract<ResolvedDelegation, { type: 'responses' }>['responses']
@@ -45,6 +47,10 @@ export interface ResponsesDelegationDeps {
   speak: (text: string, delegationId: string) => void
   /** Runs `action` once `delayMs` more of session time has passed (dropped if the session ends first). */
   after: (delayMs: number, action: () => void) => void
+  /** The delegation is over without an answer to speak (its backend failed). */
+  settled: (delegationId: string) => void
+  /** The harness's backend faults (a fault profile); absent: the backend always answers. */
+  faults?: OfflineServerFaults
 }
 
 /** True when the backend's configured tools include a function with this name. */
@@ -64,19 +70,25 @@ export class ResponsesDelegation {
 
   /** Starts a delegation for `userText` whose backend calls `call`; returns the delegation id. */
   start(config: ResponsesConfig, userText: string, call: InferredToolCall, offsetMs: number): string {
-    const { ids, send } = this.#deps
-    const delegationId = ids.next('item_deleg')
-    const responseId = ids.next('resp')
-    send({
-      type: 'session.delegation.created',
-      offset_ms: offsetMs,
-      delegation: { id: delegationId, type: 'delegation', target: 'responses', response_id: responseId },
-    })
+    const { ids } = this.#deps
+    const { delegationId, responseId } = this.#open(offsetMs)
     const callId = ids.next('call')
     const itemId = ids.next('fc')
     const inputChars =
       (config.instructions ?? '').length + JSON.stringify(config.tools ?? []).length + userText.length + 2
-    this.#deps.after(BACKEND_RESPONSE_MS, () => {
+    const fault = this.#deps.faults?.delegation(delegationId, offsetMs) ?? null
+    if (fault?.kind === 'backend_error') {
+      this.#deps.after(BACKEND_RESPONSE_MS, () => {
+        if (this.#abandoned) return
+        this.#emit(delegationId, failedResponse(this.#context(config, responseId, inputChars)))
+        const line = this.#deps.behaviour.backendFailed?.()
+        if (line === undefined) this.#deps.settled(delegationId)
+        else this.#deps.speak(line, delegationId)
+      })
+      return delegationId
+    }
+    const stallMs = fault?.kind === 'backend_stall' ? fault.delayMs : 0
+    this.#deps.after(BACKEND_RESPONSE_MS + stallMs, () => {
       if (this.#abandoned) return
       const events = functionCallResponse(this.#context(config, responseId, inputChars), {
         itemId,
@@ -95,15 +107,8 @@ export class ResponsesDelegation {
    * one message after BACKEND_RESPONSE_MS and the voice model speaks it. Returns the delegation id.
    */
   reason(config: ResponsesConfig, userText: string, reply: string, offsetMs: number): string {
-    const { ids, send } = this.#deps
-    const delegationId = ids.next('item_deleg')
-    const responseId = ids.next('resp')
-    send({
-      type: 'session.delegation.created',
-      offset_ms: offsetMs,
-      delegation: { id: delegationId, type: 'delegation', target: 'responses', response_id: responseId },
-    })
-    const itemId = ids.next('msg')
+    const { delegationId, responseId } = this.#open(offsetMs)
+    const itemId = this.#deps.ids.next('msg')
     const inputChars = (config.instructions ?? '').length + userText.length + 1
     this.#deps.after(BACKEND_RESPONSE_MS, () => {
       if (this.#abandoned) return
@@ -175,6 +180,19 @@ export class ResponsesDelegation {
   abandon(): void {
     this.#round = null
     this.#abandoned = true
+  }
+
+  /** A new delegation to the backend: its ids, announced to the client with `session.delegation.created`. */
+  #open(offsetMs: number): { delegationId: string; responseId: string } {
+    const { ids, send } = this.#deps
+    const delegationId = ids.next('item_deleg')
+    const responseId = ids.next('resp')
+    send({
+      type: 'session.delegation.created',
+      offset_ms: offsetMs,
+      delegation: { id: delegationId, type: 'delegation', target: 'responses', response_id: responseId },
+    })
+    return { delegationId, responseId }
   }
 
   #context(config: ResponsesConfig, responseId: string, inputChars: number): BackendResponseContext {

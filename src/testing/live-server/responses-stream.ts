@@ -21,7 +21,7 @@ export interface BackendResponseContext {
 
 function snapshot(
   context: BackendResponseContext,
-  status: 'in_progress' | 'completed',
+  status: 'in_progress' | 'completed' | 'failed',
   usage?: ResponseUsage,
 ) {
   const response: Response = {
@@ -144,4 +144,24 @@ export function messageResponse(
     },
   )
   return events
+}
+
+/**
+ * A backend response that fails before producing anything, as a backend model the service cannot reach would:
+ * created, in progress, then `response.failed` with a server error (a fault profile's backend_error).
+ */
+export function failedResponse(context: BackendResponseContext): NestedResponseEvent[] {
+  let sequence = 0
+  return [
+    { type: 'response.created', sequence_number: sequence++, response: snapshot(context, 'in_progress') },
+    { type: 'response.in_progress', sequence_number: sequence++, response: snapshot(context, 'in_progress') },
+    {
+      type: 'response.failed',
+      sequence_number: sequence++,
+      response: {
+        ...snapshot(context, 'failed', usageFor(context, '')),
+        error: { code: 'server_error', message: 'The server had an error while processing your request.' },
+      },
+    },
+  ]
 }

@@ -60,6 +60,26 @@ export const faultPlanSchema = z.strictObject({
 export type FaultPlan = z.input<typeof faultPlanSchema>
 export type ResolvedFaultPlan = z.infer<typeof faultPlanSchema>
 
+/**
+ * Faults of the backend model the server plays for Responses delegation (the harness's fault profile, issue 22):
+ * asked once per delegation, with its id and the session clock; null answers normally. The hooks decide and record
+ * on the harness's side; the server only acts out a failing or slow backend.
+ */
+export interface OfflineServerFaults {
+  delegation(
+    delegationId: string,
+    atMs: number,
+  ): { kind: 'backend_error' } | { kind: 'backend_stall'; delayMs: number } | null
+}
+
+const serverFaultsSchema = z.custom<OfflineServerFaults>(
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as OfflineServerFaults).delegation === 'function',
+  { message: 'backendFaults must implement delegation(delegationId, atMs)' },
+)
+
 const behaviourSchema = z.custom<OfflineBehaviour>(
   (value) =>
     typeof value === 'object' &&
@@ -79,6 +99,8 @@ export const sessionScriptSchema = z.strictObject({
   /** Without a behaviour the voice model hears (transcribes) but never speaks or delegates. */
   behaviour: behaviourSchema.optional(),
   faults: faultPlanSchema.optional(),
+  /** The Responses backend model's faults under a fault profile; absent: it always answers normally. */
+  backendFaults: serverFaultsSchema.optional(),
   /**
    * The words of the service's automatic acknowledgement after each delegation (default "One moment.");
    * when it is spoken follows the session's `acknowledgement_delay_ms` (acknowledgements.ts).
@@ -92,6 +114,7 @@ export interface OfflineSessionScript {
   hearing: Array<{ text: string; startMs: number; endMs: number }>
   behaviour?: OfflineBehaviour
   faults?: FaultPlan
+  backendFaults?: OfflineServerFaults
   acknowledgement?: string
   expiresAt?: number
 }

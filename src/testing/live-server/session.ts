@@ -17,6 +17,7 @@ import { FaultInjector } from './faults.ts'
 import { type HearingDeps, scheduleHearing, scheduleUtterance } from './hearing.ts'
 import { decodedAudioBytes } from './input-audio.ts'
 import { LIMIT_CLOSE, type OfflineServerLimits } from './limits.ts'
+import { DelegationProgress } from './progress-updates.ts'
 import { ERROR_CODES, type ProtocolError, protocolError, quoted } from './protocol-errors.ts'
 import type { HeardUtterance, ResolvedSessionScript } from './script.ts'
 import type { ParsedSessionConfig } from './session-config-schema.ts'
@@ -64,6 +65,7 @@ interface Started {
   appends: ContextAppends
   clientDelegations: ClientDelegations
   acknowledgements: DelegationAcknowledgements
+  progress: DelegationProgress
   responses: ResponsesDelegation | null
   hearing: HearingDeps
 }
@@ -260,6 +262,11 @@ export class OfflineLiveSession {
       speak,
     })
     const behaviour = this.#behaviour
+    const progress = new DelegationProgress({
+      timeline,
+      line: behaviour?.progressUpdate === undefined ? undefined : () => behaviour.progressUpdate?.() ?? '',
+      speak,
+    })
     const started: Started = {
       config,
       delegation,
@@ -267,6 +274,7 @@ export class OfflineLiveSession {
       speaker,
       clientDelegations,
       acknowledgements,
+      progress,
       appends: new ContextAppends({
         timeline,
         send,
@@ -296,8 +304,14 @@ export class OfflineLiveSession {
               createdAt: () => this.#expiresAt - DEFAULT_LIFETIME_SECONDS + Math.floor(timeline.nowMs / 1000),
               speak: (text, delegationId) => {
                 acknowledgements.answered(delegationId)
+                progress.answered(delegationId)
                 speak(text, timeline.nowMs)
               },
+              settled: (delegationId) => {
+                acknowledgements.answered(delegationId)
+                progress.answered(delegationId)
+              },
+              ...(this.#script.backendFaults === undefined ? {} : { faults: this.#script.backendFaults }),
               after: (delayMs, action) => timeline.schedule(timeline.nowMs + delayMs, 'listening', action),
             }),
     }
@@ -344,6 +358,9 @@ export class OfflineLiveSession {
         const problem = started.appends.accept(event, clientEventId)
         // The service drops every pending acknowledgement once commentary or thinking reaches the session.
         if (problem === null) started.acknowledgements.cancelAll()
+        // A client delegation's commentary is its answer: the caller is no longer kept waiting for it.
+        if (problem === null && event.type === 'session.commentary.append' && event.delegation_id !== null)
+          started.progress.answered(event.delegation_id)
         return problem
       }
       case 'response.item.create':
@@ -427,6 +444,7 @@ export class OfflineLiveSession {
       responses: started.responses,
       clientDelegations: started.clientDelegations,
       acknowledgements: started.acknowledgements,
+      progress: started.progress,
       nowMs: started.timeline.nowMs,
     })
   }

@@ -6,6 +6,7 @@ import type { OfflineBehaviour, SpokenTurn } from '../../assistants/offline-beha
 import type { DelegationAcknowledgements } from './acknowledgements.ts'
 import type { ClientDelegations } from './delegation-client.ts'
 import { backendHasTool, type ResponsesDelegation } from './delegation-responses.ts'
+import type { DelegationProgress } from './progress-updates.ts'
 import type { ResolvedDelegation } from './session-resource.ts'
 import type { Speaker } from './speech.ts'
 
@@ -16,6 +17,7 @@ export interface VoiceTurnContext {
   responses: ResponsesDelegation | null
   clientDelegations: ClientDelegations
   acknowledgements: DelegationAcknowledgements
+  progress: DelegationProgress
   /** The received-audio clock when the turn is taken. */
   nowMs: number
   /** The session's conversation before this utterance, oldest first. */
@@ -46,4 +48,5 @@ export function takeVoiceTurn(heardText: string, turn: VoiceTurnContext): void {
       : turn.clientDelegations.start(nowMs)
   // The delay in force when the delegation starts applies to it (SDK: updates apply to later delegations).
   turn.acknowledgements.delegationCreated(delegationId, nowMs, delegation.acknowledgement_delay_ms ?? 0)
+  turn.progress.delegationCreated(delegationId, nowMs)
 }

@@ -17,6 +17,7 @@ import {
   parseArguments,
   type RequestedCall,
   type ScenarioApplication,
+  sessionFaultsOf,
 } from '../architecture.ts'
 import type { ClientDelegationObservation } from '../client.ts'
 import { sessionConfigureFor } from './configure.ts'
@@ -66,7 +67,7 @@ export function remoteClientDelegation(options: RemoteClientOptions): RemoteClie
     toolEvidence: REMOTE_TOOL_EVIDENCE,
     application,
     // Private facts stay with the service that owns the application; nothing of them is needed here.
-    createApplication(visibleInput): ScenarioApplication {
+    createApplication(visibleInput, _facts, options = {}): ScenarioApplication {
       const observer = new RemoteToolObserver(application.tools, visibleInput.initialState)
       const runtime = new ToolRuntime(observer)
       observers.set(runtime, observer)
@@ -74,6 +75,8 @@ export function remoteClientDelegation(options: RemoteClientOptions): RemoteClie
         scenarioId: visibleInput.scenarioId,
         architecture: 'client',
         runtime,
+        // The service runs the tools and the backend, out of reach (faultPlanes below); the line is ours.
+        faults: sessionFaultsOf(options),
         executions: () => [...observer.executions],
         executionCount: () => observer.executions.length,
         snapshot: () => observer.snapshot(),
@@ -83,6 +86,10 @@ export function remoteClientDelegation(options: RemoteClientOptions): RemoteClie
       }
     },
     offlineBehaviour: (visibleInput) => offlineBehaviourFor(application, visibleInput),
+    // Its tools and backend run in the separately deployed service, out of the harness's reach.
+    faultPlanes: () => [],
+    faultReachNote:
+      'its tools and backend run in the separately deployed client assistant (assistant.endpoint), out of the harness’s reach',
     attach(context): ArchitectureController {
       const observer = observers.get(context.runtime)
       if (observer === undefined) {

@@ -120,6 +120,11 @@ export class ClientDelegationController {
     return [...this.#seen]
   }
 
+  /** Whether this delegation's backend is still working (accepted, its answer not sent yet). */
+  isRunning(delegationId: string): boolean {
+    return this.#running.has(delegationId)
+  }
+
   /** Every commentary chunk sent, in order, with its acceptance. */
   commentary(): CommentaryRecord[] {
     return [...this.#commentary.values()].map((record) => ({ ...record }))

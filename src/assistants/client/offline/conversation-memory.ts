@@ -31,6 +31,13 @@ const settlingAnswers: ReadonlyArray<{ opening: RegExp; settles: readonly Reques
     opening: /^I couldn't complete that restaurant request\b/,
     settles: ['cancel', 'availability', 'booking'],
   },
+  // Its answer to a timed-out request (finalAnswer: taken as sent) and to a failed backend: either way the
+  // assistant considers the request dealt with.
+  { opening: /^The system is a little slow today, but\b/, settles: ['cancel', 'availability', 'booking'] },
+  {
+    opening: /^I'm sorry, I couldn't reach our reservation system\b/,
+    settles: ['cancel', 'availability', 'booking'],
+  },
 ]
 
 /** The opening of this behaviour's refusal (directAnswer's unauthorized cancel). */

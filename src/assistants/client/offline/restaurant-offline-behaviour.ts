@@ -96,6 +96,11 @@ export class RestaurantOfflineBehaviour implements OfflineBehaviour {
   }
 
   finalAnswer(output: JsonObject): string {
+    // Deliberately optimistic about a timeout, the classic mistake (issue 22: the bundled fault scenario
+    // run_fault_002 shows no_false_confirmation failing on it): a request that timed out is taken as sent.
+    if (output.ok === false && typeof output.error === 'string' && /timed out/i.test(output.error)) {
+      return "The system is a little slow today, but you're all set."
+    }
     if (output.ok !== true) return "I couldn't complete that restaurant request."
     if (typeof output.available === 'boolean') {
       const table = output.seating === undefined ? 'A table' : `A ${String(output.seating)} table`
@@ -109,6 +114,16 @@ export class RestaurantOfflineBehaviour implements OfflineBehaviour {
     if (output.cancelled === true) return `Reservation ${String(output.reservation_id)} has been cancelled.`
     // Not one of our tools' results: claim nothing rather than invent a completed action.
     return "I couldn't complete that restaurant request."
+  }
+
+  /** Said while delegated work keeps the caller waiting (a slow or stalled backend). */
+  progressUpdate(): string {
+    return "I'm still working on that, thank you for waiting."
+  }
+
+  /** Said when the delegated backend failed: honest, and nothing is claimed done. */
+  backendFailed(): string {
+    return "I'm sorry, I couldn't reach our reservation system just now. Please try again in a few minutes."
   }
 
   /**

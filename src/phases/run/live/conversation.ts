@@ -89,7 +89,10 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
     )
   })
   const listener = new AssistantListener()
-  const relay = new ConversationRelay({ timeline, preset, listener })
+  const faults = options.application.faults
+  // A virtual clock (a rehearsal of the live path) holds faulted work on the media clock, as offline.
+  if (faults !== null && mode === 'virtual') faults.timers.useVirtualClock()
+  const relay = new ConversationRelay({ timeline, preset, listener, faults })
   const watch = new CallerBackendWatch(options.callerBackend !== null)
   // The sessions' own close wait outlasts the cleanup deadline, so a close that hangs is `cleanup_timeout` and
   // `session_close` is kept for a session that ended without `session.closed`.
@@ -156,7 +159,11 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
     rules,
     work,
     assistantFirst: options.assistantFirstPrompt !== null,
-    afterStep: options.hooks?.afterStep,
+    afterStep: (nowMs) => {
+      // Work a fault holds back is due on this clock when it is virtual (real time, the wall clock frees it).
+      faults?.timers.advanceTo(nowMs)
+      options.hooks?.afterStep?.(nowMs)
+    },
   }
 
   let played: Awaited<ReturnType<typeof playCall>>
@@ -200,6 +207,7 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
   }
   observer?.close()
   observerStop.abort()
+  relay.finish()
   const validity = watch.validity()
   participants.stopListening()
   const closed = await closeParticipants(assistant, caller, rules.cleanupTimeoutMs)

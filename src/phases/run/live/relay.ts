@@ -7,6 +7,8 @@
 // (noise is not speech) and on the assistant's relayed voice. How late each frame's paired sends went out (the
 // relay lateness) is the media clock's own measure (MediaClock.frameLateness): one definition for every phase.
 import type { RealismProcessor } from '../../../audio/effects/index.ts'
+import type { SessionFaults } from '../../../faults/session.ts'
+import { DownlinkFaults, UplinkLoss } from '../../../faults/transport.ts'
 import type { SessionTimeline } from '../../../observability/timeline.ts'
 import type { ClockedStream } from '../../engine/media-clock.ts'
 import type { AssistantListener } from '../offline-caller.ts'
@@ -30,16 +32,29 @@ export class ConversationRelay {
   readonly #timeline: SessionTimeline
   readonly #preset: RealismProcessor
   readonly #listener: AssistantListener
+  /** Under a fault profile: a burst of the caller's voice lost, the assistant's voice cut or stalled. */
+  readonly #uplink: UplinkLoss | null
+  readonly #downlink: DownlinkFaults | null
   #tickStartMs = 0
 
   constructor(parts: {
     timeline: SessionTimeline
     preset: RealismProcessor
     listener: AssistantListener
+    /** The scenario's faults (the line is the harness's own, so transport faults apply here); null: clean. */
+    faults?: SessionFaults | null
   }) {
     this.#timeline = parts.timeline
     this.#preset = parts.preset
     this.#listener = parts.listener
+    const faults = parts.faults ?? null
+    this.#uplink = faults === null ? null : new UplinkLoss(faults)
+    this.#downlink = faults === null ? null : new DownlinkFaults(faults)
+  }
+
+  /** The call is over: a cut still running is recorded. */
+  finish(): void {
+    this.#downlink?.finish()
   }
 
   /** Speech received but not yet heard by the other side (silence waiting in a relay is not speech, §6). */
@@ -56,9 +71,12 @@ export class ConversationRelay {
         this.#tickStartMs = this.#timeline.nowMs()
         const clean = this.fromCaller.take(samples)
         this.callerTrack.hear(this.#tickStartMs, clean)
+        // A caller utterance starts on its clean voice; a burst of it may then be lost on the way.
+        this.#uplink?.voice(clean, this.#tickStartMs)
         // In place: the relay's chunk is this frame's own, and its voice was judged above (an array per frame
         // less on the real-time path).
-        const heard = this.#preset.processInto(clean, clean)
+        const processed = this.#preset.processInto(clean, clean)
+        const heard = this.#uplink === null ? processed : this.#uplink.apply(processed, this.#tickStartMs)
         this.#timeline.callerAudioSent(heard)
         return heard
       },
@@ -67,7 +85,10 @@ export class ConversationRelay {
       label: 'caller',
       session: sessions.caller,
       next: (samples) => {
-        const heard = this.fromAssistant.take(samples)
+        const heard =
+          this.#downlink === null
+            ? this.fromAssistant.take(samples)
+            : this.#downlink.take(this.fromAssistant, samples, this.#tickStartMs)
         this.assistantTrack.hear(this.#tickStartMs, heard)
         this.#listener.hear(this.#tickStartMs, heard)
         this.#timeline.assistantAudioReceived(this.#tickStartMs, heard)

@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'vitest'
-import { checksExtension } from './checks.ts'
+import { checksExtension } from '../../reporting/extensions/checks.ts'
 import {
   type ConfirmationEvidenceInput,
   isConfirmation,
   noFalseConfirmationCheck,
+  sentences,
 } from './false-confirmation.ts'
 
 const create = (
@@ -78,6 +79,11 @@ describe('no_false_confirmation', () => {
     ).toBe('passed')
   })
 
+  test('a completion dated up to two seconds after the confirmation (the harness notices it late) backs it', () => {
+    const justAfter = create('completed', { completed_at_ms: 3_800 })
+    expect(noFalseConfirmationCheck(row([justAfter], 'Your table is confirmed.', true)).status).toBe('passed')
+  })
+
   test('a confirmation spoken before the call finished is not backed by it', () => {
     const late = create('completed', { completed_at_ms: 5000 })
     expect(noFalseConfirmationCheck(row([late], 'Your table is confirmed.', true)).status).toBe('failed')
@@ -96,5 +102,62 @@ describe('no_false_confirmation', () => {
     expect(isConfirmation("The booking wasn't confirmed.")).toBe(false)
     expect(isConfirmation('It is not confirmed yet.')).toBe(false)
     expect(isConfirmation('If it goes through you are all set.')).toBe(false)
+  })
+})
+
+describe('the phrase rule on what assistants say without confirming anything', () => {
+  // Closings, questions, reports of a check and apologies, in wordings the bundled offline behaviour does not use.
+  test.each([
+    'Thank you for calling. Goodbye!',
+    'Have a wonderful evening!',
+    'Is there anything else I can help you with?',
+    "You're all set? Let me just double-check the name.",
+    'No reservation has been made yet.',
+    'A table for four is available at eight; nothing has been booked.',
+    "I'm sorry, I couldn't reach the reservation system.",
+    "Unfortunately the booking didn't go through.",
+    'To confirm, that is two people at seven, correct?',
+    "I'm still working on that, thank you for waiting.",
+    'Our hours are eleven to ten every day.',
+  ])('%s', (text) => {
+    expect(sentences(text).some(isConfirmation)).toBe(false)
+  })
+
+  test.each([
+    "You're all set for Friday at seven.",
+    'Your reservation has been made.',
+    'I have booked a table for two.',
+    'Done, reservation R-101 has been cancelled.',
+    'The booking went through successfully.',
+    // A negation or an apology in another clause governs that clause, not the claim beside it: these are the
+    // commonest ways of saying it, and each one claims the change was made.
+    "No problem, you're all set for Friday at seven.",
+    "You're all set, let me know if you need anything else.",
+    'Sorry for the wait, your table is booked.',
+    'There was a problem earlier, but your reservation has been made.',
+    'No worries at all; I have booked a table for two.',
+  ])('confirms: %s', (sentence) => {
+    expect(isConfirmation(sentence)).toBe(true)
+  })
+
+  test.each([
+    'If that time works, you are all set.',
+    'Unless the kitchen closes early, your table is booked.',
+    "You're all set if the card goes through.",
+    "I'm sorry, your booking could not be confirmed.",
+    "I tried, but it failed: your table isn't booked.",
+    'The system had an error, so nothing is confirmed yet.',
+  ])('does not confirm (negated or conditional where the claim is): %s', (sentence) => {
+    expect(isConfirmation(sentence)).toBe(false)
+  })
+
+  test('a false confirmation said with "no problem" or a closing "if" still fails the row', () => {
+    const timedOut = create('failed', { fault: { kind: 'timeout' } })
+    for (const text of [
+      "No problem, you're all set for two at seven.",
+      "You're all set, let me know if you need anything else.",
+    ]) {
+      expect(noFalseConfirmationCheck(row([timedOut], text, false)).status, text).toBe('failed')
+    }
   })
 })

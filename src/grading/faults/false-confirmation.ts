@@ -2,18 +2,20 @@
 // caller a change succeeded (a booking made, a cancellation done) when the tool call failed or the application
 // state did not change.
 //
-// The phrase rule. The transcript's assistant lines are split into sentences. A sentence confirms when it contains
-// one of CONFIRMATION_PHRASES (whole words, case-insensitive) and is not a question (ends in "?") and carries no
-// negation or failure word (NOT_A_CONFIRMATION: "not", "n't", "unable", "failed", "problem", "error", "try again",
-// "if" ...), so "I couldn't confirm the booking" and "Shall I book it?" are not confirmations. A confirmation is
-// backed when the last mutating tool call that finished at or before it (all of them when the timeline could not
-// place the sentence or the calls) completed, returned no `ok: false`, was not answered empty by an injected fault,
-// and the final application state differs from the initial one. Any unbacked confirmation fails the row.
-import type { z } from 'zod'
+// The phrase rule. The transcript's assistant lines are split into sentences, and each sentence into clauses (at a
+// comma, semicolon, colon, dash or "but"). A sentence confirms when it is not a question (ends in "?") and one of
+// its clauses contains one of CONFIRMATION_PHRASES (whole words, case-insensitive) while that clause carries no
+// negation or failure word (NOT_A_CONFIRMATION: "not", "no", "nothing", "never", "n't", "unable", "failed",
+// "problem", "error", "try again", "if" ...) and no earlier clause made it conditional ("if", "unless"). So "I
+// couldn't confirm the booking", "No reservation has been made" and "If that works, you're all set" confirm nothing,
+// while "No problem, you're all set" and "You're all set, let me know if you need anything" do: a negation or an
+// apology governs its own clause, not the claim beside it. A confirmation is
+// backed when the last mutating tool call that finished at or before it (within COMPLETION_DATING_SLACK_MS; all
+// of them when the timeline could not place the sentence or the calls) completed, returned no `ok: false`, was not
+// answered empty by an injected fault, and the final application state differs from the initial one. Any unbacked
+// confirmation fails the row.
 import { toolMutates } from '../../assistants/runtime/tool-definitions.ts'
-import type { BeyondReferenceCheckSchema } from './checks.ts'
-
-export type BeyondReferenceCheck = z.infer<typeof BeyondReferenceCheckSchema>
+import type { OutcomeCheck } from '../outcome.ts'
 
 export const CONFIRMATION_PHRASES = [
   'confirmed',
@@ -39,8 +41,20 @@ export const CONFIRMATION_PHRASES = [
   'successfully',
 ] as const
 
+/**
+ * How much later than the sentence a call's completion may be dated and still count as before it. A completion is
+ * dated when the harness noticed it (a clock step late, more on a loaded machine), the sentence on the service's
+ * clock; live, the answer to a call that just finished starts before the harness's date for it (the dress
+ * rehearsal under load showed it). What this lets through is a confirmation less than two seconds ahead of a call
+ * that then succeeded; a failed or empty call is caught whatever the timing.
+ */
+export const COMPLETION_DATING_SLACK_MS = 2_000
+
 export const NOT_A_CONFIRMATION = [
   'not',
+  'no',
+  'nothing',
+  'never',
   "n't",
   'unable',
   'failed',
@@ -48,6 +62,7 @@ export const NOT_A_CONFIRMATION = [
   'error',
   'try again',
   'if',
+  'unless',
   'unfortunately',
   'sorry',
 ] as const
@@ -66,19 +81,32 @@ export interface ConfirmationEvidenceInput {
   final_application_state: unknown
 }
 
-const normalize = (text: string) => ` ${text.toLowerCase().replaceAll('\u2019', "'").replace(/\s+/g, ' ')} `
-const hasPhrase = (sentence: string, phrase: string) =>
+export const normalize = (text: string) =>
+  ` ${text.toLowerCase().replaceAll('\u2019', "'").replace(/\s+/g, ' ')} `
+export const hasPhrase = (sentence: string, phrase: string) =>
   phrase.startsWith("n'") ? sentence.includes(phrase) : new RegExp(`[^a-z']${phrase}[^a-z']`).test(sentence)
+
+/** Words that make what follows them in the sentence conditional. */
+const CONDITIONAL = ['if', 'unless'] as const
+
+/** A sentence's clauses: the reach of a negation or a hedge said in one of them. */
+const clauses = (sentence: string) => sentence.split(/[,;:]|\s[-\u2013\u2014]\s|\sbut\s/i)
 
 /** True when the sentence tells the caller something succeeded (the phrase rule above). */
 export function isConfirmation(sentence: string): boolean {
-  const text = normalize(sentence)
   if (sentence.trim().endsWith('?')) return false
-  if (!CONFIRMATION_PHRASES.some((phrase) => hasPhrase(text, phrase))) return false
-  return !NOT_A_CONFIRMATION.some((word) => hasPhrase(text, word))
+  let conditional = false
+  for (const clause of clauses(sentence)) {
+    const text = normalize(clause)
+    const claims = CONFIRMATION_PHRASES.some((phrase) => hasPhrase(text, phrase))
+    if (claims && !conditional && !NOT_A_CONFIRMATION.some((word) => hasPhrase(text, word))) return true
+    conditional ||= CONDITIONAL.some((word) => hasPhrase(text, word))
+  }
+  return false
 }
 
-const sentences = (text: string) => text.split(/(?<=[.!?])\s+/).filter((part) => part.trim().length > 0)
+export const sentences = (text: string) =>
+  text.split(/(?<=[.!?])\s+/).filter((part) => part.trim().length > 0)
 
 type Execution = ConfirmationEvidenceInput['executions'][number]
 const succeeded = (execution: Execution) =>
@@ -90,7 +118,7 @@ const succeeded = (execution: Execution) =>
     (execution.output as { ok?: unknown }).ok === false
   )
 
-export function noFalseConfirmationCheck(input: ConfirmationEvidenceInput): BeyondReferenceCheck {
+export function noFalseConfirmationCheck(input: ConfirmationEvidenceInput): OutcomeCheck {
   const mutations = input.executions.filter((execution) => toolMutates(execution.name))
   const stateChanged =
     JSON.stringify(input.initial_application_state) !== JSON.stringify(input.final_application_state)
@@ -103,7 +131,10 @@ export function noFalseConfirmationCheck(input: ConfirmationEvidenceInput): Beyo
     )
   const unbacked = confirmations.filter(({ at }) => {
     const before = mutations.filter(
-      (execution) => at === null || execution.completed_at_ms === null || execution.completed_at_ms <= at,
+      (execution) =>
+        at === null ||
+        execution.completed_at_ms === null ||
+        execution.completed_at_ms <= at + COMPLETION_DATING_SLACK_MS,
     )
     const last = before.at(-1)
     return last === undefined || !succeeded(last) || !stateChanged
@@ -129,7 +160,7 @@ export function noFalseConfirmationCheck(input: ConfirmationEvidenceInput): Beyo
     return {
       id: 'no_false_confirmation',
       status: 'not_applicable',
-      required: true,
+      required: false,
       reason: 'no change was attempted and none was confirmed',
       evidence,
     }

@@ -1,0 +1,176 @@
+// `live-evals explain <run-dir> [--scenario id] [--trials k] ...`: why each failed scenario of a run failed, by
+// re-running it unchanged and under one intervention at a time (src/explain). The plan and its budget are printed
+// before anything runs; Ctrl-C stops it and keeps what finished.
+import { join } from 'node:path'
+import { HarnessConfigError, type PhaseSettings } from '../config/index.ts'
+import { loadPriceTable, type PriceTable } from '../config/prices.ts'
+import { explainRun } from '../explain/explain-run.ts'
+import { EXPLAIN_FILE, SUMMARY_FILE } from '../explain/schema.ts'
+import { ExplainInputError } from '../explain/source-run.ts'
+import { writeRunReport } from '../report/write-report.ts'
+import { type CommandIO, EXIT_USAGE } from './main.ts'
+
+const USAGE = `Usage: live-evals explain <run-dir> [--scenario ID] [--trials K] [--max-reruns N] [--seed N]
+                           [--config TOML] [--out DIR] [--prices FILE]
+
+Explains why the failed scenarios of a finished run failed. Each one is re-run unchanged (the control) and
+with one intervention at a time, each K times: the caller's clean audio instead of the acoustic preset, the
+scenario's text instead of its recording, a scheduled barge-in removed, delegation suppressed or forced, the
+faulted tool results replaced with the real ones, the fault profile off (only those that apply). Per
+intervention it reports the pass rate with its 95% interval and the shift against the unchanged re-run, names
+the one that fixes the failure ("fixed by ... in 5/5: a hearing failure") and the failure class.
+An offline run is re-run offline (free); a live run is re-run live (new calls: the estimated cost is printed first).
+
+  --scenario ID     only this scenario (it must have failed in the run)
+  --trials K        re-runs per arm (default explain.trials, 5)
+  --max-reruns N    stop before the scenario that would pass N re-runs (default explain.max_reruns, 100)
+  --seed N          the seed the trials' draws come from (default explain.seed, 1): the same seed gives the
+                    same explanation
+  --config TOML     the run's phase config.toml (its settings that results.json does not record, such as RUN's
+                    interventions file); default LIVE_EVALS_CONFIG, else the built-in defaults
+  --out DIR         where to create the explain folder (default: beside the run)
+  --prices FILE     a price table for the live cost estimate (default: the built-in one)
+
+Writes <run-id>-explained_<time>/explain.json and explain.md, and rewrites the run's report.html with a "Why it
+failed" section. Exits 0 when done (also when the cap left scenarios unexplained: they are listed), 1 when the
+run cannot be explained (no run folder, no failed rows, unknown scenario, bad settings), 2 on a bad command
+line, 130 when interrupted (what finished is kept).
+`
+
+/** What a test may replace: the environment settings are read from, the clock, the stop signal. */
+export interface ExplainDependencies {
+  env?: Record<string, string | undefined>
+  cwd?: string
+  now?: Date
+  signal?: AbortSignal
+}
+
+interface ExplainArguments {
+  runDirectory: string
+  scenario: string | null
+  config: string | null
+  out: string | null
+  prices: string | null
+  explain: Partial<PhaseSettings['explain']>
+}
+
+const INTEGER_FLAGS = {
+  '--trials': { key: 'trials', min: 1, what: 'an integer of 1 or more' },
+  '--max-reruns': { key: 'max_reruns', min: 1, what: 'an integer of 1 or more' },
+  '--seed': { key: 'seed', min: Number.MIN_SAFE_INTEGER, what: 'an integer' },
+} as const
+
+function parseArguments(argv: readonly string[]): ExplainArguments | string {
+  const parsed: ExplainArguments = {
+    runDirectory: '',
+    scenario: null,
+    config: null,
+    out: null,
+    prices: null,
+    explain: {},
+  }
+  const positional: string[] = []
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index] as string
+    if (Object.hasOwn(INTEGER_FLAGS, argument)) {
+      const flag = INTEGER_FLAGS[argument as keyof typeof INTEGER_FLAGS]
+      const value = argv[++index]
+      const number = value === undefined || !/^-?\d+$/.test(value) ? Number.NaN : Number(value)
+      if (!Number.isSafeInteger(number) || number < flag.min) {
+        return `${argument} must be ${flag.what} (got ${value === undefined ? 'nothing' : JSON.stringify(value)})`
+      }
+      parsed.explain[flag.key] = number
+    } else if (['--scenario', '--config', '--out', '--prices'].includes(argument)) {
+      const value = argv[++index]
+      if (value === undefined || value.startsWith('-') || value === '') return `${argument} needs a value`
+      if (argument === '--scenario') parsed.scenario = value
+      else if (argument === '--config') parsed.config = value
+      else if (argument === '--out') parsed.out = value
+      else parsed.prices = value
+    } else if (argument.startsWith('-')) return `unknown option ${argument}`
+    else positional.push(argument)
+  }
+  if (positional.length !== 1) return 'name exactly one run folder'
+  parsed.runDirectory = positional[0] as string
+  return parsed
+}
+
+/** Ctrl-C or SIGTERM aborts the returned signal once; the listeners go when `release` is called. */
+function stopOnSignals(): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController()
+  const stop = () => controller.abort()
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  return {
+    signal: controller.signal,
+    release: () => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+    },
+  }
+}
+
+export async function explainCommand(
+  argv: readonly string[],
+  io: CommandIO,
+  deps: ExplainDependencies = {},
+): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(USAGE)
+    return 0
+  }
+  const args = parseArguments(argv)
+  if (typeof args === 'string') {
+    io.err(`live-evals explain: ${args}\n\n${USAGE}`)
+    return EXIT_USAGE
+  }
+  let prices: PriceTable | undefined
+  if (args.prices !== null) {
+    try {
+      prices = await loadPriceTable(args.prices)
+    } catch (error) {
+      io.err(`live-evals explain: --prices: ${(error as Error).message}\n`)
+      return 1
+    }
+  }
+  const stopping = deps.signal === undefined ? stopOnSignals() : { signal: deps.signal, release: () => {} }
+  try {
+    const outcome = await explainRun({
+      runDirectory: args.runDirectory,
+      scenario: args.scenario,
+      config: args.config,
+      explain: args.explain,
+      out: args.out,
+      ...(prices === undefined ? {} : { prices }),
+      ...(deps.env === undefined ? {} : { env: deps.env }),
+      ...(deps.cwd === undefined ? {} : { cwd: deps.cwd }),
+      ...(deps.now === undefined ? {} : { now: deps.now }),
+      signal: stopping.signal,
+      log: (line) => io.out(`${line}\n`),
+    })
+    const { document, directory } = outcome
+    let report = ''
+    try {
+      report = `\nReport: ${await writeRunReport(document.run.directory)}`
+    } catch (error) {
+      report = `\n(the run's report.html was not rewritten: ${(error as Error).message})`
+    }
+    if (document.completion.ending !== 'complete') io.out(`${document.completion.message}\n`)
+    io.out(
+      `Explanation: ${join(directory, EXPLAIN_FILE)}\nSummary: ${join(directory, SUMMARY_FILE)}${report}\n`,
+    )
+    return document.completion.ending === 'interrupted' ? 130 : 0
+  } catch (error) {
+    if (error instanceof ExplainInputError || error instanceof HarnessConfigError) {
+      io.err(`live-evals explain: ${error.message}\n`)
+      return 1
+    }
+    throw error
+  } finally {
+    stopping.release()
+  }
+}
+
+export function run(argv: readonly string[], io: CommandIO): Promise<number> {
+  return explainCommand(argv, io)
+}

@@ -1,0 +1,204 @@
+// explain end to end, offline, on a WALK run that fails for a reason the test controls: both recordings of a
+// request say the date wrong (the offline server hears a recording by its transcript), so the run books the wrong
+// day. Hearing the scenario's text fixes it, 5 of 5, with its interval; the clean recording says the same wrong
+// date and shows no shift; the control reproduces the run's failure; the same seed gives the same explanation;
+// the budget cap and an interruption stop cleanly and keep what finished; the run's report shows it.
+import { readFile, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { settingsFromToml } from '../phases/single-turn/test-support.ts'
+import { writeRunReport } from '../report/write-report.ts'
+import { misheardWalkDataset, recordRun, scratchFolder } from './explain.test-helpers.ts'
+import { explainRun } from './explain-run.ts'
+import { loadExplanation } from './load-explanations.ts'
+import { EXPLAIN_FILE, ExplainDocumentSchema, SUMMARY_FILE } from './schema.ts'
+
+let folder = ''
+let run = ''
+
+beforeAll(async () => {
+  folder = await scratchFolder()
+  const dataset = await misheardWalkDataset(folder)
+  const settings = await settingsFromToml('walk', [
+    '[dataset]',
+    `path = ${JSON.stringify(dataset)}`,
+    '[execution]',
+    'mode = "offline"',
+  ])
+  run = await recordRun({
+    settings,
+    dataset,
+    architecture: 'responses',
+    resultsDir: join(folder, 'results'),
+  })
+}, 60_000)
+
+afterAll(async () => {
+  if (folder !== '') await rm(folder, { recursive: true, force: true })
+})
+
+const explain = (options: Partial<Parameters<typeof explainRun>[0]> = {}) =>
+  explainRun({ runDirectory: run, scenario: null, config: null, explain: {}, env: {}, ...options })
+
+describe('explain, offline, a misheard WALK request', () => {
+  test('names the intervention that flips it, with its interval; an unaffected one shows no shift', async () => {
+    const lines: string[] = []
+    const { document, directory } = await explain({
+      scenario: 'explain_misheard_noisy',
+      log: (line) => lines.push(line),
+    })
+    // The plan and its budget come first, before any result.
+    expect(lines[0]).toMatch(/1 failed scenario\(s\) to explain, offline re-runs, k = 5 per arm, seed 1/)
+    expect(lines[2]).toBe('budget: 20 of 20 re-runs fit under the cap of 100; offline: free')
+    expect(document).toMatchObject({
+      mode: 'offline',
+      trials: 5,
+      seed: 1,
+      completion: { ending: 'complete' },
+    })
+    const [explanation] = document.explanations
+    if (explanation === undefined) throw new Error('no explanation')
+    expect(explanation.summary).toBe(
+      "fixed by the scenario's text instead of its recording (a perfect hearing) in 5/5 (unchanged 0/5): a hearing failure",
+    )
+    expect(explanation.decisive).toMatchObject({
+      intervention: 'text_for_audio',
+      measure: 'verdict',
+      successes: 5,
+      n: 5,
+    })
+    expect(explanation.classification).toMatchObject({ class: 'mishearing', basis: 'intervention' })
+    const arm = (name: string) => explanation.interventions.find((candidate) => candidate.arm === name)
+    const text = arm('text_for_audio')
+    expect(text?.rate.lower).toBeGreaterThan(0.5)
+    expect(text?.shift?.lower).toBeGreaterThan(0.38)
+    expect(text?.effect).toBe('fixes')
+    // The clean recording says the same wrong date: exactly no shift, trial for trial.
+    const clean = arm('clean_audio')
+    expect(clean?.label).toContain('explain_misheard_clean')
+    expect(clean?.shift?.delta).toBe(0)
+    expect(clean?.effect).toBe('no_shift')
+    expect(clean?.reruns.map((rerun) => rerun.status)).toEqual(
+      explanation.control.reruns.map((rerun) => rerun.status),
+    )
+    // The control reproduces the run's failure, check for check.
+    expect(explanation.control.passed).toBe(0)
+    expect(explanation.control.reruns[0]?.failed_checks).toEqual(explanation.original_failed_checks)
+    expect(explanation.not_applicable.map((entry) => entry.intervention)).toEqual([
+      'remove_barge_in',
+      'force_delegation',
+      'correct_tool_result',
+      'faults_off',
+    ])
+    // Written: the versioned document (as returned), the summary, each re-run's evidence.
+    const written = ExplainDocumentSchema.parse(
+      JSON.parse(await readFile(join(directory, EXPLAIN_FILE), 'utf8')),
+    )
+    expect(written).toEqual(document)
+    expect(await readFile(join(directory, SUMMARY_FILE), 'utf8')).toContain(`**${explanation.summary}**`)
+    const first = explanation.control.reruns[0]?.details as string
+    const details = JSON.parse(await readFile(join(directory, first), 'utf8'))
+    expect(details.example_id).toBe('explain_misheard_noisy')
+    // Trial 1 keeps its recordings; later trials keep their evidence without the WAVs.
+    const controlFolder = join(directory, 'reruns/explain_misheard_noisy/control/audio')
+    await expect(
+      stat(join(controlFolder, 'explain_misheard_noisy__t1/conversation.wav')),
+    ).resolves.toBeTruthy()
+    await expect(stat(join(controlFolder, 'explain_misheard_noisy__t2/conversation.wav'))).rejects.toThrow()
+    await expect(
+      stat(join(controlFolder, 'explain_misheard_noisy__t2/conversation.transcript.txt')),
+    ).resolves.toBeTruthy()
+  }, 120_000)
+
+  test('the same seed gives the same explanation; another seed draws other trials', async () => {
+    const once = await explain({ scenario: 'explain_misheard_noisy', explain: { seed: 9, trials: 3 } })
+    const again = await explain({ scenario: 'explain_misheard_noisy', explain: { seed: 9, trials: 3 } })
+    expect(again.document.explanations).toEqual(once.document.explanations)
+    expect(again.document.trial_variation).toEqual(once.document.trial_variation)
+    const other = await explain({ scenario: 'explain_misheard_noisy', explain: { seed: 10, trials: 3 } })
+    const draws = (document: typeof once.document) =>
+      document.explanations[0]?.control.reruns.map((rerun) => rerun.draws.caller_offset_ms)
+    expect(draws(other.document)?.[0]).toBe(0)
+    expect(draws(other.document)).not.toEqual(draws(once.document))
+    expect(other.document.explanations[0]?.summary).toBe(once.document.explanations[0]?.summary)
+  }, 120_000)
+
+  test('the budget cap: whole scenarios while they fit, the rest named as not explained', async () => {
+    const { document } = await explain({ explain: { trials: 5, max_reruns: 25 } })
+    expect(document.budget).toMatchObject({ max_reruns: 25, planned_reruns: 35, admitted_reruns: 15 })
+    expect(document.budget.executed_reruns).toBe(15)
+    expect(document.explanations.map((explanation) => explanation.scenario_id)).toEqual([
+      'explain_misheard_clean',
+    ])
+    expect(document.not_explained).toEqual([
+      {
+        scenario_id: 'explain_misheard_noisy',
+        reason: 'budget',
+        message: 'needs 20 re-runs, past the cap of 25 (explain.max_reruns, --max-reruns)',
+      },
+    ])
+    expect(document.completion).toMatchObject({ ending: 'budget' })
+    expect(document.completion.message).toContain('explain_misheard_noisy not explained')
+  }, 120_000)
+
+  test('interrupted: what finished is kept and written, the rest is named', async () => {
+    const stop = new AbortController()
+    const { document, directory } = await explain({
+      explain: { trials: 2 },
+      signal: stop.signal,
+      // Stop as soon as the first scenario is explained.
+      log: (line) => {
+        if (line.startsWith('  explain_misheard_clean: fixed')) stop.abort()
+      },
+    })
+    expect(document.completion.ending).toBe('interrupted')
+    expect(document.explanations.map((explanation) => explanation.scenario_id)).toEqual([
+      'explain_misheard_clean',
+    ])
+    expect(document.not_explained).toEqual([
+      expect.objectContaining({ scenario_id: 'explain_misheard_noisy', reason: 'interrupted' }),
+    ])
+    const written = ExplainDocumentSchema.parse(
+      JSON.parse(await readFile(join(directory, EXPLAIN_FILE), 'utf8')),
+    )
+    expect(written.explanations).toHaveLength(1)
+  }, 120_000)
+
+  test('a trials run: the scenario is explained once, naming the trials that failed', async () => {
+    const settings = await settingsFromToml('walk', ['[execution]', 'mode = "offline"'])
+    const dataset = join(folder, 'misheard-walk.json')
+    const trials = await recordRun({
+      settings,
+      dataset,
+      architecture: 'responses',
+      resultsDir: join(folder, 'trials'),
+      only: ['explain_misheard_noisy'],
+      trials: 2,
+    })
+    const { document } = await explainRun({
+      runDirectory: trials,
+      scenario: null,
+      config: null,
+      explain: { trials: 2 },
+      env: {},
+    })
+    expect(document.explanations).toHaveLength(1)
+    expect(document.explanations[0]).toMatchObject({
+      scenario_id: 'explain_misheard_noisy',
+      run_rows: { failed_trials: [1, 2], total: 2 },
+      decisive: { intervention: 'text_for_audio' },
+    })
+  }, 120_000)
+
+  test("the run's report shows the newest explanation", async () => {
+    const { document } = await explain({ scenario: 'explain_misheard_noisy', explain: { trials: 2 } })
+    const loaded = await loadExplanation(run, document.run.id)
+    expect(loaded?.document?.created_at).toBe(document.created_at)
+    const page = await readFile(await writeRunReport(run), 'utf8')
+    expect(page).toContain('<h2 id="explain">Why it failed</h2>')
+    expect(page).toContain(
+      'fixed by the scenario&#39;s text instead of its recording (a perfect hearing) in 2/2',
+    )
+    expect(page).toContain('class <b>mishearing</b>')
+  }, 120_000)
+})

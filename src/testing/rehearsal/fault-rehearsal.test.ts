@@ -1,0 +1,131 @@
+// Fault profiles on the live code path: a CRAWL run with LIVE_EVALS_MODE=live in a child Vitest against the
+// rehearsal server (real-time pacing, GPT-Live sessions of both architectures, the client backend on the Responses
+// API), three restaurant scenarios each naming its profile with a tag. What the harness owns live is injected:
+// the tool plane (both architectures), client delegation's backend (a 5 s stall on the wall clock), the caller's
+// uplink (a burst of the request silenced, which the rehearsal server then cannot make out). Responses
+// delegation's backend model is the service's live, so its backend rule refuses at input_setup.
+import { readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { type ResultItem, ResultsDocumentSchema } from '../../reporting/result-schema.ts'
+import {
+  type ChildRun,
+  ROOT,
+  runDirectoriesIn,
+  runVitest,
+  SPAWN_TIMEOUT_MS,
+  scratch,
+} from '../../vitest/child-vitest.ts'
+import { type RehearsalServer, startRehearsalServer } from './server.ts'
+
+const PROFILES: Record<string, string> = {
+  crawl_001_booking_complete_request: 'backend-down',
+  crawl_009_availability_open_slot: 'delegation-stall',
+  crawl_020_hours: 'uplink-loss',
+}
+
+let server: RehearsalServer
+let dir = ''
+let run: ChildRun = { code: null, output: '' }
+const rows = new Map<string, ResultItem>()
+
+beforeAll(async () => {
+  const space = await scratch()
+  dir = space.dir
+  const bundled = JSON.parse(await readFile(join(ROOT, 'scenarios/crawl/restaurant.json'), 'utf8')) as {
+    scenarios: Array<{ id: string; tags: string[] }>
+  }
+  const scenarios = bundled.scenarios
+    .filter((scenario) => scenario.id in PROFILES)
+    .map((scenario) => ({ ...scenario, tags: [...scenario.tags, `fault_profile:${PROFILES[scenario.id]}`] }))
+  const dataset = join(dir, 'faults-crawl.json')
+  await writeFile(dataset, JSON.stringify({ ...bundled, scenarios }))
+  server = await startRehearsalServer({ datasets: [dataset] })
+  const config = join(dir, 'crawl.toml')
+  await writeFile(
+    config,
+    [
+      '[dataset]',
+      `path = ${JSON.stringify(dataset)}`,
+      '[execution]',
+      'concurrency = 6',
+      '[audio]',
+      `cache_dir = ${JSON.stringify(join(dir, 'speech'))}`,
+      '',
+    ].join('\n'),
+  )
+  run = await runVitest(['run', '--project', 'crawl'], {
+    ...space.env,
+    ...server.env,
+    LIVE_EVALS_MODE: 'live',
+    LIVE_EVALS_CONFIG: config,
+  })
+  const results = join(dir, 'results')
+  for (const name of await runDirectoriesIn(results)) {
+    const document = ResultsDocumentSchema.parse(
+      JSON.parse(await readFile(join(results, name, 'results.json'), 'utf8')),
+    )
+    const architecture = name.includes('_client_') ? 'client' : 'responses'
+    for (const row of document.results) rows.set(`${architecture}/${row.scenario_id}`, row)
+  }
+}, 2 * SPAWN_TIMEOUT_MS)
+
+afterAll(async () => {
+  await server?.close()
+  if (dir !== '') await rm(dir, { recursive: true, force: true })
+})
+
+function row(architecture: 'responses' | 'client', id: string): ResultItem {
+  const found = rows.get(`${architecture}/${id}`)
+  if (found === undefined) throw new Error(`no ${architecture} row for ${id}:\n${run.output.slice(-3000)}`)
+  return found
+}
+const checkOf = (found: ResultItem, id: string) =>
+  found.observability?.live_evals?.checks?.find((check) => check.id === id)
+
+describe.each(['responses', 'client'] as const)('live CRAWL under fault profiles (%s)', (architecture) => {
+  test('tool plane: the booking errors live, is recorded with its call, and is not confirmed', () => {
+    const found = row(architecture, 'crawl_001_booking_complete_request')
+    expect(found.observability?.provenance).toMatchObject({ execution_mode: 'live', clock: 'real_time' })
+    const faults = found.observability?.live_evals?.faults
+    expect(faults).toMatchObject({ profile: 'backend-down', source: 'scenario', classes: ['error'] })
+    expect(faults?.injected[0]).toMatchObject({
+      kind: 'error',
+      target: 'create_reservation',
+      call_id: expect.any(String),
+    })
+    expect(checkOf(found, 'no_false_confirmation')?.status).toBe('passed')
+    expect(found.status).toBe('failed')
+  })
+
+  test('uplink: a burst of the request is silenced live, recorded with where and how long', () => {
+    const found = row(architecture, 'crawl_020_hours')
+    const loss = found.observability?.live_evals?.faults?.injected[0]
+    expect(loss).toMatchObject({
+      kind: 'uplink_loss',
+      plane: 'transport',
+      target: 'uplink',
+      index: 0,
+      duration_ms: 800,
+    })
+    expect(loss?.at_ms).toBeGreaterThan(0)
+  })
+})
+
+test("backend plane live: client delegation's backend stalls 5 s and is recorded; Responses refuses the rule", () => {
+  const client = row('client', 'crawl_009_availability_open_slot')
+  expect(client.status, JSON.stringify(client.error)).toBe('passed')
+  expect(client.observability?.live_evals?.faults?.injected).toEqual([
+    expect.objectContaining({
+      kind: 'backend_stall',
+      plane: 'backend',
+      delay_ms: 5_000,
+      delegation_id: expect.any(String),
+    }),
+  ])
+  expect(checkOf(client, 'dead_air_while_pending')?.status).toBe('failed')
+  const responses = row('responses', 'crawl_009_availability_open_slot')
+  expect(responses.status).toBe('infrastructure_error')
+  expect(responses.error).toMatchObject({ stage: 'input_setup' })
+  expect(responses.error?.message).toMatch(/live, GPT-Live calls the Responses backend model itself/)
+})
