@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import wavefile from 'wavefile'
 import { ConversationRecorder } from './conversation.ts'
-import { decodeMonoWav } from './wav.ts'
+import { decodeMonoWav, encodeMonoWav } from './wav.ts'
 
 const { WaveFile } = wavefile
 
@@ -96,6 +96,29 @@ describe('ConversationRecorder', () => {
     const output = decodeMonoWav(recorder.toMonoWav('assistant'), 'output.wav').samples
     expect(output.length).toBe(1440)
     expect(output[1200]).toBe(9)
+  })
+
+  it('a mono WAV is byte for byte the channel rendered and encoded, scaled or not, across block edges', () => {
+    const recorder = new ConversationRecorder()
+    const long = Int16Array.from({ length: 20_000 }, (_, i) => ((i * 37) % 2_000) - 1_000)
+    recorder.place('caller', 100, long)
+    recorder.place('caller', 300, long) // overlapping: summed
+    recorder.place('assistant', 0, filled(30_000, 30_000))
+    recorder.place('assistant', 0, filled(10, 30_000)) // a sum past PCM16: the channel is scaled
+    expect(recorder.render().gains.assistant).toBeLessThan(1)
+    for (const channel of ['caller', 'assistant'] as const) {
+      const own = new ConversationRecorder()
+      // The reference: the same placements rendered to PCM, then encoded.
+      if (channel === 'caller') {
+        own.place('caller', 100, long)
+        own.place('caller', 300, long)
+      } else {
+        own.place('assistant', 0, filled(30_000, 30_000))
+        own.place('assistant', 0, filled(10, 30_000))
+      }
+      const pcm = own.render()[channel]
+      expect(Buffer.from(recorder.toMonoWav(channel)).equals(Buffer.from(encodeMonoWav(pcm)))).toBe(true)
+    }
   })
 
   it('grows to long recordings placed out of order', () => {

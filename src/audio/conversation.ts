@@ -7,8 +7,8 @@
 // relative level and nothing is clipped. Channels are scaled independently and the gains are reported,
 // so artifacts can say when a recording was attenuated.
 
-import { durationMs, SAMPLE_RATE_HZ, samplesForMs } from './pcm.ts'
-import { encodeMonoWav, encodeStereoWav } from './wav.ts'
+import { BYTES_PER_SAMPLE, durationMs, HOST_IS_LITTLE_ENDIAN, SAMPLE_RATE_HZ, samplesForMs } from './pcm.ts'
+import { encodeMonoWav, encodeStereoWav, pcm16WavHeader, WAV_HEADER_BYTES } from './wav.ts'
 
 export type ConversationChannel = 'caller' | 'assistant'
 
@@ -69,14 +69,19 @@ class ChannelAccumulator {
   }
 
   render(length: number): { pcm: Int16Array; gain: number } {
-    const gain = this.#gain()
     const pcm = new Int16Array(length)
+    return { pcm, gain: this.renderInto(pcm) }
+  }
+
+  /** The channel's samples into `pcm` (silence past the channel's end is left as `pcm` has it); returns the gain. */
+  renderInto(pcm: Int16Array): number {
+    const gain = this.#gain()
     this.#eachBlock((block, count, offset) => {
       // Unscaled, every sum fits PCM16, so one block conversion copies it exactly.
       if (gain === 1) pcm.set(block.subarray(0, count), offset)
       else for (let i = 0; i < count; i++) pcm[offset + i] = Math.round((block[i] as number) * gain)
     })
-    return { pcm, gain }
+    return gain
   }
 
   /**
@@ -172,7 +177,15 @@ export class ConversationRecorder {
   /** One channel alone as mono WAV bytes, up to that channel's own end (input.wav / output.wav). */
   toMonoWav(channel: ConversationChannel): Uint8Array {
     const accumulator = this.#channels[channel]
-    return encodeMonoWav(accumulator.render(accumulator.length).pcm, this.sampleRateHz)
+    if (!HOST_IS_LITTLE_ENDIAN)
+      return encodeMonoWav(accumulator.render(accumulator.length).pcm, this.sampleRateHz)
+    // Rendered straight into the file's bytes: on this host a sample's memory is PCM16 as WAV stores it, so the
+    // channel is converted once, not rendered and then copied (a call's channel is megabytes).
+    const dataBytes = accumulator.length * BYTES_PER_SAMPLE
+    const bytes = new Uint8Array(WAV_HEADER_BYTES + dataBytes)
+    bytes.set(pcm16WavHeader(1, this.sampleRateHz, dataBytes))
+    accumulator.renderInto(new Int16Array(bytes.buffer, WAV_HEADER_BYTES, accumulator.length))
+    return bytes
   }
 
   #lengthSamples(): number {
