@@ -1,3 +1,6 @@
+import { enableCompileCache } from 'node:module'
+import { availableParallelism } from 'node:os'
+import path from 'node:path'
 import { defineConfig } from 'vitest/config'
 import { liveEvalsProject } from './src/vitest/project.ts'
 import SlowFilesFirst from './src/vitest/slow-files-first.test-helpers.ts'
@@ -7,12 +10,25 @@ import SlowFilesFirst from './src/vitest/slow-files-first.test-helpers.ts'
 // plugin that resolves the phase's settings from its module-owned config.toml and the LIVE_EVALS_* / OPENAI_*
 // environment variables once, then sets concurrency, timeouts, attachments, sharding and watch triggers).
 // `npx vitest run specs/crawl` runs the CRAWL evaluation; `vitest run --project unit` runs the unit tests.
+
+// V8's code cache for every module Node loads, kept between processes: this main process, its test workers and
+// the child Vitest runs of the integration tests (they inherit the variable) each compile vitest, vite and the
+// openai SDK afresh otherwise, and those compiles were a tenth of the unit project's CPU (bench/test-cpu.ts).
+process.env.NODE_COMPILE_CACHE ??= path.join(
+  import.meta.dirname,
+  'node_modules',
+  '.cache',
+  'node-compile-cache',
+)
+enableCompileCache(process.env.NODE_COMPILE_CACHE)
+
 export default defineConfig({
   test: {
-    // Files that spawn processes or wait on the clock leave a core idle: one worker per core, not Vitest's
-    // default of one fewer (a single worker on a two-core machine).
-    maxWorkers: '100%',
-    // Files Vitest never timed (a fresh clone) run those that spawn child Vitest runs first, not last.
+    // Two workers more than cores. Many unit files wait more than they compute (child Vitest runs, real-time
+    // calls, packing): with a worker per core the unit files' CPU came to 42% of two cores over the run's wall
+    // time (452 of 2 x 534 s, bench/test-cpu.ts); the extra workers compute while others wait.
+    maxWorkers: availableParallelism() + 2,
+    // Files Vitest never timed (a fresh clone) run longest first, by src/vitest/test-durations.json.
     sequence: { sequencer: SlowFilesFirst },
     projects: [
       {

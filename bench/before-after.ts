@@ -2,16 +2,22 @@
 // comparable with one measured minutes apart on the same load. A bench that accepts `--before <dir>` (a
 // checkout of the previous commit with its node_modules, e.g. `git worktree add /tmp/speed-before <commit>`)
 // runs itself as child processes, alternately against that tree's src/ and this one's (before, after,
-// before, after...), each child printing its figures as one `BENCH {...}` JSON line; the parent prints both
-// sets side by side with the ratio. Without `--before` a bench runs once against its own tree, as before.
+// before, after..., `--rounds N` times each), each child printing its figures as one `BENCH {...}` JSON line;
+// the parent prints both sets side by side with the ratio. Without `--before` a bench runs once against its own tree, as before.
 // A child is told its tree with `--root <dir>` and loads every module under test from there (benchImport), so
 // both trees are measured by the same bench code.
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 const THIS_ROOT = path.resolve(import.meta.dirname, '..')
+
+const loadAverage = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')
 
 function option(name: string): string | null {
   const at = process.argv.indexOf(name)
@@ -44,10 +50,19 @@ export function benchArguments(): string[] {
   const args = process.argv.slice(2)
   for (let index = 0; index < args.length; index++) {
     const value = args[index] as string
-    if (value === '--before' || value === '--root') index++
+    if (value === '--before' || value === '--root' || value === '--rounds') index++
     else out.push(value)
   }
   return out
+}
+
+/** `--rounds N` (alternations per tree in a before/after run; more of them steady a figure on a busy machine). */
+function roundsOption(fallback: number): number {
+  const at = process.argv.indexOf('--rounds')
+  if (at < 0) return fallback
+  const rounds = Number(process.argv[at + 1])
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds needs a whole number of 1 or more')
+  return rounds
 }
 
 /** A child's figures, printed as the last line the parent reads. */
@@ -77,12 +92,15 @@ async function runChild(bench: string, root: string, args: readonly string[], la
 }
 
 /**
- * Runs `bench` against the before tree and this tree, alternately, `rounds` times each, and prints every
- * figure's median per tree with after/before. Figures are whatever the child passed to printFigures.
+ * Runs `bench` against the before tree and this tree, alternately, `--rounds` (default `defaultRounds`) times
+ * each, and prints every figure's median per tree with after/before, and the load average at the start and end.
+ * Figures are whatever the child passed to printFigures.
  */
-export async function compareBeforeAfter(bench: string, before: string, rounds = 2): Promise<void> {
+export async function compareBeforeAfter(bench: string, before: string, defaultRounds = 2): Promise<void> {
+  const rounds = roundsOption(defaultRounds)
   const args = benchArguments()
   const runs: Record<'before' | 'after', Record<string, number>[]> = { before: [], after: [] }
+  const loadBefore = loadAverage()
   for (let round = 0; round < rounds; round++) {
     runs.before.push(await runChild(bench, before, args, `before ${round + 1}`))
     runs.after.push(await runChild(bench, THIS_ROOT, args, `after ${round + 1}`))
@@ -95,6 +113,7 @@ export async function compareBeforeAfter(bench: string, before: string, rounds =
       : (sorted[Math.floor(middle)] as number)
   }
   console.log(`\nbefore = ${before}; after = ${THIS_ROOT}; median of ${rounds} alternating runs each`)
+  console.log(`load average (1/5/15 min) at the start: ${loadBefore}; at the end: ${loadAverage()}`)
   console.log(`${'figure'.padEnd(44)} ${'before'.padStart(10)} ${'after'.padStart(10)}  after/before`)
   for (const name of Object.keys(runs.after[0] ?? {})) {
     const was = median(runs.before.map((figures) => figures[name] ?? Number.NaN))

@@ -3,10 +3,14 @@
 // >= 20x) and the per-scenario harness overhead. The machine may be shared, so it also prints the load
 // average and the process CPU time (harness and in-process offline server together): CPU time per second
 // of audio barely moves with load, wall time does.
-// Run: npx node bench/crawl-offline.ts [--before <dir>]   (--before: see bench/before-after.ts)
-import { availableParallelism, loadavg } from 'node:os'
+// Run: npx node bench/crawl-offline.ts [--before <dir>] [--cpu-prof]   (--before: see bench/before-after.ts;
+// --cpu-prof: the V8 profile of the scenario loop, written to the temp folder, and its top self-time entries,
+// for each tree in a before/after run)
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
+import path from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { beforeRoot, benchImport, compareBeforeAfter, printFigures } from './before-after.ts'
+import { beforeRoot, benchArguments, benchImport, compareBeforeAfter, printFigures } from './before-after.ts'
+import { cpuProfile } from './cpu-profile.ts'
 
 const before = beforeRoot()
 if (before !== null) await compareBeforeAfter(import.meta.filename, before, 3)
@@ -32,6 +36,13 @@ async function measure(): Promise<void> {
   const server = await startOfflineLiveServer()
   const runDirectory = await freshRunDirectory()
 
+  const profile = benchArguments().includes('--cpu-prof')
+    ? await cpuProfile(path.join(tmpdir(), 'live-evals-bench'), {
+        name: 'crawl-offline',
+        longTaskMs: null,
+        top: 30,
+      })
+    : null
   const loadBefore = loadavg()
   const cpuBefore = process.cpuUsage()
   let totalWallMs = 0
@@ -65,6 +76,7 @@ async function measure(): Promise<void> {
   const cpu = process.cpuUsage(cpuBefore)
   const cpuMs = (cpu.user + cpu.system) / 1000
   const loadAfter = loadavg()
+  if (profile !== null) for (const line of await profile.stop()) console.log(line)
   await server.close()
   const count = scenarios.length * 2
   console.log(`\nscenario executions: ${count}  statuses: ${JSON.stringify(statuses)}`)

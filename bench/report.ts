@@ -51,8 +51,41 @@ async function newestRun(): Promise<string> {
   return join(root, newest)
 }
 
+/**
+ * The run's rows as the measured tree reads them. A before tree refuses keys added after it (its schema is
+ * strict): those are dropped here, by the paths its own error names, and said so, so both trees render the
+ * same rows less what the older one cannot know.
+ */
+function parseForThisTree(text: string, runSource: string): ReturnType<typeof parseResultsDocument> {
+  const json = JSON.parse(text) as Record<string, unknown>
+  const dropped = new Set<string>()
+  for (;;) {
+    try {
+      const parsed = parseResultsDocument(JSON.stringify(json), { source: runSource })
+      if (dropped.size > 0) console.log(`dropped keys this tree does not know: ${[...dropped].join(', ')}`)
+      return parsed
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      // zod: `<path>: Unrecognized key: "a"` or `<path>: Unrecognized keys: "a", "b"`.
+      const unknown = [...message.matchAll(/([\w.[\]]+): Unrecognized keys?: ((?:"\w+"(?:, )?)+)/g)]
+      if (unknown.length === 0 || dropped.size > 100) throw error
+      for (const [, at, listed] of unknown) {
+        let node: unknown = json
+        for (const part of (at as string).split(/[.[\]]+/).filter(Boolean)) {
+          node = (node as Record<string, unknown>)?.[part]
+        }
+        for (const [, key] of (listed as string).matchAll(/"(\w+)"/g)) {
+          if (node !== null && typeof node === 'object')
+            delete (node as Record<string, unknown>)[key as string]
+          dropped.add(`${(at as string).replace(/\[\d+\]/g, '[]')}.${key}`)
+        }
+      }
+    }
+  }
+}
+
 const source = resolve(benchArguments()[0] ?? (await newestRun()))
-const original = parseResultsDocument(await readFile(join(source, 'results.json'), 'utf8'), { source })
+const original = parseForThisTree(await readFile(join(source, 'results.json'), 'utf8'), source)
 const measured = original.results.filter((row) => row.artifacts.conversation_audio !== null)
 if (measured.length === 0) throw new Error(`${source} has no row with conversation audio to repeat`)
 

@@ -183,6 +183,7 @@ export async function openAssistantUnderTest(options: OpenAssistantOptions): Pro
     events: () => session.events(),
     tools: {
       executions: () => application.executions(),
+      executionCount: () => application.executionCount(),
       snapshot: () => application.snapshot(),
       initialState: structuredClone(application.initialState),
     },

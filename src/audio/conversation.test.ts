@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import wavefile from 'wavefile'
 import { ConversationRecorder } from './conversation.ts'
-import { decodeMonoWav } from './wav.ts'
+import { decodeMonoWav, encodeMonoWav } from './wav.ts'
 
 const { WaveFile } = wavefile
 
@@ -98,6 +98,29 @@ describe('ConversationRecorder', () => {
     expect(output[1200]).toBe(9)
   })
 
+  it('a mono WAV is byte for byte the channel rendered and encoded, scaled or not, across block edges', () => {
+    const recorder = new ConversationRecorder()
+    const long = Int16Array.from({ length: 20_000 }, (_, i) => ((i * 37) % 2_000) - 1_000)
+    recorder.place('caller', 100, long)
+    recorder.place('caller', 300, long) // overlapping: summed
+    recorder.place('assistant', 0, filled(30_000, 30_000))
+    recorder.place('assistant', 0, filled(10, 30_000)) // a sum past PCM16: the channel is scaled
+    expect(recorder.render().gains.assistant).toBeLessThan(1)
+    for (const channel of ['caller', 'assistant'] as const) {
+      const own = new ConversationRecorder()
+      // The reference: the same placements rendered to PCM, then encoded.
+      if (channel === 'caller') {
+        own.place('caller', 100, long)
+        own.place('caller', 300, long)
+      } else {
+        own.place('assistant', 0, filled(30_000, 30_000))
+        own.place('assistant', 0, filled(10, 30_000))
+      }
+      const pcm = own.render()[channel]
+      expect(Buffer.from(recorder.toMonoWav(channel)).equals(Buffer.from(encodeMonoWav(pcm)))).toBe(true)
+    }
+  })
+
   it('grows to long recordings placed out of order', () => {
     const recorder = new ConversationRecorder()
     recorder.place('caller', 60_000, filled(480, 5))
@@ -106,5 +129,41 @@ describe('ConversationRecorder', () => {
     expect(durationMs).toBe(60_020)
     expect(caller[240]).toBe(6)
     expect(caller[60_000 * 24]).toBe(5)
+  })
+
+  it('stores long channels in blocks without changing a sample: chunks across block edges, overlaps, gaps', () => {
+    // A plain Int32 reference mix of the same placements (the recorder keeps 8,192-sample blocks).
+    const recorder = new ConversationRecorder()
+    const reference = new Int32Array(200_000)
+    let end = 0
+    let seed = 7
+    const next = () => {
+      seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0
+      return seed / 2 ** 32
+    }
+    for (let placement = 0; placement < 300; placement++) {
+      const start = Math.floor(next() * 190_000)
+      const chunk = Int16Array.from({ length: 1 + Math.floor(next() * 9_000) }, () =>
+        Math.round((next() - 0.5) * 4_000),
+      )
+      recorder.place('assistant', start / 24, chunk)
+      for (let i = 0; i < chunk.length; i++)
+        reference[start + i] = (reference[start + i] as number) + (chunk[i] as number)
+      end = Math.max(end, start + chunk.length)
+    }
+    const { assistant, gains } = recorder.render()
+    expect(gains.assistant).toBe(1)
+    expect(assistant.length).toBe(end)
+    expect(Array.from(assistant)).toEqual(Array.from(reference.subarray(0, end)))
+  })
+
+  it('a render after more audio was added scales by the new mix, not the one measured before', () => {
+    const recorder = new ConversationRecorder()
+    recorder.place('caller', 0, filled(24, 20000))
+    expect(recorder.render().gains.caller).toBe(1)
+    recorder.place('caller', 0, filled(24, 20000))
+    const rendered = recorder.render()
+    expect(rendered.gains.caller).toBeCloseTo(32767 / 40000, 10)
+    expect(rendered.caller[0]).toBe(32767)
   })
 })

@@ -7,8 +7,8 @@
 // relative level and nothing is clipped. Channels are scaled independently and the gains are reported,
 // so artifacts can say when a recording was attenuated.
 
-import { durationMs, SAMPLE_RATE_HZ, samplesForMs } from './pcm.ts'
-import { encodeMonoWav, encodeStereoWav } from './wav.ts'
+import { BYTES_PER_SAMPLE, durationMs, HOST_IS_LITTLE_ENDIAN, SAMPLE_RATE_HZ, samplesForMs } from './pcm.ts'
+import { encodeMonoWav, encodeStereoWav, pcm16WavHeader, WAV_HEADER_BYTES } from './wav.ts'
 
 export type ConversationChannel = 'caller' | 'assistant'
 
@@ -21,53 +21,97 @@ export interface RenderedConversation {
   gains: { caller: number; assistant: number }
 }
 
+/**
+ * Samples per storage block (about 0.34 s at 24 kHz, 32 KiB). A channel is a list of these rather than one array
+ * grown by doubling: in a real-time run every call grew its array at the same moment, and those copies of
+ * megabytes (and the collections they set off) made every call's next frames late at once. 32 KiB stays under the
+ * C allocator's mmap threshold (128 KiB): a block comes from its heap, not fresh pages zero-filled on first touch
+ * (a 128 KiB block cost 33 µs to allocate and its page faults as much again, 32 KiB 4 µs).
+ */
+const BLOCK_SAMPLES = 8_192
+
 class ChannelAccumulator {
-  samples = new Int32Array(0)
+  /** Block k holds samples [k·BLOCK_SAMPLES, (k+1)·BLOCK_SAMPLES); undefined = never written (silence). */
+  readonly #blocks: (Int32Array | undefined)[] = []
   /** Samples actually written (the channel's own end). */
   length = 0
   /** Where the next `play()` chunk may start at the earliest (playout cursor). */
   cursor = 0
+  /** The gain found by the last scan, and how many chunks had been added then (renders repeat: see #gain). */
+  #scanned: { chunks: number; gain: number } | null = null
+  #chunks = 0
 
   add(startSample: number, chunk: Int16Array): void {
+    this.#chunks += 1
     const end = startSample + chunk.length
-    this.#reserve(end)
-    const samples = this.samples
-    if (startSample >= this.length)
-      samples.set(chunk, startSample) // nothing there yet to mix with
-    else {
-      for (let i = 0; i < chunk.length; i++) {
-        const index = startSample + i
-        samples[index] = (samples[index] as number) + (chunk[i] as number)
+    // Nothing is there yet to mix with from the channel's end on: that part is copied, only the part before it
+    // summed (a real-time frame placed a sample or two early overlaps the last one by that much, not by 480).
+    const overlap = Math.min(chunk.length, Math.max(0, this.length - startSample))
+    let from = 0
+    while (from < chunk.length) {
+      const at = startSample + from
+      const index = Math.floor(at / BLOCK_SAMPLES)
+      const offset = at - index * BLOCK_SAMPLES
+      const summed = from < overlap
+      const count = Math.min((summed ? overlap : chunk.length) - from, BLOCK_SAMPLES - offset)
+      let block = this.#blocks[index]
+      if (block === undefined) {
+        block = new Int32Array(BLOCK_SAMPLES)
+        this.#blocks[index] = block
       }
+      if (!summed) block.set(chunk.subarray(from, from + count), offset)
+      else
+        for (let i = 0; i < count; i++)
+          block[offset + i] = (block[offset + i] as number) + (chunk[from + i] as number)
+      from += count
     }
     this.length = Math.max(this.length, end)
   }
 
-  #reserve(size: number): void {
-    if (size <= this.samples.length) return
-    // Grow geometrically so a long call placed chunk by chunk costs amortised O(n).
-    const grown = new Int32Array(Math.max(size, this.samples.length * 2, SAMPLE_RATE_HZ))
-    grown.set(this.samples)
-    this.samples = grown
+  render(length: number): { pcm: Int16Array; gain: number } {
+    const pcm = new Int16Array(length)
+    return { pcm, gain: this.renderInto(pcm) }
   }
 
-  render(length: number): { pcm: Int16Array; gain: number } {
-    // PCM16 reaches -32768 but only +32767: a channel is scaled down only when a sum left that range, so one
-    // full-scale negative sample (as streamed) is kept exactly.
+  /** The channel's samples into `pcm` (silence past the channel's end is left as `pcm` has it); returns the gain. */
+  renderInto(pcm: Int16Array): number {
+    const gain = this.#gain()
+    this.#eachBlock((block, count, offset) => {
+      // Unscaled, every sum fits PCM16, so one block conversion copies it exactly.
+      if (gain === 1) pcm.set(block.subarray(0, count), offset)
+      else for (let i = 0; i < count; i++) pcm[offset + i] = Math.round((block[i] as number) * gain)
+    })
+    return gain
+  }
+
+  /**
+   * The channel's gain. PCM16 reaches -32768 but only +32767: a channel is scaled down only when a sum left that
+   * range, so one full-scale negative sample (as streamed) is kept exactly. A finished call is rendered three or
+   * four times (its speech intervals, input.wav or output.wav, conversation.wav): the scan runs once per state.
+   */
+  #gain(): number {
+    if (this.#scanned?.chunks === this.#chunks) return this.#scanned.gain
     let highest = 0
     let lowest = 0
-    const samples = this.samples
-    for (let i = 0; i < this.length; i++) {
-      const value = samples[i] as number
-      if (value > highest) highest = value
-      else if (value < lowest) lowest = value
-    }
+    this.#eachBlock((block, count) => {
+      for (let i = 0; i < count; i++) {
+        const value = block[i] as number
+        if (value > highest) highest = value
+        else if (value < lowest) lowest = value
+      }
+    })
     const gain = Math.min(1, highest > 32767 ? 32767 / highest : 1, lowest < -32768 ? -32768 / lowest : 1)
-    const pcm = new Int16Array(length)
-    // Unscaled, every sum fits PCM16, so one block conversion copies it exactly.
-    if (gain === 1) pcm.set(this.samples.subarray(0, this.length))
-    else for (let i = 0; i < this.length; i++) pcm[i] = Math.round((this.samples[i] as number) * gain)
-    return { pcm, gain }
+    this.#scanned = { chunks: this.#chunks, gain }
+    return gain
+  }
+
+  /** Each written block with how many of its samples lie before the channel's end and where it starts. */
+  #eachBlock(visit: (block: Int32Array, count: number, offset: number) => void): void {
+    for (let index = 0; index < this.#blocks.length; index++) {
+      const block = this.#blocks[index]
+      const offset = index * BLOCK_SAMPLES
+      if (block !== undefined) visit(block, Math.min(BLOCK_SAMPLES, this.length - offset), offset)
+    }
   }
 }
 
@@ -133,7 +177,15 @@ export class ConversationRecorder {
   /** One channel alone as mono WAV bytes, up to that channel's own end (input.wav / output.wav). */
   toMonoWav(channel: ConversationChannel): Uint8Array {
     const accumulator = this.#channels[channel]
-    return encodeMonoWav(accumulator.render(accumulator.length).pcm, this.sampleRateHz)
+    if (!HOST_IS_LITTLE_ENDIAN)
+      return encodeMonoWav(accumulator.render(accumulator.length).pcm, this.sampleRateHz)
+    // Rendered straight into the file's bytes: on this host a sample's memory is PCM16 as WAV stores it, so the
+    // channel is converted once, not rendered and then copied (a call's channel is megabytes).
+    const dataBytes = accumulator.length * BYTES_PER_SAMPLE
+    const bytes = new Uint8Array(WAV_HEADER_BYTES + dataBytes)
+    bytes.set(pcm16WavHeader(1, this.sampleRateHz, dataBytes))
+    accumulator.renderInto(new Int16Array(bytes.buffer, WAV_HEADER_BYTES, accumulator.length))
+    return bytes
   }
 
   #lengthSamples(): number {

@@ -30,6 +30,23 @@ describe('the shared frame schedule', () => {
     expect(schedule.pending).toBe(0)
     await expect(schedule.wait(start, controller.signal)).rejects.toThrow('stopped')
   })
+
+  it('one signal waited on frame after frame: the abort rejects only the wait still open, and nothing piles up', async () => {
+    const schedule = new FrameSchedule()
+    const controller = new AbortController()
+    const released: number[] = []
+    for (let frame = 0; frame < 20; frame++) {
+      await schedule.wait(performance.now() + 1, controller.signal)
+      released.push(frame)
+    }
+    const open = schedule.wait(performance.now() + 60_000, controller.signal)
+    const other = schedule.wait(performance.now() + 5)
+    controller.abort(new Error('call over'))
+    await expect(open).rejects.toThrow('call over')
+    await other
+    expect(released).toHaveLength(20)
+    expect(schedule.pending).toBe(0)
+  })
 })
 
 describe('frame lateness', () => {

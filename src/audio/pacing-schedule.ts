@@ -9,7 +9,6 @@ interface Waiter {
   resolve: () => void
   reject: (reason: unknown) => void
   signal: AbortSignal | undefined
-  onAbort: (() => void) | undefined
 }
 
 export class FrameSchedule {
@@ -19,6 +18,11 @@ export class FrameSchedule {
   #timer: ReturnType<typeof setTimeout> | undefined
   /** The due time the timer is armed for; undefined when it is not armed. */
   #armedForMs: number | undefined
+  /**
+   * The waiters of each signal. A pacer waits fifty times a second with the same signal: one abort listener per
+   * signal for its whole life, instead of an EventTarget listener added and removed for every frame.
+   */
+  readonly #bySignal = new WeakMap<AbortSignal, Set<Waiter>>()
 
   constructor(now: () => number = () => performance.now()) {
     this.#now = now
@@ -33,17 +37,32 @@ export class FrameSchedule {
   wait(dueMs: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason)
     return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { dueMs, resolve, reject, signal, onAbort: undefined }
-      if (signal !== undefined) {
-        waiter.onAbort = () => {
-          this.#remove(waiter)
-          reject(signal.reason)
-        }
-        signal.addEventListener('abort', waiter.onAbort, { once: true })
-      }
+      const waiter: Waiter = { dueMs, resolve, reject, signal }
+      if (signal !== undefined) this.#waitersOf(signal).add(waiter)
       this.#insert(waiter)
       this.#arm()
     })
+  }
+
+  #waitersOf(signal: AbortSignal): Set<Waiter> {
+    let waiting = this.#bySignal.get(signal)
+    if (waiting === undefined) {
+      const own = new Set<Waiter>()
+      signal.addEventListener(
+        'abort',
+        () => {
+          for (const waiter of own) {
+            this.#remove(waiter)
+            waiter.reject(signal.reason)
+          }
+          own.clear()
+        },
+        { once: true },
+      )
+      this.#bySignal.set(signal, own)
+      waiting = own
+    }
+    return waiting
   }
 
   #insert(waiter: Waiter): void {
@@ -91,7 +110,7 @@ export class FrameSchedule {
     const released = this.#waiters.splice(0, due)
     this.#arm()
     for (const waiter of released) {
-      if (waiter.onAbort !== undefined) waiter.signal?.removeEventListener('abort', waiter.onAbort)
+      if (waiter.signal !== undefined) this.#bySignal.get(waiter.signal)?.delete(waiter)
       waiter.resolve()
     }
   }

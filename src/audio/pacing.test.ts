@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { FramePacer, type PacingClock, paceFrames } from './pacing.ts'
+import { FramePacer, frameLateness, type PacingClock, paceFrames } from './pacing.ts'
 
 /**
  * A clock that only moves when someone sleeps (or a stall is injected). `oversleepMs` models timers that fire
@@ -135,5 +135,25 @@ describe('absolute-deadline pacing', () => {
     expect([first.scheduledMs, second.scheduledMs]).toEqual([100, 110])
     expect(pacer.frames).toHaveLength(2)
     expect(() => new FramePacer({ frameMs: 0 })).toThrow(/frameMs must be positive/)
+  })
+
+  it('recordLateness keeps what frameLateness counts for marked frames, stalls included, without the frames', async () => {
+    const run = async (
+      record: (pacer: FramePacer, slot: Awaited<ReturnType<FramePacer['nextSlot']>>) => void,
+    ) => {
+      const clock = new ManualClock(100)
+      clock.oversleepMs = 0.25
+      clock.stallBeforeSleep.set(2, 95) // the third frame finds its slot long gone: a stall
+      const pacer = new FramePacer({ clock })
+      for (let frame = 0; frame < 6; frame++) record(pacer, await pacer.nextSlot())
+      return pacer
+    }
+    const marked = await run((pacer, slot) => pacer.markSent(slot))
+    const recorded = await run((pacer, slot) => pacer.recordLateness(slot))
+    expect(marked.stalls).toHaveLength(1)
+    expect(recorded.frames).toEqual([])
+    expect(recorded.lateness()).toEqual(frameLateness(marked))
+    expect(marked.lateness()).toEqual(frameLateness(marked))
+    expect(Math.max(...recorded.lateness())).toBeGreaterThan(90)
   })
 })

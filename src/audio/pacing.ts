@@ -78,6 +78,8 @@ export class FramePacer {
   #anchorMs: number | undefined
   #sinceAnchor = 0
   #nextIndex = 0
+  /** How late each sent frame went out (markSent and recordLateness), in send order: unboxed doubles. */
+  readonly #lateness: number[] = []
 
   constructor(options: PacingOptions = {}) {
     this.frameMs = options.frameMs ?? FRAME_MS
@@ -126,13 +128,37 @@ export class FramePacer {
   markSent(slot: FrameSlot): PacedFrame {
     const frame = this.stamp(slot)
     this.frames.push(frame)
+    this.#lateness.push(lateAgainstSlot(frame.sentMs, frame.index, frame.scheduledMs, this.stalls))
     return frame
   }
 
-  /** How late every recorded frame went out; see `frameLateness`. */
-  lateness(): number[] {
-    return frameLateness(this)
+  /**
+   * Records only how late the frame of `slot` is going out now, as frameLateness counts it, keeping no
+   * PacedFrame: a real-time call sends fifty frames a second per session for its whole length, and the media
+   * clock needs nothing else of them (an object per frame was old-generation garbage by the end of a call).
+   */
+  recordLateness(slot: FrameSlot): void {
+    const sentMs = this.realTime ? this.#clock.now() : slot.scheduledMs
+    this.#lateness.push(lateAgainstSlot(sentMs, slot.index, slot.scheduledMs, this.stalls))
   }
+
+  /** How late every frame recorded by markSent or recordLateness went out, in send order; see `frameLateness`. */
+  lateness(): number[] {
+    return this.#lateness.slice()
+  }
+}
+
+/** A frame's lateness against its slot, or against the missed slot when it was the one a stall re-anchored at. */
+function lateAgainstSlot(
+  sentMs: number,
+  index: number,
+  scheduledMs: number,
+  stalls: readonly PacingStall[],
+): number {
+  // A stall is recorded for the frame that found its slot missed, just before that frame is sent.
+  const stall = stalls.at(-1)
+  const dueMs = stall !== undefined && stall.frameIndex === index ? stall.missedScheduleMs : scheduledMs
+  return Math.max(0, sentMs - dueMs)
 }
 
 /**

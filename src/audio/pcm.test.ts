@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   concatPcm16,
@@ -8,6 +9,7 @@ import {
   pcm16ToBase64,
   pcm16ToBytes,
   pcm16ToBytesPortable,
+  roundHalfUp,
   SAMPLES_PER_FRAME,
   samplesForMs,
   silence,
@@ -74,6 +76,39 @@ describe('PCM16 bytes', () => {
     expect(strictBase64ByteLength('')).toBe(0)
   })
 
+  it('agrees with the rule written out character by character on any mix of base64 and other characters', () => {
+    // Strict base64, spelled out: a length that is a multiple of 4, then only the standard alphabet up to at most
+    // two '=' at the very end.
+    const byRule = (text: string): number | null => {
+      if (text.length % 4 !== 0) return null
+      const body = text.replace(/={1,2}$/, '')
+      if (!/^[A-Za-z0-9+/]*$/.test(body)) return null
+      return (text.length / 4) * 3 - (text.length - body.length)
+    }
+    const letters = [...'AQgw+/9Zaz=-_ \n\t\r\f!.é€ī\u0000\u0141']
+    const text = fc.array(fc.constantFrom(...letters), { maxLength: 24 }).map((chars) => chars.join(''))
+    fc.assert(
+      fc.property(text, (candidate) => {
+        const expected = byRule(candidate)
+        expect(strictBase64ByteLength(candidate)).toBe(expected)
+        if (expected !== null && expected % 2 === 0) {
+          expect(pcm16FromBase64(candidate).byteLength).toBe(expected)
+        } else if (expected === null) {
+          expect(() => pcm16FromBase64(candidate)).toThrow(/not valid base64/)
+        }
+      }),
+      { numRuns: 20_000 },
+    )
+    // Long payloads too, with one character spoiled anywhere.
+    const payload = Buffer.alloc(9_600, 0x5a).toString('base64')
+    for (const at of [0, 1, 5_000, payload.length - 3]) {
+      for (const spoiler of [' ', '-', '_', '=', 'é', '\n']) {
+        const spoiled = `${payload.slice(0, at)}${spoiler}${payload.slice(at + 1)}`
+        expect(strictBase64ByteLength(spoiled), `${JSON.stringify(spoiler)} at ${at}`).toBe(byRule(spoiled))
+      }
+    }
+  })
+
   it('refuses base64 that decodes to an odd byte count', () => {
     expect(() => pcm16FromBase64('AA==')).toThrow(/even number of bytes/)
   })
@@ -137,5 +172,51 @@ describe('splitFrames', () => {
   it('returns no frames for empty audio and refuses a bad frame size', () => {
     expect(splitFrames(new Int16Array(0))).toEqual([])
     expect(() => splitFrames(new Int16Array(10), { samplesPerFrame: 0 })).toThrow(/positive integer/)
+  })
+})
+
+// +0 for -0: Int16Array stores both as 0, and the effects only ever store the result.
+const plain = (value: number) => (value === 0 ? 0 : value)
+
+describe('roundHalfUp', () => {
+  it('equals Math.round at the values where floor(x + 0.5) could differ', () => {
+    const edges = [
+      0.49999999999999994, // the one double below 0.5: x + 0.5 rounds up to 1
+      -0.49999999999999994,
+      0.5,
+      -0.5,
+      1.5,
+      -1.5,
+      2.5,
+      -2.5,
+      32766.5,
+      -32768.5,
+      2 ** 52 - 0.5,
+      -(2 ** 52) + 0.5,
+      Number.MIN_VALUE,
+      -Number.MIN_VALUE,
+      0,
+      -0,
+    ]
+    for (const x of edges) expect(plain(roundHalfUp(x)), String(x)).toBe(plain(Math.round(x)))
+    expect(Math.floor(0.49999999999999994 + 0.5)).toBe(1) // why the special case exists
+  })
+
+  it('equals Math.round for any double below 2^52 in size (audio sums stay below 2^20)', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -(2 ** 52), max: 2 ** 52, noNaN: true }),
+        (x) => plain(roundHalfUp(x)) === plain(Math.round(x)),
+      ),
+      { numRuns: 20_000 },
+    )
+  })
+
+  it('equals Math.round on every half step of the PCM16 range and its neighbours', () => {
+    for (let k = -32769; k <= 32768; k++) {
+      for (const x of [k + 0.5, k + 0.5 - 2 ** -40, k + 0.5 + 2 ** -40]) {
+        if (plain(roundHalfUp(x)) !== plain(Math.round(x))) expect.fail(`differs at ${x}`)
+      }
+    }
   })
 })

@@ -7,7 +7,7 @@
 // follows a gentle text-seeded contour, shaped by four cascaded formant resonators, the first two of which
 // change per syllable (a different "vowel" each time), under a raised-cosine syllable envelope. Only integer
 // PRNG state and IEEE arithmetic are used, so the output is reproducible on any platform running V8.
-import { SAMPLE_RATE_HZ, samplesForMs } from './pcm.ts'
+import { roundHalfUp, SAMPLE_RATE_HZ, samplesForMs } from './pcm.ts'
 
 export const SYNTHETIC_MS_PER_CHARACTER = 65
 export const SYNTHETIC_MIN_DURATION_MS = 300
@@ -91,13 +91,20 @@ export function setSyntheticSpeechCacheLimit(maxSamples: number): number {
   return previous
 }
 
+/**
+ * The unscaled samples' room, reused from one synthesis to the next (synthesis is synchronous): a long line is
+ * megabytes of float64, and allocating it for every line was most of the synthetic voice's garbage.
+ */
+let rawRoom = new Float64Array(0)
+
 function synthesise(text: string, sampleRateHz: number): Int16Array {
   const durationMs = syntheticSpeechDurationMs(text)
   const sampleCount = samplesForMs(durationMs, sampleRateHz)
   const random = mulberry32(fnv1a(text))
   const syllables = planSyllables(sampleCount, sampleRateHz, random)
 
-  const raw = new Float64Array(sampleCount)
+  if (rawRoom.length < sampleCount) rawRoom = new Float64Array(sampleCount)
+  const raw = rawRoom.subarray(0, sampleCount)
   const basePitchHz = 105 + random() * 70
   let phase = 0
   const formant1 = new Resonator()
@@ -129,6 +136,8 @@ function synthesise(text: string, sampleRateHz: number): Int16Array {
       raw[n] = voiced * syllableEnvelope * edge
     }
   }
+  // The syllables tile the utterance, so every sample of the reused room was written above.
+  if (n !== sampleCount) throw new Error(`synthetic voice: wrote ${n} of ${sampleCount} samples`)
   return normaliseToPcm16(raw)
 }
 
@@ -218,7 +227,8 @@ function normaliseToPcm16(raw: Float64Array): Int16Array {
   const out = new Int16Array(raw.length)
   if (peak === 0) return out
   const scale = (PEAK_FRACTION * 32767) / peak
-  for (let i = 0; i < raw.length; i++) out[i] = Math.round((raw[i] as number) * scale)
+  // roundHalfUp: Math.round, without the branch speech makes unpredictable (same bytes).
+  for (let i = 0; i < raw.length; i++) out[i] = roundHalfUp((raw[i] as number) * scale)
   return out
 }
 

@@ -1,19 +1,39 @@
 // The test sequencer of this repository's vitest.config.ts. Vitest runs the files it timed before longest first,
 // and files it never ran (a fresh clone, CI) largest first, which puts the short files that spawn processes (child
-// Vitest runs, the packed-package tests) last: one of them then runs alone while the other worker idles. Files it
-// has no time for are ordered here by what they do: those that spawn child Vitest runs first, then the package
-// tests (by then the global setup's background build is done), then the rest as Vitest orders them.
+// Vitest runs, the packed-package tests) or wait on real time last: one of them then runs alone while the other
+// workers idle. Files it has no time for are ordered here by the wall time recorded for them in
+// test-durations.json (written by `npx node bench/test-cpu.ts --durations src/vitest/test-durations.json`), and
+// files that list does not know by what they do: those that spawn child Vitest runs first, then the package tests
+// (by then the global setup's background build is done), then the rest as Vitest orders them. A stale or missing
+// entry only changes the order, never what runs.
 import { readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
 const SPAWNS_VITEST = /child-vitest\.ts'|node_modules\/vitest\/vitest\.mjs/
 const USES_PACKAGE = /from '\.\/(consumer-project|shared-package)\.test-helpers\.ts'/
+/** What a file the durations list does not know is taken to last, by what it does (seconds). */
+const GUESSED_SECONDS = { spawnsVitest: 20, usesPackage: 10, other: 0 }
 
-function rank(spec: TestSpecification): number {
+/** Seconds of wall time per file (repository-relative path), as last measured. */
+export function recordedDurations(): Record<string, number> {
+  try {
+    const parsed = JSON.parse(readFileSync(join(import.meta.dirname, 'test-durations.json'), 'utf8')) as {
+      seconds?: Record<string, number>
+    }
+    return parsed.seconds ?? {}
+  } catch {
+    return {}
+  }
+}
+
+function guessedSeconds(spec: TestSpecification): number {
   const source = readFileSync(spec.moduleId, 'utf8')
-  if (USES_PACKAGE.test(source)) return 1
-  if (spec.moduleId.endsWith('.integration.test.ts') || SPAWNS_VITEST.test(source)) return 0
-  return 2
+  if (USES_PACKAGE.test(source)) return GUESSED_SECONDS.usesPackage
+  if (spec.moduleId.endsWith('.integration.test.ts') || SPAWNS_VITEST.test(source)) {
+    return GUESSED_SECONDS.spawnsVitest
+  }
+  return GUESSED_SECONDS.other
 }
 
 export default class SlowFilesFirst extends BaseSequencer {
@@ -21,8 +41,19 @@ export default class SlowFilesFirst extends BaseSequencer {
     const ordered = await super.sort(files)
     const untimed = ordered.filter((spec) => this.ctx.cache.getTestSpecificationResult(spec) === undefined)
     if (untimed.length === 0) return ordered
-    const ranks = new Map(untimed.map((spec) => [spec, rank(spec)]))
-    // A stable sort: among equals (and among the timed files, ranked with the first group) Vitest's order stays.
-    return [...ordered].sort((a, b) => (ranks.get(a) ?? 0) - (ranks.get(b) ?? 0))
+    const recorded = this.durations()
+    const root = this.ctx.config.root
+    const estimates = new Map(
+      untimed.map((spec) => [spec, recorded[relative(root, spec.moduleId)] ?? guessedSeconds(spec)]),
+    )
+    // A stable sort, longest first: among equals (and the timed files, which keep their place ahead of every
+    // estimate) Vitest's order stays.
+    const estimate = (spec: TestSpecification) => estimates.get(spec) ?? Number.POSITIVE_INFINITY
+    return [...ordered].sort((a, b) => estimate(b) - estimate(a))
+  }
+
+  /** The recorded wall times (a test gives its own). */
+  protected durations(): Record<string, number> {
+    return recordedDurations()
   }
 }

@@ -1,15 +1,21 @@
-// The repository's sequencer: on a fresh clone (no timings cached) the files that spawn child Vitest runs go
-// first and the packed-package tests after them, instead of Vitest's largest-file-first, which put them last.
+// The repository's sequencer: on a fresh clone (no timings cached) the files run longest first by their recorded
+// wall time, and files without one by what they do (child Vitest runs, then the packed-package tests), instead of
+// Vitest's largest-file-first, which put the slow ones last.
+import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { expect, test } from 'vitest'
 import type { TestSpecification, Vitest } from 'vitest/node'
-import SlowFilesFirst from './slow-files-first.test-helpers.ts'
+import SlowFilesFirst, { recordedDurations } from './slow-files-first.test-helpers.ts'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const project = { name: 'unit', config: { sequence: { groupOrder: 0 }, isolate: true } }
 const spec = (file: string) => ({ moduleId: resolve(ROOT, file), project }) as unknown as TestSpecification
-const sequencer = (timed: Record<string, number>) =>
-  new SlowFilesFirst({
+const sequencer = (timed: Record<string, number>, durations: Record<string, number> = {}) =>
+  new (class extends SlowFilesFirst {
+    protected override durations() {
+      return durations
+    }
+  })({
     config: { root: ROOT },
     cache: {
       getTestSpecificationResult: (s: TestSpecification) => {
@@ -27,7 +33,7 @@ const FILES = [
   'src/vitest/tags.test.ts',
 ]
 
-test('untimed: child-Vitest files first, then the package tests, then the rest largest first', async () => {
+test('untimed and unrecorded: child-Vitest files first, then the package tests, then the rest largest first', async () => {
   const sorted = (await sequencer({}).sort(FILES.map(spec))).map((s) => s.moduleId.slice(ROOT.length + 1))
   // Within a group Vitest's order stays (the larger file first).
   expect(sorted).toEqual([
@@ -37,6 +43,30 @@ test('untimed: child-Vitest files first, then the package tests, then the rest l
     'src/config/load.test.ts',
     'src/vitest/tags.test.ts',
   ])
+})
+
+test('untimed: longest recorded wall time first; files without one by what they do', async () => {
+  const durations = { 'src/vitest/plugin/sharding.test.ts': 99, 'src/config/load.test.ts': 12 }
+  const sorted = await sequencer({}, durations).sort(FILES.map(spec))
+  expect(sorted.map((s) => s.moduleId.slice(ROOT.length + 1))).toEqual([
+    'src/vitest/plugin/sharding.test.ts', // recorded 99 s
+    'src/vitest/interrupt.integration.test.ts', // spawns child Vitest runs: taken as 20 s
+    'src/config/load.test.ts', // recorded 12 s
+    'src/package/installed-package.test.ts', // the package tests: taken as 10 s
+    'src/vitest/tags.test.ts',
+  ])
+})
+
+test('the recorded durations read as test files and seconds (an entry for a file that is gone is ignored)', () => {
+  const recorded = Object.entries(recordedDurations())
+  expect(recorded.length).toBeGreaterThan(10)
+  for (const [file, seconds] of recorded) {
+    expect(file).toMatch(/^(src|reporters|bin)\/.+\.test\.ts$/)
+    expect(seconds).toBeGreaterThan(0)
+  }
+  // Most of them still exist (a measurement refreshes the list; see slow-files-first.test-helpers.ts).
+  const existing = recorded.filter(([file]) => existsSync(resolve(ROOT, file)))
+  expect(existing.length).toBeGreaterThan(recorded.length / 2)
 })
 
 test('all timed: Vitest’s own order, longest first', async () => {

@@ -22,6 +22,8 @@ import type { ClientDelegationObservation } from './client.ts'
 export interface ApplicationView {
   /** Every execution, completed and failed, in the order they finished. */
   executions(): ToolExecutionRecord[]
+  /** How many executions so far (executions().length, without the copy). */
+  executionCount(): number
   /** The application state now. */
   snapshot(): JsonObject
   /** The state the scenario started from (a copy). */
@@ -142,6 +144,7 @@ export function scenarioApplicationOf(
     runtime,
     faults,
     executions: () => runtime.executions(),
+    executionCount: () => runtime.executionCount(),
     snapshot: () => runtime.snapshot(),
     initialState,
   }

@@ -51,19 +51,7 @@ export function responsesDelegation(
           return calls
         },
         backendUsage: () => controller.observation().backendUsage.map((record) => record.usage),
-        delegationFinished(delegationId) {
-          // Work is tracked only from the first function call, so an idle controller alone does not mean the
-          // backend is done: its response must have ended, and any calls it made must have been published.
-          const records = controller.observation()
-          const responded = records.backendUsage.some((usage) => usage.delegationId === delegationId)
-          const ranTools = records.requestedCalls.some(
-            (call) => call.delegationId === delegationId && call.executed,
-          )
-          const published = records.publications.some(
-            (publication) => publication.delegationId === delegationId,
-          )
-          return responded && (!ranTools || published)
-        },
+        delegationFinished: (delegationId) => controller.delegationFinished(delegationId),
       }
     },
   }

@@ -115,6 +115,7 @@ describe('ToolRuntime', () => {
       ['c1', 'completed'],
       ['c2', 'failed'],
     ])
+    expect(runtime.executionCount()).toBe(2)
     expect(executor.executions).toHaveLength(1)
   })
 
@@ -124,6 +125,7 @@ describe('ToolRuntime', () => {
     await expect(crash).rejects.toBeInstanceOf(ToolExecutionError)
     await expect(crash).rejects.toThrow(/crash \(call_id c9\).*undefined is not a function/)
     expect(runtime.executions()).toEqual([])
+    expect(runtime.executionCount()).toBe(0)
     expect(runtime.pending).toBe(0)
   })
 

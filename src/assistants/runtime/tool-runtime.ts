@@ -91,6 +91,11 @@ export class ToolRuntime {
     return deepCopy(this.#log)
   }
 
+  /** How many executions so far: executions().length without copying them (the call loops ask every step). */
+  executionCount(): number {
+    return this.#log.length
+  }
+
   /** Wait until every accepted call has finished (rejections included). */
   async settled(): Promise<void> {
     await Promise.allSettled([...this.#calls.values()])

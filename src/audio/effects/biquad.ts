@@ -2,6 +2,8 @@
 // their memories kept between chunks, so filtering is causal and frame-safe. The whole cascade runs in one loop
 // per sample (coefficients and memories in typed arrays): one pass over the signal instead of one per section.
 
+import { roundHalfUp } from '../pcm.ts'
+
 export interface BiquadSection {
   b0: number
   b1: number
@@ -88,7 +90,7 @@ export class BiquadCascade {
       const y3 = e0 * y2 + zg
       zg = e1 * y2 - e3 * y3 + zh
       zh = e2 * y2 - e4 * y3
-      samples[i] = Math.min(32767, Math.max(-32768, Math.round(y3 * gain)))
+      samples[i] = Math.min(32767, Math.max(-32768, roundHalfUp(y3 * gain)))
     }
     z[0] = za
     z[1] = zb
@@ -114,7 +116,7 @@ export class BiquadCascade {
         z[m + 1] = (c[k + 2] as number) * x - (c[k + 4] as number) * y
         x = y
       }
-      samples[i] = Math.min(32767, Math.max(-32768, Math.round(x * gain)))
+      samples[i] = Math.min(32767, Math.max(-32768, roundHalfUp(x * gain)))
     }
   }
 }

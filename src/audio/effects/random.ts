@@ -5,6 +5,8 @@
 // The generator adds a Weyl constant to its state and passes it through an integer hash (xor-shift /
 // multiply rounds), which gives well-mixed output even for neighbouring seeds such as 41 and 42.
 
+import { roundHalfUp } from '../pcm.ts'
+
 const WEYL_INCREMENT = 0x9e3779b9
 const TWO_TO_32 = 4_294_967_296
 
@@ -43,7 +45,7 @@ export class SeededRandom {
       const draw = (z ^ (z >>> 15)) >>> 0
       const sample = into[i] as number
       // Summed left to right as before the edges existed, so those bytes stay the same.
-      const value = Math.round(
+      const value = roundHalfUp(
         draw < edgeBelow
           ? sample + (draw < negativeBelow ? -edge : edge)
           : sample + (draw - edgeBelow) * span - amplitude,

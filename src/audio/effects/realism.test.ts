@@ -9,7 +9,7 @@ import { encodeMonoWav } from '../wav.ts'
 import { AudioRealismError } from './errors.ts'
 import { AudioRealismMetadata } from './metadata.ts'
 import { CONDITIONS } from './presets.ts'
-import { applyRealism } from './realism.ts'
+import { applyRealism, RealismProcessor } from './realism.ts'
 
 const { WaveFile } = wavefile
 
@@ -77,6 +77,29 @@ describe('applyRealism', () => {
     const transport = await gapsMs(20)
     expect(transport.gaps.every((ms) => ms % 40 === 0)).toBe(true)
     expect(Math.min(...transport.gaps)).toBe(40)
+  })
+
+  it('processInto gives what process gives, into a caller array or in place, and refuses a wrong length', async () => {
+    const speech = await callerRequest()
+    const chunks = (options: { condition: string; seed: number }) => RealismProcessor.create(options)
+    const [copying, into, inPlace] = await Promise.all([
+      chunks({ condition: 'realistic', seed: 5 }),
+      chunks({ condition: 'realistic', seed: 5 }),
+      chunks({ condition: 'realistic', seed: 5 }),
+    ])
+    try {
+      for (let start = 0; start < speech.length; start += 480) {
+        const chunk = speech.subarray(start, Math.min(speech.length, start + 480))
+        const expected = copying.process(chunk)
+        const target = new Int16Array(chunk.length)
+        expect(sameBytes(into.processInto(chunk, target), expected)).toBe(true)
+        const own = chunk.slice()
+        expect(sameBytes(inPlace.processInto(own, own), expected)).toBe(true)
+      }
+      expect(() => into.processInto(new Int16Array(4), new Int16Array(5))).toThrow(/5 samples for 4/)
+    } finally {
+      for (const processor of [copying, into, inPlace]) processor.close()
+    }
   })
 
   it('refuses an effect frame that is not a whole number of ms, 1 or more', async () => {

@@ -175,10 +175,21 @@ export class RealismProcessor {
 
   /** Process the next chunk of the stream (any length; one tick of a call); returns the processed copy. */
   process(chunk: Int16Array): Int16Array {
+    return this.processInto(chunk, new Int16Array(chunk.length))
+  }
+
+  /**
+   * Process the next chunk into `out` (as long as the chunk; it may be the chunk itself) and return `out`: a whole
+   * recording is processed into its output array, chunk by chunk, without a copy per chunk.
+   */
+  processInto(chunk: Int16Array, out: Int16Array): Int16Array {
     if (this.#closed) throw new Error('RealismProcessor: process() after finish() or close()')
-    if (chunk.length === 0) return new Int16Array(0)
+    if (out.length !== chunk.length) {
+      throw new RangeError(`RealismProcessor: an output of ${out.length} samples for ${chunk.length}`)
+    }
+    if (chunk.length === 0) return out
     this.#callerSpeech.push(chunk)
-    const out = chunk.slice()
+    if (out !== chunk) out.set(chunk)
     for (const effect of this.#effects) effect.process(out, this.#position)
     this.#position += chunk.length
     this.#ticks++
@@ -243,7 +254,8 @@ export async function applyRealism(
     const chunk = Math.max(1, samplesForMs(options.chunkMs ?? processor.frameMs))
     const out = new Int16Array(samples.length)
     for (let start = 0; start < samples.length; start += chunk) {
-      out.set(processor.process(samples.subarray(start, Math.min(samples.length, start + chunk))), start)
+      const end = Math.min(samples.length, start + chunk)
+      processor.processInto(samples.subarray(start, end), out.subarray(start, end))
     }
     return { samples: out, ...processor.finish() }
   } finally {

@@ -47,10 +47,14 @@ function muLawRoundTripTable(): Int16Array {
 
 /** G.711 μ-law encode then decode: what survives the codec (8 bits per sample, logarithmic steps). */
 export function muLawRoundTrip(samples: Int16Array): Int16Array {
+  return muLawRoundTripInPlace(samples.slice())
+}
+
+/** muLawRoundTrip over `samples` itself (the phone line's own 8 kHz buffer: no array per 20 ms frame). */
+export function muLawRoundTripInPlace(samples: Int16Array): Int16Array {
   const table = muLawRoundTripTable()
-  const out = new Int16Array(samples.length)
-  for (let i = 0; i < samples.length; i++) out[i] = table[(samples[i] as number) + 32768] as number
-  return out
+  for (let i = 0; i < samples.length; i++) samples[i] = table[(samples[i] as number) + 32768] as number
+  return samples
 }
 
 /** The library's own round trip, sample array in, sample array out (the table is tested against it). */
@@ -85,9 +89,10 @@ export class Telephony implements AudioEffect {
   }
 
   process(samples: Int16Array): void {
+    // The down-sampler's own output buffer, ours until its next call: filtered and coded in place.
     const narrow = this.#down.process(samples)
     this.#band.process(narrow, TELEPHONY_GAIN)
-    const wide = this.#up.process(muLawRoundTrip(narrow))
+    const wide = this.#up.process(muLawRoundTripInPlace(narrow))
     // Output = the samples carried from the last call, then the start of `wide`; the rest of `wide` (at most
     // two samples, see the header) is carried to the next call.
     const carried = this.#carryLength

@@ -30,35 +30,54 @@ const SCENARIO = 'crawl_013_cancel_authorized_r100'
 const PRIVATE_FACTS_KEY = 'availability_overrides'
 
 let live: OfflineLiveServer
-let api: FakeJudgeApi
 let scenario: Scenario
 let settings: CrawlSettings
 const folders: string[] = []
+const apis: FakeJudgeApi[] = []
+let runs = 0
 
 beforeAll(async () => {
   live = await startOfflineLiveServer()
-  api = await startFakeJudgeApi()
   scenario = await bundledCrawlScenario(SCENARIO)
   settings = await liveCrawlSettings({ apiKey: API_KEY, liveBaseURL: live.baseURL })
 })
 
 afterAll(async () => {
-  await Promise.all([live?.close(), api?.close()])
+  await Promise.all([live?.close(), ...apis.map((api) => api.close())])
   await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })))
 })
 
-/** One live execution of the scenario with the judge's client on the fake server. */
+/**
+ * One test's judge: its own fake OpenAI server (its own script and request log), and live runs each under a key
+ * of their own, so the tests' live conversations (real-time pacing: about ten seconds each) run side by side.
+ */
+async function judgeHarness() {
+  const api = await startFakeJudgeApi()
+  apis.push(api)
+  return {
+    api,
+    runLive: (judgeSettings: Partial<CrawlSettings['grading']> = {}, options: { deaf?: boolean } = {}) =>
+      runLive(api, judgeSettings, options),
+  }
+}
+
+/** One live execution of the scenario with the judge's client on `api`. */
 async function runLive(
-  judgeSettings: Partial<CrawlSettings['grading']> = {},
-  options: { deaf?: boolean } = {},
+  api: FakeJudgeApi,
+  judgeSettings: Partial<CrawlSettings['grading']>,
+  options: { deaf?: boolean },
 ): Promise<{
   execution: SingleTurnExecution
   runDirectory: string
 }> {
   const runDirectory = await freshRunDirectory()
   folders.push(runDirectory)
+  // The offline server tells sessions apart by their API key: one per run.
+  runs += 1
+  const apiKey = `${API_KEY}-${runs}`
   const runSettings: CrawlSettings = {
     ...settings,
+    credentials: { ...settings.credentials, openai_api_key: apiKey },
     grading: { ...settings.grading, ...judgeSettings },
     // A service that hears nothing never answers: a one-second response timeout is enough to show it.
     execution: { ...settings.execution, ...(options.deaf ? { response_timeout_seconds: 1 } : {}) },
@@ -67,7 +86,7 @@ async function runLive(
   const caller = await syntheticCallerSource.prepare(scenario, {})
   // The offline server stands in for the live service: the session the run opens with its API key hears exactly
   // what the caller says and answers with the assistant's offline behaviour (visible input only).
-  live.registerSession(API_KEY, {
+  live.registerSession(apiKey, {
     hearing: options.deaf ? [] : caller.hearing,
     behaviour: architecture.offlineBehaviour(assistantVisibleInput(scenario)),
   })
@@ -89,17 +108,19 @@ async function detailsOf(runDirectory: string) {
   return ScenarioDetailsSchema.parse(JSON.parse(text))
 }
 
-function judgeRequestsSince(before: number) {
+function judgeRequestsSince(api: FakeJudgeApi, before: number) {
   return api.server.requestsTo('POST', '/v1/responses').slice(before)
 }
 
-describe('the semantic judge in a live run', () => {
+// Concurrent: each test has its own judge server and session keys (see judgeHarness).
+describe.concurrent('the semantic judge in a live run', () => {
   test('judges each applicable dimension once with store:false, and its grades reach the row and the details', async () => {
+    const { api, runLive } = await judgeHarness()
     api.script.task_understanding = [passing(1, true)]
     api.script.grounded_communication = [passing(0.75)]
     const before = api.server.requestsTo('POST', '/v1/responses').length
     const { execution, runDirectory } = await runLive({ cache: false })
-    const requests = judgeRequestsSince(before)
+    const requests = judgeRequestsSince(api, before)
 
     // crawl_013 requires a tool: task_understanding and grounded_communication apply, one request each.
     expect(requests.map(dimensionOf).sort()).toEqual(['grounded_communication', 'task_understanding'])
@@ -166,6 +187,7 @@ describe('the semantic judge in a live run', () => {
   })
 
   test('task_understanding failing turns a deterministic pass into a failed row', async () => {
+    const { api, runLive } = await judgeHarness()
     api.script.task_understanding = [failing(0.25, false)]
     api.script.grounded_communication = [passing(1)]
     const { execution } = await runLive({ cache: false })
@@ -180,6 +202,7 @@ describe('the semantic judge in a live run', () => {
   })
 
   test('a judge that keeps failing is an infrastructure_error at semantic_judge, artifacts and spent usage kept', async () => {
+    const { api, runLive } = await judgeHarness()
     api.script.task_understanding = [passing(1, true)]
     api.script.grounded_communication = [{ fault: 'server_error' }]
     const { execution, runDirectory } = await runLive({ cache: false })
@@ -199,6 +222,7 @@ describe('the semantic judge in a live run', () => {
   })
 
   test('the cache answers a second judgment of the same evidence with zero usage', async () => {
+    const { api, runLive } = await judgeHarness()
     api.script.task_understanding = [passing(1, true)]
     api.script.grounded_communication = [passing(1)]
     const cacheDir = join(await freshRunDirectory(), 'judge-cache')
@@ -209,7 +233,7 @@ describe('the semantic judge in a live run', () => {
     const details = await detailsOf(second.runDirectory)
     // Live audio timing differs from run to run; the evidence holds text, tools and state, so it repeats.
     expect(first.execution.row.status).toBe('passed')
-    expect(judgeRequestsSince(before)).toHaveLength(0)
+    expect(judgeRequestsSince(api, before)).toHaveLength(0)
     for (const event of details.judge_usage_events) {
       expect(event).toMatchObject({ cached: true, total_tokens: 0, attempts: 0 })
     }
@@ -222,10 +246,11 @@ describe('the semantic judge in a live run', () => {
   })
 
   test('a conversation that timed out is not judged: nothing is sent and the dimensions say why', async () => {
+    const { api, runLive } = await judgeHarness()
     const before = api.server.requestsTo('POST', '/v1/responses').length
     const { execution } = await runLive({ cache: false }, { deaf: true })
     expect(execution.observation?.termination_reason).toBe('response_timeout')
-    expect(judgeRequestsSince(before)).toHaveLength(0)
+    expect(judgeRequestsSince(api, before)).toHaveLength(0)
     expect(execution.row).toMatchObject({ status: 'failed', error: null })
     expect(execution.grade?.semantic_grades.task_understanding).toMatchObject({
       status: 'not_assessed',
@@ -234,11 +259,16 @@ describe('the semantic judge in a live run', () => {
   })
 
   test("with grading disabled no request is sent; judge usage never enters the row's consumption", async () => {
-    api.script.task_understanding = [passing(1, true)]
-    api.script.grounded_communication = [passing(1)]
-    const before = api.server.requestsTo('POST', '/v1/responses').length
-    const unjudged = await runLive({ enabled: false })
-    expect(judgeRequestsSince(before)).toHaveLength(0)
+    // Two judges, so the judged run's requests cannot be taken for the unjudged run's; both calls at once.
+    const disabled = await judgeHarness()
+    const enabled = await judgeHarness()
+    enabled.api.script.task_understanding = [passing(1, true)]
+    enabled.api.script.grounded_communication = [passing(1)]
+    const [unjudged, judged] = await Promise.all([
+      disabled.runLive({ enabled: false }),
+      enabled.runLive({ cache: false }),
+    ])
+    expect(judgeRequestsSince(disabled.api, 0)).toHaveLength(0)
     const { execution } = unjudged
     expect(execution.grade?.semantic_grades.task_understanding).toMatchObject({
       status: 'not_assessed',
@@ -250,7 +280,6 @@ describe('the semantic judge in a live run', () => {
     expect(unjudgedDetails.rubric_metrics).toBeNull()
     expect(unjudgedDetails.semantic_judge).toBeNull()
 
-    const judged = await runLive({ cache: false })
     const judgedDetails = await detailsOf(judged.runDirectory)
     const judgeTokens = judgedDetails.judge_usage_events.reduce(
       (sum: number, event) => sum + ((event as { total_tokens: number | null }).total_tokens ?? 0),

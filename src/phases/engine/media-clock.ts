@@ -132,7 +132,7 @@ export class MediaClock {
         for (let index = 0; index < streams.length; index++) {
           send(streams[index] as ClockedStream, chunks[index] as Int16Array)
         }
-        this.#pacer.markSent(slot)
+        this.#pacer.recordLateness(slot)
       }
       chunks.fill(EMPTY)
     }

@@ -22,7 +22,8 @@ import {
   settingsFromToml,
 } from '../single-turn/test-support.ts'
 
-const SCENARIO = 'crawl_007_booking_time_added_to_summary'
+// The shortest bundled CRAWL request (7 s of caller audio): two of these runs pace in real time.
+const SCENARIO = 'crawl_020_hours'
 
 let server: OfflineLiveServer
 beforeAll(async () => {

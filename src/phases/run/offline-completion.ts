@@ -56,7 +56,7 @@ export class OfflineCompletion {
   /** A new caption (either side) or a new tool execution since the last look. */
   #evidenceChanged(state: CallState): boolean {
     const transcripts = state.timeline.transcripts.length
-    const executions = state.assistant.tools.executions().length
+    const executions = state.assistant.tools.executionCount()
     if (transcripts === this.#transcripts && executions === this.#executions) return false
     const first = this.#transcripts < 0
     this.#transcripts = transcripts

@@ -121,7 +121,7 @@ export async function collectSingleTurn(
       }
       // Work a fault holds back (a slow tool, a stalled backend) is due on this clock offline.
       faults?.timers.advanceTo(timeline.nowMs())
-      toolCompletionTimes.notice(assistant.tools.executions().length, timeline.nowMs())
+      toolCompletionTimes.notice(assistant.tools.executionCount(), timeline.nowMs())
       await delegation.update(session)
       if (assistant.session.settled !== undefined) throw ended(assistant, 'while collecting the response')
       const decision = tracker.decide(timeline.nowMs())

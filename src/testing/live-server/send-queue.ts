@@ -6,6 +6,7 @@
 // close frame 1008 `send_buffer_exceeded` behind at most the small socket queue, so a client that reads again
 // soon sees that code rather than an abrupt end, and destroys the socket `closeGraceMs` later if it has not
 // finished closing. A normal close waits for the frames before it, under the same grace.
+import type { Writable } from 'node:stream'
 import type { WebSocket } from 'ws'
 import { LIMIT_CLOSE, SEND_BUFFER_EXCEEDED_REASON } from './limits.ts'
 
@@ -30,11 +31,20 @@ export class SendQueue {
   #graceDeadline: number | null = null
   #destroyedAt: number | null = null
   #peak = 0
+  /** The connection's socket, corked while a turn of the event loop sends (see #coalesce); null: not corked. */
+  readonly #socket: Pick<Writable, 'cork' | 'uncork'> | null
+  #corked = false
 
-  constructor(ws: WebSocket, limits: SendQueueLimits, onOverflow: () => void) {
+  constructor(
+    ws: WebSocket,
+    limits: SendQueueLimits,
+    onOverflow: () => void,
+    socket: Pick<Writable, 'cork' | 'uncork'> | null = null,
+  ) {
     this.#ws = ws
     this.#limits = limits
     this.#onOverflow = onOverflow
+    this.#socket = socket
     ws.once('close', () => {
       clearTimeout(this.#graceTimer)
       this.#release()
@@ -88,6 +98,8 @@ export class SendQueue {
   terminate(): void {
     this.#closing = true
     this.#release()
+    // What this turn already sent goes before the drop (a fault plan's "after N events" counts those events).
+    if (this.#corked) this.#uncork()
     this.#destroy()
   }
 
@@ -112,6 +124,7 @@ export class SendQueue {
       }
       const text = this.#waiting.shift() as string
       this.#waitingBytes -= Buffer.byteLength(text)
+      this.#coalesce()
       // The callback runs once the frame has left for the kernel: room for the next ones.
       this.#ws.send(text, this.#afterWrite)
     }
@@ -120,6 +133,23 @@ export class SendQueue {
       this.#deferredClose = null
       this.#ws.close(code, reason)
     }
+  }
+
+  /**
+   * Frames sent in one turn of the event loop (an event and what it set off: a reply's audio deltas, captions and
+   * acknowledgements) leave in one write instead of a system call each, which was most of the socket's cost: the
+   * socket stays corked until the turn's end. ws corks and uncorks around each frame itself; corks nest.
+   */
+  #coalesce(): void {
+    if (this.#socket === null || this.#corked) return
+    this.#corked = true
+    this.#socket.cork()
+    process.nextTick(this.#uncork)
+  }
+
+  #uncork = (): void => {
+    this.#corked = false
+    this.#socket?.uncork()
   }
 
   #afterWrite = (error?: Error): void => {

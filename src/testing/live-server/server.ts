@@ -181,11 +181,16 @@ export async function startOfflineLiveServer(
     pending.adopt(socket)
     wss.handleUpgrade(request, socket, head, (ws) => {
       let overflowAt: number | null = null
-      const queue = new SendQueue(ws, limits, () => {
-        sendBufferClosures += 1
-        overflowAt = performance.now()
-        overflowing.add(queue)
-      })
+      const queue = new SendQueue(
+        ws,
+        limits,
+        () => {
+          sendBufferClosures += 1
+          overflowAt = performance.now()
+          overflowing.add(queue)
+        },
+        socket,
+      )
       queues.set(ws, queue)
       const session = new OfflineLiveSession(
         {

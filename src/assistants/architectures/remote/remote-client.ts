@@ -78,6 +78,7 @@ export function remoteClientDelegation(options: RemoteClientOptions): RemoteClie
         // The service runs the tools and the backend, out of reach (faultPlanes below); the line is ours.
         faults: sessionFaultsOf(options),
         executions: () => [...observer.executions],
+        executionCount: () => observer.executions.length,
         snapshot: () => observer.snapshot(),
         get initialState() {
           return observer.initialState

@@ -123,11 +123,15 @@ describe('ResponsesDelegationController', () => {
     // The tool has returned, but the response is not complete yet: nothing goes back.
     expect(sentTypes(h)).toEqual([])
     expect(h.controller.pending).toBe(1)
+    expect(h.controller.delegationFinished(DELEGATION)).toBe(false)
 
     terminal(h, 'resp_1')
     await h.peer.receivedFrame((frame) => frame.type === 'response.create')
     await h.controller.wait()
     expect(sentTypes(h)).toEqual(['response.item.create', 'response.create'])
+    // Responded, and the call it ran was published: done with that delegation, not with another.
+    expect(h.controller.delegationFinished(DELEGATION)).toBe(true)
+    expect(h.controller.delegationFinished('another_delegation')).toBe(false)
     const [execution] = h.runtime.executions()
     // The explicit null optional (seating) was dropped before execution.
     expect(execution).toMatchObject({ call_id: 'call_1', status: 'completed', arguments: { party_size: 2 } })

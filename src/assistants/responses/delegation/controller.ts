@@ -77,6 +77,18 @@ export class ResponsesDelegationController {
     return this.#lifecycle.close()
   }
 
+  /**
+   * Whether the backend is done with `delegationId`: its response ended and any tool calls it made were
+   * published. Work is tracked only from the first function call, so an idle controller alone does not mean it.
+   * Read from the records themselves: the call loops ask every step, and observation() copies everything.
+   */
+  delegationFinished(delegationId: string): boolean {
+    const responded = this.#usage.some((usage) => usage.delegationId === delegationId)
+    const ranTools = this.#requested.some((call) => call.delegationId === delegationId && call.executed)
+    const published = this.#publications.some((publication) => publication.delegationId === delegationId)
+    return responded && (!ranTools || published)
+  }
+
   /** Everything recorded so far (copies). Tool executions themselves come from the runtime. */
   observation(): ResponsesDelegationObservation {
     return structuredClone({

@@ -61,12 +61,15 @@ export interface PlayedLoop {
 async function step(loop: CallLoop): Promise<number> {
   await loop.clock.step(loop.streams)
   const nowMs = loop.timeline.nowMs()
-  const executions = loop.assistant.tools.executions()
-  for (const record of executions) {
-    const id = record.call_id ?? `${record.name}#${loop.executionTimes.size}`
-    if (!loop.executionTimes.has(id)) loop.executionTimes.set(id, nowMs)
+  // The records (a deep copy) only when there are new ones: the log only grows.
+  const count = loop.assistant.tools.executionCount()
+  if (count !== loop.work.executionCount) {
+    for (const record of loop.assistant.tools.executions()) {
+      const id = record.call_id ?? `${record.name}#${loop.executionTimes.size}`
+      if (!loop.executionTimes.has(id)) loop.executionTimes.set(id, nowMs)
+    }
   }
-  loop.work.executionCount = executions.length
+  loop.work.executionCount = count
   loop.work.assistantBusy = false
   const finished = loop.finishedDelegations
   for (; finished.seen < loop.delegationIds.length; finished.seen++) {

@@ -73,7 +73,9 @@ export class ConversationRelay {
         this.callerTrack.hear(this.#tickStartMs, clean)
         // A caller utterance starts on its clean voice; a burst of it may then be lost on the way.
         this.#uplink?.voice(clean, this.#tickStartMs)
-        const processed = this.#preset.process(clean)
+        // In place: the relay's chunk is this frame's own, and its voice was judged above (an array per frame
+        // less on the real-time path).
+        const processed = this.#preset.processInto(clean, clean)
         const heard = this.#uplink === null ? processed : this.#uplink.apply(processed, this.#tickStartMs)
         this.#timeline.callerAudioSent(heard)
         return heard

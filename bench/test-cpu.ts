@@ -1,0 +1,147 @@
+// Where the unit tests' time goes, per test file: CPU (the file's own worker process, and apart from it the
+// child processes it waited for: child Vitest runs, the package build, servers) and wall time. CPU seconds
+// barely move with the machine's load, so they are the figure to compare on a shared machine; wall time says
+// which files wait (on the clock, on a child) rather than compute.
+// Run: npx node bench/test-cpu.ts [--top 40] [--json out.json] [--durations src/vitest/test-durations.json]
+//        [vitest filters or files...]
+//   (runs `vitest run --project unit` with bench/test-cpu/record-cpu.setup.ts added; extra arguments are passed
+//   to Vitest, e.g. a folder or `--maxWorkers 1`; --durations writes each file's wall time, 2 s and more, for the
+//   sequencer that runs the longest files first on a fresh clone: src/vitest/slow-files-first.test-helpers.ts)
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
+import path from 'node:path'
+
+const ROOT = path.resolve(import.meta.dirname, '..')
+const CONFIG = path.join(import.meta.dirname, 'test-cpu', 'vitest.config.ts')
+
+interface Line {
+  file: string
+  pid: number
+  self: number
+  children: number
+  wall: number
+}
+
+/** CPU seconds of this process's waited-for children (the whole Vitest run, workers included). */
+function childrenCpuSeconds(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8')
+  const fields = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number)
+  return ((fields[13] ?? 0) + (fields[14] ?? 0)) / 100
+}
+
+function option(args: string[], name: string): string | undefined {
+  const at = args.indexOf(name)
+  if (at < 0) return undefined
+  const [, value] = args.splice(at, 2)
+  if (value === undefined) throw new Error(`${name} needs a value`)
+  return value
+}
+
+const args = process.argv.slice(2)
+const top = Number(option(args, '--top') ?? '40')
+const jsonOut = option(args, '--json')
+const durationsOut = option(args, '--durations')
+const folder = await mkdtemp(path.join(tmpdir(), 'live-evals-test-cpu-'))
+const out = path.join(folder, 'cpu.jsonl')
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')
+console.log(
+  `test-cpu: vitest run --project unit ${args.join(' ')}; ${availableParallelism()} cores, load ${load()}`,
+)
+const startedAt = performance.now()
+const code = await new Promise<number | null>((resolve) => {
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      '--config',
+      CONFIG,
+      '--project',
+      'unit',
+      ...args,
+    ],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, LIVE_EVALS_TEST_CPU_OUT: out },
+    },
+  )
+  // Vitest's own summary lines only: the per-file lines are in the table below.
+  child.stdout.setEncoding('utf8')
+  let pending = ''
+  child.stdout.on('data', (chunk: string) => {
+    pending += chunk
+    const lines = pending.split('\n')
+    pending = lines.pop() ?? ''
+    for (const line of lines) {
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: Vitest colours its lines
+      if (!/^\s*[✓↓]/.test(line.replace(/\u001b\[[0-9;]*m/g, ''))) process.stdout.write(`${line}\n`)
+    }
+  })
+  child.on('close', resolve)
+})
+const wallSeconds = (performance.now() - startedAt) / 1000
+const totalCpu = childrenCpuSeconds()
+const lines: Line[] = (await readFile(out, 'utf8').catch(() => ''))
+  .split('\n')
+  .filter((line) => line !== '')
+  .map((line) => JSON.parse(line) as Line)
+await rm(folder, { recursive: true, force: true })
+
+// A reused worker (no isolation) reports running totals: subtract its previous line.
+const previous = new Map<number, Line>()
+const files = lines.map((line) => {
+  const before = previous.get(line.pid)
+  previous.set(line.pid, line)
+  return {
+    file: path.relative(ROOT, line.file),
+    self: line.self - (before?.self ?? 0),
+    children: line.children - (before?.children ?? 0),
+    wall: line.wall - (before?.wall ?? 0),
+  }
+})
+files.sort((a, b) => b.self + b.children - (a.self + a.children))
+const sum = (pick: (file: (typeof files)[number]) => number) =>
+  files.reduce((total, file) => total + pick(file), 0)
+console.log(
+  `\n${'CPU s'.padStart(7)} ${'own'.padStart(7)} ${'child'.padStart(7)} ${'wall s'.padStart(7)}  file`,
+)
+for (const file of files.slice(0, top)) {
+  console.log(
+    `${(file.self + file.children).toFixed(1).padStart(7)} ${file.self.toFixed(1).padStart(7)} ` +
+      `${file.children.toFixed(1).padStart(7)} ${file.wall.toFixed(1).padStart(7)}  ${file.file}`,
+  )
+}
+const perFile = sum((file) => file.self + file.children)
+console.log(
+  `\n${files.length} files: ${perFile.toFixed(0)} CPU s in test workers (${sum((f) => f.self).toFixed(0)} own, ` +
+    `${sum((f) => f.children).toFixed(0)} in their children), ${sum((f) => f.wall).toFixed(0)} s of worker wall time`,
+)
+console.log(
+  `whole run: ${totalCpu.toFixed(0)} CPU s (so ${(totalCpu - perFile).toFixed(0)} s in Vitest's main process: ` +
+    `transforms, global setup, reporting), ${wallSeconds.toFixed(0)} s wall; exit ${code}; load after ${load()}`,
+)
+if (jsonOut !== undefined) {
+  await writeFile(jsonOut, JSON.stringify({ wallSeconds, totalCpu, files }, null, 2))
+}
+if (durationsOut !== undefined) {
+  const seconds = Object.fromEntries(
+    files
+      .filter((file) => file.wall >= 2)
+      .sort((a, b) => b.wall - a.wall)
+      .map((file) => [file.file, Math.round(file.wall * 10) / 10]),
+  )
+  const comment =
+    'Wall seconds per unit test file as last measured (bench/test-cpu.ts --durations); the sequencer ' +
+    '(slow-files-first.test-helpers.ts) runs the longest first on a fresh clone. Only files of 2 s or more.'
+  await writeFile(durationsOut, `${JSON.stringify({ comment, seconds }, null, 2)}\n`)
+}
+process.exitCode = code ?? 1

@@ -1,0 +1,34 @@
+// A setup file for bench/test-cpu.ts: after each test file's own hooks, appends one JSON line to the file named
+// by LIVE_EVALS_TEST_CPU_OUT with the test file, this worker's pid, its CPU since it started (user+system) and
+// the CPU of the child processes it waited for (child Vitest runs, packers, servers), read from /proc/self/stat,
+// and the wall time since the worker started. Vitest's forks pool runs each file in a fresh process (isolate),
+// so these are per-file figures; bench/test-cpu.ts subtracts earlier lines of the same pid if one is reused.
+import { appendFileSync, readFileSync } from 'node:fs'
+import { afterAll, beforeAll, expect } from 'vitest'
+
+const out = process.env.LIVE_EVALS_TEST_CPU_OUT
+const TICKS_PER_SECOND = 100
+
+function cpuSeconds(): { self: number; children: number } {
+  const stat = readFileSync('/proc/self/stat', 'utf8')
+  // Fields after the command name (which may hold spaces): state is index 0, utime 11, stime 12, cutime 13, cstime 14.
+  const fields = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number)
+  return {
+    self: ((fields[11] ?? 0) + (fields[12] ?? 0)) / TICKS_PER_SECOND,
+    children: ((fields[13] ?? 0) + (fields[14] ?? 0)) / TICKS_PER_SECOND,
+  }
+}
+
+let file: string | undefined
+beforeAll(() => {
+  file = expect.getState().testPath
+})
+afterAll(() => {
+  if (out === undefined || file === undefined) return
+  const cpu = cpuSeconds()
+  const line = { file, pid: process.pid, ...cpu, wall: performance.now() / 1000 }
+  appendFileSync(out, `${JSON.stringify(line)}\n`)
+})
