@@ -20,7 +20,10 @@ export function runName(label: string, now: Date): string {
   return `${label}_${runTimestamp(now)}`
 }
 
-/** The label used when none is given: `<phase>_<live|offline>`, as in the reference toolkit. */
-export function defaultRunLabel(phase: string, mode: 'live' | 'offline'): string {
+/**
+ * The label used when none is given: `<phase>_<live|offline>`, as in the reference toolkit, and `<phase>_replay` for
+ * a replay of cassettes (ours), so a replayed run is never read as a live one from its folder name.
+ */
+export function defaultRunLabel(phase: string, mode: 'live' | 'offline' | 'replay'): string {
   return `${phase}_${mode}`
 }

@@ -25,6 +25,8 @@ const KEY = 'sk-test-REHEARSAL-cassette-key-3c8e1f20'
 let dir = ''
 let recording: ChildRun = { code: null, output: '' }
 let replay: ChildRun = { code: null, output: '' }
+/** A replay of a project never recorded: an empty cassettes folder. */
+let unrecorded: ChildRun = { code: null, output: '' }
 const documents = {
   recorded: new Map<string, ResultsDocument>(),
   replayed: new Map<string, ResultsDocument>(),
@@ -64,9 +66,16 @@ beforeAll(async () => {
     LIVE_EVALS_JUDGE: 'false',
     LIVE_EVALS_RESULTS_DIR: join(dir, 'replayed'),
   })
+  unrecorded = await runVitest(['run', '--config', FIXTURE_CONFIG], {
+    ...scratchSpace.env,
+    LIVE_EVALS_MODE: 'replay',
+    LIVE_EVALS_CASSETTES: join(dir, 'never-recorded'),
+    LIVE_EVALS_JUDGE: 'false',
+    LIVE_EVALS_RESULTS_DIR: join(dir, 'unrecorded'),
+  })
   await documentsIn(join(dir, 'recorded'), documents.recorded)
   await documentsIn(join(dir, 'replayed'), documents.replayed)
-}, 3 * SPAWN_TIMEOUT_MS)
+}, 4 * SPAWN_TIMEOUT_MS)
 
 afterAll(async () => {
   if (dir !== '') await rm(dir, { recursive: true, force: true })
@@ -78,9 +87,10 @@ describe('record against the dress rehearsal, replay keyless through Vitest', ()
   test('the replayed rows equal the recorded ones and the run prints its replay tally', async () => {
     expect(recording.output, recording.output.slice(-3000)).toMatch(/\d+ passed, \d+ failed/)
     expect([...documents.recorded.keys()].sort()).toEqual(['crawl_live_client', 'crawl_live_responses'])
-    expect([...documents.replayed.keys()].sort()).toEqual([...documents.recorded.keys()].sort())
+    // A replayed run's folder says so: crawl_replay_<architecture>.
+    expect([...documents.replayed.keys()].sort()).toEqual(['crawl_replay_client', 'crawl_replay_responses'])
     for (const [run, original] of documents.recorded) {
-      const replayed = documents.replayed.get(run) as ResultsDocument
+      const replayed = documents.replayed.get(run.replace('_live_', '_replay_')) as ResultsDocument
       expect(replayed.summary, run).toEqual(original.summary)
       expect(replayed.results.map(comparable), run).toEqual(original.results.map(comparable))
     }
@@ -91,6 +101,22 @@ describe('record against the dress rehearsal, replay keyless through Vitest', ()
     for (const file of files.filter((entry) => entry.isFile())) {
       const bytes = await readFile(join(file.parentPath, file.name))
       expect(bytes.includes(Buffer.from(KEY)), file.name).toBe(false)
+    }
+  })
+  test('a scenario never recorded fails on its missing cassette, counted as missing, not on its speech', async () => {
+    expect(unrecorded.code).toBe(1)
+    expect(unrecorded.output).toMatch(/Replay \(strict\): 0 replayed, 0 diverged, 2 missing, 0 refused/)
+    expect(unrecorded.output).not.toContain('api.openai.com')
+    const runs = new Map<string, ResultsDocument>()
+    await documentsIn(join(dir, 'unrecorded'), runs)
+    expect([...runs.keys()].sort()).toEqual(['crawl_replay_client', 'crawl_replay_responses'])
+    for (const document of runs.values()) {
+      for (const row of document.results) {
+        expect(row.status).toBe('infrastructure_error')
+        expect(row.error).toMatchObject({ stage: 'replay' })
+        expect(row.error?.message).toMatch(/^No cassette /)
+        expect(row.observability?.live_evals).toMatchObject({ cassette: { outcome: 'missing' } })
+      }
     }
   })
 })

@@ -49,13 +49,12 @@ export function refuseForeignCassette(
   }
 }
 
-export async function replayExecution<Execution extends ScenarioExecution>(
-  context: CassetteExecutionContext<Execution>,
-): Promise<Execution> {
-  const settings: PhaseSettings = context.env.settings
-  const id = cassetteIdFor(context)
-  const match = settings.replay.match
-  const extension = (fields: Partial<CassetteRowExtension>): CassetteRowExtension => ({
+function cassetteExtension(
+  id: string,
+  match: CassetteRowExtension['match'],
+  fields: Partial<CassetteRowExtension>,
+): CassetteRowExtension {
+  return {
     mode: 'replay',
     id,
     outcome: 'replayed',
@@ -64,19 +63,57 @@ export async function replayExecution<Execution extends ScenarioExecution>(
     first_divergence: null,
     divergences: [],
     ...fields,
-  })
+  }
+}
+
+/** A row failed because its cassette is missing or refused: the `cassette` block the replay tally counts. */
+export function withRefusedCassette<Row extends ScenarioExecution['row']>(
+  row: Row,
+  id: string,
+  settings: Pick<PhaseSettings, 'replay'>,
+  refused: CassetteRefusedError | null,
+): Row {
+  const outcome = refused?.reason === 'missing' ? 'missing' : 'refused'
+  return withCassetteExtension(
+    row,
+    cassetteExtension(id, settings.replay.match, { outcome, divergence_count: null }),
+  )
+}
+
+/**
+ * Under replay, whether this execution's cassette file is absent: then that, not the stage that tripped over it,
+ * is why the execution failed (CRAWL's caller speech is read from the cassettes folder before the execution starts,
+ * so a scenario never recorded first fails there). Null when the cassette is present.
+ */
+export async function missingCassetteOf(
+  context: Pick<CassetteExecutionContext<ScenarioExecution>, 'scenario' | 'env'>,
+): Promise<CassetteRefusedError | null> {
+  const settings: PhaseSettings = context.env.settings
+  if (!settings.replay.enabled) return null
+  const id = cassetteIdFor(context)
+  try {
+    await readCassette(settings.execution.cassettes_dir ?? 'cassettes', id)
+    return null
+  } catch (error) {
+    return error instanceof CassetteRefusedError && error.reason === 'missing' ? error : null
+  }
+}
+
+export async function replayExecution<Execution extends ScenarioExecution>(
+  context: CassetteExecutionContext<Execution>,
+): Promise<Execution> {
+  const settings: PhaseSettings = context.env.settings
+  const id = cassetteIdFor(context)
+  const match = settings.replay.match
+  const extension = (fields: Partial<CassetteRowExtension>) => cassetteExtension(id, match, fields)
   let loaded: LoadedCassette
   try {
     loaded = await readCassette(settings.execution.cassettes_dir ?? 'cassettes', id)
     refuseForeignCassette(loaded, context.scenario, settings)
   } catch (error) {
     const refused = error instanceof CassetteRefusedError ? error : null
-    const outcome = refused?.reason === 'missing' ? 'missing' : 'refused'
     const failed = context.failed({ stage: 'replay', message: (error as Error).message })
-    return {
-      ...failed,
-      row: withCassetteExtension(failed.row, extension({ outcome, divergence_count: null })),
-    }
+    return { ...failed, row: withRefusedCassette(failed.row, id, settings, refused) }
   }
   const redaction = { extraNames: settings.redact_fields, secretValues: credentialValues(settings) }
   const server = await startReplayServer(loaded, { match, redaction })

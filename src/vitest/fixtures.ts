@@ -11,6 +11,7 @@
 import { test as base, inject } from 'vitest'
 import type { AssistantApplication } from '../assistants/application.ts'
 import type { AssistantArchitecture, ScenarioApplication } from '../assistants/architectures/index.ts'
+import { missingCassetteOf, withRefusedCassette } from '../cassettes/replaying.ts'
 import type { PhaseSettings } from '../config/index.ts'
 import { settingsForModel } from '../config/live-models.ts'
 import { armedScenarioEnv } from '../explain/arm-env.ts'
@@ -181,16 +182,19 @@ const buildScenarioTest = (): ScenarioTestAPI =>
         return await scenarioEnv.callerSource.prepare(scenario, { signal })
       } catch (error) {
         await noteRunStopping(error, runPlan)
+        // Replaying a scenario that was never recorded fails on its missing cassette, counted as missing.
+        const missing = await missingCassetteOf({ scenario, env: scenarioEnv })
         const meta = task.meta.liveEvals
         if (meta !== undefined && !meta.sealed) {
-          meta.row = failedExecution(
-            scenario,
-            stageFailureOf(error, 'input_setup'),
-            undefined,
-            scenarioEnv.trial ?? null,
-          ).row
+          const failure =
+            missing === null
+              ? stageFailureOf(error, 'input_setup')
+              : { stage: 'replay' as const, message: missing.message }
+          const { row } = failedExecution(scenario, failure, undefined, scenarioEnv.trial ?? null)
+          meta.row =
+            missing === null ? row : withRefusedCassette(row, missing.cassette, scenarioEnv.settings, missing)
         }
-        throw scenarioFailureOf(error)
+        throw scenarioFailureOf(missing ?? error)
       }
     })
     // The scenario's application: liveSession's assistant uses this one, so its state is the state after the run.

@@ -244,7 +244,13 @@ export async function planRun<P extends Phase>(
       try {
         claimed = await claimRunDirectory({
           resultsDir,
-          label: runLabel(settings.phase, mode, architecture, remote, folderModel),
+          label: runLabel(
+            settings.phase,
+            settings.replay.enabled ? 'replay' : mode,
+            architecture,
+            remote,
+            folderModel,
+          ),
           architecture: folderModel === null ? architecture : `${folderModel}_${architecture}`,
           runName,
           shard,
@@ -290,13 +296,13 @@ function redactedConfiguration(settings: SettingsFor<Phase>, configuration: Reco
 }
 
 /**
- * `<phase>_<mode>_<architecture>`: the reference label plus the architecture, since one run evaluates one; a
+ * `<phase>_<mode>_<architecture>` (mode `replay` for a replay of cassettes): the reference label plus the architecture, since one run evaluates one; a
  * client run against a remote application is `…_client_remote`, so it is never mistaken for the in-process one.
  * A run of several models puts the model before the architecture: `crawl_offline_gpt-live-1.1_responses`.
  */
 export function runLabel(
   phase: Phase,
-  mode: 'offline' | 'live',
+  mode: 'offline' | 'live' | 'replay',
   architecture: AssistantArchitecture,
   remote = false,
   model: string | null = null,
