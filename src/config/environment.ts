@@ -120,6 +120,8 @@ export const ENVIRONMENT_SETTINGS: readonly EnvironmentSetting[] = [
 export const CONFIG_FILE_VARIABLE = 'LIVE_EVALS_CONFIG'
 /** Comma-separated extra field names to redact, as in the reference toolkit. */
 export const REDACT_FIELDS_VARIABLE = 'GPT_LIVE_EVALS_REDACT_FIELDS'
+/** Our own prefix's name for the same list (issue 20 names it so); both are read, and their names joined. */
+export const REDACT_FIELDS_ALIAS = 'LIVE_EVALS_REDACT_FIELDS'
 
 export type Environment = Record<string, string | undefined>
 
@@ -210,12 +212,13 @@ export function environmentValues(phase: Phase, env: Environment): EnvironmentVa
   return values
 }
 
-/** Extra names to redact, from GPT_LIVE_EVALS_REDACT_FIELDS ("a, b,c" → ["a","b","c"]). */
+/**
+ * Extra names to redact, from GPT_LIVE_EVALS_REDACT_FIELDS (the reference toolkit's name) and
+ * LIVE_EVALS_REDACT_FIELDS ("a, b,c" → ["a","b","c"]), each name once.
+ */
 export function redactFieldNames(env: Environment): string[] {
-  const text = environmentText(env, REDACT_FIELDS_VARIABLE)
-  if (text === null) return []
-  return text
-    .split(',')
-    .map((name) => name.trim())
-    .filter((name) => name !== '')
+  const names = [REDACT_FIELDS_VARIABLE, REDACT_FIELDS_ALIAS].flatMap((variable) =>
+    (environmentText(env, variable) ?? '').split(',').map((name) => name.trim()),
+  )
+  return [...new Set(names.filter((name) => name !== ''))]
 }

@@ -490,4 +490,14 @@ describe('environment variables', () => {
     })
     expect(settings.redact_fields).toEqual(['live_voice', 'caller_name'])
   })
+  it('reads LIVE_EVALS_REDACT_FIELDS too, joined with the reference name, each name once', () => {
+    const settings = loadPhaseConfig('crawl', writeToml(''), {
+      env: {
+        GPT_LIVE_EVALS_REDACT_FIELDS: 'live_voice',
+        LIVE_EVALS_REDACT_FIELDS: 'caller_name, live_voice',
+      },
+      cwd,
+    })
+    expect(settings.redact_fields).toEqual(['live_voice', 'caller_name'])
+  })
 })
