@@ -87,7 +87,8 @@ async function measure(): Promise<void> {
   console.log(`mean harness time per scenario: ${(totalWallMs / count).toFixed(0)} ms`)
   console.log(
     `CPU time (harness + offline server): ${(cpuMs / 1000).toFixed(2)} s; audio per CPU second: ` +
-      `${(totalAudioMs / cpuMs).toFixed(1)}x; CPU per scenario: ${(cpuMs / count).toFixed(0)} ms`,
+      `${(totalAudioMs / cpuMs).toFixed(1)}x; CPU per scenario: ${(cpuMs / count).toFixed(0)} ms ` +
+      `(user ${(cpu.user / 1000 / count).toFixed(1)} ms, system ${(cpu.system / 1000 / count).toFixed(1)} ms)`,
   )
   const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(' ')
   console.log(
@@ -96,6 +97,8 @@ async function measure(): Promise<void> {
   )
   printFigures({
     'CPU per scenario (ms)': cpuMs / count,
+    'user CPU per scenario (ms)': cpu.user / 1000 / count,
+    'system CPU per scenario (ms)': cpu.system / 1000 / count,
     'audio per CPU second (x)': totalAudioMs / cpuMs,
     'wall per scenario (ms)': totalWallMs / count,
     'speed-up, audio per wall second (x)': totalAudioMs / totalWallMs,

@@ -23,7 +23,7 @@ import { basename, dirname, join } from 'node:path'
 import { PRIVATE_FILE_MODE } from './private-directories.ts'
 
 /** Size of each write to the temporary file. */
-export const WRITE_CHUNK_BYTES = 64 * 1024
+export const WRITE_CHUNK_BYTES = 1024 * 1024
 
 const TEMPORARY_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import wavefile from 'wavefile'
 import { ConversationRecorder } from './conversation.ts'
-import { decodeMonoWav, encodeMonoWav } from './wav.ts'
+import { decodeMonoWav, encodeMonoWav, encodeStereoWav } from './wav.ts'
 
 const { WaveFile } = wavefile
 
@@ -119,6 +119,20 @@ describe('ConversationRecorder', () => {
       const pcm = own.render()[channel]
       expect(Buffer.from(recorder.toMonoWav(channel)).equals(Buffer.from(encodeMonoWav(pcm)))).toBe(true)
     }
+  })
+
+  it('a stereo WAV is byte for byte both channels rendered and encoded, scaled or not, channels of unequal length', () => {
+    const recorder = new ConversationRecorder()
+    const long = Int16Array.from({ length: 20_000 }, (_, i) => ((i * 37) % 2_000) - 1_000)
+    recorder.place('caller', 100, long)
+    recorder.place('caller', 300, long) // overlapping: summed, unscaled
+    recorder.place('assistant', 0, filled(30_000, 30_000))
+    recorder.place('assistant', 0, filled(10, 30_000)) // a sum past PCM16: the channel is scaled
+    const { caller, assistant, gains } = recorder.render()
+    expect(gains.caller).toBe(1)
+    expect(gains.assistant).toBeLessThan(1)
+    const reference = encodeStereoWav(caller, assistant, recorder.sampleRateHz)
+    expect(Buffer.from(recorder.toStereoWav()).equals(Buffer.from(reference))).toBe(true)
   })
 
   it('grows to long recordings placed out of order', () => {

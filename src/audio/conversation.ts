@@ -85,6 +85,21 @@ class ChannelAccumulator {
   }
 
   /**
+   * renderInto for one channel of interleaved frames: sample i goes to `frames[i * stride + at]` (a stereo WAV's
+   * data is filled channel by channel, without rendering each channel to its own array first). Same samples.
+   */
+  renderInterleaved(frames: Int16Array, at: number, stride: number): number {
+    const gain = this.#gain()
+    this.#eachBlock((block, count, offset) => {
+      let out = offset * stride + at
+      if (gain === 1) for (let i = 0; i < count; i++, out += stride) frames[out] = block[i] as number
+      else
+        for (let i = 0; i < count; i++, out += stride) frames[out] = Math.round((block[i] as number) * gain)
+    })
+    return gain
+  }
+
+  /**
    * The channel's gain. PCM16 reaches -32768 but only +32767: a channel is scaled down only when a sum left that
    * range, so one full-scale negative sample (as streamed) is kept exactly. A finished call is rendered three or
    * four times (its speech intervals, input.wav or output.wav, conversation.wav): the scan runs once per state.
@@ -170,8 +185,19 @@ export class ConversationRecorder {
 
   /** Stereo WAV bytes (conversation.wav): caller left, assistant right. */
   toStereoWav(): Uint8Array {
-    const { caller, assistant } = this.render()
-    return encodeStereoWav(caller, assistant, this.sampleRateHz)
+    if (!HOST_IS_LITTLE_ENDIAN) {
+      const { caller, assistant } = this.render()
+      return encodeStereoWav(caller, assistant, this.sampleRateHz)
+    }
+    // Rendered straight into the file's interleaved frames (see toMonoWav): no per-channel copies of the call.
+    const length = this.#lengthSamples()
+    const dataBytes = length * 2 * BYTES_PER_SAMPLE
+    const bytes = new Uint8Array(WAV_HEADER_BYTES + dataBytes)
+    bytes.set(pcm16WavHeader(2, this.sampleRateHz, dataBytes))
+    const frames = new Int16Array(bytes.buffer, WAV_HEADER_BYTES, length * 2)
+    this.#channels.caller.renderInterleaved(frames, 0, 2)
+    this.#channels.assistant.renderInterleaved(frames, 1, 2)
+    return bytes
   }
 
   /** One channel alone as mono WAV bytes, up to that channel's own end (input.wav / output.wav). */

@@ -116,7 +116,9 @@ function synthesise(text: string, sampleRateHz: number): Int16Array {
   const fadeSamples = Math.max(1, samplesForMs(EDGE_FADE_MS, sampleRateHz))
 
   // Syllables are contiguous and visited in order, so each is walked sample by sample; the arithmetic is the
-  // same expression for expression as it always was (the pinned fingerprints depend on every bit).
+  // same expression for expression as it always was (the pinned fingerprints depend on every bit). The fade is
+  // only computed near the ends: in between it is exactly 1, and multiplying by 1 changes no bit.
+  const fadeOutFrom = sampleCount - 1 - fadeSamples
   let n = 0
   for (const syllable of syllables) {
     formant1.tune(syllable.formant1Hz, 90, sampleRateHz)
@@ -132,8 +134,9 @@ function synthesise(text: string, sampleRateHz: number): Int16Array {
       const source = glottalPulseDerivative(phase)
       const voiced = formant4.step(formant3.step(formant2.step(formant1.step(source))))
       const syllableEnvelope = ENVELOPE_FLOOR + (1 - ENVELOPE_FLOOR) * Math.sin(Math.PI * progress) ** 2
-      const edge = Math.min(1, n / fadeSamples, (sampleCount - 1 - n) / fadeSamples)
-      raw[n] = voiced * syllableEnvelope * edge
+      if (n >= fadeSamples && n <= fadeOutFrom) raw[n] = voiced * syllableEnvelope
+      else
+        raw[n] = voiced * syllableEnvelope * Math.min(1, n / fadeSamples, (sampleCount - 1 - n) / fadeSamples)
     }
   }
   // The syllables tile the utterance, so every sample of the reused room was written above.
