@@ -135,6 +135,22 @@ describe('ConversationRecorder', () => {
     expect(Buffer.from(recorder.toStereoWav()).equals(Buffer.from(reference))).toBe(true)
   })
 
+  it('a sum that leaves PCM16 partway through a mixed chunk keeps every sum before and after it exactly', () => {
+    const recorder = new ConversationRecorder()
+    recorder.place('caller', 0, filled(48, 30_000))
+    // Sample 0 sums to 30,100 (still PCM16), sample 1 to 35,000 (past it), sample 2 to 30,100 again.
+    recorder.place('caller', 0, Int16Array.of(100, 5_000, 100))
+    const { caller, gains } = recorder.render()
+    const gain = 32_767 / 35_000
+    expect(gains.caller).toBe(gain)
+    expect([...caller.subarray(0, 4)]).toEqual([
+      Math.round(30_100 * gain),
+      32_767,
+      Math.round(30_100 * gain),
+      Math.round(30_000 * gain),
+    ])
+  })
+
   it('grows to long recordings placed out of order', () => {
     const recorder = new ConversationRecorder()
     recorder.place('caller', 60_000, filled(480, 5))

@@ -22,17 +22,23 @@ export interface RenderedConversation {
 }
 
 /**
- * Samples per storage block (about 0.34 s at 24 kHz, 32 KiB). A channel is a list of these rather than one array
+ * Samples per storage block (about 0.34 s at 24 kHz, 16 KiB). A channel is a list of these rather than one array
  * grown by doubling: in a real-time run every call grew its array at the same moment, and those copies of
  * megabytes (and the collections they set off) made every call's next frames late at once. 32 KiB stays under the
  * C allocator's mmap threshold (128 KiB): a block comes from its heap, not fresh pages zero-filled on first touch
  * (a 128 KiB block cost 33 µs to allocate and its page faults as much again, 32 KiB 4 µs).
+ *
+ * A block holds PCM16 until a mixed sum leaves that range, and only then is widened to 32 bits: a call's channels
+ * are megabytes held to its end, and 32-bit blocks for sums that almost never overflow doubled the memory V8
+ * counts against its external limit, whose every crossing is a full collection that stalls all real-time calls.
  */
 const BLOCK_SAMPLES = 8_192
 
+type Block = Int16Array | Int32Array
+
 class ChannelAccumulator {
   /** Block k holds samples [k·BLOCK_SAMPLES, (k+1)·BLOCK_SAMPLES); undefined = never written (silence). */
-  readonly #blocks: (Int32Array | undefined)[] = []
+  readonly #blocks: (Block | undefined)[] = []
   /** Samples actually written (the channel's own end). */
   length = 0
   /** Where the next `play()` chunk may start at the earliest (playout cursor). */
@@ -56,16 +62,26 @@ class ChannelAccumulator {
       const count = Math.min((summed ? overlap : chunk.length) - from, BLOCK_SAMPLES - offset)
       let block = this.#blocks[index]
       if (block === undefined) {
-        block = new Int32Array(BLOCK_SAMPLES)
+        block = new Int16Array(BLOCK_SAMPLES)
         this.#blocks[index] = block
       }
       if (!summed) block.set(chunk.subarray(from, from + count), offset)
       else
-        for (let i = 0; i < count; i++)
-          block[offset + i] = (block[offset + i] as number) + (chunk[from + i] as number)
+        for (let i = 0; i < count; i++) {
+          const sum = (block[offset + i] as number) + (chunk[from + i] as number)
+          if ((sum > 32767 || sum < -32768) && block instanceof Int16Array) block = this.#widen(index, block)
+          block[offset + i] = sum
+        }
       from += count
     }
     this.length = Math.max(this.length, end)
+  }
+
+  /** The block at `index` as 32-bit sums, same values (a sum about to leave PCM16). */
+  #widen(index: number, block: Int16Array): Int32Array {
+    const wide = new Int32Array(block)
+    this.#blocks[index] = wide
+    return wide
   }
 
   render(length: number): { pcm: Int16Array; gain: number } {
@@ -121,7 +137,7 @@ class ChannelAccumulator {
   }
 
   /** Each written block with how many of its samples lie before the channel's end and where it starts. */
-  #eachBlock(visit: (block: Int32Array, count: number, offset: number) => void): void {
+  #eachBlock(visit: (block: Block, count: number, offset: number) => void): void {
     for (let index = 0; index < this.#blocks.length; index++) {
       const block = this.#blocks[index]
       const offset = index * BLOCK_SAMPLES
