@@ -3,9 +3,14 @@
 // (speech-catalogue.ts). What it recognised is heard as the words of the known clip, placed where that clip's
 // speech lies on the session's received-audio clock; sound it cannot recognise is heard as UNINTELLIGIBLE, the
 // way a real voice model hears a caller it cannot make out (it says so and asks again), never as a guess.
+//
+// It also hears speech begin, as a voice model's voice-activity detection does, before the words are over: once a
+// stretch of sound has lasted PREFIX_MS it says so, with the words when the stretch starts like one known clip
+// (so a talking model can tell a listener's "mm-hmm" from a barge-in), and it tells how long the other side has
+// been talking or quiet (the simulated caller's cue to barge in, or to go on after its own backchannel).
 import { SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
 import type { HeardUtterance } from '../live-server/index.ts'
-import type { SpeechCatalogue } from './speech-catalogue.ts'
+import { PREFIX_MS, type SpeechCatalogue } from './speech-catalogue.ts'
 
 /** What a session hears for sound it could not recognise (its input transcript shows it). */
 export const UNINTELLIGIBLE = '[inaudible]'
@@ -23,6 +28,23 @@ const MIN_UTTERANCE_MS = 100
 /** The most audio kept for one utterance; older audio is dropped (an endless stream of sound stays bounded). */
 const MAX_UTTERANCE_MS = 60_000
 
+/**
+ * Quiet shorter than this inside sound does not end a stretch of talking (a relay that ran dry a tick mid-word);
+ * the pause between two separate utterances of a voice model (600 ms) does.
+ */
+export const TALKING_GAP_MS = 200
+/** A stretch whose start is still not identified after this much sound is speech of an unknown voice. */
+const ONSET_GIVE_UP_MS = 1_000
+
+/** What the listener hears right now, on the received-audio clock (ms). */
+export interface Listening {
+  nowMs: number
+  /** Start of the stretch of sound under way; null while quiet (longer than TALKING_GAP_MS). */
+  talkingSinceMs: number | null
+  /** End of the last sound heard; null before any. */
+  lastSoundEndMs: number | null
+}
+
 const FRAME_SAMPLES = (SAMPLE_RATE_HZ * 20) / 1000
 const SOUND_MEAN_SQUARE = 10 ** (SOUND_DBFS / 10) * 32_768 * 32_768
 const msOfSamples = (samples: number) => Math.floor((samples * 1000) / SAMPLE_RATE_HZ)
@@ -30,6 +52,7 @@ const msOfSamples = (samples: number) => Math.floor((samples * 1000) / SAMPLE_RA
 export class CallerListener {
   readonly #catalogue: SpeechCatalogue
   readonly #hear: (utterance: HeardUtterance) => void
+  readonly #speechStarted: (text: string | null) => void
   /** Audio since the last utterance ended (or the session started), in received chunks. */
   #chunks: Int16Array[] = []
   #keptSamples = 0
@@ -46,10 +69,38 @@ export class CallerListener {
   #previousEndMs = 0
   /** Whether the sound so far was tried and not recognised, during the current silence. */
   #triedThisSilence = false
+  /** Start of the current stretch of talking (sample index); null before any sound. */
+  #stretchFrom: number | null = null
+  /** End of the last loud frame (sample index); null before any. */
+  #lastSoundAt: number | null = null
+  /** Whether the current stretch's start was not yet reported. */
+  #onsetPending = false
 
-  constructor(catalogue: SpeechCatalogue, hear: (utterance: HeardUtterance) => void) {
+  /**
+   * `hear` takes each utterance once it is over; `speechStarted` is told when a stretch of sound begins, with its
+   * words when its start is one known clip's, null when it is not (or is several texts').
+   */
+  constructor(
+    catalogue: SpeechCatalogue,
+    hear: (utterance: HeardUtterance) => void,
+    speechStarted: (text: string | null) => void = () => {},
+  ) {
     this.#catalogue = catalogue
     this.#hear = hear
+    this.#speechStarted = speechStarted
+  }
+
+  /** What it hears now. */
+  get listening(): Listening {
+    const talking =
+      this.#stretchFrom !== null &&
+      this.#lastSoundAt !== null &&
+      msOfSamples(this.#received - this.#lastSoundAt) <= TALKING_GAP_MS
+    return {
+      nowMs: msOfSamples(this.#received),
+      talkingSinceMs: talking ? msOfSamples(this.#stretchFrom ?? 0) : null,
+      lastSoundEndMs: this.#lastSoundAt === null ? null : msOfSamples(this.#lastSoundAt),
+    }
   }
 
   /** Takes the next received samples (PCM16 24 kHz, in order). */
@@ -60,13 +111,20 @@ export class CallerListener {
       this.#received += 1
       if (++this.#frameFill < FRAME_SAMPLES) continue
       if (this.#frameEnergy / FRAME_SAMPLES > SOUND_MEAN_SQUARE) {
-        this.#soundFrom ??= this.#received - FRAME_SAMPLES
+        const frameFrom = this.#received - FRAME_SAMPLES
+        if (this.#lastSoundAt === null || msOfSamples(frameFrom - this.#lastSoundAt) > TALKING_GAP_MS) {
+          this.#stretchFrom = frameFrom
+          this.#onsetPending = true
+        }
+        this.#lastSoundAt = this.#received
+        this.#soundFrom ??= frameFrom
         this.#soundUntil = this.#received
         this.#triedThisSilence = false
       }
       this.#frameFill = 0
       this.#frameEnergy = 0
     }
+    if (this.#onsetPending) this.#reportOnset()
     if (this.#soundFrom === null) return
     const silentMs = msOfSamples(this.#received - this.#soundUntil)
     if (silentMs >= UNRECOGNISED_SILENCE_MS) {
@@ -76,6 +134,34 @@ export class CallerListener {
       const recognised = this.#recognise()
       if (recognised !== null) this.#utteranceEnded(recognised)
     }
+  }
+
+  /** Says the current stretch began, once its start is identified (or long enough that it will not be). */
+  #reportOnset(): void {
+    const from = this.#stretchFrom ?? 0
+    const start = this.#keptFromSample(from)
+    const heard = this.#catalogue.recogniseStart(start)
+    if (heard.pending && msOfSamples(this.#received - from) < Math.max(ONSET_GIVE_UP_MS, PREFIX_MS)) return
+    this.#onsetPending = false
+    const texts = heard.pending ? [] : heard.texts
+    this.#speechStarted(texts.length === 1 ? (texts[0] as string) : null)
+  }
+
+  /** The kept audio from sample index `from` (or from the oldest kept, if that is later). */
+  #keptFromSample(from: number): Int16Array {
+    const skip = Math.max(0, from - this.#keptFrom)
+    const out = new Int16Array(Math.max(0, this.#keptSamples - skip))
+    let at = 0
+    let offset = 0
+    for (const chunk of this.#chunks) {
+      const begin = Math.max(0, skip - offset)
+      if (begin < chunk.length) {
+        out.set(chunk.subarray(begin), at)
+        at += chunk.length - begin
+      }
+      offset += chunk.length
+    }
+    return out
   }
 
   #keep(samples: Int16Array): void {

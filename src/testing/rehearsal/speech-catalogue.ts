@@ -23,6 +23,12 @@ const MIN_MARGIN = 0.05
 const MIN_COVERAGE = 0.8
 /** Synthesised clips kept for recognition (oldest forgotten first), so a long-running server stays bounded. */
 const MAX_SYNTHESISED = 4_096
+/**
+ * How much of a clip's start (ms of samples that are not digital silence) identifies it while it is still being
+ * heard: shorter than any clip (the synthetic voice's shortest is 300 ms), long enough that two texts differ.
+ */
+export const PREFIX_MS = 200
+const PREFIX_SAMPLES = (SAMPLE_RATE_HZ * PREFIX_MS) / 1000
 
 export interface KnownSpeech {
   text: string
@@ -51,10 +57,14 @@ interface Clip {
   speechEndMs: number
   envelope: Float64Array
   synthesised: boolean
+  /** Fingerprint of its first PREFIX_MS of sound; null for a clip shorter than that. */
+  prefix: string | null
 }
 
 export class SpeechCatalogue {
   readonly #byFingerprint = new Map<string, Clip>()
+  /** Clips by the fingerprint of their start (several texts may begin alike). */
+  readonly #byPrefix = new Map<string, Clip[]>()
   readonly #clips: Clip[] = []
   #synthesised = 0
 
@@ -79,8 +89,11 @@ export class SpeechCatalogue {
       speechEndMs: known.speech?.endMs ?? samplesToMs(extent.end),
       envelope: energyEnvelope(samples),
       synthesised: options.synthesised ?? false,
+      prefix: prefixFingerprintOf(samples),
     }
     this.#byFingerprint.set(fingerprint, clip)
+    if (clip.prefix !== null)
+      this.#byPrefix.set(clip.prefix, [...(this.#byPrefix.get(clip.prefix) ?? []), clip])
     this.#clips.push(clip)
     if (clip.synthesised && ++this.#synthesised > MAX_SYNTHESISED) this.#forgetOldestSynthesised()
   }
@@ -95,6 +108,18 @@ export class SpeechCatalogue {
       return placed(exact, offsetMs, 'exact', 1)
     }
     return this.#nearest(energyEnvelope(sound), extent)
+  }
+
+  /**
+   * What the start of an utterance still being heard says, from its first PREFIX_MS of sound (`sound` from before
+   * its first sample): `pending` until that much was heard, then the texts of every known clip that starts so
+   * (empty when none does: a voice it does not know, or one an acoustic preset changed).
+   */
+  recogniseStart(sound: Int16Array): { pending: true } | { pending: false; texts: string[] } {
+    const prefix = prefixFingerprintOf(sound)
+    if (prefix === null) return { pending: true }
+    const texts = new Set((this.#byPrefix.get(prefix) ?? []).map((clip) => clip.text))
+    return { pending: false, texts: [...texts] }
   }
 
   #nearest(envelope: Float64Array, extent: { start: number; end: number }): Recognised | null {
@@ -123,6 +148,11 @@ export class SpeechCatalogue {
     const [oldest] = this.#clips.splice(index, 1)
     for (const [fingerprint, clip] of this.#byFingerprint) {
       if (clip === oldest) this.#byFingerprint.delete(fingerprint)
+    }
+    if (oldest?.prefix != null) {
+      const alike = (this.#byPrefix.get(oldest.prefix) ?? []).filter((clip) => clip !== oldest)
+      if (alike.length === 0) this.#byPrefix.delete(oldest.prefix)
+      else this.#byPrefix.set(oldest.prefix, alike)
     }
     this.#synthesised -= 1
   }
@@ -154,6 +184,17 @@ function fingerprintOf(samples: Int16Array): string {
   return createHash('sha256')
     .update(new Uint8Array(content.buffer, content.byteOffset, content.byteLength))
     .digest('hex')
+}
+
+/** The digest of the first PREFIX_MS of samples that are not exactly zero; null when there are fewer. */
+function prefixFingerprintOf(samples: Int16Array): string | null {
+  const start = new Int16Array(PREFIX_SAMPLES)
+  let filled = 0
+  for (let i = 0; i < samples.length && filled < PREFIX_SAMPLES; i++) {
+    const sample = samples[i] ?? 0
+    if (sample !== 0) start[filled++] = sample
+  }
+  return filled < PREFIX_SAMPLES ? null : fingerprintOf(start)
 }
 
 const samplesToMs = (samples: number) => (samples * 1000) / SAMPLE_RATE_HZ
