@@ -57,9 +57,8 @@ export async function bundledCases(phases: readonly BundledPhase[]): Promise<Bun
 }
 
 /**
- * RUN calls end by 46 s of audio in the dress rehearsal but one: run_012's caller waits for an answer to its
- * backchannel that the assistant rightly never gives (the rehearsal caller only ever speaks after the assistant), so
- * it runs to its limit. 50 s keeps every other call whole and a recording about as long as the longest of them.
+ * RUN calls end by 46 s of audio in the dress rehearsal (run_012's caller goes on after its backchannel, as offline,
+ * and the interrupting callers barge in): 50 s keeps every call whole and a recording about as long as the longest.
  */
 export const MAX_CALL_SECONDS = 50
 

@@ -8,6 +8,10 @@
 // cassette, and a RUN call that changed (its assistant's prompt, a tool's output, the caller's voice as the
 // assistant hears it) stops a strict replay at its first divergence, named by its path; a deleted or foreign
 // cassette is refused by name.
+//
+// The rehearsal must not hide a regression of its own: each recorded row's status equals the offline verdict of the
+// same scenario and architecture (pass where offline passes), the offline run executed during the recording (its
+// calls are real time, so the virtual-clock offline rows fit in its wall time).
 import { mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -42,6 +46,8 @@ const BUNDLED_ROWS = 152
  */
 const RECORDINGS_AT_ONCE = 64
 const RECORDING_SPACING_MS = 100
+/** Offline executions in flight at once, beside the recording: one, so the real-time calls keep their pace. */
+const OFFLINE_AT_ONCE = 1
 /** Replays in flight at once (each is a few hundred ms of CPU): the worker stays responsive for the round trips. */
 const REPLAYS_AT_ONCE = 16
 /** Recording is real time: the longest call, on a machine busy with the other test files. */
@@ -51,6 +57,7 @@ let dir = ''
 let cases: BundledCase[] = []
 const recorded = new Map<string, ScenarioExecution>()
 const replayed = new Map<string, ScenarioExecution>()
+const offline = new Map<string, ScenarioExecution>()
 const previousBaseURL = process.env.OPENAI_BASE_URL
 
 const settingsByDataset = (env: Record<string, string>) =>
@@ -82,14 +89,22 @@ beforeAll(async () => {
       minIntervalMs: RECORDING_SPACING_MS,
     })
     const longestFirst = [...cases].sort((a, b) => Number(b.phase === 'run') - Number(a.phase === 'run'))
-    await Promise.all(
-      longestFirst.map((kase) =>
+    const offlineSettings = await settingsByDataset({ LIVE_EVALS_MODE: 'offline' })
+    const offlineLimiter = createRateLimiter({ maxConcurrent: OFFLINE_AT_ONCE })
+    await Promise.all([
+      ...longestFirst.map((kase) =>
         limiter.run(async () => {
           const settings = live.get(kase.dataset) as PhaseSettings
           recorded.set(kase.id, await executeCase(kase, settings, join(dir, 'recorded', kase.phase)))
         }),
       ),
-    )
+      ...cases.map((kase) =>
+        offlineLimiter.run(async () => {
+          const settings = offlineSettings.get(kase.dataset) as PhaseSettings
+          offline.set(kase.id, await executeCase(kase, settings, join(dir, 'offline', kase.phase)))
+        }),
+      ),
+    ])
   } finally {
     // Closed before the replay: anything the replay asked of it would fail (OPENAI_BASE_URL still names it).
     await server.close()
@@ -139,6 +154,26 @@ describe('every bundled scenario, recorded live against the dress rehearsal, rep
         })
       }
     }
+  })
+
+  test("every recorded row's status is the offline verdict of its scenario: the rehearsal passes where offline passes", () => {
+    expect(offline.size).toBe(BUNDLED_ROWS)
+    const differing: string[] = []
+    for (const kase of cases) {
+      const verdict = offline.get(kase.id)?.row.status
+      // The offline verdict is a verdict: a row that could not run offline says nothing to compare with.
+      expect(['passed', 'failed'], `${kase.id} offline`).toContain(verdict)
+      const live = recorded.get(kase.id)?.row
+      if (live?.status !== verdict) {
+        const failed = live?.assessment?.checks
+          .filter((check) => check.status === 'failed')
+          .map((check) => check.id)
+        differing.push(
+          `${kase.id}: offline ${verdict}, rehearsal ${live?.status} (failed: ${failed?.join(', ')})`,
+        )
+      }
+    }
+    expect(differing).toEqual([])
   })
 
   test('every replayed row equals its recording: status, checks, metrics, latencies and times', () => {
