@@ -114,7 +114,9 @@ export class CallerListener {
         const frameFrom = this.#received - FRAME_SAMPLES
         if (this.#lastSoundAt === null || msOfSamples(frameFrom - this.#lastSoundAt) > TALKING_GAP_MS) {
           this.#stretchFrom = frameFrom
-          this.#onsetPending = true
+          // Only the start of an utterance is speech starting: sound after a short gap inside one (a relay that
+          // ran dry on a busy machine) goes on with it, whatever its first 200 ms sound like.
+          this.#onsetPending = this.#soundFrom === null
         }
         this.#lastSoundAt = this.#received
         this.#soundFrom ??= frameFrom

@@ -134,8 +134,8 @@ async function turnsOf(scenarioId: string) {
   const said: string[] = []
   const turns = new RehearsalCallerTurns(caller, { say: (text) => said.push(text) })
   const lines = caller.lines.map((line) => line.text)
-  /** It speaks `text` from `startMs` to `endMs` (its session reports both ends). */
-  const speaks = (text: string, startMs: number, endMs: number) => {
+  /** It speaks a line from `startMs` to `endMs` (its session reports both ends). */
+  const speaks = (_line: string, startMs: number, endMs: number) => {
     turns.spoke()
     turns.stoppedSpeaking({ startMs, endMs })
   }
