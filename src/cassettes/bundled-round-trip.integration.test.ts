@@ -160,9 +160,12 @@ describe('every bundled scenario, recorded live against the dress rehearsal, rep
     expect(offline.size).toBe(BUNDLED_ROWS)
     const differing: string[] = []
     for (const kase of cases) {
-      const verdict = offline.get(kase.id)?.row.status
+      const offlineRow = offline.get(kase.id)?.row
+      const verdict = offlineRow?.status
       // The offline verdict is a verdict: a row that could not run offline says nothing to compare with.
-      expect(['passed', 'failed'], `${kase.id} offline`).toContain(verdict)
+      expect(['passed', 'failed'], `${kase.id} offline: ${JSON.stringify(offlineRow?.error)}`).toContain(
+        verdict,
+      )
       const live = recorded.get(kase.id)?.row
       if (live?.status !== verdict) {
         const failed = live?.assessment?.checks
