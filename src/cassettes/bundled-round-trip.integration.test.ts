@@ -21,6 +21,7 @@ import { createRateLimiter } from '../models/rate-limiter.ts'
 import type { ScenarioExecution } from '../phases/engine/execution.ts'
 import type { CassetteRowExtension } from '../reporting/extensions/cassette.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
+import { startOfflineLiveServer } from '../testing/live-server/index.ts'
 import { startRehearsalServer } from '../testing/rehearsal/index.ts'
 import {
   BUNDLED_DATASETS,
@@ -70,6 +71,8 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'live-evals-bundled-replay-'))
   cases = await bundledCases(PHASES)
   const server = await startRehearsalServer({ datasets: PHASES.flatMap((phase) => BUNDLED_DATASETS[phase]) })
+  // The offline executions' sessions run on the offline GPT-Live server, as a spec file's in offline mode do.
+  const offlineServer = await startOfflineLiveServer()
   // The openai clients of text-to-speech, the client backend, the observer and the judge read it.
   process.env.OPENAI_BASE_URL = server.baseURL
   try {
@@ -101,13 +104,14 @@ beforeAll(async () => {
       ...cases.map((kase) =>
         offlineLimiter.run(async () => {
           const settings = offlineSettings.get(kase.dataset) as PhaseSettings
-          offline.set(kase.id, await executeCase(kase, settings, join(dir, 'offline', kase.phase)))
+          const folder = join(dir, 'offline', kase.phase)
+          offline.set(kase.id, await executeCase(kase, settings, folder, undefined, offlineServer))
         }),
       ),
     ])
   } finally {
     // Closed before the replay: anything the replay asked of it would fail (OPENAI_BASE_URL still names it).
-    await server.close()
+    await Promise.all([server.close(), offlineServer.close()])
   }
   const replay = await settingsByDataset({ LIVE_EVALS_MODE: 'replay' })
   const limiter = createRateLimiter({ maxConcurrent: REPLAYS_AT_ONCE })
