@@ -8,9 +8,15 @@
 // stretch of sound has lasted PREFIX_MS it says so, with the words when the stretch starts like one known clip
 // (so a talking model can tell a listener's "mm-hmm" from a barge-in), and it tells how long the other side has
 // been talking or quiet (the simulated caller's cue to barge in, or to go on after its own backchannel).
+//
+// On a busy machine the relay between the sessions of a RUN call can leave a gap of a second inside a line. Sound
+// that is the beginning of a clip the server synthesised is heard as that clip up to that position
+// (SpeechCatalogue.partOf), so it is no utterance yet: sound after the gap that goes on with the same clip is the
+// same line (one utterance, no new speech start); sound that does not is another utterance, and the part before it
+// is heard as the words it said.
 import { SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
 import type { HeardUtterance } from '../live-server/index.ts'
-import { PREFIX_MS, type SpeechCatalogue } from './speech-catalogue.ts'
+import { PREFIX_MS, type RecognisedPart, type SpeechCatalogue } from './speech-catalogue.ts'
 
 /** What a session hears for sound it could not recognise (its input transcript shows it). */
 export const UNINTELLIGIBLE = '[inaudible]'
@@ -23,6 +29,11 @@ export const END_OF_UTTERANCE_SILENCE_MS = 700
 export const UNRECOGNISED_SILENCE_MS = 1_500
 /** A 20 ms frame louder than this (dBFS) is sound; digital silence and dither are not. */
 const SOUND_DBFS = -60
+/**
+ * How long the rest of a known clip heard in part is waited for (a relay's gap under load) before the part is heard
+ * as the words it said (a line cut short: the speaker yielded). A real gap of the relay is about a second.
+ */
+export const PART_WAIT_MS = 5_000
 /** Sound shorter than this (a click) is no utterance. */
 const MIN_UTTERANCE_MS = 100
 /** The most audio kept for one utterance; older audio is dropped (an endless stream of sound stays bounded). */
@@ -75,6 +86,10 @@ export class CallerListener {
   #lastSoundAt: number | null = null
   /** Whether the current stretch's start was not yet reported. */
   #onsetPending = false
+  /** The kept sound is this known clip in part, as of the last silence: the rest of it may still come. */
+  #part: RecognisedPart | null = null
+  /** Sound after a gap in a known clip heard in part: whether it goes on with that clip is not yet known. */
+  #afterGap: { stretchFrom: number; previousStretchFrom: number } | null = null
 
   /**
    * `hear` takes each utterance once it is over; `speechStarted` is told when a stretch of sound begins, with its
@@ -113,9 +128,12 @@ export class CallerListener {
       if (this.#frameEnergy / FRAME_SAMPLES > SOUND_MEAN_SQUARE) {
         const frameFrom = this.#received - FRAME_SAMPLES
         if (this.#lastSoundAt === null || msOfSamples(frameFrom - this.#lastSoundAt) > TALKING_GAP_MS) {
-          this.#stretchFrom = frameFrom
           // Only the start of an utterance is speech starting: sound after a short gap inside one (a relay that
-          // ran dry on a busy machine) goes on with it, whatever its first 200 ms sound like.
+          // ran dry on a busy machine) goes on with it, whatever its first 200 ms sound like. After a gap in a
+          // known clip heard in part, its content tells (#followGap).
+          if (this.#part !== null && this.#soundFrom !== null)
+            this.#afterGap = { stretchFrom: frameFrom, previousStretchFrom: this.#stretchFrom ?? frameFrom }
+          this.#stretchFrom = frameFrom
           this.#onsetPending = this.#soundFrom === null
         }
         this.#lastSoundAt = this.#received
@@ -126,15 +144,63 @@ export class CallerListener {
       this.#frameFill = 0
       this.#frameEnergy = 0
     }
+    if (this.#afterGap !== null) this.#followGap()
     if (this.#onsetPending) this.#reportOnset()
     if (this.#soundFrom === null) return
     const silentMs = msOfSamples(this.#received - this.#soundUntil)
-    if (silentMs >= UNRECOGNISED_SILENCE_MS) {
-      this.#utteranceEnded(this.#recognise() ?? this.#unintelligible())
-    } else if (silentMs >= END_OF_UTTERANCE_SILENCE_MS && !this.#triedThisSilence) {
+    if (silentMs >= END_OF_UTTERANCE_SILENCE_MS && !this.#triedThisSilence) {
       this.#triedThisSilence = true
-      const recognised = this.#recognise()
-      if (recognised !== null) this.#utteranceEnded(recognised)
+      // A known clip heard in part is no utterance yet: the rest of it may come after a gap of the relay.
+      this.#part = this.#catalogue.partOf(this.#keptFromSample(this.#keptFrom))
+      if (this.#part === null) {
+        const recognised = this.#recognise()
+        if (recognised !== null) this.#utteranceEnded(recognised)
+      }
+    } else if (this.#part !== null) {
+      if (silentMs >= PART_WAIT_MS) this.#utteranceEnded(this.#partHeard(this.#part))
+    } else if (silentMs >= UNRECOGNISED_SILENCE_MS) {
+      this.#utteranceEnded(this.#recognise() ?? this.#unintelligible())
+    }
+  }
+
+  /**
+   * Sound came after a gap in the known clip heard in part. Once its content shows it (a whole block further, or
+   * the whole clip), it is either that clip going on (the same line and the same stretch of talking) or something
+   * else: then the part is heard as the words it said, and the new sound starts an utterance of its own.
+   */
+  #followGap(): void {
+    const gap = this.#afterGap
+    const part = this.#part
+    if (gap === null || part === null) return
+    const kept = this.#keptFromSample(this.#keptFrom)
+    const now = this.#catalogue.partOf(kept)
+    const sameClip = now !== null && now.text === part.text
+    if (sameClip && now.blocks <= part.blocks) return
+    const whole = !sameClip && this.#catalogue.recognise(kept)?.text === part.text
+    this.#afterGap = null
+    this.#part = null
+    if (sameClip || whole) {
+      this.#stretchFrom = gap.previousStretchFrom
+      return
+    }
+    const before = this.#keptFromSample(this.#keptFrom).subarray(0, gap.stretchFrom - this.#keptFrom)
+    const partBefore = this.#catalogue.partOf(before) ?? part
+    const next = this.#keptFromSample(gap.stretchFrom)
+    this.#utteranceEnded(this.#partHeard(partBefore))
+    this.#chunks = [next]
+    this.#keptSamples = next.length
+    this.#keptFrom = gap.stretchFrom
+    this.#soundFrom = gap.stretchFrom
+    this.#onsetPending = true
+  }
+
+  /** A known clip heard in part, as the words it said by then (unintelligible when not one word was over). */
+  #partHeard(part: RecognisedPart): HeardUtterance {
+    const keptFromMs = msOfSamples(this.#keptFrom)
+    return {
+      text: part.saidText.trim() === '' ? UNINTELLIGIBLE : part.saidText,
+      startMs: keptFromMs + part.startMs,
+      endMs: keptFromMs + part.endMs,
     }
   }
 
@@ -210,6 +276,8 @@ export class CallerListener {
     this.#keptFrom = this.#received
     this.#soundFrom = null
     this.#triedThisSilence = false
+    this.#part = null
+    this.#afterGap = null
     if (heard === null) return
     const startMs = Math.max(heard.startMs, this.#previousEndMs)
     const endMs = Math.max(heard.endMs, startMs + 1)

@@ -7,8 +7,12 @@
 // - otherwise by the nearest coarse energy envelope (20 ms frames, in dB) among the known clips, so a
 //   recording degraded by an acoustic preset (noise, telephony, echo, packet loss) is still recognised. A
 //   match must be clearly closer than any clip saying something else; audio that is not is not recognised.
+// - while it is still being heard, by its start (recogniseStart), and as a part: sound whose content is the
+//   beginning of one synthesised clip, block by block (partOf), is that clip heard up to that position, so the rest
+//   of it heard after a relay's gap is still the same line, and sound that does not go on so is another one.
 import { createHash } from 'node:crypto'
 import { SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
+import { captionsFor } from '../live-server/speech.ts'
 
 /** Envelope frame: one value per 20 ms, the transport's frame. */
 export const ENVELOPE_FRAME_MS = 20
@@ -29,6 +33,26 @@ const MAX_SYNTHESISED = 4_096
  */
 export const PREFIX_MS = 200
 const PREFIX_SAMPLES = (SAMPLE_RATE_HZ * PREFIX_MS) / 1000
+/**
+ * A clip's content (its samples that are not digital silence) is remembered as digests of blocks this long, so a
+ * part of it is recognised at its position without keeping its samples: 40 ms, a few hundred bytes per second.
+ */
+const BLOCK_SAMPLES = (SAMPLE_RATE_HZ * 40) / 1000
+
+/**
+ * Sound recognised as the beginning of one known clip, not all of it (yet): what the clip says up to where it was
+ * heard, placed in the sound like `Recognised`.
+ */
+export interface RecognisedPart {
+  /** The whole clip's words, and those said by the heard position (empty when not one word is over). */
+  text: string
+  saidText: string
+  startMs: number
+  /** End of the last sound heard, in ms from the sound's first sample. */
+  endMs: number
+  /** How many of the clip's content blocks the sound covers, whole. */
+  blocks: number
+}
 
 export interface KnownSpeech {
   text: string
@@ -59,6 +83,9 @@ interface Clip {
   synthesised: boolean
   /** Fingerprint of its first PREFIX_MS of sound; null for a clip shorter than that. */
   prefix: string | null
+  /** Digests of its content in BLOCK_SAMPLES blocks (the last one, shorter, left out), and the content's length. */
+  blocks: string[]
+  contentSamples: number
 }
 
 export class SpeechCatalogue {
@@ -82,6 +109,7 @@ export class SpeechCatalogue {
     if (extent === null) return
     const fingerprint = fingerprintOf(samples.subarray(extent.start, extent.end))
     if (this.#byFingerprint.has(fingerprint)) return
+    const content = contentOf(samples)
     const clip: Clip = {
       text: known.text,
       leadingZeros: extent.start,
@@ -90,6 +118,8 @@ export class SpeechCatalogue {
       envelope: energyEnvelope(samples),
       synthesised: options.synthesised ?? false,
       prefix: prefixFingerprintOf(samples),
+      blocks: blockDigests(content),
+      contentSamples: content.length,
     }
     this.#byFingerprint.set(fingerprint, clip)
     if (clip.prefix !== null)
@@ -120,6 +150,40 @@ export class SpeechCatalogue {
     if (prefix === null) return { pending: true }
     const texts = new Set((this.#byPrefix.get(prefix) ?? []).map((clip) => clip.text))
     return { pending: false, texts: [...texts] }
+  }
+
+  /**
+   * The known clip that `sound` (from before its first sample) is the beginning of, heard up to where its sound
+   * ends: every whole content block of the sound is the clip's at the same position, the sound shorter than the
+   * clip. Null when it is no clip's part (too short to tell, another clip's whole, or not the start of one).
+   */
+  partOf(sound: Int16Array): RecognisedPart | null {
+    const extent = nonSilentExtent(sound)
+    if (extent === null) return null
+    const prefix = prefixFingerprintOf(sound)
+    if (prefix === null) return null
+    const content = contentOf(sound.subarray(extent.start, extent.end))
+    const blocks = blockDigests(content)
+    const clip = (this.#byPrefix.get(prefix) ?? []).find(
+      (candidate) =>
+        content.length < candidate.contentSamples &&
+        blocks.every((digest, index) => candidate.blocks[index] === digest),
+    )
+    if (clip === undefined) return null
+    const offsetMs = samplesToMs(extent.start - clip.leadingZeros)
+    const heardUpToMs = samplesToMs(clip.leadingZeros + content.length)
+    const said = captionsFor(clip.text, clip.speechStartMs, clip.speechEndMs)
+      .filter((fragment) => fragment.end_ms <= heardUpToMs)
+      .map((fragment) => fragment.delta)
+      .join('')
+    const startMs = Math.max(0, Math.floor(offsetMs + clip.speechStartMs))
+    return {
+      text: clip.text,
+      saidText: said,
+      startMs,
+      endMs: Math.max(startMs + 1, Math.ceil(samplesToMs(extent.end))),
+      blocks: blocks.length,
+    }
   }
 
   #nearest(envelope: Float64Array, extent: { start: number; end: number }): Recognised | null {
@@ -180,10 +244,28 @@ function nonSilentExtent(samples: Int16Array): { start: number; end: number } | 
  * stream with zeros mid-word, and the speech is still the same speech.
  */
 function fingerprintOf(samples: Int16Array): string {
-  const content = samples.filter((sample) => sample !== 0)
+  const content = contentOf(samples)
   return createHash('sha256')
     .update(new Uint8Array(content.buffer, content.byteOffset, content.byteLength))
     .digest('hex')
+}
+
+/** The samples that are not exactly zero (a relay's gap of digital silence inside speech is no content). */
+const contentOf = (samples: Int16Array): Int16Array => samples.filter((sample) => sample !== 0)
+
+/** Short digests of `content` in whole BLOCK_SAMPLES blocks. */
+function blockDigests(content: Int16Array): string[] {
+  const digests: string[] = []
+  for (let at = 0; at + BLOCK_SAMPLES <= content.length; at += BLOCK_SAMPLES) {
+    const block = content.subarray(at, at + BLOCK_SAMPLES)
+    digests.push(
+      createHash('sha256')
+        .update(new Uint8Array(block.buffer, block.byteOffset, block.byteLength))
+        .digest('base64url')
+        .slice(0, 16),
+    )
+  }
+  return digests
 }
 
 /** The digest of the first PREFIX_MS of samples that are not exactly zero; null when there are fewer. */
