@@ -64,6 +64,21 @@ const previousBaseURL = process.env.OPENAI_BASE_URL
 const settingsByDataset = (env: Record<string, string>) =>
   bundledSettingsByDataset(PHASES, env, join(dir, 'cassettes'))
 
+/** A RUN call as its details tell it (how it ended, who said what when), for a message; '' for other phases. */
+async function howItWent(execution: ScenarioExecution | undefined): Promise<string> {
+  const path = execution?.artifacts.details
+  if (path == null) return ''
+  const details = JSON.parse(await readFile(path, 'utf8')) as {
+    termination_reason?: string | null
+    transcript?: { role?: string; text?: string; startMs?: number; cut?: boolean }[]
+  }
+  if (details.termination_reason === undefined) return ''
+  const lines = (details.transcript ?? []).map(
+    (line) => `${line.startMs} ${line.role}: ${line.text}${line.cut ? ' (cut)' : ''}`,
+  )
+  return `; ended ${details.termination_reason}:\n  ${lines.join('\n  ')}`
+}
+
 const cassetteOf = (row: ResultItem): CassetteRowExtension | undefined =>
   (row.observability?.live_evals as { cassette?: CassetteRowExtension } | undefined)?.cassette
 
@@ -98,13 +113,15 @@ beforeAll(async () => {
       ...longestFirst.map((kase) =>
         limiter.run(async () => {
           const settings = live.get(kase.dataset) as PhaseSettings
-          recorded.set(kase.id, await executeCase(kase, settings, join(dir, 'recorded', kase.phase)))
+          // A folder per architecture: the details of both rows of a scenario are kept, for the messages below.
+          const folder = join(dir, 'recorded', kase.phase, kase.architecture)
+          recorded.set(kase.id, await executeCase(kase, settings, folder))
         }),
       ),
       ...cases.map((kase) =>
         offlineLimiter.run(async () => {
           const settings = offlineSettings.get(kase.dataset) as PhaseSettings
-          const folder = join(dir, 'offline', kase.phase)
+          const folder = join(dir, 'offline', kase.phase, kase.architecture)
           offline.set(kase.id, await executeCase(kase, settings, folder, undefined, offlineServer))
         }),
       ),
@@ -160,7 +177,7 @@ describe('every bundled scenario, recorded live against the dress rehearsal, rep
     }
   })
 
-  test("every recorded row's status is the offline verdict of its scenario: the rehearsal passes where offline passes", () => {
+  test("every recorded row's status is the offline verdict of its scenario: the rehearsal passes where offline passes", async () => {
     expect(offline.size).toBe(BUNDLED_ROWS)
     const differing: string[] = []
     for (const kase of cases) {
@@ -176,7 +193,7 @@ describe('every bundled scenario, recorded live against the dress rehearsal, rep
           .filter((check) => check.status === 'failed')
           .map((check) => check.id)
         differing.push(
-          `${kase.id}: offline ${verdict}, rehearsal ${live?.status} (failed: ${failed?.join(', ')})`,
+          `${kase.id}: offline ${verdict}, rehearsal ${live?.status} (failed: ${failed?.join(', ')})${await howItWent(recorded.get(kase.id))}`,
         )
       }
     }

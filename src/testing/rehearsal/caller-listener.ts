@@ -150,6 +150,7 @@ export class CallerListener {
     const silentMs = msOfSamples(this.#received - this.#soundUntil)
     if (silentMs >= END_OF_UTTERANCE_SILENCE_MS && !this.#triedThisSilence) {
       this.#triedThisSilence = true
+      this.#hearLeadingClips()
       // A known clip heard in part is no utterance yet: the rest of it may come after a gap of the relay.
       this.#part = this.#catalogue.partOf(this.#keptFromSample(this.#keptFrom))
       if (this.#part === null) {
@@ -192,6 +193,31 @@ export class CallerListener {
     this.#keptFrom = gap.stretchFrom
     this.#soundFrom = gap.stretchFrom
     this.#onsetPending = true
+  }
+
+  /**
+   * Each known clip the kept sound begins with, whole, with more sound after it, is an utterance of its own ("One
+   * moment." and the answer half a second after it), so what follows is heard by itself (whole, or in part).
+   */
+  #hearLeadingClips(): void {
+    for (;;) {
+      const kept = this.#keptFromSample(this.#keptFrom)
+      const leading = this.#catalogue.leadingClip(kept)
+      if (leading === null) return
+      const keptFromMs = msOfSamples(this.#keptFrom)
+      const rest = kept.subarray(leading.endSample)
+      const restFrom = this.#keptFrom + leading.endSample
+      this.#utteranceEnded({
+        text: leading.text,
+        startMs: keptFromMs + leading.startMs,
+        endMs: keptFromMs + leading.endMs,
+      })
+      this.#chunks = [rest]
+      this.#keptSamples = rest.length
+      this.#keptFrom = restFrom
+      this.#soundFrom = restFrom
+      this.#triedThisSilence = true
+    }
   }
 
   /** A known clip heard in part, as the words it said by then (unintelligible when not one word was over). */

@@ -62,7 +62,7 @@ const LINES = [
   'Sure, put it under Okafor, and we would like a table by the window please.',
   'Perfect, that works for us.',
   'Thank you, bye.',
-  'Yes.',
+  'One moment.',
 ]
 
 function catalogueOfLines(): SpeechCatalogue {
@@ -164,5 +164,23 @@ describe('hearing a RUN session through a relay that ran dry', () => {
     const heard = heardThrough(catalogue, joined([sound, new Int16Array(samplesOf(PART_WAIT_MS + 200))]))
     expect(heard).toHaveLength(1)
     expect((LINES[0] as string).startsWith(heard[0]?.text ?? '-')).toBe(true)
+  })
+
+  it('hears a line said half a second after another, with a 0.8 s gap in its middle, as the two lines', () => {
+    const catalogue = catalogueOfLines()
+    const speech = syntheticSpeech(LINES[0] as string)
+    const middle = Math.floor(speech.length / 2)
+    const sound = joined([
+      new Int16Array(samplesOf(300)),
+      syntheticSpeech(LINES[3] as string),
+      new Int16Array(samplesOf(460)),
+      speech.subarray(0, middle),
+      new Int16Array(samplesOf(800)),
+      speech.subarray(middle),
+      new Int16Array(samplesOf(2_000)),
+    ])
+    const heard = heardThrough(catalogue, sound)
+    expect(heard.map((utterance) => utterance.text)).toEqual([LINES[3], LINES[0]])
+    expect(heard[0]?.startMs).toBe(300)
   })
 })

@@ -86,6 +86,8 @@ interface Clip {
   /** Digests of its content in BLOCK_SAMPLES blocks (the last one, shorter, left out), and the content's length. */
   blocks: string[]
   contentSamples: number
+  /** Fingerprint of its whole content (fingerprintOf). */
+  fingerprint: string
 }
 
 export class SpeechCatalogue {
@@ -120,6 +122,7 @@ export class SpeechCatalogue {
       prefix: prefixFingerprintOf(samples),
       blocks: blockDigests(content),
       contentSamples: content.length,
+      fingerprint,
     }
     this.#byFingerprint.set(fingerprint, clip)
     if (clip.prefix !== null)
@@ -184,6 +187,28 @@ export class SpeechCatalogue {
       endMs: Math.max(startMs + 1, Math.ceil(samplesToMs(extent.end))),
       blocks: blocks.length,
     }
+  }
+
+  /**
+   * The known clip that `sound` (from before its first sample) begins with, whole, when more sound follows it (a
+   * line and the next one with too short a pause between them to part them by silence): the clip placed like
+   * `recognise` places it, and `endSample`, the index in `sound` after its last sample. Null when there is none.
+   */
+  leadingClip(sound: Int16Array): (Recognised & { endSample: number }) | null {
+    const extent = nonSilentExtent(sound)
+    const prefix = prefixFingerprintOf(sound)
+    if (extent === null || prefix === null) return null
+    const content = contentOf(sound.subarray(extent.start, extent.end))
+    const blocks = blockDigests(content)
+    for (const clip of this.#byPrefix.get(prefix) ?? []) {
+      if (clip.contentSamples >= content.length) continue
+      if (!clip.blocks.every((digest, index) => blocks[index] === digest)) continue
+      if (fingerprintOf(content.subarray(0, clip.contentSamples)) !== clip.fingerprint) continue
+      let endSample = extent.start
+      for (let counted = 0; counted < clip.contentSamples; endSample++) if (sound[endSample] !== 0) counted++
+      return { ...placed(clip, samplesToMs(extent.start - clip.leadingZeros), 'exact', 1), endSample }
+    }
+    return null
   }
 
   #nearest(envelope: Float64Array, extent: { start: number; end: number }): Recognised | null {
