@@ -4,7 +4,7 @@
 // synthesised, by its content: a part of a known clip is that clip at that position, so a line with a long gap in
 // it is one line, and sound after the gap that is not the rest of it is another.
 import { describe, expect, it } from 'vitest'
-import { SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
+import { concatPcm16, SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
 import { syntheticSpeech } from '../../audio/synthetic-voice.ts'
 import type { HeardUtterance } from '../live-server/index.ts'
 import { CallerListener, PART_WAIT_MS, UNINTELLIGIBLE } from './caller-listener.ts'
@@ -20,13 +20,7 @@ function relayed(speech: Int16Array, everyMs: number): Int16Array {
     parts.push(new Int16Array(samplesOf(100)))
   }
   parts.push(new Int16Array(samplesOf(2_000)))
-  const out = new Int16Array(parts.reduce((sum, part) => sum + part.length, 0))
-  let offset = 0
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.length
-  }
-  return out
+  return concatPcm16(parts)
 }
 
 function heardThrough(catalogue: SpeechCatalogue, sound: Int16Array): HeardUtterance[] {
@@ -45,17 +39,6 @@ function listenTo(catalogue: SpeechCatalogue, sound: Int16Array) {
   for (let at = 0; at < sound.length; at += samplesOf(20))
     listener.receive(sound.subarray(at, at + samplesOf(20)))
   return { heard, starts }
-}
-
-/** The parts in order, each after the one before. */
-function joined(parts: Int16Array[]): Int16Array {
-  const out = new Int16Array(parts.reduce((sum, part) => sum + part.length, 0))
-  let offset = 0
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.length
-  }
-  return out
 }
 
 const LINES = [
@@ -103,7 +86,7 @@ describe('hearing a RUN session through a relay that ran dry', () => {
       { text: decoy, speech: null },
     )
     expect(catalogue.recognise(speech.subarray(0, middle))).toMatchObject({ text: decoy, how: 'envelope' })
-    const sound = joined([
+    const sound = concatPcm16([
       new Int16Array(samplesOf(300)),
       speech.subarray(0, middle),
       new Int16Array(samplesOf(800)),
@@ -120,7 +103,7 @@ describe('hearing a RUN session through a relay that ran dry', () => {
     const catalogue = catalogueOfLines()
     const speech = syntheticSpeech(LINES[1] as string)
     const third = Math.floor(speech.length / 3)
-    const sound = joined([
+    const sound = concatPcm16([
       new Int16Array(samplesOf(300)),
       speech.subarray(0, third),
       new Int16Array(samplesOf(2_500)),
@@ -136,7 +119,7 @@ describe('hearing a RUN session through a relay that ran dry', () => {
     const catalogue = catalogueOfLines()
     const first = syntheticSpeech(LINES[0] as string)
     const cut = first.subarray(0, Math.floor(first.length / 2))
-    const sound = joined([
+    const sound = concatPcm16([
       new Int16Array(samplesOf(300)),
       cut,
       new Int16Array(samplesOf(800)),
@@ -157,11 +140,14 @@ describe('hearing a RUN session through a relay that ran dry', () => {
   it('hears a line cut short and nothing after it as the words it said, once the wait for its rest is over', () => {
     const catalogue = catalogueOfLines()
     const first = syntheticSpeech(LINES[0] as string)
-    const sound = joined([new Int16Array(samplesOf(300)), first.subarray(0, Math.floor(first.length / 2))])
-    expect(heardThrough(catalogue, joined([sound, new Int16Array(samplesOf(PART_WAIT_MS - 200))]))).toEqual(
-      [],
-    )
-    const heard = heardThrough(catalogue, joined([sound, new Int16Array(samplesOf(PART_WAIT_MS + 200))]))
+    const sound = concatPcm16([
+      new Int16Array(samplesOf(300)),
+      first.subarray(0, Math.floor(first.length / 2)),
+    ])
+    expect(
+      heardThrough(catalogue, concatPcm16([sound, new Int16Array(samplesOf(PART_WAIT_MS - 200))])),
+    ).toEqual([])
+    const heard = heardThrough(catalogue, concatPcm16([sound, new Int16Array(samplesOf(PART_WAIT_MS + 200))]))
     expect(heard).toHaveLength(1)
     expect((LINES[0] as string).startsWith(heard[0]?.text ?? '-')).toBe(true)
   })
@@ -170,7 +156,7 @@ describe('hearing a RUN session through a relay that ran dry', () => {
     const catalogue = catalogueOfLines()
     const speech = syntheticSpeech(LINES[0] as string)
     const middle = Math.floor(speech.length / 2)
-    const sound = joined([
+    const sound = concatPcm16([
       new Int16Array(samplesOf(300)),
       syntheticSpeech(LINES[3] as string),
       new Int16Array(samplesOf(460)),
