@@ -17,6 +17,7 @@ import { runPhase } from '../phases/run/index.ts'
 import { settingsFromToml } from '../phases/single-turn/test-support.ts'
 import { walkPhase } from '../phases/walk/index.ts'
 import { assistantVisibleInput, loadDataset, type Scenario } from '../scenarios/index.ts'
+import type { OfflineLiveServer } from '../testing/live-server/index.ts'
 import { ROOT } from '../vitest/child-vitest.ts'
 
 export type BundledPhase = 'crawl' | 'walk' | 'run'
@@ -57,9 +58,8 @@ export async function bundledCases(phases: readonly BundledPhase[]): Promise<Bun
 }
 
 /**
- * RUN calls end by 46 s of audio in the dress rehearsal but one: run_012's caller waits for an answer to its
- * backchannel that the assistant rightly never gives (the rehearsal caller only ever speaks after the assistant), so
- * it runs to its limit. 50 s keeps every other call whole and a recording about as long as the longest of them.
+ * RUN calls end by 46 s of audio in the dress rehearsal (run_012's caller goes on after its backchannel, as offline,
+ * and the interrupting callers barge in): 50 s keeps every call whole and a recording about as long as the longest.
  */
 export const MAX_CALL_SECONDS = 50
 
@@ -102,13 +102,15 @@ export function bundledSettings(
 
 /**
  * Runs one case through the engine as the Vitest fixtures do, its artifacts under `runDirectory`; `application`
- * replaces the bundled restaurant's (a pull request changing the assistant).
+ * replaces the bundled restaurant's (a pull request changing the assistant). Offline settings need the offline
+ * GPT-Live server their sessions run on (the fixtures start one per file); live and replay runs need none.
  */
 export async function executeCase(
   kase: BundledCase,
   settings: PhaseSettings,
   runDirectory: string,
   application?: AssistantApplication,
+  offlineServer: OfflineLiveServer | null = null,
 ): Promise<ScenarioExecution> {
   await mkdir(runDirectory, { recursive: true })
   const phase = PHASES[kase.phase] as unknown as PhaseModule<unknown, ScenarioExecution, PhaseSettings>
@@ -117,7 +119,7 @@ export async function executeCase(
   const env: ScenarioEnv<PhaseSettings> = {
     settings,
     runDirectory,
-    offlineServer: null,
+    offlineServer,
     architecture,
     callerSource,
     judge: judgeOptionsFromSettings(settings, { runDirectory }),

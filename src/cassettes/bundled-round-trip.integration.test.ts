@@ -8,6 +8,10 @@
 // cassette, and a RUN call that changed (its assistant's prompt, a tool's output, the caller's voice as the
 // assistant hears it) stops a strict replay at its first divergence, named by its path; a deleted or foreign
 // cassette is refused by name.
+//
+// The rehearsal must not hide a regression of its own: each recorded row's status equals the offline verdict of the
+// same scenario and architecture (pass where offline passes), the offline run executed during the recording (its
+// calls are real time, so the virtual-clock offline rows fit in its wall time).
 import { mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -17,6 +21,7 @@ import { createRateLimiter } from '../models/rate-limiter.ts'
 import type { ScenarioExecution } from '../phases/engine/execution.ts'
 import type { CassetteRowExtension } from '../reporting/extensions/cassette.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
+import { startOfflineLiveServer } from '../testing/live-server/index.ts'
 import { startRehearsalServer } from '../testing/rehearsal/index.ts'
 import {
   BUNDLED_DATASETS,
@@ -42,6 +47,8 @@ const BUNDLED_ROWS = 152
  */
 const RECORDINGS_AT_ONCE = 64
 const RECORDING_SPACING_MS = 100
+/** Offline executions in flight at once, beside the recording: one, so the real-time calls keep their pace. */
+const OFFLINE_AT_ONCE = 1
 /** Replays in flight at once (each is a few hundred ms of CPU): the worker stays responsive for the round trips. */
 const REPLAYS_AT_ONCE = 16
 /** Recording is real time: the longest call, on a machine busy with the other test files. */
@@ -51,10 +58,26 @@ let dir = ''
 let cases: BundledCase[] = []
 const recorded = new Map<string, ScenarioExecution>()
 const replayed = new Map<string, ScenarioExecution>()
+const offline = new Map<string, ScenarioExecution>()
 const previousBaseURL = process.env.OPENAI_BASE_URL
 
 const settingsByDataset = (env: Record<string, string>) =>
   bundledSettingsByDataset(PHASES, env, join(dir, 'cassettes'))
+
+/** A RUN call as its details tell it (how it ended, who said what when), for a message; '' for other phases. */
+async function howItWent(execution: ScenarioExecution | undefined): Promise<string> {
+  const path = execution?.artifacts.details
+  if (path == null) return ''
+  const details = JSON.parse(await readFile(path, 'utf8')) as {
+    termination_reason?: string | null
+    transcript?: { role?: string; text?: string; startMs?: number; cut?: boolean }[]
+  }
+  if (details.termination_reason === undefined) return ''
+  const lines = (details.transcript ?? []).map(
+    (line) => `${line.startMs} ${line.role}: ${line.text}${line.cut ? ' (cut)' : ''}`,
+  )
+  return `; ended ${details.termination_reason}:\n  ${lines.join('\n  ')}`
+}
 
 const cassetteOf = (row: ResultItem): CassetteRowExtension | undefined =>
   (row.observability?.live_evals as { cassette?: CassetteRowExtension } | undefined)?.cassette
@@ -63,6 +86,8 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'live-evals-bundled-replay-'))
   cases = await bundledCases(PHASES)
   const server = await startRehearsalServer({ datasets: PHASES.flatMap((phase) => BUNDLED_DATASETS[phase]) })
+  // The offline executions' sessions run on the offline GPT-Live server, as a spec file's in offline mode do.
+  const offlineServer = await startOfflineLiveServer()
   // The openai clients of text-to-speech, the client backend, the observer and the judge read it.
   process.env.OPENAI_BASE_URL = server.baseURL
   try {
@@ -82,17 +107,28 @@ beforeAll(async () => {
       minIntervalMs: RECORDING_SPACING_MS,
     })
     const longestFirst = [...cases].sort((a, b) => Number(b.phase === 'run') - Number(a.phase === 'run'))
-    await Promise.all(
-      longestFirst.map((kase) =>
+    const offlineSettings = await settingsByDataset({ LIVE_EVALS_MODE: 'offline' })
+    const offlineLimiter = createRateLimiter({ maxConcurrent: OFFLINE_AT_ONCE })
+    await Promise.all([
+      ...longestFirst.map((kase) =>
         limiter.run(async () => {
           const settings = live.get(kase.dataset) as PhaseSettings
-          recorded.set(kase.id, await executeCase(kase, settings, join(dir, 'recorded', kase.phase)))
+          // A folder per architecture: the details of both rows of a scenario are kept, for the messages below.
+          const folder = join(dir, 'recorded', kase.phase, kase.architecture)
+          recorded.set(kase.id, await executeCase(kase, settings, folder))
         }),
       ),
-    )
+      ...cases.map((kase) =>
+        offlineLimiter.run(async () => {
+          const settings = offlineSettings.get(kase.dataset) as PhaseSettings
+          const folder = join(dir, 'offline', kase.phase, kase.architecture)
+          offline.set(kase.id, await executeCase(kase, settings, folder, undefined, offlineServer))
+        }),
+      ),
+    ])
   } finally {
     // Closed before the replay: anything the replay asked of it would fail (OPENAI_BASE_URL still names it).
-    await server.close()
+    await Promise.all([server.close(), offlineServer.close()])
   }
   const replay = await settingsByDataset({ LIVE_EVALS_MODE: 'replay' })
   const limiter = createRateLimiter({ maxConcurrent: REPLAYS_AT_ONCE })
@@ -139,6 +175,29 @@ describe('every bundled scenario, recorded live against the dress rehearsal, rep
         })
       }
     }
+  })
+
+  test("every recorded row's status is the offline verdict of its scenario: the rehearsal passes where offline passes", async () => {
+    expect(offline.size).toBe(BUNDLED_ROWS)
+    const differing: string[] = []
+    for (const kase of cases) {
+      const offlineRow = offline.get(kase.id)?.row
+      const verdict = offlineRow?.status
+      // The offline verdict is a verdict: a row that could not run offline says nothing to compare with.
+      expect(['passed', 'failed'], `${kase.id} offline: ${JSON.stringify(offlineRow?.error)}`).toContain(
+        verdict,
+      )
+      const live = recorded.get(kase.id)?.row
+      if (live?.status !== verdict) {
+        const failed = live?.assessment?.checks
+          .filter((check) => check.status === 'failed')
+          .map((check) => check.id)
+        differing.push(
+          `${kase.id}: offline ${verdict}, rehearsal ${live?.status} (failed: ${failed?.join(', ')})${await howItWent(recorded.get(kase.id))}`,
+        )
+      }
+    }
+    expect(differing).toEqual([])
   })
 
   test('every replayed row equals its recording: status, checks, metrics, latencies and times', () => {

@@ -15,6 +15,18 @@ export interface DirectedStart {
    * for a registered token). Utterances must come in order without overlapping.
    */
   hear(utterance: HeardUtterance): void
+  /**
+   * The other side is heard to start speaking now, before what it says is over (voice activity): `text` when its
+   * start is already known to say that, null otherwise. A talking voice model yields the floor, as it does at the
+   * start of a heard utterance, unless `text` is a backchannel.
+   */
+  speechStarted(text: string | null): void
+  /**
+   * The voice model says `text` now on its own initiative, not in answer to an utterance it heard (a caller that
+   * barges in, or goes on after its own backchannel): with Responses delegation as a backend round, as its
+   * replies are. Nothing happens unless the session is active.
+   */
+  say(text: string): void
 }
 
 /** What a directed session does; every part is optional (nothing given: it hears nothing and never speaks). */
@@ -27,6 +39,8 @@ export interface DirectedSession {
   receiveAudio?(samples: Int16Array, endMs: number): void
   /** The voice model decided to say `text` as these samples (its synthetic voice at the session's rate). */
   spoke?(text: string, samples: Int16Array): void
+  /** One of its utterances stopped going out (finished, or cut short by a yield), at `endMs` on the session clock. */
+  stoppedSpeaking?(interval: { startMs: number; endMs: number }): void
   /** The session ended (closed by either side or dropped); called at most once. */
   ended?(): void
 }

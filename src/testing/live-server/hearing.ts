@@ -21,7 +21,7 @@ export interface HearingDeps {
   send: (event: OutboundServerEvent) => void
   isMuted: () => boolean
   /** The caller is heard to start speaking (at the utterance's start on the clock). */
-  onSpeechStart: (text: string) => void
+  onSpeechStart: (utterance: HeardUtterance) => void
   /** The voice model takes its turn after a heard utterance. */
   onUtterance: (text: string) => void
 }
@@ -43,7 +43,7 @@ export function scheduleUtterance(utterance: HeardUtterance, deps: HearingDeps):
     utterance.startMs,
     'listening',
     () => {
-      if (!isMuted()) deps.onSpeechStart(utterance.text)
+      if (!isMuted()) deps.onSpeechStart(utterance)
     },
     true,
   )

@@ -239,7 +239,15 @@ export class OfflineLiveSession {
   #start(event: ParsedClientEventOf<'session.start'>, clientEventId: string | undefined): void {
     const config = event.session
     if (this.#director !== null) {
-      this.#directed = this.#director.direct({ config, hear: (utterance) => this.hear(utterance) })
+      this.#directed = this.#director.direct({
+        config,
+        hear: (utterance) => this.hear(utterance),
+        speechStarted: (text) =>
+          this.#guarded(() => {
+            if (!this.#muted) this.#callerStartsSpeaking(text ?? '')
+          }),
+        say: (text) => this.#guarded(() => this.#sayUnprompted(text)),
+      })
       this.#behaviour = this.#directed?.behaviour
     }
     const delegation = resolveDelegation(config)
@@ -250,7 +258,10 @@ export class OfflineLiveSession {
       timeline,
       send,
       sampleRateHz: format.rate,
-      onSpeechEnd: () => this.#send(this.#usageUpdated()),
+      onSpeechEnd: (interval) => {
+        this.#send(this.#usageUpdated())
+        this.#directed?.stoppedSpeaking?.(interval)
+      },
       onSpeechStart: (said) => this.#memory.startedSaying(said),
       onSynthesized: (text, samples) => this.#directed?.spoke?.(text, samples),
     })
@@ -293,7 +304,11 @@ export class OfflineLiveSession {
         timeline,
         send,
         isMuted: () => this.#muted,
-        onSpeechStart: (text) => this.#callerStartsSpeaking(text),
+        // An utterance heard only once it was over (recognised late, by a director) takes no floor: the caller
+        // stopped talking; a director tells the start of speech as it happens (speechStarted).
+        onSpeechStart: (utterance) => {
+          if (started.timeline.nowMs < utterance.endMs) this.#callerStartsSpeaking(utterance.text)
+        },
         onUtterance: (text) => this.#takeTurn(text),
       },
       responses:
@@ -426,6 +441,16 @@ export class OfflineLiveSession {
     const nowMs = started.timeline.nowMs
     if (!started.speaker.isSpeakingAt(nowMs)) return
     this.#memory.withhold(started.speaker.yieldAt(nowMs))
+  }
+
+  /** The directed voice model speaks on its own initiative (director.ts `say`). */
+  #sayUnprompted(text: string): void {
+    const started = this.#started
+    if (started === null || this.#state !== 'active') return
+    const delegation = started.delegation
+    if (delegation.type === 'responses' && started.responses !== null)
+      started.responses.reason(delegation.responses, '', text, started.timeline.nowMs)
+    else started.speaker.speak(text, started.timeline.nowMs)
   }
 
   /** The voice model's turn after hearing `text` (only while active, and only with a behaviour). */

@@ -1,14 +1,19 @@
 // The rehearsal's RUN caller: found from the brief its session is started with, saying the offline caller's plan
 // one line per assistant turn, and (on the offline server) deciding each reply in a Responses round of its own.
 import { describe, expect, it } from 'vitest'
+import { SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
+import { syntheticSpeech } from '../../audio/synthetic-voice.ts'
 import { callerBriefOf } from '../../phases/run/brief.ts'
 import { bundledRunScenario } from '../../phases/run/conversation.test-helpers.ts'
 import { callerSessionConfig } from '../../phases/run/live/caller-session.ts'
-import { scriptedCallerLines } from '../../phases/run/offline-caller.ts'
+import { DEFAULT_TURN_TAKING, scriptedCallerLines } from '../../phases/run/offline-caller.ts'
 import { loadDataset } from '../../scenarios/load.ts'
 import type { Scenario } from '../../scenarios/scenario.ts'
 import { type Frame, useOfflineLiveServer } from '../live-server/test-support.ts'
+import { CallerListener } from './caller-listener.ts'
 import { callerBehaviour, callerReply, RehearsalCallerCast } from './run-caller.ts'
+import { RehearsalCallerTurns } from './run-caller-turns.ts'
+import { PREFIX_MS, SpeechCatalogue } from './speech-catalogue.ts'
 
 const runDataset = async (file: string) =>
   (await loadDataset(new URL(`../../../scenarios/run/${file}`, import.meta.url).pathname))
@@ -118,5 +123,154 @@ describe('the caller on the offline server', () => {
       .join('')
     expect(transcript).toBe(scenario.input.text)
     expect(client.events.filter((event) => event.type === 'session.delegation.created')).toHaveLength(1)
+  })
+})
+
+/** The caller of a bundled scenario played with its turn-taking, and every line it decided to say on its own. */
+async function turnsOf(scenarioId: string) {
+  const scenario = await bundledRunScenario(scenarioId)
+  const caller = new RehearsalCallerCast([scenario]).identify(callerBriefOf(scenario, 'caller').instructions)
+  if (caller === null) throw new Error('the caller was not found')
+  const said: string[] = []
+  const turns = new RehearsalCallerTurns(caller, { say: (text) => said.push(text) })
+  const lines = caller.lines.map((line) => line.text)
+  /** It speaks a line from `startMs` to `endMs` (its session reports both ends). */
+  const speaks = (_line: string, startMs: number, endMs: number) => {
+    turns.spoke()
+    turns.stoppedSpeaking({ startMs, endMs })
+  }
+  /** It hears an utterance of the assistant and decides what to answer. */
+  const hears = (text: string, startMs: number, endMs: number) => {
+    turns.heard({ text, startMs, endMs })
+    return turns.behaviour.reasonedReply?.(text, []) ?? null
+  }
+  const quietSince = (lastSoundEndMs: number, nowMs: number) =>
+    turns.listening({ nowMs, talkingSinceMs: null, lastSoundEndMs })
+  const talkingSince = (talkingSinceMs: number, nowMs: number) =>
+    turns.listening({ nowMs, talkingSinceMs, lastSoundEndMs: nowMs })
+  return { caller, turns, said, lines, speaks, hears, quietSince, talkingSince }
+}
+
+describe('RehearsalCallerTurns: the caller takes its turns from what it hears', () => {
+  const QUIET_AFTER_BACKCHANNEL_MS = DEFAULT_TURN_TAKING.replyQuietMs + DEFAULT_TURN_TAKING.callerGapMs
+
+  it('goes on with its plan after its own backchannel once the assistant leaves it unanswered', async () => {
+    const { caller, said, lines, speaks, hears, quietSince } = await turnsOf(
+      'run_012_backchannel_not_answered',
+    )
+    expect(caller.lines.map((line) => line.action)).toEqual([
+      'OPENING',
+      'BACKCHANNEL',
+      'SPEAK',
+      'SPEAK',
+      'STOP',
+    ])
+    speaks(lines[0] as string, 80, 5_000)
+    expect(hears('One moment.', 5_800, 6_500)).toBeNull()
+    const confirmation = 'Your reservation for Lindqvist and 3 guests is confirmed on 2026-08-20 at 18:00.'
+    expect(hears(confirmation, 7_100, 12_000)).toBe('Mm-hmm.')
+    speaks('Mm-hmm.', 13_000, 13_460)
+    // A reply's worth of quiet is the assistant's to take: not yet.
+    quietSince(12_000, 13_460 + QUIET_AFTER_BACKCHANNEL_MS - 20)
+    expect(said).toEqual([])
+    quietSince(12_000, 13_460 + QUIET_AFTER_BACKCHANNEL_MS)
+    expect(said).toEqual([lines[2]])
+    // Said once: while that line is decided and going out it says nothing more.
+    quietSince(12_000, 16_000)
+    expect(said).toHaveLength(1)
+    speaks(lines[2] as string, 14_700, 16_500)
+    expect(hears('Complimentary parking is available in the adjacent restaurant lot.', 17_000, 21_000)).toBe(
+      lines[3],
+    )
+  })
+
+  it('answers an assistant who does answer its backchannel, instead of talking on', async () => {
+    const { said, lines, speaks, hears, quietSince, talkingSince } = await turnsOf(
+      'run_012_backchannel_not_answered',
+    )
+    speaks(lines[0] as string, 80, 5_000)
+    expect(hears('Your reservation is confirmed.', 7_100, 12_000)).toBe('Mm-hmm.')
+    speaks('Mm-hmm.', 13_000, 13_460)
+    talkingSince(14_000, 14_300)
+    quietSince(15_000, 15_300)
+    expect(said).toEqual([])
+    expect(hears('Is there anything else?', 14_000, 15_000)).toBe(lines[2])
+  })
+
+  it('barges in on an interrupt line once the assistant has talked for bargeInAfterMs, and leaves what it talked over unanswered', async () => {
+    const { caller, said, lines, speaks, hears, talkingSince, quietSince } =
+      await turnsOf('run_013_barge_in_yield')
+    expect(caller.lines[1]?.action).toBe('INTERRUPT')
+    speaks(lines[0] as string, 40, 2_100)
+    talkingSince(2_800, 2_800 + DEFAULT_TURN_TAKING.bargeInAfterMs - 20)
+    expect(said).toEqual([])
+    talkingSince(2_800, 2_800 + DEFAULT_TURN_TAKING.bargeInAfterMs)
+    expect(said).toEqual([lines[1]])
+    talkingSince(2_800, 4_000)
+    expect(said).toHaveLength(1)
+    speaks(lines[1] as string, 4_200, 10_000)
+    // The hours it cut into (heard once over, as unintelligible or by their words) are no turn to answer.
+    expect(hears('[inaudible]', 2_800, 4_500)).toBeNull()
+    quietSince(4_500, 11_000)
+    expect(said).toHaveLength(1)
+    expect(hears('One moment.', 11_000, 11_700)).toBeNull()
+    expect(hears('Your reservation for Haddad and 2 guests is confirmed.', 12_300, 17_000)).toBe(lines[2])
+  })
+
+  it('does not cut into a short hold, nor into speech that began before its own line ended; then answers at the end', async () => {
+    const { said, lines, speaks, hears, talkingSince, quietSince } = await turnsOf('run_013_barge_in_yield')
+    speaks(lines[0] as string, 40, 2_100)
+    // Talk under way since before its line ended is not the answer to it.
+    talkingSince(2_000, 3_500)
+    expect(said).toEqual([])
+    // "One moment." is shorter than bargeInAfterMs: the talk stops before the caller would cut in.
+    talkingSince(2_800, 3_500)
+    quietSince(3_515, 4_000)
+    expect(said).toEqual([])
+    // An assistant that never talks long enough is answered when it finishes, with the same line.
+    expect(hears('We open at eleven.', 4_200, 5_100)).toBe(lines[1])
+  })
+})
+
+describe('CallerListener: the start of speech, before its end', () => {
+  const chunksOf = (samples: Int16Array, size = 480) => {
+    const chunks: Int16Array[] = []
+    for (let at = 0; at < samples.length; at += size) chunks.push(samples.subarray(at, at + size))
+    return chunks
+  }
+  const silence = (ms: number) => new Int16Array((SAMPLE_RATE_HZ * ms) / 1000)
+
+  it('says speech began once a known clip’s first PREFIX_MS was heard, with its words; unknown speech without', () => {
+    const catalogue = new SpeechCatalogue()
+    const bargeIn = 'Sorry to cut in, could you book a table?'
+    catalogue.add(syntheticSpeech(bargeIn), { text: bargeIn, speech: null }, { synthesised: true })
+    catalogue.add(syntheticSpeech('Mm-hmm.'), { text: 'Mm-hmm.', speech: null }, { synthesised: true })
+    const started: Array<{ text: string | null; atMs: number }> = []
+    const heard: string[] = []
+    const listener = new CallerListener(
+      catalogue,
+      (utterance) => heard.push(utterance.text),
+      (text) => started.push({ text, atMs: listener.listening.nowMs }),
+    )
+    const play = (samples: Int16Array) => {
+      for (const chunk of chunksOf(samples)) listener.receive(chunk)
+    }
+    play(silence(500))
+    expect(listener.listening).toMatchObject({ talkingSinceMs: null, lastSoundEndMs: null })
+    play(syntheticSpeech(bargeIn).subarray(0, (SAMPLE_RATE_HZ * (PREFIX_MS + 100)) / 1000))
+    expect(started).toHaveLength(1)
+    expect(started[0]?.text).toBe(bargeIn)
+    expect(started[0]?.atMs).toBeGreaterThanOrEqual(500 + PREFIX_MS)
+    expect(started[0]?.atMs).toBeLessThanOrEqual(500 + PREFIX_MS + 40)
+    expect(listener.listening.talkingSinceMs).toBe(500)
+    play(silence(2_000))
+    expect(listener.listening.talkingSinceMs).toBeNull()
+    play(syntheticSpeech('Mm-hmm.'))
+    play(silence(2_000))
+    play(syntheticSpeech('A voice nobody catalogued says this.'))
+    play(silence(2_000))
+    expect(started.map((start) => start.text)).toEqual([bargeIn, 'Mm-hmm.', null])
+    // Each stretch is also heard once it is over (the cut barge-in and the unknown voice as unintelligible).
+    expect(heard).toContain('Mm-hmm.')
   })
 })

@@ -84,10 +84,18 @@ export function callerReply(
   heard: string,
   earlier: readonly SpokenTurn[],
 ): string | null {
+  return lineAfterHearing(caller, heard, earlier.filter((turn) => turn.role === 'assistant').length)
+}
+
+/** The caller's line after hearing `heard` once it said `saidCount` lines; null to keep listening. */
+export function lineAfterHearing(
+  caller: Pick<RehearsalCaller, 'lines' | 'backchannels'>,
+  heard: string,
+  saidCount: number,
+): string | null {
   const words = normalized(heard)
   if (words === '' || HOLDS.has(words)) return null
   if (caller.backchannels.some((backchannel) => normalized(backchannel) === words)) return null
-  const saidCount = earlier.filter((turn) => turn.role === 'assistant').length
   return caller.lines[saidCount]?.text ?? null
 }
 

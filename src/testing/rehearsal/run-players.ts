@@ -2,11 +2,12 @@
 // completion observer's Responses requests (run-observer.ts). The assistant under test is the single-turn
 // assistant player's (the same plan, the same offline behaviour an offline RUN uses), and each session hears the
 // other through the harness's relay by content (caller-listener.ts; the server catalogues what every session
-// says). The caller's reasoning backend is no HTTP request: as on the service, a caller session configured with
+// says), and the caller takes its turns from what it hears (run-caller-turns.ts). The caller's reasoning backend is no HTTP request: as on the service, a caller session configured with
 // Responses delegation runs its backend inside the session, so its rounds are the session's own (run-caller.ts).
 import type { LoadedScenario } from '../../scenarios/index.ts'
 import type { ResponsesPlayer, SessionPlayer } from './players.ts'
 import { callerBehaviour, RehearsalCallerCast } from './run-caller.ts'
+import { RehearsalCallerTurns } from './run-caller-turns.ts'
 import { observerAnswer } from './run-observer.ts'
 
 /** The simulated caller of every RUN scenario of the rehearsal, found from the brief its session starts with. */
@@ -17,6 +18,11 @@ export function runCallerPlayer(scenarios: readonly LoadedScenario[]): SessionPl
     behaviourFor(config) {
       const caller = cast.identify(config.instructions)
       return caller === null ? null : callerBehaviour(caller)
+    },
+    // Played with its turn-taking (run-caller-turns.ts): it barges in and goes on after its backchannel.
+    play(config, voice) {
+      const caller = cast.identify(config.instructions)
+      return caller === null ? null : new RehearsalCallerTurns(caller, voice)
     },
   }
 }

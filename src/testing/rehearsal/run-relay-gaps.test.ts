@@ -1,11 +1,13 @@
 // In a live RUN call each session hears the other through the harness's relay, which pads with silence when the
 // other side's next audio chunk arrives a tick late (the offline voice releases its speech just in time, so on a
-// busy machine this happens mid-word). The rehearsal still hears the speech it synthesised, by its content.
+// busy machine this happens mid-word, and under load for a second). The rehearsal still hears the speech it
+// synthesised, by its content: a part of a known clip is that clip at that position, so a line with a long gap in
+// it is one line, and sound after the gap that is not the rest of it is another.
 import { describe, expect, it } from 'vitest'
-import { SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
+import { concatPcm16, SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
 import { syntheticSpeech } from '../../audio/synthetic-voice.ts'
 import type { HeardUtterance } from '../live-server/index.ts'
-import { CallerListener, UNINTELLIGIBLE } from './caller-listener.ts'
+import { CallerListener, PART_WAIT_MS, UNINTELLIGIBLE } from './caller-listener.ts'
 import { SpeechCatalogue } from './speech-catalogue.ts'
 
 const samplesOf = (ms: number) => (SAMPLE_RATE_HZ * ms) / 1000
@@ -18,21 +20,39 @@ function relayed(speech: Int16Array, everyMs: number): Int16Array {
     parts.push(new Int16Array(samplesOf(100)))
   }
   parts.push(new Int16Array(samplesOf(2_000)))
-  const out = new Int16Array(parts.reduce((sum, part) => sum + part.length, 0))
-  let offset = 0
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.length
-  }
-  return out
+  return concatPcm16(parts)
 }
 
 function heardThrough(catalogue: SpeechCatalogue, sound: Int16Array): HeardUtterance[] {
+  return listenTo(catalogue, sound).heard
+}
+
+/** What a listener hears of `sound` in 20 ms chunks: the utterances, and each speech start it was told of. */
+function listenTo(catalogue: SpeechCatalogue, sound: Int16Array) {
   const heard: HeardUtterance[] = []
-  const listener = new CallerListener(catalogue, (utterance) => heard.push(utterance))
+  const starts: (string | null)[] = []
+  const listener = new CallerListener(
+    catalogue,
+    (utterance) => heard.push(utterance),
+    (text) => starts.push(text),
+  )
   for (let at = 0; at < sound.length; at += samplesOf(20))
     listener.receive(sound.subarray(at, at + samplesOf(20)))
-  return heard
+  return { heard, starts }
+}
+
+const LINES = [
+  'Sure, put it under Okafor, and we would like a table by the window please.',
+  'Perfect, that works for us.',
+  'Thank you, bye.',
+  'One moment.',
+]
+
+function catalogueOfLines(): SpeechCatalogue {
+  const catalogue = new SpeechCatalogue()
+  for (const text of LINES)
+    catalogue.add(syntheticSpeech(text), { text, speech: null }, { synthesised: true })
+  return catalogue
 }
 
 describe('hearing a RUN session through a relay that ran dry', () => {
@@ -52,5 +72,101 @@ describe('hearing a RUN session through a relay that ran dry', () => {
     catalogue.add(syntheticSpeech('Thank you, bye.'), { text: 'Thank you, bye.', speech: null })
     const sound = relayed(syntheticSpeech('Could I book a table for two tomorrow at seven?'), 100)
     expect(heardThrough(catalogue, sound).map((utterance) => utterance.text)).toEqual([UNINTELLIGIBLE])
+  })
+
+  it('hears a known line with a 0.8 s gap in its middle as that one line, its speech starting once', () => {
+    const catalogue = catalogueOfLines()
+    const speech = syntheticSpeech(LINES[0] as string)
+    const middle = Math.floor(speech.length / 2)
+    // Among the thousands of clips of a rehearsal there is one whose loudness follows this line's first half
+    // (here: another line made of it, a little quieter): half the line heard alone would be heard as that line.
+    const decoy = 'Table for four at eight.'
+    catalogue.add(
+      speech.slice(0, middle).map((sample) => Math.round(sample * 0.9)),
+      { text: decoy, speech: null },
+    )
+    expect(catalogue.recognise(speech.subarray(0, middle))).toMatchObject({ text: decoy, how: 'envelope' })
+    const sound = concatPcm16([
+      new Int16Array(samplesOf(300)),
+      speech.subarray(0, middle),
+      new Int16Array(samplesOf(800)),
+      speech.subarray(middle),
+      new Int16Array(samplesOf(2_000)),
+    ])
+    const { heard, starts } = listenTo(catalogue, sound)
+    expect(heard).toHaveLength(1)
+    expect(heard[0]).toMatchObject({ text: LINES[0], startMs: 300 })
+    expect(starts).toEqual([LINES[0]])
+  })
+
+  it('hears a gap of longer than the unrecognised-sound wait inside a line as one line too', () => {
+    const catalogue = catalogueOfLines()
+    const speech = syntheticSpeech(LINES[1] as string)
+    const third = Math.floor(speech.length / 3)
+    const sound = concatPcm16([
+      new Int16Array(samplesOf(300)),
+      speech.subarray(0, third),
+      new Int16Array(samplesOf(2_500)),
+      speech.subarray(third, 2 * third),
+      new Int16Array(samplesOf(900)),
+      speech.subarray(2 * third),
+      new Int16Array(samplesOf(2_000)),
+    ])
+    expect(heardThrough(catalogue, sound).map((utterance) => utterance.text)).toEqual([LINES[1]])
+  })
+
+  it('hears a line cut short then another line as two: the words the first said, and the second', () => {
+    const catalogue = catalogueOfLines()
+    const first = syntheticSpeech(LINES[0] as string)
+    const cut = first.subarray(0, Math.floor(first.length / 2))
+    const sound = concatPcm16([
+      new Int16Array(samplesOf(300)),
+      cut,
+      new Int16Array(samplesOf(800)),
+      syntheticSpeech(LINES[2] as string),
+      new Int16Array(samplesOf(2_000)),
+    ])
+    const { heard, starts } = listenTo(catalogue, sound)
+    expect(heard.map((utterance) => utterance.text)).toHaveLength(2)
+    // The first half of the first line's words, never the whole line nor another line's.
+    expect((LINES[0] as string).startsWith(heard[0]?.text ?? '-')).toBe(true)
+    expect(heard[0]?.text).not.toBe(LINES[0])
+    expect(heard[0]?.text.length).toBeGreaterThan(10)
+    expect(heard[1]?.text).toBe(LINES[2])
+    expect(heard[1]?.startMs).toBeGreaterThanOrEqual(heard[0]?.endMs ?? Infinity)
+    expect(starts).toEqual([LINES[0], LINES[2]])
+  })
+
+  it('hears a line cut short and nothing after it as the words it said, once the wait for its rest is over', () => {
+    const catalogue = catalogueOfLines()
+    const first = syntheticSpeech(LINES[0] as string)
+    const sound = concatPcm16([
+      new Int16Array(samplesOf(300)),
+      first.subarray(0, Math.floor(first.length / 2)),
+    ])
+    expect(
+      heardThrough(catalogue, concatPcm16([sound, new Int16Array(samplesOf(PART_WAIT_MS - 200))])),
+    ).toEqual([])
+    const heard = heardThrough(catalogue, concatPcm16([sound, new Int16Array(samplesOf(PART_WAIT_MS + 200))]))
+    expect(heard).toHaveLength(1)
+    expect((LINES[0] as string).startsWith(heard[0]?.text ?? '-')).toBe(true)
+  })
+
+  it('hears a line said half a second after another, with a 0.8 s gap in its middle, as the two lines', () => {
+    const catalogue = catalogueOfLines()
+    const speech = syntheticSpeech(LINES[0] as string)
+    const middle = Math.floor(speech.length / 2)
+    const sound = concatPcm16([
+      new Int16Array(samplesOf(300)),
+      syntheticSpeech(LINES[3] as string),
+      new Int16Array(samplesOf(460)),
+      speech.subarray(0, middle),
+      new Int16Array(samplesOf(800)),
+      speech.subarray(middle),
+      new Int16Array(samplesOf(2_000)),
+    ])
+    const heard = heardThrough(catalogue, sound)
+    expect(heard.map((utterance) => utterance.text)).toEqual([LINES[3], LINES[0]])
+    expect(heard[0]?.startMs).toBe(300)
   })
 })

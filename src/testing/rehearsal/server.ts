@@ -20,7 +20,7 @@ import { assistantPlayers } from './assistant-players.ts'
 import { CallerListener } from './caller-listener.ts'
 import { loadRehearsalDatasets } from './datasets.ts'
 import { decisionsJudgePlayer, responsesJudgePlayer } from './judge-players.ts'
-import type { Cast } from './players.ts'
+import type { Cast, PlayedSession } from './players.ts'
 import { runCallerPlayer, runObserverPlayer } from './run-players.ts'
 import { SpeechCatalogue } from './speech-catalogue.ts'
 
@@ -82,19 +82,35 @@ export async function startRehearsalServer(options: RehearsalServerOptions): Pro
   }
 
   const director: SessionDirector = {
-    direct({ config, hear }) {
+    direct({ config, hear, speechStarted, say }) {
+      let played: PlayedSession | null = null
       let behaviour: OfflineBehaviour | undefined
       for (const player of cast.sessions) {
-        behaviour = player.behaviourFor(config) ?? undefined
+        played = player.play?.(config, { say }) ?? null
+        behaviour = played?.behaviour ?? player.behaviourFor(config) ?? undefined
         if (behaviour !== undefined) break
       }
       if (behaviour === undefined) options.onUnknownSession?.(config)
-      const listener = new CallerListener(catalogue, hear)
+      const listener = new CallerListener(
+        catalogue,
+        (utterance) => {
+          played?.heard(utterance)
+          hear(utterance)
+        },
+        speechStarted,
+      )
       return {
         ...(behaviour === undefined ? {} : { behaviour }),
-        receiveAudio: (samples) => listener.receive(samples),
+        receiveAudio: (samples) => {
+          listener.receive(samples)
+          played?.listening(listener.listening)
+        },
         // Its own voice is known speech too (a simulated caller hears the assistant it talks to by it).
-        spoke: (text, samples) => catalogue.add(samples, { text, speech: null }, { synthesised: true }),
+        spoke: (text, samples) => {
+          catalogue.add(samples, { text, speech: null }, { synthesised: true })
+          played?.spoke(text)
+        },
+        stoppedSpeaking: (interval) => played?.stoppedSpeaking(interval),
       }
     },
   }

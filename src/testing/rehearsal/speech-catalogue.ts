@@ -7,8 +7,12 @@
 // - otherwise by the nearest coarse energy envelope (20 ms frames, in dB) among the known clips, so a
 //   recording degraded by an acoustic preset (noise, telephony, echo, packet loss) is still recognised. A
 //   match must be clearly closer than any clip saying something else; audio that is not is not recognised.
+// - while it is still being heard, by its start (recogniseStart), and as a part: sound whose content is the
+//   beginning of one synthesised clip, block by block (partOf), is that clip heard up to that position, so the rest
+//   of it heard after a relay's gap is still the same line, and sound that does not go on so is another one.
 import { createHash } from 'node:crypto'
 import { SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
+import { captionsFor } from '../live-server/speech.ts'
 
 /** Envelope frame: one value per 20 ms, the transport's frame. */
 export const ENVELOPE_FRAME_MS = 20
@@ -23,6 +27,32 @@ const MIN_MARGIN = 0.05
 const MIN_COVERAGE = 0.8
 /** Synthesised clips kept for recognition (oldest forgotten first), so a long-running server stays bounded. */
 const MAX_SYNTHESISED = 4_096
+/**
+ * How much of a clip's start (ms of samples that are not digital silence) identifies it while it is still being
+ * heard: shorter than any clip (the synthetic voice's shortest is 300 ms), long enough that two texts differ.
+ */
+export const PREFIX_MS = 200
+const PREFIX_SAMPLES = (SAMPLE_RATE_HZ * PREFIX_MS) / 1000
+/**
+ * A clip's content (its samples that are not digital silence) is remembered as digests of blocks this long, so a
+ * part of it is recognised at its position without keeping its samples: 40 ms, a few hundred bytes per second.
+ */
+const BLOCK_SAMPLES = (SAMPLE_RATE_HZ * 40) / 1000
+
+/**
+ * Sound recognised as the beginning of one known clip, not all of it (yet): what the clip says up to where it was
+ * heard, placed in the sound like `Recognised`.
+ */
+export interface RecognisedPart {
+  /** The whole clip's words, and those said by the heard position (empty when not one word is over). */
+  text: string
+  saidText: string
+  startMs: number
+  /** End of the last sound heard, in ms from the sound's first sample. */
+  endMs: number
+  /** How many of the clip's content blocks the sound covers, whole. */
+  blocks: number
+}
 
 export interface KnownSpeech {
   text: string
@@ -51,10 +81,19 @@ interface Clip {
   speechEndMs: number
   envelope: Float64Array
   synthesised: boolean
+  /** Fingerprint of its first PREFIX_MS of sound; null for a clip shorter than that. */
+  prefix: string | null
+  /** Digests of its content in BLOCK_SAMPLES blocks (the last one, shorter, left out), and the content's length. */
+  blocks: string[]
+  contentSamples: number
+  /** Fingerprint of its whole content (fingerprintOf). */
+  fingerprint: string
 }
 
 export class SpeechCatalogue {
   readonly #byFingerprint = new Map<string, Clip>()
+  /** Clips by the fingerprint of their start (several texts may begin alike). */
+  readonly #byPrefix = new Map<string, Clip[]>()
   readonly #clips: Clip[] = []
   #synthesised = 0
 
@@ -72,6 +111,7 @@ export class SpeechCatalogue {
     if (extent === null) return
     const fingerprint = fingerprintOf(samples.subarray(extent.start, extent.end))
     if (this.#byFingerprint.has(fingerprint)) return
+    const content = contentOf(samples)
     const clip: Clip = {
       text: known.text,
       leadingZeros: extent.start,
@@ -79,8 +119,14 @@ export class SpeechCatalogue {
       speechEndMs: known.speech?.endMs ?? samplesToMs(extent.end),
       envelope: energyEnvelope(samples),
       synthesised: options.synthesised ?? false,
+      prefix: prefixFingerprintOf(samples),
+      blocks: blockDigests(content),
+      contentSamples: content.length,
+      fingerprint,
     }
     this.#byFingerprint.set(fingerprint, clip)
+    if (clip.prefix !== null)
+      this.#byPrefix.set(clip.prefix, [...(this.#byPrefix.get(clip.prefix) ?? []), clip])
     this.#clips.push(clip)
     if (clip.synthesised && ++this.#synthesised > MAX_SYNTHESISED) this.#forgetOldestSynthesised()
   }
@@ -95,6 +141,74 @@ export class SpeechCatalogue {
       return placed(exact, offsetMs, 'exact', 1)
     }
     return this.#nearest(energyEnvelope(sound), extent)
+  }
+
+  /**
+   * What the start of an utterance still being heard says, from its first PREFIX_MS of sound (`sound` from before
+   * its first sample): `pending` until that much was heard, then the texts of every known clip that starts so
+   * (empty when none does: a voice it does not know, or one an acoustic preset changed).
+   */
+  recogniseStart(sound: Int16Array): { pending: true } | { pending: false; texts: string[] } {
+    const prefix = prefixFingerprintOf(sound)
+    if (prefix === null) return { pending: true }
+    const texts = new Set((this.#byPrefix.get(prefix) ?? []).map((clip) => clip.text))
+    return { pending: false, texts: [...texts] }
+  }
+
+  /**
+   * The known clip that `sound` (from before its first sample) is the beginning of, heard up to where its sound
+   * ends: every whole content block of the sound is the clip's at the same position, the sound shorter than the
+   * clip. Null when it is no clip's part (too short to tell, another clip's whole, or not the start of one).
+   */
+  partOf(sound: Int16Array): RecognisedPart | null {
+    const extent = nonSilentExtent(sound)
+    if (extent === null) return null
+    const prefix = prefixFingerprintOf(sound)
+    if (prefix === null) return null
+    const content = contentOf(sound.subarray(extent.start, extent.end))
+    const blocks = blockDigests(content)
+    const clip = (this.#byPrefix.get(prefix) ?? []).find(
+      (candidate) =>
+        content.length < candidate.contentSamples &&
+        blocks.every((digest, index) => candidate.blocks[index] === digest),
+    )
+    if (clip === undefined) return null
+    const offsetMs = samplesToMs(extent.start - clip.leadingZeros)
+    const heardUpToMs = samplesToMs(clip.leadingZeros + content.length)
+    const said = captionsFor(clip.text, clip.speechStartMs, clip.speechEndMs)
+      .filter((fragment) => fragment.end_ms <= heardUpToMs)
+      .map((fragment) => fragment.delta)
+      .join('')
+    const startMs = Math.max(0, Math.floor(offsetMs + clip.speechStartMs))
+    return {
+      text: clip.text,
+      saidText: said,
+      startMs,
+      endMs: Math.max(startMs + 1, Math.ceil(samplesToMs(extent.end))),
+      blocks: blocks.length,
+    }
+  }
+
+  /**
+   * The known clip that `sound` (from before its first sample) begins with, whole, when more sound follows it (a
+   * line and the next one with too short a pause between them to part them by silence): the clip placed like
+   * `recognise` places it, and `endSample`, the index in `sound` after its last sample. Null when there is none.
+   */
+  leadingClip(sound: Int16Array): (Recognised & { endSample: number }) | null {
+    const extent = nonSilentExtent(sound)
+    const prefix = prefixFingerprintOf(sound)
+    if (extent === null || prefix === null) return null
+    const content = contentOf(sound.subarray(extent.start, extent.end))
+    const blocks = blockDigests(content)
+    for (const clip of this.#byPrefix.get(prefix) ?? []) {
+      if (clip.contentSamples >= content.length) continue
+      if (!clip.blocks.every((digest, index) => blocks[index] === digest)) continue
+      if (fingerprintOf(content.subarray(0, clip.contentSamples)) !== clip.fingerprint) continue
+      let endSample = extent.start
+      for (let counted = 0; counted < clip.contentSamples; endSample++) if (sound[endSample] !== 0) counted++
+      return { ...placed(clip, samplesToMs(extent.start - clip.leadingZeros), 'exact', 1), endSample }
+    }
+    return null
   }
 
   #nearest(envelope: Float64Array, extent: { start: number; end: number }): Recognised | null {
@@ -124,6 +238,11 @@ export class SpeechCatalogue {
     for (const [fingerprint, clip] of this.#byFingerprint) {
       if (clip === oldest) this.#byFingerprint.delete(fingerprint)
     }
+    if (oldest?.prefix != null) {
+      const alike = (this.#byPrefix.get(oldest.prefix) ?? []).filter((clip) => clip !== oldest)
+      if (alike.length === 0) this.#byPrefix.delete(oldest.prefix)
+      else this.#byPrefix.set(oldest.prefix, alike)
+    }
     this.#synthesised -= 1
   }
 }
@@ -150,10 +269,39 @@ function nonSilentExtent(samples: Int16Array): { start: number; end: number } | 
  * stream with zeros mid-word, and the speech is still the same speech.
  */
 function fingerprintOf(samples: Int16Array): string {
-  const content = samples.filter((sample) => sample !== 0)
+  const content = contentOf(samples)
   return createHash('sha256')
     .update(new Uint8Array(content.buffer, content.byteOffset, content.byteLength))
     .digest('hex')
+}
+
+/** The samples that are not exactly zero (a relay's gap of digital silence inside speech is no content). */
+const contentOf = (samples: Int16Array): Int16Array => samples.filter((sample) => sample !== 0)
+
+/** Short digests of `content` in whole BLOCK_SAMPLES blocks. */
+function blockDigests(content: Int16Array): string[] {
+  const digests: string[] = []
+  for (let at = 0; at + BLOCK_SAMPLES <= content.length; at += BLOCK_SAMPLES) {
+    const block = content.subarray(at, at + BLOCK_SAMPLES)
+    digests.push(
+      createHash('sha256')
+        .update(new Uint8Array(block.buffer, block.byteOffset, block.byteLength))
+        .digest('base64url')
+        .slice(0, 16),
+    )
+  }
+  return digests
+}
+
+/** The digest of the first PREFIX_MS of samples that are not exactly zero; null when there are fewer. */
+function prefixFingerprintOf(samples: Int16Array): string | null {
+  const start = new Int16Array(PREFIX_SAMPLES)
+  let filled = 0
+  for (let i = 0; i < samples.length && filled < PREFIX_SAMPLES; i++) {
+    const sample = samples[i] ?? 0
+    if (sample !== 0) start[filled++] = sample
+  }
+  return filled < PREFIX_SAMPLES ? null : fingerprintOf(start)
 }
 
 const samplesToMs = (samples: number) => (samples * 1000) / SAMPLE_RATE_HZ
