@@ -37,6 +37,13 @@ export interface AtomicWriteOptions {
   beforeRename?: () => void | Promise<void>
   /** Also flush the folder after the rename, so the new name itself survives a power cut. */
   durableName?: boolean
+  /**
+   * false: the data is not flushed to disk before the rename. Readers and a killed process still see the old
+   * file or the whole new one (the rename is atomic either way); only a power cut or a crash of the machine may
+   * then leave it empty. For a scenario's own artifacts, which its row points at but never depends on: the rows
+   * journal and results.json keep their flushes. Default true.
+   */
+  flush?: boolean
 }
 
 let temporaryCounter = 0
@@ -84,7 +91,7 @@ export async function writeFileAtomically(
       while (written < chunk.length) written += (await handle.write(chunk, written)).bytesWritten
       await options.afterChunk?.(offset + chunk.length)
     }
-    await handle.sync()
+    if (options.flush !== false) await handle.sync()
     await handle.close()
     handle = null
     await options.beforeRename?.()

@@ -40,6 +40,22 @@ describe('writeArtifact', () => {
     expect(modeOf(join(runDir, 'audio/s1'))).toBe(0o700)
   })
 
+  it('recreates a folder removed between writes; one swapped for a symlink is still refused', async () => {
+    await writeArtifact(runDir, 'audio/s1/input.wav', new Uint8Array([1]))
+    await writeArtifact(runDir, 'audio/s1/output.wav', new Uint8Array([2]))
+    rmSync(join(runDir, 'audio/s1'), { recursive: true })
+    await writeArtifact(runDir, 'audio/s1/conversation.wav', new Uint8Array([3]))
+    expect([...readFileSync(join(runDir, 'audio/s1/conversation.wav'))]).toEqual([3])
+    expect(modeOf(join(runDir, 'audio/s1'))).toBe(0o700)
+    // A folder found on the way is checked by the path check alone: a symlink there is still refused.
+    rmSync(join(runDir, 'audio/s1'), { recursive: true })
+    symlinkSync(outside, join(runDir, 'audio/s1'))
+    await expect(writeArtifact(runDir, 'audio/s1/input.wav', new Uint8Array([4]))).rejects.toThrow(
+      'audio/s1 is a symbolic link',
+    )
+    expect(() => statSync(join(outside, 'input.wav'))).toThrow()
+  })
+
   it('replaces an existing artifact and makes it 0600 whatever its mode was', async () => {
     const path = join(runDir, 'results.json')
     writeFileSync(path, 'a much longer previous content')
