@@ -67,7 +67,7 @@ function conversationTranscriptText(timeline: SessionTimeline): string {
  * rows journal, results.json) is flushed where it is written. Six flushes per scenario were a thread-pool wait
  * and a disk round trip each.
  */
-const SCENARIO_ARTIFACT = { flush: false } as const
+export const SCENARIO_ARTIFACT = { flush: false } as const
 
 /** Writes the audio, transcript and event artifacts into `written` as they succeed (kept on a later failure). */
 export async function writeSessionArtifacts(
