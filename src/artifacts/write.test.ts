@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { reserveRunDirectory } from './run-directory.ts'
-import { assertReplaceableDestination, writeArtifact, writeJsonArtifact } from './write.ts'
+import { assertReplaceableDestination, writeArtifact, writeArtifactSync, writeJsonArtifact } from './write.ts'
 
 let root: string
 let runDir: string
@@ -140,6 +140,7 @@ describe('modes do not depend on the umask', () => {
       expect(modeOf(run.path)).toBe(0o700)
       expect(modeOf(join(run.path, 'audio/s1'))).toBe(0o700)
       expect(modeOf(path)).toBe(0o600)
+      expect(modeOf(writeArtifactSync(run.path, 'results.json', '{}'))).toBe(0o600)
     } finally {
       process.umask(previous)
     }
