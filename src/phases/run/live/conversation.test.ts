@@ -5,11 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pcm16FromBase64 } from '../../../audio/pcm.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../../../testing/live-server/index.ts'
 import { ARCHITECTURES, bundledRunScenario } from '../conversation.test-helpers.ts'
-import {
-  type LiveConversationHooks,
-  type LiveConversationOptions,
-  runLiveConversation,
-} from './conversation.ts'
+import { runLiveConversation } from './conversation.ts'
 import { LiveRunError } from './errors.ts'
 import { offlineLiveCall } from './live-conversation.test-helpers.ts'
 
@@ -20,21 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close()
 })
-
-/** Runs `also` once both sessions started, after the offline bridges the call's options attach there. */
-function alsoWhenStarted(
-  options: LiveConversationOptions,
-  also: NonNullable<LiveConversationHooks['sessionsStarted']>,
-): void {
-  const bridged = options.hooks?.sessionsStarted
-  options.hooks = {
-    ...options.hooks,
-    sessionsStarted: (participants) => {
-      bridged?.(participants)
-      also(participants)
-    },
-  }
-}
 
 const failureOf = (promise: Promise<unknown>) =>
   promise.then(
@@ -108,11 +89,16 @@ describe('live RUN openings', () => {
     const prompt = 'Thank you for calling Juniper Table, how can I help?'
     const { options } = offlineLiveCall(server, scenario, { assistantFirstPrompt: prompt })
     const sent: unknown[] = []
-    alsoWhenStarted(options, (participants) =>
-      participants.assistant.session.onSent(({ event }) => {
-        if (event.type === 'session.commentary.append') sent.push(event)
-      }),
-    )
+    const started = options.hooks?.sessionsStarted
+    options.hooks = {
+      ...options.hooks,
+      sessionsStarted: (participants) => {
+        started?.(participants)
+        participants.assistant.session.onSent(({ event }) => {
+          if (event.type === 'session.commentary.append') sent.push(event)
+        })
+      },
+    }
     const conversation = await runLiveConversation(options)
     expect(sent).toEqual([
       {
@@ -215,11 +201,16 @@ describe('live RUN limits and validity', () => {
     })
     // The caller's voice as it arrived (its session's log keeps only each delta's size).
     const sentByCaller: Int16Array[] = []
-    alsoWhenStarted(options, (participants) =>
-      participants.caller.subscribe(({ event }) => {
-        if (event.type === 'session.output_audio.delta') sentByCaller.push(pcm16FromBase64(event.delta))
-      }),
-    )
+    const bridged = options.hooks?.sessionsStarted
+    options.hooks = {
+      ...options.hooks,
+      sessionsStarted: (participants) => {
+        bridged?.(participants)
+        participants.caller.subscribe(({ event }) => {
+          if (event.type === 'session.output_audio.delta') sentByCaller.push(pcm16FromBase64(event.delta))
+        })
+      },
+    }
     const conversation = await runLiveConversation(options)
     expect(conversation.caller.session.log.events.some((received) => received.outputAudioBytes)).toBe(true)
     const voice = new Int16Array(sentByCaller.reduce((sum, chunk) => sum + chunk.length, 0))
