@@ -2,8 +2,10 @@
 // bundled CRAWL dataset for both architectures, once whole and then split 2 and 3 ways (each shard its own
 // process, with a blob report), and `vitest --merge-reports` of each split must write results.json files whose
 // rows and summary equal the whole run's. Only run.id may differ (rows carry no timestamps; the offline clock
-// is virtual, so latencies are deterministic).
-import { readdir, readFile, stat } from 'node:fs/promises'
+// is virtual, so latencies are deterministic). The 2-way split is merged where its shards ran, the 3-way split
+// on "another machine" (a results folder of its own); the refusals reuse the 2-way split's folder and blobs, so
+// each child Vitest run here (seconds of CPU each) checks something no other run does.
+import { copyFile, mkdir, readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { type ResultsDocument, ResultsDocumentSchema } from '../../reporting/result-schema.ts'
@@ -49,7 +51,12 @@ beforeAll(async () => {
   expect(whole.get('responses')?.results, run.output).toHaveLength(5)
 }, SPAWN_TIMEOUT_MS)
 
-describe.each([2, 3])('a run split into %i shards', (count) => {
+/** Where each split's merge writes: the 2-way split where its shards ran, the 3-way split on another machine. */
+const MERGED_IN = { 2: "the shards' results folder", 3: "another machine's results folder" } as const
+const mergeFolder = (count: 2 | 3) =>
+  count === 2 ? resultsDir : join(resultsDir, '..', `merge-machine-${count}`)
+
+describe.each([2, 3] as const)('a run split into %i shards', (count) => {
   const runName = `split-${count}`
   const shards: ChildRun[] = []
   let merged: ChildRun = { code: null, output: '' }
@@ -73,7 +80,11 @@ describe.each([2, 3])('a run split into %i shards', (count) => {
         ),
       )
     }
-    merged = await runVitest(['run', '--config', FIXTURE_CONFIG, `--merge-reports=${blobs()}`], shardEnv)
+    // The merge needs only the blobs: on a CI merge job the results folder is another machine's.
+    merged = await runVitest(['run', '--config', FIXTURE_CONFIG, `--merge-reports=${blobs()}`], {
+      ...shardEnv,
+      LIVE_EVALS_RESULTS_DIR: mergeFolder(count),
+    })
   }, SPAWN_TIMEOUT_MS * 4)
 
   test('each shard runs only its own block of scenarios, in one shared run folder', async () => {
@@ -97,14 +108,14 @@ describe.each([2, 3])('a run split into %i shards', (count) => {
       expect(shard.output).not.toContain('must be a smaller than count of test files')
   })
 
-  test('--merge-reports writes one results.json per architecture equal to the unsharded run', async () => {
+  test(`--merge-reports in ${MERGED_IN[count]} writes one results.json per architecture equal to the unsharded run`, async () => {
     for (const architecture of ARCHITECTURES) {
-      const file = join(resultsDir, `${runName}_${architecture}`, 'results.json')
+      const file = join(mergeFolder(count), `${runName}_${architecture}`, 'results.json')
       const document = await readResults(file)
       expect(document.run.id).toBe(`${runName}_${architecture}`)
       const reference = whole.get(architecture)
       if (reference === undefined) throw new Error(`no unsharded ${architecture} run`)
-      expect(comparable(document)).toEqual(comparable(reference))
+      expect(comparable(document), merged.output).toEqual(comparable(reference))
       expect(lines(merged.output)).toContain(`Results: ${file}`)
     }
     const { passed, failed } = whole.get('responses')?.summary ?? { passed: 0, failed: 0 }
@@ -114,23 +125,6 @@ describe.each([2, 3])('a run split into %i shards', (count) => {
     )
   })
 })
-
-test(
-  'a merge on another machine writes to its own results folder, under the shared run name',
-  async () => {
-    // The blobs of the 2-way split, merged where the results folder is elsewhere (as on a CI merge job).
-    const elsewhere = join(resultsDir, '..', 'merge-machine')
-    const merged = await runVitest(
-      ['run', '--config', FIXTURE_CONFIG, `--merge-reports=${join(resultsDir, '..', 'blobs-2')}`],
-      { ...env, LIVE_EVALS_RESULTS_DIR: elsewhere },
-    )
-    const document = await readResults(join(elsewhere, 'split-2_responses', 'results.json'))
-    const reference = whole.get('responses')
-    if (reference === undefined) throw new Error('no unsharded responses run')
-    expect(comparable(document), merged.output).toEqual(comparable(reference))
-  },
-  SPAWN_TIMEOUT_MS,
-)
 
 describe('sharded runs that must not start or merge', () => {
   test(
@@ -146,25 +140,35 @@ describe('sharded runs that must not start or merge', () => {
   )
 
   test(
-    'the same shard twice is refused; a merge missing a shard writes nothing and names it',
+    'the same shard twice is refused, leaving the run as it was; a merge missing a shard writes nothing and names it',
     async () => {
-      const space = await scratch()
-      const shardEnv = { ...space.env, LIVE_EVALS_RUN_NAME: 'twice', OPENAI_ASSISTANT_MODE: 'responses' }
-      const blobs = join(space.dir, 'blobs')
-      const args = ['run', '--config', FIXTURE_CONFIG, '--shard=1/2', '--reporter=blob']
-      await runVitest([...args, `--outputFile.blob=${join(blobs, 'blob-1-2.json')}`], shardEnv)
-      const again = await runVitest(args, shardEnv)
+      // The 2-way split above ran shard 1/2 of run "split-2" in this results folder, and merged it there.
+      const folder = join(resultsDir, 'split-2_responses')
+      const before = await readFile(join(folder, 'results.json'), 'utf8')
+      const again = await runVitest(['run', '--config', FIXTURE_CONFIG, '--shard=1/2', '--reporter=blob'], {
+        ...env,
+        LIVE_EVALS_RUN_NAME: 'split-2',
+      })
       expect(again.code).toBe(1)
-      expect(again.output).toContain('shard 1/2 of run "twice" ran already')
-      const merged = await runVitest(
-        ['run', '--config', FIXTURE_CONFIG, `--merge-reports=${blobs}`],
-        shardEnv,
-      )
-      expect(merged.output).toContain('[responses] run "twice": shard 2/2 missing from the blobs')
-      await expect(stat(join(space.dir, 'results', 'twice_responses', 'results.json'))).rejects.toThrow(
-        /ENOENT/,
-      )
+      expect(again.output).toContain('shard 1/2 of run "split-2" ran already')
+      expect(await readFile(join(folder, 'results.json'), 'utf8')).toBe(before)
+      // Shard 1's blob alone, merged into a results folder of its own.
+      const blobs = join(resultsDir, '..', 'blobs-2-missing')
+      await mkdir(blobs)
+      await copyFile(join(resultsDir, '..', 'blobs-2', 'blob-1-2.json'), join(blobs, 'blob-1-2.json'))
+      const missingResults = join(resultsDir, '..', 'merge-missing')
+      const merged = await runVitest(['run', '--config', FIXTURE_CONFIG, `--merge-reports=${blobs}`], {
+        ...env,
+        LIVE_EVALS_RUN_NAME: 'split-2',
+        LIVE_EVALS_RESULTS_DIR: missingResults,
+      })
+      for (const architecture of ARCHITECTURES) {
+        expect(merged.output).toContain(`[${architecture}] run "split-2": shard 2/2 missing from the blobs`)
+        await expect(stat(join(missingResults, `split-2_${architecture}`, 'results.json'))).rejects.toThrow(
+          /ENOENT/,
+        )
+      }
     },
-    SPAWN_TIMEOUT_MS * 3,
+    SPAWN_TIMEOUT_MS * 2,
   )
 })
