@@ -37,6 +37,13 @@ export interface AtomicWriteOptions {
   beforeRename?: () => void | Promise<void>
   /** Also flush the folder after the rename, so the new name itself survives a power cut. */
   durableName?: boolean
+  /**
+   * false: the data is not flushed to disk before the rename. Readers and a killed process still see the old
+   * file or the whole new one (the rename is atomic either way); only a power cut or a crash of the machine may
+   * then leave it empty. For a scenario's own artifacts, which its row points at but never depends on: the rows
+   * journal and results.json keep their flushes. Default true.
+   */
+  flush?: boolean
 }
 
 let temporaryCounter = 0
@@ -62,9 +69,14 @@ function bytesOf(data: string | Uint8Array): Uint8Array {
   return typeof data === 'string' ? Buffer.from(data, 'utf8') : data
 }
 
-/** Refuses a temporary file that is not the fresh, private, single-link file this process just created. */
-function assertFreshFile(stats: { isFile(): boolean; nlink: number }): void {
+/**
+ * Refuses a temporary file that is not the fresh, private, single-link file this process just created. Returns
+ * whether its mode still needs setting: the umask may have narrowed the mode it was created with (it never widens
+ * it); when it did not, a chmod would change nothing.
+ */
+function assertFreshFile(stats: { isFile(): boolean; nlink: number; mode: number }): boolean {
   if (!stats.isFile() || stats.nlink !== 1) throw new Error('the temporary file is not a fresh regular file')
+  return (stats.mode & 0o7777) !== PRIVATE_FILE_MODE
 }
 
 export async function writeFileAtomically(
@@ -76,15 +88,14 @@ export async function writeFileAtomically(
   const temporary = temporaryPathFor(destination)
   let handle: FileHandle | null = await open(temporary, TEMPORARY_FLAGS, PRIVATE_FILE_MODE)
   try {
-    assertFreshFile(await handle.stat())
-    await handle.chmod(PRIVATE_FILE_MODE) // the umask may have narrowed it; it never widens it
+    if (assertFreshFile(await handle.stat())) await handle.chmod(PRIVATE_FILE_MODE)
     for (let offset = 0; offset < bytes.length; offset += WRITE_CHUNK_BYTES) {
       const chunk = bytes.subarray(offset, Math.min(offset + WRITE_CHUNK_BYTES, bytes.length))
       let written = 0
       while (written < chunk.length) written += (await handle.write(chunk, written)).bytesWritten
       await options.afterChunk?.(offset + chunk.length)
     }
-    await handle.sync()
+    if (options.flush !== false) await handle.sync()
     await handle.close()
     handle = null
     await options.beforeRename?.()
@@ -106,8 +117,7 @@ export function writeFileAtomicallySync(
   const temporary = temporaryPathFor(destination)
   let descriptor: number | null = openSync(temporary, TEMPORARY_FLAGS, PRIVATE_FILE_MODE)
   try {
-    assertFreshFile(fstatSync(descriptor))
-    fchmodSync(descriptor, PRIVATE_FILE_MODE)
+    if (assertFreshFile(fstatSync(descriptor))) fchmodSync(descriptor, PRIVATE_FILE_MODE)
     for (let offset = 0; offset < bytes.length; )
       offset += writeSync(descriptor, bytes, offset, bytes.length - offset)
     fsyncSync(descriptor)

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { isTemporaryName, WRITE_CHUNK_BYTES } from './atomic-file.ts'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { isTemporaryName, WRITE_CHUNK_BYTES, writeFileAtomically } from './atomic-file.ts'
 import { ArtifactPathError } from './errors.ts'
 import { removeStrayTemporaries } from './stray-temporaries.ts'
 import { writeArtifact, writeArtifactSync } from './write.ts'
@@ -26,6 +27,22 @@ const OLD = 'old artifact, complete\n'
 const NEW = Buffer.alloc(WRITE_CHUNK_BYTES * 4 + 17, 0x6e) // several chunks of "n"
 
 describe('atomic artifact writes', () => {
+  it('flushes the data before the rename unless told not to, and writes it whole either way', async () => {
+    const probe = await open(join(root, 'probe'), 'w')
+    const sync = vi.spyOn(Object.getPrototypeOf(probe) as { sync(): Promise<void> }, 'sync')
+    await probe.close()
+    try {
+      await writeFileAtomically(join(runDir, 'flushed.bin'), NEW)
+      expect(sync).toHaveBeenCalledTimes(1)
+      await writeFileAtomically(join(runDir, 'unflushed.bin'), NEW, { flush: false })
+      expect(sync).toHaveBeenCalledTimes(1)
+    } finally {
+      sync.mockRestore()
+    }
+    expect(readFileSync(join(runDir, 'unflushed.bin')).equals(NEW)).toBe(true)
+    expect(readdirSync(runDir).sort()).toEqual(['flushed.bin', 'unflushed.bin'])
+  })
+
   it('leaves the old file whole and no temporary file when the writer stops mid-way', async () => {
     mkdirSync(join(runDir, 'transcripts'))
     writeFileSync(join(runDir, 'transcripts/s1.json'), OLD)

@@ -66,30 +66,56 @@ function existingPartProblem(stats: Stats, shown: string, isLast: boolean): stri
   return null
 }
 
+/** Why a destination is refused, or how many leading parts of its path already exist (folders, then the file). */
+type DestinationCheck = { problem: string } | { existingParts: number }
+
 /**
  * The rules, written once for both callers: yields each path whose lstat it needs, receives the Stats (null when
- * missing), and returns the reason to refuse `relativePath`, or null.
+ * missing), and returns the reason to refuse `relativePath`, or how much of it exists.
  */
 function* destinationProblem(
   root: string,
   relativePath: string,
-): Generator<string, string | null, Stats | null> {
+): Generator<string, DestinationCheck, Stats | null> {
   const textProblem = artifactPathProblem(relativePath)
-  if (textProblem !== null) return textProblem
+  if (textProblem !== null) return { problem: textProblem }
   const rootProblem = runFolderProblem(yield root)
-  if (rootProblem !== null) return rootProblem
+  if (rootProblem !== null) return { problem: rootProblem }
   const segments = relativePath.split('/')
   for (let index = 0; index < segments.length; index++) {
     const stats = yield resolve(root, ...segments.slice(0, index + 1))
-    if (stats === null) return null // nothing below a missing folder exists yet
+    if (stats === null) return { existingParts: index } // nothing below a missing folder exists yet
     const problem = existingPartProblem(
       stats,
       segments.slice(0, index + 1).join('/'),
       index === segments.length - 1,
     )
-    if (problem !== null) return problem
+    if (problem !== null) return { problem }
   }
-  return null
+  return { existingParts: segments.length }
+}
+
+/** A destination that passed the checks: its absolute path, and how many leading parts of it exist already. */
+export interface CheckedDestination {
+  path: string
+  /** Parts of the relative path found on disk, checked (folders, then the file): the writer makes the rest. */
+  existingParts: number
+}
+
+/**
+ * resolveArtifactPath's checks, answering also how much of the path exists: a writer that makes the missing
+ * folders need not look at the ones found (and checked) here again.
+ */
+export async function checkArtifactDestination(
+  runDir: string,
+  relativePath: string,
+): Promise<CheckedDestination> {
+  const root = resolve(runDir)
+  const checks = destinationProblem(root, relativePath)
+  let step = checks.next()
+  while (!step.done) step = checks.next(await lstatOrNull(step.value))
+  if ('problem' in step.value) throw new ArtifactPathError(root, relativePath, step.value.problem)
+  return { path: resolve(root, relativePath), existingParts: step.value.existingParts }
 }
 
 /**
@@ -97,12 +123,7 @@ function* destinationProblem(
  * already exists on disk. Throws ArtifactPathError naming the path and the reason.
  */
 export async function resolveArtifactPath(runDir: string, relativePath: string): Promise<string> {
-  const root = resolve(runDir)
-  const checks = destinationProblem(root, relativePath)
-  let step = checks.next()
-  while (!step.done) step = checks.next(await lstatOrNull(step.value))
-  if (step.value !== null) throw new ArtifactPathError(root, relativePath, step.value)
-  return resolve(root, relativePath)
+  return (await checkArtifactDestination(runDir, relativePath)).path
 }
 
 /** resolveArtifactPath without yielding to the event loop, for the last writes of an interrupted run. */
@@ -114,6 +135,6 @@ export function resolveArtifactPathSync(runDir: string, relativePath: string): s
     const path = step.value
     step = checks.next(missingIsNull(() => lstatSync(path)))
   }
-  if (step.value !== null) throw new ArtifactPathError(root, relativePath, step.value)
+  if ('problem' in step.value) throw new ArtifactPathError(root, relativePath, step.value.problem)
   return resolve(root, relativePath)
 }

@@ -13,10 +13,10 @@ vi.mock('./destinations.ts', async (importOriginal) => {
   const original = await importOriginal<typeof import('./destinations.ts')>()
   return {
     ...original,
-    resolveArtifactPath: async (runDir: string, relativePath: string) => {
-      const destination = await original.resolveArtifactPath(runDir, relativePath)
+    checkArtifactDestination: async (runDir: string, relativePath: string) => {
+      const checked = await original.checkArtifactDestination(runDir, relativePath)
       plantAfterCheck.plant?.()
-      return destination
+      return checked
     },
   }
 })

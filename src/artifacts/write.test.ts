@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { reserveRunDirectory } from './run-directory.ts'
-import { assertReplaceableDestination, writeArtifact, writeJsonArtifact } from './write.ts'
+import { assertReplaceableDestination, writeArtifact, writeArtifactSync, writeJsonArtifact } from './write.ts'
 
 let root: string
 let runDir: string
@@ -38,6 +38,22 @@ describe('writeArtifact', () => {
     expect(modeOf(path)).toBe(0o600)
     expect(modeOf(join(runDir, 'audio'))).toBe(0o700)
     expect(modeOf(join(runDir, 'audio/s1'))).toBe(0o700)
+  })
+
+  it('recreates a folder removed between writes; one swapped for a symlink is still refused', async () => {
+    await writeArtifact(runDir, 'audio/s1/input.wav', new Uint8Array([1]))
+    await writeArtifact(runDir, 'audio/s1/output.wav', new Uint8Array([2]))
+    rmSync(join(runDir, 'audio/s1'), { recursive: true })
+    await writeArtifact(runDir, 'audio/s1/conversation.wav', new Uint8Array([3]))
+    expect([...readFileSync(join(runDir, 'audio/s1/conversation.wav'))]).toEqual([3])
+    expect(modeOf(join(runDir, 'audio/s1'))).toBe(0o700)
+    // A folder found on the way is checked by the path check alone: a symlink there is still refused.
+    rmSync(join(runDir, 'audio/s1'), { recursive: true })
+    symlinkSync(outside, join(runDir, 'audio/s1'))
+    await expect(writeArtifact(runDir, 'audio/s1/input.wav', new Uint8Array([4]))).rejects.toThrow(
+      'audio/s1 is a symbolic link',
+    )
+    expect(() => statSync(join(outside, 'input.wav'))).toThrow()
   })
 
   it('replaces an existing artifact and makes it 0600 whatever its mode was', async () => {
@@ -124,6 +140,7 @@ describe('modes do not depend on the umask', () => {
       expect(modeOf(run.path)).toBe(0o700)
       expect(modeOf(join(run.path, 'audio/s1'))).toBe(0o700)
       expect(modeOf(path)).toBe(0o600)
+      expect(modeOf(writeArtifactSync(run.path, 'results.json', '{}'))).toBe(0o600)
     } finally {
       process.umask(previous)
     }

@@ -1,5 +1,5 @@
-// Writing artifacts safely. Every write goes through resolveArtifactPath; missing folders are created
-// one at a time (0700) so none of them can be a symlink planted earlier; the data is written to a fresh
+// Writing artifacts safely. Every write goes through the destination checks (destinations.ts); missing folders
+// are created one at a time (0700) so none of them can be a symlink planted earlier; the data is written to a fresh
 // temporary file beside the destination (O_EXCL | O_NOFOLLOW, 0600) and renamed over it (atomic-file.ts),
 // so a reader, or a run killed mid-write, sees the old artifact, the new one or none, never a cut one.
 // Just before the rename the destination is checked again (a symlink, a hard link or a folder swapped in
@@ -11,11 +11,11 @@ import { lstat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { redactText } from '../config/outbound-redaction.ts'
 import { type AtomicWriteOptions, writeFileAtomically, writeFileAtomicallySync } from './atomic-file.ts'
-import { missingIsNull, resolveArtifactPath, resolveArtifactPathSync } from './destinations.ts'
+import { checkArtifactDestination, missingIsNull, resolveArtifactPathSync } from './destinations.ts'
 import { ArtifactPathError, ArtifactsError } from './errors.ts'
 import { makePrivateDirectoryExclusively, PRIVATE_DIRECTORY_MODE } from './private-directories.ts'
 
-export type ArtifactWriteOptions = Pick<AtomicWriteOptions, 'afterChunk' | 'durableName'>
+export type ArtifactWriteOptions = Pick<AtomicWriteOptions, 'afterChunk' | 'durableName' | 'flush'>
 
 function parentFolderProblem(stats: Stats, shown: string): string | null {
   if (stats.isSymbolicLink()) return `${shown} is a symbolic link`
@@ -23,11 +23,13 @@ function parentFolderProblem(stats: Stats, shown: string): string | null {
   return null
 }
 
-async function makeParentFolders(runDir: string, relativePath: string): Promise<void> {
+/** Makes the folders of `relativePath` from part `from` on (the ones before it exist and were checked). */
+async function makeParentFolders(runDir: string, relativePath: string, from: number): Promise<void> {
   const parents = relativePath.split('/').slice(0, -1)
   let current = runDir
   for (const [index, segment] of parents.entries()) {
     current = resolve(current, segment)
+    if (index < from) continue
     try {
       await makePrivateDirectoryExclusively(current)
     } catch (error) {
@@ -100,9 +102,9 @@ export async function writeArtifact(
   options: ArtifactWriteOptions = {},
 ): Promise<string> {
   const root = resolve(runDir)
-  const destination = await resolveArtifactPath(root, relativePath)
+  const { path: destination, existingParts } = await checkArtifactDestination(root, relativePath)
   try {
-    await makeParentFolders(root, relativePath)
+    await makeParentFolders(root, relativePath, existingParts)
     await writeFileAtomically(destination, typeof data === 'string' ? redactText(data) : data, {
       ...options,
       beforeRename: () => assertReplaceableDestination(root, relativePath, destination),

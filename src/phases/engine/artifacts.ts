@@ -61,6 +61,14 @@ function conversationTranscriptText(timeline: SessionTimeline): string {
     .join('')
 }
 
+/**
+ * How a scenario's artifacts are written: atomically, without flushing each to disk. A killed run still leaves
+ * whole files (the rename is atomic); only a power cut could empty one, and what a run's results rest on (the
+ * rows journal, results.json) is flushed where it is written. Six flushes per scenario were a thread-pool wait
+ * and a disk round trip each.
+ */
+export const SCENARIO_ARTIFACT = { flush: false } as const
+
 /** Writes the audio, transcript and event artifacts into `written` as they succeed (kept on a later failure). */
 export async function writeSessionArtifacts(
   runDirectory: string,
@@ -74,25 +82,32 @@ export async function writeSessionArtifacts(
     runDirectory,
     layout.input_audio,
     timeline.recorder.toMonoWav('caller'),
+    SCENARIO_ARTIFACT,
   )
   written.output_audio = await writeArtifact(
     runDirectory,
     layout.output_audio,
     timeline.recorder.toMonoWav('assistant'),
+    SCENARIO_ARTIFACT,
   )
   written.conversation_audio = await writeArtifact(
     runDirectory,
     layout.conversation_audio,
     timeline.recorder.toStereoWav(),
+    SCENARIO_ARTIFACT,
   )
   // A conversation in which nothing was transcribed (one stopped before anyone spoke) has no transcript file: the
   // row says null rather than pointing at an empty file, which would look like one cut short.
   const transcript = conversationTranscriptText(timeline)
   written.conversation_transcript =
-    transcript === '' ? null : await writeArtifact(runDirectory, layout.conversation_transcript, transcript)
+    transcript === ''
+      ? null
+      : await writeArtifact(runDirectory, layout.conversation_transcript, transcript, SCENARIO_ARTIFACT)
   // Likewise no event file without events (a RUN call that failed before its first one).
   written.events =
-    trace.records.length === 0 ? null : await writeArtifact(runDirectory, layout.events, trace.toJsonl())
+    trace.records.length === 0
+      ? null
+      : await writeArtifact(runDirectory, layout.events, trace.toJsonl(), SCENARIO_ARTIFACT)
 }
 
 export async function writeDetails(
@@ -101,5 +116,10 @@ export async function writeDetails(
   details: Record<string, unknown>,
   written: ArtifactPaths,
 ): Promise<void> {
-  written.details = await writeJsonArtifact(runDirectory, artifactLayout(scenarioId).details, details)
+  written.details = await writeJsonArtifact(
+    runDirectory,
+    artifactLayout(scenarioId).details,
+    details,
+    SCENARIO_ARTIFACT,
+  )
 }

@@ -126,4 +126,20 @@ describe('the audio relay queue', () => {
     expect([...relay.take(3)]).toEqual([5, 6, 0])
     expect(relay.bufferedSamples).toBe(0)
   })
+
+  it('fills a frame handed in (all of it: what is missing is silence, not the last frame), or a fresh one', () => {
+    const relay = new AudioRelay()
+    const frame = new Int16Array(4)
+    relay.push(Int16Array.of(1, 2, 3, 4, 5, 6))
+    expect(relay.take(4, frame)).toBe(frame)
+    expect([...frame]).toEqual([1, 2, 3, 4])
+    expect(relay.take(4, frame)).toBe(frame)
+    expect([...frame]).toEqual([5, 6, 0, 0])
+    // A frame of another length is not used.
+    relay.push(Int16Array.of(7))
+    const fresh = relay.take(2, frame)
+    expect(fresh).not.toBe(frame)
+    expect([...fresh]).toEqual([7, 0])
+    expect([...frame]).toEqual([5, 6, 0, 0])
+  })
 })

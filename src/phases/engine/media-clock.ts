@@ -204,9 +204,12 @@ export class AudioRelay {
     this.#length += samples.length
   }
 
-  /** The next `samples` of relayed audio, padded with silence when less has arrived. */
-  take(samples: number): Int16Array {
-    const chunk = new Int16Array(samples)
+  /**
+   * The next `samples` of relayed audio, padded with silence when less has arrived. `into`: a chunk of exactly
+   * `samples` to fill and return instead of a fresh one (a caller reusing its frame, which keeps nothing of it).
+   */
+  take(samples: number, into?: Int16Array): Int16Array {
+    const chunk = into?.length === samples ? into : new Int16Array(samples)
     let filled = 0
     while (filled < samples && this.#head < this.#buffered.length) {
       const head = this.#buffered[this.#head] as Int16Array
@@ -231,6 +234,7 @@ export class AudioRelay {
       this.#head = 0
     }
     this.#length -= filled
+    if (chunk === into) chunk.fill(0, filled)
     return chunk
   }
 

@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeJsonArtifact } from '../../artifacts/index.ts'
 import { type LoadedScenario, parseDataset, SCHEMA_VERSION, type Scenario } from '../../scenarios/index.ts'
+import { SCENARIO_ARTIFACT } from './artifacts.ts'
 
 function scenarioSnapshotPath(scenarioId: string): string {
   return `scenarios/${scenarioId}.json`
@@ -26,7 +27,7 @@ export function scenarioSnapshotDocument(scenario: Scenario | LoadedScenario): R
   return { schema_version: SCHEMA_VERSION, scenarios: [{ ...scenario, input: { ...input, recordings } }] }
 }
 
-/** Writes the snapshot (0600, atomically) into the run folder; returns its absolute path. */
+/** Writes the snapshot (0600, atomically, unflushed like the scenario's other artifacts); returns its absolute path. */
 export function writeScenarioSnapshot(
   runDirectory: string,
   scenario: Scenario | LoadedScenario,
@@ -35,6 +36,7 @@ export function writeScenarioSnapshot(
     runDirectory,
     scenarioSnapshotPath(scenario.id),
     scenarioSnapshotDocument(scenario),
+    SCENARIO_ARTIFACT,
   )
 }
 

@@ -32,9 +32,9 @@ export class SpeechRelay extends AudioRelay {
     }
   }
 
-  override take(samples: number): Int16Array {
+  override take(samples: number, into?: Int16Array): Int16Array {
     const before = this.bufferedSamples
-    const chunk = super.take(samples)
+    const chunk = super.take(samples, into)
     let taken = before - this.bufferedSamples
     while (taken > 0) {
       const head = this.#frames[0]

@@ -81,3 +81,28 @@ describe('ConversationRelay with transport faults', () => {
     ])
   })
 })
+
+describe('ConversationRelay without faults', () => {
+  test('each side reuses its frame, and the timeline keeps what every frame was', async () => {
+    const timeline = new SessionTimeline({ mode: 'virtual' })
+    const preset = await RealismProcessor.create({ condition: 'clean', seed: 1 })
+    const relay = new ConversationRelay({ timeline, preset, listener: new AssistantListener() })
+    const [toAssistant, toCaller] = relay.streams({ assistant: session, caller: session })
+    if (toAssistant === undefined || toCaller === undefined) throw new Error('two streams expected')
+    const callerVoice = voice()
+    const assistantVoice = voice().map((sample) => -sample)
+    relay.fromCaller.push(callerVoice)
+    relay.fromAssistant.push(assistantVoice)
+    const first = [toAssistant.next(FRAME), toCaller.next(FRAME)]
+    expect([...(first[0] as Int16Array)]).toEqual([...callerVoice])
+    expect([...(first[1] as Int16Array)]).toEqual([...assistantVoice])
+    // Nothing more arrived: the same arrays come back, silent.
+    const second = [toAssistant.next(FRAME), toCaller.next(FRAME)]
+    expect(second[0]).toBe(first[0])
+    expect(second[1]).toBe(first[1])
+    expect(second.every((frame) => (frame as Int16Array).every((sample) => sample === 0))).toBe(true)
+    const { caller, assistant } = timeline.recorder.render()
+    expect([...caller.subarray(0, 2 * FRAME)]).toEqual([...callerVoice, ...new Int16Array(FRAME)])
+    expect([...assistant.subarray(0, FRAME)]).toEqual([...assistantVoice])
+  })
+})
