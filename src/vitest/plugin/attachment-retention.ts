@@ -29,12 +29,26 @@ export async function pruneAttachmentCopies(
   for (const entry of await readdir(attachmentsDir, { withFileTypes: true })) {
     if (!entry.isFile() || entry.name.startsWith('.')) continue
     const path = join(attachmentsDir, entry.name)
-    if ((await stat(path)).mtimeMs < cutoff) {
+    const modified = await modifiedAt(path)
+    if (modified !== null && modified < cutoff) {
       await rm(path, { force: true })
       removed.push(entry.name)
     }
   }
   return removed
+}
+
+/**
+ * When the file was last written, or null when it is gone: two runs sharing a results folder (a live run beside a
+ * replay, say) prune the same copies at once, and one deleting a file the other listed is no failure.
+ */
+export async function modifiedAt(path: string): Promise<number | null> {
+  try {
+    return (await stat(path)).mtimeMs
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  }
 }
 
 /** The recorded run starts (epoch ms); a missing or unreadable file means none. */
