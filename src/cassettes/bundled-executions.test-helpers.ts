@@ -22,11 +22,15 @@ import { ROOT } from '../vitest/child-vitest.ts'
 
 export type BundledPhase = 'crawl' | 'walk' | 'run'
 
-/** The bundled datasets of each phase (RUN has the restaurant set, with its policy scenarios, and the reference-style one). */
+/** The bundled datasets of each phase (RUN: the restaurant set with its policy scenarios, the reference-style set, the faults). */
 export const BUNDLED_DATASETS: Readonly<Record<BundledPhase, readonly string[]>> = {
   crawl: [join(ROOT, 'scenarios/crawl/restaurant.json')],
   walk: [join(ROOT, 'scenarios/walk/restaurant.json')],
-  run: [join(ROOT, 'scenarios/run/restaurant.json'), join(ROOT, 'scenarios/run/reference-style.json')],
+  run: [
+    join(ROOT, 'scenarios/run/restaurant.json'),
+    join(ROOT, 'scenarios/run/reference-style.json'),
+    join(ROOT, 'scenarios/run/faults.json'),
+  ],
 }
 
 const PHASES = { crawl: crawlPhase, walk: walkPhase, run: runPhase } as const

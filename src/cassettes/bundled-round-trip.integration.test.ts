@@ -1,5 +1,6 @@
 // Issue 20's done-when for every bundled scenario: each CRAWL, WALK and RUN scenario (RUN's restaurant set with its
-// policy scenarios, and the reference-style set), in both architectures, is recorded in live mode against the
+// policy scenarios, the reference-style set and the fault scenarios, each under its own fault profiles), in both
+// architectures, is recorded in live mode against the
 // dress-rehearsal server, all at once, in real time (text-to-speech, the assistant's and RUN's caller's GPT-Live
 // sessions, the relay, the client backend, the completion observer and the judge, every one through its openai
 // client). Then every one is replayed from its cassette with the server closed and no key, on the virtual clock:
@@ -39,8 +40,8 @@ import { replayedRow } from './comparable-row.test-helpers.ts'
 const API_KEY = 'sk-test-BUNDLEDREPLAY-api-key-5d2c91'
 const RESPONSES_KEY = 'sk-test-BUNDLEDREPLAY-responses-key-8e7104'
 const PHASES: readonly BundledPhase[] = ['crawl', 'walk', 'run']
-/** 22 CRAWL, 28 WALK and 26 RUN scenarios, in two architectures. */
-const BUNDLED_ROWS = 152
+/** 22 CRAWL, 28 WALK and 37 RUN scenarios (26 restaurant and reference-style, 11 fault), in two architectures. */
+const BUNDLED_ROWS = 174
 /**
  * Recordings in flight at once: the calls are real time (14 s CRAWL and WALK requests, 30-50 s RUN calls, some
  * 3,500 call-seconds in all), so 64 at once end about when the longest does.
