@@ -247,7 +247,8 @@ export function runReportModel(loaded: LoadedRun): RunReportModel {
       module: document.run.module,
       execution_mode: document.run.execution_mode,
       architecture: architectureOf(document),
-      dataset: document.run.dataset,
+      // Every source when spec files named their own (run.dataset is then only the first).
+      dataset: (document.run.configuration[EXTENSION_KEY]?.datasets ?? [document.run.dataset]).join(', '),
       // From the rows, as results.json's run extension is.
       assistants: assistantsOf(rows) ?? [],
     },

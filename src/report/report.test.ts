@@ -6,7 +6,7 @@ import { captureIO } from '../cli/capture-io.ts'
 import { run as reportCommand } from '../cli/report.ts'
 import { DEFAULT_PRICES } from '../config/prices.ts'
 import { ResultsDocumentSchema } from '../reporting/result-schema.ts'
-import { buildResultsDocument } from '../reporting/results-document.ts'
+import { buildResultsDocument, withRunExtensions } from '../reporting/results-document.ts'
 import { withAssistant } from '../reporting/row-assistant.ts'
 import { anchorOf, escapeHtml, html, jsonText } from './html.ts'
 import { loadRun } from './load-run.ts'
@@ -138,6 +138,28 @@ describe('the assistants under test', () => {
     const page = await readFile(await writeRunReport(runDir), 'utf8')
     expect(page).not.toContain('assistant under test')
     expect(page).not.toContain('assistants under test')
+  })
+})
+
+describe('where the scenarios came from', () => {
+  test('a run of several spec files names every dataset, not only the first (run.dataset)', async () => {
+    const dir = await mkdtemp(join(folder, 'run_offline_datasets_'))
+    await writeSampleRun(dir)
+    const file = join(dir, 'results.json')
+    const document = ResultsDocumentSchema.parse(JSON.parse(await readFile(file, 'utf8')))
+    const datasets = ['scenarios/run/faults.json', 'scenarios/run/restaurant.json']
+    const run = withRunExtensions({ ...document.run, dataset: 'scenarios/run/faults.json' }, { datasets })
+    const rows = document.results
+    const ids = rows.map((row) => row.scenario_id)
+    await writeFile(file, JSON.stringify(buildResultsDocument(run, rows, ids)))
+    const page = await readFile(await writeRunReport(dir), 'utf8')
+    expect(page).toContain('dataset scenarios/run/faults.json, scenarios/run/restaurant.json</p>')
+  })
+  test('a run of one dataset names it', async () => {
+    const document = ResultsDocumentSchema.parse(
+      JSON.parse(await readFile(join(runDir, 'results.json'), 'utf8')),
+    )
+    expect(runReportModel(await loadRun(runDir)).run.dataset).toBe(document.run.dataset)
   })
 })
 
