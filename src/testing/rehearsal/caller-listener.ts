@@ -184,7 +184,7 @@ export class CallerListener {
       this.#stretchFrom = gap.previousStretchFrom
       return
     }
-    const before = this.#keptFromSample(this.#keptFrom).subarray(0, gap.stretchFrom - this.#keptFrom)
+    const before = kept.subarray(0, gap.stretchFrom - this.#keptFrom)
     const partBefore = this.#catalogue.partOf(before) ?? part
     const next = this.#keptFromSample(gap.stretchFrom)
     this.#utteranceEnded(this.#partHeard(partBefore))
