@@ -1,9 +1,6 @@
-// Putting the `cassette` extension (src/reporting/extensions/cassette.ts) and the replay's execution mode on a row,
-// and reading the row's pacing error, which a cassette keeps for its replay.
+// Putting the `cassette` extension (src/reporting/extensions/cassette.ts) and the replay's execution mode on a row.
 
 import type { CassetteRowExtension } from '../reporting/extensions/cassette.ts'
-import type { PacingError } from '../reporting/extensions/pacing.ts'
-import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import { withRowExtension } from '../reporting/extensions/with-row-extension.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
 
@@ -22,10 +19,4 @@ export function withCassetteExtension<Row extends Pick<ResultItem, 'observabilit
       provenance: { ...provenance, execution_mode: 'replay', cassette_id: cassette.id },
     },
   }
-}
-
-/** The row's `pacing` extension (how late its frames went out); null when it has none. */
-export function pacingOfRow(row: Pick<ResultItem, 'observability'>): PacingError | null {
-  const block = row.observability?.[EXTENSION_KEY] as { pacing?: PacingError | null } | undefined
-  return block?.pacing ?? null
 }

@@ -12,6 +12,14 @@ export function withPacing<Row extends { observability?: Record<string, unknown>
   return pacing === undefined ? row : withRowExtension(row, 'pacing', pacing)
 }
 
+/** The row's `pacing` extension (how late its frames went out); null when it has none. */
+export function pacingOfRow(row: {
+  observability?: Record<string, unknown> | undefined
+}): PacingError | null {
+  const block = row.observability?.[EXTENSION_KEY] as { pacing?: PacingError | null } | undefined
+  return block?.pacing ?? null
+}
+
 /**
  * The console summary's line for rows whose latency carries the pacing warning (none when no row does): which
  * scenarios, and the worst p99, so a reader of the console knows before opening the report.
@@ -22,8 +30,7 @@ export function pacingWarningLine(
   rows: readonly { scenario_id: string; observability?: Record<string, unknown> | undefined }[],
 ): string | null {
   const warned = rows.flatMap((row) => {
-    const block = row.observability?.[EXTENSION_KEY] as { pacing?: PacingError | null } | undefined
-    const pacing = block?.pacing
+    const pacing = pacingOfRow(row)
     return pacing?.warning == null ? [] : [{ id: row.scenario_id, p99: pacing.p99_ms ?? 0, pacing }]
   })
   if (warned.length === 0) return null
