@@ -1,6 +1,7 @@
 // Fault outcomes in the run report (issue 22): per scenario, the profile it ran under and every fault injected
 // (plane, target, position, when, what it did), beside the caller-experience checks that scored them; per run,
 // how the faulted rows fared per fault class and per check, and pass^k per fault class when trials repeated.
+import type { FaultKind } from '../config/fault-profiles.ts'
 import type { FaultEvent } from '../faults/events.ts'
 import { formatMs, formatRatio } from '../gate/format.ts'
 import type { RunTrials } from '../reporting/extensions/trials.ts'
@@ -71,7 +72,7 @@ export function faultOutcomesSection(
 ): SafeHtml {
   const faulted = scenarios.filter((scenario) => scenario.faults !== null)
   if (faulted.length === 0) return html``
-  const byClass = new Map<string, Tally>()
+  const byClass = new Map<FaultKind, Tally>()
   for (const scenario of faulted) {
     for (const kind of scenario.faults?.classes ?? []) {
       const tally = byClass.get(kind) ?? { rows: 0, passed: 0, checks: new Map() }
@@ -99,7 +100,7 @@ export function faultOutcomesSection(
 <table id="fault-outcomes-table"><thead><tr><th>fault class</th><th class="num">rows</th><th class="num">passed</th>${k === undefined ? html`` : html`<th class="num">pass^${k}</th>`}${FAULT_OUTCOME_CHECKS.map((id) => html`<th>${id}</th>`)}</tr></thead><tbody>
 ${[...byClass].map(
   ([kind, tally]) =>
-    html`<tr><td>${kind}</td><td class="num">${tally.rows}</td><td class="num">${tally.passed}</td>${k === undefined ? html`` : html`<td class="num">${formatRatio(passK.get(kind as never)?.pass_k ?? null)}</td>`}${FAULT_OUTCOME_CHECKS.map((id) => cell(tally, id))}</tr>`,
+    html`<tr><td>${kind}</td><td class="num">${tally.rows}</td><td class="num">${tally.passed}</td>${k === undefined ? html`` : html`<td class="num">${formatRatio(passK.get(kind)?.pass_k ?? null)}</td>`}${FAULT_OUTCOME_CHECKS.map((id) => cell(tally, id))}</tr>`,
 )}
 </tbody></table>`
 }

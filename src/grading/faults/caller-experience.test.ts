@@ -254,6 +254,20 @@ describe('dead_air_while_pending', () => {
       ).status,
     ).toBe('not_applicable')
   })
+
+  test('work pending only after the last voice (or in a call nobody spoke in) is not dead air, and says so', () => {
+    const result = deadAirCheck(
+      input({
+        experience: {
+          work_pending_ms: [{ start_ms: 0, end_ms: 9_000 }],
+          assistant_heard_ms: [],
+          caller_voiced_ms: [],
+        },
+      }),
+    )
+    expect(result.status).toBe('not_applicable')
+    expect(result.reason).toMatch(/before the call’s last voice/)
+  })
 })
 
 test('the four checks come in one list the checks extension accepts', () => {

@@ -70,7 +70,10 @@ export function deadAirCheck(input: FaultCheckInput): OutcomeCheck {
       id: DEAD_AIR_CHECK_ID,
       status: 'not_applicable',
       required: false,
-      reason: 'no work was pending',
+      reason:
+        experience.work_pending_ms.length === 0
+          ? 'no work was pending'
+          : 'no work was pending before the call’s last voice (nobody was waiting on it)',
       evidence: { max_dead_air_ms: limit },
     }
   }

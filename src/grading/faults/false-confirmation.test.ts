@@ -89,6 +89,17 @@ describe('no_false_confirmation', () => {
     expect(noFalseConfirmationCheck(row([late], 'Your table is confirmed.', true)).status).toBe('failed')
   })
 
+  test('a state rebuilt with its keys in another order did not change, so it backs no confirmation', () => {
+    const input = {
+      ...row([create('completed')], 'Your reservation is confirmed.', false),
+      initial_application_state: { reservations: [], guests: 2 },
+      final_application_state: { guests: 2, reservations: [] },
+    }
+    const check = noFalseConfirmationCheck(input)
+    expect(check.status).toBe('failed')
+    expect(check.evidence).toMatchObject({ state_changed: false })
+  })
+
   test('not applicable when nothing was attempted or confirmed', () => {
     expect(noFalseConfirmationCheck(row([], 'We have a table at seven.', false)).status).toBe(
       'not_applicable',
