@@ -8,7 +8,7 @@ import { explainRun } from '../explain/explain-run.ts'
 import { EXPLAIN_FILE, SUMMARY_FILE } from '../explain/schema.ts'
 import { ExplainInputError } from '../explain/source-run.ts'
 import { writeRunReport } from '../report/write-report.ts'
-import { type CommandIO, EXIT_USAGE } from './main.ts'
+import { type CommandIO, startCommand } from './command-start.ts'
 
 const USAGE = `Usage: live-evals explain <run-dir> [--scenario ID] [--trials K] [--max-reruns N] [--seed N]
                            [--vitest-config FILE] [--project NAME] [--config TOML] [--out DIR]
@@ -131,15 +131,8 @@ export async function explainCommand(
   io: CommandIO,
   deps: ExplainDependencies = {},
 ): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(USAGE)
-    return 0
-  }
-  const args = parseArguments(argv)
-  if (typeof args === 'string') {
-    io.err(`live-evals explain: ${args}\n\n${USAGE}`)
-    return EXIT_USAGE
-  }
+  const args = startCommand(argv, io, { name: 'explain', usage: USAGE, parse: parseArguments })
+  if (typeof args === 'number') return args
   let prices: PriceTable | undefined
   if (args.prices !== null) {
     try {
