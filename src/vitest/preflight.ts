@@ -1,8 +1,9 @@
 // Before the first scenario of a live run, one cheap request per endpoint the run needs: a GPT-Live session opened
 // and closed with each GPT-Live model the run uses (every model of execution.models, and RUN's caller model unless
 // replay.caller plays the caller from a recording), and the model lookup (`GET /models/{model}`, free) on the HTTP
-// API for text-to-speech and the Responses API. A wrong key or a dead endpoint then stops the run with one message naming the URL, what answered
-// and the variable to change, instead of failing every scenario after its own deadline.
+// API for text-to-speech and the Responses API. A wrong key or a dead endpoint then stops the run with one
+// message naming the URL, what answered and the variable to change, instead of failing every scenario after its
+// own deadline.
 // Only an unreachable endpoint and a refused key (401, 403, 429) stop the run: any other answer (a 404 from a
 // proxy that has no model list) proves the address and the key work, and the scenarios report the rest.
 import OpenAI, { APIConnectionError, APIError } from 'openai'

@@ -1,7 +1,7 @@
 // Seeded tool-plane faults (issue 22): a profile (config/fault-profiles.ts) decides, for the nth call of each tool,
-// whether it times out (fails after the runtime's wait), errors, comes back empty, returns plausible but wrong data, or answers late. The draw
-// depends only on the seed, the rule, the tool and n (faults/draws.ts), so the same seed gives the same faults
-// whatever the call ids or the timing. What the model receives looks like a real backend failure; only the
+// whether it times out (fails after the runtime's wait), errors, comes back empty, returns plausible but wrong
+// data, or answers late. The draw depends only on the seed, the rule, the tool and n (faults/draws.ts), so the
+// same seed gives the same faults whatever the call ids or the timing. What the model receives looks like a real backend failure; only the
 // execution record (evaluator side) says a fault was injected.
 import { z } from 'zod'
 import {

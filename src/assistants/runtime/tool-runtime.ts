@@ -115,12 +115,12 @@ export class ToolRuntime {
     const drawn = this.#faults?.draw(call.name) ?? null
     const fault = drawn?.fault
     // A timeout, an error or an empty answer never reaches the application: its state does not change. A timeout
-    // first costs the wait before the runtime gives up (on the call's clock), as a backend that never answers does.
-    if (fault?.kind === 'timeout') await this.#wait((fault.delay_s ?? 0) * 1000)
+    // first costs the wait before the runtime gives up (on the call's clock), as a backend that never answers does;
+    // a slow call the same wait before its real answer.
+    if (fault?.kind === 'timeout' || fault?.kind === 'slow') await this.#wait((fault.delay_s ?? 0) * 1000)
     if (fault?.kind === 'timeout' || fault?.kind === 'error')
       return this.#record(call.callId, call.name, args, 'failed', faultFailureOutput(fault.kind), fault)
     if (fault?.kind === 'empty') return this.#record(call.callId, call.name, args, 'completed', {}, fault)
-    if (fault?.kind === 'slow') await this.#wait((fault.delay_s ?? 0) * 1000)
     try {
       let output = deepCopy(await this.#executor.execute(call.name, deepCopy(args), call.callId))
       if (fault?.kind === 'wrong_data') {

@@ -176,7 +176,6 @@ export async function playScriptedCall(
   }
   const listener = new AssistantListener()
   const executionTimes = new Map<string, number>()
-  const settledAt = new Map<string, number>()
   const callerStream = {
     label: 'assistant',
     session: assistant.session,
@@ -203,14 +202,13 @@ export async function playScriptedCall(
         if (!executionTimes.has(id)) executionTimes.set(id, clock.nowMs)
       }
       for (const id of delegationIds) {
-        if (!assistant.delegationFinished(id)) continue
-        timeline.delegationSettled(id, clock.nowMs)
-        if (!settledAt.has(id)) settledAt.set(id, clock.nowMs)
+        if (assistant.delegationFinished(id)) timeline.delegationSettled(id, clock.nowMs)
       }
       // Busy until the work is over and its answer had time to reach the caller: the caller hears the relay a
-      // step late, so an answer starting as the work ends (after a slow tool, say) is not talked over.
-      const assistantBusy = delegationIds.some(
-        (id) => !settledAt.has(id) || clock.nowMs < (settledAt.get(id) as number) + 2 * setup.stepMs,
+      // step late, so an answer starting as the work ends (after a slow tool, say) is not talked over. The
+      // timeline holds each delegation's span (one per id in delegationIds) and the step it first settled at.
+      const assistantBusy = timeline.delegations.some(
+        (span) => span.settledMs === null || clock.nowMs < span.settledMs + 2 * setup.stepMs,
       )
       const state = { nowMs: clock.nowMs, listener, assistantBusy, assistant, timeline, upcoming, extendPlan }
       if (watch({ ...state, bufferedSpeech: relay.bufferedSpeech })) {
