@@ -46,11 +46,9 @@ export interface ResponseSample {
 export interface ResponseSamples {
   samples: ResponseSample[]
   /**
-   * Rows that answered more than one response: results.json holds only their mean latency, so they give no
-   * per-response sample (RUN adds its per-turn latencies separately).
+   * Rows that answered more than one response (results.json holds only their mean latency, so they give no
+   * per-response sample) and carry no `run_turns` either, where RUN keeps its latency by turn kind.
    */
-  rows_without_per_response_latency: number
-  /** Of those, the rows without RUN's per-turn-kind latencies (`run_turns`) either: in no latency table. */
   rows_without_turn_latency: number
   /** Those rows' mean latencies (a RUN conversation's answered responses, averaged), one per row. */
   conversation_means: number[]
@@ -76,7 +74,6 @@ function responseSamplesOf(rows: readonly ResultItem[]): ResponseSamples {
   const samples: ResponseSample[] = []
   const conversationMeans: number[] = []
   let conversationResponses = 0
-  let rowsWithoutPerResponseLatency = 0
   let rowsWithoutTurnLatency = 0
   for (const row of rows) {
     if (row.status === 'infrastructure_error') continue
@@ -84,7 +81,6 @@ function responseSamplesOf(rows: readonly ResultItem[]): ResponseSamples {
     if (latency === null) continue
     const answered = row.metrics.audio.response_opportunities?.response_count ?? 1
     if (answered !== 1) {
-      rowsWithoutPerResponseLatency++
       if (runTurnsOfRow(row) === null) rowsWithoutTurnLatency++
       conversationMeans.push(latency)
       conversationResponses += answered
@@ -95,7 +91,6 @@ function responseSamplesOf(rows: readonly ResultItem[]): ResponseSamples {
   }
   return {
     samples,
-    rows_without_per_response_latency: rowsWithoutPerResponseLatency,
     rows_without_turn_latency: rowsWithoutTurnLatency,
     conversation_means: conversationMeans,
     conversation_responses: conversationResponses,
@@ -116,7 +111,6 @@ export interface LatencySplit {
   tool: Distribution
   conversational_bands: BandCount[]
   tool_band: BandCount
-  rows_without_per_response_latency: number
   /** Multi-response rows in neither the per-response percentiles nor `run_turns`: no latency by turn kind. */
   rows_without_turn_latency: number
   /** RUN calls' time to a verified answer by turn kind, one sample per call and kind (its `run_turns` mean). */
@@ -140,13 +134,8 @@ function bandCounts(latencies: readonly number[], band: LatencyBand): BandCount 
 }
 
 export function latencySplit(rows: readonly ResultItem[]): LatencySplit {
-  const {
-    samples,
-    rows_without_per_response_latency,
-    rows_without_turn_latency,
-    conversation_means,
-    conversation_responses,
-  } = responseSamplesOf(rows)
+  const { samples, rows_without_turn_latency, conversation_means, conversation_responses } =
+    responseSamplesOf(rows)
   const conversational = samples.filter((sample) => !sample.tool_turn).map((sample) => sample.latency_ms)
   const tool = samples.filter((sample) => sample.tool_turn).map((sample) => sample.latency_ms)
   return {
@@ -155,7 +144,6 @@ export function latencySplit(rows: readonly ResultItem[]): LatencySplit {
     tool: distributionOf(tool),
     conversational_bands: CONVERSATIONAL_BANDS.map((band) => bandCounts(conversational, band)),
     tool_band: bandCounts(tool, TOOL_TURN_BAND),
-    rows_without_per_response_latency,
     rows_without_turn_latency,
     run_turns: runTurnLatency(rows),
     conversation_means: distributionOf(conversation_means),
