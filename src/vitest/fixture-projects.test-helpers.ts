@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { ROOT } from './child-vitest.ts'
 import { type SharedChildRun, sharedChildRun } from './shared-child-run.test-helpers.ts'
 
-export type FixtureFolder = 'verdict' | 'refusal' | 'planted' | 'wiring' | 'own-agent'
+export type FixtureFolder = 'verdict' | 'refusal' | 'planted' | 'wiring' | 'own-agent' | 'own-agent/broken'
 
 export interface JsonReportTest {
   fullName: string
@@ -41,7 +41,10 @@ export async function fixtureProjectPart(folder: FixtureFolder): Promise<Fixture
     testResults: JsonReportFile[]
   }
   const prefix = join(ROOT, 'src/vitest/fixtures', folder, '/')
-  const ours = report.testResults.filter((file) => file.name.startsWith(prefix))
+  // The folder's own spec files, not a subfolder's (own-agent/broken is a project of its own).
+  const ours = report.testResults.filter(
+    (file) => file.name.startsWith(prefix) && !file.name.slice(prefix.length).includes('/'),
+  )
   if (ours.length === 0)
     throw new Error(`the shared fixture run has no spec file in ${prefix}:\n${run.output}`)
   const tests = ours.flatMap((file) => file.assertionResults)
