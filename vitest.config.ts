@@ -41,8 +41,12 @@ export default defineConfig({
           // to a server names it (an explicit baseURL, or vi.stubEnv). Held by src/testing/unit-environment.test.ts.
           env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' },
           testTimeout: 20_000,
-          // The package built, packed and installed once per run, for the tests that need it (src/package/).
-          globalSetup: ['src/package/shared-package-setup.test-helpers.ts'],
+          // The package built, packed and installed once per run, for the tests that need it (src/package/); the
+          // child Vitest runs that several test files only read, run once per run (src/vitest/shared-child-run.*).
+          globalSetup: [
+            'src/package/shared-package-setup.test-helpers.ts',
+            'src/vitest/shared-child-run-setup.test-helpers.ts',
+          ],
         },
       },
       liveEvalsProject({ phase: 'crawl', config: 'specs/crawl/config.toml' }),

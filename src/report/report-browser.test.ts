@@ -9,7 +9,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { FIXTURE_CONFIG, runVitest, SPAWN_TIMEOUT_MS, scratch } from '../vitest/child-vitest.ts'
+import { SPAWN_TIMEOUT_MS } from '../vitest/child-vitest.ts'
+import { sharedChildRun } from '../vitest/shared-child-run.test-helpers.ts'
 import { chromiumUnavailable, launchChromium } from './chromium.test-helpers.ts'
 import { writeSampleRun } from './report.test-helpers.ts'
 import { serveFolder } from './static-server.test-helpers.ts'
@@ -116,13 +117,10 @@ describe.skipIf(unavailable !== null)(
     test('a finished offline run: its report shows every row and no partial-results warning', {
       timeout: SPAWN_TIMEOUT_MS + 60_000,
     }, async () => {
-      const space = await scratch()
-      const run = await runVitest(['run', '--config', FIXTURE_CONFIG], {
-        ...space.env,
-        OPENAI_ASSISTANT_MODE: 'responses',
-      })
+      // The fixture project's run that src/vitest/integration.test.ts reads too, started once per test run.
+      const run = await sharedChildRun('tinyRetried')
       expect(run.output).toContain('1 passed, 1 failed') // the wrong-tool scenario fails by design
-      const results = join(space.dir, 'results')
+      const results = join(run.dir, 'results')
       const [name] = (await readdir(results)).filter((entry) => !entry.startsWith('.'))
       await using server = await serveFolder(join(results, name ?? ''))
       await using browser = await launchChromium()

@@ -16,6 +16,7 @@ import {
   SPAWN_TIMEOUT_MS,
   scratch,
 } from './child-vitest.ts'
+import { sharedChildRun } from './shared-child-run.test-helpers.ts'
 
 describe('an offline run of the fixture project (one wrong-tool scenario, one correct)', () => {
   let dir = ''
@@ -23,25 +24,9 @@ describe('an offline run of the fixture project (one wrong-tool scenario, one co
   let runDirectory = ''
 
   beforeAll(async () => {
-    const scratchSpace = await scratch()
-    dir = scratchSpace.dir
+    // The same run journal.integration.test.ts and report-browser.test.ts read: started once per test run.
     // --reporter replaces the configured reporters: the canonical one must still be added by the project.
-    run = await runVitest(
-      [
-        'run',
-        '--config',
-        FIXTURE_CONFIG,
-        '--retry=1',
-        '--reporter=default',
-        '--reporter=junit',
-        '--reporter=json',
-        '--reporter=blob',
-        `--outputFile.junit=${join(dir, 'junit.xml')}`,
-        `--outputFile.json=${join(dir, 'report.json')}`,
-        `--outputFile.blob=${join(dir, 'blobs', 'blob.json')}`,
-      ],
-      { ...scratchSpace.env, OPENAI_ASSISTANT_MODE: 'responses' },
-    )
+    ;({ dir, ...run } = await sharedChildRun('tinyRetried'))
     const runs = await runDirectoriesIn(join(dir, 'results'))
     expect(runs).toHaveLength(1)
     runDirectory = join(dir, 'results', runs[0] ?? '')

@@ -1,24 +1,23 @@
 // A run that ends by itself journals every row as it finishes and ends its journal: the tiny fixture project with
-// --retry=1, where the wrong-tool scenario fails twice (a retried test reports once, after its last attempt).
+// --retry=1 (the shared run `tinyRetried`, shared-child-run.test-helpers.ts), where the wrong-tool scenario fails
+// twice (a retried test reports once, after its last attempt).
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import { readRowsJournal } from '../artifacts/rows-journal-read.ts'
 import { loadGateFile } from '../gate/load.ts'
 import { ResultsDocumentSchema } from '../reporting/result-schema.ts'
-import { FIXTURE_CONFIG, runDirectoriesIn, runVitest, SPAWN_TIMEOUT_MS, scratch } from './child-vitest.ts'
+import { runDirectoriesIn, SPAWN_TIMEOUT_MS } from './child-vitest.ts'
+import { sharedChildRun } from './shared-child-run.test-helpers.ts'
 
 test('a finished run: one journal row per scenario (retries included), the end line, results.json unmarked, its report not partial', {
   timeout: SPAWN_TIMEOUT_MS,
 }, async () => {
-  const space = await scratch()
-  const run = await runVitest(['run', '--config', FIXTURE_CONFIG, '--retry=1'], {
-    ...space.env,
-    OPENAI_ASSISTANT_MODE: 'responses',
-  })
+  // The run integration.test.ts reads too (the reporters it adds beside ours change nothing here).
+  const run = await sharedChildRun('tinyRetried')
   expect(run.code, run.output).toBe(1) // the wrong-tool scenario fails
-  const [name] = await runDirectoriesIn(join(space.dir, 'results'))
-  const runDir = join(space.dir, 'results', name ?? '')
+  const [name] = await runDirectoriesIn(join(run.dir, 'results'))
+  const runDir = join(run.dir, 'results', name ?? '')
   const journal = readRowsJournal(runDir)
   expect(journal.end?.reason).toBe('failed')
   expect(journal.tornLastLine).toBeNull()

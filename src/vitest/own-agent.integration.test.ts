@@ -1,20 +1,21 @@
-// A team's own project, in a child Vitest: spec files that name their own dataset, write inline scenarios and
-// bring their own assistant (two tools over its own state, scripted offline rules), run offline into one
-// results.json per architecture without duplicate rows; an inline scenario that breaks the contract fails its
-// spec file naming the file and the JSON path, and the other spec still runs.
+// A team's own project, in a child Vitest (the shared run of the fixture projects): spec files that name their own
+// dataset, write inline scenarios and bring their own assistant (two tools over its own state, scripted offline
+// rules), run offline into one results.json per architecture without duplicate rows; an inline scenario that breaks
+// the contract fails its spec file naming the file and the JSON path, and the other spec still runs.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
-import { type ChildRun, runDirectoriesIn, runVitest, SPAWN_TIMEOUT_MS, scratch } from './child-vitest.ts'
+import { type ChildRun, SPAWN_TIMEOUT_MS } from './child-vitest.ts'
+import { type FixtureProjectPart, fixtureProjectPart } from './fixture-projects.test-helpers.ts'
 
 const OWN_AGENT_FIXTURES = 'src/vitest/fixtures/own-agent'
 
-async function documentsIn(resultsDir: string): Promise<ResultsDocument[]> {
-  const runs = await runDirectoriesIn(resultsDir)
+/** The results.json of each run folder, validated. */
+function documentsOf(runDirectories: string[]): Promise<ResultsDocument[]> {
   return Promise.all(
-    runs.map(async (run) =>
-      ResultsDocumentSchema.parse(JSON.parse(await readFile(join(resultsDir, run, 'results.json'), 'utf8'))),
+    runDirectories.map(async (directory) =>
+      ResultsDocumentSchema.parse(JSON.parse(await readFile(join(directory, 'results.json'), 'utf8'))),
     ),
   )
 }
@@ -23,16 +24,25 @@ describe('own scenarios and an own assistant in spec files', () => {
   let run: ChildRun = { code: null, output: '' }
   let documents: ResultsDocument[] = []
   let runDirectories: string[] = []
+  // What the run printed about this project's run folders.
+  let printed: string[] = []
+  let ownFiles = new Map<string, { status: string }>()
 
   beforeAll(async () => {
-    const { dir, env } = await scratch()
-    run = await runVitest(['run', '--config', 'src/vitest/fixtures/own-agent/vitest.config.ts'], env)
-    documents = await documentsIn(join(dir, 'results'))
-    runDirectories = (await runDirectoriesIn(join(dir, 'results'))).map((name) => join(dir, 'results', name))
+    // The own-agent project's part of the shared run of the fixture projects (fixture-projects.test-helpers.ts).
+    const part = await fixtureProjectPart('own-agent')
+    run = part.run
+    runDirectories = part.runDirectories
+    printed = runDirectories.flatMap((directory) => part.printedAbout(directory))
+    documents = await documentsOf(runDirectories)
+    ownFiles = part.files
   }, SPAWN_TIMEOUT_MS)
 
   test('every spec’s scenarios are rows once, in both architectures, and pass', () => {
-    expect(run.code, run.output).toBe(0)
+    expect(
+      [...ownFiles.values()].map((file) => file.status),
+      run.output,
+    ).toEqual(['passed', 'passed'])
     expect(documents.map((document) => document.run.configuration.assistant_mode).sort()).toEqual([
       'client',
       'responses',
@@ -45,7 +55,10 @@ describe('own scenarios and an own assistant in spec files', () => {
       ])
       expect(document.summary).toEqual({ total: 3, passed: 3, failed: 0, infrastructure_errors: 0 })
     }
-    expect(run.output).toContain('6 passed, 0 failed')
+    for (const architecture of ['responses', 'client'])
+      expect(printed).toContain(
+        `[${architecture}] Completed 3/3 valid examples; 3 passed; 0 failed; 0 infrastructure failures.`,
+      )
   })
 
   test('run.dataset names a source and the run lists every source of its scenarios', () => {
@@ -73,7 +86,7 @@ describe('own scenarios and an own assistant in spec files', () => {
         ?.assistants
       expect([...(listed ?? [])].sort()).toEqual(['juniper-table', 'maple-pharmacy'])
       // The console's closing lines name them as results.json lists them.
-      expect(run.output).toContain(
+      expect(printed).toContain(
         `[${document.run.configuration.assistant_mode}] Assistants under test: ${listed?.join(', ')}.`,
       )
     }
@@ -98,22 +111,22 @@ describe('own scenarios and an own assistant in spec files', () => {
 })
 
 describe('an inline scenario that breaks the contract', () => {
-  let run: ChildRun = { code: null, output: '' }
+  // The broken-inline project's part of the same shared run: broken.spec.ts beside a hours.spec.ts that is fine.
+  let part: FixtureProjectPart
   let documents: ResultsDocument[] = []
 
   beforeAll(async () => {
-    const { dir, env } = await scratch()
-    run = await runVitest(['run', '--config', 'src/vitest/fixtures/own-agent/broken/vitest.config.ts'], {
-      ...env,
-      OPENAI_ASSISTANT_MODE: 'responses',
-    })
-    documents = await documentsIn(join(dir, 'results'))
+    part = await fixtureProjectPart('own-agent/broken')
+    documents = await documentsOf(part.runDirectories)
   }, SPAWN_TIMEOUT_MS)
 
   test('fails its spec file naming the file, the scenario and the JSON path; the other spec still runs', () => {
-    expect(run.code).toBe(1)
-    expect(run.output).toContain('own-agent/broken/broken.spec.ts: 1 problem')
-    expect(run.output).toContain('scenarios[0].expected.tools.required[0].name [scenario broken_refill]')
+    expect(part.run.code).toBe(1)
+    const broken = part.files.get('broken.spec.ts')
+    expect(broken?.status).toBe('failed')
+    expect(broken?.message).toContain('own-agent/broken/broken.spec.ts: 1 problem')
+    expect(broken?.message).toContain('scenarios[0].expected.tools.required[0].name [scenario broken_refill]')
+    expect(part.files.get('hours.spec.ts')?.status).toBe('passed')
     expect(documents).toHaveLength(1)
     expect(documents[0]?.results.map((row) => row.scenario_id)).toEqual(['fixture_hours'])
   })

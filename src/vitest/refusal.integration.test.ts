@@ -1,35 +1,34 @@
-// A refusal scenario written both ways, run offline in a child Vitest: a tool that throws to refuse (a failed
-// execution, expected with status 'failed') and a tool that returns its refusal (a completed execution, the
-// default status). Both pass; the thrown one is recorded as the failed execution it is. A third spec expects a
+// A refusal scenario written both ways, run offline in a child Vitest (the shared run of the fixture projects): a
+// tool that throws to refuse (a failed execution, expected with status 'failed') and a tool that returns its
+// refusal (a completed execution, the default status). Both pass; the thrown one is recorded as the failed execution it is. A third spec expects a
 // tool its assistant does not define: it fails when collected, by name, and nothing of it runs.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
-import { type ChildRun, runDirectoriesIn, runVitest, SPAWN_TIMEOUT_MS, scratch } from './child-vitest.ts'
+import { SPAWN_TIMEOUT_MS } from './child-vitest.ts'
+import { type FixtureProjectPart, fixtureProjectPart } from './fixture-projects.test-helpers.ts'
 
 describe('a refusal written both ways', () => {
-  let run: ChildRun = { code: null, output: '' }
+  // The refusal project's part of the shared run of the fixture projects (fixture-projects.test-helpers.ts).
+  let part: FixtureProjectPart
   let documents: ResultsDocument[] = []
 
   beforeAll(async () => {
-    const { dir, env } = await scratch()
-    run = await runVitest(['run', '--config', 'src/vitest/fixtures/refusal/vitest.config.ts'], {
-      ...env,
-      OPENAI_ASSISTANT_MODE: 'responses',
-    })
-    const resultsDir = join(dir, 'results')
+    part = await fixtureProjectPart('refusal')
     documents = await Promise.all(
-      (await runDirectoriesIn(resultsDir)).map(async (name) =>
-        ResultsDocumentSchema.parse(
-          JSON.parse(await readFile(join(resultsDir, name, 'results.json'), 'utf8')),
-        ),
+      part.runDirectories.map(async (directory) =>
+        ResultsDocumentSchema.parse(JSON.parse(await readFile(join(directory, 'results.json'), 'utf8'))),
       ),
     )
   }, SPAWN_TIMEOUT_MS)
 
   test('both pass, tool contract included', () => {
-    expect(run.output).toContain('2 passed, 0 failed')
+    expect(part.runDirectories).toHaveLength(1)
+    expect(part.printedAbout(part.runDirectories[0] ?? '')).toContain(
+      '[responses] Completed 2/2 valid examples; 2 passed; 0 failed; 0 infrastructure failures.',
+    )
+    expect(part.tests.map((test) => test.status)).toEqual(['passed', 'passed'])
     const rows = documents.flatMap((document) => document.results)
     expect(rows.map((row) => [row.scenario_id, row.status]).sort()).toEqual([
       ['refusal_returned', 'passed'],
@@ -42,9 +41,11 @@ describe('a refusal written both ways', () => {
   })
 
   test('a misspelled expected tool fails its spec file when collected, naming file, scenario and path', () => {
-    expect(run.code, run.output).toBe(1)
-    expect(run.output).toContain('refusal/typo.spec.ts: 1 problem with the assistant under test')
-    expect(run.output).toContain(
+    expect(part.run.code, part.run.output).toBe(1)
+    const typo = part.files.get('typo.spec.ts')
+    expect(typo?.status).toBe('failed')
+    expect(typo?.message).toContain('refusal/typo.spec.ts: 1 problem with the assistant under test')
+    expect(typo?.message).toContain(
       'scenario refusal_typo: expected.tools.required[0].name is "cancel_ordr", which assistant "orders-throwing" does not define; its tools: cancel_order',
     )
     const rows = documents.flatMap((document) => document.results)

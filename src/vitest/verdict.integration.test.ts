@@ -1,47 +1,35 @@
 // The one-verdict rule end to end: a child Vitest runs one scenario per way a test can end (src/vitest/fixtures/
-// verdict), and what Vitest reports about each test equals what results.json says about its row.
+// verdict, in the shared run of the fixture projects), and what Vitest reports about each test equals what
+// results.json says about its row.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { type ResultItem, ResultsDocumentSchema } from '../reporting/result-schema.ts'
-import { type ChildRun, runDirectoriesIn, runVitest, SPAWN_TIMEOUT_MS, scratch } from './child-vitest.ts'
-
-interface JsonReportTest {
-  fullName: string
-  status: 'passed' | 'failed' | 'skipped' | 'pending' | 'todo'
-  failureMessages: string[]
-}
+import { SPAWN_TIMEOUT_MS } from './child-vitest.ts'
+import {
+  type FixtureProjectPart,
+  fixtureProjectPart,
+  type JsonReportTest,
+} from './fixture-projects.test-helpers.ts'
 
 describe('one verdict: Vitest state equals the results.json row', () => {
-  let run: ChildRun = { code: null, output: '' }
+  // The verdict project's part of the shared run of the fixture projects (fixture-projects.test-helpers.ts).
+  let part: FixtureProjectPart
+  let runDirectory = ''
   const states = new Map<string, JsonReportTest>()
   const rows = new Map<string, ResultItem>()
   let summary = { total: 0, passed: 0, failed: 0, infrastructure_errors: 0 }
 
   beforeAll(async () => {
-    const { dir, env } = await scratch()
-    const report = join(dir, 'report.json')
-    run = await runVitest(
-      [
-        'run',
-        '--config',
-        'src/vitest/fixtures/verdict/vitest.config.ts',
-        '--reporter=default',
-        '--reporter=json',
-        `--outputFile.json=${report}`,
-      ],
-      { ...env, OPENAI_ASSISTANT_MODE: 'responses' },
-    )
-    const parsed = JSON.parse(await readFile(report, 'utf8')) as {
-      testResults: { assertionResults: JsonReportTest[] }[]
-    }
-    for (const test of parsed.testResults.flatMap((file) => file.assertionResults)) {
+    part = await fixtureProjectPart('verdict')
+    for (const test of part.tests) {
       const id = /\b(v_\w+)\b/.exec(test.fullName)?.[1]
       if (id !== undefined) states.set(id, test)
     }
-    const [runName] = await runDirectoriesIn(join(dir, 'results'))
+    expect(part.runDirectories, part.run.output).toHaveLength(1)
+    runDirectory = part.runDirectories[0] ?? ''
     const document = ResultsDocumentSchema.parse(
-      JSON.parse(await readFile(join(dir, 'results', runName ?? '', 'results.json'), 'utf8')),
+      JSON.parse(await readFile(join(runDirectory, 'results.json'), 'utf8')),
     )
     for (const row of document.results) rows.set(row.scenario_id, row)
     summary = document.summary
@@ -53,7 +41,8 @@ describe('one verdict: Vitest state equals the results.json row', () => {
       .map((check) => check.id)
 
   test('every test has a row, and passed in Vitest exactly when its row passed', () => {
-    expect(run.code).toBe(1)
+    expect(part.run.code).toBe(1)
+    expect(part.files.get('verdict.spec.ts')?.status).toBe('failed')
     expect([...states.keys()].sort()).toEqual([...rows.keys()].sort())
     for (const [id, state] of states) {
       expect({ id, passed: state.status === 'passed' }).toEqual({
@@ -62,7 +51,9 @@ describe('one verdict: Vitest state equals the results.json row', () => {
       })
     }
     expect(summary).toEqual({ total: 5, passed: 1, failed: 4, infrastructure_errors: 0 })
-    expect(run.output).toContain('1 passed, 4 failed')
+    expect(part.printedAbout(runDirectory)).toContain(
+      '[responses] Completed 5/5 valid examples; 1 passed; 4 failed; 0 infrastructure failures.',
+    )
   })
 
   test('a passing body leaves a passed row', () => {

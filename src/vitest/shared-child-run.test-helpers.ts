@@ -1,0 +1,128 @@
+// One child Vitest run shared by every test file that only reads what it left (its output, results folder and
+// reports). Each child run costs a Vitest start and its workers, 3 to 10 CPU seconds (bench/test-cpu.ts); the unit
+// project's global setup (shared-child-run-setup.test-helpers.ts) gives the run a folder, the first test file that
+// asks for a run starts it there under a lock (mkdir), and the others wait for its record. Outside that global setup
+// (another project, a bare `vitest run <file>` of another config) each worker runs its own.
+// A shared run is named here with its arguments, so every reader asks for the same run; readers never write into
+// its folder.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { inject } from 'vitest'
+import { type ChildRun, FIXTURE_CONFIG, runVitest, SPAWN_TIMEOUT_MS } from './child-vitest.ts'
+import './shared-child-run-setup.test-helpers.ts'
+
+interface SharedRunSpec {
+  /** Vitest's arguments; `dir` is the run's scratch folder (for reporter output files). */
+  args: (dir: string) => string[]
+  /** The run's own variables, besides its `.env` file and results folder; may write files into `dir` first. */
+  env: (dir: string) => Record<string, string>
+}
+
+/** The file planted-results.integration.test.ts plants a results.json link to, in a fixtureProjects run. */
+export const PLANTED_TARGET = 'someone-elses.json'
+
+/**
+ * The shared runs.
+ * - `tinyRetried`: the fixture project (src/vitest/fixtures: one wrong-tool scenario, one correct) in the responses
+ *   architecture with --retry=1, the standard reporters beside ours (junit, json, blob into `dir`).
+ * - `fixtureProjects`: the read-only fixture projects together (src/vitest/fixtures/together), with Vitest's JSON
+ *   report in `dir`/report.json, from which each test takes its project's part (fixture-projects.test-helpers.ts).
+ */
+export const SHARED_RUNS = {
+  tinyRetried: {
+    args: (dir) => [
+      'run',
+      '--config',
+      FIXTURE_CONFIG,
+      '--retry=1',
+      '--reporter=default',
+      '--reporter=junit',
+      '--reporter=json',
+      '--reporter=blob',
+      `--outputFile.junit=${join(dir, 'junit.xml')}`,
+      `--outputFile.json=${join(dir, 'report.json')}`,
+      `--outputFile.blob=${join(dir, 'blobs', 'blob.json')}`,
+    ],
+    env: () => ({ OPENAI_ASSISTANT_MODE: 'responses' }),
+  },
+  fixtureProjects: {
+    args: (dir) => [
+      'run',
+      '--config',
+      'src/vitest/fixtures/together/vitest.config.ts',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${join(dir, 'report.json')}`,
+    ],
+    env: (dir) => {
+      writeFileSync(join(dir, PLANTED_TARGET), 'untouched\n')
+      return { PLANTED_RESULTS_TARGET: join(dir, PLANTED_TARGET) }
+    },
+  },
+} satisfies Record<string, SharedRunSpec>
+
+export type SharedRunName = keyof typeof SHARED_RUNS
+
+export interface SharedChildRun extends ChildRun {
+  /** The run's scratch folder: `results/` (LIVE_EVALS_RESULTS_DIR), `empty.env`, and the reporters' files. */
+  dir: string
+}
+
+const RECORD = 'run.json'
+const inThisWorker = new Map<SharedRunName, Promise<SharedChildRun>>()
+
+/** The named run, started by the first caller of this test run and waited for by the others. */
+export function sharedChildRun(name: SharedRunName): Promise<SharedChildRun> {
+  const root = inject('sharedChildRunsDir')
+  if (root === undefined) {
+    let started = inThisWorker.get(name)
+    if (started === undefined) {
+      started = mkdtemp(join(tmpdir(), 'live-evals-shared-run-')).then((dir) => runInto(name, dir))
+      inThisWorker.set(name, started)
+    }
+    return started
+  }
+  return sharedIn(name, join(root, name))
+}
+
+async function sharedIn(name: SharedRunName, dir: string): Promise<SharedChildRun> {
+  let mine = true
+  try {
+    mkdirSync(dir)
+  } catch {
+    mine = false // another test file runs it
+  }
+  if (mine) return runInto(name, dir)
+  const deadline = Date.now() + SPAWN_TIMEOUT_MS
+  const record = join(dir, RECORD)
+  for (;;) {
+    if (existsSync(record)) return { ...(JSON.parse(readFileSync(record, 'utf8')) as ChildRun), dir }
+    if (Date.now() > deadline)
+      throw new Error(`the shared child run ${name} did not finish in time in ${dir}`)
+    await sleep(250)
+  }
+}
+
+async function runInto(name: SharedRunName, dir: string): Promise<SharedChildRun> {
+  const spec: SharedRunSpec = SHARED_RUNS[name]
+  const envFile = join(dir, 'empty.env')
+  writeFileSync(envFile, '')
+  let run: ChildRun
+  try {
+    run = await runVitest(spec.args(dir), {
+      LIVE_EVALS_ENV_FILE: envFile,
+      LIVE_EVALS_RESULTS_DIR: join(dir, 'results'),
+      ...spec.env(dir),
+    })
+  } catch (error) {
+    // The waiting files see the failure too, instead of waiting out their time.
+    run = { code: null, output: `the shared child run ${name} could not start: ${String(error)}` }
+  }
+  // Whole or absent: the waiters read the record once it is there.
+  writeFileSync(join(dir, `${RECORD}.partial`), JSON.stringify(run))
+  renameSync(join(dir, `${RECORD}.partial`), join(dir, RECORD))
+  return { ...run, dir }
+}
