@@ -19,10 +19,11 @@ export class FrameSchedule {
   /** The due time the timer is armed for; undefined when it is not armed. */
   #armedForMs: number | undefined
   /**
-   * The waiters of each signal. A pacer waits fifty times a second with the same signal: one abort listener per
-   * signal for its whole life, instead of an EventTarget listener added and removed for every frame.
+   * The signals already listened to. A pacer waits fifty times a second with the same signal: one abort listener
+   * per signal for its whole life (it finds that signal's waiters in the queue), instead of an EventTarget listener,
+   * or a set entry, added and removed for every frame.
    */
-  readonly #bySignal = new WeakMap<AbortSignal, Set<Waiter>>()
+  readonly #listened = new WeakSet<AbortSignal>()
 
   constructor(now: () => number = () => performance.now()) {
     this.#now = now
@@ -36,33 +37,24 @@ export class FrameSchedule {
   /** Resolves once the clock reached `dueMs`; rejects with the signal's reason when it aborts first. */
   wait(dueMs: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason)
+    if (signal !== undefined && !this.#listened.has(signal)) this.#listen(signal)
     return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { dueMs, resolve, reject, signal }
-      if (signal !== undefined) this.#waitersOf(signal).add(waiter)
-      this.#insert(waiter)
+      this.#insert({ dueMs, resolve, reject, signal })
       this.#arm()
     })
   }
 
-  #waitersOf(signal: AbortSignal): Set<Waiter> {
-    let waiting = this.#bySignal.get(signal)
-    if (waiting === undefined) {
-      const own = new Set<Waiter>()
-      signal.addEventListener(
-        'abort',
-        () => {
-          for (const waiter of own) {
-            this.#remove(waiter)
-            waiter.reject(signal.reason)
-          }
-          own.clear()
-        },
-        { once: true },
-      )
-      this.#bySignal.set(signal, own)
-      waiting = own
-    }
-    return waiting
+  #listen(signal: AbortSignal): void {
+    this.#listened.add(signal)
+    signal.addEventListener(
+      'abort',
+      () => {
+        const aborted = this.#waiters.filter((waiter) => waiter.signal === signal)
+        for (const waiter of aborted) this.#remove(waiter)
+        for (const waiter of aborted) waiter.reject(signal.reason)
+      },
+      { once: true },
+    )
   }
 
   #insert(waiter: Waiter): void {
@@ -109,10 +101,7 @@ export class FrameSchedule {
     while (due < this.#waiters.length && (this.#waiters[due] as Waiter).dueMs <= nowMs) due += 1
     const released = this.#waiters.splice(0, due)
     this.#arm()
-    for (const waiter of released) {
-      if (waiter.signal !== undefined) this.#bySignal.get(waiter.signal)?.delete(waiter)
-      waiter.resolve()
-    }
+    for (const waiter of released) waiter.resolve()
   }
 }
 

@@ -156,4 +156,45 @@ describe('absolute-deadline pacing', () => {
     expect(marked.lateness()).toEqual(frameLateness(marked))
     expect(Math.max(...recorded.lateness())).toBeGreaterThan(90)
   })
+
+  it('waitForNextSlot, takeSlot and recordSlotLateness give what nextSlot and recordLateness give, stalls included', async () => {
+    const run = async (drive: (pacer: FramePacer) => Promise<void>, realTime = true) => {
+      const clock = new ManualClock(100)
+      clock.oversleepMs = 0.25
+      clock.stallBeforeSleep.set(2, 95)
+      clock.stallBeforeSleep.set(4, 30) // late, but within two frames: no stall
+      const pacer = new FramePacer({ clock, realTime })
+      for (let frame = 0; frame < 8; frame++) await drive(pacer)
+      return { pacer, sleeps: clock.sleeps, nowMs: clock.nowMs }
+    }
+    const bySlot = (pacer: FramePacer) => pacer.nextSlot().then((slot) => pacer.recordLateness(slot))
+    const inTwo = async (pacer: FramePacer) => {
+      const waiting = pacer.waitForNextSlot()
+      if (waiting !== null) await waiting
+      pacer.takeSlot()
+      pacer.recordSlotLateness()
+    }
+    for (const realTime of [true, false]) {
+      const expected = await run(bySlot, realTime)
+      const actual = await run(inTwo, realTime)
+      expect(actual.pacer.lateness()).toEqual(expected.pacer.lateness())
+      expect(actual.pacer.stalls).toEqual(expected.pacer.stalls)
+      expect(actual.sleeps).toEqual(expected.sleeps)
+      expect(actual.nowMs).toBe(expected.nowMs)
+    }
+    const realTime = await run(inTwo)
+    expect(realTime.pacer.stalls).toHaveLength(1)
+    // After the stall the schedule continues from the new anchor: the next slot needs a wait again.
+    expect(realTime.sleeps.length).toBeGreaterThan(4)
+  })
+
+  it('waitForNextSlot throws once the signal aborted, and its wait rejects when the abort comes during it', async () => {
+    const controller = new AbortController()
+    const pacer = new FramePacer({ signal: controller.signal, startAtMs: performance.now() + 60_000 })
+    const waiting = pacer.waitForNextSlot()
+    expect(waiting).not.toBeNull()
+    controller.abort(new Error('call over'))
+    await expect(waiting).rejects.toThrow('call over')
+    expect(() => pacer.waitForNextSlot()).toThrow('call over')
+  })
 })

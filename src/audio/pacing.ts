@@ -80,6 +80,11 @@ export class FramePacer {
   #nextIndex = 0
   /** How late each sent frame went out (markSent and recordLateness), in send order: unboxed doubles. */
   readonly #lateness: number[] = []
+  /** The current slot (the last one waitForNextSlot started). */
+  #slotIndex = -1
+  #slotScheduledMs = 0
+  /** The clock's time when waitForNextSlot found the slot due already (no wait): takeSlot reads it. */
+  #wokeAtMs: number | undefined
 
   constructor(options: PacingOptions = {}) {
     this.frameMs = options.frameMs ?? FRAME_MS
@@ -93,29 +98,49 @@ export class FramePacer {
 
   /** Waits (real time) until the next frame is due and returns its slot. */
   async nextSlot(): Promise<FrameSlot> {
+    const waiting = this.waitForNextSlot()
+    if (waiting !== null) await waiting
+    this.takeSlot()
+    return { index: this.#slotIndex, scheduledMs: this.#slotScheduledMs }
+  }
+
+  /**
+   * nextSlot in two calls, for a caller that sends on every slot and keeps none (the media clock): this starts
+   * the next slot and returns its wait, or null when no wait is needed; takeSlot() then makes it the current
+   * slot, which recordSlotLateness() records. No slot object and no async frame per frame: at 32 real-time calls
+   * that was a few hundred bytes of young garbage 1,600 times a second.
+   */
+  waitForNextSlot(): Promise<void> | null {
     this.#signal?.throwIfAborted()
-    const index = this.#nextIndex
+    this.#slotIndex = this.#nextIndex
     this.#nextIndex += 1
     if (this.#anchorMs === undefined) this.#anchorMs = this.#clock.now()
     const dueMs = this.#anchorMs + this.#sinceAnchor * this.frameMs
     this.#sinceAnchor += 1
-    if (!this.realTime) return { index, scheduledMs: dueMs }
+    this.#slotScheduledMs = dueMs
+    if (!this.realTime) return null
+    const nowMs = this.#clock.now()
+    this.#wokeAtMs = nowMs
+    if (nowMs >= dueMs) return null
+    this.#wokeAtMs = undefined
+    if (this.#clock.sleepUntil !== undefined) return this.#clock.sleepUntil(dueMs, this.#signal)
+    // Node timers truncate fractional milliseconds; rounding up avoids waking a whole millisecond early.
+    return this.#clock.sleep(Math.ceil(dueMs - nowMs), this.#signal)
+  }
 
-    let nowMs = this.#clock.now()
-    if (nowMs < dueMs) {
-      if (this.#clock.sleepUntil !== undefined) await this.#clock.sleepUntil(dueMs, this.#signal)
-      // Node timers truncate fractional milliseconds; rounding up avoids waking a whole millisecond early.
-      else await this.#clock.sleep(Math.ceil(dueMs - nowMs), this.#signal)
-      nowMs = this.#clock.now()
-    }
+  /** After waitForNextSlot's wait: the slot waited for becomes current (re-anchored if its time was long gone). */
+  takeSlot(): void {
+    if (!this.realTime) return
+    const dueMs = this.#slotScheduledMs
+    const nowMs = this.#wokeAtMs ?? this.#clock.now()
+    this.#wokeAtMs = undefined
     const lateMs = nowMs - dueMs
     if (lateMs > this.#maxLateMs) {
-      this.stalls.push({ frameIndex: index, missedScheduleMs: dueMs, resumedAtMs: nowMs, lateMs })
+      this.stalls.push({ frameIndex: this.#slotIndex, missedScheduleMs: dueMs, resumedAtMs: nowMs, lateMs })
       this.#anchorMs = nowMs
       this.#sinceAnchor = 1
-      return { index, scheduledMs: nowMs }
+      this.#slotScheduledMs = nowMs
     }
-    return { index, scheduledMs: dueMs }
   }
 
   /** Stamps the frame of `slot` with the send time (now, or its scheduled time on the virtual clock). */
@@ -138,8 +163,17 @@ export class FramePacer {
    * clock needs nothing else of them (an object per frame was old-generation garbage by the end of a call).
    */
   recordLateness(slot: FrameSlot): void {
-    const sentMs = this.realTime ? this.#clock.now() : slot.scheduledMs
-    this.#lateness.push(lateAgainstSlot(sentMs, slot.index, slot.scheduledMs, this.stalls))
+    this.#recordLateness(slot.index, slot.scheduledMs)
+  }
+
+  /** recordLateness for the current slot (the one takeSlot made current). */
+  recordSlotLateness(): void {
+    this.#recordLateness(this.#slotIndex, this.#slotScheduledMs)
+  }
+
+  #recordLateness(index: number, scheduledMs: number): void {
+    const sentMs = this.realTime ? this.#clock.now() : scheduledMs
+    this.#lateness.push(lateAgainstSlot(sentMs, index, scheduledMs, this.stalls))
   }
 
   /** How late every frame recorded by markSent or recordLateness went out, in send order; see `frameLateness`. */

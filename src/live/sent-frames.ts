@@ -31,6 +31,11 @@ export class SentFrameListeners {
     }
   }
 
+  /** Whether anyone listens (a sender can then skip building what only listeners would read). */
+  get listening(): boolean {
+    return this.#listeners.size > 0
+  }
+
   notify(event: ClientEvent, sent: { sentAtMs: number; seq: number }): void {
     // Audio appends are most of the frames; with nobody listening they cost nothing more.
     if (this.#listeners.size === 0) return

@@ -3,7 +3,12 @@
 // terminal-state.ts (stages, fatal errors, start failures), audio-append.ts (audio framing) and socket-teardown.ts
 // (the closing grace). Their names that callers use are re-exported here so `./session.ts` keeps its public surface.
 import { LiveWS } from 'openai/resources/live/ws'
-import { audioAppendProblem, encodeAudioAppend, usesTwoByteSamples } from './audio-append.ts'
+import {
+  audioAppendFrame,
+  audioAppendProblem,
+  audioOfAppendFrame,
+  usesTwoByteSamples,
+} from './audio-append.ts'
 import { type LiveEndpointSettingsInput, resolveLiveEndpoint } from './endpoint.ts'
 import { type LiveErrorKind, LiveSessionError, type LiveSessionStage } from './errors.ts'
 import { type LiveEventListener, LiveEventLog } from './event-log.ts'
@@ -208,7 +213,16 @@ export class LiveSession {
     if (this.#phase !== 'started') throw this.#misuse('audio must not be sent before session.started')
     const problem = audioAppendProblem(audio, this.#evenAudioBytes)
     if (problem !== null) throw this.#misuse(problem)
-    this.#transmit({ type: 'session.input_audio.append', audio: encodeAudioAppend(audio) })
+    // The frame's text goes out as written (the SDK's sendRaw, same admission rules as send): no event object and
+    // no JSON.stringify per 20 ms frame. The event is built only for sent-frame listeners, when there are any.
+    const frame = audioAppendFrame(audio)
+    this.#ws.sendRaw(frame)
+    if (this.#sentListeners.listening) {
+      this.#sentListeners.notify(
+        { type: 'session.input_audio.append', audio: audioOfAppendFrame(frame) },
+        { sentAtMs: this.#clock(), seq: this.log.events.length },
+      )
+    }
     return true
   }
 

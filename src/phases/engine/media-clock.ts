@@ -125,14 +125,16 @@ export class MediaClock {
       const chunks = this.#chunks
       chunks.length = streams.length
       for (let frame = 0; frame < this.stepMs / this.#frameMs; frame++) {
-        const slot = await this.#pacer.nextSlot()
+        const waiting = this.#pacer.waitForNextSlot()
+        if (waiting !== null) await waiting
+        this.#pacer.takeSlot()
         for (let index = 0; index < streams.length; index++) {
           chunks[index] = (streams[index] as ClockedStream).next(samples)
         }
         for (let index = 0; index < streams.length; index++) {
           send(streams[index] as ClockedStream, chunks[index] as Int16Array)
         }
-        this.#pacer.recordLateness(slot)
+        this.#pacer.recordSlotLateness()
       }
       chunks.fill(EMPTY)
     }
