@@ -1,17 +1,25 @@
-// The audio-append fast path in validation.ts must give exactly what the schema's parse gives, and leave every
-// frame it does not fully recognise (a malformed append included) to the full path and its named error.
+// The fast path in validation.ts (audio appends and the body-less events) must give exactly what the schema's
+// parse gives, and leave every frame it does not fully recognise (a malformed one included) to the full path
+// and its named error.
 import { describe, expect, it } from 'vitest'
 import { clientEventSchemas } from './client-events-schema.ts'
 import { DEFAULT_LIMITS } from './limits.ts'
-import { parseClientFrame, wellFormedAudioAppend } from './validation.ts'
+import { parseClientFrame, wellFormedFrequentEvent } from './validation.ts'
 
 const TYPE = 'session.input_audio.append'
 const AUDIO = Buffer.alloc(960, 3).toString('base64')
 
 /** What the slow path (the strict schema) makes of a frame's JSON. */
-const bySchema = (raw: unknown) => clientEventSchemas[TYPE].safeParse(raw)
+const bySchema = (raw: unknown) =>
+  clientEventSchemas[(raw as { type: keyof typeof clientEventSchemas }).type].safeParse(raw)
+const BODILESS = [
+  'session.input_audio.mute',
+  'session.input_audio.unmute',
+  'response.create',
+  'session.close',
+]
 
-describe('audio append fast path', () => {
+describe('fast path for audio appends and body-less events', () => {
   it('gives the schema parse result, keys and their order included, for every well-formed append', () => {
     const frames = [
       { type: TYPE, audio: AUDIO },
@@ -19,10 +27,11 @@ describe('audio append fast path', () => {
       { audio: AUDIO, event_id: 'evt_2', type: TYPE },
       { type: TYPE, event_id: null, audio: AUDIO },
       { type: TYPE, event_id: '', audio: '' },
+      ...BODILESS.flatMap((type) => [{ type }, { type, event_id: 'e9' }, { event_id: null, type }]),
     ]
     for (const frame of frames) {
       const raw = JSON.parse(JSON.stringify(frame))
-      const fast = wellFormedAudioAppend(raw)
+      const fast = wellFormedFrequentEvent(raw)
       const slow = bySchema(raw)
       expect(slow.success).toBe(true)
       expect(fast).toStrictEqual(slow.data)
@@ -52,27 +61,34 @@ describe('audio append fast path', () => {
         { code: 'unknown_parameter', param: 'extra' },
       ],
       [{ type: TYPE, audio: AUDIO, __proto__x: 1 }, { code: 'unknown_parameter' }],
+      ...BODILESS.flatMap(
+        (type): Array<[unknown, { code: string; param?: string }]> => [
+          [
+            { type, audio: AUDIO },
+            { code: 'unknown_parameter', param: 'audio' },
+          ],
+          [
+            { type, event_id: 3 },
+            { code: 'invalid_value', param: 'event_id' },
+          ],
+        ],
+      ),
     ]
     for (const [frame, error] of cases) {
       const raw = JSON.parse(JSON.stringify(frame))
-      expect(wellFormedAudioAppend(raw)).toBeNull()
+      expect(wellFormedFrequentEvent(raw)).toBeNull()
       const parsed = parseClientFrame(JSON.stringify(frame), DEFAULT_LIMITS)
       expect(parsed.ok).toBe(false)
       if (!parsed.ok) expect(parsed.error).toMatchObject(error)
     }
     // A `__proto__` key in the JSON is an own key of the parsed frame: not taken as a well-formed append.
     const protoFrame = `{"type":"${TYPE}","audio":"${AUDIO}","__proto__":{"x":1}}`
-    expect(wellFormedAudioAppend(JSON.parse(protoFrame))).toBeNull()
+    expect(wellFormedFrequentEvent(JSON.parse(protoFrame))).toBeNull()
     expect(parseClientFrame(protoFrame, DEFAULT_LIMITS).ok).toBe(false)
     // Other event types and non-objects are never taken by the fast path.
-    for (const raw of [
-      null,
-      [],
-      'text',
-      { type: 'session.input_audio.mute' },
-      { type: TYPE.toUpperCase() },
-    ]) {
-      expect(wellFormedAudioAppend(raw)).toBeNull()
+    const others = [null, [], 'text', { type: 'session.update' }, { type: TYPE.toUpperCase() }, { type: 7 }]
+    for (const raw of others) {
+      expect(wellFormedFrequentEvent(raw)).toBeNull()
     }
   })
 
