@@ -22,9 +22,13 @@ export class CassetteTooLargeError extends CassetteError {
   }
 }
 
-/** A cassette that is missing, unreadable, of another format version, or recorded for another scenario or model. */
+/**
+ * A cassette that is missing (no cassette.json), unreadable (there, but reading it failed: permissions, a folder),
+ * invalid (not JSON, off the schema, an audio file absent or short), of another format version, or recorded for
+ * another scenario or model.
+ */
 export class CassetteRefusedError extends CassetteError {
-  readonly reason: 'missing' | 'invalid' | 'version' | 'scenario' | 'model'
+  readonly reason: 'missing' | 'unreadable' | 'invalid' | 'version' | 'scenario' | 'model'
 
   constructor(cassette: string, reason: CassetteRefusedError['reason'], message: string) {
     super(cassette, message)

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
@@ -70,5 +70,67 @@ describe('cassette files', () => {
     const refusal = await readCassette(dir, cassette.header.id).catch((error: unknown) => error)
     expect(refusal).toBeInstanceOf(CassetteRefusedError)
     expect((refusal as Error).message).toContain('assistant.sent.pcm is shorter than its frames say')
+  })
+
+  test('only an absent cassette.json is missing', async () => {
+    const refusal = await readCassette(dir, 'never_recorded').catch((error: unknown) => error)
+    expect(refusal).toBeInstanceOf(CassetteRefusedError)
+    expect(refusal).toMatchObject({ reason: 'missing', cassette: 'never_recorded' })
+    expect((refusal as Error).message).toBe(
+      `No cassette never_recorded at ${join(dir, 'never_recorded', 'cassette.json')}: record it with ` +
+        'LIVE_EVALS_MODE=live LIVE_EVALS_RECORD=1 (or point LIVE_EVALS_CASSETTES at the folder that holds it).',
+    )
+  })
+
+  test('a cassette.json that is there but cannot be read is unreadable, naming the file and why', async () => {
+    const file = join(dir, 'a_folder', 'cassette.json')
+    await mkdir(file, { recursive: true })
+    const refusal = await readCassette(dir, 'a_folder').catch((error: unknown) => error)
+    expect(refusal).toMatchObject({ reason: 'unreadable', cassette: 'a_folder' })
+    expect((refusal as Error).message).toBe(
+      `Cassette a_folder (${file}) is there but cannot be read: it is a folder, not a file (EISDIR).`,
+    )
+  })
+
+  // Root reads a file whatever its mode, so the permission case can only be shown as another user.
+  test.skipIf(process.getuid?.() === 0)(
+    'a cassette.json without read permission is unreadable, not missing',
+    async () => {
+      const folder = await writeCassette(dir, cassette, new Map([['assistant.sent.pcm', audio]]))
+      await chmod(join(folder, 'cassette.json'), 0o000)
+      const refusal = await readCassette(dir, cassette.header.id).catch((error: unknown) => error)
+      expect(refusal).toMatchObject({ reason: 'unreadable' })
+      expect((refusal as Error).message).toContain('permission denied (EACCES)')
+    },
+  )
+
+  test('an audio file that is there but cannot be read is unreadable; an absent one makes the cassette invalid', async () => {
+    const folder = await writeCassette(dir, cassette, new Map([['assistant.sent.pcm', audio]]))
+    const pcm = join(folder, 'assistant.sent.pcm')
+    await rm(pcm)
+    const absent = await readCassette(dir, cassette.header.id).catch((error: unknown) => error)
+    expect(absent).toMatchObject({ reason: 'invalid' })
+    expect((absent as Error).message).toBe(
+      `Cassette ${cassette.header.id} names assistant.sent.pcm, which is not in ${folder}.`,
+    )
+    await mkdir(pcm)
+    const unreadable = await readCassette(dir, cassette.header.id).catch((error: unknown) => error)
+    expect(unreadable).toMatchObject({ reason: 'unreadable' })
+    expect((unreadable as Error).message).toBe(
+      `Cassette ${cassette.header.id}: ${pcm} is there but cannot be read: it is a folder, not a file (EISDIR).`,
+    )
+  })
+
+  test('a cassette.json that is not JSON is invalid, naming the file and where the JSON breaks', async () => {
+    const folder = join(dir, 'cut_short')
+    await mkdir(folder)
+    await writeFile(join(folder, 'cassette.json'), '{"header": {"cassette_version": ')
+    const refusal = await readCassette(dir, 'cut_short').catch((error: unknown) => error)
+    expect(refusal).toMatchObject({ reason: 'invalid' })
+    expect((refusal as Error).message).toMatch(
+      new RegExp(
+        `^Cassette cut_short \\(${join(folder, 'cassette.json')}\\) is not JSON \\(.+\\); record it again\\.$`,
+      ),
+    )
   })
 })

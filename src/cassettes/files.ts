@@ -2,7 +2,7 @@
 // every PCM file and then cassette.json, each 0600 through a temporary file and a rename, so a reader sees a
 // complete cassette, the previous one, or none; cassette.json goes last, so its presence means its audio is there.
 // Read: the JSON is parsed against the schema, every audio range is checked against its file, and any problem is
-// a CassetteRefusedError naming the cassette.
+// a CassetteRefusedError naming the cassette and the file; only an absent cassette.json is `missing`.
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeFileAtomically } from '../artifacts/atomic-file.ts'
@@ -48,7 +48,27 @@ export interface LoadedCassette {
   files: Map<string, Uint8Array>
 }
 
-/** Reads and checks the cassette `id`; a missing or malformed one is refused by name. */
+/** Why a file that exists could not be read, in words a user can act on (the code is kept for a search). */
+function unreadableReason(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return `permission denied (${code}); give the user running the tests read access to it`
+    case 'EISDIR':
+      return 'it is a folder, not a file (EISDIR)'
+    case 'ENOTDIR':
+      return 'a part of its path is a file, not a folder (ENOTDIR)'
+    default:
+      return code === undefined ? String(message ?? error) : `${code}: ${message}`
+  }
+}
+
+/**
+ * Reads and checks the cassette `id`. Only an absent cassette.json (ENOENT) is `missing`: a file that is there
+ * but cannot be read is `unreadable`, and one that is not JSON, another format version or off the schema is
+ * `version` or `invalid`, each naming the file and what is wrong (the replay tally counts them as refused).
+ */
 export async function readCassette(cassettesDir: string, id: string): Promise<LoadedCassette> {
   const folder = cassetteFolder(cassettesDir, id)
   const file = join(folder, CASSETTE_FILE)
@@ -65,17 +85,28 @@ export async function readCassette(cassettesDir: string, id: string): Promise<Lo
     text = await readFile(file, 'utf8')
   } catch (error) {
     if (error instanceof CassetteRefusedError) throw error
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new CassetteRefusedError(
+        id,
+        'missing',
+        `No cassette ${id} at ${file}: record it with LIVE_EVALS_MODE=live LIVE_EVALS_RECORD=1 (or point LIVE_EVALS_CASSETTES at the folder that holds it).`,
+      )
+    }
     throw new CassetteRefusedError(
       id,
-      'missing',
-      `No cassette ${id} at ${file}: record it with LIVE_EVALS_MODE=live LIVE_EVALS_RECORD=1 (or point LIVE_EVALS_CASSETTES at the folder that holds it).`,
+      'unreadable',
+      `Cassette ${id} (${file}) is there but cannot be read: ${unreadableReason(error)}.`,
     )
   }
   let raw: unknown
   try {
     raw = JSON.parse(text)
-  } catch {
-    throw new CassetteRefusedError(id, 'invalid', `Cassette ${id} (${file}) is not JSON; record it again.`)
+  } catch (error) {
+    throw new CassetteRefusedError(
+      id,
+      'invalid',
+      `Cassette ${id} (${file}) is not JSON (${(error as Error).message}); record it again.`,
+    )
   }
   const version = (raw as { header?: { cassette_version?: unknown } })?.header?.cassette_version
   if (version !== undefined && version !== CASSETTE_VERSION) {
@@ -98,15 +129,7 @@ export async function readCassette(cassettesDir: string, id: string): Promise<Lo
   const files = new Map<string, Uint8Array>()
   for (const ref of audioRefsOf(parsed.data)) {
     if (!files.has(ref.file)) {
-      const bytes = await readFile(join(folder, ref.file)).catch(() => null)
-      if (bytes === null) {
-        throw new CassetteRefusedError(
-          id,
-          'invalid',
-          `Cassette ${id} names ${ref.file}, which is not in ${folder}.`,
-        )
-      }
-      files.set(ref.file, new Uint8Array(bytes))
+      files.set(ref.file, await readAudioFile(id, folder, ref.file))
     }
     const bytes = files.get(ref.file) as Uint8Array
     if (ref.offset + ref.bytes > bytes.byteLength) {
@@ -118,6 +141,26 @@ export async function readCassette(cassettesDir: string, id: string): Promise<Lo
     }
   }
   return { cassette: parsed.data, folder, files }
+}
+
+/** One PCM file a cassette names: absent is `invalid` (the cassette is incomplete), there but unreadable is `unreadable`. */
+async function readAudioFile(id: string, folder: string, name: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await readFile(join(folder, name)))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new CassetteRefusedError(
+        id,
+        'invalid',
+        `Cassette ${id} names ${name}, which is not in ${folder}.`,
+      )
+    }
+    throw new CassetteRefusedError(
+      id,
+      'unreadable',
+      `Cassette ${id}: ${join(folder, name)} is there but cannot be read: ${unreadableReason(error)}.`,
+    )
+  }
 }
 
 /** The bytes an audio reference names. */

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -221,6 +221,37 @@ describe('a cassette that cannot answer this run fails loudly, by name', () => {
       expect(cassetteOf(version).outcome).toBe('refused')
     } finally {
       await writeFile(file, original)
+    }
+  }, 60_000)
+
+  test('a cassette that is there but unreadable or not JSON: refused at stage replay, naming the file, not missing', async () => {
+    const file = join(cassettes, `${SCENARIO}__responses`, 'cassette.json')
+    const aside = `${file}.aside`
+    await rename(file, aside)
+    try {
+      // A folder where cassette.json should be: the file exists as a name but cannot be read as one.
+      await mkdir(file)
+      const unreadable = await executeLive(scenario, await replaySettings(), 'responses', standIns, {
+        register: false,
+      })
+      expect(unreadable.row.status).toBe('infrastructure_error')
+      expect(unreadable.failure).toEqual({
+        stage: 'replay',
+        message: `Cassette ${SCENARIO}__responses (${file}) is there but cannot be read: it is a folder, not a file (EISDIR).`,
+      })
+      expect(cassetteOf(unreadable)).toMatchObject({ outcome: 'refused', divergence_count: null })
+      await rm(file, { recursive: true })
+
+      await writeFile(file, '{"header": ')
+      const cut = await executeLive(scenario, await replaySettings(), 'responses', standIns, {
+        register: false,
+      })
+      expect(cut.failure?.stage).toBe('replay')
+      expect(cut.failure?.message).toContain(`Cassette ${SCENARIO}__responses (${file}) is not JSON (`)
+      expect(cassetteOf(cut)).toMatchObject({ outcome: 'refused', divergence_count: null })
+    } finally {
+      await rm(file, { recursive: true, force: true })
+      await rename(aside, file)
     }
   }, 60_000)
 })

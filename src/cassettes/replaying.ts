@@ -66,7 +66,10 @@ function cassetteExtension(
   }
 }
 
-/** A row failed because its cassette is missing or refused: the `cassette` block the replay tally counts. */
+/**
+ * A row failed because its cassette is missing or refused: the `cassette` block the replay tally counts. Only an
+ * absent cassette is `missing`; one that is there but unreadable or invalid is `refused`.
+ */
 export function withRefusedCassette<Row extends ScenarioExecution['row']>(
   row: Row,
   id: string,
@@ -81,11 +84,12 @@ export function withRefusedCassette<Row extends ScenarioExecution['row']>(
 }
 
 /**
- * Under replay, whether this execution's cassette file is absent: then that, not the stage that tripped over it,
- * is why the execution failed (CRAWL's caller speech is read from the cassettes folder before the execution starts,
- * so a scenario never recorded first fails there). Null when the cassette is present.
+ * Under replay, whether this execution's cassette file is absent or there but unreadable: then that, not the stage
+ * that tripped over it, is why the execution failed (CRAWL's caller speech is read from the cassettes folder before
+ * the execution starts, so a scenario never recorded first fails there). Null when the cassette can be read (a
+ * cassette that reads but is refused for its content is the replay's to report).
  */
-export async function missingCassetteOf(
+export async function unavailableCassetteOf(
   context: Pick<CassetteExecutionContext<ScenarioExecution>, 'scenario' | 'env'>,
 ): Promise<CassetteRefusedError | null> {
   const settings: PhaseSettings = context.env.settings
@@ -95,7 +99,9 @@ export async function missingCassetteOf(
     await readCassette(settings.execution.cassettes_dir ?? 'cassettes', id)
     return null
   } catch (error) {
-    return error instanceof CassetteRefusedError && error.reason === 'missing' ? error : null
+    const unavailable =
+      error instanceof CassetteRefusedError && ['missing', 'unreadable'].includes(error.reason)
+    return unavailable ? error : null
   }
 }
 

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises'
 import { writeFileAtomically } from '../artifacts/atomic-file.ts'
 import { GateInputError } from '../gate/errors.ts'
 import { loadGateFile } from '../gate/load.ts'
-import { type CommandIO, EXIT_USAGE } from './command-start.ts'
+import { type CommandIO, EXIT_USAGE, startCommand } from './command-start.ts'
 
 const USAGE = `Usage: live-evals approve-baseline <results.json> <baseline.json>
 
@@ -14,19 +14,22 @@ Copies <results.json> to <baseline.json> (replacing it atomically) after checkin
 results file. Commit the baseline or keep it as a CI artifact; pass it to live-evals gate --baseline.
 `
 
-export async function run(argv: readonly string[], io: CommandIO): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(USAGE)
-    return 0
-  }
+function parseArguments(argv: readonly string[]): { source: string; destination: string } | string {
   const unknownOption = argv.find((argument) => argument.startsWith('-'))
-  if (unknownOption !== undefined || argv.length !== 2) {
-    io.err(
-      `live-evals approve-baseline: ${unknownOption === undefined ? 'name the results file and the baseline to write' : `unknown option ${unknownOption}`}.\n\n${USAGE}`,
-    )
-    return EXIT_USAGE
+  if (unknownOption !== undefined) return `unknown option ${unknownOption}`
+  if (argv.length === 0) return 'name the results file to approve, <results.json>, and the baseline to write'
+  if (argv.length === 1) return 'name the baseline to write, <baseline.json>, after the results file'
+  if (argv.length > 2) {
+    return `takes two files, <results.json> and <baseline.json> (got ${argv.length}: ${argv.join(' ')})`
   }
   const [source, destination] = argv as [string, string]
+  return { source, destination }
+}
+
+export async function run(argv: readonly string[], io: CommandIO): Promise<number> {
+  const args = startCommand(argv, io, { name: 'approve-baseline', usage: USAGE, parse: parseArguments })
+  if (typeof args === 'number') return args
+  const { source, destination } = args
   try {
     const file = await loadGateFile(source)
     if (file.partial !== null) {

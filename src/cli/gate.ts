@@ -14,7 +14,7 @@ import { type MetricThreshold, parseMetricThreshold } from '../gate/metric-thres
 import { type ModelGateOptions, modelChecks, withModelChecks } from '../gate/model-checks.ts'
 import { modelComparisonLines } from '../gate/model-comparison-text.ts'
 import { REPORT_FILE_NAME } from '../report/report-file.ts'
-import type { CommandIO } from './command-start.ts'
+import { type CommandIO, startCommand } from './command-start.ts'
 import { latestRuns } from './run-selection.ts'
 
 const USAGE = `Usage: live-evals gate <results.json>... [--baseline <results.json>...] [options]
@@ -254,13 +254,20 @@ async function reportLinks(
   return links
 }
 
-export async function run(argv: readonly string[], io: CommandIO): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(USAGE)
-    return 0
-  }
+/** parseGateArguments for startCommand: a refused command line is its reason, naming the option. */
+function parseCommandLine(argv: readonly string[]): GateCommand | string {
   try {
-    const command = parseGateArguments(argv)
+    return parseGateArguments(argv)
+  } catch (error) {
+    if (error instanceof GateInputError) return error.message
+    throw error
+  }
+}
+
+export async function run(argv: readonly string[], io: CommandIO): Promise<number> {
+  const command = startCommand(argv, io, { name: 'gate', usage: USAGE, parse: parseCommandLine })
+  if (typeof command === 'number') return command
+  try {
     command.files.push(...(await latestResultsFiles(command.latest, io)))
     const files = await Promise.all(command.files.map(loadGateFile))
     const baselines = await Promise.all(command.baselines.map(loadGateFile))

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { loadPriceTable } from '../config/prices.ts'
 import { REPORT_FILE_NAME } from '../report/report-file.ts'
 import { writeComparisonReport, writeRunReport } from '../report/write-report.ts'
-import { type CommandIO, EXIT_USAGE } from './command-start.ts'
+import { type CommandIO, EXIT_USAGE, startCommand } from './command-start.ts'
 
 const USAGE = `Usage: live-evals report <run-dir>... [--out <comparison.html>] [--reference-model <id>] [--prices <file.json>]
 
@@ -21,50 +21,53 @@ first run's). --out, --prices and --reference-model need two or more runs: with 
 Exits 2 if a run folder has no readable results.json, or --out names a file in a missing folder.
 `
 
-export async function run(argv: readonly string[], io: CommandIO): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(USAGE)
-    return 0
+interface ReportArguments {
+  runDirectories: string[]
+  out: string | undefined
+  pricesFile: string | undefined
+  referenceModel: string | null
+}
+
+function parseArguments(argv: readonly string[]): ReportArguments | string {
+  const parsed: ReportArguments = {
+    runDirectories: [],
+    out: undefined,
+    pricesFile: undefined,
+    referenceModel: null,
   }
-  const runDirectories: string[] = []
-  let out: string | undefined
-  let pricesFile: string | undefined
-  let referenceModel: string | null = null
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index] as string
     if (argument === '--out' || argument === '--prices' || argument === '--reference-model') {
       const value = argv[++index]
-      if (value === undefined) {
-        io.err(`live-evals report: ${argument} needs a value.\n\n${USAGE}`)
-        return EXIT_USAGE
-      }
-      if (argument === '--out') out = value
-      else if (argument === '--prices') pricesFile = value
-      else referenceModel = value
-    } else if (argument.startsWith('-')) {
-      io.err(`live-evals report: unknown option ${argument}\n\n${USAGE}`)
-      return EXIT_USAGE
-    } else runDirectories.push(argument)
+      if (value === undefined || value.startsWith('-') || value === '') return `${argument} needs a value`
+      if (argument === '--out') parsed.out = value
+      else if (argument === '--prices') parsed.pricesFile = value
+      else parsed.referenceModel = value
+    } else if (argument.startsWith('-')) return `unknown option ${argument}`
+    else parsed.runDirectories.push(argument)
   }
-  if (runDirectories.length === 0) {
-    io.err(`live-evals report: name at least one run folder.\n\n${USAGE}`)
-    return EXIT_USAGE
-  }
+  if (parsed.runDirectories.length === 0) return 'name at least one run folder, <run-dir>'
   // One run has no comparison page: its report is always <run-dir>/report.html (its audio links are relative to
   // the run folder), and it has no models to price or compare. An option it would ignore is refused by name.
   const comparisonOnly = [
-    ['--out', out],
-    ['--prices', pricesFile],
-    ['--reference-model', referenceModel],
+    ['--out', parsed.out],
+    ['--prices', parsed.pricesFile],
+    ['--reference-model', parsed.referenceModel],
   ].find(([, value]) => value !== undefined && value !== null)
-  if (runDirectories.length === 1 && comparisonOnly !== undefined) {
-    io.err(
-      `live-evals report: ${comparisonOnly[0]} applies to a comparison of two or more runs; with one run folder ` +
-        `the report is ${join(runDirectories[0] as string, REPORT_FILE_NAME)} (drop ${comparisonOnly[0]}, or name ` +
-        'the other runs to compare)\n',
+  if (parsed.runDirectories.length === 1 && comparisonOnly !== undefined) {
+    return (
+      `${comparisonOnly[0]} applies to a comparison of two or more runs; with one run folder the report is ` +
+      `${join(parsed.runDirectories[0] as string, REPORT_FILE_NAME)} (drop ${comparisonOnly[0]}, or name the ` +
+      'other runs to compare)'
     )
-    return EXIT_USAGE
   }
+  return parsed
+}
+
+export async function run(argv: readonly string[], io: CommandIO): Promise<number> {
+  const args = startCommand(argv, io, { name: 'report', usage: USAGE, parse: parseArguments })
+  if (typeof args === 'number') return args
+  const { runDirectories, out, pricesFile, referenceModel } = args
   try {
     if (runDirectories.length === 1) {
       io.out(`${await writeRunReport(runDirectories[0] as string)}\n`)

@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import { ArtifactsError } from '../artifacts/errors.ts'
 import { journalFilesIn, rebuildResultsFile } from '../artifacts/rows-journal-read.ts'
 import { removeStrayTemporaries } from '../artifacts/stray-temporaries.ts'
-import { type CommandIO, EXIT_USAGE } from './command-start.ts'
+import { type CommandIO, startCommand } from './command-start.ts'
 
 // `live-evals results <run-dir>`: rebuilds a run folder's results.json from its rows journal, for a run that was
 // killed (SIGKILL, a power cut, a crashed machine) before it could write it. Everything needed comes from the
@@ -19,21 +19,19 @@ results file the run wrote itself is kept as it is. Temporary files of writers t
 no journal or a journal is damaged.
 `
 
-export async function run(argv: readonly string[], io: CommandIO): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(USAGE)
-    return 0
-  }
+function parseArguments(argv: readonly string[]): { runDirectory: string } | string {
   const unknownOption = argv.find((argument) => argument.startsWith('-'))
-  if (unknownOption !== undefined) {
-    io.err(`live-evals results: unknown option ${unknownOption}\n\n${USAGE}`)
-    return EXIT_USAGE
-  }
+  if (unknownOption !== undefined) return `unknown option ${unknownOption}`
   if (argv.length !== 1) {
-    io.err(`live-evals results: name exactly one run folder.\n\n${USAGE}`)
-    return EXIT_USAGE
+    return `name exactly one run folder, <run-dir> (got ${argv.length === 0 ? 'none' : argv.length})`
   }
-  const runDir = resolve(argv[0] as string)
+  return { runDirectory: argv[0] as string }
+}
+
+export async function run(argv: readonly string[], io: CommandIO): Promise<number> {
+  const args = startCommand(argv, io, { name: 'results', usage: USAGE, parse: parseArguments })
+  if (typeof args === 'number') return args
+  const runDir = resolve(args.runDirectory)
   const journals = journalFilesIn(runDir)
   if (journals.length === 0) {
     io.err(

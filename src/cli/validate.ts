@@ -4,7 +4,7 @@ import { placeholderExpectationViolations } from '../scenarios/placeholder-expec
 import { recordingFileViolations } from '../scenarios/recording-files.ts'
 import { phaseAccepts } from '../scenarios/select.ts'
 import { DatasetValidationError, describeViolations } from '../scenarios/violations.ts'
-import { type CommandIO, EXIT_USAGE } from './command-start.ts'
+import { type CommandIO, startCommand } from './command-start.ts'
 
 // `live-evals validate <dataset.json>...`: checks every file (not only up to the first bad one), prints
 // the scenarios each phase would run, and lists every violation of every file. Whatever happens while
@@ -19,22 +19,19 @@ placeholder live-evals import-call wrote is a problem too (a run fails it until 
 Exits 1 if any file has a problem.
 `
 
-export async function run(argv: readonly string[], io: CommandIO): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(USAGE)
-    return 0
-  }
+function parseArguments(argv: readonly string[]): { files: readonly string[] } | string {
   const unknownOption = argv.find((argument) => argument.startsWith('-'))
-  if (unknownOption !== undefined) {
-    io.err(`live-evals validate: unknown option ${unknownOption}\n\n${USAGE}`)
-    return EXIT_USAGE
-  }
-  if (argv.length === 0) {
-    io.err(`live-evals validate: name at least one dataset file.\n\n${USAGE}`)
-    return EXIT_USAGE
-  }
+  if (unknownOption !== undefined) return `unknown option ${unknownOption}`
+  if (argv.length === 0) return 'name at least one dataset file, <dataset.json>'
+  return { files: argv }
+}
+
+export async function run(argv: readonly string[], io: CommandIO): Promise<number> {
+  const args = startCommand(argv, io, { name: 'validate', usage: USAGE, parse: parseArguments })
+  if (typeof args === 'number') return args
+  const { files } = args
   let failedFiles = 0
-  for (const file of argv) {
+  for (const file of files) {
     try {
       const dataset = await loadDataset(file)
       const problems = [
@@ -51,7 +48,7 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
   }
   if (failedFiles > 0) {
     io.err(
-      `${failedFiles} of ${argv.length} dataset file${argv.length === 1 ? '' : 's'} failed validation.\n`,
+      `${failedFiles} of ${files.length} dataset file${files.length === 1 ? '' : 's'} failed validation.\n`,
     )
     return 1
   }

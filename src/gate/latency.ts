@@ -5,6 +5,7 @@ import { optionalCount } from '../metrics/counts.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
 import { rowKeyOf } from '../reporting/row-key.ts'
 import { type Distribution, distributionOf } from '../reporting/statistics.ts'
+import { type RunTurnLatency, runTurnLatency, runTurnsOfRow } from './run-turn-latency.ts'
 
 /** What happened between a caller's request and the assistant's answer to it. */
 export interface TurnWork {
@@ -45,10 +46,10 @@ export interface ResponseSample {
 export interface ResponseSamples {
   samples: ResponseSample[]
   /**
-   * Rows that answered more than one response: results.json holds only their mean latency, so they give no
-   * per-response sample (RUN adds its per-turn latencies separately).
+   * Rows that answered more than one response (results.json holds only their mean latency, so they give no
+   * per-response sample) and carry no `run_turns` either, where RUN keeps its latency by turn kind.
    */
-  rows_without_per_response_latency: number
+  rows_without_turn_latency: number
   /** Those rows' mean latencies (a RUN conversation's answered responses, averaged), one per row. */
   conversation_means: number[]
   /** How many responses those means average. */
@@ -73,14 +74,14 @@ function responseSamplesOf(rows: readonly ResultItem[]): ResponseSamples {
   const samples: ResponseSample[] = []
   const conversationMeans: number[] = []
   let conversationResponses = 0
-  let rowsWithoutPerResponseLatency = 0
+  let rowsWithoutTurnLatency = 0
   for (const row of rows) {
     if (row.status === 'infrastructure_error') continue
     const latency = row.metrics.audio.response_latency_ms
     if (latency === null) continue
     const answered = row.metrics.audio.response_opportunities?.response_count ?? 1
     if (answered !== 1) {
-      rowsWithoutPerResponseLatency++
+      if (runTurnsOfRow(row) === null) rowsWithoutTurnLatency++
       conversationMeans.push(latency)
       conversationResponses += answered
       continue
@@ -90,7 +91,7 @@ function responseSamplesOf(rows: readonly ResultItem[]): ResponseSamples {
   }
   return {
     samples,
-    rows_without_per_response_latency: rowsWithoutPerResponseLatency,
+    rows_without_turn_latency: rowsWithoutTurnLatency,
     conversation_means: conversationMeans,
     conversation_responses: conversationResponses,
   }
@@ -110,7 +111,10 @@ export interface LatencySplit {
   tool: Distribution
   conversational_bands: BandCount[]
   tool_band: BandCount
-  rows_without_per_response_latency: number
+  /** Multi-response rows in neither the per-response percentiles nor `run_turns`: no latency by turn kind. */
+  rows_without_turn_latency: number
+  /** RUN calls' time to a verified answer by turn kind, one sample per call and kind (its `run_turns` mean). */
+  run_turns: RunTurnLatency
   /**
    * One sample per multi-response row (a RUN conversation): its mean response latency, the only latency
    * results.json keeps for it. What a gate can judge when no row has a per-response latency.
@@ -130,7 +134,7 @@ function bandCounts(latencies: readonly number[], band: LatencyBand): BandCount 
 }
 
 export function latencySplit(rows: readonly ResultItem[]): LatencySplit {
-  const { samples, rows_without_per_response_latency, conversation_means, conversation_responses } =
+  const { samples, rows_without_turn_latency, conversation_means, conversation_responses } =
     responseSamplesOf(rows)
   const conversational = samples.filter((sample) => !sample.tool_turn).map((sample) => sample.latency_ms)
   const tool = samples.filter((sample) => sample.tool_turn).map((sample) => sample.latency_ms)
@@ -140,7 +144,8 @@ export function latencySplit(rows: readonly ResultItem[]): LatencySplit {
     tool: distributionOf(tool),
     conversational_bands: CONVERSATIONAL_BANDS.map((band) => bandCounts(conversational, band)),
     tool_band: bandCounts(tool, TOOL_TURN_BAND),
-    rows_without_per_response_latency,
+    rows_without_turn_latency,
+    run_turns: runTurnLatency(rows),
     conversation_means: distributionOf(conversation_means),
     conversation_responses,
   }

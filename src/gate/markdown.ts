@@ -5,6 +5,7 @@
 import type { GateReport } from './evaluate.ts'
 import { formatDeltaInUnit, formatInUnit, formatMs, formatPercent, formatRatio } from './format.ts'
 import { describeKey } from './row-keys.ts'
+import type { RunTurnLatency } from './run-turn-latency.ts'
 
 /** Text safe inside a Markdown table cell: no pipes, no raw HTML, no line breaks. */
 export function markdownCell(text: string): string {
@@ -24,6 +25,23 @@ const OUTCOME_LINE = {
   fail: '❌ **Gate failed**',
   inconclusive: '⚠️ **Gate inconclusive**',
 } as const
+
+/**
+ * RUN calls' time to a verified answer by turn kind (their `run_turns` extension), one sample per call: its mean.
+ * Nothing when no row recorded turns, so CRAWL and WALK summaries stay as they were.
+ */
+function runTurnLines(turns: RunTurnLatency): string[] {
+  if (turns.calls === 0) return []
+  return (
+    [
+      ['RUN calls, without tool work (mean per call)', turns.non_tool_turns],
+      ['RUN calls, tool turns (mean per call)', turns.tool_turns],
+    ] as const
+  ).map(
+    ([label, { call_means: d, requests }]) =>
+      `| ${label}, ${requests} requests | ${d.n} | ${formatMs(d.p50)} | ${formatMs(d.p90)} | ${formatMs(d.p95)} |`,
+  )
+}
 
 export interface MarkdownLinks {
   /** HTML report per results file source, as a path or URL to link to; absent when none was written. */
@@ -72,6 +90,7 @@ export function gateMarkdown(report: GateReport, links: MarkdownLinks = { report
     ).map(
       ([label, d]) => `| ${label} | ${d.n} | ${formatMs(d.p50)} | ${formatMs(d.p90)} | ${formatMs(d.p95)} |`,
     ),
+    ...runTurnLines(report.latency.run_turns),
   )
   const comparison = report.comparison
   if (comparison !== null) {

@@ -3,8 +3,9 @@
 // one section per scenario.
 
 import { explanationSection } from '../explain/report-section.ts'
-import { formatInUnit, formatMs, formatPercent, formatRatio } from '../gate/format.ts'
+import { formatInUnit, formatMs, formatPercent, formatRatio, UNKNOWN_TEXT } from '../gate/format.ts'
 import type { BandCount } from '../gate/latency.ts'
+import type { TurnKindLatency } from '../gate/run-turn-latency.ts'
 import type { Distribution } from '../reporting/statistics.ts'
 import { html, type SafeHtml } from './html.ts'
 import type { RunReportModel, ScenarioModel } from './model.ts'
@@ -48,15 +49,39 @@ function bands(counts: readonly BandCount[]): SafeHtml {
   )}`
 }
 
+/**
+ * RUN calls' rows (from their `run_turns` extension): one sample per call, its mean time to a verified answer for
+ * that kind of turn. The bands judge single responses, which a call's mean is not, so that cell is a dash.
+ */
+function runTurnRows(model: RunReportModel): SafeHtml {
+  const { run_turns: turns } = model.latency
+  if (turns.calls === 0) return html``
+  const row = (label: string, kind: TurnKindLatency) => {
+    const unanswered =
+      kind.calls_without_answer === 0 ? '' : `; ${kind.calls_without_answer} call(s) answered none: no sample`
+    const d = kind.call_means
+    return html`<tr class="run-turns"><td>${label}<br><span class="meta">n calls, each its mean over its requests; ${kind.requests} request(s) in all${unanswered}</span></td><td class="num">${d.n}</td><td class="num">${formatMs(d.p50)}</td><td class="num">${formatMs(d.p90)}</td><td class="num">${formatMs(d.p95)}</td><td title="the bands judge single responses; a call's mean is not one">${UNKNOWN_TEXT}</td></tr>`
+  }
+  return html`${row('RUN calls: turns without tool work (time to verified answer)', turns.non_tool_turns)}
+${row('RUN calls: tool turns (time to verified answer)', turns.tool_turns)}`
+}
+
 function latencyTable(model: RunReportModel): SafeHtml {
   const row = (label: string, d: Distribution, bandCounts: readonly BandCount[]) =>
     html`<tr><td>${label}</td><td class="num">${d.n}</td><td class="num">${formatMs(d.p50)}</td><td class="num">${formatMs(d.p90)}</td><td class="num">${formatMs(d.p95)}</td><td>${bands(bandCounts)}</td></tr>`
   const { latency } = model
+  // A RUN run has no single-response rows: its empty per-response rows would only read as 0/0 beside its calls.
+  const perResponse = latency.all.n > 0 || latency.run_turns.calls === 0
   return html`<table class="latency"><thead><tr><th>response latency</th><th class="num">n</th><th class="num">P50</th><th class="num">P90</th><th class="num">P95</th><th>within band</th></tr></thead><tbody>
-${row('turns without tool work', latency.conversational, latency.conversational_bands)}
-${row('tool turns (delegation or tool call)', latency.tool, [latency.tool_band])}
+${
+  perResponse
+    ? html`${row('turns without tool work', latency.conversational, latency.conversational_bands)}
+${row('tool turns (delegation or tool call)', latency.tool, [latency.tool_band])}`
+    : html``
+}
+${runTurnRows(model)}
 </tbody></table>
-${latency.rows_without_per_response_latency === 0 ? html`` : html`<p class="meta">${latency.rows_without_per_response_latency} multi-response row(s) record only a mean latency and are not in these percentiles.</p>`}`
+${latency.rows_without_turn_latency === 0 ? html`` : html`<p class="meta">${latency.rows_without_turn_latency} multi-response row(s) record only a mean latency and are not in this table.</p>`}`
 }
 
 function tableRow(scenario: ScenarioModel): SafeHtml {

@@ -11,7 +11,7 @@
 import { test as base, inject } from 'vitest'
 import type { AssistantApplication } from '../assistants/application.ts'
 import type { AssistantArchitecture, ScenarioApplication } from '../assistants/architectures/index.ts'
-import { missingCassetteOf, withRefusedCassette } from '../cassettes/replaying.ts'
+import { unavailableCassetteOf, withRefusedCassette } from '../cassettes/replaying.ts'
 import type { PhaseSettings } from '../config/index.ts'
 import { settingsForModel } from '../config/live-models.ts'
 import { armedScenarioEnv } from '../explain/arm-env.ts'
@@ -182,8 +182,9 @@ const buildScenarioTest = (): ScenarioTestAPI =>
         return await scenarioEnv.callerSource.prepare(scenario, { signal })
       } catch (error) {
         await noteRunStopping(error, runPlan)
-        // Replaying a scenario that was never recorded fails on its missing cassette, counted as missing.
-        const missing = await missingCassetteOf({ scenario, env: scenarioEnv })
+        // Replaying a scenario that was never recorded fails on its missing cassette, counted as missing (one
+        // that is there but unreadable fails on that, counted as refused).
+        const missing = await unavailableCassetteOf({ scenario, env: scenarioEnv })
         const meta = task.meta.liveEvals
         if (meta !== undefined && !meta.sealed) {
           const failure =
