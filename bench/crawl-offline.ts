@@ -6,6 +6,7 @@
 // Run: npx node bench/crawl-offline.ts [--before <dir>] [--cpu-prof]   (--before: see bench/before-after.ts;
 // --cpu-prof: the V8 profile of the scenario loop, written to the temp folder, and its top self-time entries,
 // for each tree in a before/after run)
+import { rm } from 'node:fs/promises'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -78,6 +79,8 @@ async function measure(): Promise<void> {
   const loadAfter = loadavg()
   if (profile !== null) for (const line of await profile.stop()) console.log(line)
   await server.close()
+  // Each run writes about 86 MB of artifacts; a before/after run makes several of them.
+  await rm(runDirectory, { recursive: true, force: true })
   const count = scenarios.length * 2
   console.log(`\nscenario executions: ${count}  statuses: ${JSON.stringify(statuses)}`)
   console.log(

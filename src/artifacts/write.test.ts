@@ -106,7 +106,7 @@ describe('the guard before the rename (against a swap after the path check)', ()
     writeFileSync(target, 'original')
     const destination = join(runDir, 'results.json')
     symlinkSync(target, destination)
-    await expect(assertReplaceableDestination(runDir, 'results.json', destination)).rejects.toThrow(
+    expect(() => assertReplaceableDestination(runDir, 'results.json', destination)).toThrow(
       'the destination is a symbolic link',
     )
     expect(readFileSync(target, 'utf8')).toBe('original')
@@ -117,7 +117,7 @@ describe('the guard before the rename (against a swap after the path check)', ()
     writeFileSync(precious, 'keep me')
     const destination = join(runDir, 'results.json')
     linkSync(precious, destination)
-    await expect(assertReplaceableDestination(runDir, 'results.json', destination)).rejects.toThrow(
+    expect(() => assertReplaceableDestination(runDir, 'results.json', destination)).toThrow(
       'the destination is hard-linked (2 links)',
     )
     expect(readFileSync(precious, 'utf8')).toBe('keep me')

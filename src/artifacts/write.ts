@@ -11,7 +11,7 @@ import { lstat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { redactText } from '../config/outbound-redaction.ts'
 import { type AtomicWriteOptions, writeFileAtomically, writeFileAtomicallySync } from './atomic-file.ts'
-import { checkArtifactDestination, missingIsNull, resolveArtifactPathSync } from './destinations.ts'
+import { checkArtifactDestination, lstatOrNull, resolveArtifactPathSync } from './destinations.ts'
 import { ArtifactPathError, ArtifactsError } from './errors.ts'
 import { makePrivateDirectoryExclusively, PRIVATE_DIRECTORY_MODE } from './private-directories.ts'
 
@@ -69,21 +69,8 @@ export function replacedDestinationProblem(stats: Stats | null): string | null {
  * The check made just before the rename: a destination checked by path must not have become a symlink, a
  * folder or a hard link since. Exported so tests can exercise the guard without racing.
  */
-export async function assertReplaceableDestination(
-  root: string,
-  relativePath: string,
-  destination: string,
-): Promise<void> {
-  const stats = await lstat(destination).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null
-    throw error
-  })
-  const problem = replacedDestinationProblem(stats)
-  if (problem !== null) throw new ArtifactPathError(root, relativePath, problem)
-}
-
-function assertReplaceableDestinationSync(root: string, relativePath: string, destination: string): void {
-  const problem = replacedDestinationProblem(missingIsNull(() => lstatSync(destination)))
+export function assertReplaceableDestination(root: string, relativePath: string, destination: string): void {
+  const problem = replacedDestinationProblem(lstatOrNull(destination))
   if (problem !== null) throw new ArtifactPathError(root, relativePath, problem)
 }
 
@@ -126,7 +113,7 @@ export function writeArtifactSync(runDir: string, relativePath: string, data: st
     makeParentFoldersSync(root, relativePath)
     writeFileAtomicallySync(destination, typeof data === 'string' ? redactText(data) : data, {
       durableName: true,
-      beforeRename: () => assertReplaceableDestinationSync(root, relativePath, destination),
+      beforeRename: () => assertReplaceableDestination(root, relativePath, destination),
     })
   } catch (error) {
     throw asArtifactError(root, relativePath, error)

@@ -50,7 +50,7 @@ export const DEFAULT_SPEECH_ACTIVITY = {
 export function rmsDbfs(samples: Int16Array): number {
   if (samples.length === 0) return Number.NEGATIVE_INFINITY
   let energy = 0
-  for (const value of samples) energy += value * value
+  for (let i = 0; i < samples.length; i++) energy += (samples[i] as number) * (samples[i] as number)
   return 10 * Math.log10(energy / samples.length / (32768 * 32768))
 }
 
@@ -114,12 +114,13 @@ export class SpeechActivityDetector {
       this.#pendingLength += take
       offset = take
       if (this.#pendingLength === this.#frameSamples) {
-        this.#analyseFrame(this.#pending, this.#frameSamples)
+        this.#analyseFrame(this.#pending, 0, this.#frameSamples)
         this.#pendingLength = 0
       }
     }
+    // Whole frames are read in place (no view per 10 ms frame: a call's channels are thousands of them).
     while (offset + this.#frameSamples <= samples.length) {
-      this.#analyseFrame(samples.subarray(offset, offset + this.#frameSamples), this.#frameSamples)
+      this.#analyseFrame(samples, offset, this.#frameSamples)
       offset += this.#frameSamples
     }
     if (offset < samples.length) {
@@ -133,15 +134,16 @@ export class SpeechActivityDetector {
   finish(): readonly SpeechInterval[] {
     if (this.#finished) return this.#tracker.intervals
     this.#finished = true
-    if (this.#pendingLength > 0) this.#analyseFrame(this.#pending, this.#pendingLength)
+    if (this.#pendingLength > 0) this.#analyseFrame(this.#pending, 0, this.#pendingLength)
     this.#tracker.close()
     return this.#tracker.intervals
   }
 
-  #analyseFrame(frame: Int16Array, length: number): void {
+  /** The frame is `samples[start, start + length)`. */
+  #analyseFrame(samples: Int16Array, start: number, length: number): void {
     let energy = 0
-    for (let i = 0; i < length; i++) {
-      const value = frame[i] ?? 0
+    for (let i = start; i < start + length; i++) {
+      const value = samples[i] as number
       energy += value * value
     }
     const meanSquare = energy / length

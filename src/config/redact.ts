@@ -70,15 +70,21 @@ function collectSecretValues(
     return
   }
   if (value !== null && typeof value === 'object') {
-    for (const [name, item] of Object.entries(value)) {
-      collectSecretValues(item, extraNames, found, secret || isSecretName(name, extraNames))
+    // Object.keys: the same names in the same order as Object.entries, without an array per field.
+    const record = value as Record<string, unknown>
+    for (const name of Object.keys(record)) {
+      collectSecretValues(record[name], extraNames, found, secret || isSecretName(name, extraNames))
     }
   }
 }
 
 function scrubString(text: string, secretValues: readonly string[]): string {
-  let scrubbed = text.replace(OPENAI_KEY_PATTERN, REDACTED)
-  for (const secret of secretValues) scrubbed = scrubbed.split(secret).join(REDACTED)
+  // The trace scrubs every string of every protocol event; almost none holds a key, so each replacement runs
+  // only where its text occurs (a key always starts with `sk-`).
+  let scrubbed = text.includes('sk-') ? text.replace(OPENAI_KEY_PATTERN, REDACTED) : text
+  for (const secret of secretValues) {
+    if (scrubbed.includes(secret)) scrubbed = scrubbed.split(secret).join(REDACTED)
+  }
   return scrubbed
 }
 
@@ -91,7 +97,9 @@ function redactValue(
   if (Array.isArray(value)) return value.map((item) => redactValue(item, extraNames, secretValues))
   if (value !== null && typeof value === 'object') {
     const copy: Record<string, unknown> = {}
-    for (const [name, item] of Object.entries(value)) {
+    const record = value as Record<string, unknown>
+    for (const name of Object.keys(record)) {
+      const item = record[name]
       // A secret that is not set stays null, so a report can still say "no key was configured".
       copy[name] =
         isSecretName(name, extraNames) && item !== null && item !== undefined

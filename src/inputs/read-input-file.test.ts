@@ -71,6 +71,27 @@ describe('the bounded reader', () => {
     expect((refusals[1] as Error).message).toBe(`${scratch} is a folder, not a regular file`)
   })
 
+  test('reads every size whole, across read steps and their edges, as the sync reader does', async () => {
+    const MiB = 1024 * 1024
+    for (const size of [0, 1, 4095, 4096, 4097, MiB - 1, MiB, MiB + 1, 2.5 * MiB]) {
+      const file = path.join(scratch, `sized-${size}.bin`)
+      const bytes = Buffer.alloc(size)
+      for (let i = 0; i < size; i++) bytes[i] = (i * 7 + (i >> 8)) & 0xff
+      await writeFile(file, bytes)
+      const read = await readInputFile(file, 3 * MiB)
+      expect(read.length).toBe(size)
+      expect(Buffer.compare(Buffer.from(read), bytes)).toBe(0)
+      expect(Buffer.compare(Buffer.from(readInputFileSync(file, 3 * MiB)), bytes)).toBe(0)
+    }
+  })
+
+  test('a file of unknown size (it reports 0) is still read whole', async () => {
+    // /proc files report size 0 and read as much as they hold.
+    const text = Buffer.from(await readInputFile('/proc/self/status', 1024 * 1024)).toString()
+    expect(text).toMatch(/^Name:/)
+    expect(text).toMatch(/\nPid:\s+\d+/)
+  })
+
   test('a file that reports a small size but reads longer is stopped at the cap', async () => {
     // /proc files report size 0 and read as much as they hold: the cap is counted while reading.
     const refusal = await readInputFile('/proc/self/maps', 16).catch((error: InputFileError) => error)

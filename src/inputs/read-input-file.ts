@@ -99,18 +99,26 @@ const unreadable = (file: string, error: unknown) =>
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK
 // Read in steps, so a file that reports the wrong size is still stopped at its cap.
 const READ_STEP_BYTES = 1 * MiB
+/** The least read past the reported size (where a file that grew since its check is found). */
+const MIN_READ_STEP_BYTES = 4096
 
 /**
  * Opens `file` for reading after checking it is a regular file of at most `maxBytes` (for a streaming reader,
  * which then owns the handle). Throws InputFileError.
  */
 export async function openInputFile(file: string, maxBytes: number): Promise<FileHandle> {
+  return (await openChecked(file, maxBytes)).handle
+}
+
+/** openInputFile with the size the file reported when it was checked. */
+async function openChecked(file: string, maxBytes: number): Promise<{ handle: FileHandle; size: number }> {
   let handle: FileHandle | undefined
   try {
     handle = await open(file, OPEN_FLAGS)
-    const refusal = refusalOf(await handle.stat(), maxBytes)
+    const stats = await handle.stat()
+    const refusal = refusalOf(stats, maxBytes)
     if (refusal !== null) throw new InputFileError(file, refusal)
-    return handle
+    return { handle, size: stats.size }
   } catch (error) {
     await handle?.close()
     throw unreadable(file, error)
@@ -125,19 +133,24 @@ export async function checkInputFile(file: string, maxBytes: number): Promise<vo
 
 /** The whole of a regular file of at most `maxBytes`. Throws InputFileError. */
 export async function readInputFile(file: string, maxBytes: number): Promise<Uint8Array> {
-  const handle = await openInputFile(file, maxBytes)
+  const { handle, size } = await openChecked(file, maxBytes)
   try {
     const chunks: Uint8Array[] = []
     let total = 0
     for (;;) {
-      const chunk = new Uint8Array(Math.min(READ_STEP_BYTES, maxBytes + 1 - total))
+      // Sized by what the file reported (one byte more, to see the end in the same read), at least a small
+      // step past it (a file that grew), at most a read step and the cap: a zeroed megabyte per step and another
+      // to find the end were most of reading a scenario's WAV.
+      const wanted = Math.max(size - total + 1, MIN_READ_STEP_BYTES)
+      const chunk = Buffer.allocUnsafe(Math.min(READ_STEP_BYTES, maxBytes + 1 - total, wanted))
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, null)
       if (bytesRead === 0) break
       total += bytesRead
       if (total > maxBytes) throw new InputFileError(file, { kind: 'too_large', bytes: total, maxBytes })
       chunks.push(chunk.subarray(0, bytesRead))
     }
-    return Buffer.concat(chunks, total)
+    // One read (the usual case) is returned as it is, without a copy.
+    return chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, total)
   } catch (error) {
     throw unreadable(file, error)
   } finally {

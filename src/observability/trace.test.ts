@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { SessionTrace, withoutRawAudio } from './trace.ts'
+import { jsonPlain, SessionTrace, withoutRawAudio } from './trace.ts'
 
 const AUDIO = Buffer.alloc(960, 7).toString('base64')
 
@@ -44,13 +44,56 @@ describe('sanitized session trace', () => {
     const trace = new SessionTrace()
     trace.add('server', 'received', 1, { type: 'session.output_audio.delta', delta: AUDIO })
     trace.add('client', 'sent', 2, { type: 'session.input_audio.append', audio: AUDIO })
+    // A nested field sends this one through the JSON round trip (jsonPlain's slow path).
+    trace.add('server', 'received', 3, { type: 'session.output_audio.delta', delta: AUDIO, extra: { n: 1 } })
     const serialized = stringify.mock.results.map((result) => String(result.value))
     expect(serialized.length).toBeGreaterThan(0)
     for (const text of serialized) expect(text).not.toContain(AUDIO)
     expect(trace.records.map((record) => record.event)).toEqual([
       { type: 'session.output_audio.delta', delta_bytes: 960 },
       { type: 'session.input_audio.append', audio_bytes: 960 },
+      { type: 'session.output_audio.delta', extra: { n: 1 }, delta_bytes: 960 },
     ])
+  })
+
+  it('jsonPlain gives what a JSON round trip gives, and skips it only for flat plain events', () => {
+    const stringify = vi.spyOn(JSON, 'stringify')
+    const roundTrip = (value: object) => JSON.parse(JSON.stringify(value))
+    const flat = [
+      { type: 'session.input_audio.append', event_id: 'e1', audio_bytes: 960 },
+      { type: 'x', text: 'lone \ud800 surrogate "quoted"', n: 1.5e-7, big: 2 ** 60, yes: true, none: null },
+      Object.assign(Object.create(null), { type: 'null-prototype', n: 3 }),
+      {},
+    ]
+    for (const event of flat) {
+      const calls = stringify.mock.calls.length
+      const expected = roundTrip(event)
+      const before = stringify.mock.calls.length
+      expect(before).toBe(calls + 1)
+      const plain = jsonPlain(event)
+      expect(stringify.mock.calls.length).toBe(before) // fast path: no round trip
+      expect(plain).toEqual(expected)
+      expect(JSON.stringify(plain)).toBe(JSON.stringify(expected))
+    }
+    const slow: Record<string, unknown>[] = [
+      { type: 'nested', item: { content: [{ text: 'hi' }] } },
+      { type: 'undefined field', gone: undefined, kept: 1 },
+      { type: 'negative zero', at: -0 },
+      { type: 'not finite', a: Number.NaN, b: Number.POSITIVE_INFINITY },
+      { type: 'date', when: new Date(0) },
+      new (class Custom {
+        type = 'class instance'
+        toJSON() {
+          return { type: 'from toJSON' }
+        }
+      })() as unknown as Record<string, unknown>,
+    ]
+    for (const event of slow) {
+      const plain = jsonPlain(event)
+      expect(plain).not.toBe(event)
+      expect(JSON.stringify(plain)).toBe(JSON.stringify(roundTrip(event)))
+      expect(plain).toEqual(roundTrip(event))
+    }
   })
 
   it('redacts secret fields, configured extra fields and known secret values', () => {

@@ -40,6 +40,35 @@ export function withoutRawAudio(event: Record<string, unknown>): Record<string, 
   return { ...rest, [`${field}_bytes`]: Buffer.byteLength(audio as string, 'base64') }
 }
 
+/**
+ * The event as JSON data (what a JSON round trip gives). Most events are flat, strings and finite numbers only
+ * (every sent audio frame is, once its audio is a byte count), and for those the round trip is the identity, so
+ * the event itself is returned: redaction copies it anyway. Anything else (nesting, undefined, -0, a class
+ * instance that may have toJSON) takes the round trip.
+ */
+export function jsonPlain(event: Record<string, unknown>): Record<string, unknown> {
+  const prototype = Object.getPrototypeOf(event)
+  let flat = prototype === Object.prototype || prototype === null
+  if (flat) {
+    for (const key in event) {
+      if (!Object.hasOwn(event, key)) continue
+      const value = event[key]
+      if (
+        !(
+          typeof value === 'string' ||
+          typeof value === 'boolean' ||
+          value === null ||
+          (typeof value === 'number' && Number.isFinite(value) && !Object.is(value, -0))
+        )
+      ) {
+        flat = false
+        break
+      }
+    }
+  }
+  return flat ? event : (JSON.parse(JSON.stringify(event)) as Record<string, unknown>)
+}
+
 export class SessionTrace {
   readonly #records: TraceRecord[] = []
   readonly #options: TraceOptions
@@ -56,10 +85,7 @@ export class SessionTrace {
   add(source: TraceSource, direction: TraceDirection, atMs: number | null, event: object): TraceRecord {
     // Audio goes first, before the deep copy: an output delta is mostly base64, and copying it through
     // JSON only to drop it was most of the trace's cost.
-    const plain = JSON.parse(JSON.stringify(withoutRawAudio(event as Record<string, unknown>))) as Record<
-      string,
-      unknown
-    >
+    const plain = jsonPlain(withoutRawAudio(event as Record<string, unknown>))
     const sanitized = redactSecrets(plain, {
       extraNames: this.#options.redactFields ?? [],
       secretValues: this.#options.secretValues ?? [],

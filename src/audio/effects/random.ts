@@ -7,7 +7,7 @@
 
 import { roundHalfUp } from '../pcm.ts'
 
-const WEYL_INCREMENT = 0x9e3779b9
+export const WEYL_INCREMENT = 0x9e3779b9
 const TWO_TO_32 = 4_294_967_296
 
 export class SeededRandom {

@@ -26,6 +26,7 @@ import {
   resolveEffects,
 } from './presets.ts'
 import { effectSeed } from './random.ts'
+import { RoomMix, roomMixApplies } from './room-mix.ts'
 import { coughSound, nonDirectedSpeechSound, PeriodicSound } from './speech-events.ts'
 import { TELEPHONY_LATENCY_MS, Telephony } from './telephony.ts'
 import { WhiteNoise } from './white-noise.ts'
@@ -140,12 +141,34 @@ export class RealismProcessor {
     let background: BackgroundBed | null = null
     if (settings.backgroundGain !== null) {
       background = await loadBackgroundBed(settings.backgroundSpeech, options.baseDirectory ?? process.cwd())
-      effects.push(new BackgroundSpeech(background.samples, settings.backgroundGain))
     }
-    if (settings.noiseRms !== null)
-      effects.push(new WhiteNoise(settings.noiseRms, effectSeed(seed, NOISE_SALT)))
-    if (settings.echoDelayMs !== null && settings.echoDecay !== null) {
-      effects.push(new Echo(samplesForMs(settings.echoDelayMs), settings.echoDecay))
+    const room =
+      background !== null &&
+      settings.backgroundGain !== null &&
+      settings.noiseRms !== null &&
+      settings.echoDelayMs !== null &&
+      settings.echoDecay !== null
+        ? {
+            bed: background.samples,
+            backgroundGain: settings.backgroundGain,
+            noiseRms: settings.noiseRms,
+            noiseSeed: effectSeed(seed, NOISE_SALT),
+            echoDelaySamples: samplesForMs(settings.echoDelayMs),
+            echoDecay: settings.echoDecay,
+          }
+        : null
+    if (room !== null && roomMixApplies(room)) {
+      // The same three effects in one pass (room-mix.ts), same bytes.
+      effects.push(new RoomMix(room))
+    } else {
+      if (background !== null && settings.backgroundGain !== null) {
+        effects.push(new BackgroundSpeech(background.samples, settings.backgroundGain))
+      }
+      if (settings.noiseRms !== null)
+        effects.push(new WhiteNoise(settings.noiseRms, effectSeed(seed, NOISE_SALT)))
+      if (settings.echoDelayMs !== null && settings.echoDecay !== null) {
+        effects.push(new Echo(samplesForMs(settings.echoDelayMs), settings.echoDecay))
+      }
     }
     if (settings.telephony) effects.push(await Telephony.create(SAMPLE_RATE_HZ))
     const packetLoss =

@@ -51,6 +51,8 @@ export function parseClientFrame(text: string, limits: FrameLimits): FrameParseR
       ),
     )
   }
+  const frequent = wellFormedFrequentEvent(raw)
+  if (frequent !== null) return { ok: true, event: frequent, clientEventId: frequent.event_id ?? undefined }
   if (nestsDeeperThan(raw, limits.maxNestingDepth)) {
     return fail(
       protocolError(
@@ -96,6 +98,41 @@ export function parseClientFrame(text: string, limits: FrameLimits): FrameParseR
   const parsed = clientEventSchemas[type].safeParse(raw)
   if (!parsed.success) return reject(errorFromIssue(parsed.error.issues, raw))
   return { ok: true, event: parsed.data, clientEventId }
+}
+
+/** Events whose schema is `{type, event_id?}` and nothing else (mute and unmute come with every step). */
+const BODILESS_TYPES: ReadonlySet<string> = new Set([
+  'session.input_audio.mute',
+  'session.input_audio.unmute',
+  'response.create',
+  'session.close',
+])
+
+/**
+ * The fast path for the frames a session sends at every step: an audio append that is exactly
+ * `{type, event_id?, audio}` with a string audio, or a body-less event (BODILESS_TYPES) that is exactly
+ * `{type, event_id?}`, with a string or null event id, gives the event the schema's parse would give (same
+ * keys, same order) without the depth walk and the schema. Anything else, a malformed frame of those types
+ * included, returns null and takes the full path, which names the problem.
+ */
+export function wellFormedFrequentEvent(raw: unknown): ParsedClientEvent | null {
+  if (!isRecord(raw) || typeof raw.type !== 'string') return null
+  const type = raw.type
+  const append = type === 'session.input_audio.append'
+  if (!(append ? typeof raw.audio === 'string' : BODILESS_TYPES.has(type))) return null
+  let keys = 0
+  for (const key in raw) {
+    if (key !== 'type' && key !== 'event_id' && !(append && key === 'audio')) return null
+    keys++
+  }
+  const hasEventId = 'event_id' in raw
+  const eventId = raw.event_id
+  if (hasEventId && typeof eventId !== 'string' && eventId !== null) return null
+  if (keys !== 1 + (hasEventId ? 1 : 0) + (append ? 1 : 0)) return null
+  const event: Record<string, unknown> = { type }
+  if (hasEventId) event.event_id = eventId
+  if (append) event.audio = raw.audio
+  return event as ParsedClientEvent
 }
 
 function fail(error: ProtocolError): FrameParseResult {
