@@ -41,9 +41,11 @@ export default defineConfig({
           // to a server names it (an explicit baseURL, or vi.stubEnv). Held by src/testing/unit-environment.test.ts.
           env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' },
           testTimeout: 20_000,
-          // The package built, packed and installed once per run, for the tests that need it (src/package/); the
-          // child Vitest runs that several test files only read, run once per run (src/vitest/shared-child-run.*).
+          // The run's own temporary folder (TMPDIR), removed at the end; the package built, packed and installed
+          // once per run, for the tests that need it (src/package/); the child Vitest runs that several test files
+          // only read, run once per run (src/vitest/shared-child-run.*).
           globalSetup: [
+            'src/testing/run-temp-folder-setup.test-helpers.ts',
             'src/package/shared-package-setup.test-helpers.ts',
             'src/vitest/shared-child-run-setup.test-helpers.ts',
           ],
