@@ -3,9 +3,15 @@
 // on purpose: each architecture is self-contained.
 import { readPromptFile } from '../../frontend/prompt-file.ts'
 
+// Read once per process (an application is built for every scenario); a string cannot be changed by its
+// callers, so the one read is shared. A missing or empty file is not remembered and fails again next call.
+let voicePromptOnce: string | undefined
+let backendPromptOnce: string | undefined
+
 /** Instructions for the GPT-Live voice model (before the authorized context is appended). */
 export function clientVoicePrompt(): string {
-  return readPromptFile(new URL('./voice.txt', import.meta.url))
+  voicePromptOnce ??= readPromptFile(new URL('./voice.txt', import.meta.url))
+  return voicePromptOnce
 }
 
 /**
@@ -13,5 +19,6 @@ export function clientVoicePrompt(): string {
  * application, not the Live session, runs the backend.
  */
 export function clientBackendPrompt(): string {
-  return readPromptFile(new URL('./backend.txt', import.meta.url))
+  backendPromptOnce ??= readPromptFile(new URL('./backend.txt', import.meta.url))
+  return backendPromptOnce
 }
