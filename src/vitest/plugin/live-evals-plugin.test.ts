@@ -4,8 +4,9 @@ import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, expect, test } from 'vitest'
 import { createVitest, type Vitest } from 'vitest/node'
 import { FIXTURE_CONFIG, ROOT, scratch } from '../child-vitest.ts'
-import { CANONICAL_REPORTER } from '../project.ts'
+import { CANONICAL_REPORTER, PACKAGE_MODULES } from '../project.ts'
 import { hasDesktop } from './display.ts'
+import { importPackageModulesNatively } from './root-options.ts'
 
 const saved = { ...process.env }
 const opened: Vitest[] = []
@@ -55,6 +56,31 @@ test('a run gets the canonical reporter, attachments with the results, served by
   expect(project?.config.maxConcurrency).toBe(1)
   expect(project?.config.testTimeout).toBe(30_000 + 60_000)
   expect(project?.getProvidedContext().liveEvalsProject?.startup.ok).toBe(true)
+})
+
+test("live-evals' own modules are Node's to import, in the workers and for the root's reporter; spec and test files stay Vite's", async () => {
+  const vitest = await vitestWith({ watch: false })
+  expect(vitest.projects[0]?.config.server.deps?.external).toContainEqual(PACKAGE_MODULES)
+  expect(vitest.config.server.deps?.external).toContainEqual(PACKAGE_MODULES)
+  const own = ['src/vitest/runner.ts', 'src/vitest/setup.ts', 'src/index.ts', 'reporters/canonical.ts']
+  for (const file of own) expect(PACKAGE_MODULES.test(resolve(ROOT, file)), file).toBe(true)
+  const notOwn = [
+    resolve(ROOT, 'src/vitest/fixtures/tiny.spec.ts'),
+    resolve(ROOT, 'src/vitest/verdict.test.ts'),
+    resolve(ROOT, 'specs/crawl/reservations.spec.ts'),
+    resolve(ROOT, 'specs/crawl/helpers.ts'),
+    resolve(ROOT, 'bench/report.ts'),
+    resolve(ROOT, '../other-checkout/src/index.ts'),
+  ]
+  for (const file of notOwn) expect(PACKAGE_MODULES.test(file), file).toBe(false)
+})
+
+test('a second live-evals project adds the root pattern once', async () => {
+  const vitest = await vitestWith({ watch: false })
+  importPackageModulesNatively(vitest, new RegExp(PACKAGE_MODULES.source))
+  expect(
+    vitest.config.server.deps?.external?.filter((pattern) => String(pattern) === String(PACKAGE_MODULES)),
+  ).toHaveLength(1)
 })
 
 test('watch mode reruns the spec files when the dataset or the TOML file changes', async () => {

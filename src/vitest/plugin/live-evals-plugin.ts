@@ -12,6 +12,7 @@ import {
   addCanonicalReporter,
   attachmentsDirectoryIn,
   hidePackageFrames,
+  importPackageModulesNatively,
   keepAttachmentsWithResults,
   openOnlyWithDesktop,
   rerunOnInputChange,
@@ -21,6 +22,8 @@ import { splitShardsByScenario } from './shard-sequencer.ts'
 export interface LiveEvalsPluginInput {
   options: Omit<LiveEvalsProjectOptions, 'startup' | 'resultsDir'>
   canonicalReporter: string
+  /** live-evals' own modules, which Node imports rather than Vite's module runner (../project.ts). */
+  packageModules: RegExp
 }
 
 // vitest.config.ts imports this module whatever project runs (`vitest --project unit` too), and Vite bundles the
@@ -45,6 +48,7 @@ export function liveEvalsPlugin(input: LiveEvalsPluginInput) {
       const resultsDir = startup.ok ? resultsDirectory(startup.settings, project.config.root) : null
       project.provide('liveEvalsProject', { ...input.options, startup, resultsDir })
       addCanonicalReporter(vitest, input.canonicalReporter)
+      importPackageModulesNatively(vitest, input.packageModules)
       openOnlyWithDesktop(vitest)
       hidePackageFrames(project)
       splitShardsByScenario(vitest, (spec) => spec.project === project)

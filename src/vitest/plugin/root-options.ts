@@ -36,6 +36,18 @@ export function keepAttachmentsWithResults(
 }
 
 /**
+ * The root's module runner loads the canonical reporter (and what it imports): like the project's workers, it
+ * leaves live-evals' own modules to Node (PACKAGE_MODULES in ../project.ts). Set on the root here, since a
+ * project config cannot.
+ */
+export function importPackageModulesNatively(vitest: Vitest, packageModules: RegExp): void {
+  vitest.config.server.deps ??= {}
+  vitest.config.server.deps.external ??= []
+  const external = vitest.config.server.deps.external
+  if (!external.some((pattern) => String(pattern) === String(packageModules))) external.push(packageModules)
+}
+
+/**
  * Records `open: false` where there is no desktop. Vitest's UI server has listened (and opened its browser)
  * before this hook runs, so what keeps xdg-open from running is BROWSER=none, set while the config loads
  * (display.ts); this makes the resolved config say so too.
@@ -66,7 +78,7 @@ export async function rerunOnInputChange(
   }
 }
 
-function escapeRegExp(text: string): string {
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
