@@ -56,7 +56,6 @@ export function liveEvalsProject(input: LiveEvalsProjectInput): TestProjectInlin
       liveEvalsPlugin({
         options: { phase: input.phase, configFile, declaredTags: tags.map((tag) => tag.name) },
         canonicalReporter: CANONICAL_REPORTER,
-        packageModules: PACKAGE_MODULES,
       }),
     ],
     test: {

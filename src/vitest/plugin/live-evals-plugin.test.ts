@@ -6,7 +6,7 @@ import { createVitest, type Vitest } from 'vitest/node'
 import { FIXTURE_CONFIG, ROOT, scratch } from '../child-vitest.ts'
 import { CANONICAL_REPORTER, PACKAGE_MODULES } from '../project.ts'
 import { hasDesktop } from './display.ts'
-import { importPackageModulesNatively } from './root-options.ts'
+import { addCanonicalReporter } from './root-options.ts'
 
 const saved = { ...process.env }
 const opened: Vitest[] = []
@@ -45,10 +45,10 @@ test('a run gets the canonical reporter, attachments with the results, served by
   expect(project?.config.attachmentsDir).toBe(attachments)
   expect(vitest.config.attachmentsDir).toBe(attachments)
   expect(vitest.vite.config.server.fs.allow).toContain(attachments)
-  expect(vitest.config.reporters.map((entry) => (Array.isArray(entry) ? entry[0] : entry))).toEqual([
-    'dot',
-    CANONICAL_REPORTER,
-  ])
+  const [dot, canonical, ...more] = vitest.config.reporters
+  expect(dot).toEqual(['dot', {}])
+  expect(canonical?.constructor.name).toBe('CanonicalReporter')
+  expect(more).toEqual([])
   // No display in this process (removed below): on Linux that is a server, where nothing may open a browser.
   expect(vitest.config.open).toBe(hasDesktop())
   expect(process.env.BROWSER === 'none').toBe(!hasDesktop())
@@ -58,10 +58,20 @@ test('a run gets the canonical reporter, attachments with the results, served by
   expect(project?.getProvidedContext().liveEvalsProject?.startup.ok).toBe(true)
 })
 
-test("live-evals' own modules are Node's to import, in the workers and for the root's reporter; spec and test files stay Vite's", async () => {
+test('the canonical reporter is added once, beside one the user named by its path', async () => {
+  const vitest = await vitestWith({ watch: false, reporters: ['dot'] })
+  await addCanonicalReporter(vitest, CANONICAL_REPORTER)
+  expect(vitest.config.reporters).toHaveLength(2)
+  const named = await vitestWith({ watch: false, reporters: ['dot', CANONICAL_REPORTER] })
+  expect(named.config.reporters.map((entry) => (Array.isArray(entry) ? entry[0] : entry))).toEqual([
+    'dot',
+    CANONICAL_REPORTER,
+  ])
+})
+
+test("live-evals' own modules are Node's to import in the workers; spec and test files stay Vite's", async () => {
   const vitest = await vitestWith({ watch: false })
   expect(vitest.projects[0]?.config.server.deps?.external).toContainEqual(PACKAGE_MODULES)
-  expect(vitest.config.server.deps?.external).toContainEqual(PACKAGE_MODULES)
   const own = ['src/vitest/runner.ts', 'src/vitest/setup.ts', 'src/index.ts', 'reporters/canonical.ts']
   for (const file of own) expect(PACKAGE_MODULES.test(resolve(ROOT, file)), file).toBe(true)
   const notOwn = [
@@ -73,14 +83,6 @@ test("live-evals' own modules are Node's to import, in the workers and for the r
     resolve(ROOT, '../other-checkout/src/index.ts'),
   ]
   for (const file of notOwn) expect(PACKAGE_MODULES.test(file), file).toBe(false)
-})
-
-test('a second live-evals project adds the root pattern once', async () => {
-  const vitest = await vitestWith({ watch: false })
-  importPackageModulesNatively(vitest, new RegExp(PACKAGE_MODULES.source))
-  expect(
-    vitest.config.server.deps?.external?.filter((pattern) => String(pattern) === String(PACKAGE_MODULES)),
-  ).toHaveLength(1)
 })
 
 test('watch mode reruns the spec files when the dataset or the TOML file changes', async () => {

@@ -12,7 +12,6 @@ import {
   addCanonicalReporter,
   attachmentsDirectoryIn,
   hidePackageFrames,
-  importPackageModulesNatively,
   keepAttachmentsWithResults,
   openOnlyWithDesktop,
   rerunOnInputChange,
@@ -22,8 +21,6 @@ import { splitShardsByScenario } from './shard-sequencer.ts'
 export interface LiveEvalsPluginInput {
   options: Omit<LiveEvalsProjectOptions, 'startup' | 'resultsDir'>
   canonicalReporter: string
-  /** live-evals' own modules, which Node imports rather than Vite's module runner (../project.ts). */
-  packageModules: RegExp
 }
 
 // vitest.config.ts imports this module whatever project runs (`vitest --project unit` too), and Vite bundles the
@@ -47,8 +44,7 @@ export function liveEvalsPlugin(input: LiveEvalsPluginInput) {
       const startup = resolveStartup(phase, configFile)
       const resultsDir = startup.ok ? resultsDirectory(startup.settings, project.config.root) : null
       project.provide('liveEvalsProject', { ...input.options, startup, resultsDir })
-      addCanonicalReporter(vitest, input.canonicalReporter)
-      importPackageModulesNatively(vitest, input.packageModules)
+      await addCanonicalReporter(vitest, input.canonicalReporter)
       openOnlyWithDesktop(vitest)
       hidePackageFrames(project)
       splitShardsByScenario(vitest, (spec) => spec.project === project)
