@@ -11,6 +11,7 @@ import type { Phase } from '../config/index.ts'
 import { disableBrowserOpeningWithoutDesktop } from './plugin/display.ts'
 import { liveEvalsPlugin } from './plugin/live-evals-plugin.ts'
 import { refuseUnsupportedNode } from './plugin/node-support.ts'
+import { escapeRegExp } from './plugin/root-options.ts'
 import { declaredTags } from './tags.ts'
 
 // The checkout runs the .ts sources; the installed package runs the compiled .js beside them.
@@ -18,6 +19,17 @@ const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js'
 const here = (module: string) => fileURLToPath(new URL(`${module}${EXTENSION}`, import.meta.url))
 
 export const CANONICAL_REPORTER = resolve(here('../../reporters/canonical'))
+
+/**
+ * live-evals' own modules (the runner, the setup, the engine a spec file imports), not its spec or test files:
+ * imported by Node in the test workers, as an installed package's are (Vitest externalizes node_modules). Only
+ * a checkout's sources would otherwise go through Vite's module runner, which compiles every module afresh in
+ * every worker of every run (no compile cache); Node strips their types and keeps its compile cache. Without
+ * it a two-scenario run of the checkout cost about twice the CPU (bench/child-run-cpu.ts).
+ */
+export const PACKAGE_MODULES = new RegExp(
+  `^${escapeRegExp(fileURLToPath(new URL('../../', import.meta.url)))}(?:src|reporters)/(?!.*\\.(?:spec|test)\\.[cm]?[jt]s$)`,
+)
 
 export interface LiveEvalsProjectInput {
   phase: Phase
@@ -55,6 +67,7 @@ export function liveEvalsProject(input: LiveEvalsProjectInput): TestProjectInlin
       globalSetup: [here('./global-setup')],
       tags,
       hookTimeout: 60_000,
+      server: { deps: { external: [PACKAGE_MODULES] } },
     },
   }
 }

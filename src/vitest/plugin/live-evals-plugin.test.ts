@@ -4,8 +4,9 @@ import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, expect, test } from 'vitest'
 import { createVitest, type Vitest } from 'vitest/node'
 import { FIXTURE_CONFIG, ROOT, scratch } from '../child-vitest.ts'
-import { CANONICAL_REPORTER } from '../project.ts'
+import { CANONICAL_REPORTER, PACKAGE_MODULES } from '../project.ts'
 import { hasDesktop } from './display.ts'
+import { addCanonicalReporter } from './root-options.ts'
 
 const saved = { ...process.env }
 const opened: Vitest[] = []
@@ -44,10 +45,10 @@ test('a run gets the canonical reporter, attachments with the results, served by
   expect(project?.config.attachmentsDir).toBe(attachments)
   expect(vitest.config.attachmentsDir).toBe(attachments)
   expect(vitest.vite.config.server.fs.allow).toContain(attachments)
-  expect(vitest.config.reporters.map((entry) => (Array.isArray(entry) ? entry[0] : entry))).toEqual([
-    'dot',
-    CANONICAL_REPORTER,
-  ])
+  const [dot, canonical, ...more] = vitest.config.reporters
+  expect(dot).toEqual(['dot', {}])
+  expect(canonical?.constructor.name).toBe('CanonicalReporter')
+  expect(more).toEqual([])
   // No display in this process (removed below): on Linux that is a server, where nothing may open a browser.
   expect(vitest.config.open).toBe(hasDesktop())
   expect(process.env.BROWSER === 'none').toBe(!hasDesktop())
@@ -55,6 +56,33 @@ test('a run gets the canonical reporter, attachments with the results, served by
   expect(project?.config.maxConcurrency).toBe(1)
   expect(project?.config.testTimeout).toBe(30_000 + 60_000)
   expect(project?.getProvidedContext().liveEvalsProject?.startup.ok).toBe(true)
+})
+
+test('the canonical reporter is added once, beside one the user named by its path', async () => {
+  const vitest = await vitestWith({ watch: false, reporters: ['dot'] })
+  await addCanonicalReporter(vitest, CANONICAL_REPORTER)
+  expect(vitest.config.reporters).toHaveLength(2)
+  const named = await vitestWith({ watch: false, reporters: ['dot', CANONICAL_REPORTER] })
+  expect(named.config.reporters.map((entry) => (Array.isArray(entry) ? entry[0] : entry))).toEqual([
+    'dot',
+    CANONICAL_REPORTER,
+  ])
+})
+
+test("live-evals' own modules are Node's to import in the workers; spec and test files stay Vite's", async () => {
+  const vitest = await vitestWith({ watch: false })
+  expect(vitest.projects[0]?.config.server.deps?.external).toContainEqual(PACKAGE_MODULES)
+  const own = ['src/vitest/runner.ts', 'src/vitest/setup.ts', 'src/index.ts', 'reporters/canonical.ts']
+  for (const file of own) expect(PACKAGE_MODULES.test(resolve(ROOT, file)), file).toBe(true)
+  const notOwn = [
+    resolve(ROOT, 'src/vitest/fixtures/tiny.spec.ts'),
+    resolve(ROOT, 'src/vitest/verdict.test.ts'),
+    resolve(ROOT, 'specs/crawl/reservations.spec.ts'),
+    resolve(ROOT, 'specs/crawl/helpers.ts'),
+    resolve(ROOT, 'bench/report.ts'),
+    resolve(ROOT, '../other-checkout/src/index.ts'),
+  ]
+  for (const file of notOwn) expect(PACKAGE_MODULES.test(file), file).toBe(false)
 })
 
 test('watch mode reruns the spec files when the dataset or the TOML file changes', async () => {

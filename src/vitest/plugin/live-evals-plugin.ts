@@ -44,7 +44,7 @@ export function liveEvalsPlugin(input: LiveEvalsPluginInput) {
       const startup = resolveStartup(phase, configFile)
       const resultsDir = startup.ok ? resultsDirectory(startup.settings, project.config.root) : null
       project.provide('liveEvalsProject', { ...input.options, startup, resultsDir })
-      addCanonicalReporter(vitest, input.canonicalReporter)
+      await addCanonicalReporter(vitest, input.canonicalReporter)
       openOnlyWithDesktop(vitest)
       hidePackageFrames(project)
       splitShardsByScenario(vitest, (spec) => spec.project === project)

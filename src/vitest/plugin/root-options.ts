@@ -3,16 +3,29 @@
 // can serve attachments kept outside the project), `open` without a desktop, and watch triggers for the
 // dataset and the TOML file (they are read, not imported, so Vite's module graph never sees them).
 import { join, resolve } from 'node:path'
-import type { TestProject, Vitest } from 'vitest/node'
+import { pathToFileURL } from 'node:url'
+import type { Reporter, TestProject, Vitest } from 'vitest/node'
 import { hasDesktop } from './display.ts'
 
-export function addCanonicalReporter(vitest: Vitest, canonicalReporter: string): void {
+/**
+ * The canonical reporter, once per Vitest, as an instance imported by Node. Given as a path, Vitest would load
+ * it with the root's module runner, which runs a checkout's sources (the reporter and the 400 modules behind it)
+ * through Vite, compiled afresh on every start; an installed package's are Node's either way.
+ */
+// Marks the instance this adds, whichever copy of the reporter module made it (each Vite-bundled config has its own).
+const ADDED_BY_LIVE_EVALS = Symbol.for('live-evals.canonical-reporter')
+
+export async function addCanonicalReporter(vitest: Vitest, canonicalReporter: string): Promise<void> {
+  const { default: CanonicalReporter } = (await import(pathToFileURL(canonicalReporter).href)) as {
+    default: new () => Reporter
+  }
   const reporters = vitest.config.reporters
   const present = reporters.some((entry) => {
+    if (typeof entry === 'object' && ADDED_BY_LIVE_EVALS in entry) return true
     const name = Array.isArray(entry) ? entry[0] : entry
     return typeof name === 'string' && resolve(name) === canonicalReporter
   })
-  if (!present) reporters.push([canonicalReporter, {}])
+  if (!present) reporters.push(Object.assign(new CanonicalReporter(), { [ADDED_BY_LIVE_EVALS]: true }))
 }
 
 /** Vitest's own default, relative to the root: a root left at it has not been chosen by anybody. */
@@ -66,7 +79,7 @@ export async function rerunOnInputChange(
   }
 }
 
-function escapeRegExp(text: string): string {
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
