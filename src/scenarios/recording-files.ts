@@ -8,7 +8,7 @@ import {
   InputFileError,
 } from '../inputs/read-input-file.ts'
 import type { LoadedDataset } from './load.ts'
-import { quoteText } from './quote.ts'
+import { quotePath } from './quote.ts'
 import type { DatasetViolation } from './violations.ts'
 
 export async function recordingFileViolations(dataset: LoadedDataset): Promise<DatasetViolation[]> {
@@ -24,7 +24,7 @@ export async function recordingFileViolations(dataset: LoadedDataset): Promise<D
           file: dataset.file,
           scenarioId: scenario.id,
           path: `scenarios[${scenarioIndex}].input.recordings[${index}].path`,
-          message: `the recording ${quoteText(recording.resolvedPath)} ${describeInputFileRefusal(error.refusal)}`,
+          message: `the recording ${quotePath(recording.resolvedPath)} ${describeInputFileRefusal(error.refusal)}`,
         })
       }
     }
