@@ -7,16 +7,18 @@ import { join } from 'node:path'
 import type { AssistantApplication } from '../assistants/application.ts'
 import type { Architecture } from '../assistants/frontend/index.ts'
 import type { PhaseSettings } from '../config/index.ts'
+import { scenarioFaultChoice } from '../faults/scenario-profile.ts'
 import { judgeOptionsFromSettings } from '../grading/judge/options-from-settings.ts'
 import { crawlPhase } from '../phases/crawl/index.ts'
 import { architectureFor } from '../phases/engine/architecture-choice.ts'
 import type { ScenarioEnv, ScenarioExecution } from '../phases/engine/execution.ts'
 import type { PhaseModule } from '../phases/engine/phase-module.ts'
 import { runScenario } from '../phases/engine/run-scenario.ts'
+import { scenarioApplicationFor } from '../phases/engine/scenario-application.ts'
 import { runPhase } from '../phases/run/index.ts'
 import { settingsFromToml } from '../phases/single-turn/test-support.ts'
 import { walkPhase } from '../phases/walk/index.ts'
-import { assistantVisibleInput, loadDataset, type Scenario } from '../scenarios/index.ts'
+import { loadDataset, type Scenario } from '../scenarios/index.ts'
 import type { OfflineLiveServer } from '../testing/live-server/index.ts'
 import { ROOT } from '../vitest/child-vitest.ts'
 
@@ -127,10 +129,14 @@ export async function executeCase(
     architecture,
     callerSource,
     judge: judgeOptionsFromSettings(settings, { runDirectory }),
+    // The run's fault profile, else the scenario's own tag, as the spec fixture chooses it (src/vitest/fixtures.ts):
+    // without it the fault scenarios ran clean, failing offline and live alike for the wrong reason.
+    ...scenarioFaultChoice(kase.scenario, settings.execution.faults),
   }
   const callerAudio = await callerSource.prepare(kase.scenario, {})
   return runScenario(phase, kase.scenario, env, {
     callerAudio,
-    application: architecture.createApplication(assistantVisibleInput(kase.scenario)),
+    // Under the scenario's fault profile, as the engine builds it for a spec's test.
+    application: scenarioApplicationFor(env, kase.scenario),
   })
 }

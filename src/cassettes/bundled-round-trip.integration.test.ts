@@ -10,20 +10,23 @@
 // assistant hears it) stops a strict replay at its first divergence, named by its path; a deleted or foreign
 // cassette is refused by name.
 //
-// The rehearsal must not hide a regression of its own: each recorded row's status equals the offline verdict of the
-// same scenario and architecture (pass where offline passes), the offline run executed during the recording (its
-// calls are real time, so the virtual-clock offline rows fit in its wall time).
+// The rehearsal must not hide a regression of its own: each recorded row's verdict is the bundled specs' verdict of
+// the same scenario, the one `npm run test:evals` holds offline: passed, or failed on exactly the checks
+// specs/run/faults.expected-failures.ts declares. (It used to run every scenario offline a second time beside the
+// recording, about 25 CPU seconds of the unit run for what the evaluation suites already show.)
 import { mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { isDeepStrictEqual } from 'node:util'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { FAULT_EXPECTED_FAILURES } from '../../specs/run/faults.expected-failures.ts'
 import type { PhaseSettings } from '../config/index.ts'
 import { createRateLimiter } from '../models/rate-limiter.ts'
 import type { ScenarioExecution } from '../phases/engine/execution.ts'
 import type { CassetteRowExtension } from '../reporting/extensions/cassette.ts'
 import type { ResultItem } from '../reporting/result-schema.ts'
-import { startOfflineLiveServer } from '../testing/live-server/index.ts'
 import { startRehearsalServer } from '../testing/rehearsal/index.ts'
+import { failedRequiredChecks } from '../vitest/verdict.ts'
 import {
   BUNDLED_DATASETS,
   type BundledCase,
@@ -48,8 +51,29 @@ const BUNDLED_ROWS = 174
  */
 const RECORDINGS_AT_ONCE = 64
 const RECORDING_SPACING_MS = 100
-/** Offline executions in flight at once, beside the recording: one, so the real-time calls keep their pace. */
-const OFFLINE_AT_ONCE = 1
+/**
+ * Fault scenarios whose profile live mode cannot carry out in the Responses architecture: their rule stalls or
+ * fails the backend model, which GPT-Live calls itself live (src/faults/reach.ts). Each is refused at input_setup,
+ * naming the rule, when recorded and when replayed; it has no call to record.
+ */
+const OUT_OF_REACH_LIVE = new Set([
+  'run_fault_007_booking_delegation_stall__responses',
+  'run_fault_008_booking_delegation_error__responses',
+])
+/**
+ * Rows where the dress rehearsal is known to reach another verdict than offline, and why. Each entry is an open
+ * defect of the rehearsal, not of the assistant; the verdict test fails when an entry no longer differs, so the
+ * list cannot outlive its reason.
+ * - uplink loss: the rehearsal server recognises caller speech by its content (speech-catalogue.ts); with a burst
+ *   of the request silenced it cannot make the request out, where the offline server still takes it.
+ * - client delegation error: the rehearsal's call runs to its duration limit instead of closing after the
+ *   assistant says the booking failed; not yet explained.
+ */
+const REHEARSAL_DIFFERS = new Set([
+  'run_fault_011_booking_uplink_loss__responses',
+  'run_fault_011_booking_uplink_loss__client',
+  'run_fault_008_booking_delegation_error__client',
+])
 /** Replays in flight at once (each is a few hundred ms of CPU): the worker stays responsive for the round trips. */
 const REPLAYS_AT_ONCE = 16
 /** Recording is real time: the longest call, on a machine busy with the other test files. */
@@ -59,7 +83,6 @@ let dir = ''
 let cases: BundledCase[] = []
 const recorded = new Map<string, ScenarioExecution>()
 const replayed = new Map<string, ScenarioExecution>()
-const offline = new Map<string, ScenarioExecution>()
 const previousBaseURL = process.env.OPENAI_BASE_URL
 
 const settingsByDataset = (env: Record<string, string>) =>
@@ -87,8 +110,6 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'live-evals-bundled-replay-'))
   cases = await bundledCases(PHASES)
   const server = await startRehearsalServer({ datasets: PHASES.flatMap((phase) => BUNDLED_DATASETS[phase]) })
-  // The offline executions' sessions run on the offline GPT-Live server, as a spec file's in offline mode do.
-  const offlineServer = await startOfflineLiveServer()
   // The openai clients of text-to-speech, the client backend, the observer and the judge read it.
   process.env.OPENAI_BASE_URL = server.baseURL
   try {
@@ -108,10 +129,8 @@ beforeAll(async () => {
       minIntervalMs: RECORDING_SPACING_MS,
     })
     const longestFirst = [...cases].sort((a, b) => Number(b.phase === 'run') - Number(a.phase === 'run'))
-    const offlineSettings = await settingsByDataset({ LIVE_EVALS_MODE: 'offline' })
-    const offlineLimiter = createRateLimiter({ maxConcurrent: OFFLINE_AT_ONCE })
-    await Promise.all([
-      ...longestFirst.map((kase) =>
+    await Promise.all(
+      longestFirst.map((kase) =>
         limiter.run(async () => {
           const settings = live.get(kase.dataset) as PhaseSettings
           // A folder per architecture: the details of both rows of a scenario are kept, for the messages below.
@@ -119,17 +138,10 @@ beforeAll(async () => {
           recorded.set(kase.id, await executeCase(kase, settings, folder))
         }),
       ),
-      ...cases.map((kase) =>
-        offlineLimiter.run(async () => {
-          const settings = offlineSettings.get(kase.dataset) as PhaseSettings
-          const folder = join(dir, 'offline', kase.phase, kase.architecture)
-          offline.set(kase.id, await executeCase(kase, settings, folder, undefined, offlineServer))
-        }),
-      ),
-    ])
+    )
   } finally {
     // Closed before the replay: anything the replay asked of it would fail (OPENAI_BASE_URL still names it).
-    await Promise.all([server.close(), offlineServer.close()])
+    await server.close()
   }
   const replay = await settingsByDataset({ LIVE_EVALS_MODE: 'replay' })
   const limiter = createRateLimiter({ maxConcurrent: REPLAYS_AT_ONCE })
@@ -154,6 +166,15 @@ describe('every bundled scenario, recorded live against the dress rehearsal, rep
     expect(cases).toHaveLength(BUNDLED_ROWS)
     expect(recorded.size).toBe(BUNDLED_ROWS)
     for (const [id, execution] of recorded) {
+      if (OUT_OF_REACH_LIVE.has(id)) {
+        for (const row of [execution.row, replayed.get(id)?.row]) {
+          expect(row?.error, id).toMatchObject({ stage: 'input_setup' })
+          expect(row?.error?.message, id).toMatch(
+            /cannot be injected in this run \(responses architecture, (live|replay)\)/,
+          )
+        }
+        continue
+      }
       // A recording that could not run or be written is an infrastructure error; the live run graded every call.
       expect(execution.row.status, `${id}: ${JSON.stringify(execution.row.error)}`).not.toBe(
         'infrastructure_error',
@@ -161,6 +182,7 @@ describe('every bundled scenario, recorded live against the dress rehearsal, rep
       expect(cassetteOf(execution.row)).toMatchObject({ mode: 'recorded', id })
     }
     for (const [id, execution] of replayed) {
+      if (OUT_OF_REACH_LIVE.has(id)) continue
       const why = `${id}: ${cassetteOf(execution.row)?.first_divergence?.text ?? execution.row.error?.message}`
       expect(cassetteOf(execution.row), why).toMatchObject({
         mode: 'replay',
@@ -178,35 +200,48 @@ describe('every bundled scenario, recorded live against the dress rehearsal, rep
     }
   })
 
-  test("every recorded row's status is the offline verdict of its scenario: the rehearsal passes where offline passes", async () => {
-    expect(offline.size).toBe(BUNDLED_ROWS)
+  test("every recorded row's verdict is the bundled specs' (offline) verdict: passed, or failed on exactly the declared checks", async () => {
+    const declared = new Map(
+      FAULT_EXPECTED_FAILURES.map((failure) => [failure.scenario, [...failure.checks]]),
+    )
+    expect(cases.filter((kase) => declared.has(kase.scenario.id))).toHaveLength(2 * declared.size)
     const differing: string[] = []
+    const noLongerDiffering: string[] = []
     for (const kase of cases) {
-      const offlineRow = offline.get(kase.id)?.row
-      const verdict = offlineRow?.status
-      // The offline verdict is a verdict: a row that could not run offline says nothing to compare with.
-      expect(['passed', 'failed'], `${kase.id} offline: ${JSON.stringify(offlineRow?.error)}`).toContain(
-        verdict,
-      )
+      if (OUT_OF_REACH_LIVE.has(kase.id)) continue
       const live = recorded.get(kase.id)?.row
-      if (live?.status !== verdict) {
-        const failed = live?.assessment?.checks
-          .filter((check) => check.status === 'failed')
-          .map((check) => check.id)
+      const failed = live === undefined ? [] : failedRequiredChecks(live).sort()
+      const checks = declared.get(kase.scenario.id)
+      const expected = checks === undefined ? 'passed' : `failed on ${checks.sort().join(', ')}`
+      const got = live?.status === 'failed' ? `failed on ${failed.join(', ')}` : live?.status
+      if (REHEARSAL_DIFFERS.has(kase.id)) {
+        if (got === expected) noLongerDiffering.push(kase.id)
+      } else if (got !== expected) {
         differing.push(
-          `${kase.id}: offline ${verdict}, rehearsal ${live?.status} (failed: ${failed?.join(', ')})${await howItWent(recorded.get(kase.id))}`,
+          `${kase.id}: specs ${expected}, rehearsal ${got}${await howItWent(recorded.get(kase.id))}`,
         )
       }
     }
     expect(differing).toEqual([])
+    expect(noLongerDiffering, 'the rehearsal now agrees: remove these from REHEARSAL_DIFFERS').toEqual([])
   })
 
   test('every replayed row equals its recording: status, checks, metrics, latencies and times', () => {
-    for (const kase of cases) {
-      const original = recorded.get(kase.id)?.row as ResultItem
-      const replay = replayed.get(kase.id)?.row as ResultItem
-      expect(replayedRow(replay), kase.id).toEqual(replayedRow(original))
+    const differing = cases.filter(
+      (kase) =>
+        !OUT_OF_REACH_LIVE.has(kase.id) &&
+        !isDeepStrictEqual(
+          replayedRow(replayed.get(kase.id)?.row as ResultItem),
+          replayedRow(recorded.get(kase.id)?.row as ResultItem),
+        ),
+    )
+    for (const kase of differing.slice(0, 1)) {
+      const why = `${kase.id} (${differing.length} rows differ: ${differing.map((each) => each.id).join(', ')})`
+      expect(replayedRow(replayed.get(kase.id)?.row as ResultItem), why).toEqual(
+        replayedRow(recorded.get(kase.id)?.row as ResultItem),
+      )
     }
+    expect(differing.map((kase) => kase.id)).toEqual([])
   })
 
   test('no key of the recording is in any cassette (frames, audio, HTTP bodies, CRAWL speech)', async () => {

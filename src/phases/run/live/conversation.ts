@@ -94,8 +94,10 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
   })
   const listener = new AssistantListener()
   const faults = options.application.faults
-  // A virtual clock (a rehearsal of the live path, a replay) holds faulted work on the media clock, as offline.
-  if (faults !== null && (mode === 'virtual' || options.clock.replay)) faults.timers.useVirtualClock()
+  // Faulted work is held on the call's media clock in every mode, as offline: live, the clock follows real time,
+  // and a wait that ended on the wall clock instead came out between other frames than in its replay (on the
+  // virtual clock), which then diverged from its cassette at the held tool output.
+  if (faults !== null) faults.timers.useVirtualClock()
   const relay = new ConversationRelay({ timeline, preset, listener, faults })
   const watch = new CallerBackendWatch(options.callerBackend !== null)
   // The sessions' own close wait outlasts the cleanup deadline, so a close that hangs is `cleanup_timeout` and
@@ -166,7 +168,7 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
     work,
     assistantFirst: options.assistantFirstPrompt !== null,
     afterStep: (nowMs) => {
-      // Work a fault holds back is due on this clock when it is virtual (real time, the wall clock frees it).
+      // Work a fault holds back is due on this clock.
       faults?.timers.advanceTo(nowMs)
       options.hooks?.afterStep?.(nowMs)
     },
