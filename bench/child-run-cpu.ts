@@ -5,11 +5,11 @@
 // <commit>` with node_modules linked), alternating with this one, so both see the same machine.
 // Run: npx node bench/child-run-cpu.ts [--runs 5] [--before <checkout>]
 import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { childrenCpuSeconds } from './children-cpu.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 const { values } = parseArgs({
@@ -18,16 +18,6 @@ const { values } = parseArgs({
 const runs = Number(values.runs)
 if (!Number.isInteger(runs) || runs < 1)
   throw new Error(`--runs must be a whole number of runs, not ${values.runs}`)
-
-/** CPU seconds of this process's waited-for children so far (user + system). */
-function childrenCpuSeconds(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8')
-  const fields = stat
-    .slice(stat.lastIndexOf(')') + 2)
-    .split(' ')
-    .map(Number)
-  return ((fields[13] ?? 0) + (fields[14] ?? 0)) / 100
-}
 
 async function childRun(checkout: string): Promise<{ cpu: number; wall: number }> {
   const dir = await mkdtemp(path.join(tmpdir(), 'live-evals-child-run-cpu-'))

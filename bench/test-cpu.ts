@@ -8,10 +8,10 @@
 //   to Vitest, e.g. a folder or `--maxWorkers 1`; --durations writes each file's wall time, 2 s and more, for the
 //   sequencer that runs the longest files first on a fresh clone: src/vitest/slow-files-first.test-helpers.ts)
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
+import { childrenCpuSeconds } from './children-cpu.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 const CONFIG = path.join(import.meta.dirname, 'test-cpu', 'vitest.config.ts')
@@ -22,16 +22,6 @@ interface Line {
   self: number
   children: number
   wall: number
-}
-
-/** CPU seconds of this process's waited-for children (the whole Vitest run, workers included). */
-function childrenCpuSeconds(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8')
-  const fields = stat
-    .slice(stat.lastIndexOf(')') + 2)
-    .split(' ')
-    .map(Number)
-  return ((fields[13] ?? 0) + (fields[14] ?? 0)) / 100
 }
 
 function option(args: string[], name: string): string | undefined {
