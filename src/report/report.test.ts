@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { captureIO } from '../cli/capture-io.ts'
 import { run as reportCommand } from '../cli/report.ts'
 import { DEFAULT_PRICES } from '../config/prices.ts'
-import { ResultsDocumentSchema } from '../reporting/result-schema.ts'
+import { type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
 import { buildResultsDocument, withRunExtensions } from '../reporting/results-document.ts'
 import { withAssistant } from '../reporting/row-assistant.ts'
 import { anchorOf, escapeHtml, html, jsonText } from './html.ts'
@@ -102,24 +102,27 @@ describe('the run report page', () => {
   })
 })
 
+/** A sample run under `prefix` whose results.json has its run block and rows rewritten by `change`. */
+async function rewrittenSampleRun(
+  prefix: string,
+  change: (document: ResultsDocument) => { run: ResultsDocument['run']; rows: ResultsDocument['results'] },
+): Promise<string> {
+  const dir = await mkdtemp(join(folder, prefix))
+  await writeSampleRun(dir)
+  const file = join(dir, 'results.json')
+  const { run, rows } = change(ResultsDocumentSchema.parse(JSON.parse(await readFile(file, 'utf8'))))
+  const ids = rows.map((row) => row.scenario_id)
+  await writeFile(file, JSON.stringify(buildResultsDocument(run, rows, ids)))
+  return dir
+}
+
 describe('the assistants under test', () => {
   test('the run names every assistant of its rows, and each scenario its own; an unnamed row shows none', async () => {
-    const twoDir = await mkdtemp(join(folder, 'crawl_offline_two_'))
-    await writeSampleRun(twoDir)
-    const file = join(twoDir, 'results.json')
-    const document = ResultsDocumentSchema.parse(JSON.parse(await readFile(file, 'utf8')))
     const named = ['maple-pharmacy', 'juniper-table', null]
-    const rows = document.results.map((row, index) => withAssistant(row, named[index] ?? null))
-    await writeFile(
-      file,
-      JSON.stringify(
-        buildResultsDocument(
-          document.run,
-          rows,
-          rows.map((row) => row.scenario_id),
-        ),
-      ),
-    )
+    const twoDir = await rewrittenSampleRun('crawl_offline_two_', (document) => ({
+      run: document.run,
+      rows: document.results.map((row, index) => withAssistant(row, named[index] ?? null)),
+    }))
 
     const model = runReportModel(await loadRun(twoDir))
     expect(model.run.assistants).toEqual(['maple-pharmacy', 'juniper-table'])
@@ -143,15 +146,11 @@ describe('the assistants under test', () => {
 
 describe('where the scenarios came from', () => {
   test('a run of several spec files names every dataset, not only the first (run.dataset)', async () => {
-    const dir = await mkdtemp(join(folder, 'run_offline_datasets_'))
-    await writeSampleRun(dir)
-    const file = join(dir, 'results.json')
-    const document = ResultsDocumentSchema.parse(JSON.parse(await readFile(file, 'utf8')))
     const datasets = ['scenarios/run/faults.json', 'scenarios/run/restaurant.json']
-    const run = withRunExtensions({ ...document.run, dataset: 'scenarios/run/faults.json' }, { datasets })
-    const rows = document.results
-    const ids = rows.map((row) => row.scenario_id)
-    await writeFile(file, JSON.stringify(buildResultsDocument(run, rows, ids)))
+    const dir = await rewrittenSampleRun('run_offline_datasets_', (document) => ({
+      run: withRunExtensions({ ...document.run, dataset: 'scenarios/run/faults.json' }, { datasets }),
+      rows: document.results,
+    }))
     const page = await readFile(await writeRunReport(dir), 'utf8')
     expect(page).toContain('dataset scenarios/run/faults.json, scenarios/run/restaurant.json</p>')
   })
