@@ -79,12 +79,6 @@ function assertFreshFile(stats: { isFile(): boolean; nlink: number; mode: number
   return (stats.mode & 0o7777) !== PRIVATE_FILE_MODE
 }
 
-/**
- * Unflushed files up to this size are written without the thread pool (see writeFileAtomically): copying 64 KiB
- * into the page cache takes microseconds, less than the five hops to a pool thread and back it replaces.
- */
-const SMALL_UNFLUSHED_BYTES = 64 * 1024
-
 export async function writeFileAtomically(
   destination: string,
   data: string | Uint8Array,
@@ -92,20 +86,6 @@ export async function writeFileAtomically(
 ): Promise<void> {
   const bytes = bytesOf(data)
   const temporary = temporaryPathFor(destination)
-  if (options.flush === false && options.afterChunk === undefined && bytes.length <= SMALL_UNFLUSHED_BYTES) {
-    // A small unflushed file (most of a scenario's own artifacts): the same steps, synchronously; only the
-    // check before the rename may still wait.
-    try {
-      writeTemporarySync(temporary, bytes, false)
-      await options.beforeRename?.()
-      renameSync(temporary, destination)
-    } catch (error) {
-      await unlink(temporary).catch(() => undefined)
-      throw error
-    }
-    if (options.durableName) syncFolder(dirname(destination))
-    return
-  }
   let handle: FileHandle | null = await open(temporary, TEMPORARY_FLAGS, PRIVATE_FILE_MODE)
   try {
     if (assertFreshFile(await handle.stat())) await handle.chmod(PRIVATE_FILE_MODE)
@@ -135,30 +115,24 @@ export function writeFileAtomicallySync(
 ): void {
   const bytes = bytesOf(data)
   const temporary = temporaryPathFor(destination)
+  let descriptor: number | null = openSync(temporary, TEMPORARY_FLAGS, PRIVATE_FILE_MODE)
   try {
-    writeTemporarySync(temporary, bytes, true)
+    if (assertFreshFile(fstatSync(descriptor))) fchmodSync(descriptor, PRIVATE_FILE_MODE)
+    for (let offset = 0; offset < bytes.length; )
+      offset += writeSync(descriptor, bytes, offset, bytes.length - offset)
+    fsyncSync(descriptor)
+    closeSync(descriptor)
+    descriptor = null
     options.beforeRename?.()
     renameSync(temporary, destination)
   } catch (error) {
+    if (descriptor !== null) closeSync(descriptor)
     try {
       unlinkSync(temporary)
     } catch {}
     throw error
   }
   if (options.durableName) syncFolder(dirname(destination))
-}
-
-/** Creates the fresh private temporary file with `bytes` (flushed to disk when `flush`) and closes it. */
-function writeTemporarySync(temporary: string, bytes: Uint8Array, flush: boolean): void {
-  const descriptor = openSync(temporary, TEMPORARY_FLAGS, PRIVATE_FILE_MODE)
-  try {
-    if (assertFreshFile(fstatSync(descriptor))) fchmodSync(descriptor, PRIVATE_FILE_MODE)
-    for (let offset = 0; offset < bytes.length; )
-      offset += writeSync(descriptor, bytes, offset, bytes.length - offset)
-    if (flush) fsyncSync(descriptor)
-  } finally {
-    closeSync(descriptor)
-  }
 }
 
 /** Flushes a folder's entries (a rename, a new file) to disk. */

@@ -43,29 +43,6 @@ describe('atomic artifact writes', () => {
     expect(readdirSync(runDir).sort()).toEqual(['flushed.bin', 'unflushed.bin'])
   })
 
-  it('writes a small unflushed file (the synchronous path) whole, 0600, as a new inode, never flushed', async () => {
-    const small = Buffer.alloc(64 * 1024, 0x73)
-    const destination = join(runDir, 'small.json')
-    writeFileSync(destination, OLD)
-    const before = statSync(destination).ino
-    await writeFileAtomically(destination, small, { flush: false })
-    expect(readFileSync(destination).equals(small)).toBe(true)
-    expect(statSync(destination).mode & 0o777).toBe(0o600)
-    expect(statSync(destination).ino).not.toBe(before)
-    // A refusal just before the rename leaves the old file and no temporary file, as on the streaming path.
-    await expect(
-      writeFileAtomically(destination, 'replacement', {
-        flush: false,
-        beforeRename: () => {
-          expect(readFileSync(destination).equals(small)).toBe(true)
-          throw new Error('refused by the test')
-        },
-      }),
-    ).rejects.toThrow('refused by the test')
-    expect(readFileSync(destination).equals(small)).toBe(true)
-    expect(readdirSync(runDir)).toEqual(['small.json'])
-  })
-
   it('leaves the old file whole and no temporary file when the writer stops mid-way', async () => {
     mkdirSync(join(runDir, 'transcripts'))
     writeFileSync(join(runDir, 'transcripts/s1.json'), OLD)

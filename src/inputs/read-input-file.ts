@@ -138,7 +138,7 @@ export async function readInputFile(file: string, maxBytes: number): Promise<Uin
     const chunks: Uint8Array[] = []
     let total = 0
     for (;;) {
-      // Sized by what the file reported (one byte more, to see the end in the same read), at least a small
+      // Sized by what the file reported (one byte more, so the read comes back short at the end), at least a small
       // step past it (a file that grew), at most a read step and the cap: a zeroed megabyte per step and another
       // to find the end were most of reading a scenario's WAV.
       const wanted = Math.max(size - total + 1, MIN_READ_STEP_BYTES)
@@ -148,6 +148,8 @@ export async function readInputFile(file: string, maxBytes: number): Promise<Uin
       total += bytesRead
       if (total > maxBytes) throw new InputFileError(file, { kind: 'too_large', bytes: total, maxBytes })
       chunks.push(chunk.subarray(0, bytesRead))
+      // A regular file reads short only at its end: no second read to see it.
+      if (bytesRead < chunk.length) break
     }
     // One read (the usual case) is returned as it is, without a copy.
     return chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, total)
@@ -174,6 +176,8 @@ export function readInputFileSync(file: string, maxBytes: number): Uint8Array {
       total += bytesRead
       if (total > maxBytes) throw new InputFileError(file, { kind: 'too_large', bytes: total, maxBytes })
       chunks.push(chunk.subarray(0, bytesRead))
+      // A regular file reads short only at its end: no second read to see it.
+      if (bytesRead < chunk.length) break
     }
     return Buffer.concat(chunks, total)
   } catch (error) {
