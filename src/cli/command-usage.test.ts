@@ -9,7 +9,7 @@ import { main } from './main.ts'
 /** Each verb with command lines it refuses and the reason it must give (naming the argument). */
 const REFUSALS: Record<string, readonly (readonly [readonly string[], string])[]> = {
   gate: [
-    [[], 'the command line: name at least one results.json (or --latest <results-dir>)'],
+    [[], '<results.json>: name at least one results.json (or --latest <results-dir>)'],
     [['a.json', '--min-pass-rate', '90'], '--min-pass-rate: needs a number from 0 to 1 (got 90)'],
     [['a.json', '--frobnicate'], '--frobnicate: is not an option of live-evals gate'],
   ],

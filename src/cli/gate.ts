@@ -189,7 +189,7 @@ export function parseGateArguments(argv: readonly string[]): GateCommand {
     }
   }
   if (command.files.length === 0 && command.latest.length === 0)
-    throw new GateInputError('the command line', 'name at least one results.json (or --latest <results-dir>)')
+    throw new GateInputError('<results.json>', 'name at least one results.json (or --latest <results-dir>)')
   if (command.options.noRegressions && command.baselines.length === 0) {
     throw new GateInputError('--no-regressions', 'needs a --baseline to compare with')
   }
@@ -298,7 +298,8 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     return GATE_EXIT_CODES[report.outcome]
   } catch (error) {
     if (error instanceof GateInputError) {
-      io.err(`live-evals gate: ${error.message}\n\n${USAGE}`)
+      // Reading a named file failed: its line says what to fix (the usage is for a wrong command line).
+      io.err(`live-evals gate: ${error.message}\n`)
       return GATE_EXIT_CODES.bad_input
     }
     const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
