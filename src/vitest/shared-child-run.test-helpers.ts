@@ -72,6 +72,8 @@ export interface SharedChildRun extends ChildRun {
 }
 
 const RECORD = 'run.json'
+/** The starter's pid, so a reader can tell a run still going from one whose starter died. */
+const OWNER = 'starter.pid'
 const inThisWorker = new Map<SharedRunName, Promise<SharedChildRun>>()
 
 /** The named run, started by the first caller of this test run and waited for by the others. */
@@ -92,26 +94,53 @@ async function sharedIn(name: SharedRunName, dir: string): Promise<SharedChildRu
   let mine = true
   try {
     mkdirSync(dir)
-  } catch {
-    mine = false // another test file runs it
+    writeFileSync(join(dir, OWNER), String(process.pid))
+  } catch (error) {
+    // Only an existing folder means another test file runs it; anything else is this file's own failure.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    mine = false
   }
   if (mine) return runInto(name, dir)
-  const deadline = Date.now() + SPAWN_TIMEOUT_MS
+  // Shorter than the readers' hook timeout (SPAWN_TIMEOUT_MS), so this message is the one a reader sees.
+  const deadline = Date.now() + SPAWN_TIMEOUT_MS - 10_000
   const record = join(dir, RECORD)
   for (;;) {
     if (existsSync(record)) return { ...(JSON.parse(readFileSync(record, 'utf8')) as ChildRun), dir }
+    const starter = starterOf(dir)
+    if (starter !== null && !isAlive(starter))
+      throw new Error(
+        `the shared child run ${name}: its starter (pid ${starter}) ended without a record in ${dir}`,
+      )
     if (Date.now() > deadline)
       throw new Error(`the shared child run ${name} did not finish in time in ${dir}`)
     await sleep(250)
   }
 }
 
+/** The pid of the process that started the run in `dir`, once it has written it. */
+function starterOf(dir: string): number | null {
+  try {
+    return Number(readFileSync(join(dir, OWNER), 'utf8')) || null
+  } catch {
+    return null // not written yet
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
 async function runInto(name: SharedRunName, dir: string): Promise<SharedChildRun> {
   const spec: SharedRunSpec = SHARED_RUNS[name]
   const envFile = join(dir, 'empty.env')
-  writeFileSync(envFile, '')
   let run: ChildRun
   try {
+    writeFileSync(envFile, '')
     run = await runVitest(spec.args(dir), {
       LIVE_EVALS_ENV_FILE: envFile,
       LIVE_EVALS_RESULTS_DIR: join(dir, 'results'),

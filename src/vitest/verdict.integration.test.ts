@@ -41,7 +41,6 @@ describe('one verdict: Vitest state equals the results.json row', () => {
       .map((check) => check.id)
 
   test('every test has a row, and passed in Vitest exactly when its row passed', () => {
-    expect(part.run.code).toBe(1)
     expect(part.files.get('verdict.spec.ts')?.status).toBe('failed')
     expect([...states.keys()].sort()).toEqual([...rows.keys()].sort())
     for (const [id, state] of states) {
