@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { describe, expect, test } from 'vitest'
 import { FaultTimers } from './timers.ts'
 
@@ -31,5 +32,22 @@ describe('FaultTimers', () => {
     await sleeping
     await real.wait(60_000)
     expect(real.virtual).toBe(false)
+  })
+
+  test('advanceAndRun: what a released wait held has run (promise jobs, then a tick) when it resolves', async () => {
+    const timers = new FaultTimers()
+    timers.useVirtualClock()
+    const published: string[] = []
+    // A held tool output: its result, then the controller's publication on a later tick.
+    void timers
+      .wait(2_000)
+      .then(() => nextTurn())
+      .then(() => published.push('output'))
+    expect(timers.advanceAndRun(1_980)).toBeUndefined()
+    const running = timers.advanceAndRun(2_000)
+    expect(published).toEqual([])
+    await running
+    expect(published).toEqual(['output'])
+    expect(timers.advanceTo(5_000)).toBe(0)
   })
 })

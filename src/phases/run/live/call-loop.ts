@@ -41,7 +41,8 @@ export interface CallLoop {
   /** What the last step found; shared with the evidence, which reads it rather than asking again. */
   work: StepWork
   assistantFirst: boolean
-  afterStep?: ((nowMs: number) => void) | undefined
+  /** After every step's record; a promise it returns is awaited before the next step's frame goes out. */
+  afterStep?: ((nowMs: number) => Promise<void> | undefined) | undefined
 }
 
 export interface StepWork {
@@ -84,7 +85,7 @@ async function step(loop: CallLoop): Promise<number> {
       loop.work.assistantBusy = true
     }
   }
-  loop.afterStep?.(nowMs)
+  await loop.afterStep?.(nowMs)
   return nowMs
 }
 

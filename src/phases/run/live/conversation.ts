@@ -168,9 +168,10 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
     work,
     assistantFirst: options.assistantFirstPrompt !== null,
     afterStep: (nowMs) => {
-      // Work a fault holds back is due on this clock.
-      faults?.timers.advanceTo(nowMs)
+      // Work a fault holds back is due on this clock; what it released runs before the next frame goes out.
+      const released = faults?.timers.advanceAndRun(nowMs)
       options.hooks?.afterStep?.(nowMs)
+      return released
     },
   }
 
