@@ -5,6 +5,7 @@
 import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { BACKEND_FAILURE_ANSWER } from '../assistants/client/delegation/client-delegation-controller.ts'
 import type { RunSettings } from '../config/index.ts'
 import { architectureFor } from '../phases/engine/architecture-choice.ts'
 import type { MultiTurnExecution, ScenarioEnv } from '../phases/engine/execution.ts'
@@ -175,18 +176,26 @@ describe.each(ARCHITECTURES)('every fault kind, injected, recorded and scored (%
     expect(row.status).toBe('passed')
   })
 
-  test('backend_error: Responses says it failed; client keeps saying it is working (untruthful progress)', () => {
-    const { row, faults, check } = outcome(architecture, 'run_fault_008_booking_delegation_error')
+  test('backend_error: both architectures tell the caller it failed, with no dead air and no false confirmation', () => {
+    const { row, faults, check, details } = outcome(architecture, 'run_fault_008_booking_delegation_error')
     expect(faults.injected[0]).toMatchObject({
       kind: 'backend_error',
       plane: 'backend',
       target: 'delegation',
     })
-    expect(check('progress_statement_when_slow')?.status).toBe(
-      architecture === 'responses' ? 'passed' : 'failed',
+    // Client: the delegation controller gives GPT-Live its failure answer (before, the voice model said twice that
+    // it was still working on a request that had failed, then fell silent).
+    const said = (details.transcript as { role: string; text: string }[])
+      .filter((line) => line.role === 'assistant')
+      .map((line) => line.text)
+    expect(said).toContainEqual(
+      architecture === 'responses' ? expect.stringMatching(/couldn't reach/) : BACKEND_FAILURE_ANSWER,
     )
-    // Client: after its two progress lines the voice model falls silent while the work stays pending.
-    expect(check('dead_air_while_pending')?.status).toBe(architecture === 'responses' ? 'passed' : 'failed')
+    expect(check('progress_statement_when_slow')?.status).toBe('passed')
+    // Client: the backend fails at once, so no work stays pending and there is no wait to fill.
+    expect(check('dead_air_while_pending')?.status).toBe(
+      architecture === 'responses' ? 'passed' : 'not_applicable',
+    )
     expect(check('no_false_confirmation')?.status).not.toBe('failed')
     expect(row.status).toBe('passed')
   })

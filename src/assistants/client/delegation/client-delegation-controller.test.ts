@@ -7,7 +7,7 @@ import type {
   ObservationEvent,
 } from '../backend/application-backend.ts'
 import { DELEGATED_TASK } from '../backend/application-backend.ts'
-import { ClientDelegationController } from './client-delegation-controller.ts'
+import { BACKEND_FAILURE_ANSWER, ClientDelegationController } from './client-delegation-controller.ts'
 
 /** A backend the test scripts: answers by function, records handoffs, can be held open. */
 class ScriptedBackend implements ApplicationBackend {
@@ -39,7 +39,12 @@ function gate() {
 
 function setup(
   backend: ApplicationBackend,
-  options: { liveAccepts?: boolean; deadlineMs?: number; initialItems?: unknown[] } = {},
+  options: {
+    liveAccepts?: boolean
+    deadlineMs?: number
+    initialItems?: unknown[]
+    failureAnswer?: string | null
+  } = {},
 ) {
   const sent: CommentaryAppendEvent[] = []
   const observed: ObservationEvent[] = []
@@ -52,6 +57,7 @@ function setup(
     emit: (event) => observed.push(event),
     ...(options.initialItems === undefined ? {} : { initialItems: options.initialItems }),
     ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
+    ...(options.failureAnswer === undefined ? {} : { failureAnswer: options.failureAnswer }),
   })
   return { controller, sent, observed }
 }
@@ -207,7 +213,9 @@ describe('ClientDelegationController', () => {
     const { controller, sent, observed } = setup(new ScriptedBackend(() => '   '))
     controller.observe(delegation('item_1'))
     await expect(controller.wait()).rejects.toThrow('Client delegation failed (BlankAnswerError)')
-    expect(sent).toHaveLength(0)
+    expect(sent).toEqual([
+      expect.objectContaining({ delegation_id: 'item_1', content: BACKEND_FAILURE_ANSWER }),
+    ])
     expect(observed.at(-1)).toEqual({
       type: 'error',
       error: { code: 'client_delegation_failed', message: 'Client delegation failed (BlankAnswerError)' },
@@ -233,23 +241,64 @@ describe('ClientDelegationController', () => {
     })
     controller.observe(delegation('item_1'))
     await expect(controller.wait()).rejects.toThrow('Client delegation failed (DelegationDeadlineError)')
-    expect(sent).toHaveLength(0)
+    expect(sent.map((event) => event.content)).toEqual([BACKEND_FAILURE_ANSWER])
     expect(controller.pending).toBe(0)
   })
 
+  it('tells GPT-Live a failed backend failed, so the caller is not left waiting; the failure is still retained', async () => {
+    const backend = new ScriptedBackend(() => {
+      throw new Error('503')
+    })
+    const { controller, sent, observed } = setup(backend)
+    controller.observe(delegation('item_1'))
+    await expect(controller.wait()).rejects.toThrow('Client delegation failed (Error)')
+    expect(sent).toEqual([
+      {
+        type: 'session.commentary.append',
+        event_id: 'commentary_1',
+        delegation_id: 'item_1',
+        content: BACKEND_FAILURE_ANSWER,
+      },
+    ])
+    expect(controller.isRunning('item_1')).toBe(false)
+    expect(controller.commentary()).toMatchObject([{ delegationId: 'item_1', status: 'sent' }])
+    expect(observed.at(-1)).toMatchObject({ type: 'error', error: { code: 'client_delegation_failed' } })
+  })
+
+  it("says the application's own failure answer, or nothing with failureAnswer null", async () => {
+    const failing = () =>
+      new ScriptedBackend(() => {
+        throw new Error('503')
+      })
+    const own = setup(failing(), { failureAnswer: 'The booking system is down; nothing was booked.' })
+    own.controller.observe(delegation('item_1'))
+    await expect(own.controller.wait()).rejects.toThrow()
+    expect(own.sent.map((event) => event.content)).toEqual([
+      'The booking system is down; nothing was booked.',
+    ])
+    const silent = setup(failing(), { failureAnswer: null })
+    silent.controller.observe(delegation('item_1'))
+    await expect(silent.controller.wait()).rejects.toThrow()
+    expect(silent.sent).toEqual([])
+  })
+
   it('retains "Client delegation was cancelled" when one delegation is cancelled', async () => {
-    const { controller, observed } = setup(new ScriptedBackend(() => new Promise<string>(() => {})))
+    const { controller, sent, observed } = setup(new ScriptedBackend(() => new Promise<string>(() => {})))
     controller.observe(delegation('item_1'))
     expect(controller.cancel('item_1')).toBe(true)
     expect(controller.cancel('unknown')).toBe(false)
     await expect(controller.wait()).rejects.toThrow(/^Client delegation was cancelled$/)
+    // Called off on purpose: no failure answer.
+    expect(sent).toEqual([])
     expect(observed.at(-1)).toMatchObject({ type: 'error', error: { code: 'client_delegation_cancelled' } })
   })
 
   it('fails when the Live session no longer accepts commentary', async () => {
-    const { controller } = setup(new ScriptedBackend(() => 'Done.'), { liveAccepts: false })
+    const { controller, sent } = setup(new ScriptedBackend(() => 'Done.'), { liveAccepts: false })
     controller.observe(delegation('item_1'))
     await expect(controller.wait()).rejects.toThrow('Client delegation failed (LiveUnavailableError)')
+    // The answer it tried, and no failure answer after it: the session takes nothing any more.
+    expect(sent.map((event) => event.content)).toEqual(['Done.'])
   })
 
   it('tracks acceptance by session.commentary.appended client_event_id, and a refusal by error', async () => {

@@ -58,7 +58,21 @@ export interface ClientDelegationControllerOptions {
   initialItems?: readonly unknown[]
   /** A deadline per delegation in ms; in process the default is none (null). */
   deadlineMs?: number | null
+  /**
+   * What GPT-Live is given to say when the backend fails on a delegation (throws, answers blank, misses its
+   * deadline); null says nothing. Default: BACKEND_FAILURE_ANSWER.
+   */
+  failureAnswer?: string | null
 }
+
+/**
+ * Said for a delegation whose backend failed. Without any answer GPT-Live has only its own acknowledgement ("One
+ * moment") and keeps the caller waiting for a result that will never come, until the call is given up. It names
+ * no cause (the failure's class stays in the observation) and claims nothing about what the backend did before it
+ * failed.
+ */
+export const BACKEND_FAILURE_ANSWER =
+  "I'm sorry, I couldn't complete that request: our system isn't responding right now. Please try again later."
 
 /** One commentary chunk sent to Live and what Live made of it. */
 export interface CommentaryRecord {
@@ -85,6 +99,7 @@ export class ClientDelegationController {
   readonly #sendToLive: (event: CommentaryAppendEvent) => boolean
   readonly #emit: EmitObservation
   readonly #deadlineMs: number | null
+  readonly #failureAnswer: string | null
   readonly #lifecycle = new DelegationLifecycle('client delegation')
   readonly #seen = new Set<string>()
   readonly #running = new Map<string, AbortController>()
@@ -102,6 +117,7 @@ export class ClientDelegationController {
       )
     }
     this.#deadlineMs = deadline
+    this.#failureAnswer = options.failureAnswer === undefined ? BACKEND_FAILURE_ANSWER : options.failureAnswer
     this.memory.seedHistory(options.initialItems ?? [])
   }
 
@@ -229,6 +245,9 @@ export class ClientDelegationController {
       const failure = cancelled
         ? error
         : new ClientDelegationError(`Client delegation failed (${className(error)})`, id, { cause: error })
+      // Said before the failure is published: a remote service's connector stops relaying at the failure. A
+      // cancelled delegation was called off on purpose; a session that takes no commentary cannot hear it.
+      if (!cancelled && !(error instanceof LiveUnavailableError)) this.#tellFailure(id)
       this.#fail(failure, cancelled ? 'client_delegation_cancelled' : 'client_delegation_failed')
     } finally {
       clearTimeout(deadline)
@@ -236,8 +255,8 @@ export class ClientDelegationController {
     }
   }
 
-  #sendCommentary(delegationId: string, content: string, signal: AbortSignal): void {
-    signal.throwIfAborted()
+  #sendCommentary(delegationId: string, content: string, signal?: AbortSignal): void {
+    signal?.throwIfAborted()
     const eventId = `${COMMENTARY_EVENT_ID_PREFIX}${++this.#commentarySent}`
     const event: CommentaryAppendEvent = {
       type: 'session.commentary.append',
@@ -255,6 +274,18 @@ export class ClientDelegationController {
     })
     if (!this.#sendToLive(event)) {
       throw new LiveUnavailableError('the Live session no longer accepts commentary')
+    }
+  }
+
+  /** Gives GPT-Live the failure answer for this delegation (best effort: the failure is already retained). */
+  #tellFailure(delegationId: string): void {
+    if (this.#failureAnswer === null) return
+    try {
+      for (const content of splitUtf8Chunks(this.#failureAnswer)) {
+        this.#sendCommentary(delegationId, content)
+      }
+    } catch {
+      // The session closed meanwhile: nobody is left to hear it.
     }
   }
 

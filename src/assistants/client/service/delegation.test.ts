@@ -3,6 +3,7 @@
 // that order; failures reduced to one fixed error that carries no secret; memory handed over incrementally.
 import { describe, expect, it, vi } from 'vitest'
 import { callToolObserved } from '../backend/tool-callback.ts'
+import { BACKEND_FAILURE_ANSWER } from '../delegation/client-delegation-controller.ts'
 import { offlineRestaurantApplication } from './application.ts'
 import type { ServiceMessage } from './protocol/index.ts'
 import {
@@ -200,7 +201,7 @@ describe('commentary', () => {
     await peer.configure()
     peer.delegate('deleg_1')
     const frames = await framesUntilDone(peer)
-    expect(frames.map(kind)).toEqual(['client_delegation.handoff', 'error'])
+    expect(frames.map(kind)).toEqual(['client_delegation.handoff', 'live.send', 'error'])
   })
 })
 
@@ -217,6 +218,11 @@ describe('failures are sanitized', () => {
     await peer.configure()
     peer.delegate('deleg_1')
     const frames = await framesUntilDone(peer)
+    // GPT-Live is given the failure answer before the failure is reported (a connector stops relaying there).
+    expect(frames.map(kind)).toEqual(['client_delegation.handoff', 'live.send', 'error'])
+    expect(frames[1]).toMatchObject({
+      event: { type: 'session.commentary.append', delegation_id: 'deleg_1', content: BACKEND_FAILURE_ANSWER },
+    })
     expect(frames.at(-1)).toEqual({
       type: 'assistant.event',
       event: { type: 'error', error: { code: 'client_assistant_error', message: 'Backend work failed' } },
