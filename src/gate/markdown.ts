@@ -37,10 +37,11 @@ function runTurnLines(turns: RunTurnLatency): string[] {
       ['RUN calls, without tool work (mean per call)', turns.non_tool_turns],
       ['RUN calls, tool turns (mean per call)', turns.tool_turns],
     ] as const
-  ).map(
-    ([label, { call_means: d, requests }]) =>
-      `| ${label}, ${requests} requests | ${d.n} | ${formatMs(d.p50)} | ${formatMs(d.p90)} | ${formatMs(d.p95)} |`,
-  )
+  ).map(([label, { call_means: d, requests, calls_without_answer: unanswered }]) => {
+    // As in the report: a call that answered none of its requests of a kind gives no sample, and says so.
+    const none = unanswered === 0 ? '' : `; ${unanswered} call(s) answered none, no sample`
+    return `| ${label}, ${requests} requests${none} | ${d.n} | ${formatMs(d.p50)} | ${formatMs(d.p90)} | ${formatMs(d.p95)} |`
+  })
 }
 
 export interface MarkdownLinks {

@@ -99,7 +99,7 @@ describe('RUN latency by turn kind', () => {
       '| RUN calls, without tool work (mean per call), 8 requests | 4 | 400 ms | 900 ms | 900 ms |',
     )
     expect(markdown).toContain(
-      '| RUN calls, tool turns (mean per call), 4 requests | 2 | 1200 ms | 2600 ms | 2600 ms |',
+      '| RUN calls, tool turns (mean per call), 4 requests; 1 call(s) answered none, no sample | 2 | 1200 ms | 2600 ms | 2600 ms |',
     )
   })
 })
