@@ -27,6 +27,11 @@ export interface AssistantApplication {
    * included; default: the application's own); what this returns must hold none of the private part.
    */
   publicFacts(facts?: JsonObject): JsonObject
+  /**
+   * Client delegation: what GPT-Live is given to say when the application's backend fails on a delegation (it
+   * throws, answers blank or misses its deadline); null says nothing. Absent: the harness's BACKEND_FAILURE_ANSWER.
+   */
+  readonly backendFailureAnswer?: string | null
   /** A fresh executor over one scenario's initial state (deep-copied: it never shares state). */
   createExecutor(options: { initialState: JsonObject; facts?: JsonObject }): ToolExecutor
   /**

@@ -11,6 +11,7 @@ import {
   visibleRequest,
 } from './assistant-session.fixtures.ts'
 import { openAssistantUnderTest, registerOfflineAssistant } from './assistant-session.ts'
+import { restaurantApplication } from './client/application.ts'
 import { startScriptedLivePeer } from './responses/delegation/scripted-live-peer.ts'
 
 let server: OfflineLiveServer
@@ -149,6 +150,40 @@ describe('the assistant under test against the offline GPT-Live server', () => {
     // The strict server rejected nothing: in particular no response.* command was sent under client delegation.
     const errors = assistant.session.log.events.filter(({ event }) => event.type === 'error')
     expect(errors).toEqual([])
+  })
+
+  test("client delegation: a backend that fails still gives the voice model something to say (the application's own words)", async () => {
+    const visible = visibleRequest('Could you book a table under Alvarez on August 12 at 7 p.m. for four?')
+    const failing = () => ({
+      run: () => Promise.reject(new Error('503 Service Unavailable')),
+      close: () => Promise.resolve(),
+    })
+    const application = {
+      ...restaurantApplication(),
+      backendFailureAnswer: 'Our booking line is down; nothing was booked.',
+    }
+    const { assistant, speech } = await openOffline(server, visible, clientDelegation(failing, application))
+    assistant.sendAudio(speech)
+    const told = () => outputTranscript(assistant.session.log.events).includes('Our booking line is down')
+    expect(await pumpSilenceUntil(assistant, told)).toBe(true)
+    await assistant.waitForDelegatedWork().catch(() => undefined)
+    await assistant.close()
+    expect(assistant.tools.executions()).toEqual([])
+    const delegations = assistant.delegations()
+    if (delegations.architecture !== 'client') throw new Error('expected client delegation records')
+    expect(delegations.records.commentary).toEqual([
+      expect.objectContaining({
+        content: 'Our booking line is down; nothing was booked.',
+        status: 'accepted',
+      }),
+    ])
+    // The failure itself stays on the evaluator's side, by class only.
+    expect(delegations.records.events).toContainEqual(
+      expect.objectContaining({
+        type: 'error',
+        error: expect.objectContaining({ code: 'client_delegation_failed' }),
+      }),
+    )
   })
 
   test('a session that ends underneath the assistant ends its delegated work, so no wait hangs', async () => {

@@ -135,6 +135,17 @@ describe('defineAssistant', () => {
     ).toBe('Hello.')
   })
 
+  test('backendFailureAnswer: absent by default, your words or null (say nothing); blank is refused', () => {
+    expect(defineAssistant(base).backendFailureAnswer).toBeUndefined()
+    expect(
+      defineAssistant({ ...base, backendFailureAnswer: 'The list is offline.' }).backendFailureAnswer,
+    ).toBe('The list is offline.')
+    expect(defineAssistant({ ...base, backendFailureAnswer: null }).backendFailureAnswer).toBeNull()
+    expect(() => defineAssistant({ ...base, backendFailureAnswer: '  ' })).toThrow(
+      'defineAssistant: backendFailureAnswer must not be empty (null says nothing)',
+    )
+  })
+
   test('a broken definition is refused naming the field', () => {
     expect(() => defineAssistant({ ...base, instructions: ' ' })).toThrow(
       'defineAssistant: instructions must not be empty',

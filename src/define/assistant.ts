@@ -83,6 +83,12 @@ export interface AssistantDefinition {
   privateFacts?: readonly string[]
   /** Offline runs: the scripted behaviour. Without it, an offline run of this assistant says it cannot run. */
   offline?: { rules: readonly OfflineRule[]; fallback?: string }
+  /**
+   * Client delegation: what the assistant is given to say when your backend fails on a delegation (throws,
+   * answers blank, misses its deadline), so the caller is not left waiting; null says nothing. Default: "I'm sorry,
+   * I couldn't complete that request: our system isn't responding right now. Please try again later."
+   */
+  backendFailureAnswer?: string | null
 }
 
 const definitionSchema = z.object({
@@ -91,6 +97,12 @@ const definitionSchema = z.object({
   backendInstructions: z.string().trim().min(1, 'must not be empty'),
   // An agent that only talks has no tools: `tools: []`.
   tools: z.array(z.unknown()),
+  backendFailureAnswer: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty (null says nothing)')
+    .nullable()
+    .optional(),
 })
 
 function matches(rule: OfflineRule, text: string, earlier: readonly SpokenTurn[]): boolean {
@@ -229,6 +241,9 @@ export function defineAssistant(definition: AssistantDefinition): AssistantAppli
   const offline = definition.offline
   return {
     name: definition.name,
+    ...(definition.backendFailureAnswer === undefined
+      ? {}
+      : { backendFailureAnswer: definition.backendFailureAnswer }),
     voicePrompt: definition.instructions,
     backendPrompt: definition.backendInstructions,
     tools: definitions,

@@ -88,6 +88,9 @@ export function clientDelegation(
         sendToLive: (event) => context.session.send(event) !== null,
         emit: (event) => events.push(structuredClone(event)),
         initialItems: context.plan.input,
+        ...(application.backendFailureAnswer === undefined
+          ? {}
+          : { failureAnswer: application.backendFailureAnswer }),
       })
       const unsubscribe = context.session.subscribe(({ event }) => controller.observe(event))
       return {
