@@ -126,7 +126,9 @@ export class MediaClock {
       chunks.length = streams.length
       for (let frame = 0; frame < this.stepMs / this.#frameMs; frame++) {
         const waiting = this.#pacer.waitForNextSlot()
-        if (waiting !== null) await waiting
+        // A late frame still yields once: what an event set going on a later tick starts before it, as it does
+        // before every frame that waits for its slot (and in a replay, which yields before each frame).
+        await (waiting ?? nextTurn())
         this.#pacer.takeSlot()
         for (let index = 0; index < streams.length; index++) {
           chunks[index] = (streams[index] as ClockedStream).next(samples)
@@ -145,6 +147,10 @@ export class MediaClock {
   async #replayStep(streams: readonly ClockedStream[], replay: ReplaySync): Promise<void> {
     const samples = (SAMPLE_RATE_HZ * this.#frameMs) / 1000
     for (let frame = 0; frame < this.stepMs / this.#frameMs; frame++) {
+      // Real time, every frame waits for its slot, so what an event set going on a later tick (the tool runtime
+      // starts tools outside the receive loop) has started before the next frame; a replay that sent its frames
+      // back to back started such a tool frames later, and a fault's wait from it came due a step later.
+      await nextTurn()
       for (const stream of streams) {
         if (replay.roundTripNeeded(stream.label)) await roundTrip(stream.session, this.#roundTripTimeoutMs)
       }

@@ -119,8 +119,9 @@ export async function collectSingleTurn(
         if (error instanceof MediaClockSendError) throw ended(assistant, 'while streaming caller audio')
         throw error
       }
-      // Work a fault holds back (a slow tool, a stalled backend) is due on this clock offline.
-      faults?.timers.advanceTo(timeline.nowMs())
+      // Work a fault holds back (a slow tool, a stalled backend) is due on this clock; what it released runs
+      // before the next frame goes out.
+      await faults?.timers.advanceAndRun(timeline.nowMs())
       toolCompletionTimes.notice(assistant.tools.executionCount(), timeline.nowMs())
       await delegation.update(session)
       if (assistant.session.settled !== undefined) throw ended(assistant, 'while collecting the response')

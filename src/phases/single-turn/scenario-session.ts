@@ -93,8 +93,10 @@ export async function openScenarioSession(
   const uplink = faults === null ? null : new UplinkLoss(faults)
   const utterances = requestUtterances(callerAudio)
   const heard = uplink === null ? utterances : uplink.hear(utterances)
-  // A fault's waits follow the media clock when it is virtual (offline, and a replay, which plays no wall clock).
-  if (faults !== null && clock.mode === 'virtual') faults.timers.useVirtualClock()
+  // A fault's waits follow the media clock in every mode, as in RUN: live, that clock follows real time, and a wait
+  // that ended on the wall clock let the held output out between other frames than its replay (on the virtual
+  // clock) does, so the replay of every faulted recording diverged at that output.
+  if (faults !== null) faults.timers.useVirtualClock()
   let connection: { apiKey: string; baseURL?: string; allowInsecureLoopback?: boolean }
   if (settings.execution.mode === 'offline') {
     if (env.offlineServer === null) {
