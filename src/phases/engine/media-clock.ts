@@ -126,9 +126,7 @@ export class MediaClock {
       chunks.length = streams.length
       for (let frame = 0; frame < this.stepMs / this.#frameMs; frame++) {
         const waiting = this.#pacer.waitForNextSlot()
-        // A late frame still yields once: what an event set going on a later tick starts before it, as it does
-        // before every frame that waits for its slot (and in a replay, which yields before each frame).
-        await (waiting ?? nextTurn())
+        if (waiting !== null) await waiting
         this.#pacer.takeSlot()
         for (let index = 0; index < streams.length; index++) {
           chunks[index] = (streams[index] as ClockedStream).next(samples)
@@ -147,13 +145,15 @@ export class MediaClock {
   async #replayStep(streams: readonly ClockedStream[], replay: ReplaySync): Promise<void> {
     const samples = (SAMPLE_RATE_HZ * this.#frameMs) / 1000
     for (let frame = 0; frame < this.stepMs / this.#frameMs; frame++) {
-      // Real time, every frame waits for its slot, so what an event set going on a later tick (the tool runtime
-      // starts tools outside the receive loop) has started before the next frame; a replay that sent its frames
-      // back to back started such a tool frames later, and a fault's wait from it came due a step later.
-      await nextTurn()
+      let delivered = false
       for (const stream of streams) {
-        if (replay.roundTripNeeded(stream.label)) await roundTrip(stream.session, this.#roundTripTimeoutMs)
+        if (!replay.roundTripNeeded(stream.label)) continue
+        await roundTrip(stream.session, this.#roundTripTimeoutMs)
+        delivered = true
       }
+      // What the round trips delivered may set work going on a later tick (the tool runtime starts tools outside
+      // the receive loop); live, it started while the frame waited for its slot, so it starts before the frame here.
+      if (delivered) await nextTurn()
       await replay.synchronized()
       const chunks = streams.map((stream) => stream.next(samples))
       for (const [index, stream] of streams.entries()) send(stream, chunks[index] as Int16Array)
