@@ -1,9 +1,10 @@
 // A CRAWL scenario under a fault profile, recorded live against the dress-rehearsal server in real time, replays
 // from its cassette to the same row, in both architectures. A fault holds a tool's output back on the session's
-// media clock in every mode, the released work runs before the next frame, and every frame (a late one, a
-// replayed one) lets what an event set going start first: before, a wait that ended on the wall clock (or a tool a
-// replay started frames late) let the held output out between other frames than its replay did, and 10 of these
-// 12 rows (two copies each) diverged at that output ("was not sent before the next audio frame").
+// media clock in every mode, what it releases runs before the next frame, and a replayed frame whose round trips
+// delivered events lets what they start on a later tick (a tool) start before it, as live. Before, a wait that
+// ended on the wall clock (or a tool the replay started frames late) let the held output out between other frames
+// than its replay did: 10 of these 12 rows (two copies each) diverged there ("was not sent before the next audio
+// frame"), and crawl_011 under Responses delegation still did with the fault clock alone.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
