@@ -1,6 +1,7 @@
 // The recorder's HTTP side: an answered request is kept with where its answer came in the execution's order; one its
 // client gave up on (the call ended with it in flight, a timeout) is kept as aborted, so a replay of the same
-// request knows the recording never had its answer.
+// request knows the recording never had its answer; one whose connection failed (no abort) is kept as that, a failure
+// a client retries.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
@@ -16,6 +17,7 @@ afterEach(async () => {
 /** A loopback server that answers `/answered` and never answers anything else. */
 async function startServer(): Promise<string> {
   server = createServer((request, response) => {
+    if (request.url === '/v1/dropped') request.socket.destroy()
     if (request.url === '/v1/answered') {
       response.writeHead(200, { 'content-type': 'application/json' })
       response.end('{"ok":true}')
@@ -44,5 +46,23 @@ describe('recording HTTP exchanges', () => {
     expect(first?.aborted).toBeUndefined()
     expect(second).toMatchObject({ seq: 2, answered_seq: 3, status: 0, aborted: true, path: '/v1/never' })
     expect(second?.response).toEqual({ content_type: null })
+    expect(second?.connection_failed).toBeUndefined()
+  })
+
+  test('a request whose connection failed is kept as aborted by the connection, not given up', async () => {
+    const base = await startServer()
+    const recorder = new CassetteRecorder({ extraNames: [], secretValues: [] }, 1024 * 1024)
+    const signal = new AbortController().signal
+    await expect(
+      recorder.fetch(`${base}/v1/dropped`, { method: 'POST', body: '{"q":3}', signal }),
+    ).rejects.toThrow()
+    const [dropped] = recorder.finish().http
+    expect(dropped).toMatchObject({
+      seq: 0,
+      answered_seq: 1,
+      status: 0,
+      aborted: true,
+      connection_failed: true,
+    })
   })
 })

@@ -59,14 +59,21 @@ export class CassetteRecorder implements SessionTap {
       response = await fetch(input, init)
       bytes = new Uint8Array(await response.arrayBuffer())
     } catch (error) {
-      // Given up before an answer came (aborted, timed out, the connection lost): kept as such, so a replay of
-      // the same request knows the recording never had its answer.
+      // Ended before an answer came: kept as such, so a replay of the same request knows the recording never had its
+      // answer. Given up (the client's signal aborted: the call ended, its timeout passed; or the connection timed
+      // out) or a connection that failed (reset, closed by the other side, as happens on an overloaded machine): the
+      // harness retries the second and not the first, so replay has to end the request the same way, or the
+      // recording's retry never comes in the replay (or one comes that the recording never made).
+      const signal = init?.signal ?? (input instanceof Request ? input.signal : null)
+      const cause = error instanceof Error ? error.cause : undefined
+      const givenUp = signal?.aborted === true || /timed? ?out/i.test(`${String(error)} ${String(cause)}`)
       const exchange = { seq, answered_seq: this.#seq++, method, path, request, status: 0 }
       this.#http.push({
         ...exchange,
         response: { content_type: null },
         duration_ms: elapsedMs(),
         aborted: true,
+        ...(givenUp ? {} : { connection_failed: true as const }),
       })
       throw error
     }

@@ -2,7 +2,10 @@
 // fetch and the clock's barrier knows it was taken; a request the recording's client gave up on (aborted: the call
 // ended with it in flight, or its timeout passed) is never answered: a client that gives up too is let go, one that
 // does not is told where the recording gave up, with a status no client retries (408), as a timeout is not retried.
+// One whose connection failed in the recording fails the same way now, so the harness retries it as it did then.
+import OpenAI from 'openai'
 import { afterEach, describe, expect, test } from 'vitest'
+import { runModelCall } from '../models/call-runner.ts'
 import { testCassette } from './cassette-header.test-helpers.ts'
 import type { LoadedCassette } from './files.ts'
 import { type ReplayServer, startReplayServer } from './replay-server.ts'
@@ -94,5 +97,39 @@ describe('the replay server over HTTP', () => {
     expect(await response.json()).toMatchObject({ error: { type: 'replay_request_given_up' } })
     await server.scope().clock?.synchronized()
     expect(server.divergences.count).toBe(0)
+  })
+
+  test('one whose connection failed is failed the same way, and the harness retries it as the recording did', async () => {
+    // Recorded under load: the observer's first attempt lost its connection, the retry (same request) was answered.
+    const request = { model: 'gpt-test', input: 'drain?' }
+    const answer = { id: 'resp_1', object: 'response', output: [] }
+    const recorded = (seq: number, fields: Partial<HttpExchange>) =>
+      exchange(seq, '', { ...fields, request: { content_type: 'application/json', json: request } })
+    server = await startReplayServer(
+      cassetteWith([
+        recorded(1, { aborted: true, connection_failed: true, status: 0, response: { content_type: null } }),
+        recorded(20, { response: { content_type: 'application/json', json: answer } }),
+      ]),
+      { match: 'strict', redaction: REDACTION },
+    )
+    const client = new OpenAI({
+      apiKey: 'sk-test',
+      baseURL: 'https://api.openai.com/v1',
+      fetch: server.scope().fetch,
+    })
+    const call = await runModelCall(
+      {
+        client,
+        model: 'gpt-test',
+        source: 'completion_observer',
+        purpose: 'completion_observer/should_drain',
+        retry: { sleep: async () => {} },
+      },
+      (options) => client.responses.create(request, options),
+    )
+    expect(call).toMatchObject({ attempts: 2, value: { id: 'resp_1' } })
+    await server.scope().clock?.synchronized()
+    expect(server.divergences.count).toBe(0)
+    expect(server.divergences.first).toBeNull()
   })
 })

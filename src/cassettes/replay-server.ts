@@ -129,11 +129,13 @@ export async function startReplayServer(
     }
     const header = request.headers[REQUEST_ID_HEADER]
     const requestId = typeof header === 'string' ? header : null
-    const reply = (answer: HttpAnswer) => {
+    const reply = (answer: HttpAnswer | typeof CONNECTION_FAILED) => {
       // A client that gave up is not answered (and its answer is not waited for).
       if (response.destroyed || response.writableEnded) return
       clock.answerSent(requestId)
-      end(response, answer.status, answer.contentType, answer.body)
+      // The client's fetch fails as the recording's did; the scope's fetch marks the failure taken.
+      if (answer === CONNECTION_FAILED) response.destroy()
+      else end(response, answer.status, answer.contentType, answer.body)
     }
     if (stopped) return reply(STOPPED)
     const path = redactString(`${url.pathname.slice('/http'.length)}${url.search}`, options.redaction)
@@ -148,10 +150,12 @@ export async function startReplayServer(
     // Answered when the schedule reaches the recorded answer (at once, unless the recording went on meanwhile). One
     // the recording never got (its client gave up) gets no answer: a client that gives up too is let go, one that
     // still waits at that place is told there that the recording gave up (GIVEN_UP), as a request that timed out.
+    // One whose connection failed in the recording fails there the same way (the client retries it, as it did).
     const exchange = matched.exchange
     waitingAnswers.set(exchange, (answer) => {
       waitingAnswers.delete(exchange)
-      reply(exchange.aborted === true && answer !== STOPPED ? GIVEN_UP : answer)
+      if (exchange.aborted !== true || answer === STOPPED) reply(answer)
+      else reply(exchange.connection_failed === true ? CONNECTION_FAILED : GIVEN_UP)
     })
     schedule.heard(exchange.seq)
   }
@@ -303,6 +307,9 @@ const GIVEN_UP: HttpAnswer = {
     },
   }),
 }
+
+/** Where the recording's connection failed before an answer: the connection is dropped, no answer is sent. */
+const CONNECTION_FAILED = Symbol('connection failed')
 
 const STOPPED: HttpAnswer = {
   status: 500,

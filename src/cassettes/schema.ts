@@ -90,6 +90,13 @@ export const HttpExchangeSchema = z.strictObject({
    * unanswered and, if the client has not given up by that place, answers 408 there (no client retries it).
    */
   aborted: z.literal(true).optional(),
+  /**
+   * With `aborted`: the request did not end because its client gave up (its signal was never aborted, nothing timed
+   * out) but because the connection failed (reset, closed by the other side): a failure the harness retries, unlike
+   * a timeout. Replay fails the request the same way there (it drops the connection), so the harness retries it
+   * where the recording did instead of waiting for a retry that never comes.
+   */
+  connection_failed: z.literal(true).optional(),
   method: z.string(),
   /** Path and query, never the host. */
   path: z.string(),
