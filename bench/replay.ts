@@ -53,11 +53,10 @@ try {
   process.env.OPENAI_BASE_URL = server.baseURL
   try {
     const live = await settingsFor({
+      ...server.env,
       LIVE_EVALS_MODE: 'live',
       LIVE_EVALS_RECORD: '1',
       OPENAI_API_KEY: 'sk-bench-replay-recording',
-      OPENAI_LIVE_ENDPOINT: server.baseURL,
-      OPENAI_LIVE_ALLOW_INSECURE_LOOPBACK: 'true',
     })
     const limiter = createRateLimiter({ maxConcurrent: RECORDINGS_AT_ONCE })
     await Promise.all(

@@ -115,12 +115,11 @@ beforeAll(async () => {
   process.env.OPENAI_BASE_URL = server.baseURL
   try {
     const live = await settingsByDataset({
+      ...server.env,
       LIVE_EVALS_MODE: 'live',
       LIVE_EVALS_RECORD: '1',
       OPENAI_API_KEY: API_KEY,
       OPENAI_RESPONSES_API_KEY: RESPONSES_KEY,
-      OPENAI_LIVE_ENDPOINT: server.baseURL,
-      OPENAI_LIVE_ALLOW_INSECURE_LOOPBACK: 'true',
     })
     // The longest calls (RUN) first, the shorter ones filling the places they leave, started a little apart: a
     // burst of every session at once, each opening and (CRAWL) synthesising its request, can keep the rehearsal

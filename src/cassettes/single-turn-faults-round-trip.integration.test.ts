@@ -67,11 +67,10 @@ beforeAll(async () => {
   process.env.OPENAI_BASE_URL = server.baseURL
   try {
     const live = await settingsFor({
+      ...server.env,
       LIVE_EVALS_MODE: 'live',
       LIVE_EVALS_RECORD: '1',
       OPENAI_API_KEY: 'sk-test-CRAWLFAULTS-key',
-      OPENAI_LIVE_ENDPOINT: server.baseURL,
-      OPENAI_LIVE_ALLOW_INSECURE_LOOPBACK: 'true',
     })
     await Promise.all(
       cases.map(async (kase) => {
