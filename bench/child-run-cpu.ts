@@ -1,23 +1,18 @@
 // The fixed CPU cost of one live-evals Vitest run: the fixture project of the integration tests (two CRAWL
 // scenarios, offline), started the way they start it (node on vitest.mjs, with the compile cache the repository's
 // vitest.config.ts sets up), its CPU the whole run's (main process and workers: the waited-for children of this
-// process). With --before <checkout>, the same run of another checkout (e.g. `git worktree add /tmp/before
-// <commit>` with node_modules linked), alternating with this one, so both see the same machine.
-// Run: npx node bench/child-run-cpu.ts [--runs 5] [--before <checkout>]
+// process). With --before <checkout> (e.g. `git worktree add /tmp/before <commit>` with node_modules linked), the
+// same run of that checkout, alternating with this one through bench/before-after.ts, so both see the same
+// machine; the median of the rounds leaves out the first, cold run (it fills Vitest's and Node's caches).
+// Run: npx node bench/child-run-cpu.ts [--runs 5] | npx node bench/child-run-cpu.ts --before <checkout> [--rounds 5]
 import { spawnSync } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { availableParallelism, loadavg, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { parseArgs } from 'node:util'
+import { beforeRoot, benchRoot, compareBeforeAfter, printFigures } from './before-after.ts'
 import { childrenCpuSeconds } from './children-cpu.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
-const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '5' }, before: { type: 'string' } },
-})
-const runs = Number(values.runs)
-if (!Number.isInteger(runs) || runs < 1)
-  throw new Error(`--runs must be a whole number of runs, not ${values.runs}`)
 
 async function childRun(checkout: string): Promise<{ cpu: number; wall: number }> {
   const dir = await mkdtemp(path.join(tmpdir(), 'live-evals-child-run-cpu-'))
@@ -56,26 +51,17 @@ async function childRun(checkout: string): Promise<{ cpu: number; wall: number }
   return { cpu, wall }
 }
 
-const checkouts = values.before === undefined ? [ROOT] : [path.resolve(values.before), ROOT]
-console.log(
-  `child-run-cpu: ${runs} runs each of ${checkouts.join(' and ')}; ${availableParallelism()} cores, load ${loadavg()[0]?.toFixed(2)}`,
-)
-// One unmeasured run each first: a changed checkout's first run fills Vitest's transform cache and Node's compile cache.
-for (const checkout of checkouts) await childRun(checkout)
-const measured = new Map(checkouts.map((checkout) => [checkout, [] as { cpu: number; wall: number }[]]))
-for (let round = 0; round < runs; round++)
-  for (const checkout of checkouts) measured.get(checkout)?.push(await childRun(checkout))
-const median = (numbers: number[]) =>
-  [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)] ?? Number.NaN
-for (const [checkout, samples] of measured) {
-  const cpu = samples.map((sample) => sample.cpu)
-  console.log(
-    `${checkout}: CPU median ${median(cpu).toFixed(2)} s (${cpu.map((value) => value.toFixed(2)).join(' ')}), wall median ${median(samples.map((sample) => sample.wall)).toFixed(2)} s`,
-  )
-}
-if (checkouts.length === 2) {
-  const [before, after] = checkouts.map((checkout) =>
-    median((measured.get(checkout) ?? []).map((sample) => sample.cpu)),
-  )
-  console.log(`CPU per child run, this checkout / before: ${((after ?? 0) / (before ?? 1)).toFixed(2)}`)
+const before = beforeRoot()
+if (before !== null) {
+  await compareBeforeAfter(import.meta.filename, before, 5)
+} else {
+  const at = process.argv.indexOf('--runs')
+  const runs = at < 0 ? 1 : Number(process.argv[at + 1])
+  if (!Number.isInteger(runs) || runs < 1)
+    throw new Error(`--runs must be a whole number of runs, not ${process.argv[at + 1]}`)
+  for (let run = 0; run < runs; run++) {
+    const { cpu, wall } = await childRun(benchRoot)
+    console.log(`run ${run + 1}: CPU ${cpu.toFixed(2)} s, wall ${wall.toFixed(2)} s`)
+    if (run === runs - 1) printFigures({ 'CPU per child run (s)': cpu, 'wall per child run (s)': wall })
+  }
 }

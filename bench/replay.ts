@@ -18,6 +18,7 @@ import {
   bundledCases,
   bundledSettingsByDataset,
   executeCase,
+  rehearsalRecordingEnv,
 } from '../src/cassettes/bundled-executions.test-helpers.ts'
 import { readCassette } from '../src/cassettes/files.ts'
 import type { PhaseSettings } from '../src/config/index.ts'
@@ -52,12 +53,7 @@ try {
   const server = await startRehearsalServer({ datasets: phases.flatMap((phase) => BUNDLED_DATASETS[phase]) })
   process.env.OPENAI_BASE_URL = server.baseURL
   try {
-    const live = await settingsFor({
-      ...server.env,
-      LIVE_EVALS_MODE: 'live',
-      LIVE_EVALS_RECORD: '1',
-      OPENAI_API_KEY: 'sk-bench-replay-recording',
-    })
+    const live = await settingsFor(rehearsalRecordingEnv(server, 'sk-bench-replay-recording'))
     const limiter = createRateLimiter({ maxConcurrent: RECORDINGS_AT_ONCE })
     await Promise.all(
       cases.map((kase) =>

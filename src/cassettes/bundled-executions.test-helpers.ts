@@ -69,6 +69,17 @@ export async function bundledCases(phases: readonly BundledPhase[]): Promise<Bun
  */
 export const MAX_CALL_SECONDS = 50
 
+/**
+ * The environment of a live recording against the dress-rehearsal server: the server's own (endpoint, loopback
+ * opt-in), recording on, and `apiKey`, a sentinel the cassettes must not keep.
+ */
+export function rehearsalRecordingEnv(
+  server: { env: Readonly<Record<string, string>> },
+  apiKey: string,
+): Record<string, string> {
+  return { ...server.env, LIVE_EVALS_MODE: 'live', LIVE_EVALS_RECORD: '1', OPENAI_API_KEY: apiKey }
+}
+
 /** The config.toml lines of a bundled recording and its replay: the cassettes folder, bounded RUN calls. */
 export function bundledToml(phase: BundledPhase, cassettes: string): string[] {
   return [

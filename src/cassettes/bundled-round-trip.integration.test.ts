@@ -36,6 +36,7 @@ import {
   bundledSettingsByDataset,
   bundledToml,
   executeCase,
+  rehearsalRecordingEnv,
 } from './bundled-executions.test-helpers.ts'
 import { changedApplication } from './cassette.test-helpers.ts'
 import { replayedRow } from './comparable-row.test-helpers.ts'
@@ -115,10 +116,7 @@ beforeAll(async () => {
   process.env.OPENAI_BASE_URL = server.baseURL
   try {
     const live = await settingsByDataset({
-      ...server.env,
-      LIVE_EVALS_MODE: 'live',
-      LIVE_EVALS_RECORD: '1',
-      OPENAI_API_KEY: API_KEY,
+      ...rehearsalRecordingEnv(server, API_KEY),
       OPENAI_RESPONSES_API_KEY: RESPONSES_KEY,
     })
     // The longest calls (RUN) first, the shorter ones filling the places they leave, started a little apart: a

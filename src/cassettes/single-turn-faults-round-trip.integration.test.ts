@@ -20,6 +20,7 @@ import {
   bundledSettings,
   bundledToml,
   executeCase,
+  rehearsalRecordingEnv,
 } from './bundled-executions.test-helpers.ts'
 import { replayedRow } from './comparable-row.test-helpers.ts'
 
@@ -66,12 +67,7 @@ beforeAll(async () => {
   const server = await startRehearsalServer({ datasets: BUNDLED_DATASETS.crawl })
   process.env.OPENAI_BASE_URL = server.baseURL
   try {
-    const live = await settingsFor({
-      ...server.env,
-      LIVE_EVALS_MODE: 'live',
-      LIVE_EVALS_RECORD: '1',
-      OPENAI_API_KEY: 'sk-test-CRAWLFAULTS-key',
-    })
+    const live = await settingsFor(rehearsalRecordingEnv(server, 'sk-test-CRAWLFAULTS-key'))
     await Promise.all(
       cases.map(async (kase) => {
         recorded.set(kase.id, await executeCase(kase, live, join(dir, 'recorded', kase.architecture)))
