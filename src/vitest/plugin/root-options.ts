@@ -7,14 +7,14 @@ import { pathToFileURL } from 'node:url'
 import type { Reporter, TestProject, Vitest } from 'vitest/node'
 import { hasDesktop } from './display.ts'
 
+// Marks the instance this adds, whichever copy of the reporter module made it (each Vite-bundled config has its own).
+const ADDED_BY_LIVE_EVALS = Symbol.for('live-evals.canonical-reporter')
+
 /**
  * The canonical reporter, once per Vitest, as an instance imported by Node. Given as a path, Vitest would load
  * it with the root's module runner, which runs a checkout's sources (the reporter and the 400 modules behind it)
  * through Vite, compiled afresh on every start; an installed package's are Node's either way.
  */
-// Marks the instance this adds, whichever copy of the reporter module made it (each Vite-bundled config has its own).
-const ADDED_BY_LIVE_EVALS = Symbol.for('live-evals.canonical-reporter')
-
 export async function addCanonicalReporter(vitest: Vitest, canonicalReporter: string): Promise<void> {
   const { default: CanonicalReporter } = (await import(pathToFileURL(canonicalReporter).href)) as {
     default: new () => Reporter
