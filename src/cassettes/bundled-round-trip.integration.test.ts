@@ -50,9 +50,11 @@ const BUNDLED_ROWS = 174
  * Recordings in flight at once: the calls are real time (14 s CRAWL and WALK requests, 30-50 s RUN calls, some
  * 3,500 call-seconds in all). 64 at once ended with the longest, but in a full unit run on two busy cores the
  * worker's event loop (these calls and the rehearsal server share it) fell behind: lines reached the rehearsal
- * caller in pieces, it missed farewells, and 15 calls ran to their time limit. 32 keep it well inside real time.
+ * caller in pieces, it missed farewells, and 15 calls ran to their time limit. At 32 the recording alone kept one
+ * core busy, and a full unit run (four workers on two cores) gives a worker half of one: once, on a slower
+ * machine, a RUN call's last line went unanswered and the call ran to its limit. 16 need about half a core.
  */
-const RECORDINGS_AT_ONCE = 32
+const RECORDINGS_AT_ONCE = 16
 const RECORDING_SPACING_MS = 100
 /**
  * Fault scenarios whose profile live mode cannot carry out in the Responses architecture: their rule stalls or
@@ -78,8 +80,8 @@ const REHEARSAL_DIFFERS = new Set([
 ])
 /** Replays in flight at once (each is a few hundred ms of CPU): the worker stays responsive for the round trips. */
 const REPLAYS_AT_ONCE = 16
-/** Recording is real time: the longest call, on a machine busy with the other test files. */
-const SETUP_TIMEOUT_MS = 480_000
+/** Recording is real time (some 220 s at 16 at once), then the replays, on a machine busy with the other files. */
+const SETUP_TIMEOUT_MS = 720_000
 
 let dir = ''
 let cases: BundledCase[] = []

@@ -10,7 +10,7 @@
 // - while it is still being heard, by its start (recogniseStart), and as a part: sound whose content is the
 //   beginning of one synthesised clip, block by block (partOf), is that clip heard up to that position, so the rest
 //   of it heard after a relay's gap is still the same line, and sound that does not go on so is another one.
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
 import { captionsFor } from '../live-server/speech.ts'
 
@@ -270,13 +270,26 @@ function nonSilentExtent(samples: Int16Array): { start: number; end: number } | 
  */
 function fingerprintOf(samples: Int16Array): string {
   const content = contentOf(samples)
-  return createHash('sha256')
-    .update(new Uint8Array(content.buffer, content.byteOffset, content.byteLength))
-    .digest('hex')
+  return hash('sha256', new Uint8Array(content.buffer, content.byteOffset, content.byteLength), 'hex')
 }
 
-/** The samples that are not exactly zero (a relay's gap of digital silence inside speech is no content). */
-const contentOf = (samples: Int16Array): Int16Array => samples.filter((sample) => sample !== 0)
+/**
+ * The samples that are not exactly zero (a relay's gap of digital silence inside speech is no content); `samples`
+ * itself when none is (callers only read it). Two plain loops: `Int16Array.filter` calls its predicate per sample,
+ * and in the bundled round trip that was a ninth of the rehearsal's CPU (15 times this).
+ */
+function contentOf(samples: Int16Array): Int16Array {
+  let count = 0
+  for (let i = 0; i < samples.length; i++) if (samples[i] !== 0) count++
+  if (count === samples.length) return samples
+  const content = new Int16Array(count)
+  let at = 0
+  for (let i = 0; i < samples.length; i++) {
+    const sample = samples[i] as number
+    if (sample !== 0) content[at++] = sample
+  }
+  return content
+}
 
 /** Short digests of `content` in whole BLOCK_SAMPLES blocks. */
 function blockDigests(content: Int16Array): string[] {
@@ -284,10 +297,10 @@ function blockDigests(content: Int16Array): string[] {
   for (let at = 0; at + BLOCK_SAMPLES <= content.length; at += BLOCK_SAMPLES) {
     const block = content.subarray(at, at + BLOCK_SAMPLES)
     digests.push(
-      createHash('sha256')
-        .update(new Uint8Array(block.buffer, block.byteOffset, block.byteLength))
-        .digest('base64url')
-        .slice(0, 16),
+      hash('sha256', new Uint8Array(block.buffer, block.byteOffset, block.byteLength), 'base64url').slice(
+        0,
+        16,
+      ),
     )
   }
   return digests
