@@ -8,6 +8,7 @@
 // change per syllable (a different "vowel" each time), under a raised-cosine syllable envelope. Only integer
 // PRNG state and IEEE arithmetic are used, so the output is reproducible on any platform running V8.
 import { roundHalfUp, SAMPLE_RATE_HZ, samplesForMs } from './pcm.ts'
+import { readSyntheticSpeech, writeSyntheticSpeech } from './synthetic-voice-disk-cache.ts'
 
 export const SYNTHETIC_MS_PER_CHARACTER = 65
 export const SYNTHETIC_MIN_DURATION_MS = 300
@@ -33,7 +34,8 @@ export function syntheticSpeechDurationMs(text: string): number {
 /**
  * Most synthetic speech already synthesised, by sample rate and text: offline runs say the same lines again
  * and again (each scenario under both architectures, the RUN rehearsal and the call it times, the offline
- * server's fixed replies), and synthesis was a tenth of an offline CRAWL's CPU. Bounded by samples held.
+ * server's fixed replies), and synthesis was a tenth of an offline CRAWL's CPU. Bounded by samples held. Behind
+ * it, the files of earlier processes (synthetic-voice-disk-cache.ts).
  */
 let cacheMaxSamples = 8_000_000
 const cache = new Map<string, Int16Array>()
@@ -51,7 +53,8 @@ export function syntheticSpeech(text: string, options: SyntheticSpeechOptions = 
   const key = `${sampleRateHz}:${text}`
   let samples = cache.get(key)
   if (samples === undefined) {
-    samples = synthesise(text, sampleRateHz)
+    const sampleCount = samplesForMs(syntheticSpeechDurationMs(text), sampleRateHz)
+    samples = readSyntheticSpeech(text, sampleRateHz, sampleCount) ?? synthesiseAndKeep(text, sampleRateHz)
     remember(key, samples)
   } else {
     // Least recently used goes first: a hit moves to the end of the insertion order.
@@ -59,6 +62,13 @@ export function syntheticSpeech(text: string, options: SyntheticSpeechOptions = 
     cache.set(key, samples)
   }
   return samples.slice()
+}
+
+/** Synthesised, and kept on disk for the next process (synthetic-voice-disk-cache.ts). */
+function synthesiseAndKeep(text: string, sampleRateHz: number): Int16Array {
+  const samples = synthesise(text, sampleRateHz)
+  writeSyntheticSpeech(text, sampleRateHz, samples)
+  return samples
 }
 
 function remember(key: string, samples: Int16Array): void {
