@@ -1,5 +1,6 @@
 // The root options the plugin sets, read from a Vitest created in this process from the fixture project's
 // config (nothing runs): the resolved config is what `vitest`, `vitest --watch` and `vitest --shard` would use.
+import { writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, expect, test } from 'vitest'
 import { createVitest, type Vitest } from 'vitest/node'
@@ -7,6 +8,7 @@ import { FIXTURE_CONFIG, ROOT, scratch } from '../child-vitest.ts'
 import { CANONICAL_REPORTER, PACKAGE_MODULES } from '../project.ts'
 import { hasDesktop } from './display.ts'
 import { addCanonicalReporter } from './root-options.ts'
+import { REAL_TIME_SEMI_SPACE_FLAG } from './young-generation.ts'
 
 const saved = { ...process.env }
 const opened: Vitest[] = []
@@ -32,6 +34,7 @@ async function vitestWith(options: {
   watch: boolean
   reporters?: string[]
   shard?: string
+  config?: string
 }): Promise<Vitest> {
   const vitest = await createVitest({ root: ROOT, config: resolve(ROOT, FIXTURE_CONFIG), ...options })
   opened.push(vitest)
@@ -118,4 +121,29 @@ test('a setting that does not resolve is kept for the global setup to report, no
   const startup = vitest.projects[0]?.getProvidedContext().liveEvalsProject?.startup
   expect(startup?.ok).toBe(false)
   expect(String(startup?.ok === false ? startup.error : '')).toMatch(/LIVE_EVALS_CONCURRENCY/)
+})
+
+test("a real-time project's forked workers start with the young generation capped; a virtual-clock one's as Node starts", async () => {
+  const virtual = await vitestWith({ watch: false })
+  expect(virtual.projects[0]?.config.pool).toBe('forks')
+  expect(virtual.projects[0]?.config.execArgv).not.toContain(REAL_TIME_SEMI_SPACE_FLAG)
+
+  // The fixture project with its audio paced in real time (offline), as a live run paces it.
+  const fixture = resolve(ROOT, 'src/vitest/fixtures')
+  const toml = join(resultsDir, '..', 'real-time.toml')
+  await writeFile(
+    toml,
+    `[dataset]\npath = ${JSON.stringify(join(fixture, 'tiny-dataset.json'))}\n[execution]\nmode = "offline"\n[audio]\nreal_time = true\n`,
+  )
+  const config = join(resultsDir, '..', 'vitest.real-time.config.mts')
+  await writeFile(
+    config,
+    [
+      `import { liveEvalsProject } from ${JSON.stringify(resolve(ROOT, 'src/vitest/project.ts'))}`,
+      `export default { test: { projects: [liveEvalsProject({ phase: 'crawl', config: ${JSON.stringify(toml)}, include: ['src/vitest/fixtures/*.spec.ts'] })] } }`,
+      '',
+    ].join('\n'),
+  )
+  const realTime = await vitestWith({ watch: false, config })
+  expect(realTime.projects[0]?.config.execArgv).toContain(REAL_TIME_SEMI_SPACE_FLAG)
 })

@@ -16,7 +16,9 @@ import {
   openOnlyWithDesktop,
   rerunOnInputChange,
 } from './root-options.ts'
+import { runClockOf } from './run-line.ts'
 import { splitShardsByScenario } from './shard-sequencer.ts'
+import { limitYoungGeneration } from './young-generation.ts'
 
 export interface LiveEvalsPluginInput {
   options: Omit<LiveEvalsProjectOptions, 'startup' | 'resultsDir'>
@@ -68,4 +70,5 @@ function applyExecutionSettings(project: TestProject, settings: PhaseSettings, m
   project.config.maxConcurrency = concurrency
   project.config.sequence.concurrent = concurrency > 1
   project.config.testTimeout = module.testTimeoutMs(settings)
+  limitYoungGeneration(project.config, runClockOf(settings))
 }
