@@ -46,6 +46,7 @@ import { loadDataset } from '../src/scenarios/load.ts'
 import type { Scenario } from '../src/scenarios/scenario.ts'
 import { assistantVisibleInput } from '../src/scenarios/visible.ts'
 import { type HeardUtterance, startOfflineLiveServer } from '../src/testing/live-server/index.ts'
+import { REAL_TIME_SEMI_SPACE_FLAG } from '../src/vitest/plugin/young-generation.ts'
 import { cpuProfile, type Diagnostic, gcTrace } from './cpu-profile.ts'
 import { compare } from './run-realtime-diagnostics.ts'
 
@@ -276,6 +277,21 @@ async function main(): Promise<void> {
     args.push('--tick-ms', values['tick-ms'], ...(values.aligned ? ['--aligned'] : []))
     const after = fileURLToPath(new URL('..', import.meta.url))
     await compare({ before: values.compare, after, args, rounds: Number(values.rounds) })
+    return
+  }
+  // The client is the harness, whose real-time workers start with the young generation capped (the plugin's
+  // young-generation.ts): started without a size, this process runs itself again with the workers' flag, so the
+  // figures are the product's. `node --max-semi-space-size=0 bench/run-realtime.ts` measures V8's own sizing.
+  if (!process.execArgv.some((argument) => argument.startsWith('--max-semi-space-size'))) {
+    const flags = [...process.execArgv, REAL_TIME_SEMI_SPACE_FLAG]
+    const child = spawn(
+      process.execPath,
+      [...flags, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+      {
+        stdio: 'inherit',
+      },
+    )
+    process.exitCode = await new Promise<number>((done) => child.on('close', (code) => done(code ?? 1)))
     return
   }
   const count = Number(values.conversations)
