@@ -1,8 +1,9 @@
 // A setup file for bench/test-cpu.ts: after each test file's own hooks, appends one JSON line to the file named
 // by LIVE_EVALS_TEST_CPU_OUT with the test file, this worker's pid, its CPU since it started (user+system) and
 // the CPU of the child processes it waited for (child Vitest runs, packers, servers), read from /proc/self/stat,
-// and the wall time since the worker started. Vitest's forks pool runs each file in a fresh process (isolate),
-// so these are per-file figures; bench/test-cpu.ts subtracts earlier lines of the same pid if one is reused.
+// and the wall time since the worker started. The unit project runs file after file in one worker process
+// (isolate: false), so the figures are cumulative per pid; bench/test-cpu.ts subtracts the earlier lines of the
+// same pid to get each file's own.
 import { appendFileSync, readFileSync } from 'node:fs'
 import { afterAll, beforeAll, expect } from 'vitest'
 
