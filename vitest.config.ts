@@ -42,9 +42,10 @@ export default defineConfig({
           env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' },
           testTimeout: 20_000,
           // A worker runs file after file in one process (no fresh process per file), and the setup file gives
-          // each file fresh copies of our own modules: a quarter less CPU for the unit run (737 against 982 CPU s,
-          // bench/test-cpu.ts), since the packages every file imports load once per worker. A file that changes
-          // process-wide state (environment variables, signal handlers, timers) restores it, as it always had to.
+          // each file fresh copies of our own modules and puts back the signal listeners and environment variables
+          // it found: a quarter less CPU for the unit run (737 against 982 CPU s, bench/test-cpu.ts), since the
+          // packages every file imports load once per worker. Other process-wide changes (fake timers, a umask, the
+          // time zone) are undone by the file that makes them; Vitest restores spies and mocks after each file.
           isolate: false,
           setupFiles: ['src/testing/fresh-modules-setup.test-helpers.ts'],
           // The run's own temporary folder (TMPDIR), removed at the end; the package built, packed and installed
