@@ -13,6 +13,9 @@ import { afterAll, vi } from 'vitest'
 
 vi.resetModules()
 
+// SIGINT and SIGTERM: the ones our run folders listen to. SIGHUP: the other signal that ends a run from outside,
+// and the one the fresh-modules check leaves a listener on (a listener on SIGTERM left behind by a broken setup
+// would keep the child worker from ending when Vitest stops it).
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 const listenersBefore = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]))
 const environmentBefore = { ...process.env }
