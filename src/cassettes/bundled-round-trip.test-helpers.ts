@@ -45,15 +45,15 @@ const PHASES: readonly BundledPhase[] = ['crawl', 'walk', 'run']
 /** 22 CRAWL, 28 WALK and 37 RUN scenarios (26 restaurant and reference-style, 11 fault): the rows of an architecture. */
 const BUNDLED_ROWS_PER_ARCHITECTURE = 87
 /**
- * Recordings in flight at once: the calls are real time (14 s CRAWL and WALK requests, 30-50 s RUN calls, some
- * 3,500 call-seconds in all). 64 at once ended with the longest, but in a full unit run on two busy cores the
- * worker's event loop (these calls and the rehearsal server share it) fell behind: lines reached the rehearsal
- * caller in pieces, it missed farewells, and 15 calls ran to their time limit. At 32 the recording alone kept one
- * core busy, and a full unit run (four workers on two cores) gives a worker half of one: once, on a slower
- * machine, a RUN call's last line went unanswered and the call ran to its limit. 16 need about half a core, per
- * architecture: each architecture's file records in its own worker, with its own rehearsal server.
+ * Recordings in flight at once, per architecture: the calls are real time (14 s CRAWL and WALK requests, 30-50 s RUN
+ * calls, some 1,750 call-seconds per architecture). 64 at once in one worker ended with the longest, but in a full
+ * unit run on two busy cores the worker's event loop (these calls and the rehearsal server share it) fell behind:
+ * lines reached the rehearsal caller in pieces, it missed farewells, and 15 calls ran to their time limit. At 32 the
+ * recording alone kept one core busy; at 16 in one worker, a RUN call's last line went unanswered twice in full
+ * unit runs and the call ran to its limit. So each architecture's file records 8 at once in its own worker, with
+ * its own rehearsal server: 16 calls in all, as before, on two event loops, each needing about a quarter of a core.
  */
-const RECORDINGS_AT_ONCE = 16
+const RECORDINGS_AT_ONCE = 8
 const RECORDING_SPACING_MS = 100
 /**
  * Fault scenarios whose profile live mode cannot carry out in the Responses architecture: their rule stalls or
@@ -80,7 +80,7 @@ const REHEARSAL_DIFFERS = new Set([
 /** Replays in flight at once (each is a few hundred ms of CPU): the worker stays responsive for the round trips. */
 const REPLAYS_AT_ONCE = 16
 /**
- * Recording is real time (some 120 s at 16 at once for an architecture), then the replays, on a machine busy with
+ * Recording is real time (some 220 s at 8 at once for an architecture), then the replays, on a machine busy with
  * the other files.
  */
 const SETUP_TIMEOUT_MS = 720_000
