@@ -2,7 +2,7 @@
 // halves record in two workers at once: bundled-round-trip-responses.integration.test.ts and
 // bundled-round-trip-client.integration.test.ts). Each CRAWL, WALK and RUN scenario (RUN's restaurant set with its
 // policy scenarios, the reference-style set and the fault scenarios, each under its own fault profiles) is recorded
-// in live mode against the dress-rehearsal server, all at once, in real time (text-to-speech, the assistant's and
+// in live mode against the dress-rehearsal server, several at once, in real time (text-to-speech, the assistant's and
 // RUN's caller's GPT-Live sessions, the relay, the client backend, the completion observer and the judge, every one
 // through its openai client). Then every one is replayed from its cassette with the server closed and no key, on
 // the virtual clock: each replayed row equals its recording, status, checks and metrics, latencies and times
@@ -49,9 +49,10 @@ const BUNDLED_ROWS_PER_ARCHITECTURE = 87
  * calls, some 1,750 call-seconds per architecture). 64 at once in one worker ended with the longest, but in a full
  * unit run on two busy cores the worker's event loop (these calls and the rehearsal server share it) fell behind:
  * lines reached the rehearsal caller in pieces, it missed farewells, and 15 calls ran to their time limit. At 32 the
- * recording alone kept one core busy; at 16 in one worker, a RUN call's last line went unanswered twice in full
- * unit runs and the call ran to its limit. So each architecture's file records 8 at once in its own worker, with
- * its own rehearsal server: 16 calls in all, as before, on two event loops, each needing about a quarter of a core.
+ * recording alone kept one core busy; at 16 in one worker, a RUN call's last line once went unanswered in a full
+ * unit run and the call ran to its limit (and once more with 16 in each of two workers). So each architecture's
+ * file records 8 at once in its own worker, with its own rehearsal server: 16 calls in all, as before, on two event
+ * loops, each needing about a quarter of a core.
  */
 const RECORDINGS_AT_ONCE = 8
 const RECORDING_SPACING_MS = 100
