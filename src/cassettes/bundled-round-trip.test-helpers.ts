@@ -42,7 +42,7 @@ import { replayedRow } from './comparable-row.test-helpers.ts'
 const API_KEY = 'sk-test-BUNDLEDREPLAY-api-key-5d2c91'
 const RESPONSES_KEY = 'sk-test-BUNDLEDREPLAY-responses-key-8e7104'
 const PHASES: readonly BundledPhase[] = ['crawl', 'walk', 'run']
-/** 22 CRAWL, 28 WALK and 37 RUN scenarios (26 restaurant and reference-style, 11 fault): the rows of an architecture. */
+/** An architecture's rows: 22 CRAWL, 28 WALK and 37 RUN scenarios (26 restaurant and reference-style, 11 fault). */
 const BUNDLED_ROWS_PER_ARCHITECTURE = 87
 /**
  * Recordings in flight at once, per architecture: the calls are real time (14 s CRAWL and WALK requests, 30-50 s RUN
