@@ -6,7 +6,8 @@
 //        [vitest filters or files...]
 //   (runs `vitest run --project unit` with bench/test-cpu/record-cpu.setup.ts added; extra arguments are passed
 //   to Vitest, e.g. a folder or `--maxWorkers 1`; --durations writes each file's wall time, 2 s and more, for the
-//   sequencer that runs the longest files first on a fresh clone: src/vitest/slow-files-first.test-helpers.ts)
+//   sequencer that runs the longest files first on a fresh clone: src/vitest/slow-files-first.test-helpers.ts; the
+//   file's hand-set `pinned` entries are kept)
 import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
@@ -119,19 +120,31 @@ console.log(
   `whole run: ${totalCpu.toFixed(0)} CPU s (so ${(totalCpu - perFile).toFixed(0)} s in Vitest's main process: ` +
     `transforms, global setup, reporting), ${wallSeconds.toFixed(0)} s wall; exit ${code}; load after ${load()}`,
 )
+// Which limit the run is up against: near 100% busy cores, only less CPU makes it shorter; workers busy the whole
+// run with cores to spare, more workers (or fewer waits) would.
+console.log(
+  `cores busy ${((100 * totalCpu) / (wallSeconds * availableParallelism())).toFixed(0)}% of the run ` +
+    `(${availableParallelism()} cores); workers busy ${(sum((f) => f.wall) / wallSeconds).toFixed(1)} on average`,
+)
 if (jsonOut !== undefined) {
   await writeFile(jsonOut, JSON.stringify({ wallSeconds, totalCpu, files }, null, 2))
 }
 if (durationsOut !== undefined) {
+  // The hand-set entries (the file's `pinned`, with its reason) are kept as they are: a measurement would drop them.
+  const previous = await readFile(durationsOut, 'utf8')
+    .then((text) => JSON.parse(text) as { pinned?: Record<string, number>; pinned_comment?: string })
+    .catch(() => ({}) as { pinned?: Record<string, number>; pinned_comment?: string })
+  const pinned = previous.pinned ?? {}
   const seconds = Object.fromEntries(
     files
-      .filter((file) => file.wall >= 2)
+      .filter((file) => file.wall >= 2 && pinned[file.file] === undefined)
       .sort((a, b) => b.wall - a.wall)
       .map((file) => [file.file, Math.round(file.wall * 10) / 10]),
   )
   const comment =
     'Wall seconds per unit test file as last measured (bench/test-cpu.ts --durations); the sequencer ' +
     '(slow-files-first.test-helpers.ts) runs the longest first on a fresh clone. Only files of 2 s or more.'
-  await writeFile(durationsOut, `${JSON.stringify({ comment, seconds }, null, 2)}\n`)
+  const document = { comment, pinned_comment: previous.pinned_comment, pinned, seconds }
+  await writeFile(durationsOut, `${JSON.stringify(document, null, 2)}\n`)
 }
 process.exitCode = code ?? 1

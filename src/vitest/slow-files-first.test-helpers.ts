@@ -2,26 +2,37 @@
 // and files it never ran (a fresh clone, CI) largest first, which puts the short files that spawn processes (child
 // Vitest runs, the packed-package tests) or wait on real time last: one of them then runs alone while the other
 // workers idle. Files it has no time for are ordered here by the wall time recorded for them in
-// test-durations.json (written by `npx node bench/test-cpu.ts --durations src/vitest/test-durations.json`), and
+// test-durations.json (written by `npx node bench/test-cpu.ts --durations src/vitest/test-durations.json`, which
+// keeps the entries pinned there by hand), and
 // files that list does not know by what they do: those that spawn child Vitest runs first, then the package tests
 // (by then the global setup's background build is done), then the rest as Vitest orders them. A stale or missing
 // entry only changes the order, never what runs.
 import { readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
+import { z } from 'zod'
 
 const SPAWNS_VITEST = /child-vitest\.ts'|node_modules\/vitest\/vitest\.mjs/
 const USES_PACKAGE = /from '\.\/(consumer-project|shared-package)\.test-helpers\.ts'/
 /** What a file the durations list does not know is taken to last, by what it does (seconds). */
 const GUESSED_SECONDS = { spawnsVitest: 20, usesPackage: 10, other: 0 }
 
-/** Seconds of wall time per file (repository-relative path), as last measured. */
+/** test-durations.json: measured wall times, and the hand-set ones a measurement keeps (see its pinned_comment). */
+export const TestDurationsSchema = z.object({
+  pinned: z.record(z.string(), z.number().positive()).default({}),
+  seconds: z.record(z.string(), z.number().positive()).default({}),
+})
+
+/** Seconds of wall time per file (repository-relative path): as pinned, else as last measured. */
+export function durationsOf(document: z.input<typeof TestDurationsSchema>): Record<string, number> {
+  const { pinned, seconds } = TestDurationsSchema.parse(document)
+  return { ...seconds, ...pinned }
+}
+
+/** The repository's recorded durations; none when the file is missing or unreadable (only the order changes). */
 export function recordedDurations(): Record<string, number> {
   try {
-    const parsed = JSON.parse(readFileSync(join(import.meta.dirname, 'test-durations.json'), 'utf8')) as {
-      seconds?: Record<string, number>
-    }
-    return parsed.seconds ?? {}
+    return durationsOf(JSON.parse(readFileSync(join(import.meta.dirname, 'test-durations.json'), 'utf8')))
   } catch {
     return {}
   }

@@ -1,11 +1,11 @@
 // The repository's sequencer: on a fresh clone (no timings cached) the files run longest first by their recorded
 // wall time, and files without one by what they do (child Vitest runs, then the packed-package tests), instead of
 // Vitest's largest-file-first, which put the slow ones last.
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { expect, test } from 'vitest'
 import type { TestSpecification, Vitest } from 'vitest/node'
-import SlowFilesFirst, { recordedDurations } from './slow-files-first.test-helpers.ts'
+import SlowFilesFirst, { durationsOf, recordedDurations } from './slow-files-first.test-helpers.ts'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const project = { name: 'unit', config: { sequence: { groupOrder: 0 }, isolate: true } }
@@ -73,4 +73,38 @@ test('all timed: Vitest’s own order, longest first', async () => {
   const timed = Object.fromEntries(FILES.map((file, index) => [file, (index + 1) * 1000]))
   const sorted = await sequencer(timed).sort(FILES.map(spec))
   expect(sorted.map((s) => s.moduleId.slice(ROOT.length + 1))).toEqual([...FILES].reverse())
+})
+
+test('a pinned duration is taken over a measured one; a document without either section has none', () => {
+  const durations = durationsOf({
+    pinned: { 'src/vitest/journal.integration.test.ts': 2 },
+    seconds: { 'src/vitest/journal.integration.test.ts': 30, 'src/config/load.test.ts': 12 },
+  })
+  expect(durations).toEqual({ 'src/vitest/journal.integration.test.ts': 2, 'src/config/load.test.ts': 12 })
+  expect(durationsOf({})).toEqual({})
+  expect(() => durationsOf({ pinned: { 'src/config/load.test.ts': -1 } })).toThrow()
+})
+
+test("each pinned file still reads a shared child run, the pins' reason (a stale pin is caught here)", async () => {
+  const { pinned } = JSON.parse(
+    readFileSync(resolve(import.meta.dirname, 'test-durations.json'), 'utf8'),
+  ) as {
+    pinned: Record<string, number>
+  }
+  expect(Object.keys(pinned).length).toBeGreaterThan(0)
+  for (const [file, seconds] of Object.entries(pinned)) {
+    expect(recordedDurations()[file], file).toBe(seconds)
+    const source = readFileSync(resolve(ROOT, file), 'utf8')
+    expect(source, file).toMatch(/shared-child-run\.test-helpers\.ts'|fixture-projects\.test-helpers\.ts'/)
+  }
+  // Untimed, a pinned reader runs after a file measured longer; without its pin it would be taken for a 20 s
+  // integration file and run first.
+  const reader = Object.keys(pinned).find((file) => file.endsWith('.integration.test.ts')) as string
+  const measured = { 'src/config/load.test.ts': 12 }
+  const order = async (durations: Record<string, number>) =>
+    (await sequencer({}, durations).sort([spec(reader), spec('src/config/load.test.ts')])).map((s) =>
+      s.moduleId.slice(ROOT.length + 1),
+    )
+  expect(await order(durationsOf({ pinned, seconds: measured }))).toEqual(['src/config/load.test.ts', reader])
+  expect(await order(durationsOf({ seconds: measured }))).toEqual([reader, 'src/config/load.test.ts'])
 })
