@@ -24,12 +24,10 @@ enableCompileCache(process.env.NODE_COMPILE_CACHE)
 
 export default defineConfig({
   test: {
-    // Four workers more than cores. Many unit files wait more than they compute (child Vitest runs, real-time
+    // Two workers more than cores. Many unit files wait more than they compute (child Vitest runs, real-time
     // calls, packing): with a worker per core the unit files' CPU came to 42% of two cores over the run's wall
-    // time (452 of 2 x 534 s, bench/test-cpu.ts); the extra workers compute while others wait. With two more than
-    // cores, the four workers were busy from start to end while the cores were 88% busy (782 CPU s in 447 s); with
-    // four more, 94% (804 CPU s in 428 s).
-    maxWorkers: availableParallelism() + 4,
+    // time (452 of 2 x 534 s, bench/test-cpu.ts); the extra workers compute while others wait.
+    maxWorkers: availableParallelism() + 2,
     // Files Vitest never timed (a fresh clone) run longest first, by src/vitest/test-durations.json.
     sequence: { sequencer: SlowFilesFirst },
     projects: [

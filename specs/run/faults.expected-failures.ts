@@ -1,6 +1,6 @@
 // What the offline behaviour mishandles on purpose under the bundled fault scenarios' own profiles: declared once,
 // read by faults.spec.ts (each row's one verdict) and by the bundled cassette round trip, whose live rehearsal must
-// fail exactly where offline does (src/cassettes/bundled-round-trip.test-helpers.ts).
+// fail exactly where offline does (src/cassettes/bundled-round-trip.integration.test.ts).
 import type { ExpectedScenarioFailure } from '../../src/vitest/expected-failures.ts'
 
 export const FAULT_EXPECTED_FAILURES: readonly ExpectedScenarioFailure[] = [
