@@ -9,9 +9,11 @@
 //   sequencer that runs the longest files first on a fresh clone: src/vitest/slow-files-first.test-helpers.ts; the
 //   file's hand-set `pinned` entries are kept)
 import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
+import { readTestDurations, TestDurationsSchema } from '../src/vitest/test-durations.ts'
 import { childrenCpuSeconds } from './children-cpu.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
@@ -37,6 +39,12 @@ const args = process.argv.slice(2)
 const top = Number(option(args, '--top') ?? '40')
 const jsonOut = option(args, '--json')
 const durationsOut = option(args, '--durations')
+// The hand-set entries of the durations file (its `pinned`, with their reason) are kept as they are: a measurement
+// would drop them. Read before the run, so a broken file stops the bench now rather than after it.
+const durationsBefore =
+  durationsOut !== undefined && existsSync(durationsOut)
+    ? readTestDurations(durationsOut)
+    : TestDurationsSchema.parse({})
 const folder = await mkdtemp(path.join(tmpdir(), 'live-evals-test-cpu-'))
 const out = path.join(folder, 'cpu.jsonl')
 const load = () =>
@@ -130,11 +138,7 @@ if (jsonOut !== undefined) {
   await writeFile(jsonOut, JSON.stringify({ wallSeconds, totalCpu, files }, null, 2))
 }
 if (durationsOut !== undefined) {
-  // The hand-set entries (the file's `pinned`, with its reason) are kept as they are: a measurement would drop them.
-  const previous = await readFile(durationsOut, 'utf8')
-    .then((text) => JSON.parse(text) as { pinned?: Record<string, number>; pinned_comment?: string })
-    .catch(() => ({}) as { pinned?: Record<string, number>; pinned_comment?: string })
-  const pinned = previous.pinned ?? {}
+  const { pinned } = durationsBefore
   const seconds = Object.fromEntries(
     files
       .filter((file) => file.wall >= 2 && pinned[file.file] === undefined)
@@ -144,7 +148,7 @@ if (durationsOut !== undefined) {
   const comment =
     'Wall seconds per unit test file as last measured (bench/test-cpu.ts --durations); the sequencer ' +
     '(slow-files-first.test-helpers.ts) runs the longest first on a fresh clone. Only files of 2 s or more.'
-  const document = { comment, pinned_comment: previous.pinned_comment, pinned, seconds }
+  const document = { comment, pinned_comment: durationsBefore.pinned_comment, pinned, seconds }
   await writeFile(durationsOut, `${JSON.stringify(document, null, 2)}\n`)
 }
 process.exitCode = code ?? 1

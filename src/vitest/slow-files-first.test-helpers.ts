@@ -8,31 +8,19 @@
 // (by then the global setup's background build is done), then the rest as Vitest orders them. A stale or missing
 // entry only changes the order, never what runs.
 import { readFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { relative } from 'node:path'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
-import { z } from 'zod'
+import { durationsOf, readTestDurations } from './test-durations.ts'
 
 const SPAWNS_VITEST = /child-vitest\.ts'|node_modules\/vitest\/vitest\.mjs/
 const USES_PACKAGE = /from '\.\/(consumer-project|shared-package)\.test-helpers\.ts'/
 /** What a file the durations list does not know is taken to last, by what it does (seconds). */
 const GUESSED_SECONDS = { spawnsVitest: 20, usesPackage: 10, other: 0 }
 
-/** test-durations.json: measured wall times, and the hand-set ones a measurement keeps (see its pinned_comment). */
-export const TestDurationsSchema = z.object({
-  pinned: z.record(z.string(), z.number().positive()).default({}),
-  seconds: z.record(z.string(), z.number().positive()).default({}),
-})
-
-/** Seconds of wall time per file (repository-relative path): as pinned, else as last measured. */
-export function durationsOf(document: z.input<typeof TestDurationsSchema>): Record<string, number> {
-  const { pinned, seconds } = TestDurationsSchema.parse(document)
-  return { ...seconds, ...pinned }
-}
-
 /** The repository's recorded durations; none when the file is missing or unreadable (only the order changes). */
 export function recordedDurations(): Record<string, number> {
   try {
-    return durationsOf(JSON.parse(readFileSync(join(import.meta.dirname, 'test-durations.json'), 'utf8')))
+    return durationsOf(readTestDurations())
   } catch {
     return {}
   }

@@ -1,11 +1,13 @@
 // The repository's sequencer: on a fresh clone (no timings cached) the files run longest first by their recorded
 // wall time, and files without one by what they do (child Vitest runs, then the packed-package tests), instead of
 // Vitest's largest-file-first, which put the slow ones last.
-import { existsSync, readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { expect, test } from 'vitest'
 import type { TestSpecification, Vitest } from 'vitest/node'
-import SlowFilesFirst, { durationsOf, recordedDurations } from './slow-files-first.test-helpers.ts'
+import SlowFilesFirst, { recordedDurations } from './slow-files-first.test-helpers.ts'
+import { durationsOf, readTestDurations } from './test-durations.ts'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const project = { name: 'unit', config: { sequence: { groupOrder: 0 }, isolate: true } }
@@ -86,14 +88,11 @@ test('a pinned duration is taken over a measured one; a document without either 
 })
 
 test("each pinned file still reads a shared child run, the pins' reason (a stale pin is caught here)", async () => {
-  const { pinned } = JSON.parse(
-    readFileSync(resolve(import.meta.dirname, 'test-durations.json'), 'utf8'),
-  ) as {
-    pinned: Record<string, number>
-  }
+  const { pinned } = readTestDurations()
+  const recorded = recordedDurations()
   expect(Object.keys(pinned).length).toBeGreaterThan(0)
   for (const [file, seconds] of Object.entries(pinned)) {
-    expect(recordedDurations()[file], file).toBe(seconds)
+    expect(recorded[file], file).toBe(seconds)
     const source = readFileSync(resolve(ROOT, file), 'utf8')
     expect(source, file).toMatch(/shared-child-run\.test-helpers\.ts'|fixture-projects\.test-helpers\.ts'/)
   }
@@ -107,4 +106,15 @@ test("each pinned file still reads a shared child run, the pins' reason (a stale
     )
   expect(await order(durationsOf({ pinned, seconds: measured }))).toEqual(['src/config/load.test.ts', reader])
   expect(await order(durationsOf({ seconds: measured }))).toEqual([reader, 'src/config/load.test.ts'])
+})
+
+test('a broken durations file is refused, naming the file and the field (bench/test-cpu.ts stops before its run)', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'live-evals-durations-'))
+  const file = join(folder, 'test-durations.json')
+  writeFileSync(file, JSON.stringify({ pinned: { 'src/config/load.test.ts': -1 } }))
+  expect(() => readTestDurations(file)).toThrow(
+    new RegExp(`^${file} is not a test durations file: .*pinned`, 's'),
+  )
+  writeFileSync(file, '{"pinned": ')
+  expect(() => readTestDurations(file)).toThrow(`${file} is not a test durations file: `)
 })
