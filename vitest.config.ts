@@ -28,7 +28,7 @@ export default defineConfig({
     // calls, packing): with a worker per core the unit files' CPU came to 42% of two cores over the run's wall
     // time (452 of 2 x 534 s, bench/test-cpu.ts); the extra workers compute while others wait.
     maxWorkers: availableParallelism() + 2,
-    // Files Vitest never timed (a fresh clone) run longest first, by src/vitest/test-durations.json.
+    // Files Vitest never timed (a fresh clone) run longest first, by src/vitest/test-durations.test.json.
     sequence: { sequencer: SlowFilesFirst },
     projects: [
       {

@@ -2,7 +2,7 @@
 // child processes it waited for: child Vitest runs, the package build, servers) and wall time. CPU seconds
 // barely move with the machine's load, so they are the figure to compare on a shared machine; wall time says
 // which files wait (on the clock, on a child) rather than compute.
-// Run: npx node bench/test-cpu.ts [--top 40] [--json out.json] [--durations src/vitest/test-durations.json]
+// Run: npx node bench/test-cpu.ts [--top 40] [--json out.json] [--durations src/vitest/test-durations.test.json]
 //        [vitest filters or files...]
 //   (runs `vitest run --project unit` with bench/test-cpu/record-cpu.setup.ts added; extra arguments are passed
 //   to Vitest, e.g. a folder or `--maxWorkers 1`; --durations writes each file's wall time, 2 s and more, for the
@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
-import { readTestDurations, TestDurationsSchema } from '../src/vitest/test-durations.ts'
+import { readTestDurations, TestDurationsSchema } from '../src/vitest/test-durations.test-helpers.ts'
 import { childrenCpuSeconds } from './children-cpu.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..')

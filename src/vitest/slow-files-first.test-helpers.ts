@@ -2,15 +2,15 @@
 // and files it never ran (a fresh clone, CI) largest first, which puts the short files that spawn processes (child
 // Vitest runs, the packed-package tests) or wait on real time last: one of them then runs alone while the other
 // workers idle. Files it has no time for are ordered here by the wall time recorded for them in
-// test-durations.json (written by `npx node bench/test-cpu.ts --durations src/vitest/test-durations.json`, which
-// keeps the entries pinned there by hand), and
-// files that list does not know by what they do: those that spawn child Vitest runs first, then the package tests
+// test-durations.test.json (test-durations.test-helpers.ts; written by `npx node bench/test-cpu.ts --durations
+// src/vitest/test-durations.test.json`, which keeps the entries pinned there by hand), and files that list does
+// not know by what they do: those that spawn child Vitest runs first, then the package tests
 // (by then the global setup's background build is done), then the rest as Vitest orders them. A stale or missing
 // entry only changes the order, never what runs.
 import { readFileSync } from 'node:fs'
 import { relative } from 'node:path'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
-import { durationsOf, readTestDurations } from './test-durations.ts'
+import { durationsOf, readTestDurations } from './test-durations.test-helpers.ts'
 
 const SPAWNS_VITEST = /child-vitest\.ts'|node_modules\/vitest\/vitest\.mjs/
 const USES_PACKAGE = /from '\.\/(consumer-project|shared-package)\.test-helpers\.ts'/

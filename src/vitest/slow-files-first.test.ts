@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path'
 import { expect, test } from 'vitest'
 import type { TestSpecification, Vitest } from 'vitest/node'
 import SlowFilesFirst, { recordedDurations } from './slow-files-first.test-helpers.ts'
-import { durationsOf, readTestDurations } from './test-durations.ts'
+import { durationsOf, readTestDurations } from './test-durations.test-helpers.ts'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const project = { name: 'unit', config: { sequence: { groupOrder: 0 }, isolate: true } }
