@@ -20,7 +20,7 @@ import { consoleLabel } from '../src/vitest/plugin/console-label.ts'
 import { mergeShardedRuns, type ShardModule } from '../src/vitest/plugin/merged-results.ts'
 import { RESULTS_FILE } from '../src/vitest/plugin/run-directories.ts'
 import { RunStampSchema } from '../src/vitest/plugin/run-stamp.ts'
-import type { RunPlan } from '../src/vitest/run-plan.ts'
+import type { RunPlan } from '../src/vitest/run-plan-schema.ts'
 import '../src/vitest/plugin/trial-meta.ts'
 import { interruptedRunLine, RunJournals } from './run-journals.ts'
 import {

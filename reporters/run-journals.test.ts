@@ -17,7 +17,7 @@ import { passingRowInput } from '../src/reporting/reporting-fixtures.ts'
 import { buildResultRow } from '../src/reporting/result-item.ts'
 import { initialMeta } from '../src/vitest/meta.ts'
 import { plannedRunFixture } from '../src/vitest/planned-run.test-helpers.ts'
-import type { PlannedRun, RunPlan } from '../src/vitest/run-plan.ts'
+import type { PlannedRun, RunPlan } from '../src/vitest/run-plan-schema.ts'
 import { RunJournals } from './run-journals.ts'
 import type { FinishedScenarioTest } from './run-results.ts'
 

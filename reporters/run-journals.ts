@@ -19,7 +19,7 @@ import {
   settleInterruptedRunSync,
   watchRunForInterrupt,
 } from '../src/artifacts/rows-journal-signals.ts'
-import type { RunPlan } from '../src/vitest/run-plan.ts'
+import type { RunPlan } from '../src/vitest/run-plan-schema.ts'
 import { type FinishedScenarioTest, rowOfTest, runMetadataOf } from './run-results.ts'
 
 interface OpenRun extends InterruptibleRun {

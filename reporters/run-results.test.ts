@@ -5,7 +5,7 @@ import { ResultsDocumentSchema } from '../src/reporting/result-schema.ts'
 import { withAssistant } from '../src/reporting/row-assistant.ts'
 import { initialMeta } from '../src/vitest/meta.ts'
 import { plannedRunFixture } from '../src/vitest/planned-run.test-helpers.ts'
-import type { PlannedRun, RunPlan } from '../src/vitest/run-plan.ts'
+import type { PlannedRun, RunPlan } from '../src/vitest/run-plan-schema.ts'
 import {
   consoleSummaryLines,
   type FinishedScenarioTest,

@@ -10,7 +10,7 @@ import { withAssistant } from '../src/reporting/row-assistant.ts'
 import { withTrial } from '../src/reporting/row-key.ts'
 import type { LiveEvalsTaskMeta } from '../src/vitest/meta.ts'
 import { consoleLabel } from '../src/vitest/plugin/console-label.ts'
-import type { PlannedRun, RunPlan } from '../src/vitest/run-plan.ts'
+import type { PlannedRun, RunPlan } from '../src/vitest/run-plan-schema.ts'
 import { runExtensionLines } from './run-extension-lines.ts'
 
 /** What of a run's plan the results need: its phase and its scenarios' order (a RunStamp carries both). */

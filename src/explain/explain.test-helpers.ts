@@ -65,7 +65,7 @@ export async function recordRun(options: {
   trials?: number
 }): Promise<string> {
   const { settings, architecture } = options
-  const phase = phaseModule(settings.phase)
+  const phase = await phaseModule(settings.phase)
   const scenarios = (await loadDataset(options.dataset)).scenarios.filter(
     (scenario) => options.only === undefined || options.only.includes(scenario.id),
   )

@@ -5,7 +5,8 @@
 import type OpenAI from 'openai'
 import { ModelCallError, modelCallErrorFrom } from './errors.ts'
 import type { RateLimiter } from './rate-limiter.ts'
-import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from './retry.ts'
+import { withRetries } from './retry.ts'
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.ts'
 import type { EvaluatorUsageSource } from './usage.ts'
 
 export interface ModelCallSettings {

@@ -3,7 +3,7 @@
 // 429 every caller waits out the server's hint together instead of each hammering it on its own schedule.
 // The clock and the sleep are injectable so tests decide time.
 
-import { defaultSleep, type Sleep } from './retry.ts'
+import { defaultSleep, type Sleep } from './retry-policy.ts'
 
 export interface RateLimiterOptions {
   /** Requests in flight at once (default 4). */

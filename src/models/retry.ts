@@ -2,31 +2,8 @@
 // before an answer) are retried, with exponential backoff that honours the server's retry-after hint. The sleep is
 // injectable so tests run every retry path without waiting.
 
-import { setTimeout as sleepFor } from 'node:timers/promises'
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai'
-
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>
-
-export interface RetryPolicy {
-  /** Requests in total, the first included (1 = no retry). */
-  maxAttempts: number
-  /** Delay before the second attempt; doubled for each later one. */
-  baseDelayMs: number
-  /** Cap on any one delay, the server's hint included. */
-  maxDelayMs: number
-  sleep: Sleep
-}
-
-export const defaultSleep: Sleep = async (ms, signal) => {
-  await sleepFor(ms, undefined, signal === undefined ? undefined : { signal })
-}
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  maxAttempts: 3,
-  baseDelayMs: 500,
-  maxDelayMs: 8_000,
-  sleep: defaultSleep,
-}
+import type { RetryPolicy } from './retry-policy.ts'
 
 /** Worth another attempt: rate limits, server errors and connections that broke (not timeouts, not aborts). */
 export function isRetryable(error: unknown): boolean {

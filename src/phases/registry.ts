@@ -1,24 +1,22 @@
 // The phases live-evals can run, one registration each. The Vitest layer looks a phase up here and knows
-// nothing else about it.
+// nothing else about it. Each phase is imported when it is first asked for, so a worker loads only the phase it
+// runs (a CRAWL worker never loads RUN's caller, driver and grader); descriptions.ts is the main process's view.
 import type { Phase } from '../config/index.ts'
-import { crawlPhase } from './crawl/index.ts'
 import type { PhaseModule } from './engine/phase-module.ts'
-import { runPhase } from './run/index.ts'
-import { walkPhase } from './walk/index.ts'
 
-const PHASE_MODULES: Record<Phase, PhaseModule> = {
-  crawl: crawlPhase,
-  walk: walkPhase,
-  run: runPhase,
+const PHASE_MODULES: Record<Phase, () => Promise<PhaseModule>> = {
+  crawl: async () => (await import('./crawl/index.ts')).crawlPhase,
+  walk: async () => (await import('./walk/index.ts')).walkPhase,
+  run: async () => (await import('./run/index.ts')).runPhase,
 }
 
 /** The phase's module, or an error naming the phases that exist. */
-export function phaseModule(phase: Phase): PhaseModule {
-  const module = PHASE_MODULES[phase]
-  if (module === undefined) {
+export async function phaseModule(phase: Phase): Promise<PhaseModule> {
+  const load = PHASE_MODULES[phase]
+  if (load === undefined) {
     throw new Error(
       `live-evals has no Vitest suite for the ${phase} phase yet (available: ${Object.keys(PHASE_MODULES).join(', ')})`,
     )
   }
-  return module
+  return load()
 }

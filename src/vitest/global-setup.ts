@@ -14,9 +14,9 @@ import { pruneAttachmentCopies } from './plugin/attachment-retention.ts'
 import { releaseUnusedRunDirectories } from './plugin/run-directories.ts'
 import { runStartLine } from './plugin/run-line.ts'
 import { resolveStartup, type Startup } from './plugin/startup.ts'
-import { assertLiveEndpointsAnswer } from './preflight.ts'
 import { projectOptionsOf } from './provided.ts'
-import { planRun, type RunPlan } from './run-plan.ts'
+import { planRun } from './run-plan.ts'
+import type { RunPlan } from './run-plan-schema.ts'
 import { exitWithStartupFailure } from './startup-failure.ts'
 
 export default async function liveEvalsGlobalSetup(project: TestProject): Promise<() => Promise<void>> {
@@ -56,7 +56,11 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
   try {
     // Live only: one cheap request per endpoint the run needs, so a wrong key or a dead endpoint is one message.
     const planned = current as RunPlan | null // assigned inside plan(); TypeScript still sees the initial null
-    if (planned !== null) await assertLiveEndpointsAnswer(planned.settings)
+    // Imported only for a live run: it holds the openai SDK, which an offline run's main process never needs.
+    if (planned !== null && planned.settings.execution.mode === 'live') {
+      const { assertLiveEndpointsAnswer } = await import('./preflight.ts')
+      await assertLiveEndpointsAnswer(planned.settings)
+    }
   } catch (error) {
     await releaseUnused()
     exitWithStartupFailure(options.phase, error)

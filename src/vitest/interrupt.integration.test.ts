@@ -23,6 +23,7 @@ import {
   startFixtureRun,
   startFixtureRunOnTerminal,
   truncationProblem,
+  waitForHold,
   waitForJournalRows,
   waitForOutput,
 } from './interrupt.test-helpers.ts'
@@ -32,12 +33,15 @@ async function scratchEnvironment() {
   const envFile = join(dir, 'empty.env')
   await writeFile(envFile, '')
   const resultsDir = join(dir, 'results')
+  const heldFile = join(dir, 'held')
   return {
     resultsDir,
+    heldFile,
     env: {
       LIVE_EVALS_ENV_FILE: envFile,
       LIVE_EVALS_RESULTS_DIR: resultsDir,
       OPENAI_ASSISTANT_MODE: 'responses',
+      INTERRUPT_FIXTURE_HELD_FILE: heldFile,
     },
   }
 }
@@ -100,6 +104,7 @@ describe('a run stopped by a signal keeps every finished scenario', () => {
       })
       try {
         const runDir = await waitForJournalRows(run, space.resultsDir, k)
+        await waitForHold(run, space.heldFile)
         if (target === 'the main process') run.child.kill(signal)
         else process.kill(-(run.child.pid as number), signal)
         await run.exited
@@ -150,6 +155,7 @@ describe('a run stopped by a signal keeps every finished scenario', () => {
       let runDir = ''
       try {
         runDir = await waitForJournalRows(run, space.resultsDir, k)
+        await waitForHold(run, space.heldFile)
       } finally {
         killGroup(run) // SIGKILL to the main process and its workers at once
       }
@@ -186,6 +192,7 @@ describe.skipIf(!existsSync(SCRIPT))('Ctrl-C on a terminal', () => {
     const run = startFixtureRunOnTerminal({ ...space.env, INTERRUPT_FIXTURE_HOLD_AT: 'interrupt_3' })
     try {
       const runDir = await waitForJournalRows(run, space.resultsDir, 2)
+      await waitForHold(run, space.heldFile)
       run.child.stdin?.write('\u0003')
       await waitForOutput(run, 'Test run cancelled')
       expect(run.output()).toContain(

@@ -75,16 +75,7 @@ export function startFixtureRunOnTerminal(env: Record<string, string>): HeldRun 
 
 /** Resolves once the child printed `text`; rejects when it exits first or time runs out. */
 export async function waitForOutput(run: HeldRun, text: string): Promise<void> {
-  const deadline = Date.now() + SPAWN_TIMEOUT_MS
-  while (!run.output().includes(text)) {
-    if (run.child.exitCode !== null || run.child.signalCode !== null)
-      throw new Error(
-        `the child exited before printing ${JSON.stringify(text)}; it printed:\n${run.output()}`,
-      )
-    if (Date.now() > deadline)
-      throw new Error(`no ${JSON.stringify(text)}; the child printed:\n${run.output()}`)
-    await new Promise((resolveWait) => setTimeout(resolveWait, 50))
-  }
+  await waitUntil(run, `output ${JSON.stringify(text)}`, () => (run.output().includes(text) ? true : null))
 }
 
 /** Ends whatever is left of the child's process group (its workers), so nothing writes after the checks start. */
@@ -103,25 +94,40 @@ function journalLineCount(file: string): number {
   return text.split('\n').length - 1
 }
 
-/**
- * Waits until the run's journal holds `rows` finished rows (its first line is the header). Polls the file: the
- * progress point is a fact on disk, not a moment in time.
- */
-export async function waitForJournalRows(run: HeldRun, resultsDir: string, rows: number): Promise<string> {
+/** Polls `probe` until it finds something; rejects naming `what` when the child exits first or time runs out. */
+async function waitUntil<Found>(run: HeldRun, what: string, probe: () => Found | null): Promise<Found> {
   const deadline = Date.now() + SPAWN_TIMEOUT_MS
-  for (;;) {
-    const runDir = existsSync(resultsDir)
-      ? readdirSync(resultsDir).find((name) => !name.startsWith('.'))
-      : undefined
-    if (runDir !== undefined && journalLineCount(join(resultsDir, runDir, 'rows.jsonl')) === rows + 1) {
-      return join(resultsDir, runDir)
-    }
+  for (let found = probe(); ; found = probe()) {
+    if (found !== null) return found
     if (run.child.exitCode !== null || run.child.signalCode !== null)
-      throw new Error(`the child exited before ${rows} rows were journaled; it printed:\n${run.output()}`)
-    if (Date.now() > deadline)
-      throw new Error(`no progress to ${rows} rows; the child printed:\n${run.output()}`)
+      throw new Error(`the child exited before ${what}; it printed:\n${run.output()}`)
+    if (Date.now() > deadline) throw new Error(`no ${what}; the child printed:\n${run.output()}`)
     await new Promise((resolveWait) => setTimeout(resolveWait, 50))
   }
+}
+
+/**
+ * Waits until the run's journal holds `rows` finished rows (its first line is the header), and returns the run
+ * folder. Polls the file: the progress point is a fact on disk, not a moment in time.
+ */
+export function waitForJournalRows(run: HeldRun, resultsDir: string, rows: number): Promise<string> {
+  return waitUntil(run, `progress to ${rows} journaled rows`, () => {
+    const name = existsSync(resultsDir)
+      ? readdirSync(resultsDir).find((entry) => !entry.startsWith('.'))
+      : undefined
+    if (name === undefined) return null
+    const runDir = join(resultsDir, name)
+    return journalLineCount(join(runDir, 'rows.jsonl')) === rows + 1 ? runDir : null
+  })
+}
+
+/**
+ * Waits until the held scenario reached its hold: its conversation ran and its artifacts are written (the
+ * fixture writes `heldFile` then). The journal alone does not say so: the next scenario starts after the last
+ * journaled row, and a signal that lands while it writes cuts its artifacts short.
+ */
+export async function waitForHold(run: HeldRun, heldFile: string): Promise<void> {
+  await waitUntil(run, `hold of the held scenario (${heldFile})`, () => (existsSync(heldFile) ? true : null))
 }
 
 /** Every file under `folder`, recursively (relative paths). */

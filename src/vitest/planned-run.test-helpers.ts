@@ -1,7 +1,7 @@
 // A planned run for tests of what reads one (the reporter's results and journals, the shard merger): an offline
 // CRAWL run of one architecture, its folder named like a real one, optionally one model of a matrix.
 import { join } from 'node:path'
-import type { PlannedRun } from './run-plan.ts'
+import type { PlannedRun } from './run-plan-schema.ts'
 
 export interface PlannedRunChoices {
   architecture?: PlannedRun['architecture']

@@ -3,7 +3,7 @@
 // settings, credentials included, so neither is ever written to a report; test files carry a RunStamp instead.
 import type { Phase } from '../config/index.ts'
 import type { Startup } from './plugin/startup.ts'
-import type { RunPlan } from './run-plan.ts'
+import type { RunPlan } from './run-plan-schema.ts'
 
 export interface LiveEvalsProjectOptions {
   phase: Phase

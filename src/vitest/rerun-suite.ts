@@ -12,7 +12,7 @@ import { recordedFaultProfile, type ScenarioFaultProfile } from '../faults/scena
 import type { LoadedScenario } from '../scenarios/index.ts'
 import { scenarioTestMeta } from './meta.ts'
 import { trialsToRegister, trialTestName } from './plugin/trial-meta.ts'
-import type { RunPlan } from './run-plan.ts'
+import type { RunPlan } from './run-plan-schema.ts'
 import type { ScenarioTestAPI, ScenarioTestContext } from './scenario-context.ts'
 
 /** What a test of one arm needs to carry the arm out (src/explain/arm-env.ts): bound per arm by the suite. */

@@ -6,14 +6,13 @@
 // key live), so it is never written anywhere: test files are stamped with runStampOf(plan) instead.
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { z } from 'zod'
 import { artifactIdProblem, defaultRunLabel } from '../artifacts/index.ts'
+import { usesRemoteClientAssistant } from '../assistants/architectures/remote/endpoint.ts'
 import {
   assertLiveCredentials,
   credentialValues,
   type Phase,
   type PhaseSettings,
-  phaseSettingsSchema,
   redactSecrets,
   type SettingsFor,
 } from '../config/index.ts'
@@ -24,94 +23,22 @@ import {
   modelsToEvaluate,
   settingsForModel,
 } from '../config/live-models.ts'
-import { type LoadedRerunPlan, LoadedRerunPlanSchema } from '../explain/rerun-plan.ts'
+import type { LoadedRerunPlan } from '../explain/rerun-plan.ts'
 import { scenarioFaultChoice } from '../faults/scenario-profile.ts'
-import { usesRemoteClientAssistant } from '../phases/engine/architecture-choice.ts'
-import { phaseModule } from '../phases/registry.ts'
+import { phaseDescription } from '../phases/descriptions.ts'
 import { readAssistantFirstPrompt } from '../phases/run/assistant-first-prompt.ts'
 import { loadInterventions } from '../phases/run/interventions/index.ts'
 import { projectRelativePath } from '../reporting/project-path.ts'
-import { RunMetadataSchema } from '../reporting/result-schema.ts'
 import { withRunExtensions } from '../reporting/results-document.ts'
 import { type LoadedScenario, loadDataset, selectScenarios } from '../scenarios/index.ts'
 import { claimArmRunDirectories } from './plugin/rerun-runs.ts'
 import { claimRunDirectory, releaseUnusedRunDirectories } from './plugin/run-directories.ts'
 import { RunPlanProblem } from './plugin/run-plan-problem.ts'
-import { itemsOfShard, type Shard, ShardSchema } from './plugin/shard.ts'
-import {
-  ASSISTANT_ARCHITECTURES,
-  type AssistantArchitecture,
-  architecturesToEvaluate,
-  resultsDirectory,
-} from './settings.ts'
+import { itemsOfShard, type Shard } from './plugin/shard.ts'
+import { type PlannedRun, type RunPlan, RunPlanSchema } from './run-plan-schema.ts'
+import { type AssistantArchitecture, architecturesToEvaluate, resultsDirectory } from './settings.ts'
 
 export { RunPlanProblem }
-
-export const PlannedRunSchema = z.strictObject({
-  /** The GPT-Live model this run evaluates (one run per model and architecture); absent in older stamps. */
-  model: z.string().min(1).optional(),
-  /** Whether the plan evaluates several models (folders and tests then name the model); absent means no. */
-  multiModel: z.boolean().optional(),
-  architecture: z.enum(ASSISTANT_ARCHITECTURES),
-  /** In a run started by `live-evals explain`: the arm this run re-runs the explained scenario under. */
-  arm: z.string().min(1).optional(),
-  /** Absolute path of the run folder (shared by the shards of a named run). */
-  directory: z.string().min(1),
-  name: z.string().min(1),
-  /** The file this process writes its results.json document to, inside `directory`. */
-  resultsFile: z.string().min(1),
-  /** A shard's claim folder inside the shared run folder; null when the run owns its folder. */
-  claim: z.string().min(1).nullable(),
-  /** results.json `run` block for this run. */
-  metadata: RunMetadataSchema,
-})
-
-// Scenarios were validated against the contract when the dataset was loaded; the plan only carries them.
-const isScenario = (value: unknown): value is LoadedScenario =>
-  typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string'
-
-/** The plan's fields, without the consistency checks (so parts of it can be picked). */
-export const RunPlanFieldsSchema = z.strictObject({
-  phase: z.enum(['crawl', 'walk', 'run']),
-  /** The TOML file that was read (LIVE_EVALS_CONFIG or the phase's own). */
-  configFile: z.string().min(1),
-  mode: z.enum(['offline', 'live']),
-  /** Absolute path of the dataset file. */
-  dataset: z.string().min(1),
-  /** Vitest's root: results.json names the dataset and caches relative to it (never this machine's paths). */
-  projectRoot: z.string().min(1),
-  /** The name the shards of one run share (LIVE_EVALS_RUN_NAME); null when none was given. */
-  runName: z.string().min(1).nullable(),
-  /** Which part of a sharded run this process runs; null when not sharded. */
-  shard: ShardSchema.nullable(),
-  /** Ids of `scenarios`, in dataset order. */
-  scenarioIds: z.array(z.string()),
-  /** The validated, selected scenarios this process registers (this shard's), in dataset order. */
-  scenarios: z.array(z.custom<LoadedScenario>(isScenario, { error: 'must be a loaded scenario' })),
-  /**
-   * Why the default dataset (`dataset.path`) has no scenarios to offer: it does not exist. Only a suite that
-   * names no dataset of its own needs it, so that suite fails with this, and suites with their own run.
-   */
-  datasetProblem: z.string().nullable(),
-  /** The phase's settings, resolved once in the main process. Holds credentials: never write it out. */
-  settings: phaseSettingsSchema,
-  runs: z.array(PlannedRunSchema).min(1),
-  /** A run started by `live-evals explain` (LIVE_EVALS_EXPLAIN_PLAN): the scenario and arms it re-runs. */
-  rerunPlan: LoadedRerunPlanSchema.optional(),
-})
-
-export const RunPlanSchema = RunPlanFieldsSchema.superRefine((plan, context) => {
-  if (plan.settings.phase !== plan.phase) {
-    context.addIssue({ code: 'custom', path: ['settings'], message: `are ${plan.settings.phase} settings` })
-  }
-  const ids = plan.scenarios.map((scenario) => scenario.id)
-  if (ids.join('\n') !== plan.scenarioIds.join('\n')) {
-    context.addIssue({ code: 'custom', path: ['scenarioIds'], message: 'must be the ids of `scenarios`' })
-  }
-})
-
-export type PlannedRun = z.infer<typeof PlannedRunSchema>
-export type RunPlan = z.infer<typeof RunPlanSchema>
 
 /** The plan's settings, typed by phase; throws when the plan is another phase's. */
 export function settingsOf<P extends Phase>(plan: RunPlan, phase: P): SettingsFor<P> {
@@ -182,7 +109,7 @@ export async function planRun<P extends Phase>(
     if (faultsProblem !== null) throw new RunPlanProblem(`Dataset ${settings.dataset.path}: ${faultsProblem}`)
   }
   const scenarios = itemsOfShard(selected, shard)
-  const description = phaseModule(settings.phase)
+  const description = phaseDescription(settings.phase)
   const mode = settings.execution.mode
   const resultsDir = resultsDirectory(settings, options.projectRoot)
   const now = options.now ?? new Date()

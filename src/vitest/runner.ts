@@ -14,7 +14,7 @@ import { redactOutbound, rememberSecretValues } from '../config/outbound-redacti
 import { credentialValues } from '../config/redact.ts'
 import { resetAttemptMeta } from './meta.ts'
 import { runStampOf } from './plugin/run-stamp.ts'
-import type { RunPlan } from './run-plan.ts'
+import type { RunPlan } from './run-plan-schema.ts'
 
 type TryOptions = Parameters<TestRunner['onBeforeTryTask']>[1]
 

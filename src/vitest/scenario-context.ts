@@ -14,7 +14,7 @@ import type { InterventionSchedule } from '../phases/run/interventions/index.ts'
 import type { LoadedScenario } from '../scenarios/index.ts'
 import type { OfflineLiveServer } from '../testing/live-server/index.ts'
 import type { ExplainArmBinding } from './rerun-suite.ts'
-import type { RunPlan } from './run-plan.ts'
+import type { RunPlan } from './run-plan-schema.ts'
 import type { ScenarioRun } from './scenario-run.ts'
 import type { AssistantArchitecture as ArchitectureName } from './settings.ts'
 

@@ -9,7 +9,7 @@ import { inlineDataset, type ScenarioDefinition } from '../define/scenario.ts'
 import { projectRelativePath } from '../reporting/project-path.ts'
 import { type LoadedScenario, parseDataset, selectScenarios } from '../scenarios/index.ts'
 import { itemsOfShard } from './plugin/shard.ts'
-import type { RunPlan } from './run-plan.ts'
+import type { RunPlan } from './run-plan-schema.ts'
 
 export interface SuiteScenarioSource {
   /** A dataset file: a URL, an absolute path, or a path relative to the spec file. */

@@ -4,7 +4,7 @@
 
 import { z } from 'zod'
 import { CONDITIONS, type Condition, type EffectSettings } from './presets.ts'
-import { TELEPHONY_BAND_HZ, TELEPHONY_CODEC, TELEPHONY_SAMPLE_RATE_HZ } from './telephony.ts'
+import { TELEPHONY_BAND_HZ, TELEPHONY_CODEC, TELEPHONY_SAMPLE_RATE_HZ } from './telephony-line.ts'
 
 const nullableNumber = z.number().nullable()
 

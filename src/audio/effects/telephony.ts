@@ -18,10 +18,8 @@ import alawmulaw from 'alawmulaw'
 import { StreamingResampler } from '../resampler.ts'
 import { BiquadCascade, highPass, lowPass } from './biquad.ts'
 import type { AudioEffect } from './effect.ts'
+import { TELEPHONY_BAND_HZ, TELEPHONY_SAMPLE_RATE_HZ } from './telephony-line.ts'
 
-export const TELEPHONY_SAMPLE_RATE_HZ = 8000
-export const TELEPHONY_BAND_HZ = [300, 3400] as const
-export const TELEPHONY_CODEC = 'g711_mulaw'
 /** Gain before the codec: brings the band-limited voice up to where μ-law's resolution is spent well. */
 export const TELEPHONY_GAIN = 1.8
 const BUTTERWORTH_Q = Math.SQRT1_2

@@ -4,7 +4,7 @@
 import type OpenAI from 'openai'
 import type { ReasoningEffort } from 'openai/resources/shared'
 import type { RateLimiter } from '../../models/rate-limiter.ts'
-import type { RetryPolicy } from '../../models/retry.ts'
+import type { RetryPolicy } from '../../models/retry-policy.ts'
 import type { Interaction } from '../../scenarios/scenario.ts'
 import type { JudgeCache } from './cache.ts'
 

@@ -1,29 +1,17 @@
 // CRAWL: a synthetic single-turn spoken request. The caller is the request spoken in the deterministic
 // synthetic voice offline, or OpenAI text-to-speech live (cached); the conversation is the single-turn one.
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import OpenAI from 'openai'
 import { SpeechSynthesizer } from '../../audio/synthesis.ts'
 import { cassetteFetch } from '../../cassettes/scope.ts'
-import type { CrawlSettings, PhaseSettings } from '../../config/index.ts'
-import { projectRelativePath } from '../../reporting/project-path.ts'
+import type { CrawlSettings } from '../../config/index.ts'
 import { syntheticCallerSource, ttsCallerSource } from '../engine/caller-sources.ts'
 import type { SingleTurnExecution, SingleTurnSettings } from '../engine/execution.ts'
 import type { ObservedConversation } from '../engine/observed.ts'
 import type { PhaseModule } from '../engine/phase-module.ts'
-import { singleTurnConfiguration } from '../single-turn/configuration.ts'
 import { singleTurnDriver } from '../single-turn/driver.ts'
 import { singleTurnGrader } from '../single-turn/grader.ts'
-import { singleTurnTestTimeoutMs } from '../single-turn/timeouts.ts'
-
-function asCrawl(settings: PhaseSettings): CrawlSettings {
-  if (settings.phase !== 'crawl') throw new Error(`expected CRAWL settings, got ${settings.phase}`)
-  return settings
-}
-
-/** Where CRAWL caches synthesized caller speech when `audio.cache_dir` is not set. */
-function speechCacheDirectory(settings: CrawlSettings): string {
-  return settings.audio.cache_dir ?? resolve(process.cwd(), '.audio_cache', 'crawl')
-}
+import { asCrawl, crawlDescription, speechCacheDirectory } from './description.ts'
 
 /** The label cassette speech is keyed by (see SpeechSynthesizerOptions.keyEndpoint). */
 const CASSETTE_SPEECH_KEY = 'live-evals-cassette'
@@ -89,8 +77,7 @@ function speechSynthesizer(settings: CrawlSettings): SpeechSynthesizer {
 }
 
 export const crawlPhase: PhaseModule<ObservedConversation, SingleTurnExecution, SingleTurnSettings> = {
-  phase: 'crawl',
-  interaction: 'single_turn',
+  ...crawlDescription,
   driver: singleTurnDriver,
   grader: singleTurnGrader,
   callerSource(settings) {
@@ -99,13 +86,4 @@ export const crawlPhase: PhaseModule<ObservedConversation, SingleTurnExecution, 
       ? syntheticCallerSource
       : ttsCallerSource(speechSynthesizer(crawl), crawl.models)
   },
-  configuration(settings, architecture, projectRoot = process.cwd()) {
-    const crawl = asCrawl(settings)
-    return singleTurnConfiguration(crawl, architecture, 'synthetic', {
-      tts_model: crawl.models.tts_model,
-      audio_cache_dir: projectRelativePath(projectRoot, speechCacheDirectory(crawl)),
-      refresh_audio: crawl.audio.refresh_audio,
-    })
-  },
-  testTimeoutMs: (settings) => singleTurnTestTimeoutMs(asCrawl(settings)),
 }

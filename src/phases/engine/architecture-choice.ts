@@ -11,7 +11,7 @@ import {
   responsesDelegation,
 } from '../../assistants/architectures/index.ts'
 import { liveClientBackend } from '../../assistants/architectures/live-client-backend.ts'
-import { isOptedIn } from '../../assistants/architectures/remote/endpoint.ts'
+import { isOptedIn, usesRemoteClientAssistant } from '../../assistants/architectures/remote/endpoint.ts'
 import { remoteClientDelegation } from '../../assistants/architectures/remote/index.ts'
 import type { Architecture } from '../../assistants/frontend/index.ts'
 import type { PhaseSettings } from '../../config/index.ts'
@@ -32,15 +32,6 @@ export interface ArchitectureChoiceOptions {
    * this it takes only what the evaluator side fronts (voice prompt, tool definitions, offline voice behaviour).
    */
   application?: AssistantApplication
-}
-
-/**
- * Whether this run's client architecture is a remote application (OPENAI_CLIENT_ASSISTANT_ENDPOINT set): its
- * tool evidence and state come from that service, so its results are not an architecture-only comparison with
- * in-process client delegation. Run labels, tags and the results configuration should say so from this.
- */
-export function usesRemoteClientAssistant(settings: Pick<PhaseSettings, 'assistant'>): boolean {
-  return settings.assistant.endpoint.trim() !== ''
 }
 
 const ARCHITECTURES: Record<

@@ -1,8 +1,8 @@
 // A phase is a small module: how its caller is produced, how its conversation is driven and observed, and how what
 // was observed is graded and recorded (single-turn phases share one grader, RUN has its own). The engine
 // (run-scenario.ts) runs the stages in order, the same for every phase, and turns any failure into the phase's
-// infrastructure_error row. Adding a phase is its module under src/phases/<phase>/, its specs/<phase>/, and one
-// line in registry.ts.
+// infrastructure_error row. Adding a phase is its module under src/phases/<phase>/ (with its description.ts,
+// what planning needs of it), its specs/<phase>/, and one line each in registry.ts and descriptions.ts.
 //
 // The module is generic in what its driver observes and what its execution holds, so each phase's grader reads
 // its own observation type; the methods are declared as methods (bivariant), so the registry can hold every phase
@@ -69,17 +69,13 @@ export interface ConversationGrader<
   ): Execution
 }
 
-export interface PhaseModule<
-  Observed = unknown,
-  Execution extends ScenarioExecution = ScenarioExecution,
-  Settings extends PhaseSettings = PhaseSettings,
-> {
+/**
+ * What the main process needs of a phase to plan a run and configure Vitest (descriptions.ts): no driver, no
+ * grader, so planning never loads the assistants, the audio path or the openai SDK.
+ */
+export interface PhaseDescription<Execution extends ScenarioExecution = ScenarioExecution> {
   readonly phase: Phase
   readonly interaction: Execution['interaction']
-  /** Chosen once per test file: how this run's callers are produced (it may hold a cache or a client). */
-  callerSource(settings: PhaseSettings): CallerSource
-  readonly driver: ConversationDriver<Observed, Settings>
-  readonly grader: ConversationGrader<Observed, Execution, Settings>
   /**
    * The `configuration` block of the run's results.json (reference §4.1), for one architecture. Paths in it are
    * relative to `projectRoot` (Vitest's root; default the working directory), never absolute.
@@ -91,4 +87,15 @@ export interface PhaseModule<
   ): Record<string, unknown>
   /** How long one scenario test may take, everything included. */
   testTimeoutMs(settings: PhaseSettings): number
+}
+
+export interface PhaseModule<
+  Observed = unknown,
+  Execution extends ScenarioExecution = ScenarioExecution,
+  Settings extends PhaseSettings = PhaseSettings,
+> extends PhaseDescription<Execution> {
+  /** Chosen once per test file: how this run's callers are produced (it may hold a cache or a client). */
+  callerSource(settings: PhaseSettings): CallerSource
+  readonly driver: ConversationDriver<Observed, Settings>
+  readonly grader: ConversationGrader<Observed, Execution, Settings>
 }

@@ -12,8 +12,9 @@ import {
   passing,
   startFakeJudgeApi,
 } from '../../grading/judge/judge.test-helpers.ts'
-import { judgeOptionsFromSettings, judgeTimeBudgetMs } from '../../grading/judge/options-from-settings.ts'
+import { judgeOptionsFromSettings } from '../../grading/judge/options-from-settings.ts'
 import { rubricVerdict } from '../../grading/judge/rubric-expectation.ts'
+import { judgeTimeBudgetMs } from '../../grading/judge/time-budget.ts'
 import { gradeSingleTurn } from '../../grading/single-turn.ts'
 import { buildResultRow, NO_ARTIFACTS } from '../../reporting/result-item.ts'
 import { scenarioMatchers } from '../../vitest/matchers.ts'

@@ -2,21 +2,15 @@
 // call (the scripted caller offline, a GPT-Live caller session live), so its source prepares only the opening it
 // knows beforehand; the driver plays the call on one media clock and observes it; RUN's grader decides the task
 // from application state, tools and procedure (reference §3.6) and records the conversation.
-import type { PhaseSettings, RunSettings } from '../../config/index.ts'
-import { judgeTimeBudgetMs } from '../../grading/judge/options-from-settings.ts'
+import type { RunSettings } from '../../config/index.ts'
 import type { CallerSource } from '../engine/caller.ts'
 import type { MultiTurnExecution } from '../engine/execution.ts'
 import type { PhaseModule } from '../engine/phase-module.ts'
 import { StageError } from '../engine/stage.ts'
-import { runConfiguration } from './configuration.ts'
+import { runDescription } from './description.ts'
 import { runDriver } from './driver.ts'
 import { runGrader } from './grader.ts'
 import type { RunObserved } from './observed.ts'
-
-function asRun(settings: PhaseSettings): RunSettings {
-  if (settings.phase !== 'run') throw new Error(`expected RUN settings, got ${settings.phase}`)
-  return settings
-}
 
 /**
  * RUN's caller is produced during the call; before it, only its opening is known (input.text). The audio is
@@ -35,24 +29,9 @@ export const runCallerSource: CallerSource = {
   },
 }
 
-/** Rehearsals, connecting and closing, beyond the call's own limits. */
-const RUN_ALLOWANCE_MS = 60_000
-
 export const runPhase: PhaseModule<RunObserved, MultiTurnExecution, RunSettings> = {
-  phase: 'run',
-  interaction: 'multi_turn',
+  ...runDescription,
   callerSource: () => runCallerSource,
   driver: runDriver,
   grader: runGrader,
-  configuration: (settings, architecture) => runConfiguration(asRun(settings), architecture),
-  testTimeoutMs(settings) {
-    const simulation = asRun(settings).simulation
-    return (
-      (simulation.max_duration_seconds + simulation.work_grace_seconds + simulation.cleanup_timeout_seconds) *
-        1000 +
-      simulation.drain_ms +
-      RUN_ALLOWANCE_MS +
-      judgeTimeBudgetMs(settings)
-    )
-  },
 }

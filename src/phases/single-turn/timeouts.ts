@@ -1,5 +1,5 @@
 // How long a single-turn scenario test may take: the response timeout plus time for everything around it.
-import { judgeTimeBudgetMs } from '../../grading/judge/options-from-settings.ts'
+import { judgeTimeBudgetMs } from '../../grading/judge/time-budget.ts'
 import type { SingleTurnSettings } from '../engine/execution.ts'
 
 /**

@@ -4,24 +4,16 @@
 // input.text (a stand-in for recognition), so offline WALK tests the pipeline under every acoustic condition;
 // live, the model hears the audio, which is what tests robustness. The conversation is CRAWL's single turn.
 import { cassetteCallerSource } from '../../cassettes/caller/walk-caller-source.ts'
-import type { PhaseSettings, WalkSettings } from '../../config/index.ts'
 import { recordedCallerSource } from '../engine/caller-sources.ts'
 import type { SingleTurnExecution, SingleTurnSettings } from '../engine/execution.ts'
 import type { ObservedConversation } from '../engine/observed.ts'
 import type { PhaseModule } from '../engine/phase-module.ts'
-import { singleTurnConfiguration } from '../single-turn/configuration.ts'
 import { singleTurnDriver } from '../single-turn/driver.ts'
 import { singleTurnGrader } from '../single-turn/grader.ts'
-import { singleTurnTestTimeoutMs } from '../single-turn/timeouts.ts'
-
-function asWalk(settings: PhaseSettings): WalkSettings {
-  if (settings.phase !== 'walk') throw new Error(`expected WALK settings, got ${settings.phase}`)
-  return settings
-}
+import { asWalk, walkDescription } from './description.ts'
 
 export const walkPhase: PhaseModule<ObservedConversation, SingleTurnExecution, SingleTurnSettings> = {
-  phase: 'walk',
-  interaction: 'single_turn',
+  ...walkDescription,
   driver: singleTurnDriver,
   grader: singleTurnGrader,
   callerSource(settings) {
@@ -30,8 +22,4 @@ export const walkPhase: PhaseModule<ObservedConversation, SingleTurnExecution, S
     if (typeof walk.replay.caller === 'string') return cassetteCallerSource(walk)
     return recordedCallerSource({ offline: walk.execution.mode === 'offline', reportMeasuredSpeech: true })
   },
-  // CRAWL's keys without its text-to-speech ones (the request is a recording), as the reference's WALK.
-  configuration: (settings, architecture) =>
-    singleTurnConfiguration(asWalk(settings), architecture, 'recorded'),
-  testTimeoutMs: (settings) => singleTurnTestTimeoutMs(asWalk(settings)),
 }

@@ -1,7 +1,7 @@
 // Every Vitest start loads vitest.config.ts, `vitest --project unit` and each child Vitest of the integration
 // tests included, and Vite bundles the config with every module it reaches. The phase engine (and the openai SDK
-// behind it) is the plugin's to load when a phase project is configured, never the config's: bundling it cost
-// 4 s of CPU per start.
+// behind it) is a worker's to load, never the config's (bundling it cost 4 s of CPU per start) nor the main
+// process's (main-process-imports.test.ts).
 import { resolve } from 'node:path'
 import { loadConfigFromFile } from 'vite'
 import { expect, test } from 'vitest'

@@ -3,7 +3,7 @@
 // about, and a run started by `live-evals explain` by arm. A single-model run prints exactly what it printed
 // before models could be compared. Its own small module: the reporter reads it without loading the run planner
 // (and with it the phase engine).
-import type { PlannedRun } from '../run-plan.ts'
+import type { PlannedRun } from '../run-plan-schema.ts'
 
 export function consoleLabel(run: Pick<PlannedRun, 'architecture' | 'model' | 'multiModel' | 'arm'>): string {
   // A run started by `live-evals explain` names its arm: `[explain faults_off/responses] Completed …`.

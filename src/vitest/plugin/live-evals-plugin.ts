@@ -6,7 +6,7 @@
 import type { TestProject, Vitest } from 'vitest/node'
 import type { PhaseSettings } from '../../config/index.ts'
 import { modelConcurrency, modelsToEvaluate } from '../../config/live-models.ts'
-import type { PhaseModule } from '../../phases/engine/phase-module.ts'
+import type { PhaseDescription } from '../../phases/engine/phase-module.ts'
 import type { LiveEvalsProjectOptions } from '../provided.ts'
 import {
   addCanonicalReporter,
@@ -26,16 +26,19 @@ export interface LiveEvalsPluginInput {
 }
 
 // vitest.config.ts imports this module whatever project runs (`vitest --project unit` too), and Vite bundles the
-// config with everything it imports, dynamic imports included. The settings loader and the phase engine (with the
-// openai SDK: 290 of our modules and 400 of node_modules) are imported only when a phase project is configured,
-// through a specifier the bundler cannot follow, so a config load costs neither.
+// config with everything it imports, dynamic imports included. The settings loader and the phases' descriptions
+// are imported only when a phase project is configured, through a specifier the bundler cannot follow, so a config
+// load costs neither. The phases themselves (with the openai SDK) are never loaded in the main process
+// (main-process-imports.test.ts).
 const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js'
 const importBeside = <Module>(module: string): Promise<Module> =>
   import(new URL(`${module}${EXTENSION}`, import.meta.url).href)
 const loadStartup = () => importBeside<typeof import('./startup.ts')>('./startup')
 const loadSettings = () => importBeside<typeof import('../settings.ts')>('../settings')
-const loadPhaseModule = async (phase: PhaseSettings['phase']): Promise<PhaseModule> =>
-  (await importBeside<typeof import('../../phases/registry.ts')>('../../phases/registry')).phaseModule(phase)
+const loadPhaseDescription = async (phase: PhaseSettings['phase']): Promise<PhaseDescription> =>
+  (
+    await importBeside<typeof import('../../phases/descriptions.ts')>('../../phases/descriptions')
+  ).phaseDescription(phase)
 
 export function liveEvalsPlugin(input: LiveEvalsPluginInput) {
   return {
@@ -51,7 +54,7 @@ export function liveEvalsPlugin(input: LiveEvalsPluginInput) {
       hidePackageFrames(project)
       splitShardsByScenario(vitest, (spec) => spec.project === project)
       if (!startup.ok || resultsDir === null) return
-      applyExecutionSettings(project, startup.settings, await loadPhaseModule(startup.settings.phase))
+      applyExecutionSettings(project, startup.settings, await loadPhaseDescription(startup.settings.phase))
       keepAttachmentsWithResults(vitest, project, attachmentsDirectoryIn(resultsDir))
       await rerunOnInputChange(vitest, project, [startup.settings.dataset.path, startup.settings.config_file])
     },
@@ -62,13 +65,17 @@ export function liveEvalsPlugin(input: LiveEvalsPluginInput) {
  * Concurrency and the per-scenario timeout, from the settings. A file runs every model's limit at once (each
  * model's own limiter, src/vitest/model-limiters.ts, keeps it to its share); one model runs its limit.
  */
-function applyExecutionSettings(project: TestProject, settings: PhaseSettings, module: PhaseModule): void {
+function applyExecutionSettings(
+  project: TestProject,
+  settings: PhaseSettings,
+  description: PhaseDescription,
+): void {
   const concurrency = modelsToEvaluate(settings).reduce(
     (sum, model) => sum + modelConcurrency(settings, model),
     0,
   )
   project.config.maxConcurrency = concurrency
   project.config.sequence.concurrent = concurrency > 1
-  project.config.testTimeout = module.testTimeoutMs(settings)
+  project.config.testTimeout = description.testTimeoutMs(settings)
   limitYoungGeneration(project.config, runClockOf(settings))
 }

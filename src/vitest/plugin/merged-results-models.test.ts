@@ -2,7 +2,7 @@
 // the model, as the unsharded run's lines do (console-label.ts); a single-model run keeps the plain architecture.
 import { describe, expect, test } from 'vitest'
 import { plannedRunFixture } from '../planned-run.test-helpers.ts'
-import type { PlannedRun } from '../run-plan.ts'
+import type { PlannedRun } from '../run-plan-schema.ts'
 import { consoleLabel } from './console-label.ts'
 import { mergeShardedRuns, type ShardModule } from './merged-results.ts'
 

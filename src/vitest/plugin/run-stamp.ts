@@ -2,7 +2,7 @@
 // credentials) and without the scenarios (evaluator-only data). The stamp travels with the file's tasks into
 // blob reports, so `vitest --merge-reports` can rebuild every run's results.json from the blobs alone.
 import type { z } from 'zod'
-import { type RunPlan, RunPlanFieldsSchema } from '../run-plan.ts'
+import { type RunPlan, RunPlanFieldsSchema } from '../run-plan-schema.ts'
 
 export const RunStampSchema = RunPlanFieldsSchema.pick({
   phase: true,

@@ -1,8 +1,9 @@
 // The architecture choice (src/phases/engine/architecture-choice.ts): client mode with an endpoint is the
 // remote connector, whatever the execution mode; without one it stays in process; responses never changes.
 import { describe, expect, it } from 'vitest'
-import { architectureFor, usesRemoteClientAssistant } from '../../../phases/engine/architecture-choice.ts'
+import { architectureFor } from '../../../phases/engine/architecture-choice.ts'
 import { loadSuiteSettings } from '../../../vitest/settings.ts'
+import { usesRemoteClientAssistant } from './endpoint.ts'
 import { REMOTE_CLIENT_VARIANT, REMOTE_TOOL_EVIDENCE } from './remote-client.ts'
 
 const ENDPOINT = 'ws://127.0.0.1:8795/ws/assistant'

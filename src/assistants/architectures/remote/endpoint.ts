@@ -3,6 +3,7 @@
 // when the developer opted in; everything that could smuggle a secret or a second target (userinfo, a query, a
 // fragment, control characters) is refused. The message never repeats the URL: it may hold credentials.
 import { BlockList, isIP } from 'node:net'
+import type { PhaseSettings } from '../../../config/index.ts'
 
 export const INSECURE_LOOPBACK_VARIABLE = 'OPENAI_CLIENT_ASSISTANT_ALLOW_INSECURE_LOOPBACK'
 export const ENDPOINT_MESSAGE =
@@ -14,6 +15,15 @@ export class ClientAssistantEndpointError extends Error {
   constructor() {
     super(ENDPOINT_MESSAGE)
   }
+}
+
+/**
+ * Whether this run's client architecture is a remote application (OPENAI_CLIENT_ASSISTANT_ENDPOINT set): its
+ * tool evidence and state come from that service, so its results are not an architecture-only comparison with
+ * in-process client delegation. Run labels, tags and the results configuration should say so from this.
+ */
+export function usesRemoteClientAssistant(settings: Pick<PhaseSettings, 'assistant'>): boolean {
+  return settings.assistant.endpoint.trim() !== ''
 }
 
 /** `1`, `true` or `yes`, trimmed and in any case: the only spellings that opt in (§2). */
