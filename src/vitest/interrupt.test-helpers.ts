@@ -75,7 +75,9 @@ export function startFixtureRunOnTerminal(env: Record<string, string>): HeldRun 
 
 /** Resolves once the child printed `text`; rejects when it exits first or time runs out. */
 export async function waitForOutput(run: HeldRun, text: string): Promise<void> {
-  await waitUntil(run, `output ${JSON.stringify(text)}`, () => (run.output().includes(text) ? true : null))
+  await waitUntil(run, `it printed ${JSON.stringify(text)}`, () =>
+    run.output().includes(text) ? true : null,
+  )
 }
 
 /** Ends whatever is left of the child's process group (its workers), so nothing writes after the checks start. */
@@ -94,14 +96,18 @@ function journalLineCount(file: string): number {
   return text.split('\n').length - 1
 }
 
-/** Polls `probe` until it finds something; rejects naming `what` when the child exits first or time runs out. */
+/**
+ * Polls `probe` until it finds something; rejects when the child exits first or time runs out, saying what it
+ * waited for (`what`: "it printed …", "its journal held …").
+ */
 async function waitUntil<Found>(run: HeldRun, what: string, probe: () => Found | null): Promise<Found> {
   const deadline = Date.now() + SPAWN_TIMEOUT_MS
   for (let found = probe(); ; found = probe()) {
     if (found !== null) return found
     if (run.child.exitCode !== null || run.child.signalCode !== null)
       throw new Error(`the child exited before ${what}; it printed:\n${run.output()}`)
-    if (Date.now() > deadline) throw new Error(`no ${what}; the child printed:\n${run.output()}`)
+    if (Date.now() > deadline)
+      throw new Error(`timed out before ${what}; the child printed:\n${run.output()}`)
     await new Promise((resolveWait) => setTimeout(resolveWait, 50))
   }
 }
@@ -111,7 +117,7 @@ async function waitUntil<Found>(run: HeldRun, what: string, probe: () => Found |
  * folder. Polls the file: the progress point is a fact on disk, not a moment in time.
  */
 export function waitForJournalRows(run: HeldRun, resultsDir: string, rows: number): Promise<string> {
-  return waitUntil(run, `progress to ${rows} journaled rows`, () => {
+  return waitUntil(run, `its journal held ${rows} rows`, () => {
     const name = existsSync(resultsDir)
       ? readdirSync(resultsDir).find((entry) => !entry.startsWith('.'))
       : undefined
@@ -127,7 +133,9 @@ export function waitForJournalRows(run: HeldRun, resultsDir: string, rows: numbe
  * journaled row, and a signal that lands while it writes cuts its artifacts short.
  */
 export async function waitForHold(run: HeldRun, heldFile: string): Promise<void> {
-  await waitUntil(run, `hold of the held scenario (${heldFile})`, () => (existsSync(heldFile) ? true : null))
+  await waitUntil(run, `the held scenario reached its hold (${heldFile})`, () =>
+    existsSync(heldFile) ? true : null,
+  )
 }
 
 /** Every file under `folder`, recursively (relative paths). */
