@@ -12,13 +12,21 @@ const PHASE_DESCRIPTIONS: Record<Phase, PhaseDescription> = {
   run: runDescription,
 }
 
-/** The phase's description, or an error naming the phases that exist. */
-export function phaseDescription(phase: Phase): PhaseDescription {
-  const description = PHASE_DESCRIPTIONS[phase]
-  if (description === undefined) {
+/**
+ * `table`'s entry for `phase`, or an error naming the phases that exist: a phase name can arrive unchecked (a
+ * settings object built by hand), and the main process's table and the workers' (registry.ts) answer it alike.
+ */
+export function entryOfPhase<Entry>(table: Readonly<Record<Phase, Entry>>, phase: Phase): Entry {
+  const entry = table[phase] as Entry | undefined
+  if (entry === undefined) {
     throw new Error(
-      `live-evals has no Vitest suite for the ${phase} phase yet (available: ${Object.keys(PHASE_DESCRIPTIONS).join(', ')})`,
+      `live-evals has no Vitest suite for the ${phase} phase yet (available: ${Object.keys(table).join(', ')})`,
     )
   }
-  return description
+  return entry
+}
+
+/** The phase's description, or an error naming the phases that exist. */
+export function phaseDescription(phase: Phase): PhaseDescription {
+  return entryOfPhase(PHASE_DESCRIPTIONS, phase)
 }

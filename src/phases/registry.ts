@@ -2,6 +2,7 @@
 // nothing else about it. Each phase is imported when it is first asked for, so a worker loads only the phase it
 // runs (a CRAWL worker never loads RUN's caller, driver and grader); descriptions.ts is the main process's view.
 import type { Phase } from '../config/index.ts'
+import { entryOfPhase } from './descriptions.ts'
 import type { PhaseModule } from './engine/phase-module.ts'
 
 const PHASE_MODULES: Record<Phase, () => Promise<PhaseModule>> = {
@@ -12,11 +13,5 @@ const PHASE_MODULES: Record<Phase, () => Promise<PhaseModule>> = {
 
 /** The phase's module, or an error naming the phases that exist. */
 export async function phaseModule(phase: Phase): Promise<PhaseModule> {
-  const load = PHASE_MODULES[phase]
-  if (load === undefined) {
-    throw new Error(
-      `live-evals has no Vitest suite for the ${phase} phase yet (available: ${Object.keys(PHASE_MODULES).join(', ')})`,
-    )
-  }
-  return load()
+  return entryOfPhase(PHASE_MODULES, phase)()
 }

@@ -1,9 +1,10 @@
 // What Vitest's main process loads of live-evals: the config's plugin, the startup and the settings, the phase
 // descriptions, the global setup and the canonical reporter. It plans the run and writes the results; it never
 // connects, synthesises or grades, so it must not load the openai SDK, the WebSocket client, the audio DSP or a
-// phase's driver. Each of those costs the main process of every run (every `vitest run`, every child run of our
-// own tests) about a second of CPU when one static import drags them in. The walk follows static imports only:
-// a dynamic import() is how a module defers what only some runs need (the live preflight, a phase in a worker).
+// phase's driver: together they cost the main process of every run (every `vitest run`, every child run of our
+// own tests) about half a second of CPU when one static import drags them in. The walk follows static imports
+// only: a dynamic import() is how a module defers what only some runs need (the live preflight, a phase in a
+// worker).
 import { readFileSync } from 'node:fs'
 import { dirname, relative, resolve } from 'node:path'
 import { parseSync } from 'vite'
