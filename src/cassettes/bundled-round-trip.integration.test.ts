@@ -87,13 +87,19 @@ let dir = ''
 let cases: BundledCase[] = []
 const recorded = new Map<string, ScenarioExecution>()
 const replayed = new Map<string, ScenarioExecution>()
+/** What the rehearsal's caller sessions of each RUN scenario heard and decided, kept before the server closes. */
+const callerJournals = new Map<string, string[][]>()
 const previousBaseURL = process.env.OPENAI_BASE_URL
 
 const settingsByDataset = (env: Record<string, string>) =>
   bundledSettingsByDataset(PHASES, env, join(dir, 'cassettes'))
 
-/** A RUN call as its details tell it (how it ended, who said what when), for a message; '' for other phases. */
-async function howItWent(execution: ScenarioExecution | undefined): Promise<string> {
+/**
+ * A RUN call as its details tell it (how it ended, who said what when), and what the rehearsal's caller sessions
+ * of its scenario heard and decided (both architectures', in the order they started), for a message; '' for other
+ * phases.
+ */
+async function howItWent(kase: BundledCase, execution: ScenarioExecution | undefined): Promise<string> {
   const path = execution?.artifacts.details
   if (path == null) return ''
   const details = JSON.parse(await readFile(path, 'utf8')) as {
@@ -104,7 +110,10 @@ async function howItWent(execution: ScenarioExecution | undefined): Promise<stri
   const lines = (details.transcript ?? []).map(
     (line) => `${line.startMs} ${line.role}: ${line.text}${line.cut ? ' (cut)' : ''}`,
   )
-  return `; ended ${details.termination_reason}:\n  ${lines.join('\n  ')}`
+  const journals = (callerJournals.get(kase.scenario.id) ?? []).map(
+    (journal, index) => `caller session ${index + 1} of the scenario:\n    ${journal.join('\n    ')}`,
+  )
+  return `; ended ${details.termination_reason}:\n  ${[...lines, ...journals].join('\n  ')}`
 }
 
 const cassetteOf = (row: ResultItem): CassetteRowExtension | undefined =>
@@ -140,6 +149,9 @@ beforeAll(async () => {
       ),
     )
   } finally {
+    for (const kase of cases) {
+      if (kase.phase === 'run') callerJournals.set(kase.scenario.id, server.callerJournals(kase.scenario.id))
+    }
     // Closed before the replay: anything the replay asked of it would fail (OPENAI_BASE_URL still names it).
     await server.close()
   }
@@ -218,7 +230,7 @@ describe('every bundled scenario, recorded live against the dress rehearsal, rep
         if (got === expected) noLongerDiffering.push(kase.id)
       } else if (got !== expected) {
         differing.push(
-          `${kase.id}: specs ${expected}, rehearsal ${got}${await howItWent(recorded.get(kase.id))}`,
+          `${kase.id}: specs ${expected}, rehearsal ${got}${await howItWent(kase, recorded.get(kase.id))}`,
         )
       }
     }

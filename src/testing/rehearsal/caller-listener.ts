@@ -196,22 +196,34 @@ export class CallerListener {
   }
 
   /**
-   * Each known clip the kept sound begins with, whole, with more sound after it, is an utterance of its own ("One
-   * moment." and the answer half a second after it), so what follows is heard by itself (whole, or in part).
+   * Each known clip the kept sound begins with, whole or cut short, with more sound after it, is an utterance of
+   * its own ("One moment." and the answer half a second after it; a line the speaker yielded, then its next one
+   * soon after), so what follows is heard by itself (whole, or in part). Without it a short pause after a line cut
+   * short made the cut line, the hold and the answer one unintelligible utterance that began before the listener's
+   * own line ended: the RUN caller took it for speech it talked over and never answered.
    */
   #hearLeadingClips(): void {
     for (;;) {
-      const kept = this.#keptFromSample(this.#keptFrom)
+      const keptFrom = this.#keptFrom
+      const kept = this.#keptFromSample(keptFrom)
+      const keptFromMs = msOfSamples(keptFrom)
       const leading = this.#catalogue.leadingClip(kept)
-      if (leading === null) return
-      const keptFromMs = msOfSamples(this.#keptFrom)
-      const rest = kept.subarray(leading.endSample)
-      const restFrom = this.#keptFrom + leading.endSample
-      this.#utteranceEnded({
-        text: leading.text,
-        startMs: keptFromMs + leading.startMs,
-        endMs: keptFromMs + leading.endMs,
-      })
+      const part = leading === null ? this.#catalogue.leadingPart(kept) : null
+      let endSample: number
+      if (leading !== null) {
+        endSample = leading.endSample
+        this.#utteranceEnded({
+          text: leading.text,
+          startMs: keptFromMs + leading.startMs,
+          endMs: keptFromMs + leading.endMs,
+        })
+      } else if (part !== null) {
+        endSample = part.endSample
+        this.#utteranceEnded(this.#partHeard(part))
+      } else return
+      // Listening starts afresh after the utterance (#utteranceEnded), with the sound that followed it kept.
+      const rest = kept.subarray(endSample)
+      const restFrom = keptFrom + endSample
       this.#chunks = [rest]
       this.#keptSamples = rest.length
       this.#keptFrom = restFrom

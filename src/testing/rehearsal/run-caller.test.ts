@@ -10,6 +10,7 @@ import { DEFAULT_TURN_TAKING, scriptedCallerLines } from '../../phases/run/offli
 import { loadDataset } from '../../scenarios/load.ts'
 import type { Scenario } from '../../scenarios/scenario.ts'
 import { type Frame, useOfflineLiveServer } from '../live-server/test-support.ts'
+import { CallerJournal } from './caller-journal.ts'
 import { CallerListener } from './caller-listener.ts'
 import { callerBehaviour, callerReply, RehearsalCallerCast } from './run-caller.ts'
 import { RehearsalCallerTurns } from './run-caller-turns.ts'
@@ -135,8 +136,8 @@ async function turnsOf(scenarioId: string) {
   const turns = new RehearsalCallerTurns(caller, { say: (text) => said.push(text) })
   const lines = caller.lines.map((line) => line.text)
   /** It speaks a line from `startMs` to `endMs` (its session reports both ends). */
-  const speaks = (_line: string, startMs: number, endMs: number) => {
-    turns.spoke()
+  const speaks = (line: string, startMs: number, endMs: number) => {
+    turns.spoke(line)
     turns.stoppedSpeaking({ startMs, endMs })
   }
   /** It hears an utterance of the assistant and decides what to answer. */
@@ -229,6 +230,44 @@ describe('RehearsalCallerTurns: the caller takes its turns from what it hears', 
     expect(said).toEqual([])
     // An assistant that never talks long enough is answered when it finishes, with the same line.
     expect(hears('We open at eleven.', 4_200, 5_100)).toBe(lines[1])
+  })
+
+  it('journals what it heard and why it spoke or stayed quiet, so a call that stalls says which rule kept it quiet', async () => {
+    const { turns, lines, speaks, hears, talkingSince } = await turnsOf('run_013_barge_in_yield')
+    talkingSince(0, 40)
+    speaks(lines[0] as string, 40, 2_100)
+    talkingSince(2_800, 2_800 + DEFAULT_TURN_TAKING.bargeInAfterMs)
+    speaks(lines[1] as string, 4_200, 10_000)
+    expect(hears('[inaudible]', 2_800, 4_500)).toBeNull()
+    expect(hears('One moment.', 11_000, 11_700)).toBeNull()
+    expect(hears('Your reservation for Haddad and 2 guests is confirmed.', 12_300, 17_000)).toBe(lines[2])
+    // Decided and not yet going out: a second utterance is no turn either, and says so.
+    expect(hears('Anything else?', 17_500, 18_000)).toBeNull()
+    const barge = 2_800 + DEFAULT_TURN_TAKING.bargeInAfterMs
+    expect(turns.journal.lines()).toEqual([
+      `40 says line 1: "${lines[0]}"`,
+      '40 line 1 went out [40-2100]',
+      `${barge} barges in`,
+      `${barge} says line 2: "${lines[1]}"`,
+      `${barge} line 2 went out [4200-10000]`,
+      `${barge} heard "[inaudible]" [2800-4500]`,
+      `${barge} stays quiet: it talked over that (its last line ended at 10000)`,
+      `${barge} heard "One moment." [11000-11700]`,
+      `${barge} stays quiet: a hold, a backchannel or nothing left to say (2 said)`,
+      `${barge} heard "Your reservation for Haddad and 2 guests is confirmed." [12300-17000]`,
+      `${barge} answers with line 3`,
+      `${barge} heard "Anything else?" [17500-18000]`,
+      `${barge} stays quiet: a line of its own is decided or going out`,
+    ])
+  })
+
+  it('keeps the latest entries of a call that never ends, saying how many it dropped', () => {
+    const journal = new CallerJournal()
+    for (let index = 0; index < 100; index++) journal.note(index, `entry ${index}`)
+    const kept = journal.lines()
+    expect(kept[0]).toBe('(40 earlier entries dropped)')
+    expect(kept.slice(1)).toHaveLength(60)
+    expect(kept.at(-1)).toBe('99 entry 99')
   })
 })
 

@@ -31,6 +31,8 @@ const FIRST_SPEAKERS: readonly FirstSpeaker[] = ['caller', 'assistant']
 /** The callers of every RUN scenario of the datasets, by the instructions their session is started with. */
 export class RehearsalCallerCast {
   readonly #byInstructions = new Map<string, RehearsalCaller>()
+  /** The callers that play each scenario (one per opening; a shared brief's first scenario plays it). */
+  readonly #byScenario = new Map<string, RehearsalCaller[]>()
 
   constructor(scenarios: readonly Pick<Scenario, 'id' | 'input' | 'simulation_parameters'>[]) {
     for (const scenario of scenarios) {
@@ -40,20 +42,26 @@ export class RehearsalCallerCast {
       for (const firstSpeaker of FIRST_SPEAKERS) {
         const brief = buildCallerBrief({ parameters, openingText: scenario.input.text, firstSpeaker })
         // Two scenarios with the same caller brief are the same caller: the first one named plays it.
-        if (this.#byInstructions.has(brief.instructions)) continue
-        this.#byInstructions.set(brief.instructions, {
+        const caller = this.#byInstructions.get(brief.instructions) ?? {
           scenarioId: scenario.id,
           firstSpeaker,
           backendInstructions: brief.backendInstructions,
           lines,
           backchannels: parameters.persona.backchannels,
-        })
+        }
+        this.#byInstructions.set(brief.instructions, caller)
+        this.#byScenario.set(scenario.id, [...(this.#byScenario.get(scenario.id) ?? []), caller])
       }
     }
   }
 
   get size(): number {
     return this.#byInstructions.size
+  }
+
+  /** The callers that play `scenarioId` (its caller-first and assistant-first briefs); none for another id. */
+  callersOf(scenarioId: string): readonly RehearsalCaller[] {
+    return this.#byScenario.get(scenarioId) ?? []
   }
 
   /** The caller a session was started with `instructions` plays; null when they are no caller brief we know. */

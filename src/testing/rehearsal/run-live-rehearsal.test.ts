@@ -177,6 +177,25 @@ describe.each(['responses', 'client'] as const)(
   },
 )
 
+test('the rehearsal caller journals each call: the one held open to its limit ends quiet, saying why', () => {
+  // The unreachable scenario's caller brief is run_007_cancel_authorized's: one caller, four calls (two scenarios
+  // in two architectures), each said its four lines and then heard the assistant with nothing left to say.
+  const journals = server.callerJournals(UNREACHABLE)
+  expect(journals).toEqual(server.callerJournals('run_007_cancel_authorized'))
+  expect(journals).toHaveLength(4)
+  for (const journal of journals) {
+    expect(
+      journal.filter((entry) => / says line \d: /.test(entry)),
+      journal.join('\n'),
+    ).toHaveLength(4)
+    expect(journal.at(-2), journal.join('\n')).toMatch(/ heard "/)
+    expect(journal.at(-1), journal.join('\n')).toMatch(
+      / stays quiet: a hold, a backchannel or nothing left to say \(4 said\)$/,
+    )
+  }
+  expect(server.callerJournals('no_such_scenario')).toEqual([])
+})
+
 describe('credentials', () => {
   test('both GPT-Live sessions, the observer and the judge use OPENAI_API_KEY; the client backend its own key', () => {
     const sessions = proxy.seen.filter((request) => request.kind === 'upgrade')

@@ -169,4 +169,74 @@ describe('hearing a RUN session through a relay that ran dry', () => {
     expect(heard.map((utterance) => utterance.text)).toEqual([LINES[3], LINES[0]])
     expect(heard[0]?.startMs).toBe(300)
   })
+
+  it.each([100, 300, 650])(
+    'hears a line cut short, a hold and an answer %i ms apart (too short a pause to part them) as the three, each where it was',
+    (gapMs) => {
+      const catalogue = catalogueOfLines()
+      const first = syntheticSpeech(LINES[0] as string)
+      // Cut inside its second third, after a gap the relay left inside it: the gap is no end of the line.
+      const third = Math.floor(first.length / 3)
+      const cut = concatPcm16([
+        first.subarray(0, third),
+        new Int16Array(samplesOf(100)),
+        first.subarray(third, third + Math.floor(third / 2)),
+      ])
+      const hold = syntheticSpeech(LINES[3] as string)
+      const answer = syntheticSpeech(LINES[1] as string)
+      const sound = concatPcm16([
+        new Int16Array(samplesOf(300)),
+        cut,
+        new Int16Array(samplesOf(gapMs)),
+        hold,
+        new Int16Array(samplesOf(gapMs)),
+        answer,
+        new Int16Array(samplesOf(2_000)),
+      ])
+      expect(catalogue.leadingPart(sound)).toMatchObject({
+        text: LINES[0],
+        startMs: 300,
+        endSample: samplesOf(300) + cut.length,
+      })
+      const heard = heardThrough(catalogue, sound)
+      expect(heard.map((utterance) => utterance.text)).toHaveLength(3)
+      // The cut line as the words it said (more than its first third: the relay's gap did not end it).
+      expect((LINES[0] as string).startsWith(heard[0]?.text ?? '-')).toBe(true)
+      expect(heard[0]?.text.length).toBeGreaterThan((LINES[0] as string).length / 3)
+      expect(heard[0]?.text).not.toBe(LINES[0])
+      expect(heard[0]?.startMs).toBe(300)
+      const holdFromMs = 300 + (cut.length * 1000) / SAMPLE_RATE_HZ + gapMs
+      expect(heard[1]).toMatchObject({ text: LINES[3] })
+      expect(Math.abs((heard[1]?.startMs ?? 0) - holdFromMs)).toBeLessThanOrEqual(1)
+      expect(heard[2]).toMatchObject({ text: LINES[1] })
+      const answerFromMs = holdFromMs + (hold.length * 1000) / SAMPLE_RATE_HZ + gapMs
+      expect(Math.abs((heard[2]?.startMs ?? 0) - answerFromMs)).toBeLessThanOrEqual(1)
+    },
+  )
+
+  it('splits off no part where there is none: one line with a gap inside, a whole line first, unknown speech', () => {
+    const catalogue = catalogueOfLines()
+    const speech = syntheticSpeech(LINES[0] as string)
+    const middle = Math.floor(speech.length / 2)
+    const gapInside = concatPcm16([
+      new Int16Array(samplesOf(300)),
+      speech.subarray(0, middle),
+      new Int16Array(samplesOf(300)),
+      speech.subarray(middle),
+    ])
+    expect(catalogue.leadingPart(gapInside)).toBeNull()
+    const wholeFirst = concatPcm16([
+      syntheticSpeech(LINES[3] as string),
+      new Int16Array(samplesOf(300)),
+      syntheticSpeech(LINES[1] as string),
+    ])
+    expect(catalogue.leadingPart(wholeFirst)).toBeNull()
+    expect(catalogue.leadingClip(wholeFirst)).toMatchObject({ text: LINES[3] })
+    const unknown = concatPcm16([
+      syntheticSpeech('Nobody catalogued this line at all.'),
+      new Int16Array(samplesOf(300)),
+      syntheticSpeech(LINES[1] as string),
+    ])
+    expect(catalogue.leadingPart(unknown)).toBeNull()
+  })
 })

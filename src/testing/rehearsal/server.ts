@@ -60,6 +60,11 @@ export interface RehearsalServer {
   readonly catalogue: SpeechCatalogue
   /** The GPT-Live side (stats, limits). */
   readonly live: OfflineLiveServer
+  /**
+   * What each RUN caller session of a scenario heard and decided (run-caller-turns.ts), in the order the sessions
+   * started: for the message of a call that ran to its time limit.
+   */
+  callerJournals(scenarioId: string): string[][]
   /** Drops every connection and stops listening. Safe to call more than once. */
   close(): Promise<void>
 }
@@ -74,9 +79,10 @@ export async function startRehearsalServer(options: RehearsalServerOptions): Pro
   const context: RehearsalContext = { scenarios, catalogue }
   const assistant = assistantPlayers(scenarios)
   const extra = options.players?.(context) ?? {}
+  const runCaller = runCallerPlayer(scenarios)
   const cast: Cast = {
     // RUN's caller is found by its brief before any assistant (run-players.ts); its sessions are no assistant's.
-    sessions: [...(extra.sessions ?? []), runCallerPlayer(scenarios), assistant.session],
+    sessions: [...(extra.sessions ?? []), runCaller, assistant.session],
     responses: [...(extra.responses ?? []), runObserverPlayer, assistant.clientBackend, responsesJudgePlayer],
     decisions: [...(extra.decisions ?? []), decisionsJudgePlayer],
   }
@@ -174,6 +180,7 @@ export async function startRehearsalServer(options: RehearsalServerOptions): Pro
     scenarios,
     catalogue,
     live,
+    callerJournals: (scenarioId) => runCaller.journals(scenarioId),
     close: () => live.close(),
   }
 }

@@ -38,6 +38,11 @@ const PREFIX_SAMPLES = (SAMPLE_RATE_HZ * PREFIX_MS) / 1000
  * part of it is recognised at its position without keeping its samples: 40 ms, a few hundred bytes per second.
  */
 const BLOCK_SAMPLES = (SAMPLE_RATE_HZ * 40) / 1000
+/**
+ * The least gap of digital silence that can end a clip heard in part (leadingPart): a frame of the relay's 20 ms
+ * (the silence a yielded line leaves before the next is at least that); a lone zero sample inside a word is none.
+ */
+const MIN_PART_GAP_SAMPLES = (SAMPLE_RATE_HZ * 20) / 1000
 
 /**
  * Sound recognised as the beginning of one known clip, not all of it (yet): what the clip says up to where it was
@@ -211,6 +216,37 @@ export class SpeechCatalogue {
     return null
   }
 
+  /**
+   * The known clip that `sound` (from before its first sample) begins with, cut short (its speaker yielded the
+   * floor), when other sound follows after a gap of digital silence too short to part them by silence: the part as
+   * `partOf` gives it, and `endSample`, the index in `sound` where the gap after it begins. Null when the sound does
+   * not begin so: it is one clip's part (partOf), begins with a whole clip (leadingClip), or is not known speech.
+   */
+  leadingPart(sound: Int16Array): (RecognisedPart & { endSample: number }) | null {
+    const prefix = prefixFingerprintOf(sound)
+    const candidates = prefix === null ? [] : (this.#byPrefix.get(prefix) ?? [])
+    if (candidates.length === 0) return null
+    const { content, sampleOf } = contentWithPositions(sound)
+    const blocks = blockDigests(content)
+    for (const clip of candidates) {
+      // Whole blocks the sound shares with the clip's start; the sound goes on with other content after them.
+      let shared = 0
+      while (shared < blocks.length && clip.blocks[shared] === blocks[shared]) shared++
+      if (shared === blocks.length || shared >= clip.blocks.length) continue
+      // The part ends inside the first block that differs, at a gap of silence that begins in it (the last such
+      // gap: the synthetic voice has none of its own, so an earlier one is the relay's, inside the line).
+      const from = sampleOf(shared * BLOCK_SAMPLES - 1) + 1
+      const to = sampleOf(Math.min(content.length, (shared + 1) * BLOCK_SAMPLES) - 1) + 1
+      const gap = silentRuns(sound, MIN_PART_GAP_SAMPLES)
+        .filter((run) => run.start >= from && run.start <= to)
+        .at(-1)
+      if (gap === undefined) continue
+      const part = this.partOf(sound.subarray(0, gap.start))
+      if (part?.text === clip.text) return { ...part, endSample: gap.start }
+    }
+    return null
+  }
+
   #nearest(envelope: Float64Array, extent: { start: number; end: number }): Recognised | null {
     const soundFrames = Math.ceil((extent.end - extent.start) / FRAME_SAMPLES)
     let best: { clip: Clip; offset: number; correlation: number } | null = null
@@ -289,6 +325,38 @@ function contentOf(samples: Int16Array): Int16Array {
     if (sample !== 0) content[at++] = sample
   }
   return content
+}
+
+/**
+ * contentOf, and where each content sample lies in `samples` (its index there), for a part whose end must be found
+ * in the sound it was heard in.
+ */
+function contentWithPositions(samples: Int16Array): {
+  content: Int16Array
+  sampleOf: (contentIndex: number) => number
+} {
+  const content = contentOf(samples)
+  const positions = new Int32Array(content.length)
+  let at = 0
+  for (let i = 0; i < samples.length; i++) if (samples[i] !== 0) positions[at++] = i
+  return { content, sampleOf: (index) => (index < 0 ? -1 : (positions[index] as number)) }
+}
+
+/** The runs of digital silence at least `minSamples` long between the first and last sound of `samples`. */
+function silentRuns(samples: Int16Array, minSamples: number): { start: number; end: number }[] {
+  const extent = nonSilentExtent(samples)
+  if (extent === null) return []
+  const runs: { start: number; end: number }[] = []
+  let runStart = -1
+  for (let i = extent.start; i < extent.end; i++) {
+    if (samples[i] === 0) {
+      if (runStart < 0) runStart = i
+    } else {
+      if (runStart >= 0 && i - runStart >= minSamples) runs.push({ start: runStart, end: i })
+      runStart = -1
+    }
+  }
+  return runs
 }
 
 /** Short digests of `content` in whole BLOCK_SAMPLES blocks. */
