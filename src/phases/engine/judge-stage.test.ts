@@ -44,7 +44,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([live?.close(), ...apis.map((api) => api.close())])
-  await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })))
+  // Retried: a conversation a timed-out test left running may still be writing into its folder.
+  await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true, maxRetries: 3 })))
 })
 
 /**
@@ -112,8 +113,15 @@ function judgeRequestsSince(api: FakeJudgeApi, before: number) {
   return api.server.requestsTo('POST', '/v1/responses').slice(before)
 }
 
+/**
+ * Time a test gets per live conversation it holds: about ten seconds of real time, and up to twice that when a full
+ * unit run keeps both cores busy. The unit project's 20 s default is one conversation with nothing to spare (the
+ * cache test, which holds two in a row, timed out in a full run with five workers).
+ */
+const PER_CONVERSATION_MS = 30_000
+
 // Concurrent: each test has its own judge server and session keys (see judgeHarness).
-describe.concurrent('the semantic judge in a live run', () => {
+describe.concurrent('the semantic judge in a live run', { timeout: PER_CONVERSATION_MS }, () => {
   test('judges each applicable dimension once with store:false, and its grades reach the row and the details', async () => {
     const { api, runLive } = await judgeHarness()
     api.script.task_understanding = [passing(1, true)]
@@ -221,7 +229,9 @@ describe.concurrent('the semantic judge in a live run', () => {
     )
   })
 
-  test('the cache answers a second judgment of the same evidence with zero usage', async () => {
+  test('the cache answers a second judgment of the same evidence with zero usage', {
+    timeout: 2 * PER_CONVERSATION_MS,
+  }, async () => {
     const { api, runLive } = await judgeHarness()
     api.script.task_understanding = [passing(1, true)]
     api.script.grounded_communication = [passing(1)]
