@@ -177,7 +177,11 @@ export class CallerListener {
     const now = this.#catalogue.partOf(kept)
     const sameClip = now !== null && now.text === part.text
     if (sameClip && now.blocks <= part.blocks) return
-    const whole = !sameClip && this.#catalogue.recognise(kept)?.text === part.text
+    // The same clip in place after a burst it lost (the gap was the line dropping packets): still the same line.
+    const lossy = sameClip ? null : this.#catalogue.lossyPartOf(kept)
+    if (lossy === 'pending') return
+    const whole =
+      !sameClip && (lossy?.text === part.text || this.#catalogue.recognise(kept)?.clipText === part.text)
     this.#afterGap = null
     this.#part = null
     if (sameClip || whole) {

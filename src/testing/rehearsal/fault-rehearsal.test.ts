@@ -2,7 +2,7 @@
 // rehearsal server (real-time pacing, GPT-Live sessions of both architectures, the client backend on the Responses
 // API), three restaurant scenarios each naming its profile with a tag. What the harness owns live is injected:
 // the tool plane (both architectures), client delegation's backend (a 5 s stall on the wall clock), the caller's
-// uplink (a burst of the request silenced, which the rehearsal server then cannot make out). Responses
+// uplink (a burst of the request silenced, which the rehearsal server hears without its lost words). Responses
 // delegation's backend model is the service's live, so its backend rule refuses at input_setup.
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'

@@ -9,7 +9,10 @@
 //   match must be clearly closer than any clip saying something else; audio that is not is not recognised.
 // - while it is still being heard, by its start (recogniseStart), and as a part: sound whose content is the
 //   beginning of one synthesised clip, block by block (partOf), is that clip heard up to that position, so the rest
-//   of it heard after a relay's gap is still the same line, and sound that does not go on so is another one.
+//   of it heard after a relay's gap is still the same line, and sound that does not go on so is another one;
+// - with bursts of it lost in place (a line that dropped packets: samples zeroed, its length kept, as the harness's
+//   uplink_loss fault does): that clip, heard as its words without those whose middle fell in a lost burst, the
+//   rule the offline server's oracle hears such a line by (src/faults/transport.ts).
 import { hash } from 'node:crypto'
 import { SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
 import { captionsFor } from '../live-server/speech.ts'
@@ -73,9 +76,11 @@ export interface Recognised {
   text: string
   startMs: number
   endMs: number
-  /** `exact` (fingerprint) or `envelope` (nearest match, with its correlation). */
-  how: 'exact' | 'envelope'
+  /** `exact` (fingerprint), `lossy` (a clip with bursts lost in place) or `envelope` (nearest, with its correlation). */
+  how: 'exact' | 'lossy' | 'envelope'
   correlation: number
+  /** The recognised clip's own words: `text` without the lost words for a `lossy` match, else `text`. */
+  clipText: string
 }
 
 interface Clip {
@@ -93,6 +98,8 @@ interface Clip {
   contentSamples: number
   /** Fingerprint of its whole content (fingerprintOf). */
   fingerprint: string
+  /** Samples from its first to its last that is not digital silence. */
+  extentSamples: number
 }
 
 export class SpeechCatalogue {
@@ -128,6 +135,7 @@ export class SpeechCatalogue {
       blocks: blockDigests(content),
       contentSamples: content.length,
       fingerprint,
+      extentSamples: extent.end - extent.start,
     }
     this.#byFingerprint.set(fingerprint, clip)
     if (clip.prefix !== null)
@@ -145,7 +153,74 @@ export class SpeechCatalogue {
       const offsetMs = samplesToMs(extent.start - exact.leadingZeros)
       return placed(exact, offsetMs, 'exact', 1)
     }
-    return this.#nearest(energyEnvelope(sound), extent)
+    return this.#lossy(sound) ?? this.#nearest(energyEnvelope(sound), extent)
+  }
+
+  /**
+   * A synthesised clip that `sound` is, sample for sample, except for bursts of it lost in place (runs of digital
+   * silence of at least a relay frame inside its span, its length kept): the clip placed like `recognise` places
+   * it, heard as its words without those whose middle fell in a lost burst. Null when the sound is no such clip
+   * (shorter or longer than one: a cut line, or speech with a relay's gap inserted into it), or no word is left.
+   */
+  #lossy(sound: Int16Array): Recognised | null {
+    const found = this.#inPlaceWithLoss(sound, 'whole')
+    if (found === null || found === 'pending') return null
+    const { clip, offset, lost } = found
+    const kept = captionsFor(clip.text, clip.speechStartMs, clip.speechEndMs).filter((word) => {
+      const middle = (word.start_ms + word.end_ms) / 2
+      return !lost.some((run) => middle >= samplesToMs(run.start) && middle < samplesToMs(run.end))
+    })
+    const text = kept
+      .map((word) => word.delta)
+      .join('')
+      .trim()
+    // A line with no word left is not heard as that line (the oracle does not hear it at all).
+    if (text === '') return null
+    return { ...placed(clip, samplesToMs(offset), 'lossy', 1), text }
+  }
+
+  /**
+   * The synthesised clip whose beginning `sound` (from before its first sample) is, in place, with bursts of it
+   * lost (partOf for a line that dropped packets, while it is still being heard): its words, or `pending` until
+   * two whole 20 ms frames after the last burst were heard. Null when the sound is no such beginning.
+   */
+  lossyPartOf(sound: Int16Array): { text: string } | 'pending' | null {
+    const found = this.#inPlaceWithLoss(sound, 'beginning')
+    return found === null || found === 'pending' ? found : { text: found.clip.text }
+  }
+
+  /**
+   * The synthesised clip `sound` is (`whole`: as many samples from first to last sound) or begins like
+   * (`beginning`: no longer than it), sample for sample wherever no run of digital silence of a relay frame or more
+   * lies: every 20 ms frame of its envelope away from those runs is the clip's, to the last bit. The clip, where its
+   * first sample lies in the sound, and the lost runs in clip samples; `pending`: a beginning with too little heard
+   * after its last lost run to tell.
+   */
+  #inPlaceWithLoss(
+    sound: Int16Array,
+    span: 'whole' | 'beginning',
+  ): { clip: Clip; offset: number; lost: { start: number; end: number }[] } | 'pending' | null {
+    const extent = nonSilentExtent(sound)
+    const prefix = prefixFingerprintOf(sound)
+    if (extent === null || prefix === null) return null
+    const runs = silentRuns(sound, MIN_PART_GAP_SAMPLES)
+    const lastRun = runs.at(-1)
+    if (lastRun === undefined) return null
+    for (const clip of this.#byPrefix.get(prefix) ?? []) {
+      const spans = extent.end - extent.start
+      if (!clip.synthesised || (span === 'whole' ? spans !== clip.extentSamples : spans > clip.extentSamples))
+        continue
+      const offset = extent.start - clip.leadingZeros
+      if (offset < 0) continue
+      const lost = runs.map((run) => ({ start: run.start - offset, end: run.end - offset }))
+      // Whole frames heard (a beginning's last frame may still be filling).
+      const frames = Math.floor((sound.length - offset) / FRAME_SAMPLES)
+      if (span === 'beginning' && frames * FRAME_SAMPLES < lastRun.end - offset + 2 * FRAME_SAMPLES)
+        return 'pending'
+      const envelope = energyEnvelope(sound.subarray(offset, offset + frames * FRAME_SAMPLES))
+      if (sameAwayFrom(lost, envelope, clip.envelope)) return { clip, offset, lost }
+    }
+    return null
   }
 
   /**
@@ -223,6 +298,8 @@ export class SpeechCatalogue {
    * not begin so: it is one clip's part (partOf), begins with a whole clip (leadingClip), or is not known speech.
    */
   leadingPart(sound: Int16Array): (RecognisedPart & { endSample: number }) | null {
+    // A clip that lost a burst in place is one line (recognise hears it), not a part and something else.
+    if (this.#inPlaceWithLoss(sound, 'whole') !== null) return null
     const prefix = prefixFingerprintOf(sound)
     const candidates = prefix === null ? [] : (this.#byPrefix.get(prefix) ?? [])
     if (candidates.length === 0) return null
@@ -286,7 +363,7 @@ export class SpeechCatalogue {
 function placed(clip: Clip, offsetMs: number, how: Recognised['how'], correlation: number): Recognised {
   const startMs = Math.max(0, Math.floor(offsetMs + clip.speechStartMs))
   const endMs = Math.max(startMs + 1, Math.ceil(offsetMs + clip.speechEndMs))
-  return { text: clip.text, startMs, endMs, how, correlation }
+  return { text: clip.text, startMs, endMs, how, correlation, clipText: clip.text }
 }
 
 /** The samples from the first to the last one that is not exactly zero; null when all are. */
@@ -357,6 +434,26 @@ function silentRuns(samples: Int16Array, minSamples: number): { start: number; e
     }
   }
   return runs
+}
+
+/**
+ * Whether `sound`'s envelope (from the clip's first sample on) is the clip's in every frame that no lost run (in clip
+ * samples) touches: the same samples give the same values, to the last bit. The clip's last frame is left out (it
+ * may be a partial frame, whose level the sound's full frame does not repeat), and so are frames past the sound's
+ * end (the caller checked that a whole clip spans as many samples as the sound).
+ */
+function sameAwayFrom(
+  lost: readonly { start: number; end: number }[],
+  sound: Float64Array,
+  clip: Float64Array,
+): boolean {
+  for (let frame = 0; frame < Math.min(clip.length - 1, sound.length); frame++) {
+    const from = frame * FRAME_SAMPLES
+    const to = from + FRAME_SAMPLES
+    if (lost.some((run) => run.start < to && run.end > from)) continue
+    if (sound[frame] !== clip[frame]) return false
+  }
+  return true
 }
 
 /** Short digests of `content` in whole BLOCK_SAMPLES blocks. */

@@ -1,0 +1,107 @@
+// The rehearsal hears a line that lost a burst on its way (the harness's uplink_loss fault: a window of the
+// caller's audio silenced in place) as the offline server's oracle hears it: that line, without the words whose
+// middle fell in the burst. Before, the rehearsal heard the whole line (its envelope still matched), name and all,
+// or nothing it could make out, and run_fault_011's assistant took another path live than offline.
+import { describe, expect, it } from 'vitest'
+import { concatPcm16, SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
+import { syntheticSpeech } from '../../audio/synthetic-voice.ts'
+import type { FaultProfile } from '../../config/fault-profiles.ts'
+import { SessionFaults } from '../../faults/session.ts'
+import { UplinkLoss } from '../../faults/transport.ts'
+import type { HeardUtterance } from '../live-server/index.ts'
+import { CallerListener } from './caller-listener.ts'
+import { SpeechCatalogue } from './speech-catalogue.ts'
+
+const OPENING = "Hi, I'd like to book a table under Rivera on August 14 at 7 p.m. for two."
+const OTHER = 'Great, that all sounds right.'
+const samplesOf = (ms: number) => Math.round((ms * SAMPLE_RATE_HZ) / 1000)
+const lossOf = (durationMs: number) =>
+  new UplinkLoss(
+    new SessionFaults(
+      {
+        name: 'p',
+        seed: 1,
+        rules: [{ kind: 'uplink_loss', rate: 1, calls: [0], after_ms: 1_800, duration_ms: durationMs }],
+      } satisfies FaultProfile,
+      'setting',
+    ),
+  )
+
+function catalogue(): SpeechCatalogue {
+  const known = new SpeechCatalogue()
+  for (const text of [OPENING, OTHER])
+    known.add(syntheticSpeech(text), { text, speech: null }, { synthesised: true })
+  return known
+}
+
+/** The opening after a lead-in of silence, with its burst silenced the way the harness does it live. */
+function lossyOpening(durationMs: number): Int16Array {
+  const audio = concatPcm16([
+    new Int16Array(samplesOf(300)),
+    syntheticSpeech(OPENING),
+    new Int16Array(samplesOf(2_000)),
+  ])
+  const loss = lossOf(durationMs)
+  loss.voice(audio, 0)
+  return loss.apply(audio, 0)
+}
+
+/** The opening's speech span in `audio` (ms), as the oracle's hearing gives it. */
+function speechSpan(audio: Int16Array): { startMs: number; endMs: number } {
+  const clean = concatPcm16([new Int16Array(samplesOf(300)), syntheticSpeech(OPENING)])
+  const first = clean.findIndex((sample) => sample !== 0)
+  let last = clean.length - 1
+  while (clean[last] === 0) last--
+  expect(audio.length).toBeGreaterThan(last)
+  return { startMs: (first * 1000) / SAMPLE_RATE_HZ, endMs: ((last + 1) * 1000) / SAMPLE_RATE_HZ }
+}
+
+function heardThrough(known: SpeechCatalogue, sound: Int16Array): HeardUtterance[] {
+  const heard: HeardUtterance[] = []
+  const listener = new CallerListener(known, (utterance) => heard.push(utterance))
+  for (let at = 0; at < sound.length; at += samplesOf(20))
+    listener.receive(sound.subarray(at, at + samplesOf(20)))
+  return heard
+}
+
+describe('hearing a line that lost a burst in place', () => {
+  it.each([800, 300])(
+    'a %i ms burst: heard as the line without its lost words, as the offline oracle hears it',
+    (durationMs) => {
+      const sound = lossyOpening(durationMs)
+      const oracle = lossOf(durationMs).hear([{ text: OPENING, ...speechSpan(sound) }])
+      expect(oracle[0]?.text).not.toBe(OPENING)
+      const recognised = catalogue().recognise(sound)
+      expect(recognised).toMatchObject({
+        how: 'lossy',
+        clipText: OPENING,
+        text: oracle[0]?.text,
+        startMs: 300,
+      })
+      const heard = heardThrough(catalogue(), sound)
+      expect(heard.map((utterance) => utterance.text)).toEqual([oracle[0]?.text])
+      expect(heard[0]?.startMs).toBe(300)
+    },
+  )
+
+  it('a line with a relay gap inserted, a line cut short, another line: none of them is a lossy match', () => {
+    const known = catalogue()
+    const speech = syntheticSpeech(OPENING)
+    const half = Math.floor(speech.length / 2)
+    const inserted = concatPcm16([
+      speech.subarray(0, half),
+      new Int16Array(samplesOf(300)),
+      speech.subarray(half),
+    ])
+    expect(known.recognise(inserted)).toMatchObject({ text: OPENING, how: 'exact' })
+    const cutThenOther = concatPcm16([
+      speech.subarray(0, half),
+      new Int16Array(samplesOf(300)),
+      syntheticSpeech(OTHER),
+    ])
+    expect(known.recognise(cutThenOther)?.how).not.toBe('lossy')
+    expect(known.leadingPart(cutThenOther)).toMatchObject({ text: OPENING })
+    // A lossy line is one line: not a part of it and something else.
+    expect(known.leadingPart(lossyOpening(800))).toBeNull()
+  })
+})
