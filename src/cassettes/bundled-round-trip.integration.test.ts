@@ -69,11 +69,12 @@ const OUT_OF_REACH_LIVE = new Set([
  * Rows where the dress rehearsal is known to reach another verdict than offline, and why. Each entry is an open
  * defect of the rehearsal, not of the assistant; the verdict test fails when an entry no longer differs, so the
  * list cannot outlive its reason.
- * - uplink loss: the rehearsal server recognises caller speech by its content (speech-catalogue.ts). A line that
- *   lost a burst in place is heard without its lost words, as offline; but in a RUN call the relay has also
- *   inserted silence into the caller's line (a tick late), so it is no longer the line in place: the rehearsal
- *   hears the part before the burst as one utterance and what follows as another, where the offline server hears
- *   the line without its lost words.
+ * - uplink loss: the rehearsal server recognises caller speech by its content (speech-catalogue.ts), and a line
+ *   that lost a burst in place is heard without its lost words, as offline (lossy-hearing.test.ts). In this RUN
+ *   call, though, the assistant takes a turn in the 800 ms of silence the burst leaves, having heard the line's
+ *   first part ("…under Rivera"); the caller, still speaking, yields to it, and the call goes astray. The offline
+ *   oracle hears the line as one utterance without its lost words. Why the part heard live holds words the oracle
+ *   counts as lost is open.
  * (The client delegation error left this list when the delegation controller began telling GPT-Live that its
  * backend failed: before, the rehearsal's voice model had nothing to say and the call ran to its duration limit.)
  */
