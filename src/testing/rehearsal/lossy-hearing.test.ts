@@ -87,6 +87,17 @@ describe('hearing a line that lost a burst in place', () => {
     },
   )
 
+  it("matches the synthetic voice's clips however they were learnt (a dataset row's text), never a recording", () => {
+    const sound = lossyOpening(800)
+    const asRow = new SpeechCatalogue()
+    asRow.add(syntheticSpeech(OPENING), { text: OPENING, speech: null }, { syntheticVoice: true })
+    expect(asRow.recognise(sound)).toMatchObject({ how: 'lossy', clipText: OPENING })
+    // The same samples learnt as a recording: a preset's packet loss must not read as a lost burst.
+    const asRecording = new SpeechCatalogue()
+    asRecording.add(syntheticSpeech(OPENING), { text: OPENING, speech: null })
+    expect(asRecording.recognise(sound)?.how).not.toBe('lossy')
+  })
+
   it('a line with a relay gap inserted, a line cut short, another line: none of them is a lossy match', () => {
     const known = catalogue()
     const speech = syntheticSpeech(OPENING)
