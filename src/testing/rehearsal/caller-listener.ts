@@ -178,10 +178,9 @@ export class CallerListener {
     const sameClip = now !== null && now.text === part.text
     if (sameClip && now.blocks <= part.blocks) return
     // The same clip in place after a burst it lost (the gap was the line dropping packets): still the same line.
-    const lossy = sameClip ? null : this.#catalogue.lossyPartOf(kept)
+    const lossy = !sameClip && this.#catalogue.lossyPartOf(kept, part.text)
     if (lossy === 'pending') return
-    const whole =
-      !sameClip && (lossy?.text === part.text || this.#catalogue.recognise(kept)?.clipText === part.text)
+    const whole = !sameClip && (lossy || this.#catalogue.recognise(kept)?.clipText === part.text)
     this.#afterGap = null
     this.#part = null
     if (sameClip || whole) {

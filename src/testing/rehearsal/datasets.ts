@@ -43,7 +43,8 @@ async function learnDataset(
   const violations: DatasetViolation[] = []
   for (const [index, scenario] of scenarios.entries()) {
     const text = scenario.input.text
-    if (text.trim() !== '') catalogue.add(syntheticSpeech(text), { text, speech: null })
+    if (text.trim() !== '')
+      catalogue.add(syntheticSpeech(text), { text, speech: null }, { syntheticVoice: true })
     for (const [position, recording] of scenario.input.recordings.entries()) {
       try {
         const { samples } = await readMonoWavFile(recording.resolvedPath)

@@ -91,6 +91,8 @@ interface Clip {
   speechEndMs: number
   envelope: Float64Array
   synthesised: boolean
+  /** Spoken by the synthetic voice (add's `syntheticVoice`). */
+  syntheticVoice: boolean
   /** Fingerprint of its first PREFIX_MS of sound; null for a clip shorter than that. */
   prefix: string | null
   /** Digests of its content in BLOCK_SAMPLES blocks (the last one, shorter, left out), and the content's length. */
@@ -116,9 +118,15 @@ export class SpeechCatalogue {
 
   /**
    * Learns a clip. `synthesised` clips (the text-to-speech answers) are bounded in number; the oldest one is
-   * forgotten first. The same samples learnt twice keep their first text.
+   * forgotten first. The same samples learnt twice keep their first text. `syntheticVoice`: the clip is the
+   * synthetic voice's (a dataset row's text; `synthesised` ones always are), which a line that lost a burst in
+   * place is matched against; a recording is not (an acoustic preset's packet loss would read as a lost burst).
    */
-  add(samples: Int16Array, known: KnownSpeech, options: { synthesised?: boolean } = {}): void {
+  add(
+    samples: Int16Array,
+    known: KnownSpeech,
+    options: { synthesised?: boolean; syntheticVoice?: boolean } = {},
+  ): void {
     const extent = nonSilentExtent(samples)
     if (extent === null) return
     const fingerprint = fingerprintOf(samples.subarray(extent.start, extent.end))
@@ -131,6 +139,7 @@ export class SpeechCatalogue {
       speechEndMs: known.speech?.endMs ?? samplesToMs(extent.end),
       envelope: energyEnvelope(samples),
       synthesised: options.synthesised ?? false,
+      syntheticVoice: (options.synthesised ?? false) || (options.syntheticVoice ?? false),
       prefix: prefixFingerprintOf(samples),
       blocks: blockDigests(content),
       contentSamples: content.length,
@@ -157,7 +166,7 @@ export class SpeechCatalogue {
   }
 
   /**
-   * A synthesised clip that `sound` is, sample for sample, except for bursts of it lost in place (runs of digital
+   * A clip of the synthetic voice that `sound` is, sample for sample, except for bursts of it lost in place (runs of digital
    * silence of at least a relay frame inside its span, its length kept): the clip placed like `recognise` places
    * it, heard as its words without those whose middle fell in a lost burst. Null when the sound is no such clip
    * (shorter or longer than one: a cut line, or speech with a relay's gap inserted into it), or no word is left.
@@ -180,25 +189,27 @@ export class SpeechCatalogue {
   }
 
   /**
-   * The synthesised clip whose beginning `sound` (from before its first sample) is, in place, with bursts of it
-   * lost (partOf for a line that dropped packets, while it is still being heard): its words, or `pending` until
-   * two whole 20 ms frames after the last burst were heard. Null when the sound is no such beginning.
+   * Whether `sound` (from before its first sample) is the beginning of the synthetic voice's clip saying `text`, in place,
+   * with bursts of it lost (partOf for a line that dropped packets, while it is still being heard): `pending` until
+   * two whole 20 ms frames after the last burst were heard. Only that clip is tried: lines that begin alike (several
+   * bookings open with the same words) match each other's beginning too.
    */
-  lossyPartOf(sound: Int16Array): { text: string } | 'pending' | null {
-    const found = this.#inPlaceWithLoss(sound, 'beginning')
-    return found === null || found === 'pending' ? found : { text: found.clip.text }
+  lossyPartOf(sound: Int16Array, text: string): boolean | 'pending' {
+    const found = this.#inPlaceWithLoss(sound, 'beginning', text)
+    return found === 'pending' ? found : found !== null
   }
 
   /**
-   * The synthesised clip `sound` is (`whole`: as many samples from first to last sound) or begins like
+   * The synthetic voice's clip `sound` is (`whole`: as many samples from first to last sound) or begins like
    * (`beginning`: no longer than it), sample for sample wherever no run of digital silence of a relay frame or more
    * lies: every 20 ms frame of its envelope away from those runs is the clip's, to the last bit. The clip, where its
    * first sample lies in the sound, and the lost runs in clip samples; `pending`: a beginning with too little heard
-   * after its last lost run to tell.
+   * after its last lost run to tell. With `text`, only the clip saying it is tried.
    */
   #inPlaceWithLoss(
     sound: Int16Array,
     span: 'whole' | 'beginning',
+    text?: string,
   ): { clip: Clip; offset: number; lost: { start: number; end: number }[] } | 'pending' | null {
     const extent = nonSilentExtent(sound)
     const prefix = prefixFingerprintOf(sound)
@@ -208,7 +219,11 @@ export class SpeechCatalogue {
     if (lastRun === undefined) return null
     for (const clip of this.#byPrefix.get(prefix) ?? []) {
       const spans = extent.end - extent.start
-      if (!clip.synthesised || (span === 'whole' ? spans !== clip.extentSamples : spans > clip.extentSamples))
+      if (text !== undefined && clip.text !== text) continue
+      if (
+        !clip.syntheticVoice ||
+        (span === 'whole' ? spans !== clip.extentSamples : spans > clip.extentSamples)
+      )
         continue
       const offset = extent.start - clip.leadingZeros
       if (offset < 0) continue
