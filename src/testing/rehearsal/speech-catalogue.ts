@@ -166,9 +166,9 @@ export class SpeechCatalogue {
   }
 
   /**
-   * A clip of the synthetic voice that `sound` is, sample for sample, except for bursts of it lost in place (runs of digital
-   * silence of at least a relay frame inside its span, its length kept): the clip placed like `recognise` places
-   * it, heard as its words without those whose middle fell in a lost burst. Null when the sound is no such clip
+   * A clip of the synthetic voice that `sound` is, sample for sample, except for bursts of it lost in place (runs
+   * of digital silence of at least a relay frame inside its span, its length kept): the clip placed like
+   * `recognise` places it, heard as its words without those whose middle fell in a lost burst. Null when the sound is no such clip
    * (shorter or longer than one: a cut line, or speech with a relay's gap inserted into it), or no word is left.
    */
   #lossy(sound: Int16Array): Recognised | null {
@@ -189,10 +189,10 @@ export class SpeechCatalogue {
   }
 
   /**
-   * Whether `sound` (from before its first sample) is the beginning of the synthetic voice's clip saying `text`, in place,
-   * with bursts of it lost (partOf for a line that dropped packets, while it is still being heard): `pending` until
-   * two whole 20 ms frames after the last burst were heard. Only that clip is tried: lines that begin alike (several
-   * bookings open with the same words) match each other's beginning too.
+   * Whether `sound` (from before its first sample) is the beginning of the synthetic voice's clip saying `text`,
+   * in place, with bursts of it lost (partOf for a line that dropped packets, while it is still being heard):
+   * `pending` until two whole 20 ms frames after the last burst were heard. Only that clip is tried: the question
+   * is whether the part heard before the burst goes on.
    */
   lossyPartOf(sound: Int16Array, text: string): boolean | 'pending' {
     const found = this.#inPlaceWithLoss(sound, 'beginning', text)
