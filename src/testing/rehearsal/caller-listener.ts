@@ -177,13 +177,16 @@ export class CallerListener {
     const now = this.#catalogue.partOf(kept)
     const sameClip = now !== null && now.text === part.text
     if (sameClip && now.blocks <= part.blocks) return
-    // The same clip in place after a burst it lost (the gap was the line dropping packets): still the same line.
-    const lossy = !sameClip && this.#catalogue.lossyPartOf(kept, part.text)
-    if (lossy === 'pending') return
-    const whole = !sameClip && (lossy || this.#catalogue.recognise(kept)?.clipText === part.text)
+    let sameLine = sameClip
+    if (!sameClip) {
+      // The same clip in place after a burst it lost (the gap was the line dropping packets): still the same line.
+      const lossy = this.#catalogue.lossyPartOf(kept, part.text)
+      if (lossy === 'pending') return
+      sameLine = lossy || this.#catalogue.recognise(kept)?.clipText === part.text
+    }
     this.#afterGap = null
     this.#part = null
-    if (sameClip || whole) {
+    if (sameLine) {
       this.#stretchFrom = gap.previousStretchFrom
       return
     }

@@ -168,8 +168,9 @@ export class SpeechCatalogue {
   /**
    * A clip of the synthetic voice that `sound` is, sample for sample, except for bursts of it lost in place (runs
    * of digital silence of at least a relay frame inside its span, its length kept): the clip placed like
-   * `recognise` places it, heard as its words without those whose middle fell in a lost burst. Null when the sound is no such clip
-   * (shorter or longer than one: a cut line, or speech with a relay's gap inserted into it), or no word is left.
+   * `recognise` places it, heard as its words without those whose middle fell in a lost burst. Null when the sound
+   * is no such clip (shorter or longer than one: a cut line, or speech with a relay's gap inserted into it), or no
+   * word is left.
    */
   #lossy(sound: Int16Array): Recognised | null {
     const found = this.#inPlaceWithLoss(sound, 'whole')
@@ -211,14 +212,15 @@ export class SpeechCatalogue {
     span: 'whole' | 'beginning',
     text?: string,
   ): { clip: Clip; offset: number; lost: { start: number; end: number }[] } | 'pending' | null {
-    const extent = nonSilentExtent(sound)
-    const prefix = prefixFingerprintOf(sound)
-    if (extent === null || prefix === null) return null
+    // No run of silence inside it (most utterances): nothing was lost, and nothing needs hashing.
     const runs = silentRuns(sound, MIN_PART_GAP_SAMPLES)
     const lastRun = runs.at(-1)
-    if (lastRun === undefined) return null
+    const extent = nonSilentExtent(sound)
+    if (lastRun === undefined || extent === null) return null
+    const prefix = prefixFingerprintOf(sound)
+    if (prefix === null) return null
+    const spans = extent.end - extent.start
     for (const clip of this.#byPrefix.get(prefix) ?? []) {
-      const spans = extent.end - extent.start
       if (text !== undefined && clip.text !== text) continue
       if (
         !clip.syntheticVoice ||
@@ -313,6 +315,9 @@ export class SpeechCatalogue {
    * not begin so: it is one clip's part (partOf), begins with a whole clip (leadingClip), or is not known speech.
    */
   leadingPart(sound: Int16Array): (RecognisedPart & { endSample: number }) | null {
+    // A part ends at a gap: sound with none inside it (most utterances) is spared the hashing below.
+    const runs = silentRuns(sound, MIN_PART_GAP_SAMPLES)
+    if (runs.length === 0) return null
     // A clip that lost a burst in place is one line (recognise hears it), not a part and something else.
     if (this.#inPlaceWithLoss(sound, 'whole') !== null) return null
     const prefix = prefixFingerprintOf(sound)
@@ -329,9 +334,7 @@ export class SpeechCatalogue {
       // gap: the synthetic voice has none of its own, so an earlier one is the relay's, inside the line).
       const from = sampleOf(shared * BLOCK_SAMPLES - 1) + 1
       const to = sampleOf(Math.min(content.length, (shared + 1) * BLOCK_SAMPLES) - 1) + 1
-      const gap = silentRuns(sound, MIN_PART_GAP_SAMPLES)
-        .filter((run) => run.start >= from && run.start <= to)
-        .at(-1)
+      const gap = runs.filter((run) => run.start >= from && run.start <= to).at(-1)
       if (gap === undefined) continue
       const part = this.partOf(sound.subarray(0, gap.start))
       if (part?.text === clip.text) return { ...part, endSample: gap.start }
