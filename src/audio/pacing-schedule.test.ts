@@ -47,30 +47,6 @@ describe('the shared frame schedule', () => {
     expect(released).toHaveLength(20)
     expect(schedule.pending).toBe(0)
   })
-
-  it('releaseDue lets out the waiters already due, before the timer fires, and leaves the rest on the timer', async () => {
-    let nowMs = 0
-    const schedule = new FrameSchedule(() => nowMs)
-    const released: string[] = []
-    const first = schedule.wait(10).then(() => released.push('due at 10'))
-    const second = schedule.wait(12).then(() => released.push('due at 12'))
-    const later = schedule.wait(50).then(() => released.push('due at 50'))
-    schedule.releaseDue()
-    await Promise.resolve()
-    expect(released).toEqual([])
-    expect(schedule.pending).toBe(3)
-    // The clock passes two deadlines (the timer, armed 10 ms of real time ahead, has not fired).
-    nowMs = 20
-    schedule.releaseDue()
-    expect(schedule.pending).toBe(1)
-    await Promise.all([first, second])
-    expect(released).toEqual(['due at 10', 'due at 12'])
-    // The last waiter still goes out on the re-armed timer once its deadline has passed.
-    nowMs = 60
-    await later
-    expect(released).toEqual(['due at 10', 'due at 12', 'due at 50'])
-    expect(schedule.pending).toBe(0)
-  })
 })
 
 describe('frame lateness', () => {

@@ -87,19 +87,6 @@ export class FrameSchedule {
     this.#timer = setTimeout(() => this.#fire(), Math.max(0, Math.ceil(first.dueMs - this.#now())))
   }
 
-  /**
-   * Releases the waiters already due without waiting for the timer. A timer only fires between poll phases, and
-   * one poll phase can run the socket reads of every session in turn (at 32 calls, milliseconds of parsing and
-   * handling): code that handles incoming events calls this first, so a frame due meanwhile goes out after the
-   * event in hand, not after the whole batch. When nothing is due it costs a clock read.
-   */
-  releaseDue(): void {
-    const first = this.#waiters[0]
-    if (first === undefined || first.dueMs > this.#now()) return
-    this.#disarm()
-    this.#fire()
-  }
-
   #disarm(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer)
     this.#timer = undefined

@@ -1,8 +1,7 @@
 import type { AddressInfo } from 'node:net'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocketServer } from 'ws'
 import { paceFrames } from '../audio/pacing.ts'
-import { sharedFrameSchedule } from '../audio/pacing-schedule.ts'
 import { type OfflineSessionScript, startOfflineLiveServer } from '../testing/live-server/index.ts'
 import { LiveSessionError } from './errors.ts'
 import type { SessionConfig } from './events.ts'
@@ -170,30 +169,6 @@ describe('LiveSession over LiveWS: the normal path', () => {
     for await (const item of session.events()) late.push(item.event.type)
     expect(heard).toEqual(late)
     expect(late.at(-1)).toBe('session.closed')
-  })
-})
-
-describe('LiveSession and the real-time frame schedule', () => {
-  it('the session, and the offline server in the same process, release due frames before each received message', async () => {
-    // A timer fires only between poll phases, so whoever handles a received message lets due frames out first.
-    // Here the offline server receives session.start and session.close; the session, what they bring back.
-    const release = vi.spyOn(sharedFrameSchedule, 'releaseDue')
-    try {
-      const session = offlineSession()
-      const order: string[] = []
-      release.mockImplementation(() => {
-        order.push('release')
-      })
-      session.subscribe((item) => order.push(item.event.type))
-      await session.start(CONFIG)
-      await session.close()
-      expect(order).toEqual([
-        ...['release', 'release', 'session.started'],
-        ...['release', 'release', 'session.closed'],
-      ])
-    } finally {
-      release.mockRestore()
-    }
   })
 })
 

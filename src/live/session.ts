@@ -3,7 +3,6 @@
 // terminal-state.ts (stages, fatal errors, start failures), audio-append.ts (audio framing) and socket-teardown.ts
 // (the closing grace). Their names that callers use are re-exported here so `./session.ts` keeps its public surface.
 import { LiveWS } from 'openai/resources/live/ws'
-import { sharedFrameSchedule } from '../audio/pacing-schedule.ts'
 import {
   audioAppendFrame,
   audioAppendProblem,
@@ -132,8 +131,6 @@ export class LiveSession {
     // Events arrive inside the socket's data handler: anything thrown from here would reach the process, so a
     // listener's exception (or one of ours) becomes this session's failure instead.
     this.#ws.on('event', (event) => {
-      // Frames of every real-time call in the process that fell due while events were read go out first.
-      sharedFrameSchedule.releaseDue()
       try {
         this.#receive(event)
       } catch (error) {

@@ -16,7 +16,6 @@ import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { type WebSocket, WebSocketServer } from 'ws'
 import { guardPendingConnections } from '../../assistants/client/service/pending-connections.ts'
-import { sharedFrameSchedule } from '../../audio/pacing-schedule.ts'
 import type { SessionDirector } from './director.ts'
 import { type OfflineServerLimits, resolveLimits } from './limits.ts'
 import {
@@ -208,9 +207,6 @@ export async function startOfflineLiveServer(
         scripts.has(token) ? null : (options.director ?? null),
       )
       ws.on('message', (data, isBinary) => {
-        // In process with the harness (offline real-time runs), the clients' frames that fell due while
-        // messages were read go out first (see FrameSchedule.releaseDue).
-        sharedFrameSchedule.releaseDue()
         for (const dropped of overflowing) dropped.reapIfOverdue()
         // A connection being dropped for not reading gets no more work done for it.
         if (queue.closing) return
