@@ -65,24 +65,6 @@ const OUT_OF_REACH_LIVE = new Set([
   'run_fault_007_booking_delegation_stall__responses',
   'run_fault_008_booking_delegation_error__responses',
 ])
-/**
- * Rows where the dress rehearsal may reach another verdict than offline, that verdict (the required checks it
- * fails), and why. Each is an open defect of the rehearsal, not of the assistant; the row must reach the specs'
- * verdict or exactly this one, so any other outcome still fails the test.
- * - uplink loss (run_fault_011): the rehearsal hears a line that lost a burst in place without its lost words, as
- *   the offline oracle does (lossy-hearing.test.ts), only while the line is the clip in place. On an idle machine
- *   it is, and the Responses row asks for the name and passes, as offline; when the relay inserts silence into the
- *   line (its audio a tick late, on a busy machine) it is not, and the assistant takes a turn in the burst's 800 ms
- *   of silence after the line's first part, and the call runs to its duration limit. The client row runs to its
- *   limit even on an idle machine: its backend asks for the name and the time (open).
- * (The client delegation error left this list when the delegation controller began telling GPT-Live that its
- * backend failed: before, the rehearsal's voice model had nothing to say and the call ran to its duration limit.)
- */
-const DURATION_LIMIT_CHECKS = ['application_state', 'conversation_completed', 'delegation_policy'] as const
-const REHEARSAL_ALTERNATIVE = new Map<string, readonly string[]>([
-  ['run_fault_011_booking_uplink_loss__responses', DURATION_LIMIT_CHECKS],
-  ['run_fault_011_booking_uplink_loss__client', DURATION_LIMIT_CHECKS],
-])
 /** Replays in flight at once (each is a few hundred ms of CPU): the worker stays responsive for the round trips. */
 const REPLAYS_AT_ONCE = 16
 /** Recording is real time (some 220 s at 16 at once), then the replays, on a machine busy with the other files. */
@@ -230,8 +212,7 @@ describe('every bundled scenario, recorded live against the dress rehearsal, rep
       const checks = declared.get(kase.scenario.id)
       const expected = checks === undefined ? 'passed' : `failed on ${checks.sort().join(', ')}`
       const got = live?.status === 'failed' ? `failed on ${failed.join(', ')}` : live?.status
-      const alternative = REHEARSAL_ALTERNATIVE.get(kase.id)
-      if (got !== expected && (alternative === undefined || got !== `failed on ${alternative.join(', ')}`)) {
+      if (got !== expected) {
         differing.push(
           `${kase.id}: specs ${expected}, rehearsal ${got}${await howItWent(kase, recorded.get(kase.id))}`,
         )
@@ -240,7 +221,7 @@ describe('every bundled scenario, recorded live against the dress rehearsal, rep
     expect(differing).toEqual([])
     // An entry naming no bundled row (a renamed scenario) would silently exempt nothing and check nothing.
     const known = new Set(cases.map((kase) => kase.id))
-    expect([...REHEARSAL_ALTERNATIVE.keys(), ...OUT_OF_REACH_LIVE].filter((id) => !known.has(id))).toEqual([])
+    expect([...OUT_OF_REACH_LIVE].filter((id) => !known.has(id))).toEqual([])
   })
 
   test('every replayed row equals its recording: status, checks, metrics, latencies and times', () => {

@@ -9,6 +9,7 @@ import type { FaultProfile } from '../../config/fault-profiles.ts'
 import { SessionFaults } from '../../faults/session.ts'
 import { UplinkLoss } from '../../faults/transport.ts'
 import type { HeardUtterance } from '../live-server/index.ts'
+import { captionsFor } from '../live-server/speech.ts'
 import { CallerListener } from './caller-listener.ts'
 import { SpeechCatalogue } from './speech-catalogue.ts'
 
@@ -86,6 +87,64 @@ describe('hearing a line that lost a burst in place', () => {
       expect(heard[0]?.startMs).toBe(300)
     },
   )
+
+  it.each<[string, number[]]>([
+    ['before the burst', [0.2]],
+    ['after the burst', [0.8]],
+    ['on both sides of it', [0.2, 0.8]],
+  ])('with a relay gap inserted %s: still the line without its lost words, and one utterance', (_, at) => {
+    const lossy = lossyOpening(800)
+    const oracle = lossOf(800).hear([{ text: OPENING, ...speechSpan(lossy) }])
+    // A relay ran dry mid-line (the peer's audio a tick late): 60 ms of silence inserted, the line's length grows.
+    const cuts = at.map((share) => samplesOf(300) + Math.floor(share * syntheticSpeech(OPENING).length))
+    const parts: Int16Array[] = []
+    let from = 0
+    for (const cut of cuts) {
+      parts.push(lossy.subarray(from, cut), new Int16Array(samplesOf(60)))
+      from = cut
+    }
+    parts.push(lossy.subarray(from))
+    const sound = concatPcm16(parts)
+    expect(catalogue().recognise(sound)).toMatchObject({
+      how: 'lossy',
+      clipText: OPENING,
+      text: oracle[0]?.text,
+      startMs: 300,
+    })
+    expect(heardThrough(catalogue(), sound).map((utterance) => utterance.text)).toEqual([oracle[0]?.text])
+  })
+
+  it('two bursts lost, with a relay gap between them: heard without the words of either', () => {
+    const clip = syntheticSpeech(OPENING)
+    const first = clip.findIndex((sample) => sample !== 0)
+    let end = clip.length
+    while (clip[end - 1] === 0) end--
+    const words = captionsFor(OPENING, (first * 1000) / SAMPLE_RATE_HZ, (end * 1000) / SAMPLE_RATE_HZ)
+    const wordSpan = (word: string) => {
+      const found = words.find((fragment) => fragment.delta.trim() === word)
+      if (found === undefined) throw new Error(`no word ${word}`)
+      return found
+    }
+    const lossy = clip.slice()
+    // Each burst covers a word and a little either side of it, as a dropped packet run would.
+    for (const word of ['Rivera', 'p.m.']) {
+      const { start_ms, end_ms } = wordSpan(word)
+      lossy.fill(0, samplesOf(start_ms - 40), samplesOf(end_ms + 40))
+    }
+    const between = samplesOf((wordSpan('August').start_ms + wordSpan('August').end_ms) / 2)
+    const sound = concatPcm16([
+      new Int16Array(samplesOf(300)),
+      lossy.subarray(0, between),
+      new Int16Array(samplesOf(60)),
+      lossy.subarray(between),
+    ])
+    const recognised = catalogue().recognise(sound)
+    expect(recognised).toMatchObject({ how: 'lossy', clipText: OPENING, startMs: 300 })
+    const heard = recognised?.text.split(' ') ?? []
+    expect(heard).not.toContain('Rivera')
+    expect(heard).not.toContain('p.m.')
+    expect(heard).toEqual(expect.arrayContaining(['table', 'August', '14', 'for', 'two.']))
+  })
 
   it("matches the synthetic voice's clips however they were learnt (a dataset row's text), never a recording", () => {
     const sound = lossyOpening(800)

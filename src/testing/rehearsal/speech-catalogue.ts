@@ -11,11 +11,26 @@
 //   beginning of one synthesised clip, block by block (partOf), is that clip heard up to that position, so the rest
 //   of it heard after a relay's gap is still the same line, and sound that does not go on so is another one;
 // - with bursts of it lost in place (a line that dropped packets: samples zeroed, its length kept, as the harness's
-//   uplink_loss fault does): that clip, heard as its words without those whose middle fell in a lost burst, the
-//   rule the offline server's oracle hears such a line by (src/faults/transport.ts).
-import { hash } from 'node:crypto'
+//   uplink_loss fault does), by content, whatever silence a relay inserted besides (lost-stretches.ts): that clip,
+//   heard as its words without those whose middle fell in a lost burst, the rule the offline server's oracle hears
+//   such a line by (src/faults/transport.ts).
 import { SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
 import { captionsFor } from '../live-server/speech.ts'
+import { lostStretches } from './lost-stretches.ts'
+import {
+  BLOCK_SAMPLES,
+  blockDigests,
+  blockHeads,
+  type ContentPlacement,
+  contentBefore,
+  contentOf,
+  contentPlacement,
+  contentWithPositions,
+  fingerprintOf,
+  nonSilentExtent,
+  sampleOfContent,
+  silentRuns,
+} from './speech-content.ts'
 
 /** Envelope frame: one value per 20 ms, the transport's frame. */
 export const ENVELOPE_FRAME_MS = 20
@@ -36,11 +51,6 @@ const MAX_SYNTHESISED = 4_096
  */
 export const PREFIX_MS = 200
 const PREFIX_SAMPLES = (SAMPLE_RATE_HZ * PREFIX_MS) / 1000
-/**
- * A clip's content (its samples that are not digital silence) is remembered as digests of blocks this long, so a
- * part of it is recognised at its position without keeping its samples: 40 ms, a few hundred bytes per second.
- */
-const BLOCK_SAMPLES = (SAMPLE_RATE_HZ * 40) / 1000
 /**
  * The least gap of digital silence that can end a clip heard in part (leadingPart): a frame of the relay's 20 ms
  * (the silence a yielded line leaves before the next is at least that); a lone zero sample inside a word is none.
@@ -98,10 +108,12 @@ interface Clip {
   /** Digests of its content in BLOCK_SAMPLES blocks (the last one, shorter, left out), and the content's length. */
   blocks: string[]
   contentSamples: number
+  /** Each block's first two samples (speech-content.ts headAt), for finding where the clip goes on after a loss. */
+  heads: Int32Array
+  /** Where its content samples lie among its samples. */
+  placement: ContentPlacement
   /** Fingerprint of its whole content (fingerprintOf). */
   fingerprint: string
-  /** Samples from its first to its last that is not digital silence. */
-  extentSamples: number
 }
 
 export class SpeechCatalogue {
@@ -143,8 +155,9 @@ export class SpeechCatalogue {
       prefix: prefixFingerprintOf(samples),
       blocks: blockDigests(content),
       contentSamples: content.length,
+      heads: blockHeads(content),
+      placement: contentPlacement(samples),
       fingerprint,
-      extentSamples: extent.end - extent.start,
     }
     this.#byFingerprint.set(fingerprint, clip)
     if (clip.prefix !== null)
@@ -173,7 +186,7 @@ export class SpeechCatalogue {
    * word is left.
    */
   #lossy(sound: Int16Array): Recognised | null {
-    const found = this.#inPlaceWithLoss(sound, 'whole')
+    const found = this.#withLoss(sound, 'whole')
     if (found === null || found === 'pending') return null
     const { clip, offset, lost } = found
     const kept = captionsFor(clip.text, clip.speechStartMs, clip.speechEndMs).filter((word) => {
@@ -196,48 +209,51 @@ export class SpeechCatalogue {
    * is whether the part heard before the burst goes on.
    */
   lossyPartOf(sound: Int16Array, text: string): boolean | 'pending' {
-    const found = this.#inPlaceWithLoss(sound, 'beginning', text)
+    const found = this.#withLoss(sound, 'beginning', text)
     return found === 'pending' ? found : found !== null
   }
 
   /**
-   * The synthetic voice's clip `sound` is (`whole`: as many samples from first to last sound) or begins like
-   * (`beginning`: no longer than it), sample for sample wherever no run of digital silence of a relay frame or more
-   * lies: every 20 ms frame of its envelope away from those runs is the clip's, to the last bit. The clip, where its
-   * first sample lies in the sound, and the lost runs in clip samples; `pending`: a beginning with too little heard
-   * after its last lost run to tell. With `text`, only the clip saying it is tried.
+   * The synthetic voice's clip `sound` is (`whole`) or begins like (`beginning`), with stretches of it lost in place,
+   * each where a run of digital silence of a relay frame or more begins in the sound (lost-stretches.ts); other
+   * silence inside it is not content and does not count. The clip, where its first sample lies in the sound, and
+   * the lost runs in clip samples (from the clip's last sound before each loss to its first after); `pending`: a
+   * beginning with too little heard after a run to tell. With `text`, only the clip saying it is tried.
    */
-  #inPlaceWithLoss(
+  #withLoss(
     sound: Int16Array,
     span: 'whole' | 'beginning',
     text?: string,
   ): { clip: Clip; offset: number; lost: { start: number; end: number }[] } | 'pending' | null {
     // No run of silence inside it (most utterances): nothing was lost, and nothing needs hashing.
     const runs = silentRuns(sound, MIN_PART_GAP_SAMPLES)
-    const lastRun = runs.at(-1)
     const extent = nonSilentExtent(sound)
-    if (lastRun === undefined || extent === null) return null
+    if (runs.length === 0 || extent === null) return null
     const prefix = prefixFingerprintOf(sound)
     if (prefix === null) return null
-    const spans = extent.end - extent.start
-    for (const clip of this.#byPrefix.get(prefix) ?? []) {
-      if (text !== undefined && clip.text !== text) continue
-      if (
-        !clip.syntheticVoice ||
-        (span === 'whole' ? spans !== clip.extentSamples : spans > clip.extentSamples)
-      )
-        continue
+    const candidates = (this.#byPrefix.get(prefix) ?? []).filter(
+      (clip) => clip.syntheticVoice && (text === undefined || clip.text === text),
+    )
+    if (candidates.length === 0) return null
+    const { content, positions } = contentWithPositions(sound)
+    const gapStarts = runs.map((run) => contentBefore(positions, run.start))
+    let pending = false
+    for (const clip of candidates) {
       const offset = extent.start - clip.leadingZeros
       if (offset < 0) continue
-      const lost = runs.map((run) => ({ start: run.start - offset, end: run.end - offset }))
-      // Whole frames heard (a beginning's last frame may still be filling).
-      const frames = Math.floor((sound.length - offset) / FRAME_SAMPLES)
-      if (span === 'beginning' && frames * FRAME_SAMPLES < lastRun.end - offset + 2 * FRAME_SAMPLES)
-        return 'pending'
-      const envelope = energyEnvelope(sound.subarray(offset, offset + frames * FRAME_SAMPLES))
-      if (sameAwayFrom(lost, envelope, clip.envelope)) return { clip, offset, lost }
+      const lost = lostStretches(clip, content, gapStarts, span)
+      if (lost === 'pending') pending = true
+      if (lost === null || lost === 'pending') continue
+      return {
+        clip,
+        offset,
+        lost: lost.map((stretch) => ({
+          start: sampleOfContent(clip.placement, stretch.start - 1) + 1,
+          end: sampleOfContent(clip.placement, stretch.end),
+        })),
+      }
     }
-    return null
+    return pending ? 'pending' : null
   }
 
   /**
@@ -319,11 +335,12 @@ export class SpeechCatalogue {
     const runs = silentRuns(sound, MIN_PART_GAP_SAMPLES)
     if (runs.length === 0) return null
     // A clip that lost a burst in place is one line (recognise hears it), not a part and something else.
-    if (this.#inPlaceWithLoss(sound, 'whole') !== null) return null
+    if (this.#withLoss(sound, 'whole') !== null) return null
     const prefix = prefixFingerprintOf(sound)
     const candidates = prefix === null ? [] : (this.#byPrefix.get(prefix) ?? [])
     if (candidates.length === 0) return null
-    const { content, sampleOf } = contentWithPositions(sound)
+    const { content, positions } = contentWithPositions(sound)
+    const sampleOf = (index: number) => (index < 0 ? -1 : (positions[index] as number))
     const blocks = blockDigests(content)
     for (const clip of candidates) {
       // Whole blocks the sound shares with the clip's start; the sound goes on with other content after them.
@@ -382,111 +399,6 @@ function placed(clip: Clip, offsetMs: number, how: Recognised['how'], correlatio
   const startMs = Math.max(0, Math.floor(offsetMs + clip.speechStartMs))
   const endMs = Math.max(startMs + 1, Math.ceil(offsetMs + clip.speechEndMs))
   return { text: clip.text, startMs, endMs, how, correlation, clipText: clip.text }
-}
-
-/** The samples from the first to the last one that is not exactly zero; null when all are. */
-function nonSilentExtent(samples: Int16Array): { start: number; end: number } | null {
-  let start = 0
-  while (start < samples.length && samples[start] === 0) start++
-  if (start === samples.length) return null
-  let end = samples.length
-  while (end > start && samples[end - 1] === 0) end--
-  return { start, end }
-}
-
-/**
- * The digest of the samples that are not exactly zero. Digital silence inside the sound does not count: a relay
- * that ran dry for a moment (a peer's audio arriving a tick late, as in a RUN call on a busy machine) pads the
- * stream with zeros mid-word, and the speech is still the same speech.
- */
-function fingerprintOf(samples: Int16Array): string {
-  const content = contentOf(samples)
-  return hash('sha256', new Uint8Array(content.buffer, content.byteOffset, content.byteLength), 'hex')
-}
-
-/**
- * The samples that are not exactly zero (a relay's gap of digital silence inside speech is no content); `samples`
- * itself when none is (callers only read it). Two plain loops: `Int16Array.filter` calls its predicate per sample,
- * and in the bundled round trip that was a ninth of the rehearsal's CPU (15 times this).
- */
-function contentOf(samples: Int16Array): Int16Array {
-  let count = 0
-  for (let i = 0; i < samples.length; i++) if (samples[i] !== 0) count++
-  if (count === samples.length) return samples
-  const content = new Int16Array(count)
-  let at = 0
-  for (let i = 0; i < samples.length; i++) {
-    const sample = samples[i] as number
-    if (sample !== 0) content[at++] = sample
-  }
-  return content
-}
-
-/**
- * contentOf, and where each content sample lies in `samples` (its index there), for a part whose end must be found
- * in the sound it was heard in.
- */
-function contentWithPositions(samples: Int16Array): {
-  content: Int16Array
-  sampleOf: (contentIndex: number) => number
-} {
-  const content = contentOf(samples)
-  const positions = new Int32Array(content.length)
-  let at = 0
-  for (let i = 0; i < samples.length; i++) if (samples[i] !== 0) positions[at++] = i
-  return { content, sampleOf: (index) => (index < 0 ? -1 : (positions[index] as number)) }
-}
-
-/** The runs of digital silence at least `minSamples` long between the first and last sound of `samples`. */
-function silentRuns(samples: Int16Array, minSamples: number): { start: number; end: number }[] {
-  const extent = nonSilentExtent(samples)
-  if (extent === null) return []
-  const runs: { start: number; end: number }[] = []
-  let runStart = -1
-  for (let i = extent.start; i < extent.end; i++) {
-    if (samples[i] === 0) {
-      if (runStart < 0) runStart = i
-    } else {
-      if (runStart >= 0 && i - runStart >= minSamples) runs.push({ start: runStart, end: i })
-      runStart = -1
-    }
-  }
-  return runs
-}
-
-/**
- * Whether `sound`'s envelope (from the clip's first sample on) is the clip's in every frame that no lost run (in clip
- * samples) touches: the same samples give the same values, to the last bit. The clip's last frame is left out (it
- * may be a partial frame, whose level the sound's full frame does not repeat), and so are frames past the sound's
- * end (the caller checked that a whole clip spans as many samples as the sound).
- */
-function sameAwayFrom(
-  lost: readonly { start: number; end: number }[],
-  sound: Float64Array,
-  clip: Float64Array,
-): boolean {
-  for (let frame = 0; frame < Math.min(clip.length - 1, sound.length); frame++) {
-    const from = frame * FRAME_SAMPLES
-    const to = from + FRAME_SAMPLES
-    if (lost.some((run) => run.start < to && run.end > from)) continue
-    if (sound[frame] !== clip[frame]) return false
-  }
-  return true
-}
-
-/** Short digests of `content` in whole BLOCK_SAMPLES blocks. */
-function blockDigests(content: Int16Array): string[] {
-  const digests: string[] = []
-  for (let at = 0; at + BLOCK_SAMPLES <= content.length; at += BLOCK_SAMPLES) {
-    const block = content.subarray(at, at + BLOCK_SAMPLES)
-    digests.push(
-      hash('sha256', new Uint8Array(block.buffer, block.byteOffset, block.byteLength), 'base64url').slice(
-        0,
-        16,
-      ),
-    )
-  }
-  return digests
 }
 
 /** The digest of the first PREFIX_MS of samples that are not exactly zero; null when there are fewer. */
