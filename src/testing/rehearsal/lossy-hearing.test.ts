@@ -146,6 +146,31 @@ describe('hearing a line that lost a burst in place', () => {
     expect(heard).toEqual(expect.arrayContaining(['table', 'August', '14', 'for', 'two.']))
   })
 
+  it('a burst lost at the very end of the line, where no whole block of it follows: still heard as that line', () => {
+    const clip = syntheticSpeech(OPENING)
+    let end = clip.length
+    while (clip[end - 1] === 0) end--
+    const lossy = clip.slice()
+    lossy.fill(0, end - samplesOf(400), end - samplesOf(30))
+    const sound = concatPcm16([new Int16Array(samplesOf(300)), lossy, new Int16Array(samplesOf(2_000))])
+    const recognised = catalogue().recognise(sound)
+    expect(recognised).toMatchObject({ how: 'lossy', clipText: OPENING, startMs: 300 })
+    expect(recognised?.text).not.toBe(OPENING)
+    expect(heardThrough(catalogue(), sound).map((utterance) => utterance.text)).toEqual([recognised?.text])
+  })
+
+  it('a line cut short and picked up later (more of it missing than the silence could hold) is not a lossy line', () => {
+    const clip = syntheticSpeech(OPENING)
+    // 500 ms of the line never said, and only 100 ms of silence where it would have been.
+    const sound = concatPcm16([
+      new Int16Array(samplesOf(300)),
+      clip.subarray(0, samplesOf(2_000)),
+      new Int16Array(samplesOf(100)),
+      clip.subarray(samplesOf(2_500)),
+    ])
+    expect(catalogue().recognise(sound)?.how).not.toBe('lossy')
+  })
+
   it("matches the synthetic voice's clips however they were learnt (a dataset row's text), never a recording", () => {
     const sound = lossyOpening(800)
     const asRow = new SpeechCatalogue()

@@ -30,6 +30,7 @@ import {
   nonSilentExtent,
   sampleOfContent,
   silentRuns,
+  tailDigest,
 } from './speech-content.ts'
 
 /** Envelope frame: one value per 20 ms, the transport's frame. */
@@ -110,6 +111,8 @@ interface Clip {
   contentSamples: number
   /** Each block's first two samples (speech-content.ts headAt), for finding where the clip goes on after a loss. */
   heads: Int32Array
+  /** Digest of its content after the last whole block; null when there is none. */
+  tail: string | null
   /** Where its content samples lie among its samples. */
   placement: ContentPlacement
   /** Fingerprint of its whole content (fingerprintOf). */
@@ -156,6 +159,7 @@ export class SpeechCatalogue {
       blocks: blockDigests(content),
       contentSamples: content.length,
       heads: blockHeads(content),
+      tail: tailDigest(content),
       placement: contentPlacement(samples),
       fingerprint,
     }
@@ -179,11 +183,9 @@ export class SpeechCatalogue {
   }
 
   /**
-   * A clip of the synthetic voice that `sound` is, sample for sample, except for bursts of it lost in place (runs
-   * of digital silence of at least a relay frame inside its span, its length kept): the clip placed like
-   * `recognise` places it, heard as its words without those whose middle fell in a lost burst. Null when the sound
-   * is no such clip (shorter or longer than one: a cut line, or speech with a relay's gap inserted into it), or no
-   * word is left.
+   * A clip of the synthetic voice that `sound` is, but for bursts of it lost in place (#withLoss): the clip placed
+   * like `recognise` places it, heard as its words without those whose middle fell in a lost burst. Null when the
+   * sound is no such clip (a cut line, another line, a line with nothing lost), or no word is left.
    */
   #lossy(sound: Int16Array): Recognised | null {
     const found = this.#withLoss(sound, 'whole')
@@ -204,9 +206,9 @@ export class SpeechCatalogue {
 
   /**
    * Whether `sound` (from before its first sample) is the beginning of the synthetic voice's clip saying `text`,
-   * in place, with bursts of it lost (partOf for a line that dropped packets, while it is still being heard):
-   * `pending` until two whole 20 ms frames after the last burst were heard. Only that clip is tried: the question
-   * is whether the part heard before the burst goes on.
+   * with bursts of it lost (partOf for a line that dropped packets, while it is still being heard): `pending`
+   * until two content blocks (80 ms of sound) after the gap were heard. Only that clip is tried: the question is
+   * whether the part heard before the burst goes on.
    */
   lossyPartOf(sound: Int16Array, text: string): boolean | 'pending' {
     const found = this.#withLoss(sound, 'beginning', text)
@@ -236,12 +238,15 @@ export class SpeechCatalogue {
     )
     if (candidates.length === 0) return null
     const { content, positions } = contentWithPositions(sound)
-    const gapStarts = runs.map((run) => contentBefore(positions, run.start))
+    const gaps = runs.map((run) => ({
+      at: contentBefore(positions, run.start),
+      samples: run.end - run.start,
+    }))
     let pending = false
     for (const clip of candidates) {
       const offset = extent.start - clip.leadingZeros
       if (offset < 0) continue
-      const lost = lostStretches(clip, content, gapStarts, span)
+      const lost = lostStretches(clip, content, gaps, span)
       if (lost === 'pending') pending = true
       if (lost === null || lost === 'pending') continue
       return {

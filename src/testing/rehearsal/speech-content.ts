@@ -98,6 +98,12 @@ export function blockDigests(content: Int16Array): string[] {
   return digests
 }
 
+/** The digest of `content` after its last whole block; null when it ends on a block boundary. */
+export function tailDigest(content: Int16Array): string | null {
+  const whole = Math.floor(content.length / BLOCK_SAMPLES) * BLOCK_SAMPLES
+  return whole === content.length ? null : blockDigest(content.subarray(whole))
+}
+
 /**
  * The first two samples of the content block at `at`, as one number: where a block might begin, found without
  * hashing (the digest then says whether it does).
