@@ -99,10 +99,15 @@ function resumption(
     const last = Math.min(gap.at + BLOCK_SAMPLES, content.length - BLOCK_SAMPLES + 1)
     for (let sample = gap.at; sample < last; sample++) {
       const head = headAt(content, sample)
-      for (let next = at.block + 1; next < clip.blocks.length; next++) {
+      // Only blocks a loss that fits in the gap can reach (a long answer has a thousand blocks, a gap a few).
+      const reach = Math.min(
+        clip.blocks.length - 1,
+        Math.floor((at.shift + sample + gap.samples) / BLOCK_SAMPLES),
+      )
+      for (let next = at.block + 1; next <= reach; next++) {
         if (clip.heads[next] !== head) continue
         const length = next * BLOCK_SAMPLES - at.shift - sample
-        if (length <= 0 || length > gap.samples) continue
+        if (length <= 0) continue
         if (blockDigest(content.subarray(sample, sample + BLOCK_SAMPLES)) === clip.blocks[next]) {
           const start = gap.at + at.shift
           return { stretch: { start, end: start + length }, block: next }
