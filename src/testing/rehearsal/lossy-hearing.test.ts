@@ -3,19 +3,17 @@
 // middle fell in the burst. Before, the rehearsal heard the whole line (its envelope still matched), name and all,
 // or nothing it could make out, and run_fault_011's assistant took another path live than offline.
 import { describe, expect, it } from 'vitest'
-import { concatPcm16, SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
+import { concatPcm16, durationMs, samplesForMs, silence } from '../../audio/pcm.ts'
 import { syntheticSpeech } from '../../audio/synthetic-voice.ts'
 import type { FaultProfile } from '../../config/fault-profiles.ts'
 import { SessionFaults } from '../../faults/session.ts'
 import { UplinkLoss } from '../../faults/transport.ts'
-import type { HeardUtterance } from '../live-server/index.ts'
 import { captionsFor } from '../live-server/speech.ts'
-import { CallerListener } from './caller-listener.ts'
+import { heardThrough } from './listening.test-helpers.ts'
 import { SpeechCatalogue } from './speech-catalogue.ts'
 
 const OPENING = "Hi, I'd like to book a table under Rivera on August 14 at 7 p.m. for two."
 const OTHER = 'Great, that all sounds right.'
-const samplesOf = (ms: number) => Math.round((ms * SAMPLE_RATE_HZ) / 1000)
 const lossOf = (durationMs: number) =>
   new UplinkLoss(
     new SessionFaults(
@@ -40,11 +38,7 @@ function catalogue(): SpeechCatalogue {
 
 /** The opening after a lead-in of silence, with its burst silenced the way the harness does it live. */
 function lossyOpening(durationMs: number): Int16Array {
-  const audio = concatPcm16([
-    new Int16Array(samplesOf(300)),
-    syntheticSpeech(OPENING),
-    new Int16Array(samplesOf(2_000)),
-  ])
+  const audio = concatPcm16([silence(300), syntheticSpeech(OPENING), silence(2_000)])
   const loss = lossOf(durationMs)
   loss.voice(audio, 0)
   return loss.apply(audio, 0)
@@ -52,20 +46,12 @@ function lossyOpening(durationMs: number): Int16Array {
 
 /** The opening's speech span in `audio` (ms), as the oracle's hearing gives it. */
 function speechSpan(audio: Int16Array): { startMs: number; endMs: number } {
-  const clean = concatPcm16([new Int16Array(samplesOf(300)), syntheticSpeech(OPENING)])
+  const clean = concatPcm16([silence(300), syntheticSpeech(OPENING)])
   const first = clean.findIndex((sample) => sample !== 0)
   let last = clean.length - 1
   while (clean[last] === 0) last--
   expect(audio.length).toBeGreaterThan(last)
-  return { startMs: (first * 1000) / SAMPLE_RATE_HZ, endMs: ((last + 1) * 1000) / SAMPLE_RATE_HZ }
-}
-
-function heardThrough(known: SpeechCatalogue, sound: Int16Array): HeardUtterance[] {
-  const heard: HeardUtterance[] = []
-  const listener = new CallerListener(known, (utterance) => heard.push(utterance))
-  for (let at = 0; at < sound.length; at += samplesOf(20))
-    listener.receive(sound.subarray(at, at + samplesOf(20)))
-  return heard
+  return { startMs: durationMs(first), endMs: durationMs(last + 1) }
 }
 
 describe('hearing a line that lost a burst in place', () => {
@@ -96,11 +82,11 @@ describe('hearing a line that lost a burst in place', () => {
     const lossy = lossyOpening(800)
     const oracle = lossOf(800).hear([{ text: OPENING, ...speechSpan(lossy) }])
     // A relay ran dry mid-line (the peer's audio a tick late): 60 ms of silence inserted, the line's length grows.
-    const cuts = at.map((share) => samplesOf(300) + Math.floor(share * syntheticSpeech(OPENING).length))
+    const cuts = at.map((share) => samplesForMs(300) + Math.floor(share * syntheticSpeech(OPENING).length))
     const parts: Int16Array[] = []
     let from = 0
     for (const cut of cuts) {
-      parts.push(lossy.subarray(from, cut), new Int16Array(samplesOf(60)))
+      parts.push(lossy.subarray(from, cut), silence(60))
       from = cut
     }
     parts.push(lossy.subarray(from))
@@ -119,7 +105,7 @@ describe('hearing a line that lost a burst in place', () => {
     const first = clip.findIndex((sample) => sample !== 0)
     let end = clip.length
     while (clip[end - 1] === 0) end--
-    const words = captionsFor(OPENING, (first * 1000) / SAMPLE_RATE_HZ, (end * 1000) / SAMPLE_RATE_HZ)
+    const words = captionsFor(OPENING, durationMs(first), durationMs(end))
     const wordSpan = (word: string) => {
       const found = words.find((fragment) => fragment.delta.trim() === word)
       if (found === undefined) throw new Error(`no word ${word}`)
@@ -129,13 +115,13 @@ describe('hearing a line that lost a burst in place', () => {
     // Each burst covers a word and a little either side of it, as a dropped packet run would.
     for (const word of ['Rivera', 'p.m.']) {
       const { start_ms, end_ms } = wordSpan(word)
-      lossy.fill(0, samplesOf(start_ms - 40), samplesOf(end_ms + 40))
+      lossy.fill(0, samplesForMs(start_ms - 40), samplesForMs(end_ms + 40))
     }
-    const between = samplesOf((wordSpan('August').start_ms + wordSpan('August').end_ms) / 2)
+    const between = samplesForMs((wordSpan('August').start_ms + wordSpan('August').end_ms) / 2)
     const sound = concatPcm16([
-      new Int16Array(samplesOf(300)),
+      silence(300),
       lossy.subarray(0, between),
-      new Int16Array(samplesOf(60)),
+      silence(60),
       lossy.subarray(between),
     ])
     const recognised = catalogue().recognise(sound)
@@ -151,8 +137,8 @@ describe('hearing a line that lost a burst in place', () => {
     let end = clip.length
     while (clip[end - 1] === 0) end--
     const lossy = clip.slice()
-    lossy.fill(0, end - samplesOf(400), end - samplesOf(30))
-    const sound = concatPcm16([new Int16Array(samplesOf(300)), lossy, new Int16Array(samplesOf(2_000))])
+    lossy.fill(0, end - samplesForMs(400), end - samplesForMs(30))
+    const sound = concatPcm16([silence(300), lossy, silence(2_000)])
     const recognised = catalogue().recognise(sound)
     expect(recognised).toMatchObject({ how: 'lossy', clipText: OPENING, startMs: 300 })
     expect(recognised?.text).not.toBe(OPENING)
@@ -163,10 +149,10 @@ describe('hearing a line that lost a burst in place', () => {
     const clip = syntheticSpeech(OPENING)
     // 500 ms of the line never said, and only 100 ms of silence where it would have been.
     const sound = concatPcm16([
-      new Int16Array(samplesOf(300)),
-      clip.subarray(0, samplesOf(2_000)),
-      new Int16Array(samplesOf(100)),
-      clip.subarray(samplesOf(2_500)),
+      silence(300),
+      clip.subarray(0, samplesForMs(2_000)),
+      silence(100),
+      clip.subarray(samplesForMs(2_500)),
     ])
     expect(catalogue().recognise(sound)?.how).not.toBe('lossy')
   })
@@ -186,17 +172,9 @@ describe('hearing a line that lost a burst in place', () => {
     const known = catalogue()
     const speech = syntheticSpeech(OPENING)
     const half = Math.floor(speech.length / 2)
-    const inserted = concatPcm16([
-      speech.subarray(0, half),
-      new Int16Array(samplesOf(300)),
-      speech.subarray(half),
-    ])
+    const inserted = concatPcm16([speech.subarray(0, half), silence(300), speech.subarray(half)])
     expect(known.recognise(inserted)).toMatchObject({ text: OPENING, how: 'exact' })
-    const cutThenOther = concatPcm16([
-      speech.subarray(0, half),
-      new Int16Array(samplesOf(300)),
-      syntheticSpeech(OTHER),
-    ])
+    const cutThenOther = concatPcm16([speech.subarray(0, half), silence(300), syntheticSpeech(OTHER)])
     expect(known.recognise(cutThenOther)?.how).not.toBe('lossy')
     expect(known.leadingPart(cutThenOther)).toMatchObject({ text: OPENING })
     // A lossy line is one line: not a part of it and something else.

@@ -4,41 +4,21 @@
 // synthesised, by its content: a part of a known clip is that clip at that position, so a line with a long gap in
 // it is one line, and sound after the gap that is not the rest of it is another.
 import { describe, expect, it } from 'vitest'
-import { concatPcm16, SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
+import { concatPcm16, durationMs, samplesForMs, silence } from '../../audio/pcm.ts'
 import { syntheticSpeech } from '../../audio/synthetic-voice.ts'
-import type { HeardUtterance } from '../live-server/index.ts'
-import { CallerListener, PART_WAIT_MS, UNINTELLIGIBLE } from './caller-listener.ts'
+import { PART_WAIT_MS, UNINTELLIGIBLE } from './caller-listener.ts'
+import { heardThrough, listenTo } from './listening.test-helpers.ts'
 import { SpeechCatalogue } from './speech-catalogue.ts'
-
-const samplesOf = (ms: number) => (SAMPLE_RATE_HZ * ms) / 1000
 
 /** `speech` as the relay delivers it: a lead-in, a 100 ms hole of zeros every `everyMs`, 2 s of silence after. */
 function relayed(speech: Int16Array, everyMs: number): Int16Array {
-  const parts: Int16Array[] = [new Int16Array(samplesOf(300))]
-  for (let at = 0; at < speech.length; at += samplesOf(everyMs)) {
-    parts.push(speech.subarray(at, Math.min(speech.length, at + samplesOf(everyMs))))
-    parts.push(new Int16Array(samplesOf(100)))
+  const parts: Int16Array[] = [silence(300)]
+  for (let at = 0; at < speech.length; at += samplesForMs(everyMs)) {
+    parts.push(speech.subarray(at, Math.min(speech.length, at + samplesForMs(everyMs))))
+    parts.push(silence(100))
   }
-  parts.push(new Int16Array(samplesOf(2_000)))
+  parts.push(silence(2_000))
   return concatPcm16(parts)
-}
-
-function heardThrough(catalogue: SpeechCatalogue, sound: Int16Array): HeardUtterance[] {
-  return listenTo(catalogue, sound).heard
-}
-
-/** What a listener hears of `sound` in 20 ms chunks: the utterances, and each speech start it was told of. */
-function listenTo(catalogue: SpeechCatalogue, sound: Int16Array) {
-  const heard: HeardUtterance[] = []
-  const starts: (string | null)[] = []
-  const listener = new CallerListener(
-    catalogue,
-    (utterance) => heard.push(utterance),
-    (text) => starts.push(text),
-  )
-  for (let at = 0; at < sound.length; at += samplesOf(20))
-    listener.receive(sound.subarray(at, at + samplesOf(20)))
-  return { heard, starts }
 }
 
 const LINES = [
@@ -87,11 +67,11 @@ describe('hearing a RUN session through a relay that ran dry', () => {
     )
     expect(catalogue.recognise(speech.subarray(0, middle))).toMatchObject({ text: decoy, how: 'envelope' })
     const sound = concatPcm16([
-      new Int16Array(samplesOf(300)),
+      silence(300),
       speech.subarray(0, middle),
-      new Int16Array(samplesOf(800)),
+      silence(800),
       speech.subarray(middle),
-      new Int16Array(samplesOf(2_000)),
+      silence(2_000),
     ])
     const { heard, starts } = listenTo(catalogue, sound)
     expect(heard).toHaveLength(1)
@@ -104,13 +84,13 @@ describe('hearing a RUN session through a relay that ran dry', () => {
     const speech = syntheticSpeech(LINES[1] as string)
     const third = Math.floor(speech.length / 3)
     const sound = concatPcm16([
-      new Int16Array(samplesOf(300)),
+      silence(300),
       speech.subarray(0, third),
-      new Int16Array(samplesOf(2_500)),
+      silence(2_500),
       speech.subarray(third, 2 * third),
-      new Int16Array(samplesOf(900)),
+      silence(900),
       speech.subarray(2 * third),
-      new Int16Array(samplesOf(2_000)),
+      silence(2_000),
     ])
     expect(heardThrough(catalogue, sound).map((utterance) => utterance.text)).toEqual([LINES[1]])
   })
@@ -120,11 +100,11 @@ describe('hearing a RUN session through a relay that ran dry', () => {
     const first = syntheticSpeech(LINES[0] as string)
     const cut = first.subarray(0, Math.floor(first.length / 2))
     const sound = concatPcm16([
-      new Int16Array(samplesOf(300)),
+      silence(300),
       cut,
-      new Int16Array(samplesOf(800)),
+      silence(800),
       syntheticSpeech(LINES[2] as string),
-      new Int16Array(samplesOf(2_000)),
+      silence(2_000),
     ])
     const { heard, starts } = listenTo(catalogue, sound)
     expect(heard.map((utterance) => utterance.text)).toHaveLength(2)
@@ -140,14 +120,9 @@ describe('hearing a RUN session through a relay that ran dry', () => {
   it('hears a line cut short and nothing after it as the words it said, once the wait for its rest is over', () => {
     const catalogue = catalogueOfLines()
     const first = syntheticSpeech(LINES[0] as string)
-    const sound = concatPcm16([
-      new Int16Array(samplesOf(300)),
-      first.subarray(0, Math.floor(first.length / 2)),
-    ])
-    expect(
-      heardThrough(catalogue, concatPcm16([sound, new Int16Array(samplesOf(PART_WAIT_MS - 200))])),
-    ).toEqual([])
-    const heard = heardThrough(catalogue, concatPcm16([sound, new Int16Array(samplesOf(PART_WAIT_MS + 200))]))
+    const sound = concatPcm16([silence(300), first.subarray(0, Math.floor(first.length / 2))])
+    expect(heardThrough(catalogue, concatPcm16([sound, silence(PART_WAIT_MS - 200)]))).toEqual([])
+    const heard = heardThrough(catalogue, concatPcm16([sound, silence(PART_WAIT_MS + 200)]))
     expect(heard).toHaveLength(1)
     expect((LINES[0] as string).startsWith(heard[0]?.text ?? '-')).toBe(true)
   })
@@ -157,13 +132,13 @@ describe('hearing a RUN session through a relay that ran dry', () => {
     const speech = syntheticSpeech(LINES[0] as string)
     const middle = Math.floor(speech.length / 2)
     const sound = concatPcm16([
-      new Int16Array(samplesOf(300)),
+      silence(300),
       syntheticSpeech(LINES[3] as string),
-      new Int16Array(samplesOf(460)),
+      silence(460),
       speech.subarray(0, middle),
-      new Int16Array(samplesOf(800)),
+      silence(800),
       speech.subarray(middle),
-      new Int16Array(samplesOf(2_000)),
+      silence(2_000),
     ])
     const heard = heardThrough(catalogue, sound)
     expect(heard.map((utterance) => utterance.text)).toEqual([LINES[3], LINES[0]])
@@ -179,24 +154,24 @@ describe('hearing a RUN session through a relay that ran dry', () => {
       const third = Math.floor(first.length / 3)
       const cut = concatPcm16([
         first.subarray(0, third),
-        new Int16Array(samplesOf(100)),
+        silence(100),
         first.subarray(third, third + Math.floor(third / 2)),
       ])
       const hold = syntheticSpeech(LINES[3] as string)
       const answer = syntheticSpeech(LINES[1] as string)
       const sound = concatPcm16([
-        new Int16Array(samplesOf(300)),
+        silence(300),
         cut,
-        new Int16Array(samplesOf(gapMs)),
+        silence(gapMs),
         hold,
-        new Int16Array(samplesOf(gapMs)),
+        silence(gapMs),
         answer,
-        new Int16Array(samplesOf(2_000)),
+        silence(2_000),
       ])
       expect(catalogue.leadingPart(sound)).toMatchObject({
         text: LINES[0],
         startMs: 300,
-        endSample: samplesOf(300) + cut.length,
+        endSample: samplesForMs(300) + cut.length,
       })
       const heard = heardThrough(catalogue, sound)
       expect(heard.map((utterance) => utterance.text)).toHaveLength(3)
@@ -205,11 +180,11 @@ describe('hearing a RUN session through a relay that ran dry', () => {
       expect(heard[0]?.text.length).toBeGreaterThan((LINES[0] as string).length / 3)
       expect(heard[0]?.text).not.toBe(LINES[0])
       expect(heard[0]?.startMs).toBe(300)
-      const holdFromMs = 300 + (cut.length * 1000) / SAMPLE_RATE_HZ + gapMs
+      const holdFromMs = 300 + durationMs(cut.length) + gapMs
       expect(heard[1]).toMatchObject({ text: LINES[3] })
       expect(Math.abs((heard[1]?.startMs ?? 0) - holdFromMs)).toBeLessThanOrEqual(1)
       expect(heard[2]).toMatchObject({ text: LINES[1] })
-      const answerFromMs = holdFromMs + (hold.length * 1000) / SAMPLE_RATE_HZ + gapMs
+      const answerFromMs = holdFromMs + durationMs(hold.length) + gapMs
       expect(Math.abs((heard[2]?.startMs ?? 0) - answerFromMs)).toBeLessThanOrEqual(1)
     },
   )
@@ -219,22 +194,22 @@ describe('hearing a RUN session through a relay that ran dry', () => {
     const speech = syntheticSpeech(LINES[0] as string)
     const middle = Math.floor(speech.length / 2)
     const gapInside = concatPcm16([
-      new Int16Array(samplesOf(300)),
+      silence(300),
       speech.subarray(0, middle),
-      new Int16Array(samplesOf(300)),
+      silence(300),
       speech.subarray(middle),
     ])
     expect(catalogue.leadingPart(gapInside)).toBeNull()
     const wholeFirst = concatPcm16([
       syntheticSpeech(LINES[3] as string),
-      new Int16Array(samplesOf(300)),
+      silence(300),
       syntheticSpeech(LINES[1] as string),
     ])
     expect(catalogue.leadingPart(wholeFirst)).toBeNull()
     expect(catalogue.leadingClip(wholeFirst)).toMatchObject({ text: LINES[3] })
     const unknown = concatPcm16([
       syntheticSpeech('Nobody catalogued this line at all.'),
-      new Int16Array(samplesOf(300)),
+      silence(300),
       syntheticSpeech(LINES[1] as string),
     ])
     expect(catalogue.leadingPart(unknown)).toBeNull()

@@ -53,8 +53,9 @@ const MAX_SYNTHESISED = 4_096
 export const PREFIX_MS = 200
 const PREFIX_SAMPLES = (SAMPLE_RATE_HZ * PREFIX_MS) / 1000
 /**
- * The least gap of digital silence that can end a clip heard in part (leadingPart): a frame of the relay's 20 ms
- * (the silence a yielded line leaves before the next is at least that); a lone zero sample inside a word is none.
+ * The least gap of digital silence that can end a clip heard in part (leadingPart) or be a burst a line lost
+ * (#withLoss): a frame of the relay's 20 ms (the silence a yielded line leaves before the next is at least that; a
+ * lost burst is whole frames); a lone zero sample inside a word is none.
  */
 const MIN_PART_GAP_SAMPLES = (SAMPLE_RATE_HZ * 20) / 1000
 
@@ -179,7 +180,7 @@ export class SpeechCatalogue {
       const offsetMs = samplesToMs(extent.start - exact.leadingZeros)
       return placed(exact, offsetMs, 'exact', 1)
     }
-    return this.#lossy(sound) ?? this.#nearest(energyEnvelope(sound), extent)
+    return this.#lossy(new HeardSound(sound)) ?? this.#nearest(energyEnvelope(sound), extent)
   }
 
   /**
@@ -187,7 +188,7 @@ export class SpeechCatalogue {
    * like `recognise` places it, heard as its words without those whose middle fell in a lost burst. Null when the
    * sound is no such clip (a cut line, another line, a line with nothing lost), or no word is left.
    */
-  #lossy(sound: Int16Array): Recognised | null {
+  #lossy(sound: HeardSound): Recognised | null {
     const found = this.#withLoss(sound, 'whole')
     if (found === null || found === 'pending') return null
     const { clip, offset, lost } = found
@@ -211,7 +212,7 @@ export class SpeechCatalogue {
    * whether the part heard before the burst goes on.
    */
   lossyPartOf(sound: Int16Array, text: string): boolean | 'pending' {
-    const found = this.#withLoss(sound, 'beginning', text)
+    const found = this.#withLoss(new HeardSound(sound), 'beginning', text)
     return found === 'pending' ? found : found !== null
   }
 
@@ -223,21 +224,20 @@ export class SpeechCatalogue {
    * beginning with too little heard after a run to tell. With `text`, only the clip saying it is tried.
    */
   #withLoss(
-    sound: Int16Array,
+    sound: HeardSound,
     span: 'whole' | 'beginning',
     text?: string,
   ): { clip: Clip; offset: number; lost: { start: number; end: number }[] } | 'pending' | null {
     // No run of silence inside it (most utterances): nothing was lost, and nothing needs hashing.
-    const runs = silentRuns(sound, MIN_PART_GAP_SAMPLES)
-    const extent = nonSilentExtent(sound)
+    const { runs, extent } = sound
     if (runs.length === 0 || extent === null) return null
-    const prefix = prefixFingerprintOf(sound)
+    const prefix = sound.prefix
     if (prefix === null) return null
     const candidates = (this.#byPrefix.get(prefix) ?? []).filter(
       (clip) => clip.syntheticVoice && (text === undefined || clip.text === text),
     )
     if (candidates.length === 0) return null
-    const { content, positions } = contentWithPositions(sound)
+    const { content, positions } = sound.content
     const gaps = runs.map((run) => ({
       at: contentBefore(positions, run.start),
       samples: run.end - run.start,
@@ -336,15 +336,16 @@ export class SpeechCatalogue {
    * not begin so: it is one clip's part (partOf), begins with a whole clip (leadingClip), or is not known speech.
    */
   leadingPart(sound: Int16Array): (RecognisedPart & { endSample: number }) | null {
+    const heard = new HeardSound(sound)
     // A part ends at a gap: sound with none inside it (most utterances) is spared the hashing below.
-    const runs = silentRuns(sound, MIN_PART_GAP_SAMPLES)
+    const runs = heard.runs
     if (runs.length === 0) return null
     // A clip that lost a burst in place is one line (recognise hears it), not a part and something else.
-    if (this.#withLoss(sound, 'whole') !== null) return null
-    const prefix = prefixFingerprintOf(sound)
+    if (this.#withLoss(heard, 'whole') !== null) return null
+    const prefix = heard.prefix
     const candidates = prefix === null ? [] : (this.#byPrefix.get(prefix) ?? [])
     if (candidates.length === 0) return null
-    const { content, positions } = contentWithPositions(sound)
+    const { content, positions } = heard.content
     const sampleOf = (index: number) => (index < 0 ? -1 : (positions[index] as number))
     const blocks = blockDigests(content)
     for (const clip of candidates) {
@@ -397,6 +398,44 @@ export class SpeechCatalogue {
       else this.#byPrefix.set(oldest.prefix, alike)
     }
     this.#synthesised -= 1
+  }
+}
+
+/**
+ * What the catalogue reads of one sound, each worked out once and only when first asked for: leadingPart asks
+ * #withLoss first and then reads the same runs, start and content itself.
+ */
+class HeardSound {
+  readonly samples: Int16Array
+  #runs: { start: number; end: number }[] | undefined
+  #extent: { start: number; end: number } | null | undefined
+  #prefix: string | null | undefined
+  #content: { content: Int16Array; positions: Int32Array } | undefined
+
+  constructor(samples: Int16Array) {
+    this.samples = samples
+  }
+
+  /** Its runs of digital silence of MIN_PART_GAP_SAMPLES or more between its first and last sound. */
+  get runs(): { start: number; end: number }[] {
+    this.#runs ??= silentRuns(this.samples, MIN_PART_GAP_SAMPLES)
+    return this.#runs
+  }
+
+  get extent(): { start: number; end: number } | null {
+    if (this.#extent === undefined) this.#extent = nonSilentExtent(this.samples)
+    return this.#extent
+  }
+
+  /** prefixFingerprintOf the sound. */
+  get prefix(): string | null {
+    if (this.#prefix === undefined) this.#prefix = prefixFingerprintOf(this.samples)
+    return this.#prefix
+  }
+
+  get content(): { content: Int16Array; positions: Int32Array } {
+    this.#content ??= contentWithPositions(this.samples)
+    return this.#content
   }
 }
 
