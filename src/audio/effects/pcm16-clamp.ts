@@ -4,9 +4,9 @@
 import { roundHalfUp as importedRoundHalfUp } from '../pcm.ts'
 
 // A module constant, not the import binding itself. The per-sample loops inline saturatePcm16, and through the
-// binding V8 did not reliably inline the call inside it as well: the room mix (RoomMix, three calls per sample)
-// took 45-58 ms of CPU per minute of audio, and 27-30 ms with this constant, the same bytes; the echo and
-// background_speech presets ran 1.4-2.4 times as fast (bench/audio-effects.ts --before, 4 rounds).
+// binding V8 did not reliably inline the call inside it as well: BackgroundSpeech then Echo over a minute of audio
+// in 1 s chunks took 27-49 ms of CPU, and 15-18 ms with this constant, the same bytes (a scratch bench, three
+// processes each).
 const roundHalfUp = importedRoundHalfUp
 
 export function saturatePcm16(value: number): number {
