@@ -51,7 +51,8 @@ describe('the phone line’s rate filter (design)', () => {
   })
 
   it('is flat within 0.1 dB up to 3.4 kHz and at least 60 dB down from 4.4 kHz to the 12 kHz Nyquist', () => {
-    for (let hz = 0; hz <= 3400; hz += 10) expect(Math.abs(responseDb(taps, hz)), `${hz} Hz`).toBeLessThan(0.1)
+    for (let hz = 0; hz <= 3400; hz += 10)
+      expect(Math.abs(responseDb(taps, hz)), `${hz} Hz`).toBeLessThan(0.1)
     for (let hz = 4400; hz <= 12_000; hz += 10) expect(responseDb(taps, hz), `${hz} Hz`).toBeLessThan(-60)
   })
 })

@@ -23,7 +23,10 @@ describe.skipIf(clangMissing !== undefined)(
         for (const name of MODULES) {
           const committed = await readFile(join(ASSETS, `${name}.wasm`))
           const built = await readFile(join(scratch, `${name}.wasm`))
-          expect(built.equals(committed), `${name}.wasm is not ${name}.c's build: run assets/make-wasm.sh`).toBe(true)
+          expect(
+            built.equals(committed),
+            `${name}.wasm is not ${name}.c's build: run assets/make-wasm.sh`,
+          ).toBe(true)
         }
       } finally {
         await rm(scratch, { recursive: true, force: true })
