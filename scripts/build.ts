@@ -1,13 +1,13 @@
 // `npm run build`: the installable package. TypeScript compiles src/ and reporters/ to dist/ (tsconfig.build.json),
 // then the data files the code reads beside itself through import.meta.url are copied to the same places:
-// prompts, tool definitions, business facts and bundled audio. Test data stays out.
+// prompts, tool definitions, business facts, bundled audio and the effects' WebAssembly. Test data stays out.
 import { spawnSync } from 'node:child_process'
 import { cpSync, readdirSync, rmSync } from 'node:fs'
 import { join, relative } from 'node:path'
 
 const root = join(import.meta.dirname, '..')
 const out = join(root, 'dist')
-const DATA_FILE = /\.(txt|json|wav)$/
+const DATA_FILE = /\.(txt|json|wav|wasm)$/
 const TEST_DATA = /(^|\/)(fixtures|test-assets|parity)(\/|$)|\.test\./
 
 rmSync(out, { recursive: true, force: true })

@@ -38,7 +38,7 @@ describe('live-evals audio', () => {
     // Both went through in 200 ms effect frames, so even the tick counts agree.
     expect(AudioRealismMetadata.parse(document.audio_realism)).toEqual(expected.metadata)
     expect(expected.metadata.observations.processed_ticks).toBe(37)
-    expect(document.latency_ms).toBe(10)
+    expect(document.latency_ms).toBe(4)
     expect(document.source).toBe(CALLER_REQUEST_WAV)
     expect(document.caller_speech_intervals_ms).toEqual(
       expected.callerSpeechIntervals.map(({ startMs, endMs }) => ({ start_ms: startMs, end_ms: endMs })),

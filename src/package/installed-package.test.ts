@@ -35,6 +35,9 @@ describe('npm pack, install into a fresh project, run offline', () => {
     expect(list).toContain('package/dist/src/assistants/responses/prompts/voice.txt')
     expect(list).toContain('package/dist/src/assistants/client/tools/definitions.json')
     expect(list).toContain('package/bin/live-evals.js')
+    // The effects' WebAssembly (the phone line, the room mix): read beside their modules at run time.
+    expect(list).toContain('package/dist/src/audio/effects/assets/phone-line.wasm')
+    expect(list).toContain('package/dist/src/audio/effects/assets/room-mix.wasm')
     expect(list.filter((entry) => /\.test\.|\/fixtures\/|\.ts$(?<!\.d\.ts)/.test(entry))).toEqual([])
   })
 

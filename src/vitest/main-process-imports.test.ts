@@ -42,7 +42,7 @@ const WORKER_ONLY_MODULES = [
   /^src\/testing\//,
   /^src\/assistants\/(frontend|client|architectures\/index\.ts)/,
   /^src\/audio\/(resampler|synthesis)\.ts$/,
-  /^src\/audio\/effects\/telephony\.ts$/,
+  /^src\/audio\/effects\/(telephony|phone-line|room-mix|wasm-module)\.ts$/,
 ]
 
 /**

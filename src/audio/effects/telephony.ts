@@ -5,32 +5,34 @@
 // filters; each edge is -6 dB at its corner and falls 24 dB per octave below 300 Hz. They run at 8 kHz, as a
 // phone codec's filters do, after the resampler's own anti-alias filter has removed everything above 4 kHz:
 // a third of the work of filtering at 24 kHz, and the low-pass reaches zero at 4 kHz (the 8 kHz Nyquist).
-// Resampler: speex (see ../resampler.ts), not the reference's sample-and-hold. Holding each 8 kHz sample for
-// three 24 kHz samples leaves images of the voice at 8 kHz ± f, only about 16 dB down at 7 kHz, and the
-// decimation folds 4-8 kHz content into the band: a buzz no real phone gateway produces, since gateways
-// interpolate with a proper low-pass filter. Speex rejects both, stays frame-safe (its state carries across
-// chunks) and costs well under 1/500 of real time both ways. The price is a fixed 10 ms delay through the line
-// (speex's latency, 240 samples at 24 kHz), which a stream cannot remove; TELEPHONY_LATENCY_MS reports it.
+// Resampler: a polyphase FIR pair made for this 3:1 line (phone-resampler.ts), not the reference's
+// sample-and-hold. Holding each 8 kHz sample for three 24 kHz samples leaves images of the voice at 8 kHz ± f,
+// only about 16 dB down at 7 kHz, and the decimation folds 4-8 kHz content into the band: a buzz no real phone
+// gateway produces, since gateways interpolate with a proper low-pass filter. The FIR pair rejects both (60 dB),
+// keeps its state across chunks (frame-safe) and delays the line by 95 samples at 24 kHz (3.96 ms), which a
+// stream cannot remove; TELEPHONY_LATENCY_MS reports it. (Until stop 37 the line used speex at quality 5, with a
+// 10 ms delay and about three times the CPU.)
 // Chunk sizes: 24k->8k gives ceil(n/3) samples after n inputs and 8k->24k exactly three per input, so after
 // any n input samples at least n output samples exist; the up to two extra ones wait for the next chunk.
 
 import alawmulaw from 'alawmulaw'
-import { StreamingResampler } from '../resampler.ts'
-import { BiquadCascade, highPass, lowPass } from './biquad.ts'
+import { highPass, lowPass } from './biquad.ts'
 import type { AudioEffect } from './effect.ts'
+import { PHONE_LINE_DELAY_SAMPLES, PHONE_TRANSPORT_RATE_HZ, PhoneLine } from './phone-line.ts'
 import { TELEPHONY_BAND_HZ, TELEPHONY_SAMPLE_RATE_HZ } from './telephony-line.ts'
 
 /** Gain before the codec: brings the band-limited voice up to where μ-law's resolution is spent well. */
 export const TELEPHONY_GAIN = 1.8
 const BUTTERWORTH_Q = Math.SQRT1_2
-/** The speex round trip's delay at quality 5: 40 samples at 8 kHz plus 120 at 24 kHz, i.e. 240 at 24 kHz. */
-export const TELEPHONY_LATENCY_MS = 10
+/** The resampler round trip's delay: 95 samples at 24 kHz, 3.96 ms, given in whole ms as effect metadata is. */
+export const TELEPHONY_LATENCY_MS = Math.round((PHONE_LINE_DELAY_SAMPLES * 1000) / 24_000)
 
 let muLawTable: Int16Array | undefined
 
 /**
  * What each PCM16 value (index value + 32768) comes back as through the codec, built once from alawmulaw's own
- * encoder and decoder: one look-up per sample instead of two library calls (a tenth of the telephony's CPU).
+ * encoder and decoder: one look-up per sample instead of two library calls. The phone line (phone-line.ts) runs
+ * it in WebAssembly; muLawRoundTrip is the same table in TypeScript.
  */
 function muLawRoundTripTable(): Int16Array {
   if (muLawTable === undefined) {
@@ -45,14 +47,8 @@ function muLawRoundTripTable(): Int16Array {
 
 /** G.711 μ-law encode then decode: what survives the codec (8 bits per sample, logarithmic steps). */
 export function muLawRoundTrip(samples: Int16Array): Int16Array {
-  return muLawRoundTripInPlace(samples.slice())
-}
-
-/** muLawRoundTrip over `samples` itself (the phone line's own 8 kHz buffer: no array per 20 ms frame). */
-export function muLawRoundTripInPlace(samples: Int16Array): Int16Array {
   const table = muLawRoundTripTable()
-  for (let i = 0; i < samples.length; i++) samples[i] = table[(samples[i] as number) + 32768] as number
-  return samples
+  return samples.map((sample) => table[sample + 32768] as number)
 }
 
 /** The library's own round trip, sample array in, sample array out (the table is tested against it). */
@@ -61,36 +57,42 @@ export function muLawRoundTripByLibrary(samples: Int16Array): Int16Array {
 }
 
 export class Telephony implements AudioEffect {
-  readonly #band: BiquadCascade
-  readonly #down: StreamingResampler
-  readonly #up: StreamingResampler
+  readonly #line: PhoneLine
   #carry: Int16Array = new Int16Array(8)
   #carryLength = 0
 
-  private constructor(down: StreamingResampler, up: StreamingResampler) {
+  private constructor() {
     const [low, high] = TELEPHONY_BAND_HZ
     const rate = TELEPHONY_SAMPLE_RATE_HZ
-    this.#band = new BiquadCascade([
+    const band = [
       highPass(low, BUTTERWORTH_Q, rate),
       highPass(low, BUTTERWORTH_Q, rate),
       lowPass(high, BUTTERWORTH_Q, rate),
       lowPass(high, BUTTERWORTH_Q, rate),
-    ])
-    this.#down = down
-    this.#up = up
+    ]
+    this.#line = new PhoneLine(band, TELEPHONY_GAIN, muLawRoundTripTable())
   }
 
   static async create(transportRateHz: number): Promise<Telephony> {
-    const down = await StreamingResampler.create(transportRateHz, TELEPHONY_SAMPLE_RATE_HZ)
-    const up = await StreamingResampler.create(TELEPHONY_SAMPLE_RATE_HZ, transportRateHz)
-    return new Telephony(down, up)
+    if (transportRateHz !== PHONE_TRANSPORT_RATE_HZ) {
+      throw new RangeError(
+        `telephony: the phone line converts ${PHONE_TRANSPORT_RATE_HZ} Hz audio, not ${transportRateHz} Hz`,
+      )
+    }
+    return new Telephony()
   }
 
   process(samples: Int16Array): void {
-    // The down-sampler's own output buffer, ours until its next call: filtered and coded in place.
-    const narrow = this.#down.process(samples)
-    this.#band.process(narrow, TELEPHONY_GAIN)
-    const wide = this.#up.process(muLawRoundTripInPlace(narrow))
+    // The line takes a bounded block at a time; its invariants hold block by block.
+    const block = this.#line.blockSamples
+    for (let start = 0; start < samples.length; start += block) {
+      this.#processBlock(samples.subarray(start, Math.min(samples.length, start + block)))
+    }
+  }
+
+  #processBlock(samples: Int16Array): void {
+    // The line's own buffer, ours until its next call.
+    const wide = this.#line.process(samples)
     // Output = the samples carried from the last call, then the start of `wide`; the rest of `wide` (at most
     // two samples, see the header) is carried to the next call.
     const carried = this.#carryLength
@@ -111,10 +113,7 @@ export class Telephony implements AudioEffect {
     this.#carryLength = keep
   }
 
-  close(): void {
-    this.#down.close()
-    this.#up.close()
-  }
+  close(): void {}
 }
 
 function grow(buffer: Int16Array, size: number): Int16Array {
