@@ -35,6 +35,7 @@ interface Exports {
   input_block(): number
   wide_block(): number
   block_samples(): number
+  narrow_max(): number
   taps(): number
   band(): number
   codec(): number
@@ -81,6 +82,9 @@ export function phoneLowPass(count: number): Float64Array {
  */
 export class PhoneLine {
   readonly #exports: Exports
+  /** The module's input and output blocks, whole. Its memory never grows (make-wasm.sh), so the views stay valid. */
+  readonly #input: Int16Array
+  readonly #wide: Int16Array
   /** The most input samples `process` takes at once. */
   readonly blockSamples: number
 
@@ -113,6 +117,12 @@ export class PhoneLine {
     if (codec.length !== 65_536)
       throw new RangeError('phone line: the codec table has one entry per PCM16 value')
     new Int16Array(memory.buffer, this.#exports.codec(), codec.length).set(codec)
+    this.#input = new Int16Array(memory.buffer, this.#exports.input_block(), this.blockSamples)
+    this.#wide = new Int16Array(
+      memory.buffer,
+      this.#exports.wide_block(),
+      FACTOR * this.#exports.narrow_max(),
+    )
   }
 
   /** `samples` (at most blockSamples) through the line. */
@@ -122,9 +132,7 @@ export class PhoneLine {
         `phone line: ${samples.length} samples in one block (at most ${this.blockSamples})`,
       )
     }
-    const memory = this.#exports.memory
-    new Int16Array(memory.buffer, this.#exports.input_block(), samples.length).set(samples)
-    const narrow = this.#exports.line(samples.length)
-    return new Int16Array(memory.buffer, this.#exports.wide_block(), FACTOR * narrow)
+    this.#input.set(samples)
+    return this.#wide.subarray(0, FACTOR * this.#exports.line(samples.length))
   }
 }

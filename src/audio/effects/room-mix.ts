@@ -63,6 +63,8 @@ export class RoomMix implements AudioEffect {
   readonly #bedAt: number
   readonly #lineAt: number
   readonly #blockAt: number
+  /** The block, whole: made once the memory has grown to its size (growing would detach it). */
+  readonly #block: Int16Array
 
   constructor(settings: RoomMixSettings) {
     if (!roomMixApplies(settings)) throw new RangeError('RoomMix: these settings need the separate effects')
@@ -82,13 +84,16 @@ export class RoomMix implements AudioEffect {
     this.#samplesAt(this.#bedAt, this.#bedLength).set(settings.bed)
     // The noise generator's state, then the echo line's cursor (room-mix.c), both unsigned 32-bit.
     new Uint32Array(memory.buffer, this.#module.state(), 2).set([settings.noiseSeed >>> 0, 0])
+    this.#block = this.#samplesAt(this.#blockAt, BLOCK_SAMPLES)
   }
 
   process(samples: Int16Array, position: number): void {
     for (let start = 0; start < samples.length; start += BLOCK_SAMPLES) {
-      const piece = samples.subarray(start, Math.min(samples.length, start + BLOCK_SAMPLES))
-      const block = this.#samplesAt(this.#blockAt, piece.length)
-      block.set(piece)
+      const piece =
+        samples.length <= BLOCK_SAMPLES
+          ? samples
+          : samples.subarray(start, Math.min(samples.length, start + BLOCK_SAMPLES))
+      this.#block.set(piece)
       this.#module.mix(
         this.#blockAt,
         piece.length,
@@ -101,7 +106,7 @@ export class RoomMix implements AudioEffect {
         this.#lineAt,
         this.#lineLength,
       )
-      piece.set(block)
+      piece.set(piece.length === BLOCK_SAMPLES ? this.#block : this.#block.subarray(0, piece.length))
     }
   }
 

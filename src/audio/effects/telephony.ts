@@ -85,6 +85,10 @@ export class Telephony implements AudioEffect {
   process(samples: Int16Array): void {
     // The line takes a bounded block at a time; its invariants hold block by block.
     const block = this.#line.blockSamples
+    if (samples.length <= block) {
+      this.#processBlock(samples)
+      return
+    }
     for (let start = 0; start < samples.length; start += block) {
       this.#processBlock(samples.subarray(start, Math.min(samples.length, start + block)))
     }

@@ -57,6 +57,7 @@ __attribute__((export_name("input_block"))) int16_t *input_pointer(void) { retur
 __attribute__((export_name("narrow_block"))) int16_t *narrow_pointer(void) { return narrow_block; }
 __attribute__((export_name("wide_block"))) int16_t *wide_pointer(void) { return wide_block; }
 __attribute__((export_name("block_samples"))) int32_t block_samples(void) { return BLOCK; }
+__attribute__((export_name("narrow_max"))) int32_t narrow_max(void) { return NARROW_MAX; }
 __attribute__((export_name("taps"))) int32_t taps(void) { return TAPS; }
 __attribute__((export_name("band"))) double *band_pointer(void) { return &band[0][0]; }
 __attribute__((export_name("codec"))) int16_t *codec_pointer(void) { return codec; }
