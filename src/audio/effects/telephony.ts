@@ -5,13 +5,13 @@
 // filters; each edge is -6 dB at its corner and falls 24 dB per octave below 300 Hz. They run at 8 kHz, as a
 // phone codec's filters do, after the resampler's own anti-alias filter has removed everything above 4 kHz:
 // a third of the work of filtering at 24 kHz, and the low-pass reaches zero at 4 kHz (the 8 kHz Nyquist).
-// Resampler: a polyphase FIR pair made for this 3:1 line (phone-resampler.ts), not the reference's
+// Resampler: a polyphase FIR pair made for this 3:1 line (phone-line.ts), not the reference's
 // sample-and-hold. Holding each 8 kHz sample for three 24 kHz samples leaves images of the voice at 8 kHz ± f,
 // only about 16 dB down at 7 kHz, and the decimation folds 4-8 kHz content into the band: a buzz no real phone
 // gateway produces, since gateways interpolate with a proper low-pass filter. The FIR pair rejects both (60 dB),
 // keeps its state across chunks (frame-safe) and delays the line by 95 samples at 24 kHz (3.96 ms), which a
-// stream cannot remove; TELEPHONY_LATENCY_MS reports it. (Until stop 37 the line used speex at quality 5, with a
-// 10 ms delay and about three times the CPU.)
+// stream cannot remove; TELEPHONY_LATENCY_MS reports it. (Speex at quality 5, used before, delayed the line 10 ms
+// and took about three times the CPU.)
 // Chunk sizes: 24k->8k gives ceil(n/3) samples after n inputs and 8k->24k exactly three per input, so after
 // any n input samples at least n output samples exist; the up to two extra ones wait for the next chunk.
 
@@ -25,7 +25,7 @@ import { TELEPHONY_BAND_HZ, TELEPHONY_SAMPLE_RATE_HZ } from './telephony-line.ts
 export const TELEPHONY_GAIN = 1.8
 const BUTTERWORTH_Q = Math.SQRT1_2
 /** The resampler round trip's delay: 95 samples at 24 kHz, 3.96 ms, given in whole ms as effect metadata is. */
-export const TELEPHONY_LATENCY_MS = Math.round((PHONE_LINE_DELAY_SAMPLES * 1000) / 24_000)
+export const TELEPHONY_LATENCY_MS = Math.round((PHONE_LINE_DELAY_SAMPLES * 1000) / PHONE_TRANSPORT_RATE_HZ)
 
 let muLawTable: Int16Array | undefined
 
@@ -117,6 +117,7 @@ export class Telephony implements AudioEffect {
     this.#carryLength = keep
   }
 
+  /** Nothing to release: the line's state is its module instance's memory, collected with it. */
   close(): void {}
 }
 
