@@ -10,9 +10,9 @@
 // The filter: a windowed sinc (Kaiser window, beta 5.65: about 60 dB stopband), cut at 3.9 kHz. It is flat
 // within 0.1 dB to 3.4 kHz, the band's top (TELEPHONY_BAND_HZ), and 60 dB down from 4.4 kHz, so nothing the
 // 8 kHz line cannot carry folds into the band going down (anything from 4.6 kHz would land below 3.4 kHz), and
-// the images of the band going up (8 kHz minus the band, from 4.6 kHz) are removed. phone-line.test.ts
-// checks the design from its taps and the running line with tones. It is linear phase: each pass delays by 47.5 samples at 24 kHz,
-// 95 (3.96 ms) for the round trip.
+// the images of the band going up (8 kHz minus the band, from 4.6 kHz) are removed. phone-line.test.ts checks
+// the design from its taps and the running line with tones. It is linear phase: each pass delays by 47.5 samples
+// at 24 kHz, 95 (3.96 ms) for the round trip.
 
 import type { BiquadSection } from './biquad.ts'
 import { type EffectMemory, instantiateEffectModule } from './wasm-module.ts'

@@ -13,6 +13,7 @@ build() { # name, then extra linker flags
     -Wl,--no-entry -Wl,--strip-all -Wl,-z,stack-size=4096 "$@" \
     -o "$out/$name.wasm" "$here/$name.c"
 }
-# The phone line's filters, buffers and codec table fit in four pages; a room mix holds its bed and echo line, so it grows.
+# The phone line's filters, buffers and codec table fit in four pages, and it never grows (phone-line.ts keeps
+# views of its memory); a room mix holds its bed and echo line, so it grows.
 build phone-line -Wl,--initial-memory=262144 -Wl,--max-memory=262144
 build room-mix -Wl,--initial-memory=131072

@@ -144,9 +144,9 @@ static void up(int32_t count) {
   for (int k = 0; k < PHASE_TAPS - 1; k++) up_history[k] = up_history[count + k];
 }
 
-// Spreads the taps phone-resampler.ts wrote into the lane-repeated tables; called once after writing them.
+// Spreads the taps phone-line.ts wrote into the lane-repeated tables; called once after writing them.
 __attribute__((export_name("taps_written"))) void taps_written(void) {
-  // down_taps is reversed (phone-resampler.ts): tap n of the filter is down_taps[TAPS - 1 - n]. Lane window
+  // down_taps is reversed (phone-line.ts): tap n of the filter is down_taps[TAPS - 1 - n]. Lane window
   // position k of stream 0 meets filter tap 3(31 - k), of stream 2 tap 3(31 - k) + 1, of stream 1 tap 3(31 - k) + 2.
   for (int k = 0; k < PHASE_TAPS; k++) {
     down_taps_splat[0][k] = wasm_f32x4_splat(down_taps[3 * k + 2]);
