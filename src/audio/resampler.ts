@@ -1,12 +1,14 @@
-// Speex resampling (wasm) for 24 kHz <-> 8/16 kHz. Chosen over wavefile's resamplers because it is stateful
-// and causal: one resampler kept across chunks gives exactly the samples it gives for the whole buffer at once
-// (the telephony and voice-activity tests check it with chunks from 1 sample up), which is what frame-safe
-// effects need; wavefile's filters run forward and backward over the whole buffer (spec/audio.md §2-3).
+// Speex resampling (wasm) between the rates other than the phone line's: 24 kHz to 16 kHz for the voice
+// activity detector, espeak's 22.05 kHz and an imported call's rate to 24 kHz, a background bed's rate. (The phone
+// line's 3:1 conversion has its own filters: effects/phone-line.ts.) Chosen over wavefile's resamplers because it
+// is stateful and causal: one resampler kept across chunks gives exactly the samples it gives for the whole buffer
+// at once (the voice-activity tests check it with chunks from 1 sample up), which is what frame-safe processing
+// needs; wavefile's filters run forward and backward over the whole buffer (spec/audio.md §2-3).
 //
 // The SIMD build: three to four times faster than the plain one on our machines. Its samples differ from the
 // plain build's by at most 1 (float summation order); wasm SIMD128 is deterministic, so a seed still fixes the
-// bytes. Quality 5: flat to 3.4 kHz and full alias rejection (q3 already loses 1 dB at 3.4 kHz); 24k->8k->24k
-// in 20 ms frames took 55-90 ms of CPU per minute of audio here (a shared machine: the spread is its load).
+// bytes. Quality 5: flat to 3.4 kHz and full alias rejection (q3 already loses 1 dB at 3.4 kHz).
+//
 // A speex resampler delays its output by a fixed latency (40 samples at 8 kHz for 24k->8k, 120 samples at
 // 24 kHz back up): a stream cannot get those samples back, so `StreamingResampler` keeps the delay and says how
 // long it is, and `resampleWhole` (a whole buffer, nothing live) removes it.

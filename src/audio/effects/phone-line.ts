@@ -25,8 +25,10 @@ const KAISER_BETA = 5.65
 /** The band-pass the line runs at 8 kHz: two high-pass and two low-pass sections (telephony.ts). */
 const BAND_SECTIONS = 4
 
+/** The rate filter's length at 24 kHz (phone-line.c's TAPS; each line checks its module agrees). */
+export const PHONE_LINE_TAPS = 96
 /** The round trip's delay, in 24 kHz samples: two linear-phase passes of (taps - 1) / 2 each. */
-export const PHONE_LINE_DELAY_SAMPLES = 95
+export const PHONE_LINE_DELAY_SAMPLES = PHONE_LINE_TAPS - 1
 
 interface Exports {
   memory: EffectMemory
@@ -56,8 +58,18 @@ function besselI0(x: number): number {
   return sum
 }
 
-/** The low-pass at 24 kHz: a Kaiser-windowed sinc of `count` taps, cut at CUTOFF_HZ, with unity gain at DC. */
-export function phoneLowPass(count: number): Float64Array {
+let designed: Float64Array | undefined
+
+/**
+ * The line's low-pass at 24 kHz: a Kaiser-windowed sinc of PHONE_LINE_TAPS taps, cut at CUTOFF_HZ, with unity gain
+ * at DC. Designed once per process: every line uses the same taps.
+ */
+export function phoneLineLowPass(): Float64Array {
+  designed ??= kaiserLowPass(PHONE_LINE_TAPS)
+  return designed
+}
+
+function kaiserLowPass(count: number): Float64Array {
   const taps = new Float64Array(count)
   const middle = (count - 1) / 2
   const cut = (2 * CUTOFF_HZ) / PHONE_TRANSPORT_RATE_HZ
@@ -93,7 +105,12 @@ export class PhoneLine {
     const memory = this.#exports.memory
     this.blockSamples = this.#exports.block_samples()
     const count = this.#exports.taps()
-    const lowPass = phoneLowPass(count)
+    if (count !== PHONE_LINE_TAPS) {
+      throw new Error(
+        `phone line: the module's filter has ${count} taps, phone-line.ts designs ${PHONE_LINE_TAPS}`,
+      )
+    }
+    const lowPass = phoneLineLowPass()
     // Reversed, so each output is the taps times the newest inputs in order (see phone-line.c).
     const down = new Float32Array(memory.buffer, this.#exports.down_taps(), count)
     for (let k = 0; k < count; k++) down[k] = lowPass[count - 1 - k] as number

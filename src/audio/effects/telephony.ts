@@ -24,6 +24,8 @@ import { TELEPHONY_BAND_HZ, TELEPHONY_SAMPLE_RATE_HZ } from './telephony-line.ts
 /** Gain before the codec: brings the band-limited voice up to where μ-law's resolution is spent well. */
 export const TELEPHONY_GAIN = 1.8
 const BUTTERWORTH_Q = Math.SQRT1_2
+/** After n inputs the line has made 3 * ceil(n / 3) samples: at most two more than it was given. */
+const MAX_CARRY = 2
 /** The resampler round trip's delay: 95 samples at 24 kHz, 3.96 ms, given in whole ms as effect metadata is. */
 export const TELEPHONY_LATENCY_MS = Math.round((PHONE_LINE_DELAY_SAMPLES * 1000) / PHONE_TRANSPORT_RATE_HZ)
 
@@ -58,7 +60,8 @@ export function muLawRoundTripByLibrary(samples: Int16Array): Int16Array {
 
 export class Telephony implements AudioEffect {
   readonly #line: PhoneLine
-  #carry: Int16Array = new Int16Array(8)
+  /** The line's samples made past the input so far, for the next call (at most two: see the header). */
+  readonly #carry = new Int16Array(MAX_CARRY)
   #carryLength = 0
 
   private constructor() {
@@ -111,7 +114,11 @@ export class Telephony implements AudioEffect {
     samples.set(wide.subarray(0, fromWide), fromCarry)
     const rest = wide.subarray(fromWide)
     const keep = carried - fromCarry + rest.length
-    if (this.#carry.length < keep) this.#carry = grow(this.#carry, keep)
+    if (keep > MAX_CARRY) {
+      throw new Error(
+        `telephony: the line left ${keep} samples over (at most ${MAX_CARRY}; invariant broken)`,
+      )
+    }
     this.#carry.copyWithin(0, fromCarry, carried)
     this.#carry.set(rest, carried - fromCarry)
     this.#carryLength = keep
@@ -119,10 +126,4 @@ export class Telephony implements AudioEffect {
 
   /** Nothing to release: the line's state is its module instance's memory, collected with it. */
   close(): void {}
-}
-
-function grow(buffer: Int16Array, size: number): Int16Array {
-  const grown = new Int16Array(Math.max(size, 2 * buffer.length))
-  grown.set(buffer)
-  return grown
 }
