@@ -1,0 +1,55 @@
+// Which bundled rows the bundled round trip (bundled-round-trip.integration.test.ts) records and replays. Recording
+// is real time: every bundled row is some 3,500 call-seconds, over six minutes of wall time at the sixteen calls a
+// busy unit run can carry, more than the rest of the unit run together. So the unit run (`npm test`) takes a fixed
+// sample that touches every path a bundled row can take through recording and replay, and `npm run test:round-trip`
+// (ROUND_TRIP_ROWS=all; CI runs it after `npm test`) takes every row.
+import type { BundledCase } from './bundled-executions.test-helpers.ts'
+
+/** The variable that asks for every bundled row; any other value, or none, is the sample. */
+export const ROUND_TRIP_ROWS = 'ROUND_TRIP_ROWS'
+
+/**
+ * The sample, in both architectures. Each scenario stands for a path of its own:
+ * - CRAWL: a booking made by a tool call; a refusal (no tool may run).
+ * - WALK: the three lossy or filtered presets (the phone line, dropped packets, the whole realistic chain).
+ * - RUN: a clarification (and the strict-replay divergence tests' call), a barge-in, a delegation, the
+ *   reference-style caller.
+ * - Faults: the two declared failures (specs/run/faults.expected-failures.ts), a rule live mode cannot carry out in
+ *   the Responses architecture (refused at input_setup), a transport cut.
+ */
+export const ROUND_TRIP_SAMPLE: readonly string[] = [
+  'crawl_001_booking_complete_request',
+  'crawl_022_refuse_unauthorized_cancel',
+  'walk_003_booking_corrected_date_telephony',
+  'walk_009_availability_open_slot_packet_loss',
+  'walk_020_hours_realistic',
+  'run_002_booking_missing_name',
+  'run_013_barge_in_yield',
+  'run_014_availability_delegated',
+  'ref_008_cancel_unauthorized_pressure',
+  'run_fault_002_booking_timeout',
+  'run_fault_004_availability_wrong_data',
+  'run_fault_007_booking_delegation_stall',
+  'run_fault_009_booking_stream_cut',
+]
+
+export type RoundTripScope = 'all' | 'sample'
+
+export function roundTripScope(env: NodeJS.ProcessEnv = process.env): RoundTripScope {
+  return env[ROUND_TRIP_ROWS] === 'all' ? 'all' : 'sample'
+}
+
+/**
+ * The rows of `scope` from every bundled row. A sampled scenario that no bundled dataset holds any more (renamed,
+ * removed) throws, naming it: the sample must not shrink without anyone noticing.
+ */
+export function roundTripCases(all: readonly BundledCase[], scope: RoundTripScope): BundledCase[] {
+  if (scope === 'all') return [...all]
+  const known = new Set(all.map((kase) => kase.scenario.id))
+  const missing = ROUND_TRIP_SAMPLE.filter((id) => !known.has(id))
+  if (missing.length > 0) {
+    throw new Error(`The round trip's sample names scenarios no bundled dataset holds: ${missing.join(', ')}`)
+  }
+  const sampled = new Set(ROUND_TRIP_SAMPLE)
+  return all.filter((kase) => sampled.has(kase.scenario.id))
+}

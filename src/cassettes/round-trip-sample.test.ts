@@ -1,0 +1,33 @@
+import { describe, expect, test } from 'vitest'
+import { bundledCases } from './bundled-executions.test-helpers.ts'
+import {
+  ROUND_TRIP_ROWS,
+  ROUND_TRIP_SAMPLE,
+  roundTripCases,
+  roundTripScope,
+} from './round-trip-sample.test-helpers.ts'
+
+describe("the bundled round trip's rows", () => {
+  test('ROUND_TRIP_ROWS=all asks for every row; anything else, or nothing, for the sample', () => {
+    expect(roundTripScope({ [ROUND_TRIP_ROWS]: 'all' })).toBe('all')
+    expect(roundTripScope({ [ROUND_TRIP_ROWS]: 'ALL' })).toBe('sample')
+    expect(roundTripScope({})).toBe('sample')
+  })
+
+  test('the sample is its scenarios in both architectures, from every phase and RUN dataset', async () => {
+    const all = await bundledCases(['crawl', 'walk', 'run'])
+    const sample = roundTripCases(all, 'sample')
+    expect(sample).toHaveLength(2 * ROUND_TRIP_SAMPLE.length)
+    expect(new Set(sample.map((kase) => kase.architecture))).toEqual(new Set(['responses', 'client']))
+    expect(new Set(sample.map((kase) => kase.dataset))).toEqual(new Set(all.map((kase) => kase.dataset)))
+    expect(roundTripCases(all, 'all')).toEqual(all)
+  })
+
+  test('a sampled scenario no bundled dataset holds is refused by name, not dropped', async () => {
+    const all = await bundledCases(['crawl', 'walk', 'run'])
+    const withoutOne = all.filter((kase) => kase.scenario.id !== 'run_013_barge_in_yield')
+    expect(() => roundTripCases(withoutOne, 'sample')).toThrow(
+      /no bundled dataset holds: run_013_barge_in_yield$/,
+    )
+  })
+})
