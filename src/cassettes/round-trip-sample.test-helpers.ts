@@ -1,6 +1,6 @@
 // Which bundled rows the bundled round trip (bundled-round-trip.integration.test.ts) records and replays. Recording
-// is real time: every bundled row is some 3,500 call-seconds, over six minutes of wall time at the sixteen calls a
-// busy unit run can carry, more than the rest of the unit run together. So the unit run (`npm test`) takes a fixed
+// is real time: every bundled row is some 3,500 call-seconds, about six minutes of wall time inside a full unit run
+// (four to five alone), where the rest of the unit run takes about as long. So the unit run (`npm test`) takes a fixed
 // sample that touches every path a bundled row can take through recording and replay, and `npm run test:round-trip`
 // (ROUND_TRIP_ROWS=all; CI runs it after `npm test`) takes every row.
 import type { BundledCase } from './bundled-executions.test-helpers.ts'
