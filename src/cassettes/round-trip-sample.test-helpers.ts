@@ -5,7 +5,7 @@
 // (ROUND_TRIP_ROWS=all; CI runs it after `npm test`) takes every row.
 import type { BundledCase } from './bundled-executions.test-helpers.ts'
 
-/** The variable that asks for every bundled row; any other value, or none, is the sample. */
+/** The variable that asks for every bundled row (`all`) or the sample (`sample`, or unset). */
 export const ROUND_TRIP_ROWS = 'ROUND_TRIP_ROWS'
 
 /**
@@ -35,8 +35,14 @@ export const ROUND_TRIP_SAMPLE: readonly string[] = [
 
 export type RoundTripScope = 'all' | 'sample'
 
+/** The scope ROUND_TRIP_ROWS asks for; any other value throws, naming it, rather than quietly run the sample. */
 export function roundTripScope(env: NodeJS.ProcessEnv = process.env): RoundTripScope {
-  return env[ROUND_TRIP_ROWS] === 'all' ? 'all' : 'sample'
+  const value = env[ROUND_TRIP_ROWS]
+  if (value === undefined || value === '' || value === 'sample') return 'sample'
+  if (value === 'all') return 'all'
+  throw new Error(
+    `${ROUND_TRIP_ROWS}=${value}: give "all" (every bundled row) or "sample" (the unit run's sample)`,
+  )
 }
 
 /**

@@ -8,10 +8,12 @@ import {
 } from './round-trip-sample.test-helpers.ts'
 
 describe("the bundled round trip's rows", () => {
-  test('ROUND_TRIP_ROWS=all asks for every row; anything else, or nothing, for the sample', () => {
+  test('ROUND_TRIP_ROWS=all asks for every row, sample or nothing for the sample; anything else is refused by name', () => {
     expect(roundTripScope({ [ROUND_TRIP_ROWS]: 'all' })).toBe('all')
-    expect(roundTripScope({ [ROUND_TRIP_ROWS]: 'ALL' })).toBe('sample')
+    expect(roundTripScope({ [ROUND_TRIP_ROWS]: 'sample' })).toBe('sample')
+    expect(roundTripScope({ [ROUND_TRIP_ROWS]: '' })).toBe('sample')
     expect(roundTripScope({})).toBe('sample')
+    expect(() => roundTripScope({ [ROUND_TRIP_ROWS]: 'al' })).toThrow(/^ROUND_TRIP_ROWS=al: give "all"/)
   })
 
   test('the sample is its scenarios in both architectures, from every phase and RUN dataset', async () => {
