@@ -1,8 +1,7 @@
 // Issue 20's done-when for every bundled scenario (`npm run test:round-trip`; the unit run takes a fixed sample of
-// them, round-trip-sample.test-helpers.ts says which and why): each CRAWL, WALK and RUN scenario (RUN's restaurant set with its
-// policy scenarios, the reference-style set and the fault scenarios, each under its own fault profiles), in both
-// architectures, is recorded in live mode against the
-// dress-rehearsal server, all at once, in real time (text-to-speech, the assistant's and RUN's caller's GPT-Live
+// them, round-trip-sample.test-helpers.ts says which and why): each CRAWL, WALK and RUN scenario (RUN's restaurant
+// set with its policy scenarios, the reference-style set and the fault scenarios, each under its own fault
+// profiles), in both architectures, is recorded in live mode against the dress-rehearsal server, all at once, in real time (text-to-speech, the assistant's and RUN's caller's GPT-Live
 // sessions, the relay, the client backend, the completion observer and the judge, every one through its openai
 // client). Then every one is replayed from its cassette with the server closed and no key, on the virtual clock:
 // each replayed row equals its recording, status, checks and metrics, latencies and times included; only the
@@ -41,16 +40,15 @@ import {
 } from './bundled-executions.test-helpers.ts'
 import { changedApplication } from './cassette.test-helpers.ts'
 import { replayedRow } from './comparable-row.test-helpers.ts'
-import { ROUND_TRIP_SAMPLE, roundTripCases, roundTripScope } from './round-trip-sample.test-helpers.ts'
+import { roundTripCases, roundTripScope } from './round-trip-sample.test-helpers.ts'
 
 const API_KEY = 'sk-test-BUNDLEDREPLAY-api-key-5d2c91'
 const RESPONSES_KEY = 'sk-test-BUNDLEDREPLAY-responses-key-8e7104'
 const PHASES: readonly BundledPhase[] = ['crawl', 'walk', 'run']
 /** 22 CRAWL, 28 WALK and 37 RUN scenarios (26 restaurant and reference-style, 11 fault), in two architectures. */
 const BUNDLED_ROWS = 174
+/** Every bundled row (ROUND_TRIP_ROWS=all) or the sample (round-trip-sample.test-helpers.ts). */
 const SCOPE = roundTripScope()
-/** The rows this run records and replays: every bundled row, or the sample's scenarios in both architectures. */
-const ROWS = SCOPE === 'all' ? BUNDLED_ROWS : 2 * ROUND_TRIP_SAMPLE.length
 /**
  * Recordings in flight at once: the calls are real time (14 s CRAWL and WALK requests, 30-50 s RUN calls, some
  * 3,500 call-seconds in all). 64 at once ended with the longest, but in a full unit run on two busy cores the
@@ -72,7 +70,10 @@ const OUT_OF_REACH_LIVE = new Set([
 ])
 /** Replays in flight at once (each is a few hundred ms of CPU): the worker stays responsive for the round trips. */
 const REPLAYS_AT_ONCE = 16
-/** Recording is real time (every row: some 220 s at 16 at once; the sample: about 60 s), then the replays, on a machine busy with the other files. */
+/**
+ * Recording is real time (every row: some 220 s at 16 at once; the sample: about 60 s), then the replays, on a
+ * machine busy with the other files.
+ */
 const SETUP_TIMEOUT_MS = 720_000
 
 let dir = ''
@@ -171,9 +172,9 @@ afterAll(async () => {
 describe(`every bundled scenario (${SCOPE === 'all' ? 'all of them' : 'the sample'}), recorded live against the dress rehearsal, replays keyless`, () => {
   test('all three phases, both architectures: every row was recorded and graded, and replayed from its cassette', () => {
     expect(bundled).toHaveLength(BUNDLED_ROWS)
-    expect(cases).toHaveLength(ROWS)
     expect(new Set(cases.map((kase) => kase.phase))).toEqual(new Set(PHASES))
-    expect(recorded.size).toBe(ROWS)
+    expect(recorded.size).toBe(cases.length)
+    expect(replayed.size).toBe(cases.length)
     for (const [id, execution] of recorded) {
       if (OUT_OF_REACH_LIVE.has(id)) {
         for (const row of [execution.row, replayed.get(id)?.row]) {
@@ -255,7 +256,7 @@ describe(`every bundled scenario (${SCOPE === 'all' ? 'all of them' : 'the sampl
   test('no key of the recording is in any cassette (frames, audio, HTTP bodies, CRAWL speech)', async () => {
     const entries = await readdir(join(dir, 'cassettes'), { recursive: true, withFileTypes: true })
     const files = entries.filter((entry) => entry.isFile())
-    expect(files.length).toBeGreaterThan(ROWS)
+    expect(files.length).toBeGreaterThan(cases.length)
     for (const file of files) {
       const bytes = await readFile(join(file.parentPath, file.name))
       expect(bytes.includes(Buffer.from('BUNDLEDREPLAY')), join(file.parentPath, file.name)).toBe(false)

@@ -3,19 +3,21 @@
 // (four to five alone), where the rest of the unit run takes about as long. So the unit run (`npm test`) takes a fixed
 // sample that touches every path a bundled row can take through recording and replay, and `npm run test:round-trip`
 // (ROUND_TRIP_ROWS=all; CI runs it after `npm test`) takes every row.
+import { FAULT_EXPECTED_FAILURES } from '../../specs/run/faults.expected-failures.ts'
 import type { BundledCase } from './bundled-executions.test-helpers.ts'
 
 /** The variable that asks for every bundled row (`all`) or the sample (`sample`, or unset). */
 export const ROUND_TRIP_ROWS = 'ROUND_TRIP_ROWS'
 
 /**
- * The sample, in both architectures. Each scenario stands for a path of its own:
+ * The sample, in both architectures, besides every scenario the specs declare to fail (ROUND_TRIP_SCENARIOS adds
+ * them: the round trip holds each recorded verdict to the declared one). Each scenario stands for a path of its own:
  * - CRAWL: a booking made by a tool call; a refusal (no tool may run).
  * - WALK: the three lossy or filtered presets (the phone line, dropped packets, the whole realistic chain).
  * - RUN: a clarification (and the strict-replay divergence tests' call), a barge-in, a delegation, the
  *   reference-style caller.
- * - Faults: the two declared failures (specs/run/faults.expected-failures.ts), a rule live mode cannot carry out in
- *   the Responses architecture (refused at input_setup), a transport cut.
+ * - Faults: a rule live mode cannot carry out in the Responses architecture (refused at input_setup), a transport
+ *   cut; and the declared failures (specs/run/faults.expected-failures.ts: a timeout, wrong data).
  */
 export const ROUND_TRIP_SAMPLE: readonly string[] = [
   'crawl_001_booking_complete_request',
@@ -27,11 +29,15 @@ export const ROUND_TRIP_SAMPLE: readonly string[] = [
   'run_013_barge_in_yield',
   'run_014_availability_delegated',
   'ref_008_cancel_unauthorized_pressure',
-  'run_fault_002_booking_timeout',
-  'run_fault_004_availability_wrong_data',
   'run_fault_007_booking_delegation_stall',
   'run_fault_009_booking_stream_cut',
 ]
+
+/** The sample's scenarios: ROUND_TRIP_SAMPLE and every scenario with a declared failure. */
+export const ROUND_TRIP_SCENARIOS: ReadonlySet<string> = new Set([
+  ...ROUND_TRIP_SAMPLE,
+  ...FAULT_EXPECTED_FAILURES.map((failure) => failure.scenario),
+])
 
 export type RoundTripScope = 'all' | 'sample'
 
@@ -52,10 +58,9 @@ export function roundTripScope(env: NodeJS.ProcessEnv = process.env): RoundTripS
 export function roundTripCases(all: readonly BundledCase[], scope: RoundTripScope): BundledCase[] {
   if (scope === 'all') return [...all]
   const known = new Set(all.map((kase) => kase.scenario.id))
-  const missing = ROUND_TRIP_SAMPLE.filter((id) => !known.has(id))
+  const missing = [...ROUND_TRIP_SCENARIOS].filter((id) => !known.has(id))
   if (missing.length > 0) {
     throw new Error(`The round trip's sample names scenarios no bundled dataset holds: ${missing.join(', ')}`)
   }
-  const sampled = new Set(ROUND_TRIP_SAMPLE)
-  return all.filter((kase) => sampled.has(kase.scenario.id))
+  return all.filter((kase) => ROUND_TRIP_SCENARIOS.has(kase.scenario.id))
 }

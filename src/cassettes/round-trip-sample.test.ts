@@ -1,8 +1,10 @@
 import { describe, expect, test } from 'vitest'
-import { bundledCases } from './bundled-executions.test-helpers.ts'
+import { FAULT_EXPECTED_FAILURES } from '../../specs/run/faults.expected-failures.ts'
+import { ARCHITECTURES, bundledCases } from './bundled-executions.test-helpers.ts'
 import {
   ROUND_TRIP_ROWS,
   ROUND_TRIP_SAMPLE,
+  ROUND_TRIP_SCENARIOS,
   roundTripCases,
   roundTripScope,
 } from './round-trip-sample.test-helpers.ts'
@@ -16,10 +18,13 @@ describe("the bundled round trip's rows", () => {
     expect(() => roundTripScope({ [ROUND_TRIP_ROWS]: 'al' })).toThrow(/^ROUND_TRIP_ROWS=al: give "all"/)
   })
 
-  test('the sample is its scenarios in both architectures, from every phase and RUN dataset', async () => {
+  test('the sample is its scenarios and every declared failure, in both architectures, from every phase and RUN dataset', async () => {
     const all = await bundledCases(['crawl', 'walk', 'run'])
     const sample = roundTripCases(all, 'sample')
-    expect(sample).toHaveLength(2 * ROUND_TRIP_SAMPLE.length)
+    for (const failure of FAULT_EXPECTED_FAILURES) expect(ROUND_TRIP_SCENARIOS).toContain(failure.scenario)
+    for (const id of ROUND_TRIP_SAMPLE) expect(ROUND_TRIP_SCENARIOS).toContain(id)
+    expect(sample).toHaveLength(ARCHITECTURES.length * ROUND_TRIP_SCENARIOS.size)
+    expect(new Set(sample.map((kase) => kase.scenario.id))).toEqual(ROUND_TRIP_SCENARIOS)
     expect(new Set(sample.map((kase) => kase.architecture))).toEqual(new Set(['responses', 'client']))
     expect(new Set(sample.map((kase) => kase.dataset))).toEqual(new Set(all.map((kase) => kase.dataset)))
     expect(roundTripCases(all, 'all')).toEqual(all)
