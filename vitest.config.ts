@@ -26,7 +26,9 @@ export default defineConfig({
   test: {
     // Two workers more than cores. Many unit files wait more than they compute (child Vitest runs, real-time
     // calls, packing): with a worker per core the unit files' CPU came to 42% of two cores over the run's wall
-    // time (452 of 2 x 534 s, bench/test-cpu.ts); the extra workers compute while others wait.
+    // time (452 of 2 x 534 s, bench/test-cpu.ts); the extra workers compute while others wait. More do not pay:
+    // with 6 on two cores (`bench/test-cpu.ts --timeline --maxWorkers 6`, alternating with 4) the idle stretches
+    // were gone but the same work took 626-642 CPU s against 543-570, and the run 342-348 s against 326-329.
     maxWorkers: availableParallelism() + 2,
     // Files Vitest never timed (a fresh clone) run longest first, by src/vitest/test-durations.test.json.
     sequence: { sequencer: SlowFilesFirst },

@@ -3,11 +3,12 @@
 // barely move with the machine's load, so they are the figure to compare on a shared machine; wall time says
 // which files wait (on the clock, on a child) rather than compute.
 // Run: npx node bench/test-cpu.ts [--top 40] [--json out.json] [--durations src/vitest/test-durations.test.json]
-//        [vitest filters or files...]
+//        [--timeline] [vitest filters or files...]
 //   (runs `vitest run --project unit` with bench/test-cpu/record-cpu.setup.ts added; extra arguments are passed
 //   to Vitest, e.g. a folder or `--maxWorkers 1`; --durations writes each file's wall time, 2 s and more, for the
 //   sequencer that runs the longest files first on a fresh clone: src/vitest/slow-files-first.test-helpers.ts; the
-//   file's hand-set `pinned` entries are kept)
+//   file's hand-set `pinned` entries are kept; --timeline prints the cores' idle share and the running files for
+//   every 20 s of the run: test-cpu/timeline.ts)
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -15,6 +16,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { readTestDurations, TestDurationsSchema } from '../src/vitest/test-durations.test-helpers.ts'
 import { childrenCpuSeconds } from './children-cpu.ts'
+import { sampleCores, timelineLines } from './test-cpu/timeline.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 const CONFIG = path.join(import.meta.dirname, 'test-cpu', 'vitest.config.ts')
@@ -25,6 +27,8 @@ interface Line {
   self: number
   children: number
   wall: number
+  startedAt: number
+  endedAt: number
 }
 
 function option(args: string[], name: string): string | undefined {
@@ -39,6 +43,9 @@ const args = process.argv.slice(2)
 const top = Number(option(args, '--top') ?? '40')
 const jsonOut = option(args, '--json')
 const durationsOut = option(args, '--durations')
+const timelineAt = args.indexOf('--timeline')
+const timeline = timelineAt >= 0
+if (timeline) args.splice(timelineAt, 1)
 // The hand-set entries of the durations file (its `pinned`, with their reason) are kept as they are: a measurement
 // would drop them. Read before the run, so a broken file stops the bench now rather than after it.
 const durationsBefore =
@@ -55,6 +62,8 @@ console.log(
   `test-cpu: vitest run --project unit ${args.join(' ')}; ${availableParallelism()} cores, load ${load()}`,
 )
 const startedAt = performance.now()
+const runStartedAt = Date.now()
+const stopSampling = sampleCores()
 const code = await new Promise<number | null>((resolve) => {
   const child = spawn(
     process.execPath,
@@ -88,6 +97,7 @@ const code = await new Promise<number | null>((resolve) => {
   child.on('close', resolve)
 })
 const wallSeconds = (performance.now() - startedAt) / 1000
+const coreSamples = stopSampling()
 const totalCpu = childrenCpuSeconds()
 const lines: Line[] = (await readFile(out, 'utf8').catch(() => ''))
   .split('\n')
@@ -105,8 +115,15 @@ const files = lines.map((line) => {
     self: line.self - (before?.self ?? 0),
     children: line.children - (before?.children ?? 0),
     wall: line.wall - (before?.wall ?? 0),
+    startedAt: line.startedAt,
+    endedAt: line.endedAt,
   }
 })
+// Before the table: the timeline is long, and the table's totals are what a reader looks for last.
+if (timeline) {
+  console.log('\nthe run over time (files named: those running through most of the stretch)')
+  for (const line of timelineLines(runStartedAt, coreSamples, files)) console.log(line)
+}
 files.sort((a, b) => b.self + b.children - (a.self + a.children))
 const sum = (pick: (file: (typeof files)[number]) => number) =>
   files.reduce((total, file) => total + pick(file), 0)
