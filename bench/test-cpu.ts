@@ -39,13 +39,18 @@ function option(args: string[], name: string): string | undefined {
   return value
 }
 
+/** Removes a flag without a value from `args`; whether it was there. */
+function flag(args: string[], name: string): boolean {
+  const at = args.indexOf(name)
+  if (at >= 0) args.splice(at, 1)
+  return at >= 0
+}
+
 const args = process.argv.slice(2)
 const top = Number(option(args, '--top') ?? '40')
 const jsonOut = option(args, '--json')
 const durationsOut = option(args, '--durations')
-const timelineAt = args.indexOf('--timeline')
-const timeline = timelineAt >= 0
-if (timeline) args.splice(timelineAt, 1)
+const timeline = flag(args, '--timeline')
 // The hand-set entries of the durations file (its `pinned`, with their reason) are kept as they are: a measurement
 // would drop them. Read before the run, so a broken file stops the bench now rather than after it.
 const durationsBefore =
@@ -63,7 +68,8 @@ console.log(
 )
 const startedAt = performance.now()
 const runStartedAt = Date.now()
-const stopSampling = sampleCores()
+// Only when asked: /proc/stat every second for the whole run.
+const stopSampling = timeline ? sampleCores() : () => []
 const code = await new Promise<number | null>((resolve) => {
   const child = spawn(
     process.execPath,

@@ -2,9 +2,9 @@
 // by LIVE_EVALS_TEST_CPU_OUT with the test file, this worker's pid, its CPU since it started (user+system) and
 // the CPU of the child processes it waited for (child Vitest runs, packers, servers), read from /proc/self/stat,
 // the wall time since the worker started, and the clock times (ms since the epoch) of the file's first hook and of
-// its end, for the run's timeline (the file's imports, before its first hook, fall outside it). The unit project runs file after file in one worker process
-// (isolate: false), so the figures are cumulative per pid; bench/test-cpu.ts subtracts the earlier lines of the
-// same pid to get each file's own.
+// its end, for the run's timeline (the file's imports, before its first hook, fall outside it). The unit project
+// runs file after file in one worker process (isolate: false), so the figures are cumulative per pid;
+// bench/test-cpu.ts subtracts the earlier lines of the same pid to get each file's own.
 import { appendFileSync, readFileSync } from 'node:fs'
 import { afterAll, beforeAll, expect } from 'vitest'
 

@@ -49,9 +49,10 @@ export function timelineLines(
   const last = samples.at(-1)?.at ?? startedAt
   for (let from = startedAt; from < last; from += step * 1000) {
     const to = from + step * 1000
-    const inside = samples.filter((sample) => sample.at >= from && sample.at <= to)
-    const first = inside[0]
-    const end = inside.at(-1)
+    // From the last sample at or before the stretch's start (the ticks between it and the next count too) to the
+    // last one inside it.
+    const first = samples.findLast((sample) => sample.at <= from) ?? samples[0]
+    const end = samples.findLast((sample) => sample.at <= to)
     const idle =
       first === undefined || end === undefined || end.total === first.total
         ? null

@@ -1,9 +1,9 @@
 // Issue 20's done-when for every bundled scenario (`npm run test:round-trip`; the unit run takes a fixed sample of
 // them, round-trip-sample.test-helpers.ts says which and why): each CRAWL, WALK and RUN scenario (RUN's restaurant
 // set with its policy scenarios, the reference-style set and the fault scenarios, each under its own fault
-// profiles), in both architectures, is recorded in live mode against the dress-rehearsal server, all at once, in real time (text-to-speech, the assistant's and RUN's caller's GPT-Live
-// sessions, the relay, the client backend, the completion observer and the judge, every one through its openai
-// client). Then every one is replayed from its cassette with the server closed and no key, on the virtual clock:
+// profiles), in both architectures, is recorded in live mode against the dress-rehearsal server, all at once, in
+// real time (text-to-speech, the assistant's and RUN's caller's GPT-Live sessions, the relay, the client backend,
+// the completion observer and the judge, every one through its openai client). Then every one is replayed from its cassette with the server closed and no key, on the virtual clock:
 // each replayed row equals its recording, status, checks and metrics, latencies and times included; only the
 // row's provenance (replay, the virtual clock) and its cassette block differ. The recording's keys are in no
 // cassette, and a RUN call that changed (its assistant's prompt, a tool's output, the caller's voice as the
