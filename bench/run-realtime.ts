@@ -46,7 +46,7 @@ import { loadDataset } from '../src/scenarios/load.ts'
 import type { Scenario } from '../src/scenarios/scenario.ts'
 import { assistantVisibleInput } from '../src/scenarios/visible.ts'
 import { type HeardUtterance, startOfflineLiveServer } from '../src/testing/live-server/index.ts'
-import { REAL_TIME_SEMI_SPACE_FLAG } from '../src/vitest/plugin/young-generation.ts'
+import { REAL_TIME_HEAP_FLAGS } from '../src/vitest/plugin/real-time-heap.ts'
 import { cpuProfile, type Diagnostic, gcTrace } from './cpu-profile.ts'
 import { compare } from './run-realtime-diagnostics.ts'
 
@@ -279,11 +279,11 @@ async function main(): Promise<void> {
     await compare({ before: values.compare, after, args, rounds: Number(values.rounds) })
     return
   }
-  // The client is the harness, whose real-time workers start with the young generation capped (the plugin's
-  // young-generation.ts): started without a size, this process runs itself again with the workers' flag, so the
-  // figures are the product's. `node --max-semi-space-size=0 bench/run-realtime.ts` measures V8's own sizing.
+  // The client is the harness, whose real-time workers start with the plugin's heap flags (real-time-heap.ts):
+  // started without a semi-space size, this process runs itself again with the workers' flags, so the figures are
+  // the product's. `node --max-semi-space-size=0 bench/run-realtime.ts` measures V8's own sizing.
   if (!process.execArgv.some((argument) => argument.startsWith('--max-semi-space-size'))) {
-    const flags = [...process.execArgv, REAL_TIME_SEMI_SPACE_FLAG]
+    const flags = [...process.execArgv, ...REAL_TIME_HEAP_FLAGS]
     const child = spawn(
       process.execPath,
       [...flags, fileURLToPath(import.meta.url), ...process.argv.slice(2)],

@@ -60,6 +60,8 @@ export interface OpenAssistantOptions {
   clock?: () => number
   /** Aborting shuts the session down locally (synthetic, never a provider failure). */
   signal?: AbortSignal
+  /** false: the session's log keeps output audio as its size only (LiveSessionOptions.keepOutputAudio). */
+  keepOutputAudio?: boolean
 }
 
 // Applications already given to a session: a second session on the same one would share its state.
@@ -148,6 +150,7 @@ export async function openAssistantUnderTest(options: OpenAssistantOptions): Pro
   const session = new LiveSession(endpoint, {
     clock,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.keepOutputAudio === undefined ? {} : { keepOutputAudio: options.keepOutputAudio }),
   })
   // Attached before start so no delegation event can slip past it.
   const controller: ArchitectureController = architecture.attach({

@@ -2,6 +2,9 @@ import type { ReceivedLiveEvent } from './events.ts'
 
 export type LiveEventListener = (received: ReceivedLiveEvent) => void
 
+/** What the log keeps of an event once its listeners saw it; by default all of it. */
+export type LiveEventRetention = (received: ReceivedLiveEvent) => ReceivedLiveEvent
+
 /**
  * Ordered record of everything a session received. Every iterator starts at the first event, so a consumer that
  * subscribes after `session.started` still sees it; iteration ends once the log is sealed (the session reached its
@@ -10,8 +13,13 @@ export type LiveEventListener = (received: ReceivedLiveEvent) => void
 export class LiveEventLog {
   readonly #events: ReceivedLiveEvent[] = []
   readonly #listeners = new Set<LiveEventListener>()
+  readonly #retain: LiveEventRetention | null
   #wakers: Array<() => void> = []
   #sealed = false
+
+  constructor(retain: LiveEventRetention | null = null) {
+    this.#retain = retain
+  }
 
   get events(): readonly ReceivedLiveEvent[] {
     return this.#events
@@ -23,8 +31,10 @@ export class LiveEventLog {
 
   append(received: ReceivedLiveEvent): void {
     if (this.#sealed) return
-    this.#events.push(received)
+    const index = this.#events.push(received) - 1
     for (const listener of this.#listeners) listener(received)
+    // Listeners got the whole event; the log (read later, by iterators and after the session) keeps what is needed.
+    if (this.#retain !== null) this.#events[index] = this.#retain(received)
     this.#wake()
   }
 

@@ -26,6 +26,26 @@ export interface ReceivedLiveEvent {
   seq: number
   receivedAtMs: number
   event: ServerEvent
+  /**
+   * Set only on an output audio delta the log kept without its audio (LiveSessionOptions.keepOutputAudio false):
+   * the delta's decoded size in bytes; the event's `delta` is then empty.
+   */
+  outputAudioBytes?: number
+}
+
+/**
+ * What a log that does not keep output audio keeps of an event: an output audio delta as its decoded size (its
+ * PCM went to the listeners as it arrived), any other event whole. A call's audio would otherwise sit on the heap
+ * as base64 until the session is gone.
+ */
+export function withoutOutputAudio(received: ReceivedLiveEvent): ReceivedLiveEvent {
+  const { event } = received
+  if (event.type !== 'session.output_audio.delta' || event.delta === '') return received
+  return {
+    ...received,
+    event: { ...event, delta: '' },
+    outputAudioBytes: Buffer.byteLength(event.delta, 'base64'),
+  }
 }
 
 type Check = (event: Record<string, unknown>) => string | null

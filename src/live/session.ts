@@ -21,6 +21,7 @@ import {
   type ServerEvent,
   type SessionConfig,
   type SessionStartedEvent,
+  withoutOutputAudio,
 } from './events.ts'
 import {
   deepEventMessage,
@@ -65,6 +66,12 @@ export interface LiveSessionOptions {
   isFatalServerError?: (error: ErrorEvent['error']) => boolean
   /** Prefix of generated client `event_id`s. */
   eventIdPrefix?: string
+  /**
+   * false: the log keeps each output audio delta, once its listeners saw it, as its size only
+   * (`ReceivedLiveEvent.outputAudioBytes`). For a session whose listeners take the audio as it arrives and that
+   * subscribe before any audio can come. Default true.
+   */
+  keepOutputAudio?: boolean
 }
 
 /**
@@ -75,7 +82,7 @@ export interface LiveSessionOptions {
  */
 export class LiveSession {
   readonly url: URL
-  readonly log = new LiveEventLog()
+  readonly log: LiveEventLog
   readonly outcome: Promise<LiveSessionOutcome>
 
   readonly #ws: LiveWS
@@ -113,6 +120,7 @@ export class LiveSession {
     this.#receiveClock = tap?.receiveClock?.(label)
     this.url = endpoint.url
     this.#clock = options.clock ?? (() => performance.now())
+    this.log = new LiveEventLog(options.keepOutputAudio === false ? withoutOutputAudio : null)
     this.#startTimeoutMs = endpoint.settings.startTimeoutMs
     this.#closeTimeoutMs = endpoint.settings.closeTimeoutMs
     this.#isFatal = options.isFatalServerError ?? ((error) => FATAL_SERVER_ERROR_CODES.has(error.code))

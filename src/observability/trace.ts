@@ -31,13 +31,19 @@ const AUDIO_FIELDS: Readonly<Record<string, string>> = {
   'session.output_audio.delta': 'delta',
 }
 
-/** Replaces base64 audio by `<field>_bytes` (its decoded size), so the trace keeps how much was sent. */
-export function withoutRawAudio(event: Record<string, unknown>): Record<string, unknown> {
+/**
+ * Replaces base64 audio by `<field>_bytes` (its decoded size), so the trace keeps how much was sent. `audioBytes`:
+ * the size already known, for an event whose log kept no audio (ReceivedLiveEvent.outputAudioBytes).
+ */
+export function withoutRawAudio(
+  event: Record<string, unknown>,
+  audioBytes?: number,
+): Record<string, unknown> {
   const type = typeof event.type === 'string' ? event.type : ''
   const field = AUDIO_FIELDS[type]
   if (field === undefined || typeof event[field] !== 'string') return event
   const { [field]: audio, ...rest } = event
-  return { ...rest, [`${field}_bytes`]: Buffer.byteLength(audio as string, 'base64') }
+  return { ...rest, [`${field}_bytes`]: audioBytes ?? Buffer.byteLength(audio as string, 'base64') }
 }
 
 /**
@@ -82,10 +88,16 @@ export class SessionTrace {
   }
 
   /** Adds one event; it is sanitized now, so nothing raw is ever held by the trace. */
-  add(source: TraceSource, direction: TraceDirection, atMs: number | null, event: object): TraceRecord {
+  add(
+    source: TraceSource,
+    direction: TraceDirection,
+    atMs: number | null,
+    event: object,
+    audioBytes?: number,
+  ): TraceRecord {
     // Audio goes first, before the deep copy: an output delta is mostly base64, and copying it through
     // JSON only to drop it was most of the trace's cost.
-    const plain = jsonPlain(withoutRawAudio(event as Record<string, unknown>))
+    const plain = jsonPlain(withoutRawAudio(event as Record<string, unknown>, audioBytes))
     const sanitized = redactSecrets(plain, {
       extraNames: this.#options.redactFields ?? [],
       secretValues: this.#options.secretValues ?? [],

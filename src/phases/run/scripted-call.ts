@@ -116,6 +116,8 @@ export async function playScriptedCall(
       connection: { apiKey: token, baseURL: setup.server.baseURL, allowInsecureLoopback: true },
       clock: () => timeline.nowMs(),
       application,
+      // Its voice goes to the relay as it arrives (recordAssistantEvents); the trace needs only each delta's size.
+      keepOutputAudio: false,
     })
   } catch (error) {
     throw new StageError('session_start', `The assistant session did not start: ${describeError(error)}`, {

@@ -10,7 +10,7 @@ export function traceOfCall(played: PlayedConversation, trace: SessionTrace): Se
   const startSent = session.startSent
   if (startSent !== undefined) trace.add('client', 'sent', startSent.sentAtMs, startSent.event)
   for (const received of session.log.events) {
-    trace.add('server', 'received', received.receivedAtMs, received.event)
+    trace.add('server', 'received', received.receivedAtMs, received.event, received.outputAudioBytes)
   }
   for (const utterance of played.plan) {
     trace.addEvaluation('simulator.caller.utterance', utterance.startMs, {

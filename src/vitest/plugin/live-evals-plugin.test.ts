@@ -7,8 +7,8 @@ import { createVitest, type Vitest } from 'vitest/node'
 import { FIXTURE_CONFIG, ROOT, scratch } from '../child-vitest.ts'
 import { CANONICAL_REPORTER, PACKAGE_MODULES } from '../project.ts'
 import { hasDesktop } from './display.ts'
+import { REAL_TIME_HEAP_FLAGS } from './real-time-heap.ts'
 import { addCanonicalReporter } from './root-options.ts'
-import { REAL_TIME_SEMI_SPACE_FLAG } from './young-generation.ts'
 
 const saved = { ...process.env }
 const opened: Vitest[] = []
@@ -123,10 +123,10 @@ test('a setting that does not resolve is kept for the global setup to report, no
   expect(String(startup?.ok === false ? startup.error : '')).toMatch(/LIVE_EVALS_CONCURRENCY/)
 })
 
-test("a real-time project's forked workers start with the young generation capped; a virtual-clock one's as Node starts", async () => {
+test("a real-time project's forked workers start with the real-time heap flags; a virtual-clock one's as Node starts", async () => {
   const virtual = await vitestWith({ watch: false })
   expect(virtual.projects[0]?.config.pool).toBe('forks')
-  expect(virtual.projects[0]?.config.execArgv).not.toContain(REAL_TIME_SEMI_SPACE_FLAG)
+  for (const flag of REAL_TIME_HEAP_FLAGS) expect(virtual.projects[0]?.config.execArgv).not.toContain(flag)
 
   // The fixture project with its audio paced in real time (offline), as a live run paces it.
   const fixture = resolve(ROOT, 'src/vitest/fixtures')
@@ -145,5 +145,5 @@ test("a real-time project's forked workers start with the young generation cappe
     ].join('\n'),
   )
   const realTime = await vitestWith({ watch: false, config })
-  expect(realTime.projects[0]?.config.execArgv).toContain(REAL_TIME_SEMI_SPACE_FLAG)
+  expect(realTime.projects[0]?.config.execArgv).toEqual(expect.arrayContaining([...REAL_TIME_HEAP_FLAGS]))
 })

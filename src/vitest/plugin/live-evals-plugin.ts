@@ -8,6 +8,7 @@ import type { PhaseSettings } from '../../config/index.ts'
 import { modelConcurrency, modelsToEvaluate } from '../../config/live-models.ts'
 import type { PhaseDescription } from '../../phases/engine/phase-module.ts'
 import type { LiveEvalsProjectOptions } from '../provided.ts'
+import { sizeRealTimeHeap } from './real-time-heap.ts'
 import {
   addCanonicalReporter,
   attachmentsDirectoryIn,
@@ -18,7 +19,6 @@ import {
 } from './root-options.ts'
 import { runClockOf } from './run-line.ts'
 import { splitShardsByScenario } from './shard-sequencer.ts'
-import { limitYoungGeneration } from './young-generation.ts'
 
 export interface LiveEvalsPluginInput {
   options: Omit<LiveEvalsProjectOptions, 'startup' | 'resultsDir'>
@@ -77,5 +77,5 @@ function applyExecutionSettings(
   project.config.maxConcurrency = concurrency
   project.config.sequence.concurrent = concurrency > 1
   project.config.testTimeout = description.testTimeoutMs(settings)
-  limitYoungGeneration(project.config, runClockOf(settings))
+  sizeRealTimeHeap(project.config, runClockOf(settings))
 }

@@ -78,6 +78,8 @@ export function createCallerSession(
   return new LiveSession(connection, {
     clock,
     eventIdPrefix: 'caller_evt_',
+    // Its voice goes to the relay through the driver's listener, subscribed before start; nothing reads it later.
+    keepOutputAudio: false,
     ...(signal === undefined ? {} : { signal }),
   })
 }

@@ -5,7 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pcm16FromBase64 } from '../../../audio/pcm.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../../../testing/live-server/index.ts'
 import { ARCHITECTURES, bundledRunScenario } from '../conversation.test-helpers.ts'
-import { runLiveConversation } from './conversation.ts'
+import {
+  type LiveConversationHooks,
+  type LiveConversationOptions,
+  runLiveConversation,
+} from './conversation.ts'
 import { LiveRunError } from './errors.ts'
 import { offlineLiveCall } from './live-conversation.test-helpers.ts'
 
@@ -16,6 +20,21 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close()
 })
+
+/** Runs `also` once both sessions started, after the offline bridges the call's options attach there. */
+function alsoWhenStarted(
+  options: LiveConversationOptions,
+  also: NonNullable<LiveConversationHooks['sessionsStarted']>,
+): void {
+  const bridged = options.hooks?.sessionsStarted
+  options.hooks = {
+    ...options.hooks,
+    sessionsStarted: (participants) => {
+      bridged?.(participants)
+      also(participants)
+    },
+  }
+}
 
 const failureOf = (promise: Promise<unknown>) =>
   promise.then(
@@ -89,16 +108,11 @@ describe('live RUN openings', () => {
     const prompt = 'Thank you for calling Juniper Table, how can I help?'
     const { options } = offlineLiveCall(server, scenario, { assistantFirstPrompt: prompt })
     const sent: unknown[] = []
-    const started = options.hooks?.sessionsStarted
-    options.hooks = {
-      ...options.hooks,
-      sessionsStarted: (participants) => {
-        started?.(participants)
-        participants.assistant.session.onSent(({ event }) => {
-          if (event.type === 'session.commentary.append') sent.push(event)
-        })
-      },
-    }
+    alsoWhenStarted(options, (participants) =>
+      participants.assistant.session.onSent(({ event }) => {
+        if (event.type === 'session.commentary.append') sent.push(event)
+      }),
+    )
     const conversation = await runLiveConversation(options)
     expect(sent).toEqual([
       {
@@ -199,10 +213,15 @@ describe('live RUN limits and validity', () => {
       condition: 'telephony',
       rules: { maxDurationMs: 8_000 },
     })
-    const conversation = await runLiveConversation(options)
-    const sentByCaller = conversation.caller.session.log.events.flatMap(({ event }) =>
-      event.type === 'session.output_audio.delta' ? [pcm16FromBase64(event.delta)] : [],
+    // The caller's voice as it arrived (its session's log keeps only each delta's size).
+    const sentByCaller: Int16Array[] = []
+    alsoWhenStarted(options, (participants) =>
+      participants.caller.subscribe(({ event }) => {
+        if (event.type === 'session.output_audio.delta') sentByCaller.push(pcm16FromBase64(event.delta))
+      }),
     )
+    const conversation = await runLiveConversation(options)
+    expect(conversation.caller.session.log.events.some((received) => received.outputAudioBytes)).toBe(true)
     const voice = new Int16Array(sentByCaller.reduce((sum, chunk) => sum + chunk.length, 0))
     let at = 0
     for (const chunk of sentByCaller) {

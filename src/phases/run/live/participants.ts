@@ -81,6 +81,9 @@ export async function openParticipants(
       clock,
       application: options.application,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+      // Its voice goes to the relay as it arrives; the log keeps each delta's size for the trace, not the base64
+      // of the whole call (which, at 32 calls, kept full collections busy).
+      keepOutputAudio: false,
     })
   } catch (error) {
     throw startFailure('assistant', error)

@@ -1,40 +1,46 @@
 import { describe, expect, it } from 'vitest'
-import { limitYoungGeneration, REAL_TIME_SEMI_SPACE_FLAG } from './young-generation.ts'
+import { REAL_TIME_HEAP_FLAGS, sizeRealTimeHeap } from './real-time-heap.ts'
 
 const configWith = (pool: string, execArgv: string[] = []) => ({ pool, execArgv })
 
-describe('the young-generation cap of a real-time project’s workers', () => {
+describe('the heap flags of a real-time project’s workers', () => {
   it('is added to forked workers on the real-time clock, after what the project already passes', () => {
     for (const pool of ['forks', 'vmForks']) {
       const config = configWith(pool, ['--enable-source-maps'])
-      limitYoungGeneration(config, 'real_time')
-      expect(config.execArgv).toEqual(['--enable-source-maps', REAL_TIME_SEMI_SPACE_FLAG])
+      sizeRealTimeHeap(config, 'real_time')
+      expect(config.execArgv).toEqual(['--enable-source-maps', ...REAL_TIME_HEAP_FLAGS])
     }
   })
 
   it('leaves the array the project shares untouched (a new one is set)', () => {
     const shared = ['--enable-source-maps']
     const config = configWith('forks', shared)
-    limitYoungGeneration(config, 'real_time')
+    sizeRealTimeHeap(config, 'real_time')
     expect(shared).toEqual(['--enable-source-maps'])
   })
 
   it('is not added on the virtual clock, nor to worker threads (Node refuses a V8 flag in a worker)', () => {
     const virtual = configWith('forks')
-    limitYoungGeneration(virtual, 'virtual')
+    sizeRealTimeHeap(virtual, 'virtual')
     expect(virtual.execArgv).toEqual([])
     for (const pool of ['threads', 'vmThreads', 'browser', 'a-custom-pool']) {
       const config = configWith(pool)
-      limitYoungGeneration(config, 'real_time')
+      sizeRealTimeHeap(config, 'real_time')
       expect(config.execArgv, pool).toEqual([])
     }
   })
 
-  it('never overrides a young-generation size the project gives', () => {
+  it('never overrides a young-generation size or a growing factor the project gives, and adds the other', () => {
     for (const own of ['--max-semi-space-size=64', '--max-semi-space-size', '--semi-space-growth-factor=4']) {
       const config = configWith('forks', [own])
-      limitYoungGeneration(config, 'real_time')
-      expect(config.execArgv).toEqual([own])
+      sizeRealTimeHeap(config, 'real_time')
+      expect(config.execArgv).toEqual([own, '--heap-growing-percent=200'])
     }
+    const growing = configWith('forks', ['--heap-growing-percent=50'])
+    sizeRealTimeHeap(growing, 'real_time')
+    expect(growing.execArgv).toEqual(['--heap-growing-percent=50', '--max-semi-space-size=4'])
+    const both = configWith('forks', ['--heap-growing-percent', '--min-semi-space-size=1'])
+    sizeRealTimeHeap(both, 'real_time')
+    expect(both.execArgv).toEqual(['--heap-growing-percent', '--min-semi-space-size=1'])
   })
 })
