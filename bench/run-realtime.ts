@@ -46,7 +46,7 @@ import { loadDataset } from '../src/scenarios/load.ts'
 import type { Scenario } from '../src/scenarios/scenario.ts'
 import { assistantVisibleInput } from '../src/scenarios/visible.ts'
 import { type HeardUtterance, startOfflineLiveServer } from '../src/testing/live-server/index.ts'
-import { REAL_TIME_HEAP_FLAGS } from '../src/vitest/plugin/real-time-heap.ts'
+import { sizeRealTimeHeap } from '../src/vitest/plugin/real-time-heap.ts'
 import { cpuProfile, type Diagnostic, gcTrace } from './cpu-profile.ts'
 import { compare } from './run-realtime-diagnostics.ts'
 
@@ -279,14 +279,16 @@ async function main(): Promise<void> {
     await compare({ before: values.compare, after, args, rounds: Number(values.rounds) })
     return
   }
-  // The client is the harness, whose real-time workers start with the plugin's heap flags (real-time-heap.ts):
-  // started without a semi-space size, this process runs itself again with the workers' flags, so the figures are
-  // the product's. `node --max-semi-space-size=0 bench/run-realtime.ts` measures V8's own sizing.
-  if (!process.execArgv.some((argument) => argument.startsWith('--max-semi-space-size'))) {
-    const flags = [...process.execArgv, ...REAL_TIME_HEAP_FLAGS]
+  // The client is the harness, whose real-time workers start with the plugin's heap flags (real-time-heap.ts): the
+  // same rule decides which this process lacks, and it runs itself again with them, so the figures are the
+  // product's. A flag given on the command line wins, as a project's own does: `node --max-semi-space-size=0
+  // --heap-growing-percent=0 bench/run-realtime.ts` measures V8's own sizing.
+  const worker = { pool: 'forks', execArgv: process.execArgv }
+  sizeRealTimeHeap(worker, 'real_time')
+  if (worker.execArgv.length > process.execArgv.length) {
     const child = spawn(
       process.execPath,
-      [...flags, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+      [...worker.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
       {
         stdio: 'inherit',
       },

@@ -2,7 +2,7 @@
 // through the caption bridge, on a virtual media clock. No completion observer here (observer.test.ts has it):
 // the calls end by the fallback policy, a farewell with the expected state verified.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { pcm16FromBase64 } from '../../../audio/pcm.ts'
+import { concatPcm16, pcm16FromBase64 } from '../../../audio/pcm.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../../../testing/live-server/index.ts'
 import { ARCHITECTURES, bundledRunScenario } from '../conversation.test-helpers.ts'
 import {
@@ -222,12 +222,7 @@ describe('live RUN limits and validity', () => {
     )
     const conversation = await runLiveConversation(options)
     expect(conversation.caller.session.log.events.some((received) => received.outputAudioBytes)).toBe(true)
-    const voice = new Int16Array(sentByCaller.reduce((sum, chunk) => sum + chunk.length, 0))
-    let at = 0
-    for (const chunk of sentByCaller) {
-      voice.set(chunk, at)
-      at += chunk.length
-    }
+    const voice = concatPcm16(sentByCaller)
     expect(voice.length).toBeGreaterThan(24_000)
     const heard = conversation.call.timeline.recorder.render().caller
     // The caller spoke from 100 ms (its first chunk); compare the assistant's input over the same stretch.
