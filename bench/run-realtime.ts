@@ -5,14 +5,16 @@
 // farewell (or stops at --max-seconds).
 //
 // Run: npx node bench/run-realtime.ts [--conversations 32] [--max-seconds 60] [--tick-ms 200] [--aligned]
-//        [--cpu-prof] [--trace-gc] [--compare <worktree of the previous commit> [--rounds 2]]
+//        [--cpu-prof] [--trace-gc] [--gc-survivors] [--compare <worktree of the previous commit> [--rounds 2]]
 //
 // --cpu-prof writes this process's CPU profile (in the temp folder; open it in Chrome's DevTools) and prints the
 // functions with the most self time, and those inside the event loop's long tasks (>= 15 ms), where frames go
 // late. --trace-gc prints this process's garbage collections while the calls ran (count, total and longest
-// pause by kind). --compare runs the bench of another checkout (the "before") and this one alternately, each in
-// its own process with the same arguments, --rounds times, and prints both side by side: absolute figures on a
-// shared machine move with its load, so compare the ratio to the timers-only baseline of the same run.
+// pause by kind). --gc-survivors prints where the objects that outlived a scavenge were allocated, what each
+// scavenge pause copies (bench/gc-survivors.ts). --compare runs the bench of another checkout (the "before") and
+// this one alternately, each in its own process with the same arguments, --rounds times, and prints both side by
+// side: absolute figures on a shared machine move with its load, so compare the ratio to the timers-only baseline
+// of the same run.
 //
 // It prints this process's CPU (user+system, per conversation and as a share of the cores), the server
 // process's CPU apart, RSS per conversation (peak RSS while the calls ran minus the RSS before they started,
@@ -48,6 +50,7 @@ import { assistantVisibleInput } from '../src/scenarios/visible.ts'
 import { type HeardUtterance, startOfflineLiveServer } from '../src/testing/live-server/index.ts'
 import { sizeRealTimeHeap } from '../src/vitest/plugin/real-time-heap.ts'
 import { cpuProfile, type Diagnostic, gcTrace } from './cpu-profile.ts'
+import { gcSurvivors } from './gc-survivors.ts'
 import { compare } from './run-realtime-diagnostics.ts'
 
 const SCENARIO_ID = 'run_001_booking_complete'
@@ -268,6 +271,7 @@ async function main(): Promise<void> {
       aligned: { type: 'boolean', default: false },
       'cpu-prof': { type: 'boolean', default: false },
       'trace-gc': { type: 'boolean', default: false },
+      'gc-survivors': { type: 'boolean', default: false },
       compare: { type: 'string' },
       rounds: { type: 'string', default: '2' },
     },
@@ -336,6 +340,7 @@ async function main(): Promise<void> {
       )
     }
     if (values['trace-gc']) diagnostics.push(gcTrace())
+    if (values['gc-survivors']) diagnostics.push(await gcSurvivors())
     const loopDelay = monitorEventLoopDelay({ resolution: 1 })
     const serverCpuBefore = await server.cpuMs()
     const cpuBefore = process.cpuUsage()
