@@ -20,8 +20,9 @@
 // process's CPU apart, RSS per conversation (peak RSS while the calls ran minus the RSS before they started,
 // divided by N), event-loop delay, and the relay lateness: for every 20 ms frame of every call, how late its
 // paired sends (caller's and assistant's input in the same slot) went out against the media clock's absolute
-// schedule; then, for comparison, the lateness of as many bare 20 ms timer schedules on the same machine right
-// after (what timers alone give at that load). Figures are measured within one run; nothing here is a test.
+// schedule; then, for comparison, the lateness of as many bare 20 ms timer schedules on the same machine (what
+// timers alone give at that load), 10 s right after the calls and 10 s before them, and the under-way p99 over
+// each. Figures are measured within one run; nothing here is a test.
 //
 // The server process is this file started with --serve: it builds the session scripts itself (behaviours are
 // functions and cannot cross a pipe) and takes `hear` lines for the caption bridge.
@@ -164,8 +165,8 @@ async function startServerProcess(): Promise<ServerProcess> {
 }
 
 /**
- * The same number of 20 ms schedules with a consumer that does nothing, right after the calls: what the timers
- * alone give on this machine at this load. Stalled frames count with their lateness against the missed slot.
+ * The same number of 20 ms schedules with a consumer that does nothing: what the timers alone give on this machine
+ * at this load. Stalled frames count with their lateness against the missed slot.
  */
 async function timersOnly(count: number, seconds: number): Promise<number[]> {
   const frames = Array.from({ length: (seconds * 1000) / FRAME_MS }, () => null)
@@ -326,6 +327,10 @@ async function main(): Promise<void> {
       `run-realtime: ${count} conversations (${2 * count} sessions) of ${SCENARIO_ID}, real time, tick ${tickMs} ms, ` +
         `${values.aligned ? 'all starting together' : 'starts spread over one 20 ms frame'}; ${cores} cores, load ${load()}`,
     )
+    // The timers alone before the calls as well as after them: right after, the process still holds the finished
+    // calls (a collection of them may fall in the window), so the two readings show how far the baseline itself
+    // moves within one run.
+    const baselineBefore = await timersOnly(count, 10)
     // process.memoryUsage.rss(), not memoryUsage(): the full call walks the heap's spaces, and every 250 ms that
     // was a long task of the bench's own inside the calls it measures.
     const rssBefore = process.memoryUsage.rss()
@@ -448,6 +453,16 @@ async function main(): Promise<void> {
     console.log(
       `  timers only (${count} schedules, no sockets, 10 s, right after): late p50 ${percentile(baseline, 50).toFixed(2)} ms, ` +
         `p99 ${percentile(baseline, 99).toFixed(2)} ms`,
+    )
+    console.log(
+      `  timers only before the calls (same schedules): late p50 ${percentile(baselineBefore, 50).toFixed(2)} ms, ` +
+        `p99 ${percentile(baselineBefore, 99).toFixed(2)} ms`,
+    )
+    const ratio = (sorted: readonly number[]) =>
+      `${(percentile(steady, 99) / percentile(sorted, 99)).toFixed(2)}×`
+    console.log(
+      `  p99 while all calls were under way / timers-only p99: ${ratio(baseline)} against right after, ` +
+        `${ratio(baselineBefore)} against before`,
     )
     for (const line of diagnosed) console.log(line)
     console.log(`  load after: ${load()}`)
