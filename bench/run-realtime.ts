@@ -311,9 +311,12 @@ async function main(): Promise<void> {
     !Number.isInteger(tickMs) ||
     tickMs % 20 !== 0
   ) {
-    throw new Error(
-      'usage: run-realtime.ts [--conversations N>=1] [--max-seconds S>0] [--tick-ms a multiple of 20] [--aligned]',
+    console.error(
+      'usage: run-realtime.ts [--conversations N>=1] [--max-seconds S>0] [--tick-ms a multiple of 20] [--aligned] ' +
+        '[--cpu-prof] [--trace-gc] [--gc-survivors] [--compare <checkout> [--rounds N]]',
     )
+    process.exitCode = 2
+    return
   }
   const chosen = await scenario()
   const server = await startServerProcess()
