@@ -23,7 +23,8 @@ export interface Diagnostic {
   stop(): Promise<string[]>
 }
 
-const nameOf = (node: ProfileNode) =>
+/** A profile node's function as the diagnostics print it: name, the file's last two path parts, line. */
+export const nameOf = (node: Pick<ProfileNode, 'callFrame'>) =>
   `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.split('/').slice(-2).join('/')}:${node.callFrame.lineNumber + 1}`
 
 function topSelf(profile: Profile, samples: Iterable<[number, number]>, count: number): string[] {

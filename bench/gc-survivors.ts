@@ -4,7 +4,7 @@
 // told to forget what a minor collection freed, keeps exactly those objects (the `includeObjectsCollectedBy…`
 // options of the DevTools protocol's HeapProfiler.startSampling; Node's types do not list them yet).
 import { Session } from 'node:inspector/promises'
-import type { Diagnostic } from './cpu-profile.ts'
+import { type Diagnostic, nameOf } from './cpu-profile.ts'
 
 interface SampledNode {
   callFrame: { functionName: string; url: string; lineNumber: number }
@@ -13,14 +13,6 @@ interface SampledNode {
 }
 
 const OWN_CODE = /\/(src|bench)\//
-
-const frameName = (node: SampledNode) => {
-  const { functionName, url, lineNumber } = node.callFrame
-  const where = url.includes('/node_modules/')
-    ? url.replace(/^.*\/node_modules\//, '')
-    : url.split('/').slice(-2).join('/')
-  return `${functionName || '(anonymous)'} ${where}:${lineNumber + 1}`
-}
 
 /** Sampled surviving bytes by allocating function, and by the innermost frame of our own code above it. */
 function tally(head: SampledNode): {
@@ -32,7 +24,7 @@ function tally(head: SampledNode): {
   const ours = new Map<string, number>()
   let total = 0
   const visit = (node: SampledNode, ownFrame: string) => {
-    const name = frameName(node)
+    const name = nameOf(node)
     const own = OWN_CODE.test(node.callFrame.url) ? name : ownFrame
     if (node.selfSize > 0) {
       total += node.selfSize

@@ -263,8 +263,41 @@ async function oneConversation(
   })
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
+const USAGE =
+  'usage: run-realtime.ts [--conversations N>=1] [--max-seconds S>0] [--tick-ms a multiple of 20] [--aligned] ' +
+  '[--cpu-prof] [--trace-gc] [--gc-survivors] [--compare <checkout> [--rounds N>=1]]'
+
+/** The command line's options; null (after printing why and the usage line) when they are not usable. */
+function options() {
+  let parsed: ReturnType<typeof parseOptions>
+  try {
+    parsed = parseOptions()
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`)
+    return null
+  }
+  const { values } = parsed
+  const count = Number(values.conversations)
+  const maxSeconds = Number(values['max-seconds'])
+  const tickMs = Number(values['tick-ms'])
+  const rounds = Number(values.rounds)
+  if (
+    !Number.isInteger(count) ||
+    count < 1 ||
+    !(maxSeconds > 0) ||
+    !Number.isInteger(tickMs) ||
+    tickMs % 20 !== 0 ||
+    !Number.isInteger(rounds) ||
+    rounds < 1
+  ) {
+    console.error(USAGE)
+    return null
+  }
+  return { values, count, maxSeconds, tickMs, rounds }
+}
+
+function parseOptions() {
+  return parseArgs({
     options: {
       conversations: { type: 'string', default: '32' },
       'max-seconds': { type: 'string', default: '60' },
@@ -277,11 +310,21 @@ async function main(): Promise<void> {
       rounds: { type: 'string', default: '2' },
     },
   })
+}
+
+async function main(): Promise<void> {
+  // Checked before anything starts: a wrong argument costs neither the re-run below nor a compare round.
+  const given = options()
+  if (given === null) {
+    process.exitCode = 2
+    return
+  }
+  const { values, count, maxSeconds, tickMs, rounds } = given
   if (values.compare !== undefined) {
     const args = ['--conversations', values.conversations, '--max-seconds', values['max-seconds']]
     args.push('--tick-ms', values['tick-ms'], ...(values.aligned ? ['--aligned'] : []))
     const after = fileURLToPath(new URL('..', import.meta.url))
-    await compare({ before: values.compare, after, args, rounds: Number(values.rounds) })
+    await compare({ before: values.compare, after, args, rounds })
     return
   }
   // The client is the harness, whose real-time workers start with the plugin's heap flags (real-time-heap.ts): the
@@ -299,23 +342,6 @@ async function main(): Promise<void> {
       },
     )
     process.exitCode = await new Promise<number>((done) => child.on('close', (code) => done(code ?? 1)))
-    return
-  }
-  const count = Number(values.conversations)
-  const maxSeconds = Number(values['max-seconds'])
-  const tickMs = Number(values['tick-ms'])
-  if (
-    !Number.isInteger(count) ||
-    count < 1 ||
-    !(maxSeconds > 0) ||
-    !Number.isInteger(tickMs) ||
-    tickMs % 20 !== 0
-  ) {
-    console.error(
-      'usage: run-realtime.ts [--conversations N>=1] [--max-seconds S>0] [--tick-ms a multiple of 20] [--aligned] ' +
-        '[--cpu-prof] [--trace-gc] [--gc-survivors] [--compare <checkout> [--rounds N]]',
-    )
-    process.exitCode = 2
     return
   }
   const chosen = await scenario()
