@@ -9,17 +9,22 @@
 //   sequencer that runs the longest files first on a fresh clone: src/vitest/slow-files-first.test-helpers.ts; the
 //   file's hand-set `pinned` entries are kept; --timeline prints the cores' idle share and the running files for
 //   every 20 s of the run: test-cpu/timeline.ts)
+//      npx node bench/test-cpu.ts --before <checkout> [--rounds 2] [vitest filters or files...]
+//   (the unit run of that checkout, with its own bench/test-cpu/vitest.config.ts, alternating with this one's
+//   through before-after.ts: the whole run's CPU and wall time, before and after, in one run on one machine)
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { readTestDurations, TestDurationsSchema } from '../src/vitest/test-durations.test-helpers.ts'
+import { beforeRoot, benchArguments, benchRoot, compareBeforeAfter, printFigures } from './before-after.ts'
 import { childrenCpuSeconds } from './children-cpu.ts'
 import { sampleCores, timelineLines } from './test-cpu/timeline.ts'
 
-const ROOT = path.resolve(import.meta.dirname, '..')
-const CONFIG = path.join(import.meta.dirname, 'test-cpu', 'vitest.config.ts')
+// The measured tree: this checkout, or the one before-after.ts names with --root (its own config, its own tests).
+const ROOT = benchRoot
+const CONFIG = path.join(ROOT, 'bench', 'test-cpu', 'vitest.config.ts')
 
 interface Line {
   file: string
@@ -46,7 +51,12 @@ function flag(args: string[], name: string): boolean {
   return at >= 0
 }
 
-const args = process.argv.slice(2)
+const before = beforeRoot()
+if (before !== null) {
+  await compareBeforeAfter(import.meta.filename, before, 2)
+  process.exit()
+}
+const args = benchArguments()
 const top = Number(option(args, '--top') ?? '40')
 const jsonOut = option(args, '--json')
 const durationsOut = option(args, '--durations')
@@ -157,6 +167,12 @@ console.log(
   `cores busy ${((100 * totalCpu) / (wallSeconds * availableParallelism())).toFixed(0)}% of the run ` +
     `(${availableParallelism()} cores); workers busy ${(sum((f) => f.wall) / wallSeconds).toFixed(1)} on average`,
 )
+printFigures({
+  'unit run CPU s': totalCpu,
+  'unit run wall s': wallSeconds,
+  "test files' own CPU s": sum((file) => file.self),
+  "test files' children's CPU s": sum((file) => file.children),
+})
 if (jsonOut !== undefined) {
   await writeFile(jsonOut, JSON.stringify({ wallSeconds, totalCpu, files }, null, 2))
 }

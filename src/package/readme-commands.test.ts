@@ -12,6 +12,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { TEST_HEAP_OPTION } from '../testing/test-heap.test-helpers.ts'
 import { consumerLockfile } from './consumer-lockfile.test-helpers.ts'
 import {
   linkInstalledPackages,
@@ -40,7 +41,7 @@ function userEnvironment(project?: string): NodeJS.ProcessEnv {
   }
   const bins = project === undefined ? [] : [join(project, 'node_modules/.bin')]
   const path = [...bins, dirname(NODE), env.PATH ?? ''].join(':')
-  return { ...env, PATH: path, CI: '1', NO_COLOR: '1' }
+  return { ...env, NODE_OPTIONS: TEST_HEAP_OPTION, PATH: path, CI: '1', NO_COLOR: '1' }
 }
 
 function run(command: string, args: string[], cwd: string, env = userEnvironment()): Ran {

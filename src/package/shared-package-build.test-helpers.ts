@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import { cpSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { TEST_HEAP_OPTION } from '../testing/test-heap.test-helpers.ts'
 import { consumerLockfile } from './consumer-lockfile.test-helpers.ts'
 
 export const ROOT = join(import.meta.dirname, '../..')
@@ -38,7 +39,7 @@ export function userEnvironment(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEn
     if (/^(VITEST|LIVE_EVALS_|OPENAI_|GPT_LIVE_EVALS_|npm_)/.test(name) || name === 'NODE_OPTIONS') continue
     env[name] = value
   }
-  return { ...env, CI: '1', NO_COLOR: '1', ...extra }
+  return { ...env, NODE_OPTIONS: TEST_HEAP_OPTION, CI: '1', NO_COLOR: '1', ...extra }
 }
 
 export interface SharedPackage {

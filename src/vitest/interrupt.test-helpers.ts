@@ -4,6 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { TEST_HEAP_OPTION } from '../testing/test-heap.test-helpers.ts'
 import { ROOT, SPAWN_TIMEOUT_MS } from './child-vitest.ts'
 
 export const INTERRUPT_CONFIG = 'src/vitest/fixtures/interrupt/vitest.config.ts'
@@ -28,7 +29,7 @@ function childEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
       continue
     env[name] = value
   }
-  return { ...env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ...extra }
+  return { ...env, NODE_OPTIONS: TEST_HEAP_OPTION, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ...extra }
 }
 
 export function startFixtureRun(args: string[], env: Record<string, string>): HeldRun {
