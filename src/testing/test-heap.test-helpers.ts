@@ -5,8 +5,10 @@
 // grows to tens of megabytes: each process faults in fresh pages for it, and on two cores the parallel scavenger's
 // helper threads compete with the other processes. Capped at 2 MB, a child Vitest run of the fixture project took
 // 2.86 CPU s against 3.18 (user and system, five alternating runs; 1, 2 and 4 MB within 0.1 s of each other) and
-// the unit run 498 CPU s and 301 s against 573-578 CPU s and 338-346 s (`npx node bench/test-cpu.ts`).
-// Only a heap size: no test's behaviour depends on it. A size in the developer's NODE_OPTIONS wins in the workers.
+// the unit run 524 CPU s and 317 s wall against 618 CPU s and 366 s (medians of two alternating runs,
+// `npx node bench/test-cpu.ts --before <checkout>`). The evaluation suites alone, long-lived workers, did not change.
+// Only a heap size: no test's behaviour depends on it. A size in the developer's NODE_OPTIONS wins in the workers,
+// and a command-line size wins over this one: a real-time project's workers keep their 4 MB (real-time-heap.ts).
 
 /** The Node option every process of the test run gets. */
 export const TEST_HEAP_OPTION = '--max-semi-space-size=2'
