@@ -12,7 +12,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { TEST_HEAP_OPTION } from '../testing/test-heap.test-helpers.ts'
+import { testChildEnvironment } from '../testing/child-environment.test-helpers.ts'
 import { consumerLockfile } from './consumer-lockfile.test-helpers.ts'
 import {
   linkInstalledPackages,
@@ -33,15 +33,9 @@ interface Ran {
 
 /** A user's shell: nothing of this Vitest or of live-evals settings; the project's bins and Node 24 first. */
 function userEnvironment(project?: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {}
-  for (const [name, value] of Object.entries(process.env)) {
-    if (/^(VITEST|LIVE_EVALS_|OPENAI_|GPT_LIVE_EVALS_|GITHUB_|npm_)/.test(name) || name === 'NODE_OPTIONS')
-      continue
-    env[name] = value
-  }
   const bins = project === undefined ? [] : [join(project, 'node_modules/.bin')]
-  const path = [...bins, dirname(NODE), env.PATH ?? ''].join(':')
-  return { ...env, NODE_OPTIONS: TEST_HEAP_OPTION, PATH: path, CI: '1', NO_COLOR: '1' }
+  const path = [...bins, dirname(NODE), process.env.PATH ?? ''].join(':')
+  return testChildEnvironment({ alsoCleared: /^(GITHUB_|npm_)/, extra: { PATH: path } })
 }
 
 function run(command: string, args: string[], cwd: string, env = userEnvironment()): Ran {

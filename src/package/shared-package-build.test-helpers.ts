@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import { cpSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { TEST_HEAP_OPTION } from '../testing/test-heap.test-helpers.ts'
+import { testChildEnvironment } from '../testing/child-environment.test-helpers.ts'
 import { consumerLockfile } from './consumer-lockfile.test-helpers.ts'
 
 export const ROOT = join(import.meta.dirname, '../..')
@@ -34,12 +34,7 @@ export function run(command: string, args: string[], cwd: string, env: NodeJS.Pr
 
 /** The environment of a user's shell: nothing of this test run's Vitest or of live-evals settings. */
 export function userEnvironment(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {}
-  for (const [name, value] of Object.entries(process.env)) {
-    if (/^(VITEST|LIVE_EVALS_|OPENAI_|GPT_LIVE_EVALS_|npm_)/.test(name) || name === 'NODE_OPTIONS') continue
-    env[name] = value
-  }
-  return { ...env, NODE_OPTIONS: TEST_HEAP_OPTION, CI: '1', NO_COLOR: '1', ...extra }
+  return testChildEnvironment({ alsoCleared: /^npm_/, extra })
 }
 
 export interface SharedPackage {

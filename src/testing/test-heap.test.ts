@@ -1,8 +1,8 @@
 // The test run's heap option (test-heap.test-helpers.ts): added to NODE_OPTIONS unless a semi-space size is given,
-// present in this worker, and in effect in a process a test starts with the cleaned environment.
+// present in this worker, and in effect in a process a test starts with a child's environment.
 import { execFileSync } from 'node:child_process'
 import { describe, expect, test } from 'vitest'
-import { cleanEnvironment } from '../vitest/child-vitest.ts'
+import { testChildEnvironment } from './child-environment.test-helpers.ts'
 import { TEST_HEAP_OPTION, withTestHeap } from './test-heap.test-helpers.ts'
 
 describe('the test run’s heap option', () => {
@@ -22,8 +22,8 @@ describe('the test run’s heap option', () => {
     expect(withTestHeap(process.env.NODE_OPTIONS)).toBe(process.env.NODE_OPTIONS)
   })
 
-  test('a process started with the cleaned environment keeps its young generation at two 2 MB semi-spaces', () => {
-    const env = cleanEnvironment({})
+  test('a process started with a child’s environment keeps its young generation at two 2 MB semi-spaces', () => {
+    const env = testChildEnvironment()
     expect(env.NODE_OPTIONS).toBe(TEST_HEAP_OPTION)
     // Some 40 MB of short-lived objects: uncapped, V8 grew the new space to 64 MB here.
     const script = `

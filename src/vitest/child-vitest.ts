@@ -5,7 +5,7 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
-import { TEST_HEAP_OPTION } from '../testing/test-heap.test-helpers.ts'
+import { testChildEnvironment } from '../testing/child-environment.test-helpers.ts'
 
 export const ROOT = resolve(import.meta.dirname, '../..')
 export const FIXTURE_CONFIG = 'src/vitest/fixtures/vitest.config.ts'
@@ -17,14 +17,9 @@ export interface ChildRun {
   output: string
 }
 
-/** The parent's environment without Vitest's worker variables or any live-evals/OpenAI setting. */
+/** A child Vitest run's environment (testChildEnvironment), with `extra` on top. */
 export function cleanEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {}
-  for (const [name, value] of Object.entries(process.env)) {
-    if (/^(VITEST|LIVE_EVALS_|OPENAI_|GPT_LIVE_EVALS_)/.test(name) || name === 'NODE_OPTIONS') continue
-    env[name] = value
-  }
-  return { ...env, NODE_OPTIONS: TEST_HEAP_OPTION, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ...extra }
+  return testChildEnvironment({ extra: { FORCE_COLOR: '0', ...extra } })
 }
 
 export function runVitest(args: string[], env: Record<string, string>): Promise<ChildRun> {

@@ -4,7 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { TEST_HEAP_OPTION } from '../testing/test-heap.test-helpers.ts'
+import { testChildEnvironment } from '../testing/child-environment.test-helpers.ts'
 import { ROOT, SPAWN_TIMEOUT_MS } from './child-vitest.ts'
 
 export const INTERRUPT_CONFIG = 'src/vitest/fixtures/interrupt/vitest.config.ts'
@@ -18,18 +18,9 @@ export interface HeldRun {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 }
 
-/** The parent's environment without Vitest's worker variables or any live-evals/OpenAI setting. */
+/** A child Vitest run's environment, without the fixture's own variables of this process. */
 function childEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {}
-  for (const [name, value] of Object.entries(process.env)) {
-    if (
-      /^(VITEST|LIVE_EVALS_|OPENAI_|GPT_LIVE_EVALS_|INTERRUPT_FIXTURE_)/.test(name) ||
-      name === 'NODE_OPTIONS'
-    )
-      continue
-    env[name] = value
-  }
-  return { ...env, NODE_OPTIONS: TEST_HEAP_OPTION, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ...extra }
+  return testChildEnvironment({ alsoCleared: /^INTERRUPT_FIXTURE_/, extra: { FORCE_COLOR: '0', ...extra } })
 }
 
 export function startFixtureRun(args: string[], env: Record<string, string>): HeldRun {
