@@ -51,16 +51,40 @@ function flag(args: string[], name: string): boolean {
   return at >= 0
 }
 
-const before = beforeRoot()
+const USAGE =
+  'usage: npx node bench/test-cpu.ts [--top N] [--json <file>] [--durations <file>] [--timeline] ' +
+  '[--before <checkout> [--rounds N]] [vitest filters or files...]'
+
+/** A bad argument or a failed before/after round: one message and the usage line, not a stack trace. */
+function stop(error: unknown, code: number): never {
+  console.error(`test-cpu: ${(error as Error).message}\n${USAGE}`)
+  process.exit(code)
+}
+
+let before: string | null = null
+try {
+  before = beforeRoot()
+} catch (error) {
+  stop(error, 2)
+}
 if (before !== null) {
-  await compareBeforeAfter(import.meta.filename, before, 2)
+  await compareBeforeAfter(import.meta.filename, before, 2).catch((error: unknown) => stop(error, 1))
   process.exit()
 }
 const args = benchArguments()
-const top = Number(option(args, '--top') ?? '40')
-const jsonOut = option(args, '--json')
-const durationsOut = option(args, '--durations')
-const timeline = flag(args, '--timeline')
+let top = 40
+let jsonOut: string | undefined
+let durationsOut: string | undefined
+let timeline = false
+try {
+  top = Number(option(args, '--top') ?? '40')
+  if (!Number.isInteger(top) || top < 0) throw new Error('--top needs a whole number')
+  jsonOut = option(args, '--json')
+  durationsOut = option(args, '--durations')
+  timeline = flag(args, '--timeline')
+} catch (error) {
+  stop(error, 2)
+}
 // The hand-set entries of the durations file (its `pinned`, with their reason) are kept as they are: a measurement
 // would drop them. Read before the run, so a broken file stops the bench now rather than after it.
 const durationsBefore =
