@@ -30,12 +30,17 @@ function option(name: string): string | null {
 /** The tree whose src/ this process measures: `--root <dir>` (a child) or this checkout. */
 export const benchRoot: string = option('--root') ?? THIS_ROOT
 
-/** The previous commit's tree to compare with, when `--before <dir>` was given. */
+/**
+ * The previous commit's tree to compare with, when `--before <dir>` was given. Checks `--rounds` too, so a bench
+ * that asks for its tree first refuses a bad count before it starts any run.
+ */
 export function beforeRoot(): string | null {
   const before = option('--before')
-  if (before !== null && !existsSync(path.join(before, 'src'))) {
+  if (before === null) return null
+  if (!existsSync(path.join(before, 'src'))) {
     throw new Error(`--before ${before}: no src/ folder there (check out the previous commit first)`)
   }
+  roundsOption(1)
   return before
 }
 

@@ -64,6 +64,10 @@ function stop(error: unknown, code: number): never {
 let before: string | null = null
 try {
   before = beforeRoot()
+  // Both trees' runs would write the same file, each over the last: the file would hold one run of one tree.
+  const written = ['--json', '--durations'].filter((name) => process.argv.includes(name))
+  if (before !== null && written.length > 0)
+    throw new Error(`${written.join(' and ')} with --before: run it alone`)
 } catch (error) {
   stop(error, 2)
 }
