@@ -20,7 +20,7 @@ import { settingsFromToml } from '../phases/single-turn/test-support.ts'
 import { walkPhase } from '../phases/walk/index.ts'
 import { loadDataset, type Scenario } from '../scenarios/index.ts'
 import type { OfflineLiveServer } from '../testing/live-server/index.ts'
-import { ROOT } from '../vitest/child-vitest.ts'
+import { ROOT } from '../vitest/child-vitest.test-helpers.ts'
 
 export type BundledPhase = 'crawl' | 'walk' | 'run'
 

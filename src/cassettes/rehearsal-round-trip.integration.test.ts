@@ -17,7 +17,7 @@ import {
   runVitest,
   SPAWN_TIMEOUT_MS,
   scratch,
-} from '../vitest/child-vitest.ts'
+} from '../vitest/child-vitest.test-helpers.ts'
 import { replayedRow } from './comparable-row.test-helpers.ts'
 
 const DATASET = join(ROOT, 'src/vitest/fixtures/tiny-dataset.json')

@@ -21,7 +21,7 @@ import {
   runVitest,
   SPAWN_TIMEOUT_MS,
   scratch,
-} from '../vitest/child-vitest.ts'
+} from '../vitest/child-vitest.test-helpers.ts'
 import { gradeCassettesCommand } from './grade-cassettes.ts'
 
 const DATASET = join(ROOT, 'src/vitest/fixtures/tiny-dataset.json')

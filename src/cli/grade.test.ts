@@ -20,7 +20,7 @@ import {
   runVitest,
   SPAWN_TIMEOUT_MS,
   scratch,
-} from '../vitest/child-vitest.ts'
+} from '../vitest/child-vitest.test-helpers.ts'
 import { captureIO } from './capture-io.ts'
 import { gradeCommand } from './grade.ts'
 

@@ -17,7 +17,7 @@ import { loadInterventions } from '../phases/run/interventions/index.ts'
 import { buildResultsDocument } from '../reporting/results-document.ts'
 import { type LoadedScenario, loadDataset, scenarioType } from '../scenarios/index.ts'
 import { startOfflineLiveServer } from '../testing/live-server/index.ts'
-import { cleanEnvironment } from '../vitest/child-vitest.ts'
+import { cleanEnvironment } from '../vitest/child-vitest.test-helpers.ts'
 import { defaultBodyVerdict } from '../vitest/default-body-verdict.ts'
 import { scenarioRunOf } from '../vitest/scenario-run.ts'
 

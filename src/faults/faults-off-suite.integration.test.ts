@@ -4,7 +4,12 @@
 // without the fault) and the scenarios whose expectation is the fault's outcome failed on it.
 import { rm } from 'node:fs/promises'
 import { afterAll, expect, test } from 'vitest'
-import { runDirectoriesIn, runVitest, SPAWN_TIMEOUT_MS, scratch } from '../vitest/child-vitest.ts'
+import {
+  runDirectoriesIn,
+  runVitest,
+  SPAWN_TIMEOUT_MS,
+  scratch,
+} from '../vitest/child-vitest.test-helpers.ts'
 
 let dir = ''
 afterAll(async () => {

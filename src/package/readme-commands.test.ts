@@ -119,7 +119,7 @@ describe("the README's consumer commands, in a fresh project from the packed tar
     expect(dryRun).toContain('dist/src/index.js')
     expect(dryRun).toContain('dist/src/vitest/fixtures.js') // Vitest fixtures of the product, not test data
     const testFiles = dryRun.filter((path) =>
-      /(^|\/)(fixtures|test-assets|parity)\/|-fixture\/|\.test\.|\.test-helpers\.|\.spec\.|child-vitest|\.ts$(?<!\.d\.ts)/.test(
+      /(^|\/)(fixtures|test-assets|parity)\/|-fixture\/|\.test\.|\.test-helpers\.|\.spec\.|\.ts$(?<!\.d\.ts)/.test(
         path,
       ),
     )

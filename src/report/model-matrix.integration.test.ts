@@ -17,7 +17,7 @@ import {
   runVitest,
   SPAWN_TIMEOUT_MS,
   scratch,
-} from '../vitest/child-vitest.ts'
+} from '../vitest/child-vitest.test-helpers.ts'
 import { chromiumUnavailable, launchChromium } from './chromium.test-helpers.ts'
 import { serveFolder } from './static-server.test-helpers.ts'
 

@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
-import { runVitest, SPAWN_TIMEOUT_MS, scratch } from '../vitest/child-vitest.ts'
+import { runVitest, SPAWN_TIMEOUT_MS, scratch } from '../vitest/child-vitest.test-helpers.ts'
 
 test(
   'two unit files in one worker process each get fresh copies of our modules (mocks included), and neither finds what the other left on the process',

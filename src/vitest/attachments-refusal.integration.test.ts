@@ -3,7 +3,7 @@
 import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
-import { FIXTURE_CONFIG, runVitest, SPAWN_TIMEOUT_MS, scratch } from './child-vitest.ts'
+import { FIXTURE_CONFIG, runVitest, SPAWN_TIMEOUT_MS, scratch } from './child-vitest.test-helpers.ts'
 
 test.each(['a file', 'a symbolic link'] as const)(
   'an .attachments that is %s is refused plainly and leaves no run folder',

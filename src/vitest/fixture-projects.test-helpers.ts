@@ -4,7 +4,7 @@
 // folder is the closing block that names it.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { ROOT } from './child-vitest.ts'
+import { ROOT } from './child-vitest.test-helpers.ts'
 import { type SharedChildRun, sharedChildRun } from './shared-child-run.test-helpers.ts'
 
 export type FixtureFolder = 'verdict' | 'refusal' | 'planted' | 'wiring' | 'own-agent' | 'own-agent/broken'

@@ -2,7 +2,7 @@
 // run of the fixture projects), whose spec reads toolState and callerAudio after liveSession ran (see that spec for
 // the assertions), offline, in both architectures, on the bundled booking scenario (its config.toml's dataset).
 import { expect, test } from 'vitest'
-import { SPAWN_TIMEOUT_MS } from './child-vitest.ts'
+import { SPAWN_TIMEOUT_MS } from './child-vitest.test-helpers.ts'
 import { fixtureProjectPart } from './fixture-projects.test-helpers.ts'
 
 test(

@@ -15,7 +15,7 @@ import {
   runVitest,
   SPAWN_TIMEOUT_MS,
   scratch,
-} from './child-vitest.ts'
+} from './child-vitest.test-helpers.ts'
 import { sharedChildRun } from './shared-child-run.test-helpers.ts'
 
 describe('an offline run of the fixture project (one wrong-tool scenario, one correct)', () => {

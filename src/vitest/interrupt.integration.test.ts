@@ -13,7 +13,7 @@ import { captureIO } from '../cli/capture-io.ts'
 import { run as rebuildResults } from '../cli/results.ts'
 import { loadGateFile } from '../gate/load.ts'
 import { ResultsDocumentSchema } from '../reporting/result-schema.ts'
-import { SPAWN_TIMEOUT_MS } from './child-vitest.ts'
+import { SPAWN_TIMEOUT_MS } from './child-vitest.test-helpers.ts'
 import {
   emptyFoldersUnder,
   filesUnder,

@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { testChildEnvironment } from '../testing/child-environment.test-helpers.ts'
-import { ROOT, SPAWN_TIMEOUT_MS } from './child-vitest.ts'
+import { ROOT, SPAWN_TIMEOUT_MS } from './child-vitest.test-helpers.ts'
 
 export const INTERRUPT_CONFIG = 'src/vitest/fixtures/interrupt/vitest.config.ts'
 export const INTERRUPT_SCENARIOS = [1, 2, 3, 4, 5].map((index) => `interrupt_${index}`)

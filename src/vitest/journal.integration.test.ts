@@ -7,7 +7,7 @@ import { expect, test } from 'vitest'
 import { readRowsJournal } from '../artifacts/rows-journal-read.ts'
 import { loadGateFile } from '../gate/load.ts'
 import { ResultsDocumentSchema } from '../reporting/result-schema.ts'
-import { runDirectoriesIn, SPAWN_TIMEOUT_MS } from './child-vitest.ts'
+import { runDirectoriesIn, SPAWN_TIMEOUT_MS } from './child-vitest.test-helpers.ts'
 import { sharedChildRun } from './shared-child-run.test-helpers.ts'
 
 test('a finished run: one journal row per scenario (retries included), the end line, results.json unmarked, its report not partial', {

@@ -19,7 +19,7 @@ import {
   runVitest,
   SPAWN_TIMEOUT_MS,
   scratch,
-} from './child-vitest.ts'
+} from './child-vitest.test-helpers.ts'
 
 // Sentinel secrets: shaped like real keys, so the redaction that looks for key patterns is exercised too.
 const API_KEY = 'sk-test-LIVEWIRING-api-key-5f1c2a9e'

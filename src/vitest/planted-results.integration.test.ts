@@ -4,7 +4,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import { ResultsDocumentSchema } from '../reporting/result-schema.ts'
-import { SPAWN_TIMEOUT_MS } from './child-vitest.ts'
+import { SPAWN_TIMEOUT_MS } from './child-vitest.test-helpers.ts'
 import { fixtureProjectPart } from './fixture-projects.test-helpers.ts'
 import { PLANTED_TARGET } from './shared-child-run.test-helpers.ts'
 

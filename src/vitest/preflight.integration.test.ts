@@ -11,7 +11,7 @@ import {
   runVitest,
   SPAWN_TIMEOUT_MS,
   scratch,
-} from './child-vitest.ts'
+} from './child-vitest.test-helpers.ts'
 
 const API_KEY = 'sk-test-PREFLIGHT-key-0b9e'
 

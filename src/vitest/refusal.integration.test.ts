@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
-import { SPAWN_TIMEOUT_MS } from './child-vitest.ts'
+import { SPAWN_TIMEOUT_MS } from './child-vitest.test-helpers.ts'
 import { type FixtureProjectPart, fixtureProjectPart } from './fixture-projects.test-helpers.ts'
 
 describe('a refusal written both ways', () => {

@@ -15,7 +15,7 @@ import {
   runVitest,
   SPAWN_TIMEOUT_MS,
   scratch,
-} from './child-vitest.ts'
+} from './child-vitest.test-helpers.ts'
 import { RUN_STOP_FILE } from './run-stop.ts'
 
 let live: OfflineLiveServer

@@ -10,7 +10,13 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type SecretEchoGateway, startSecretEchoGateway } from '../config/secret-echo-gateway.test-helpers.ts'
-import { type ChildRun, FIXTURE_CONFIG, runVitest, SPAWN_TIMEOUT_MS, scratch } from './child-vitest.ts'
+import {
+  type ChildRun,
+  FIXTURE_CONFIG,
+  runVitest,
+  SPAWN_TIMEOUT_MS,
+  scratch,
+} from './child-vitest.test-helpers.ts'
 
 const CANARY = 'LEAKCANARY'
 const API_KEY = `gw-${CANARY}-api-0a1b2c3d4e5f`

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { inject } from 'vitest'
-import { type ChildRun, FIXTURE_CONFIG, runVitest, SPAWN_TIMEOUT_MS } from './child-vitest.ts'
+import { type ChildRun, FIXTURE_CONFIG, runVitest, SPAWN_TIMEOUT_MS } from './child-vitest.test-helpers.ts'
 import './shared-child-run-setup.test-helpers.ts'
 
 interface SharedRunSpec {

@@ -12,7 +12,7 @@ import { relative } from 'node:path'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 import { durationsOf, readTestDurations } from './test-durations.test-helpers.ts'
 
-const SPAWNS_VITEST = /child-vitest\.ts'|node_modules\/vitest\/vitest\.mjs/
+const SPAWNS_VITEST = /child-vitest\.test-helpers\.ts'|node_modules\/vitest\/vitest\.mjs/
 const USES_PACKAGE = /from '\.\/(consumer-project|shared-package)\.test-helpers\.ts'/
 /** What a file the durations list does not know is taken to last, by what it does (seconds). */
 const GUESSED_SECONDS = { spawnsVitest: 20, usesPackage: 10, other: 0 }

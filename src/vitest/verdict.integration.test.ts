@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { type ResultItem, ResultsDocumentSchema } from '../reporting/result-schema.ts'
-import { SPAWN_TIMEOUT_MS } from './child-vitest.ts'
+import { SPAWN_TIMEOUT_MS } from './child-vitest.test-helpers.ts'
 import {
   type FixtureProjectPart,
   fixtureProjectPart,

@@ -22,7 +22,7 @@ import { freshRunDirectory, settingsFromToml } from '../../phases/single-turn/te
 import type { CallerReplayRowExtension } from '../../reporting/extensions/caller-replay.ts'
 import { assistantVisibleInput, type Scenario } from '../../scenarios/index.ts'
 import { type RehearsalServer, startRehearsalServer } from '../../testing/rehearsal/index.ts'
-import { ROOT } from '../../vitest/child-vitest.ts'
+import { ROOT } from '../../vitest/child-vitest.test-helpers.ts'
 import { changedApplication } from '../cassette.test-helpers.ts'
 import { replayedRow } from '../comparable-row.test-helpers.ts'
 

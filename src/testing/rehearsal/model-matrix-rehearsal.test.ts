@@ -21,7 +21,7 @@ import {
   runVitest,
   SPAWN_TIMEOUT_MS,
   scratch,
-} from '../../vitest/child-vitest.ts'
+} from '../../vitest/child-vitest.test-helpers.ts'
 import { type RehearsalServer, startRehearsalServer } from './server.ts'
 
 const CRAWL = join(ROOT, 'scenarios/crawl/restaurant.json')

@@ -15,7 +15,13 @@ import {
   type ResultsDocument,
   ResultsDocumentSchema,
 } from '../../reporting/result-schema.ts'
-import { type ChildRun, ROOT, runDirectoriesIn, runVitest, scratch } from '../../vitest/child-vitest.ts'
+import {
+  type ChildRun,
+  ROOT,
+  runDirectoriesIn,
+  runVitest,
+  scratch,
+} from '../../vitest/child-vitest.test-helpers.ts'
 import { type KeyRecordingProxy, startKeyRecordingProxy } from './key-recording-proxy.test-helpers.ts'
 import { OBSERVER_FORMAT_NAME } from './run-observer.ts'
 import { type RehearsalServer, startRehearsalServer } from './server.ts'

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { unsupportedNode } from '../../../bin/node-guard.js'
-import { FIXTURE_CONFIG, ROOT, scratch } from '../child-vitest.ts'
+import { FIXTURE_CONFIG, ROOT, scratch } from '../child-vitest.test-helpers.ts'
 import { nodeSupportProblem } from './node-support.ts'
 
 const SYSTEM_NODE = '/usr/bin/node'

@@ -14,7 +14,7 @@ import {
   runVitest,
   SPAWN_TIMEOUT_MS,
   scratch,
-} from '../child-vitest.ts'
+} from '../child-vitest.test-helpers.ts'
 
 describe('WALK recordings under several conditions, two trials each', () => {
   let run: ChildRun = { code: null, output: '' }

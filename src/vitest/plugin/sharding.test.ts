@@ -18,7 +18,7 @@ import {
   runVitest,
   SPAWN_TIMEOUT_MS,
   scratch,
-} from '../child-vitest.ts'
+} from '../child-vitest.test-helpers.ts'
 
 const ARCHITECTURES = ['responses', 'client'] as const
 const DATASET_ENV = {

@@ -15,7 +15,7 @@ import {
   runVitest,
   SPAWN_TIMEOUT_MS,
   scratch,
-} from '../child-vitest.ts'
+} from '../child-vitest.test-helpers.ts'
 
 const CONFIG = 'src/vitest/plugin/trials-fixture/vitest.config.ts'
 

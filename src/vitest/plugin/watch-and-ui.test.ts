@@ -7,7 +7,13 @@ import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, expect, test } from 'vitest'
-import { ROOT, type RunningVitest, SPAWN_TIMEOUT_MS, scratch, startVitest } from '../child-vitest.ts'
+import {
+  ROOT,
+  type RunningVitest,
+  SPAWN_TIMEOUT_MS,
+  scratch,
+  startVitest,
+} from '../child-vitest.test-helpers.ts'
 
 const FIXTURES = join(ROOT, 'src/vitest/fixtures')
 const FIXTURE_CONFIG = 'src/vitest/fixtures/vitest.config.ts'

@@ -14,7 +14,7 @@ import {
   runVitest,
   SPAWN_TIMEOUT_MS,
   scratch,
-} from '../../../vitest/child-vitest.ts'
+} from '../../../vitest/child-vitest.test-helpers.ts'
 import type { ServiceApplication } from '../../client/service/application.ts'
 import { chooseReferenceApplication } from '../../client/service/backend-choice.ts'
 import { type ClientAssistantService, startClientAssistantService } from '../../client/service/service.ts'
