@@ -21,8 +21,9 @@
 // divided by N), event-loop delay, and the relay lateness: for every 20 ms frame of every call, how late its
 // paired sends (caller's and assistant's input in the same slot) went out against the media clock's absolute
 // schedule; then, for comparison, the lateness of as many bare 20 ms timer schedules on the same machine (what
-// timers alone give at that load), 10 s right after the calls and 10 s before them, and the under-way p99 over
-// each. Figures are measured within one run; nothing here is a test.
+// timers alone give at that load), 10 s right after the calls and 10 s before them, and the same schedules in a
+// process of their own during the calls (timers-alongside.ts: the machine's load without the client's event
+// loop), and the under-way p99 over each. Figures are measured within one run; nothing here is a test.
 //
 // The server process is this file started with --serve: it builds the session scripts itself (behaviours are
 // functions and cannot cross a pipe) and takes `hear` lines for the caption bridge.
@@ -53,6 +54,7 @@ import { sizeRealTimeHeap } from '../src/vitest/plugin/real-time-heap.ts'
 import { cpuProfile, type Diagnostic, gcTrace } from './cpu-profile.ts'
 import { gcSurvivors } from './gc-survivors.ts'
 import { compare } from './run-realtime-diagnostics.ts'
+import { startTimersAlongside } from './timers-alongside.ts'
 
 const SCENARIO_ID = 'run_001_booking_complete'
 const BRIDGE_QUIET_MS = { toAssistant: 700, toCaller: 1_500 }
@@ -375,6 +377,7 @@ async function main(): Promise<void> {
     }
     if (values['trace-gc']) diagnostics.push(gcTrace())
     if (values['gc-survivors']) diagnostics.push(await gcSurvivors())
+    const alongside = await startTimersAlongside(count)
     const loopDelay = monitorEventLoopDelay({ resolution: 1 })
     const serverCpuBefore = await server.cpuMs()
     const cpuBefore = process.cpuUsage()
@@ -400,6 +403,7 @@ async function main(): Promise<void> {
         : [],
     )
     loopDelay.disable()
+    const { frames: alongsideFrames, cpuMs: alongsideCpuMs } = await alongside.stop()
     const wallMs = performance.now() - wallBefore
     const cpu = process.cpuUsage(cpuBefore)
     const serverCpuMs = (await server.cpuMs()) - serverCpuBefore
@@ -428,6 +432,13 @@ async function main(): Promise<void> {
           return slot >= allStarted && slot <= firstEnded
         })
       })
+      .sort((a, b) => a - b)
+    const steadyAlongside = alongsideFrames
+      .filter((frame) => {
+        const slot = frame.slotEpochMs - performance.timeOrigin
+        return slot >= allStarted && slot <= firstEnded
+      })
+      .map((frame) => frame.lateMs)
       .sort((a, b) => a - b)
     const endings: Record<string, number> = failures.length === 0 ? {} : { failed: failures.length }
     for (const failure of new Set(failures)) console.log(`  failed: ${failure}`)
@@ -487,11 +498,16 @@ async function main(): Promise<void> {
       `  timers only before the calls (same schedules): late p50 ${percentile(baselineBefore, 50).toFixed(2)} ms, ` +
         `p99 ${percentile(baselineBefore, 99).toFixed(2)} ms`,
     )
+    console.log(
+      `  timers only in a process of their own during the calls (same schedules, same window as the calls' ` +
+        `under-way figure, ${steadyAlongside.length} frames; its CPU ${alongsideCpuMs.toFixed(0)} ms): late p50 ${percentile(steadyAlongside, 50).toFixed(2)} ms, ` +
+        `p99 ${percentile(steadyAlongside, 99).toFixed(2)} ms`,
+    )
     const ratio = (sorted: readonly number[]) =>
       `${(percentile(steady, 99) / percentile(sorted, 99)).toFixed(2)}×`
     console.log(
       `  p99 while all calls were under way / timers-only p99: ${ratio(baseline)} against right after, ` +
-        `${ratio(baselineBefore)} against before`,
+        `${ratio(baselineBefore)} against before, ${ratio(steadyAlongside)} against the timers alongside`,
     )
     for (const line of diagnosed) console.log(line)
     console.log(`  load after: ${load()}`)
