@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { paceFrames } from '../src/audio/pacing.ts'
+import { frameLateness, paceFrames } from '../src/audio/pacing.ts'
 import { FRAME_MS } from '../src/audio/pcm.ts'
 
 /** One frame of one schedule: its slot on the epoch clock (shared by processes) and how late it went out. */
@@ -85,12 +85,12 @@ async function paceAlone(count: number): Promise<void> {
   )
   const lines: string[] = []
   for (const report of reports) {
-    // A stalled frame counts against the slot it missed, as in run-realtime's own baseline.
-    const missed = new Map(report.stalls.map((stall) => [stall.frameIndex, stall]))
-    for (const frame of report.frames) {
-      const stall = missed.get(frame.index)
-      const slot = stall?.missedScheduleMs ?? frame.scheduledMs
-      lines.push(JSON.stringify([performance.timeOrigin + slot, stall?.lateMs ?? frame.lateMs]))
+    // A stalled frame counts against the slot it missed (frameLateness), and is placed at that slot.
+    const missed = new Map(report.stalls.map((stall) => [stall.frameIndex, stall.missedScheduleMs]))
+    const lateness = frameLateness(report)
+    for (const [index, frame] of report.frames.entries()) {
+      const slot = missed.get(frame.index) ?? frame.scheduledMs
+      lines.push(JSON.stringify([performance.timeOrigin + slot, lateness[index]]))
     }
   }
   const cpu = process.cpuUsage()
