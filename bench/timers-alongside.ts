@@ -3,7 +3,7 @@
 // load with the calls (the client, the server process, the kernel's loopback traffic) but not the client's event
 // loop, so the relay's lateness over it is what the harness's own work adds, apart from what the machine's load
 // does to any timer. A reading before or after the calls misses that load, and on a shared machine it moved by
-// up to 2x between the two windows of one run. Its own cost is a few timers: a few percent of one core at most.
+// up to 2x between the two windows of one run. Its own CPU is printed (at 32 schedules about 6 % of one core).
 //
 // bench/run-realtime.ts uses it; run alone (`node bench/timers-alongside.ts <schedules>`) it paces until its
 // standard input closes, then writes each frame's slot (epoch milliseconds) and lateness as JSON lines.
