@@ -22,8 +22,9 @@ process.env.NODE_COMPILE_CACHE ??= path.join(
   'node-compile-cache',
 )
 enableCompileCache(process.env.NODE_COMPILE_CACHE)
-// A young generation of 2 MB for the workers and what they start: a seventh less CPU for the unit run, since V8
-// sizes it by the machine's memory otherwise (src/testing/test-heap.test-helpers.ts says what was measured).
+// A young generation of 2 MB for the workers and what they start: about a tenth less CPU for the unit run, within
+// a noise about as large, since V8 sizes it by the machine's memory otherwise (src/testing/test-heap.test-helpers.ts
+// gives the six alternating pairs measured).
 process.env.NODE_OPTIONS = withTestHeap(process.env.NODE_OPTIONS)
 
 export default defineConfig({

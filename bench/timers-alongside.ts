@@ -31,10 +31,7 @@ export async function startTimersAlongside(count: number): Promise<TimersAlongsi
   })
   const frames: AlongsideFrame[] = []
   let cpuMs = Number.NaN
-  let started: () => void = () => {}
-  const ready = new Promise<void>((resolve) => {
-    started = resolve
-  })
+  const { promise: ready, resolve: started } = Promise.withResolvers<void>()
   createInterface({ input: child.stdout }).on('line', (line) => {
     if (line === 'pacing') {
       started()
