@@ -34,6 +34,9 @@ export default defineConfig({
     // time (452 of 2 x 534 s, bench/test-cpu.ts); the extra workers compute while others wait. More do not pay:
     // with 6 on two cores (`bench/test-cpu.ts --timeline --maxWorkers 6`, alternating with 4) the idle stretches
     // were gone but the same work took 626-642 CPU s against 543-570, and the run 342-348 s against 326-329.
+    // Nor one more or one fewer (`bench/test-cpu.ts --before --no-cache`, one pair each, 2026-12-04): with 5 the
+    // work took 720 CPU s against 626 (every process computes slower beside more) and the run 396 s against 361;
+    // with 3 it took 593 against 588 but the cores idled more, and the run took 374 s against 338.
     maxWorkers: availableParallelism() + 2,
     // Files Vitest never timed (a fresh clone) run longest first, by src/vitest/test-durations.test.json.
     sequence: { sequencer: SlowFilesFirst },

@@ -5,10 +5,10 @@
 // Run: npx node bench/test-cpu.ts [--top 40] [--json out.json] [--durations src/vitest/test-durations.test.json]
 //        [--timeline] [vitest filters or files...]
 //   (runs `vitest run --project unit` with bench/test-cpu/record-cpu.setup.ts added; extra arguments are passed
-//   to Vitest, e.g. a folder or `--maxWorkers 1`; --durations writes each file's wall time, 2 s and more, for the
-//   sequencer that runs the longest files first on a fresh clone: src/vitest/slow-files-first.test-helpers.ts; the
-//   file's hand-set `pinned` entries are kept; --timeline prints the cores' idle share and the running files for
-//   every 20 s of the run: test-cpu/timeline.ts)
+//   to Vitest, e.g. a folder, `--maxWorkers 1`, or `--no-cache` for a fresh clone's order; --durations writes each
+//   file's wall and CPU time, 2 s and more, for the sequencer that orders the files by them:
+//   src/vitest/slow-files-first.test-helpers.ts; the file's hand-set `pinned` entries are kept; --timeline prints
+//   the cores' idle share and the running files for every 20 s of the run: test-cpu/timeline.ts)
 //      npx node bench/test-cpu.ts --before <checkout> [--rounds 2] [vitest filters or files...]
 //   (the unit run of that checkout, with its own bench/test-cpu/vitest.config.ts, alternating with this one's
 //   through before-after.ts: the whole run's CPU and wall time, before and after, in one run on one machine)
@@ -17,7 +17,11 @@ import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
-import { readTestDurations, TestDurationsSchema } from '../src/vitest/test-durations.test-helpers.ts'
+import {
+  measuredDurations,
+  readTestDurations,
+  TestDurationsSchema,
+} from '../src/vitest/test-durations.test-helpers.ts'
 import { beforeRoot, benchArguments, benchRoot, compareBeforeAfter, printFigures } from './before-after.ts'
 import { childrenCpuSeconds } from './children-cpu.ts'
 import { sampleCores, timelineLines } from './test-cpu/timeline.ts'
@@ -205,17 +209,7 @@ if (jsonOut !== undefined) {
   await writeFile(jsonOut, JSON.stringify({ wallSeconds, totalCpu, files }, null, 2))
 }
 if (durationsOut !== undefined) {
-  const { pinned } = durationsBefore
-  const seconds = Object.fromEntries(
-    files
-      .filter((file) => file.wall >= 2 && pinned[file.file] === undefined)
-      .sort((a, b) => b.wall - a.wall)
-      .map((file) => [file.file, Math.round(file.wall * 10) / 10]),
-  )
-  const comment =
-    'Wall seconds per unit test file as last measured (bench/test-cpu.ts --durations); the sequencer ' +
-    '(slow-files-first.test-helpers.ts) runs the longest first on a fresh clone. Only files of 2 s or more.'
-  const document = { comment, pinned_comment: durationsBefore.pinned_comment, pinned, seconds }
+  const document = measuredDurations(files, durationsBefore)
   await writeFile(durationsOut, `${JSON.stringify(document, null, 2)}\n`)
 }
 process.exitCode = code ?? 1
