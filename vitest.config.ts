@@ -38,7 +38,8 @@ export default defineConfig({
     // work took 720 CPU s against 626 (every process computes slower beside more) and the run 396 s against 361;
     // with 3 it took 593 against 588 but the cores idled more, and the run took 374 s against 338.
     maxWorkers: availableParallelism() + 2,
-    // Files Vitest never timed (a fresh clone) run longest first, by src/vitest/test-durations.test.json.
+    // Longest first, by Vitest's timings or on a fresh clone by src/vitest/test-durations.test.json, with the files
+    // that mostly wait spread out (src/vitest/worker-schedule.test-helpers.ts).
     sequence: { sequencer: SlowFilesFirst },
     projects: [
       {

@@ -423,21 +423,18 @@ async function main(): Promise<void> {
       Math.max(...milestones.map((marks) => marks.started ?? Number.POSITIVE_INFINITY)) + 1_000
     const firstEnded =
       Math.min(...milestones.map((marks) => marks.played ?? Number.NEGATIVE_INFINITY)) - 1_000
+    const underWay = (slotMs: number) => slotMs >= allStarted && slotMs <= firstEnded
     const steady = settled
       .flatMap((result, index) => {
         const started = milestones[index]?.started
         if (result.status !== 'fulfilled' || started == null) return []
-        return (result.value.relay_lateness_ms ?? []).filter((_, frame) => {
-          const slot = started + frame * FRAME_MS
-          return slot >= allStarted && slot <= firstEnded
-        })
+        return (result.value.relay_lateness_ms ?? []).filter((_, frame) =>
+          underWay(started + frame * FRAME_MS),
+        )
       })
       .sort((a, b) => a - b)
     const steadyAlongside = alongsideFrames
-      .filter((frame) => {
-        const slot = frame.slotEpochMs - performance.timeOrigin
-        return slot >= allStarted && slot <= firstEnded
-      })
+      .filter((frame) => underWay(frame.slotEpochMs - performance.timeOrigin))
       .map((frame) => frame.lateMs)
       .sort((a, b) => a - b)
     const endings: Record<string, number> = failures.length === 0 ? {} : { failed: failures.length }

@@ -95,10 +95,13 @@ try {
 }
 // The hand-set entries of the durations file (its `pinned`, with their reason) are kept as they are: a measurement
 // would drop them. Read before the run, so a broken file stops the bench now rather than after it.
-const durationsBefore =
-  durationsOut !== undefined && existsSync(durationsOut)
-    ? readTestDurations(durationsOut)
-    : TestDurationsSchema.parse({})
+let durationsBefore = TestDurationsSchema.parse({})
+try {
+  if (durationsOut !== undefined && existsSync(durationsOut))
+    durationsBefore = readTestDurations(durationsOut)
+} catch (error) {
+  stop(error, 2)
+}
 const folder = await mkdtemp(path.join(tmpdir(), 'live-evals-test-cpu-'))
 const out = path.join(folder, 'cpu.jsonl')
 const load = () =>

@@ -5,9 +5,14 @@
 import { createServer } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
 import { chromiumUnavailable, launchChromium } from '../report/chromium.test-helpers.ts'
-import { type RunningVitest, SPAWN_TIMEOUT_MS, scratch, startVitest } from './child-vitest.test-helpers.ts'
+import {
+  FIXTURE_CONFIG,
+  type RunningVitest,
+  SPAWN_TIMEOUT_MS,
+  scratch,
+  startVitest,
+} from './child-vitest.test-helpers.ts'
 
-const FIXTURE_CONFIG = 'src/vitest/fixtures/vitest.config.ts'
 const unavailable = chromiumUnavailable()
 const running: RunningVitest[] = []
 

@@ -38,11 +38,6 @@ export function recordedTimes(): RecordedTimes {
   }
 }
 
-/** The repository's recorded wall times. */
-export function recordedDurations(): Record<string, number> {
-  return recordedTimes().wall
-}
-
 function guessedSeconds(spec: TestSpecification): number {
   const source = readFileSync(spec.moduleId, 'utf8')
   if (USES_PACKAGE.test(source)) return GUESSED_SECONDS.usesPackage
@@ -60,9 +55,10 @@ export default class SlowFilesFirst extends BaseSequencer {
     const root = this.ctx.config.root
     const workers = Number(this.ctx.config.maxWorkers) || availableParallelism()
     const waitingSlots = Math.max(1, workers - availableParallelism())
+    const timed = new Map(ordered.map((spec) => [spec, this.ctx.cache.getTestSpecificationResult(spec)]))
     const estimate = (spec: TestSpecification): FileEstimate<TestSpecification> => {
       const file = relative(root, spec.moduleId)
-      const timedMs = this.ctx.cache.getTestSpecificationResult(spec)?.duration
+      const timedMs = timed.get(spec)?.duration
       const wall = recorded.wall[file]
       const cpu = recorded.cpu[file]
       return {
@@ -73,8 +69,8 @@ export default class SlowFilesFirst extends BaseSequencer {
     }
     const result: TestSpecification[] = []
     for (const group of projectGroups(ordered)) {
-      const failed = group.filter((spec) => this.ctx.cache.getTestSpecificationResult(spec)?.failed === true)
-      const rest = group.filter((spec) => !failed.includes(spec))
+      const failed = group.filter((spec) => timed.get(spec)?.failed === true)
+      const rest = group.filter((spec) => timed.get(spec)?.failed !== true)
       result.push(...failed, ...workerOrder(rest.map(estimate), workers, waitingSlots))
     }
     return result

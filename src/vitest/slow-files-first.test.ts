@@ -7,7 +7,7 @@ import { availableParallelism, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { expect, test } from 'vitest'
 import type { TestSpecification, Vitest } from 'vitest/node'
-import SlowFilesFirst, { recordedDurations } from './slow-files-first.test-helpers.ts'
+import SlowFilesFirst, { recordedTimes } from './slow-files-first.test-helpers.ts'
 import {
   durationsOf,
   measuredDurations,
@@ -142,7 +142,7 @@ test('the bench writes wall and CPU time for files of 2 s or more, longest first
 })
 
 test('the recorded durations read as test files and seconds (an entry for a file that is gone is ignored)', () => {
-  const recorded = Object.entries(recordedDurations())
+  const recorded = Object.entries(recordedTimes().wall)
   expect(recorded.length).toBeGreaterThan(10)
   for (const [file, seconds] of recorded) {
     expect(file).toMatch(/^(src|reporters|bin)\/.+\.test\.ts$/)
@@ -176,7 +176,7 @@ test('a pinned duration is taken over a measured one; a document without either 
 
 test("each pinned file still reads a shared child run, the pins' reason (a stale pin is caught here)", async () => {
   const { pinned } = readTestDurations()
-  const recorded = recordedDurations()
+  const recorded = recordedTimes().wall
   expect(Object.keys(pinned).length).toBeGreaterThan(0)
   for (const [file, seconds] of Object.entries(pinned)) {
     expect(recorded[file], file).toBe(seconds)

@@ -8,6 +8,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, expect, test } from 'vitest'
 import {
+  FIXTURE_CONFIG,
   ROOT,
   type RunningVitest,
   SPAWN_TIMEOUT_MS,
@@ -16,7 +17,6 @@ import {
 } from '../child-vitest.test-helpers.ts'
 
 const FIXTURES = join(ROOT, 'src/vitest/fixtures')
-const FIXTURE_CONFIG = 'src/vitest/fixtures/vitest.config.ts'
 const SUMMARY = /(\d+) passed, (\d+) failed/g
 const running: RunningVitest[] = []
 
