@@ -40,6 +40,10 @@ export default defineConfig({
     maxWorkers: availableParallelism() + 2,
     // Longest first, by Vitest's timings or on a fresh clone by src/vitest/test-durations.test.json, with the files
     // that mostly wait spread out (src/vitest/worker-schedule.test-helpers.ts).
+    // `npm test` runs the unit project, then the three suites, as two invocations. One invocation of all four
+    // projects, the suites ordered among the unit files (branch wt/combined), was no faster: over four alternating
+    // fresh-clone rounds of `npm test` (2026-12-04), 399-414 s against 373-432 s, and 704-712 CPU s against
+    // 702-775 in the two rounds that counted CPU; the suites' CPU-bound workers slowed the unit files beside them.
     sequence: { sequencer: SlowFilesFirst },
     projects: [
       {
