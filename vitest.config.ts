@@ -34,16 +34,17 @@ export default defineConfig({
     // time (452 of 2 x 534 s, bench/test-cpu.ts); the extra workers compute while others wait. More do not pay:
     // with 6 on two cores (`bench/test-cpu.ts --timeline --maxWorkers 6`, alternating with 4) the idle stretches
     // were gone but the same work took 626-642 CPU s against 543-570, and the run 342-348 s against 326-329.
-    // Nor one more or one fewer (`bench/test-cpu.ts --before --no-cache`, one pair each, 2026-12-04): with 5 the
-    // work took 720 CPU s against 626 (every process computes slower beside more) and the run 396 s against 361;
-    // with 3 it took 593 against 588 but the cores idled more, and the run took 374 s against 338.
+    // Nor one more or one fewer (`bench/test-cpu.ts --before <checkout> --no-cache`, one pair each, 2026-12-04):
+    // with 5 the work took 720 CPU s against 626 (every process computes slower beside more) and the run 396 s
+    // against 361; with 3 it took 593 against 588 but the cores idled more, and the run took 374 s against 338.
     maxWorkers: availableParallelism() + 2,
     // Longest first, by Vitest's timings or on a fresh clone by src/vitest/test-durations.test.json, with the files
     // that mostly wait spread out (src/vitest/worker-schedule.test-helpers.ts).
     // `npm test` runs the unit project, then the three suites, as two invocations. One invocation of all four
-    // projects, the suites ordered among the unit files (branch wt/combined), was no faster: over four alternating
-    // fresh-clone rounds of `npm test` (2026-12-04), 399-414 s against 373-432 s, and 704-712 CPU s against
-    // 702-775 in the two rounds that counted CPU; the suites' CPU-bound workers slowed the unit files beside them.
+    // projects, the suites ordered among the unit files (branch wt/combined, 3f42ca1), was no faster: over four
+    // alternating fresh-clone rounds of `npm test` (2026-12-04), 399-414 s (mean 406) against 373-432 s (mean 409),
+    // and 704-712 CPU s against 702-775 in the two rounds that counted CPU. The unit files ran slower beside the
+    // suites' busy workers: 1,449 s of summed file time against 1,310 in the first round.
     sequence: { sequencer: SlowFilesFirst },
     projects: [
       {

@@ -2,10 +2,10 @@
 // whenever a worker frees. The unit run has two workers more than cores so that files that mostly wait (on a
 // real-time call, a child process, a recording played on its clock) leave the cores to files that compute. Longest
 // first alone started four waiting files together: for the first minute and a half the cores sat up to 48% idle
-// (bench/test-cpu.ts --timeline, in the order of Vitest's own timings). Here the pool is played through on the recorded wall times, and a
-// freed worker takes the longest file left, except that no more files that wait run at once than there are extra
-// workers: then it takes the longest file that computes. The real run differs from the recorded times; the order
-// only has to keep the waiting files spread out.
+// (bench/test-cpu.ts --timeline, in the order of Vitest's own timings). Here the pool is played through on the
+// recorded wall times, and a freed worker takes the longest file left, except that no more files that wait run at
+// once than there are extra workers: then it takes the longest file that computes. The real run differs from the
+// recorded times; the order only has to keep the waiting files spread out.
 
 export interface FileEstimate<T> {
   readonly file: T
