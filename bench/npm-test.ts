@@ -1,15 +1,15 @@
-// Goal 5 of issue 24 as it is stated: `npm test` from a fresh clone after `npm ci`, its wall time and CPU, and how
-// the time splits between its steps (typecheck, lint, the unit project, the evaluation suites).
-// The measured tree's last commit is cloned once into the temp folder and installed with `npm ci` (not timed: the
+// Goal 5 of issue 24 as it is stated: `npm test` from a fresh clone after `npm ci`, its wall time and CPU,
+// and how the time splits between its steps (typecheck, lint, the unit project, the evaluation suites). The
+// measured tree's last commit is cloned once into the temp folder and installed with `npm ci` (not timed: the
 // goal starts after it); before every round the clone is put back to a fresh clone's state (`git clean -fdx`
-// outside node_modules, and the caches that runs leave in node_modules removed: Node's compile cache, Vitest's
-// module cache and its results cache), so each round starts as CI does. Those caches barely matter: a unit run of
-// f16f300 without them took 374 s and 655 CPU s, the next one with the caches it left 378 s and 665 CPU s
-// (2026-12-04, one pair). Uncommitted changes are not measured.
+// outside node_modules, and the caches that runs leave in node_modules removed: Node's compile cache,
+// Vitest's module cache and its results cache), so each round starts as CI does. Those caches barely matter:
+// a unit run of f16f300 without them took 374 s and 655 CPU s, the next one with the caches it left 378 s and
+// 665 CPU s (2026-12-04, one pair). Uncommitted changes are not measured.
 // Run: npx node bench/npm-test.ts [--rounds 3] [--keep-caches]
 //      npx node bench/npm-test.ts --before <checkout> [--rounds 2] [--keep-caches]
-//   (--keep-caches: the caches earlier runs left in the clone stay, as for a developer's second run; --before:
-//   that checkout's last commit alternating with this one's, through before-after.ts)
+//   (--keep-caches: the caches earlier runs left in the clone stay, as for a developer's second run;
+//   --before: that checkout's last commit alternating with this one's, through before-after.ts)
 import { spawn, spawnSync } from 'node:child_process'
 import { createWriteStream, existsSync, writeFileSync } from 'node:fs'
 import { mkdir, rm } from 'node:fs/promises'
@@ -21,7 +21,8 @@ import { childrenCpuSeconds } from './children-cpu.ts'
 import { stepClock } from './npm-test/steps.ts'
 
 const USAGE =
-  'usage: npx node bench/npm-test.ts [--rounds N] [--keep-caches] | --before <checkout> [--rounds N] [--keep-caches]'
+  'usage: npx node bench/npm-test.ts [--rounds N] [--keep-caches]\n' +
+  '       npx node bench/npm-test.ts --before <checkout> [--rounds N] [--keep-caches]'
 
 /** A bad argument or a failed run: one message and the usage line, not a stack trace. */
 function stop(message: string, code: number): never {
@@ -32,7 +33,7 @@ function stop(message: string, code: number): never {
 /** What runs leave in node_modules that a fresh clone does not have. */
 const CACHES = ['node_modules/.cache', 'node_modules/.vitest-cache', 'node_modules/.vite']
 
-/** The variables of this shell that would make `npm test` something else than CI's (npx's own, a parent run's). */
+/** The variables that would make `npm test` something else than CI's (npx's own, a parent run's). */
 const NOT_PASSED = /^(npm_|VITEST|LIVE_EVALS_|OPENAI_|NODE_OPTIONS$|NODE_COMPILE_CACHE$)/
 
 function git(args: string[], cwd: string): string {
@@ -41,7 +42,7 @@ function git(args: string[], cwd: string): string {
   return result.stdout.trim()
 }
 
-/** Runs `command` in `cwd` with its output to `log`; resolves with its exit code and the output's lines timed. */
+/** Runs `command` in `cwd`, its output to `log`; resolves with its exit code, wall time and steps. */
 function runLogged(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, log: string) {
   const clock = stepClock()
   const startedAt = performance.now()

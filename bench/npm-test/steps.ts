@@ -1,6 +1,7 @@
 // The steps of one `npm test` run, from the banner npm prints as it starts each script ("> live-evals@0.1.0
-// test:unit"): each step lasts from its banner to the next one, the last to the end of the run. `npm test` runs
-// typecheck, lint, the unit project and the evaluation suites in turn, so the banners split its wall time.
+// test:unit"): each step lasts from its banner to the next one, the last to the end of the run. `npm test`
+// runs typecheck, lint, the unit project and the evaluation suites in turn, so the banners split its wall
+// time.
 
 /** One script's banner as npm prints it: `> <package>@<version> <script>`. */
 const BANNER = /^> \S+@\S+ (\S+)$/
