@@ -75,6 +75,15 @@ export function printFigures(figures: Record<string, number>): void {
   console.log(`BENCH ${JSON.stringify(figures)}`)
 }
 
+/** The middle value of `values` (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length / 2
+  return Number.isInteger(middle)
+    ? ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
+    : (sorted[Math.floor(middle)] as number)
+}
+
 async function runChild(bench: string, root: string, args: readonly string[], label: string) {
   const child = spawn(process.execPath, [...process.execArgv, bench, '--root', root, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -109,13 +118,6 @@ export async function compareBeforeAfter(bench: string, before: string, defaultR
   for (let round = 0; round < rounds; round++) {
     runs.before.push(await runChild(bench, before, args, `before ${round + 1}`))
     runs.after.push(await runChild(bench, THIS_ROOT, args, `after ${round + 1}`))
-  }
-  const median = (values: number[]) => {
-    const sorted = [...values].sort((a, b) => a - b)
-    const middle = sorted.length / 2
-    return Number.isInteger(middle)
-      ? ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
-      : (sorted[Math.floor(middle)] as number)
   }
   console.log(`\nbefore = ${before}; after = ${THIS_ROOT}; median of ${rounds} alternating runs each`)
   console.log(`load average (1/5/15 min) at the start: ${loadBefore}; at the end: ${loadAverage()}`)

@@ -16,7 +16,14 @@ import { mkdir, rm } from 'node:fs/promises'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
-import { beforeRoot, benchArguments, benchRoot, compareBeforeAfter, printFigures } from './before-after.ts'
+import {
+  beforeRoot,
+  benchArguments,
+  benchRoot,
+  compareBeforeAfter,
+  median,
+  printFigures,
+} from './before-after.ts'
 import { childrenCpuSeconds } from './children-cpu.ts'
 import { stepClock } from './npm-test/steps.ts'
 
@@ -101,14 +108,13 @@ async function round(clone: string, env: NodeJS.ProcessEnv, keepCaches: boolean,
   const run = await runLogged('npm', ['test'], clone, env, log)
   const cpu = childrenCpuSeconds() - cpuBefore
   if (run.code !== 0) throw new Error(`npm test failed in ${clone} (exit ${run.code}): see ${log}`)
-  const split = run.steps
-    .filter((step) => step.script !== 'test')
-    .map((step) => `${step.script} ${step.seconds.toFixed(1)}`)
-    .join(', ')
+  // The `test` banner only starts the others.
+  const steps = run.steps.filter((step) => step.script !== 'test')
+  const split = steps.map((step) => `${step.script} ${step.seconds.toFixed(1)}`).join(', ')
   console.log(
     `${label}: npm test ${run.wall.toFixed(1)} s wall, ${cpu.toFixed(0)} CPU s (${split}); log ${log}`,
   )
-  const stepSeconds = Object.fromEntries(run.steps.map((step) => [`${step.script} s`, step.seconds]))
+  const stepSeconds = Object.fromEntries(steps.map((step) => [`${step.script} s`, step.seconds]))
   return { 'npm test wall s': run.wall, 'npm test CPU s': cpu, ...stepSeconds }
 }
 
@@ -149,30 +155,24 @@ try {
   const { clone, commit } = await installedClone(benchRoot, env)
   console.log(
     `npm-test: ${commit.slice(0, 12)} of ${benchRoot}, ${rounds} round(s)` +
-      `${keepCaches ? ', caches kept after the first' : ', fresh-clone state each'}; ` +
+      `${keepCaches ? ', caches kept from earlier runs' : ', fresh-clone state each'}; ` +
       `${availableParallelism()} cores, load ${load()}`,
   )
   const figures: Array<Record<string, number>> = []
   for (let index = 0; index < rounds; index++) {
     figures.push(await round(clone, env, keepCaches, `round ${index + 1}`))
   }
-  const median = (name: string) => {
-    const sorted = figures.map((figure) => figure[name] ?? Number.NaN).sort((a, b) => a - b)
-    const middle = Math.floor(sorted.length / 2)
-    return sorted.length % 2 === 1
-      ? (sorted[middle] as number)
-      : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
-  }
+  const middle = (name: string) => median(figures.map((figure) => figure[name] ?? Number.NaN))
   if (rounds > 1) {
     const walls = figures.map((figure) => (figure['npm test wall s'] as number).toFixed(1)).join(', ')
     console.log(
-      `npm-test: median of ${rounds} rounds ${median('npm test wall s').toFixed(1)} s wall (${walls}), ` +
-        `${median('npm test CPU s').toFixed(0)} CPU s`,
+      `npm-test: median of ${rounds} rounds ${middle('npm test wall s').toFixed(1)} s wall (${walls}), ` +
+        `${middle('npm test CPU s').toFixed(0)} CPU s`,
     )
   }
   console.log(`npm-test: load at the end ${load()}`)
   // A before/after run gives each child one round; alone, the medians of the rounds.
-  printFigures(Object.fromEntries(Object.keys(figures[0] ?? {}).map((name) => [name, median(name)])))
+  printFigures(Object.fromEntries(Object.keys(figures[0] ?? {}).map((name) => [name, middle(name)])))
 } catch (error) {
   stop((error as Error).message, 1)
 }
