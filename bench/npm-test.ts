@@ -16,6 +16,7 @@ import { mkdir, rm } from 'node:fs/promises'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
+import { testChildEnvironment } from '../src/testing/child-environment.test-helpers.ts'
 import {
   beforeRoot,
   benchArguments,
@@ -39,9 +40,6 @@ function stop(message: string, code: number): never {
 
 /** What runs leave in node_modules that a fresh clone does not have. */
 const CACHES = ['node_modules/.cache', 'node_modules/.vitest-cache', 'node_modules/.vite']
-
-/** The variables that would make `npm test` something else than CI's (npx's own, a parent run's). */
-const NOT_PASSED = /^(npm_|VITEST|LIVE_EVALS_|OPENAI_|NODE_OPTIONS$|NODE_COMPILE_CACHE$)/
 
 function git(args: string[], cwd: string): string {
   const result = spawnSync('git', args, { cwd, encoding: 'utf8' })
@@ -143,10 +141,13 @@ if (before !== null) {
   process.exit()
 }
 const rounds = roundsOf(process.argv)
-const env = Object.fromEntries(
-  Object.entries(process.env).filter(([name]) => !NOT_PASSED.test(name)),
-) as NodeJS.ProcessEnv
-env.CI = 'true'
+// The environment a test gives a process it starts (nothing of Vitest, live-evals or OpenAI settings), without
+// npx's own variables or a compile cache of the shell's, and as CI has it: no heap option (the repository's
+// vitest.config.ts adds its own to the test processes only), CI set.
+const env = testChildEnvironment({
+  alsoCleared: /^(npm_|NODE_COMPILE_CACHE$)/,
+  extra: { CI: 'true', NODE_OPTIONS: undefined },
+})
 const load = () =>
   loadavg()
     .map((value) => value.toFixed(2))
