@@ -11,18 +11,12 @@ export interface FileEstimate<T> {
   readonly file: T
   /** The wall time the file is expected to take (seconds). */
   readonly wallSeconds: number
-  /** Whether it mostly waits rather than computes (its CPU time under WAITING_CPU_SHARE of its wall time). */
+  /** Whether it mostly waits rather than computes (its CPU time under a third of its wall time). */
   readonly waits: boolean
 }
 
-/**
- * A file waits when its CPU time was under this share of its wall time. With two workers per core a file needs
- * about half a core to keep its share of the cores busy. At a third, the files at 0.38-0.43 of a core
- * (bundled-round-trip, grade-cassettes, live-mode, model-matrix-rehearsal) counted as computing, and two of them
- * beside two waiting files left the cores a quarter to a third idle for the first two minutes of the run
- * (bench/test-cpu.ts, 2026-12-04).
- */
-export const WAITING_CPU_SHARE = 0.45
+/** A file waits when its CPU time was under this share of its wall time. */
+export const WAITING_CPU_SHARE = 1 / 3
 
 /**
  * The files in the order to start them on `workers` workers, letting at most `waitingSlots` waiting files run at
