@@ -59,20 +59,23 @@ beforeAll(async () => {
   } finally {
     await server.close()
   }
-  replay = await runVitest(['run', '--config', FIXTURE_CONFIG], {
-    ...scratchSpace.env,
-    LIVE_EVALS_MODE: 'replay',
-    LIVE_EVALS_CASSETTES: cassettes,
-    LIVE_EVALS_JUDGE: 'false',
-    LIVE_EVALS_RESULTS_DIR: join(dir, 'replayed'),
-  })
-  unrecorded = await runVitest(['run', '--config', FIXTURE_CONFIG], {
-    ...scratchSpace.env,
-    LIVE_EVALS_MODE: 'replay',
-    LIVE_EVALS_CASSETTES: join(dir, 'never-recorded'),
-    LIVE_EVALS_JUDGE: 'false',
-    LIVE_EVALS_RESULTS_DIR: join(dir, 'unrecorded'),
-  })
+  // The two replays at once: they read the cassettes and write results folders of their own.
+  ;[replay, unrecorded] = await Promise.all([
+    runVitest(['run', '--config', FIXTURE_CONFIG], {
+      ...scratchSpace.env,
+      LIVE_EVALS_MODE: 'replay',
+      LIVE_EVALS_CASSETTES: cassettes,
+      LIVE_EVALS_JUDGE: 'false',
+      LIVE_EVALS_RESULTS_DIR: join(dir, 'replayed'),
+    }),
+    runVitest(['run', '--config', FIXTURE_CONFIG], {
+      ...scratchSpace.env,
+      LIVE_EVALS_MODE: 'replay',
+      LIVE_EVALS_CASSETTES: join(dir, 'never-recorded'),
+      LIVE_EVALS_JUDGE: 'false',
+      LIVE_EVALS_RESULTS_DIR: join(dir, 'unrecorded'),
+    }),
+  ])
   await documentsIn(join(dir, 'recorded'), documents.recorded)
   await documentsIn(join(dir, 'replayed'), documents.replayed)
 }, 4 * SPAWN_TIMEOUT_MS)
