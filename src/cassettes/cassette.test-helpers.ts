@@ -8,6 +8,7 @@ import type { AssistantApplication } from '../assistants/application.ts'
 import { clientDelegation, responsesDelegation } from '../assistants/architectures/index.ts'
 import { liveClientBackend } from '../assistants/architectures/live-client-backend.ts'
 import type { Architecture } from '../assistants/frontend/index.ts'
+import { ToolArgumentError } from '../assistants/runtime/tool-executor.ts'
 import type { CrawlSettings } from '../config/index.ts'
 import { syntheticCallerSource } from '../phases/engine/caller-sources.ts'
 import type { ScenarioEnv, SingleTurnExecution } from '../phases/engine/execution.ts'
@@ -65,10 +66,15 @@ export function liveArchitecture(
     : clientDelegation(liveClientBackend(settings, { baseURL: responsesBaseURL }), application)
 }
 
-/** The bundled application with its parts changed: what a pull request changing the assistant would do. */
+/**
+ * The bundled application with its parts changed: what a pull request changing the assistant would do. `toolOutput`
+ * rewrites what a tool returns after it ran (its change to the state stands); `refusedTool` is a tool that now fails
+ * before it changes anything, as a broken backend would: the call is refused with that message and not recorded.
+ */
 export function changedApplication(change: {
   voicePrompt?: (prompt: string) => string
   toolOutput?: (output: JsonObject) => JsonObject
+  refusedTool?: { name: string; message: string }
 }): AssistantApplication {
   const base = responsesDelegation().application
   return {
@@ -79,8 +85,8 @@ export function changedApplication(change: {
     publicFacts: (facts) => base.publicFacts(facts),
     createExecutor: (options) => {
       const inner = base.createExecutor(options)
-      const toolOutput = change.toolOutput
-      if (toolOutput === undefined) return inner
+      const { toolOutput, refusedTool } = change
+      if (toolOutput === undefined && refusedTool === undefined) return inner
       return {
         get definitions() {
           return inner.definitions
@@ -88,7 +94,11 @@ export function changedApplication(change: {
         get executions() {
           return inner.executions
         },
-        execute: async (name, args, callId) => toolOutput(await inner.execute(name, args, callId)),
+        execute: async (name, args, callId) => {
+          if (name === refusedTool?.name) throw new ToolArgumentError(refusedTool.message)
+          const output = await inner.execute(name, args, callId)
+          return toolOutput === undefined ? output : toolOutput(output)
+        },
         snapshot: () => inner.snapshot(),
       }
     },

@@ -15,6 +15,11 @@ export interface CassetteScope {
    * clock virtually, frame by frame (src/phases/engine/media-clock.ts). A scope wrapping another passes it on.
    */
   readonly clock?: ReplaySync
+  /**
+   * Caller replay only (src/cassettes/caller/replayed-caller.ts): whether the recorded caller has been silenced at
+   * a departure, so it will say nothing more and a live call may end once the assistant is done.
+   */
+  readonly callerSilenced?: () => boolean
 }
 
 const scopes = new AsyncLocalStorage<CassetteScope>()
@@ -26,6 +31,11 @@ export function runInCassetteScope<T>(scope: CassetteScope, run: () => Promise<T
 /** The replay clock of the scope this code runs in; null outside a replay (the clock is then the phase's own). */
 export function replayClock(): ReplaySync | null {
   return scopes.getStore()?.clock ?? null
+}
+
+/** Whether the replayed caller of the scope this code runs in was silenced; null outside a caller replay. */
+export function replayedCallerSilenced(): (() => boolean) | null {
+  return scopes.getStore()?.callerSilenced ?? null
 }
 
 /**

@@ -57,6 +57,11 @@ export class DepartureWatch {
     return this.departure
   }
 
+  /** Whether the call left the recording while it ran: the recorded caller is silent from there on. */
+  get callerSilenced(): boolean {
+    return this.departure !== null && this.departure.caller_silenced_at_ms !== null
+  }
+
   /** The assistant turns said so far (index 0: before the caller first spoke). */
   get turns(): readonly string[] {
     return this.#now

@@ -109,6 +109,7 @@ function callerOnlyScope(replay: CassetteScope, watch: DepartureWatch): Cassette
       },
     },
     fetch: (input, init) => fetch(input, init),
+    callerSilenced: () => watch.callerSilenced,
   }
 }
 

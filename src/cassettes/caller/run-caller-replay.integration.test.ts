@@ -3,7 +3,8 @@
 // the live assistant three times: unchanged (the call follows the recording, the whole call is graded), with a
 // create_reservation that now fails (the conversation departs at the reply to the booking: the turn is named with
 // both texts, the caller is silenced there, the row says it was graded until the departure), and with that same
-// changed tool but replay.caller_tools = "cassette" (the recording's outputs answer, so nothing departs). The same
+// changed tool but replay.caller_tools = "cassette" (the recording's outputs answer, so nothing departs). The departed
+// call ends once the assistant is done after the departure, not at the maximum duration. The same
 // recording is also re-graded (replay.regrade, the replay `live-evals grade --cassettes` runs), keyless and strict:
 // on the replay's virtual clock its row equals the recorded one, times included.
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -74,12 +75,12 @@ async function execute(runSettings: RunSettings, application?: AssistantApplicat
   })
 }
 
-/** The bundled assistant whose create_reservation now fails: what a pull request breaking the tool would do. */
+/**
+ * The bundled assistant whose create_reservation now fails, booking nothing: what a pull request breaking the tool
+ * would do. (A tool that still booked and only said it failed would leave the reservation in the state.)
+ */
 const failingBooking = () =>
-  changedApplication({
-    toolOutput: (output) =>
-      'reservation_id' in output ? { ok: false, error: 'the booking system is down' } : output,
-  })
+  changedApplication({ refusedTool: { name: 'create_reservation', message: 'the booking system is down' } })
 
 const callerReplayOf = (execution: MultiTurnExecution | undefined) =>
   (execution?.row.observability?.live_evals as { caller_replay?: CallerReplayRowExtension } | undefined)
@@ -168,6 +169,8 @@ describe('a recorded RUN caller streamed into the live assistant', () => {
     expect(replay.note).toContain(`left the recording at assistant turn ${departure.turn}`)
     // The call after the departure is the assistant's alone: the booking it could not make is not in the state.
     expect(changed.row.status).toBe('failed')
+    // With its caller silenced the call ends once the assistant is done, not at the maximum duration.
+    expect(changed.observation?.termination_reason).toBe('response_completed')
   })
 
   test('with caller_tools = "cassette" the recorded outputs answer the changed tool: nothing departs', () => {

@@ -9,6 +9,8 @@ export type CompletionSignal =
   | 'semantic_conversation_resolved'
   | 'semantic_conversation_refused'
   | 'verified_outcome_and_natural_closing'
+  /** Caller replay: the recorded caller was silenced at a departure, so only the assistant's reaction is left. */
+  | 'replayed_caller_silenced'
 
 export interface DrainRules {
   drainMs: number

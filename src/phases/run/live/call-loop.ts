@@ -2,7 +2,8 @@
 // settled delegations), holds the openings to §6 (the opening speaker heard within the deadline; in an
 // assistant-first call, no caller speech before the greeting), stops at the maximum duration, feeds caller
 // onsets and evidence changes to the drain, lets the completion observer (or, without one or after its first
-// error, the fallback policy) signal completion, and ends the call once the drain is satisfied. Afterwards it
+// error, the fallback policy) signal completion, as does a replayed caller silenced at a departure, and ends the
+// call once the drain is satisfied. Afterwards it
 // keeps the clock running for the work grace until both sides' delegated work has settled.
 import type { AssistantUnderTest } from '../../../assistants/assistant-session.ts'
 import type { ClockMode, SessionTimeline } from '../../../observability/timeline.ts'
@@ -41,6 +42,8 @@ export interface CallLoop {
   /** What the last step found; shared with the evidence, which reads it rather than asking again. */
   work: StepWork
   assistantFirst: boolean
+  /** Whether a replayed caller was silenced at a departure (always false for a live caller). */
+  callerSilenced: () => boolean
   /** After every step's record; a promise it returns is awaited before the next step's frame goes out. */
   afterStep?: ((nowMs: number) => Promise<void> | undefined) | undefined
 }
@@ -170,6 +173,9 @@ export async function playCall(loop: CallLoop): Promise<PlayedLoop> {
     if (policy === 'verified_outcome_and_natural_closing' && naturalClosing(loop, nowMs)) {
       drain.observeSignal('verified_outcome_and_natural_closing', nowMs)
     }
+    // A silenced replayed caller says nothing more: what is left is the assistant's reaction, and the drain waits
+    // it out (its work settled, its voice over); new evidence revokes the signal and the next step gives it again.
+    if (loop.callerSilenced()) drain.observeSignal('replayed_caller_silenced', nowMs)
     const lastVoices = [loop.relay.callerTrack.lastVoiceEndMs, loop.relay.assistantTrack.lastVoiceEndMs]
     const voiced = lastVoices.filter((ms): ms is number => ms !== null)
     const ready = drain.ready({

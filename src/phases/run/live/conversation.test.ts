@@ -185,6 +185,30 @@ describe('live RUN limits and validity', () => {
     expect(conversation.finish_observed_ms).toBeNull()
   }, 60_000)
 
+  it('the same call with a replayed caller silenced at 4 s ends once the drain is satisfied, not at the limit', async () => {
+    const scenario = await bundledRunScenario('run_001_booking_complete')
+    let nowMs = 0
+    const { options } = offlineLiveCall(server, scenario, { rules: { maxDurationMs: 30_000 } })
+    const silencedFromMs = 4_000
+    const conversation = await runLiveConversation({
+      ...options,
+      hooks: {
+        ...options.hooks,
+        afterStep: (stepMs) => {
+          nowMs = stepMs
+          options.hooks?.afterStep?.(stepMs)
+        },
+      },
+      callerSilenced: () => nowMs >= silencedFromMs,
+    })
+    expect(conversation.termination_reason).toBe('response_completed')
+    expect(conversation.finish_observed_ms).toBeGreaterThanOrEqual(silencedFromMs)
+    // The drain still holds: its wait after the signal, and the quiet after the last voice.
+    const drainMs = options.rules?.drainMs as number
+    expect(conversation.call.endedAtMs).toBeGreaterThanOrEqual(silencedFromMs + drainMs)
+    expect(conversation.call.endedAtMs).toBeLessThan(30_000)
+  }, 60_000)
+
   it('a frontend-only caller that delegates makes the simulation invalid (unsupported_caller_delegation)', async () => {
     const scenario = await bundledRunScenario('run_001_booking_complete')
     const { options } = offlineLiveCall(server, scenario, {

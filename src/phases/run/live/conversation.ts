@@ -69,6 +69,11 @@ export interface LiveConversationOptions extends ParticipantOptions {
   /** The observer's model call (completion_model, completion_timeout_seconds); null without semantic drain. */
   observer: ObserverCallSettings | null
   hooks?: LiveConversationHooks
+  /**
+   * A replayed caller (replay.caller): whether it was silenced at a departure. From then on the call has no caller
+   * left to end it, so it ends once the drain is satisfied, rather than at the maximum duration.
+   */
+  callerSilenced?: () => boolean
 }
 
 const CLOSE_WAIT_BEYOND_CLEANUP_MS = 1_000
@@ -167,6 +172,7 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
     rules,
     work,
     assistantFirst: options.assistantFirstPrompt !== null,
+    callerSilenced: options.callerSilenced ?? (() => false),
     afterStep: (nowMs) => {
       // Work a fault holds back is due on this clock; what it released runs before the next frame goes out.
       const released = faults?.timers.advanceAndRun(nowMs)
