@@ -69,7 +69,8 @@ export function liveArchitecture(
 /**
  * The bundled application with its parts changed: what a pull request changing the assistant would do. `toolOutput`
  * rewrites what a tool returns after it ran (its change to the state stands); `refusedTool` is a tool that now fails
- * before it changes anything, as a broken backend would: the call is refused with that message and not recorded.
+ * before it changes anything, as a broken backend would: the model gets that message as the call's error, and the
+ * execution is recorded as failed.
  */
 export function changedApplication(change: {
   voicePrompt?: (prompt: string) => string

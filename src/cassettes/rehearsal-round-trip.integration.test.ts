@@ -59,8 +59,9 @@ beforeAll(async () => {
   } finally {
     await server.close()
   }
-  // The two replays at once: they read the cassettes and write results folders of their own.
-  ;[replay, unrecorded] = await Promise.all([
+  // The two replays at once (on the replay's virtual clock, so no timing is at stake): they read the cassettes and
+  // write results folders of their own. Both are waited for even when one fails, so none outlives the folder.
+  const [replayed, neverRecorded] = await Promise.allSettled([
     runVitest(['run', '--config', FIXTURE_CONFIG], {
       ...scratchSpace.env,
       LIVE_EVALS_MODE: 'replay',
@@ -76,6 +77,10 @@ beforeAll(async () => {
       LIVE_EVALS_RESULTS_DIR: join(dir, 'unrecorded'),
     }),
   ])
+  if (replayed.status === 'rejected') throw replayed.reason
+  if (neverRecorded.status === 'rejected') throw neverRecorded.reason
+  replay = replayed.value
+  unrecorded = neverRecorded.value
   await documentsIn(join(dir, 'recorded'), documents.recorded)
   await documentsIn(join(dir, 'replayed'), documents.replayed)
 }, 4 * SPAWN_TIMEOUT_MS)

@@ -33,8 +33,8 @@ export function replayClock(): ReplaySync | null {
   return scopes.getStore()?.clock ?? null
 }
 
-/** Whether the replayed caller of the scope this code runs in was silenced; null outside a caller replay. */
-export function replayedCallerSilenced(): (() => boolean) | null {
+/** Asks whether the replayed caller of the scope this code runs in was silenced; null outside a caller replay. */
+export function silencedCallerProbe(): (() => boolean) | null {
   return scopes.getStore()?.callerSilenced ?? null
 }
 

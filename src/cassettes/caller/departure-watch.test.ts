@@ -99,7 +99,10 @@ describe('the departure watch', () => {
     watch.listen(assistant.session)
     watch.callerFrame({ type: 'session.output_audio.delta' }, 0)
     assistant.say('Sorry, the booking system is down.')
+    expect(watch.callerSilenced).toBe(false)
     expect(watch.callerFrame({ type: 'session.output_audio.delta' }, 5_000)).toBeNull()
+    // What the live call loop asks to end the call once the assistant is done (call-loop.ts).
+    expect(watch.callerSilenced).toBe(true)
     expect(watch.callerFrame({ type: 'session.output_transcript.delta', delta: 'Thanks' }, 5_050)).toBeNull()
     // Frames that are not the caller's speech still reach the session.
     expect(watch.callerFrame({ type: 'session.usage.updated' }, 5_100)).toEqual({
@@ -118,5 +121,6 @@ describe('the departure watch', () => {
     watch.said(1, 'Your table is booked.')
     watch.said(2, 'See you soon, have a lovely evening.')
     expect(watch.finish()).toMatchObject({ turn: 2, caller_silenced_at_ms: null })
+    expect(watch.callerSilenced).toBe(false)
   })
 })

@@ -2,7 +2,8 @@
 // or later the observer's resolved/refused verdict), the call ends only when it has truly gone quiet: at
 // least `drainMs` since the signal, no delegated work, no buffered speech on either track, current evidence,
 // and `finalQuietMs` of silence after anyone's last voice. New caller speech or changed evidence after the
-// signal revokes it (`drain_revoked`); only a new signal can start another drain.
+// signal revokes it (`drain_revoked`); only a new signal can start another drain. A caller replay's silenced
+// caller (replayed_caller_silenced) is the exception the call loop makes: nothing revokes that signal.
 
 export type CompletionSignal =
   | 'caller_finish_tool'

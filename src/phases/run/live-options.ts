@@ -6,7 +6,7 @@
 import OpenAI from 'openai'
 import type { ScenarioApplication } from '../../assistants/architectures/index.ts'
 import { assistantModelsFromSettings } from '../../assistants/frontend/models.ts'
-import { cassetteFetch, replayClock, replayedCallerSilenced } from '../../cassettes/scope.ts'
+import { cassetteFetch, replayClock, silencedCallerProbe } from '../../cassettes/scope.ts'
 import type { RunSettings } from '../../config/index.ts'
 import { assistantVisibleInput, type Scenario } from '../../scenarios/index.ts'
 import type { ScenarioEnv } from '../engine/execution.ts'
@@ -51,7 +51,7 @@ export function liveConversationOptions(
   }
   const simulation = settings.simulation
   const replay = replayClock()
-  const callerSilenced = replayedCallerSilenced()
+  const callerSilenced = silencedCallerProbe()
   const observer = observerCallFrom(simulation, new OpenAI({ apiKey, maxRetries: 0, fetch: cassetteFetch }))
   return {
     visibleInput: assistantVisibleInput(scenario),

@@ -2,8 +2,8 @@
 // settled delegations), holds the openings to §6 (the opening speaker heard within the deadline; in an
 // assistant-first call, no caller speech before the greeting), stops at the maximum duration, feeds caller
 // onsets and evidence changes to the drain, lets the completion observer (or, without one or after its first
-// error, the fallback policy) signal completion, as does a replayed caller silenced at a departure, and ends the
-// call once the drain is satisfied. Afterwards it
+// error, the fallback policy) signal completion, as does a replayed caller silenced at a departure (no revocation
+// then), and ends the call once the drain is satisfied. Afterwards it
 // keeps the clock running for the work grace until both sides' delegated work has settled.
 import type { AssistantUnderTest } from '../../../assistants/assistant-session.ts'
 import type { ClockMode, SessionTimeline } from '../../../observability/timeline.ts'
@@ -146,16 +146,24 @@ export async function playCall(loop: CallLoop): Promise<PlayedLoop> {
     if (startMs !== null && nowMs - startMs >= loop.rules.maxDurationMs) {
       return { termination: 'duration_limit', policy }
     }
+    // A replayed caller silenced at a departure (only once it has spoken: before that the opening rules hold) says
+    // nothing more. What is left is the assistant's reaction: its signal is given once and nothing revokes it, since
+    // the drain itself waits for the assistant's work to settle, its speech to be heard and the call to go quiet;
+    // what the recording's caller still does (its backend's work) no longer bears on this call, nor does the
+    // observer, which is not asked again.
+    const silenced = loop.relay.callerTrack.firstVoiceMs !== null && loop.callerSilenced()
+    if (silenced) drain.observeSignal('replayed_caller_silenced', nowMs)
     // Caller speech revokes a drain whichever shows first: its voice in the relay or its caption.
-    for (const onset of loop.relay.callerTrack.takeOnsets()) drain.callerSpoke(onset)
+    for (const onset of loop.relay.callerTrack.takeOnsets()) if (!silenced) drain.callerSpoke(onset)
     const captions = loop.timeline.transcripts
     for (; captionsSeen < captions.length; captionsSeen++) {
       const caption = captions[captionsSeen]
-      if (caption?.role === 'user') drain.callerSpoke(caption.startMs ?? caption.receivedAtMs)
+      if (caption?.role === 'user' && !silenced) drain.callerSpoke(caption.startMs ?? caption.receivedAtMs)
     }
     // New evidence, or the caller's backend still thinking, means the caller may not be done.
-    if (evidence.refresh(loop.work.executionCount) || loop.watch.working) drain.evidenceChanged(nowMs)
-    if (observer !== null && observer.failure === null) {
+    const evidenceChanged = evidence.refresh(loop.work.executionCount) || loop.watch.working
+    if (evidenceChanged && !silenced) drain.evidenceChanged(nowMs)
+    if (observer !== null && observer.failure === null && !silenced) {
       const signal = observer.takeSignal(evidence.moment(nowMs))
       if (signal !== null) drain.observeSignal(signal, nowMs)
       const pending = observer.consider(evidence.moment(nowMs), () => ({
@@ -173,9 +181,6 @@ export async function playCall(loop: CallLoop): Promise<PlayedLoop> {
     if (policy === 'verified_outcome_and_natural_closing' && naturalClosing(loop, nowMs)) {
       drain.observeSignal('verified_outcome_and_natural_closing', nowMs)
     }
-    // A silenced replayed caller says nothing more: what is left is the assistant's reaction, and the drain waits
-    // it out (its work settled, its voice over); new evidence revokes the signal and the next step gives it again.
-    if (loop.callerSilenced()) drain.observeSignal('replayed_caller_silenced', nowMs)
     const lastVoices = [loop.relay.callerTrack.lastVoiceEndMs, loop.relay.assistantTrack.lastVoiceEndMs]
     const voiced = lastVoices.filter((ms): ms is number => ms !== null)
     const ready = drain.ready({

@@ -185,6 +185,7 @@ describe('live RUN limits and validity', () => {
     expect(conversation.finish_observed_ms).toBeNull()
   }, 60_000)
 
+  const TICK_MS = 100
   it('the same call with a replayed caller silenced at 4 s ends once the drain is satisfied, not at the limit', async () => {
     const scenario = await bundledRunScenario('run_001_booking_complete')
     let nowMs = 0
@@ -202,8 +203,11 @@ describe('live RUN limits and validity', () => {
       callerSilenced: () => nowMs >= silencedFromMs,
     })
     expect(conversation.termination_reason).toBe('response_completed')
+    // The signal is the silence, seen at the first step from 4 s (this call gives no other before 9 s: above).
     expect(conversation.finish_observed_ms).toBeGreaterThanOrEqual(silencedFromMs)
-    // The drain still holds: its wait after the signal, and the quiet after the last voice.
+    expect(conversation.finish_observed_ms).toBeLessThan(silencedFromMs + 2 * TICK_MS)
+    expect(conversation.drain_revocations).toEqual([])
+    // The drain still holds: its wait after the signal.
     const drainMs = options.rules?.drainMs as number
     expect(conversation.call.endedAtMs).toBeGreaterThanOrEqual(silencedFromMs + drainMs)
     expect(conversation.call.endedAtMs).toBeLessThan(30_000)

@@ -11,7 +11,8 @@
 //   commentary with `delegation_id: null`; caller speech before the greeting fails the opening.
 // - Both voices are relayed every tick with paired sends; the caller's passes through the run's acoustic preset
 //   frame by frame; the timeline records what each side heard (relay.ts).
-// - The completion observer (completion-observer.ts) or its fallback signals completion; the drain (drain.ts)
+// - The completion observer (completion-observer.ts) or its fallback signals completion (in a caller replay, so
+//   does the recorded caller silenced at a departure); the drain (drain.ts)
 //   ends the call; the maximum duration, the work grace and the cleanup deadline bound it (call-loop.ts,
 //   closing.ts). Caller actions are inferred afterwards (caller-actions.ts), validity from the caller's
 //   delegations (validity.ts).
