@@ -46,6 +46,7 @@ describe.each(Object.keys(ARCHITECTURES) as (keyof typeof ARCHITECTURES)[])(
       }
       // The drain: at least 1.5 s after the finish signal (the end of the goodbye).
       expect(conversation.finish_observed_ms).toBe(plan.at(-1)?.endMs)
+      expect(conversation.completion_signal).toBe('caller_finish_tool')
       expect(call.endedAtMs).toBeGreaterThanOrEqual((conversation.finish_observed_ms ?? 0) + 1_500)
 
       const { observation, interaction } = observeRunConversation(conversation)
@@ -131,6 +132,7 @@ describe('openings and interruptions', () => {
     expect(conversation.call.endedAtMs).toBeLessThanOrEqual(10_000 + 100)
     expect(conversation.plan.every((utterance) => utterance.startMs < 10_000)).toBe(true)
     expect(conversation.finish_observed_ms).toBeNull()
+    expect(conversation.completion_signal).toBeNull()
     const grade = gradeRun(observeRunConversation(conversation).observation, scenario.expected)
     expect(grade.assessment.checks.find((check) => check.id === 'conversation_completed')?.status).toBe(
       'failed',

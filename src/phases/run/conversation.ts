@@ -16,7 +16,7 @@
 import type { ScenarioApplication } from '../../assistants/architectures/index.ts'
 import { StageError } from '../engine/stage.ts'
 import { assistantCutOff, terminationWithCutOff } from './cut-off.ts'
-import type { DrainRevocation } from './drain.ts'
+import type { CompletionSignal, DrainRevocation } from './drain.ts'
 import { type DueIntervention, InterventionAgenda, scriptedLineEnds } from './interventions/agenda.ts'
 import { type InterventionOutcome, interventionOutcomes } from './interventions/outcomes.ts'
 import type { Intervention } from './interventions/schema.ts'
@@ -76,6 +76,8 @@ export interface OfflineConversation {
   assistant_cut_off: boolean
   /** When the caller's finish_conversation control tool was called (end of its goodbye); null if never. */
   finish_observed_ms: number | null
+  /** The completion signal whose drain ended the call; null when it did not end on one (the duration limit). */
+  completion_signal: CompletionSignal | null
   caller_actions: Partial<Record<CallerAction, number>>
   completion_policy: 'caller_finish_tool_or_verified_outcome'
   drain_revocations: DrainRevocation[]
@@ -383,6 +385,8 @@ export async function runOfflineConversation(
     termination_reason: terminationWithCutOff(played, cutOff),
     assistant_cut_off: cutOff,
     finish_observed_ms: drain.finishObservedMs,
+    // `played` is set inside the watcher, where the narrowing of its declaration above does not look.
+    completion_signal: (played as TerminationReason) === 'response_completed' ? drain.signal : null,
     caller_actions,
     completion_policy: 'caller_finish_tool_or_verified_outcome',
     drain_revocations: [...drain.revocations],

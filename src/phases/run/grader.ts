@@ -187,6 +187,7 @@ async function recordRun(
     termination_reason: primaryFailure?.stage ?? observation.termination_reason,
     completion_policy: conversation.completion_policy,
     finish_observed_ms: conversation.finish_observed_ms,
+    completion_signal: conversation.completion_signal,
     drain_revocations: conversation.drain_revocations,
     faults: observation.faults ?? null,
     interventions: conversation.interventions,

@@ -22,6 +22,7 @@ export function traceOfCall(played: PlayedConversation, trace: SessionTrace): Se
   trace.addEvaluation('simulator.completion.finished', played.call.endedAtMs, {
     termination_reason: played.termination_reason,
     finish_observed_ms: played.finish_observed_ms,
+    signal: played.completion_signal,
     policy: played.completion_policy,
     drain_revocations: played.drain_revocations.length,
   })

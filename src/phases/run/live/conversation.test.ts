@@ -183,6 +183,7 @@ describe('live RUN limits and validity', () => {
     expect(conversation.call.endedAtMs).toBeGreaterThanOrEqual(9_000)
     expect(conversation.call.endedAtMs).toBeLessThan(9_000 + 5_000)
     expect(conversation.finish_observed_ms).toBeNull()
+    expect(conversation.completion_signal).toBeNull()
   }, 60_000)
 
   const TICK_MS = 100
@@ -207,6 +208,7 @@ describe('live RUN limits and validity', () => {
     expect(conversation.finish_observed_ms).toBeGreaterThanOrEqual(silencedFromMs)
     expect(conversation.finish_observed_ms).toBeLessThan(silencedFromMs + 2 * TICK_MS)
     expect(conversation.drain_revocations).toEqual([])
+    expect(conversation.completion_signal).toBe('replayed_caller_silenced')
     // The drain still holds: its wait after the signal.
     const drainMs = options.rules?.drainMs as number
     expect(conversation.call.endedAtMs).toBeGreaterThanOrEqual(silencedFromMs + drainMs)
