@@ -385,8 +385,7 @@ export async function runOfflineConversation(
     termination_reason: terminationWithCutOff(played, cutOff),
     assistant_cut_off: cutOff,
     finish_observed_ms: drain.finishObservedMs,
-    // `played` is set inside the watcher, where the narrowing of its declaration above does not look.
-    completion_signal: (played as TerminationReason) === 'response_completed' ? drain.signal : null,
+    completion_signal: drain.drainedBy,
     caller_actions,
     completion_policy: 'caller_finish_tool_or_verified_outcome',
     drain_revocations: [...drain.revocations],

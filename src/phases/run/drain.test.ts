@@ -18,7 +18,10 @@ describe('completion drain', () => {
     const drain = new CompletionDrain()
     drain.observeSignal('caller_finish_tool', 10_000)
     expect(drain.ready(quiet(11_000))).toBe(false)
+    expect(drain.drainedBy).toBeNull()
     expect(drain.ready(quiet(11_500))).toBe(true)
+    // The signal the call ended on (the details' completion_signal).
+    expect(drain.drainedBy).toBe('caller_finish_tool')
     // The assistant's farewell still playing at the signal: 600 ms of quiet after it first.
     expect(drain.ready(quiet(11_500, { lastVoiceMs: 11_200 }))).toBe(false)
     expect(drain.ready(quiet(11_800, { lastVoiceMs: 11_200 }))).toBe(true)

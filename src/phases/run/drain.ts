@@ -42,6 +42,8 @@ export class CompletionDrain {
   /** When the first signal was observed (the row's finish_observed_ms); kept through revocations. */
   finishObservedMs: number | null = null
   readonly revocations: DrainRevocation[] = []
+  /** The signal whose drain was satisfied (the call ended on it: the details' completion_signal); null until then. */
+  drainedBy: CompletionSignal | null = null
 
   constructor(rules: DrainRules = DEFAULT_DRAIN) {
     this.#rules = rules
@@ -77,6 +79,8 @@ export class CompletionDrain {
     if (signal === null || state.nowMs < signal.atMs + this.#rules.drainMs) return false
     if (state.assistantBusy || state.bufferedSpeech || !state.evidenceCurrent) return false
     const lastVoice = Math.max(state.lastVoiceMs ?? 0, signal.atMs)
-    return state.nowMs >= lastVoice + this.#rules.finalQuietMs
+    if (state.nowMs < lastVoice + this.#rules.finalQuietMs) return false
+    this.drainedBy = signal.kind
+    return true
   }
 }

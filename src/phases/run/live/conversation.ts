@@ -263,7 +263,7 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
     termination_reason: failure?.reason ?? terminationWithCutOff(played.termination, cutOff),
     assistant_cut_off: cutOff,
     finish_observed_ms: loop.drain.finishObservedMs,
-    completion_signal: played.termination === 'response_completed' ? loop.drain.signal : null,
+    completion_signal: loop.drain.drainedBy,
     caller_actions: countActions(plan),
     completion_policy: played.policy,
     drain_revocations: [...loop.drain.revocations],
