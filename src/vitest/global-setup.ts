@@ -7,7 +7,10 @@
 // unused when the run is over (`vitest list`, a filter that selected nothing of a run) are released by the
 // teardown, which Vitest calls after the reporters finished. In watch mode a rerun is a new run: the settings
 // and the dataset are read again (a changed config.toml or dataset triggers the rerun), it gets new folders,
-// and the previous run's unused ones go first.
+// and the previous run's unused ones go first. A rerun that cannot be planned (a file saved broken, or read
+// half-saved) must not end the watch: its problem is printed as at startup, the previous plan is withdrawn
+// (its folders are the previous run's: nothing of this rerun may be written there) and each test file fails
+// with the problem, so the rerun writes nothing and the next save plans afresh.
 import type { TestProject } from 'vitest/node'
 import { assertPrivateDirectoryUsable, makePrivateDirectories } from '../artifacts/index.ts'
 import { pruneAttachmentCopies } from './plugin/attachment-retention.ts'
@@ -17,7 +20,7 @@ import { resolveStartup, type Startup } from './plugin/startup.ts'
 import { projectOptionsOf } from './provided.ts'
 import { planRun } from './run-plan.ts'
 import type { RunPlan } from './run-plan-schema.ts'
-import { exitWithStartupFailure } from './startup-failure.ts'
+import { exitWithStartupFailure, startupFailureText } from './startup-failure.ts'
 
 export default async function liveEvalsGlobalSetup(project: TestProject): Promise<() => Promise<void>> {
   const options = projectOptionsOf(project.getProvidedContext(), project.name)
@@ -38,6 +41,7 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
       shard: shard === undefined ? null : { index: shard.index, count: shard.count },
     })
     project.provide('liveEvalsRun', current)
+    project.provide('liveEvalsRunProblem', null)
     project.vitest.logger.log(
       runStartLine(
         current.settings,
@@ -75,9 +79,19 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
   }
   await pruneAttachmentCopies(attachmentsDir)
   project.onTestsRerun(async () => {
-    await releaseUnused()
-    await pruneAttachmentCopies(attachmentsDir)
-    await plan(resolveStartup(options.phase, options.configFile))
+    try {
+      await releaseUnused()
+      // Released: from here on the previous plan is no one's, and the teardown has nothing to release.
+      current = null
+      await pruneAttachmentCopies(attachmentsDir)
+      await plan(resolveStartup(options.phase, options.configFile))
+    } catch (error) {
+      // Thrown from here, the error would end the watch process (Vitest does not catch it).
+      const problem = startupFailureText(options.phase, error)
+      project.provide('liveEvalsRun', undefined)
+      project.provide('liveEvalsRunProblem', problem)
+      project.vitest.logger.error(problem)
+    }
   })
   return releaseUnused
 }

@@ -1,6 +1,9 @@
 // Values a live-evals phase project shares through Vitest's provide/inject: the project options with what was
 // resolved at start (provided by the plugin) and the run plan (provided by the global setup). Both carry the
 // settings, credentials included, so neither is ever written to a report; test files carry a RunStamp instead.
+// A watch-mode rerun that cannot be planned (its dataset or config.toml saved broken) has no plan: the previous
+// run's is withdrawn, so no runner, fixture or reporter mistakes the rerun for the previous run, and the problem
+// is provided instead, for the runner to fail each test file with.
 import type { Phase } from '../config/index.ts'
 import type { Startup } from './plugin/startup.ts'
 import type { RunPlan } from './run-plan-schema.ts'
@@ -20,7 +23,10 @@ export interface LiveEvalsProjectOptions {
 declare module 'vitest' {
   interface ProvidedContext {
     liveEvalsProject: LiveEvalsProjectOptions
-    liveEvalsRun: RunPlan
+    /** The current run's plan; undefined while a rerun could not be planned. */
+    liveEvalsRun: RunPlan | undefined
+    /** Why the current rerun could not be planned (the text printed for it); null when it was planned. */
+    liveEvalsRunProblem: string | null
   }
 }
 

@@ -1,6 +1,8 @@
-// The runner of live-evals projects: Vitest's own runner plus two duties.
+// The runner of live-evals projects: Vitest's own runner plus these duties.
 // - It stamps each test file with the run's stamp (the plan without settings or scenarios), so reporters can
 //   write results.json even from merged blob reports.
+// - In a watch-mode rerun that could not be planned (src/vitest/global-setup.ts), it fails each test file with
+//   the problem before the file is imported: the file shows the problem, and nothing of it runs.
 // - Before each attempt of a scenario test it clears what the previous attempt recorded: meta survives retries,
 //   and a retried test must report only its final attempt's grades and row.
 // - It is the worker's exit for text: before a test's result is reported to the main process (which prints its
@@ -17,6 +19,7 @@ import { runStampOf } from './plugin/run-stamp.ts'
 import type { RunPlan } from './run-plan-schema.ts'
 
 type TryOptions = Parameters<TestRunner['onBeforeTryTask']>[1]
+type ImportSource = Parameters<TestRunner['importFile']>[1]
 
 export default class LiveEvalsRunner extends TestRunner {
   override onCollectStart(file: RunnerTestFile): void {
@@ -25,6 +28,14 @@ export default class LiveEvalsRunner extends TestRunner {
     if (plan === undefined) return
     rememberSecretValues(credentialValues(plan.settings))
     file.meta.liveEvalsRunStamp = runStampOf(plan)
+  }
+
+  // Called inside Vitest's collection of the file, which turns an error thrown here into the file's failure
+  // (onCollectStart is not awaited: an error thrown there would be an unhandled rejection, the file would run).
+  override importFile(filepath: string, source: ImportSource): unknown {
+    const problem = this.injectValue('liveEvalsRunProblem') as string | null | undefined
+    if (source === 'collect' && typeof problem === 'string') throw unplannedRunError(problem)
+    return super.importFile(filepath, source)
   }
 
   override onBeforeTryTask(test: RunnerTask, options: TryOptions): void {
@@ -55,4 +66,11 @@ function redactReported(task: RunnerTask): void {
     meta.row = redactOutbound(meta.row)
     meta.grades = redactOutbound(meta.grades)
   }
+}
+
+/** The problem as the file's error: its text says what to fix, so no stack into the runner goes with it. */
+function unplannedRunError(problem: string): Error {
+  const error = new Error(problem.trimEnd())
+  error.stack = `${error.name}: ${error.message}`
+  return error
 }

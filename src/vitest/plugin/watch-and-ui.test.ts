@@ -1,6 +1,7 @@
 // `vitest --watch` and `vitest --ui` on the fixture project, offline, in child Vitest processes that keep
 // running while the test talks to them. Watch: editing the dataset or the TOML file reruns the suite with the
-// new content (both are read, not imported, so only the plugin's watch triggers can notice them). UI: on a
+// new content (both are read, not imported, so only the plugin's watch triggers can notice them), and one saved
+// broken fails only that rerun, which writes nothing, while the process keeps watching. UI: on a
 // machine without a desktop nothing tries to open a browser, and the UI server serves an audio attachment
 // kept in a results folder outside the project (Vite's server.fs.allow).
 import { copyFile, readdir, readFile, rename, writeFile } from 'node:fs/promises'
@@ -11,6 +12,7 @@ import {
   FIXTURE_CONFIG,
   ROOT,
   type RunningVitest,
+  runDirectoriesIn,
   SPAWN_TIMEOUT_MS,
   scratch,
   startVitest,
@@ -26,9 +28,8 @@ afterEach(async () => {
 
 /**
  * Saves `text` as `file` in one step (a temporary file renamed over it), as many editors do. A plain writeFile
- * truncates first, and a rerun that read the file in between found it empty: the watch process then ended on
- * the dataset error (a known defect: a rerun whose dataset or config.toml cannot be read should fail that rerun
- * and keep watching; see the issue note of stop 47). This test is about the rerun reading the new content.
+ * truncates first, and a rerun may read the file in between and find it empty: that rerun fails (see the test
+ * of a file saved broken), while these tests are about what a rerun does with the content they saved.
  */
 async function save(file: string, text: string): Promise<void> {
   await writeFile(`${file}.saving`, text)
@@ -78,6 +79,83 @@ test(
     edited = child.output().length
     await save(toml, (await readFile(toml, 'utf8')).replace('[execution]', '[execution]\nmax_examples = 1'))
     await child.waitFor((output) => summaries(output.slice(edited)).includes('0 passed, 1 failed'))
+  },
+  SPAWN_TIMEOUT_MS * 2,
+)
+
+test(
+  'in watch mode, a dataset or config.toml saved broken fails that rerun and keeps watching; the fixed file reruns',
+  async () => {
+    const space = await scratch()
+    const results = join(space.dir, 'results')
+    const dataset = join(space.dir, 'tiny-dataset.json')
+    const toml = join(space.dir, 'crawl.toml')
+    await copyFile(join(FIXTURES, 'tiny-dataset.json'), dataset)
+    await copyFile(join(FIXTURES, 'crawl.toml'), toml)
+    const child = startVitest(['--watch', '--config', FIXTURE_CONFIG], {
+      ...space.env,
+      LIVE_EVALS_CONFIG: toml,
+      OPENAI_ASSISTANT_MODE: 'responses',
+    })
+    running.push(child)
+    await child.waitFor((output) => summaries(output).length > 0)
+    const [firstRun] = await runDirectoriesIn(results)
+    const firstResults = await readFile(join(results, firstRun ?? '', 'results.json'), 'utf8')
+
+    /** Saves `file` broken and returns what the rerun printed, from its problem to its end (the summary line). */
+    const rerunBroken = async (file: string, text: string) => {
+      const edited = child.output().length
+      await save(file, text)
+      const fromProblem = (output: string) => {
+        const at = output.indexOf('cannot start', edited)
+        return at < 0 ? '' : output.slice(at)
+      }
+      const output = await child.waitFor((printed) => summaries(fromProblem(printed)).length > 0)
+      return output.slice(edited)
+    }
+    /** Saves `file` fixed and returns the summary line of the rerun that ran scenarios again. */
+    const rerunFixed = async (file: string, text: string) => {
+      const edited = child.output().length
+      await save(file, text)
+      const ran = (output: string) =>
+        summaries(output.slice(edited)).filter((line) => line !== '0 passed, 0 failed')
+      return ran(await child.waitFor((printed) => ran(printed).length > 0))
+    }
+    /** The run folders so far (a failed rerun adds none); the first run's results.json stays as it was. */
+    const expectRunFolders = async (runs: number) => {
+      expect(await runDirectoriesIn(results)).toHaveLength(runs)
+      expect(await readFile(join(results, firstRun ?? '', 'results.json'), 'utf8')).toBe(firstResults)
+    }
+
+    // Truncated, as a save caught half-way: the rerun prints the startup problem naming the file, each spec file
+    // fails with it, nothing runs, and the process keeps watching.
+    const valid = await readFile(dataset, 'utf8')
+    const datasetBroken = await rerunBroken(dataset, valid.slice(0, valid.length / 2))
+    expect(datasetBroken).toContain('live-evals: the CRAWL run cannot start')
+    expect(datasetBroken).toContain(`${dataset}: 1 problem`)
+    expect(datasetBroken).toContain('malformed JSON')
+    expect(datasetBroken).toMatch(/FAIL .*tiny\.spec\.ts/)
+    expect(summaries(datasetBroken)).toEqual(['0 passed, 0 failed'])
+    expect(datasetBroken).not.toMatch(/Unhandled|Results: /)
+    await expectRunFolders(1)
+    const renamed = 'Question about opening hours, asked again after a broken save'
+    expect(await rerunFixed(dataset, valid.replace('Question about opening hours', renamed))).toEqual([
+      '1 passed, 1 failed',
+    ])
+    expect(child.output()).toContain(renamed)
+    await expectRunFolders(2)
+
+    const settings = await readFile(toml, 'utf8')
+    const tomlBroken = await rerunBroken(toml, `${settings}\n[execution\n`)
+    expect(tomlBroken).toContain('live-evals: the CRAWL run cannot start')
+    expect(tomlBroken).toContain(toml)
+    expect(summaries(tomlBroken)).toEqual(['0 passed, 0 failed'])
+    expect(tomlBroken).not.toMatch(/Unhandled|Results: /)
+    await expectRunFolders(2)
+    expect(await rerunFixed(toml, settings.replace('[execution]', '[execution]\nmax_examples = 1'))).toEqual([
+      '0 passed, 1 failed',
+    ])
+    await expectRunFolders(3)
   },
   SPAWN_TIMEOUT_MS * 2,
 )
