@@ -5,6 +5,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { type SessionTap, sessionTaps } from '../live/index.ts'
 import type { ReplaySync } from '../phases/engine/media-clock.ts'
+import type { ReplayedCallerSignal } from '../phases/run/drain.ts'
 
 export interface CassetteScope {
   readonly tap: SessionTap
@@ -16,10 +17,11 @@ export interface CassetteScope {
    */
   readonly clock?: ReplaySync
   /**
-   * Caller replay only (src/cassettes/caller/replayed-caller.ts): whether the recorded caller has been silenced at
-   * a departure, so it will say nothing more and a live call may end once the assistant is done.
+   * Caller replay only (src/cassettes/caller/replayed-caller.ts): at the call's media time `nowMs`, whether the
+   * recorded caller is done (silenced at a departure, or played out), so it will say nothing more and a live call
+   * may end once the assistant is done; null while the recording still has something for it to say.
    */
-  readonly callerSilenced?: () => boolean
+  readonly recordedCallerDone?: (nowMs: number) => ReplayedCallerSignal | null
 }
 
 const scopes = new AsyncLocalStorage<CassetteScope>()
@@ -33,9 +35,9 @@ export function replayClock(): ReplaySync | null {
   return scopes.getStore()?.clock ?? null
 }
 
-/** Asks whether the replayed caller of the scope this code runs in was silenced; null outside a caller replay. */
-export function silencedCallerProbe(): (() => boolean) | null {
-  return scopes.getStore()?.callerSilenced ?? null
+/** Asks whether the replayed caller of the scope this code runs in is done; null outside a caller replay. */
+export function recordedCallerProbe(): ((nowMs: number) => ReplayedCallerSignal | null) | null {
+  return scopes.getStore()?.recordedCallerDone ?? null
 }
 
 /**

@@ -1,6 +1,7 @@
 // The departure watch on constructed recordings: turns divided at the recorded caller's onsets, the same meaning
 // by the near-duplicate measure (a rephrasing of a few words is the same, another answer is not, a turn still being
-// spoken is judged on what it said so far), the caller silenced from the first onset after a differing turn.
+// spoken is judged on what it said so far), the caller silenced from the first onset after a differing turn, and
+// played out once its last line was played and the recorded call is over.
 import { describe, expect, test } from 'vitest'
 import type { TappedSession } from '../../live/index.ts'
 import type { Cassette, CassetteFrame } from '../schema.ts'
@@ -17,7 +18,10 @@ const audio = (seq: number, at: number) => frame(seq, at, { type: 'session.outpu
 const caption = (seq: number, at: number, delta: string) =>
   frame(seq, at, { type: 'session.output_transcript.delta', delta })
 
-/** Caller lines at 0 ms and 5000 ms; the assistant answers between them and after the second. */
+/**
+ * Caller lines at 0 ms and 5000 ms; the assistant answers between them and after the second. The caller hears that
+ * last answer at 6500 ms, and the recorded call is over (its session closed) at 8000 ms.
+ */
 function cassette(): Cassette {
   return {
     header: {} as Cassette['header'],
@@ -27,7 +31,15 @@ function cassette(): Cassette {
     sessions: [
       {
         label: 'caller',
-        frames: [audio(1, 0), audio(2, 100), audio(3, 200), audio(8, 5_000), audio(9, 5_100)],
+        frames: [
+          audio(1, 0),
+          audio(2, 100),
+          audio(3, 200),
+          audio(8, 5_000),
+          audio(9, 5_100),
+          frame(11, 6_500, { type: 'session.input_transcript.delta', delta: 'Goodbye!' }),
+          frame(12, 8_000, { type: 'session.closed' }),
+        ],
       },
       {
         label: 'assistant',
@@ -62,6 +74,7 @@ describe('the recorded turns and the same meaning', () => {
     expect(recordedTurns(cassette())).toEqual({
       turns: ['', 'Your table is booked.', 'Goodbye!'],
       onsets: [0, 5_000],
+      callerEnd: { lastLineMs: 5_100, endMs: 8_000 },
     })
     expect(ONSET_GAP_MS).toBeLessThan(5_000 - 200)
   })
@@ -81,8 +94,7 @@ describe('the recorded turns and the same meaning', () => {
 
 describe('the departure watch', () => {
   test('the same turns: every caller frame played, no departure', () => {
-    const { turns } = recordedTurns(cassette())
-    const watch = new DepartureWatch(turns)
+    const watch = new DepartureWatch(recordedTurns(cassette()))
     const assistant = assistantSession()
     watch.listen(assistant.session)
     expect(watch.callerFrame({ type: 'session.output_audio.delta' }, 0)).not.toBeNull()
@@ -94,15 +106,15 @@ describe('the departure watch', () => {
   })
 
   test('a differing turn: named with both texts, the caller silenced from its next onset on', () => {
-    const watch = new DepartureWatch(recordedTurns(cassette()).turns)
+    const watch = new DepartureWatch(recordedTurns(cassette()))
     const assistant = assistantSession()
     watch.listen(assistant.session)
     watch.callerFrame({ type: 'session.output_audio.delta' }, 0)
     assistant.say('Sorry, the booking system is down.')
-    expect(watch.callerSilenced).toBe(false)
+    expect(watch.callerDone(5_000)).toBeNull()
     expect(watch.callerFrame({ type: 'session.output_audio.delta' }, 5_000)).toBeNull()
     // What the live call loop asks to end the call once the assistant is done (call-loop.ts).
-    expect(watch.callerSilenced).toBe(true)
+    expect(watch.callerDone(5_000)).toBe('replayed_caller_silenced')
     expect(watch.callerFrame({ type: 'session.output_transcript.delta', delta: 'Thanks' }, 5_050)).toBeNull()
     // Frames that are not the caller's speech still reach the session.
     expect(watch.callerFrame({ type: 'session.usage.updated' }, 5_100)).toEqual({
@@ -117,10 +129,44 @@ describe('the departure watch', () => {
   })
 
   test('only the last turn differs: named, nothing silenced', () => {
-    const watch = new DepartureWatch(recordedTurns(cassette()).turns)
+    const watch = new DepartureWatch(recordedTurns(cassette()))
     watch.said(1, 'Your table is booked.')
     watch.said(2, 'See you soon, have a lovely evening.')
     expect(watch.finish()).toMatchObject({ turn: 2, caller_silenced_at_ms: null })
-    expect(watch.callerSilenced).toBe(false)
+    expect(watch.callerDone(8_000)).toBeNull()
+  })
+
+  test('the caller plays out once its last line was played and the recorded call is over, not before', () => {
+    const watch = new DepartureWatch(recordedTurns(cassette()))
+    const assistant = assistantSession()
+    watch.listen(assistant.session)
+    watch.callerFrame({ type: 'session.output_audio.delta' }, 0)
+    // Mid-recording: its second line is still to come, whatever the time.
+    expect(watch.callerDone(8_000)).toBeNull()
+    assistant.say('Your table is booked.')
+    watch.callerFrame({ type: 'session.output_audio.delta' }, 5_000)
+    expect(watch.callerDone(8_000)).toBeNull()
+    watch.callerFrame({ type: 'session.output_audio.delta' }, 5_100)
+    assistant.say('Goodbye!')
+    // Its last line played, but the recorded call went on to 8 s: an ending the recording had may still come.
+    expect(watch.callerDone(5_100)).toBeNull()
+    watch.callerFrame({ type: 'session.input_transcript.delta', delta: 'Goodbye!' }, 6_500)
+    expect(watch.callerDone(7_980)).toBeNull()
+    expect(watch.callerDone(8_000)).toBe('replayed_caller_played_out')
+    expect(watch.finish()).toBeNull()
+  })
+
+  test('a departure is a silenced caller even after the recording’s end; a caller-less recording never plays out', () => {
+    const departed = new DepartureWatch(recordedTurns(cassette()))
+    departed.callerFrame({ type: 'session.output_audio.delta' }, 0)
+    expect(departed.callerFrame({ type: 'session.output_audio.delta' }, 5_000)).toBeNull()
+    departed.callerFrame({ type: 'session.output_audio.delta' }, 5_100)
+    expect(departed.callerDone(8_000)).toBe('replayed_caller_silenced')
+    const walk = {
+      ...cassette(),
+      sessions: cassette().sessions.filter((session) => session.label !== 'caller'),
+    }
+    expect(recordedTurns(walk).callerEnd).toBeNull()
+    expect(new DepartureWatch(recordedTurns(walk)).callerDone(Number.MAX_SAFE_INTEGER)).toBeNull()
   })
 })

@@ -4,9 +4,15 @@
 // recorded caller is silenced (its later lines answer the recorded assistant, not this one), so what the call
 // observes afterwards is only the assistant's own reaction to input that was comparable. The last turn, which no
 // onset ends, is compared when the call is over.
+//
+// Without a departure the recorded caller is done once it has played out: its last line has been played and the
+// call has passed the recording's own end. Its last line alone is not enough: the recording's ending (the
+// observer's verdict on the goodbye, which comes after the assistant's reply and the observer's latency) came
+// later, and a replay that follows the recording should end on that same signal, not on the played-out one.
 import type { TappedSession } from '../../live/index.ts'
+import type { ReplayedCallerSignal } from '../../phases/run/drain.ts'
 import type { CallerReplayDeparture } from '../../reporting/extensions/caller-replay.ts'
-import { CallerOnsets, sameMeaning } from './turns.ts'
+import { CallerOnsets, type RecordedTurns, sameMeaning } from './turns.ts'
 
 const AUDIO = 'session.output_audio.delta'
 const CAPTION = 'session.output_transcript.delta'
@@ -15,13 +21,17 @@ const STILL_SPEAKING_MS = 300
 
 export class DepartureWatch {
   readonly #recorded: readonly string[]
+  readonly #callerEnd: RecordedTurns['callerEnd']
   readonly #onsets = new CallerOnsets()
   readonly #now: string[] = ['']
   #lastAssistantAudio = Number.NEGATIVE_INFINITY
+  /** The recorded time of the latest caller frame the replay played. */
+  #playedMs = Number.NEGATIVE_INFINITY
   departure: CallerReplayDeparture | null = null
 
-  constructor(recordedTurns: readonly string[]) {
-    this.#recorded = recordedTurns
+  constructor(recorded: Pick<RecordedTurns, 'turns' | 'callerEnd'>) {
+    this.#recorded = recorded.turns
+    this.#callerEnd = recorded.callerEnd
   }
 
   /** The assistant's live session: what it says is collected turn by turn. */
@@ -34,6 +44,7 @@ export class DepartureWatch {
 
   /** The replay server's view of each recorded caller frame: played, or dropped once the call departed. */
   callerFrame(event: Record<string, unknown>, atMs: number): Record<string, unknown> | null {
+    this.#playedMs = Math.max(this.#playedMs, atMs)
     if (event.type !== AUDIO && event.type !== CAPTION) return event
     if (this.departure !== null) return null
     if (event.type === AUDIO && this.#onsets.audio(atMs)) {
@@ -57,9 +68,17 @@ export class DepartureWatch {
     return this.departure
   }
 
-  /** Whether the call left the recording while it ran: the recorded caller is silent from there on. */
-  get callerSilenced(): boolean {
-    return this.departure !== null && this.departure.caller_silenced_at_ms !== null
+  /**
+   * Whether the recorded caller is done at the call's media time `nowMs` (the clock its frames were recorded on):
+   * silenced, when the call left the recording while it ran; played out, when its last line was played and the
+   * recorded call was over by `nowMs`; null while the recording still has something for it to say.
+   */
+  callerDone(nowMs: number): ReplayedCallerSignal | null {
+    if (this.departure !== null && this.departure.caller_silenced_at_ms !== null)
+      return 'replayed_caller_silenced'
+    const end = this.#callerEnd
+    if (end === null || this.#playedMs < end.lastLineMs || nowMs < end.endMs) return null
+    return 'replayed_caller_played_out'
   }
 
   /** The assistant turns said so far (index 0: before the caller first spoke). */

@@ -3,7 +3,9 @@
 // - RUN: the caller's GPT-Live session is played from the cassette by a loopback replay server (leniently: what
 //   the caller hears now is the new assistant, which it cannot react to), while the assistant's session, its
 //   backend, the observer and the judge are live. The departure watch compares each assistant turn with the
-//   recorded one at the caller's next onset, and silences the caller from the first that differs in meaning.
+//   recorded one at the caller's next onset, and silences the caller from the first that differs in meaning. A
+//   caller that was silenced, or that played out (its recording has nothing left), ends the live call once the
+//   assistant is done, through the scope's `recordedCallerDone`.
 // - WALK: the caller's audio is the recorded request (walk-caller-source.ts, chosen by the WALK phase); the reply
 //   is compared with the recorded one afterwards (the caller says nothing after its request).
 // Tools are the application's, or the recording's outputs (replay.caller_tools, recorded-tools.ts). The row gets
@@ -52,7 +54,7 @@ export async function replayCallerExecution<Execution extends ScenarioExecution>
         )
       : undefined
   const recorded = recordedTurns(cassette)
-  const watch = new DepartureWatch(recorded.turns)
+  const watch = new DepartureWatch(recorded)
   let execution: Execution
   if (cassette.sessions.some((session) => session.label === 'caller')) {
     const redaction = { extraNames: settings.redact_fields, secretValues: credentialValues(settings) }
@@ -109,7 +111,7 @@ function callerOnlyScope(replay: CassetteScope, watch: DepartureWatch): Cassette
       },
     },
     fetch: (input, init) => fetch(input, init),
-    callerSilenced: () => watch.callerSilenced,
+    recordedCallerDone: (nowMs) => watch.callerDone(nowMs),
   }
 }
 

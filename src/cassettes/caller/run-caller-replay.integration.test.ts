@@ -3,11 +3,13 @@
 // the live assistant three times: unchanged (the call follows the recording, the whole call is graded), with a
 // create_reservation that now fails (the conversation departs at the reply to the booking: the turn is named with
 // both texts, the caller is silenced there, the row says it was graded until the departure), and with that same
-// changed tool but replay.caller_tools = "cassette" (the recording's outputs answer, so nothing departs). The departed
-// call ends once the assistant is done after the departure, not at the maximum duration. The same
-// recording is also re-graded (replay.regrade, the replay `live-evals grade --cassettes` runs), keyless and strict:
-// on the replay's virtual clock its row equals the recorded one, times included.
-import { mkdtemp, rm } from 'node:fs/promises'
+// changed tool but replay.caller_tools = "cassette" (the recording's outputs answer, so nothing departs). The
+// departed call ends once the assistant is done after the departure, not at the maximum duration; so does the
+// cassette-tools call once its recording has played out (no observer verdict comes: the state never holds the
+// booking), while the unchanged one still ends on its recording's own ending. The same recording is also re-graded
+// (replay.regrade, the replay `live-evals grade --cassettes` runs), keyless and strict: on the replay's virtual
+// clock its row equals the recorded one, times included.
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
@@ -82,6 +84,12 @@ async function execute(runSettings: RunSettings, application?: AssistantApplicat
 const failingBooking = () =>
   changedApplication({ refusedTool: { name: 'create_reservation', message: 'the booking system is down' } })
 
+/** The completion signal whose drain ended the call, from the RUN details. */
+async function completionSignalOf(execution: MultiTurnExecution): Promise<unknown> {
+  const details = JSON.parse(await readFile(execution.artifacts.details as string, 'utf8'))
+  return (details as { completion_signal?: unknown }).completion_signal
+}
+
 const callerReplayOf = (execution: MultiTurnExecution | undefined) =>
   (execution?.row.observability?.live_evals as { caller_replay?: CallerReplayRowExtension } | undefined)
     ?.caller_replay
@@ -143,7 +151,7 @@ describe('a recorded RUN caller streamed into the live assistant', () => {
     expect(callerReplayOf(recorded)).toBeUndefined()
   })
 
-  test('into the unchanged assistant: no departure, the whole call graded, as recorded', () => {
+  test('into the unchanged assistant: no departure, the whole call graded, as recorded', async () => {
     const same = replays.get('same') as MultiTurnExecution
     const replay = callerReplayOf(same) as CallerReplayRowExtension
     expect(replay, JSON.stringify(same.row.error)).toMatchObject({
@@ -155,9 +163,12 @@ describe('a recorded RUN caller streamed into the live assistant', () => {
     expect(replay.recorded_turns).toBeGreaterThan(1)
     expect(replay.tool_calls.now).toEqual(replay.tool_calls.recorded)
     expect(same.row.status).toBe('passed')
+    // It ends on the recording's own ending (the observer's verdict), which came before the recording played out.
+    expect(same.observation?.termination_reason).toBe('response_completed')
+    expect(await completionSignalOf(same)).toBe(await completionSignalOf(recorded))
   })
 
-  test('into an assistant whose booking now fails: the departing turn is named and the caller silenced there', () => {
+  test('into an assistant whose booking now fails: the departing turn is named and the caller silenced there', async () => {
     const changed = replays.get('changed') as MultiTurnExecution
     const replay = callerReplayOf(changed) as CallerReplayRowExtension
     expect(replay.departure, JSON.stringify(changed.row.error)).not.toBeNull()
@@ -171,9 +182,10 @@ describe('a recorded RUN caller streamed into the live assistant', () => {
     expect(changed.row.status).toBe('failed')
     // With its caller silenced the call ends once the assistant is done, not at the maximum duration.
     expect(changed.observation?.termination_reason).toBe('response_completed')
+    expect(await completionSignalOf(changed)).toBe('replayed_caller_silenced')
   })
 
-  test('with caller_tools = "cassette" the recorded outputs answer the changed tool: nothing departs', () => {
+  test('with caller_tools = "cassette" the recorded outputs answer the changed tool: nothing departs', async () => {
     const cassetteTools = replays.get('cassette_tools') as MultiTurnExecution
     const replay = callerReplayOf(cassetteTools) as CallerReplayRowExtension
     expect(replay, JSON.stringify(cassetteTools.row.error)).toMatchObject({
@@ -181,5 +193,9 @@ describe('a recorded RUN caller streamed into the live assistant', () => {
       departure: null,
     })
     expect(replay.note).toContain('the application state did not change')
+    // Nothing departed and no verdict came, yet the recording had nothing left: the call ends once it played out
+    // and the assistant was done, not at the maximum duration.
+    expect(cassetteTools.observation?.termination_reason).toBe('response_completed')
+    expect(await completionSignalOf(cassetteTools)).toBe('replayed_caller_played_out')
   })
 })

@@ -3,7 +3,8 @@
 // assistant turn k is everything the assistant said after the caller's k-th utterance began and before the next
 // one began (turn 0: before the caller first spoke). An utterance begins with caller audio that arrives after more
 // than ONSET_GAP_MS without any: both the recording and a replay read the same recorded arrival times, so both
-// sides are divided at the same points.
+// sides are divided at the same points. The same caller frames say where the recorded caller runs out: its last
+// line, and the end of its session (the recorded call's own end).
 //
 // Two turns mean the same when their words are a near-duplicate (the repetition metric's measure: word edit
 // distance at most 20% of the longer, after normalising case and punctuation), or when a turn that was still being
@@ -33,29 +34,49 @@ export class CallerOnsets {
 const CAPTION = 'session.output_transcript.delta'
 const AUDIO = 'session.output_audio.delta'
 
+export interface RecordedTurns {
+  /** The recorded assistant turns (index = turn number, 0 before the caller first spoke). */
+  turns: string[]
+  /** The recorded caller's utterance onsets. */
+  onsets: number[]
+  /**
+   * Where the recorded caller runs out (null without a caller session): `lastLineMs`, its last speech frame (audio
+   * or caption); `endMs`, the last frame of its session either way, which is where the recorded call itself was
+   * over (its closing included), so whatever ended the recording had happened by then.
+   */
+  callerEnd: { lastLineMs: number; endMs: number } | null
+}
+
 /**
- * The recorded assistant turns (index = turn number, 0 before the caller first spoke) and the caller's onsets.
- * Without a caller session (WALK), the whole recorded reply is turn 1, after the request.
+ * The recorded assistant turns, the caller's onsets and where it runs out. Without a caller session (WALK), the
+ * whole recorded reply is turn 1, after the request.
  */
-export function recordedTurns(cassette: Cassette): { turns: string[]; onsets: number[] } {
+export function recordedTurns(cassette: Cassette): RecordedTurns {
   const assistant = cassette.sessions.find((session) => session.label === 'assistant')
   const caller = cassette.sessions.find((session) => session.label === 'caller')
   const captions = (assistant?.frames ?? []).filter(
     (frame) => frame.direction === 'received' && frame.event.type === CAPTION,
   )
   if (caller === undefined) {
-    return { turns: ['', captions.map((frame) => String(frame.event.delta ?? '')).join('')], onsets: [0] }
+    const reply = captions.map((frame) => String(frame.event.delta ?? '')).join('')
+    return { turns: ['', reply], onsets: [0], callerEnd: null }
   }
   const onsets = new CallerOnsets()
+  const callerEnd = { lastLineMs: 0, endMs: 0 }
   for (const frame of caller.frames) {
-    if (frame.direction === 'received' && frame.event.type === AUDIO) onsets.audio(frame.at_ms)
+    callerEnd.endMs = Math.max(callerEnd.endMs, frame.at_ms)
+    if (frame.direction !== 'received') continue
+    if (frame.event.type === AUDIO) onsets.audio(frame.at_ms)
+    if (frame.event.type === AUDIO || frame.event.type === CAPTION) {
+      callerEnd.lastLineMs = Math.max(callerEnd.lastLineMs, frame.at_ms)
+    }
   }
   const turns = Array.from({ length: onsets.onsets.length + 1 }, () => '')
   for (const frame of captions) {
     const turn = onsets.onsets.filter((onset) => onset <= frame.at_ms).length
     turns[turn] += String(frame.event.delta ?? '')
   }
-  return { turns, onsets: onsets.onsets }
+  return { turns, onsets: onsets.onsets, callerEnd }
 }
 
 const wordsOf = (text: string) => spokenWords(text).slice(0, MAX_COMPARED_WORDS)

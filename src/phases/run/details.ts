@@ -68,8 +68,8 @@ export const RunDetailsSchema = z.strictObject({
   finish_observed_ms: z.number().nullable(),
   /**
    * The completion signal whose drain ended the call (caller_finish_tool, semantic_conversation_resolved or
-   * _refused, verified_outcome_and_natural_closing, replayed_caller_silenced); null when none did. Absent in
-   * details written before it was added.
+   * _refused, verified_outcome_and_natural_closing, replayed_caller_silenced or _played_out); null when none did.
+   * Absent in details written before it was added.
    */
   completion_signal: z.string().nullable().optional(),
   drain_revocations: z.array(json),

@@ -2,16 +2,22 @@
 // or later the observer's resolved/refused verdict), the call ends only when it has truly gone quiet: at
 // least `drainMs` since the signal, no delegated work, no buffered speech on either track, current evidence,
 // and `finalQuietMs` of silence after anyone's last voice. New caller speech or changed evidence after the
-// signal revokes it (`drain_revoked`); only a new signal can start another drain. A caller replay's silenced
-// caller (replayed_caller_silenced) is the exception the call loop makes: nothing revokes that signal.
+// signal revokes it (`drain_revoked`); only a new signal can start another drain. A caller replay's recorded
+// caller that is done (silenced or played out) is the exception the call loop makes: nothing revokes that signal.
+
+/** A caller replay's recorded caller says nothing more (src/cassettes/caller): the assistant's reaction is left. */
+export type ReplayedCallerSignal =
+  /** The conversation departed from the recording, and the recorded caller was silenced there. */
+  | 'replayed_caller_silenced'
+  /** Nothing departed, but the recording has nothing left: its caller's last line was played and its call is over. */
+  | 'replayed_caller_played_out'
 
 export type CompletionSignal =
   | 'caller_finish_tool'
   | 'semantic_conversation_resolved'
   | 'semantic_conversation_refused'
   | 'verified_outcome_and_natural_closing'
-  /** Caller replay: the recorded caller was silenced at a departure, so only the assistant's reaction is left. */
-  | 'replayed_caller_silenced'
+  | ReplayedCallerSignal
 
 export interface DrainRules {
   drainMs: number

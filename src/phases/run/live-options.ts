@@ -6,7 +6,7 @@
 import OpenAI from 'openai'
 import type { ScenarioApplication } from '../../assistants/architectures/index.ts'
 import { assistantModelsFromSettings } from '../../assistants/frontend/models.ts'
-import { cassetteFetch, replayClock, silencedCallerProbe } from '../../cassettes/scope.ts'
+import { cassetteFetch, recordedCallerProbe, replayClock } from '../../cassettes/scope.ts'
 import type { RunSettings } from '../../config/index.ts'
 import { assistantVisibleInput, type Scenario } from '../../scenarios/index.ts'
 import type { ScenarioEnv } from '../engine/execution.ts'
@@ -51,7 +51,7 @@ export function liveConversationOptions(
   }
   const simulation = settings.simulation
   const replay = replayClock()
-  const callerSilenced = silencedCallerProbe()
+  const recordedCallerDone = recordedCallerProbe()
   const observer = observerCallFrom(simulation, new OpenAI({ apiKey, maxRetries: 0, fetch: cassetteFetch }))
   return {
     visibleInput: assistantVisibleInput(scenario),
@@ -75,6 +75,6 @@ export function liveConversationOptions(
     // where the recording got it; waiting out the backoff on the wall clock would put it frames too late.
     observer: observer === null || replay === null ? observer : { ...observer, retry: { sleep: noWait } },
     ...(signal === undefined ? {} : { signal }),
-    ...(callerSilenced === null ? {} : { callerSilenced }),
+    ...(recordedCallerDone === null ? {} : { recordedCallerDone }),
   }
 }

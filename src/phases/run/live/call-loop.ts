@@ -2,13 +2,13 @@
 // settled delegations), holds the openings to §6 (the opening speaker heard within the deadline; in an
 // assistant-first call, no caller speech before the greeting), stops at the maximum duration, feeds caller
 // onsets and evidence changes to the drain, lets the completion observer (or, without one or after its first
-// error, the fallback policy) signal completion, as does a replayed caller silenced at a departure (no revocation
-// then), and ends the call once the drain is satisfied. Afterwards it
+// error, the fallback policy) signal completion, as does a replayed caller that is done (silenced at a departure,
+// or played out; no revocation then), and ends the call once the drain is satisfied. Afterwards it
 // keeps the clock running for the work grace until both sides' delegated work has settled.
 import type { AssistantUnderTest } from '../../../assistants/assistant-session.ts'
 import type { ClockMode, SessionTimeline } from '../../../observability/timeline.ts'
 import type { ClockedStream, MediaClock } from '../../engine/media-clock.ts'
-import type { CompletionDrain } from '../drain.ts'
+import type { CompletionDrain, ReplayedCallerSignal } from '../drain.ts'
 import { isFarewell } from './caller-actions.ts'
 import type { CompletionObserver } from './completion-observer.ts'
 import { LiveRunError } from './errors.ts'
@@ -42,8 +42,8 @@ export interface CallLoop {
   /** What the last step found; shared with the evidence, which reads it rather than asking again. */
   work: StepWork
   assistantFirst: boolean
-  /** Whether a replayed caller was silenced at a departure (always false for a live caller). */
-  callerSilenced: () => boolean
+  /** At media time `nowMs`, whether a replayed caller is done and why (always null for a live caller). */
+  recordedCallerDone: (nowMs: number) => ReplayedCallerSignal | null
   /** After every step's record; a promise it returns is awaited before the next step's frame goes out. */
   afterStep?: ((nowMs: number) => Promise<void> | undefined) | undefined
 }
@@ -146,24 +146,26 @@ export async function playCall(loop: CallLoop): Promise<PlayedLoop> {
     if (startMs !== null && nowMs - startMs >= loop.rules.maxDurationMs) {
       return { termination: 'duration_limit', policy }
     }
-    // A replayed caller silenced at a departure (only once it has spoken: before that the opening rules hold) says
-    // nothing more. What is left is the assistant's reaction: its signal is given once and nothing revokes it, since
-    // the drain itself waits for the assistant's work to settle, its speech to be heard and the call to go quiet;
-    // what the recording's caller still does (its backend's work) no longer bears on this call, nor does the
-    // observer, which is not asked again.
-    const silenced = loop.relay.callerTrack.firstVoiceMs !== null && loop.callerSilenced()
-    if (silenced) drain.observeSignal('replayed_caller_silenced', nowMs)
+    // A replayed caller that is done (silenced at a departure, or played out: only once it has spoken, since before
+    // that the opening rules hold) says nothing more. What is left is the assistant's reaction: its signal is given
+    // once and nothing revokes it, since the drain itself waits for the assistant's work to settle, its speech to be
+    // heard and the call to go quiet; what the recording's caller still does (its backend's work) no longer bears on
+    // this call, nor does the observer, which is not asked again. A signal already draining (the observer's verdict
+    // on the recording's own ending) is the one the call ends on: the drain keeps the first.
+    const callerDone = loop.relay.callerTrack.firstVoiceMs === null ? null : loop.recordedCallerDone(nowMs)
+    if (callerDone !== null) drain.observeSignal(callerDone, nowMs)
     // Caller speech revokes a drain whichever shows first: its voice in the relay or its caption.
-    for (const onset of loop.relay.callerTrack.takeOnsets()) if (!silenced) drain.callerSpoke(onset)
+    for (const onset of loop.relay.callerTrack.takeOnsets()) if (callerDone === null) drain.callerSpoke(onset)
     const captions = loop.timeline.transcripts
     for (; captionsSeen < captions.length; captionsSeen++) {
       const caption = captions[captionsSeen]
-      if (caption?.role === 'user' && !silenced) drain.callerSpoke(caption.startMs ?? caption.receivedAtMs)
+      if (caption?.role === 'user' && callerDone === null)
+        drain.callerSpoke(caption.startMs ?? caption.receivedAtMs)
     }
     // New evidence, or the caller's backend still thinking, means the caller may not be done.
     const evidenceChanged = evidence.refresh(loop.work.executionCount) || loop.watch.working
-    if (evidenceChanged && !silenced) drain.evidenceChanged(nowMs)
-    if (observer !== null && observer.failure === null && !silenced) {
+    if (evidenceChanged && callerDone === null) drain.evidenceChanged(nowMs)
+    if (observer !== null && observer.failure === null && callerDone === null) {
       const signal = observer.takeSignal(evidence.moment(nowMs))
       if (signal !== null) drain.observeSignal(signal, nowMs)
       const pending = observer.consider(evidence.moment(nowMs), () => ({

@@ -12,6 +12,7 @@ import {
 } from './conversation.ts'
 import { LiveRunError } from './errors.ts'
 import { offlineLiveCall } from './live-conversation.test-helpers.ts'
+import type { LiveCallRules } from './rules.ts'
 
 let server: OfflineLiveServer
 beforeAll(async () => {
@@ -200,7 +201,7 @@ describe('live RUN limits and validity', () => {
           options.hooks?.afterStep?.(stepMs)
         },
       },
-      callerSilenced: () => nowMs >= silencedFromMs,
+      recordedCallerDone: () => (nowMs >= silencedFromMs ? 'replayed_caller_silenced' : null),
     })
     expect(conversation.termination_reason).toBe('response_completed')
     // The signal is the silence, seen at the first step from 4 s (this call gives no other before 9 s: above).
@@ -212,6 +213,59 @@ describe('live RUN limits and validity', () => {
     const drainMs = options.rules?.drainMs as number
     expect(conversation.call.endedAtMs).toBeGreaterThanOrEqual(silencedFromMs + drainMs)
     expect(conversation.call.endedAtMs).toBeLessThan(30_000)
+  }, 60_000)
+
+  it('a call whose caller has nothing more to say ends once its recording has played out, not at the limit', async () => {
+    // As in a replay whose tools answer from the cassette: nothing departs, but no signal comes either (here the
+    // caller's last line is no farewell; there the recorded outputs leave the state unverified).
+    const scenario = await bundledRunScenario('run_001_booking_complete')
+    const call = () =>
+      offlineLiveCall(server, scenario, {
+        callerLines: ['Great, that all sounds right.'],
+        rules: { maxDurationMs: 30_000 },
+      }).options
+    const unended = await runLiveConversation(call())
+    expect(unended.termination_reason).toBe('duration_limit')
+    // The recording played out at 15 s, after its caller's last line and while the assistant answers it. The probe
+    // reads the media time it is asked at.
+    const playedOutFromMs = 15_000
+    const options = call()
+    const conversation = await runLiveConversation({
+      ...options,
+      recordedCallerDone: (nowMs) => (nowMs >= playedOutFromMs ? 'replayed_caller_played_out' : null),
+    })
+    expect(conversation.termination_reason).toBe('response_completed')
+    expect(conversation.completion_signal).toBe('replayed_caller_played_out')
+    expect(conversation.finish_observed_ms).toBeGreaterThanOrEqual(playedOutFromMs)
+    expect(conversation.finish_observed_ms).toBeLessThan(playedOutFromMs + 2 * options.clock.tickMs)
+    expect(conversation.drain_revocations).toEqual([])
+    // The drain waited for the assistant's answer to be over, and then for the quiet after it.
+    const lastReply = conversation.call.timeline.lines().at(-1)
+    expect(lastReply?.role).toBe('assistant')
+    const rules = options.rules as LiveCallRules
+    expect(conversation.call.endedAtMs).toBeGreaterThanOrEqual((lastReply?.endMs ?? 0) + rules.finalQuietMs)
+    expect(conversation.call.endedAtMs).toBeGreaterThanOrEqual(playedOutFromMs + rules.drainMs)
+    expect(conversation.call.endedAtMs).toBeLessThanOrEqual(
+      (lastReply?.endMs ?? 0) + rules.finalQuietMs + 2 * options.clock.tickMs,
+    )
+  }, 60_000)
+
+  it('a genuine ending already draining when the recording plays out is the one the call ends on', async () => {
+    // A replay that follows its recording: the recording's own ending (here the fallback's signal at the goodbye)
+    // was given before the recording's end, which is when it plays out.
+    const scenario = await bundledRunScenario('run_001_booking_complete')
+    const call = () => offlineLiveCall(server, scenario, { rules: { maxDurationMs: 60_000 } }).options
+    const recorded = await runLiveConversation(call())
+    expect(recorded.completion_signal).toBe('verified_outcome_and_natural_closing')
+    const playedOutFromMs = (recorded.finish_observed_ms ?? 0) + 200
+    expect(playedOutFromMs).toBeLessThan(recorded.call.endedAtMs)
+    const conversation = await runLiveConversation({
+      ...call(),
+      recordedCallerDone: (nowMs) => (nowMs >= playedOutFromMs ? 'replayed_caller_played_out' : null),
+    })
+    expect(conversation.completion_signal).toBe('verified_outcome_and_natural_closing')
+    expect(conversation.finish_observed_ms).toBe(recorded.finish_observed_ms)
+    expect(conversation.call.endedAtMs).toBe(recorded.call.endedAtMs)
   }, 60_000)
 
   it('a frontend-only caller that delegates makes the simulation invalid (unsupported_caller_delegation)', async () => {

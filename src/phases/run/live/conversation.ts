@@ -12,7 +12,7 @@
 // - Both voices are relayed every tick with paired sends; the caller's passes through the run's acoustic preset
 //   frame by frame; the timeline records what each side heard (relay.ts).
 // - The completion observer (completion-observer.ts) or its fallback signals completion (in a caller replay, so
-//   does the recorded caller silenced at a departure); the drain (drain.ts)
+//   does the recorded caller once it is done: silenced at a departure, or played out); the drain (drain.ts)
 //   ends the call; the maximum duration, the work grace and the cleanup deadline bound it (call-loop.ts,
 //   closing.ts). Caller actions are inferred afterwards (caller-actions.ts), validity from the caller's
 //   delegations (validity.ts).
@@ -29,7 +29,7 @@ import { type ClockMode, SessionTimeline } from '../../../observability/timeline
 import { MediaClock, type ReplaySync } from '../../engine/media-clock.ts'
 import { describeError, StageError } from '../../engine/stage.ts'
 import { assistantCutOff, terminationWithCutOff } from '../cut-off.ts'
-import { CompletionDrain } from '../drain.ts'
+import { CompletionDrain, type ReplayedCallerSignal } from '../drain.ts'
 import { AssistantListener } from '../offline-caller.ts'
 import { type CallLoop, playCall, settleWork } from './call-loop.ts'
 import { countActions, inferCallerActions } from './caller-actions.ts'
@@ -71,10 +71,11 @@ export interface LiveConversationOptions extends ParticipantOptions {
   observer: ObserverCallSettings | null
   hooks?: LiveConversationHooks
   /**
-   * A replayed caller (replay.caller): whether it was silenced at a departure. From then on the call has no caller
-   * left to end it, so it ends once the drain is satisfied, rather than at the maximum duration.
+   * A replayed caller (replay.caller): at media time `nowMs`, whether it is done (silenced at a departure, or its
+   * recording played out). From then on the call has no caller left to end it, so it ends once the drain is
+   * satisfied, rather than at the maximum duration.
    */
-  callerSilenced?: () => boolean
+  recordedCallerDone?: (nowMs: number) => ReplayedCallerSignal | null
 }
 
 const CLOSE_WAIT_BEYOND_CLEANUP_MS = 1_000
@@ -173,7 +174,7 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
     rules,
     work,
     assistantFirst: options.assistantFirstPrompt !== null,
-    callerSilenced: options.callerSilenced ?? (() => false),
+    recordedCallerDone: options.recordedCallerDone ?? (() => null),
     afterStep: (nowMs) => {
       // Work a fault holds back is due on this clock; what it released runs before the next frame goes out.
       const released = faults?.timers.advanceAndRun(nowMs)
