@@ -14,6 +14,7 @@
 import type { TestProject } from 'vitest/node'
 import { assertPrivateDirectoryUsable, makePrivateDirectories } from '../artifacts/index.ts'
 import { pruneAttachmentCopies } from './plugin/attachment-retention.ts'
+import { rerunOnInputChange } from './plugin/root-options.ts'
 import { releaseUnusedRunDirectories } from './plugin/run-directories.ts'
 import { runStartLine } from './plugin/run-line.ts'
 import { resolveStartup, type Startup } from './plugin/startup.ts'
@@ -85,6 +86,11 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
       current = null
       await pruneAttachmentCopies(attachmentsDir)
       await plan(resolveStartup(options.phase, options.configFile))
+      // The TOML file may now name another dataset: its edits must rerun too (the plugin watched the first one).
+      const settings = (current as RunPlan | null)?.settings
+      if (settings !== undefined) {
+        await rerunOnInputChange(project.vitest, project, [settings.dataset.path, settings.config_file])
+      }
     } catch (error) {
       // Thrown from here, the error would end the watch process (Vitest does not catch it).
       const problem = startupFailureText(options.phase, error)

@@ -57,9 +57,14 @@ export function openOnlyWithDesktop(vitest: Vitest): void {
   if (!hasDesktop()) vitest.config.open = false
 }
 
+// Marks the triggers this adds, by project and file, whichever copy of this module added them: the plugin's
+// (from the config) at start, the global setup's at each rerun that read the settings again.
+const TRIGGER_OF = Symbol.for('live-evals.watch-trigger')
+
 /**
  * In watch mode, a change to the dataset or the TOML file reruns this project's spec files (those that exist
- * when Vitest starts). Files outside the project are added to the watcher.
+ * when Vitest starts). Files outside the project are added to the watcher. Asked again with the files a rerun
+ * resolved (a TOML file that now names another dataset), it adds only the ones not watched yet.
  */
 export async function rerunOnInputChange(
   vitest: Vitest,
@@ -67,15 +72,17 @@ export async function rerunOnInputChange(
   inputs: readonly string[],
 ): Promise<void> {
   if (!vitest.config.watch || inputs.length === 0) return
-  const files = inputs.map((input) => resolve(input))
+  vitest.config.watchTriggerPatterns ??= []
+  const triggers = vitest.config.watchTriggerPatterns
+  const keyOf = (file: string) => `${project.name}\0${file}`
+  const watched = new Set(triggers.map((trigger) => (trigger as { [TRIGGER_OF]?: string })[TRIGGER_OF]))
+  const files = [...new Set(inputs.map((input) => resolve(input)))].filter((file) => !watched.has(keyOf(file)))
+  if (files.length === 0) return
   vitest.vite?.watcher.add(files)
   const { testFiles } = await project.globTestFiles()
-  vitest.config.watchTriggerPatterns ??= []
   for (const file of files) {
-    vitest.config.watchTriggerPatterns.push({
-      pattern: new RegExp(`^${escapeRegExp(file)}$`),
-      testsToRun: () => testFiles,
-    })
+    const trigger = { pattern: new RegExp(`^${escapeRegExp(file)}$`), testsToRun: () => testFiles }
+    triggers.push(Object.assign(trigger, { [TRIGGER_OF]: keyOf(file) }))
   }
 }
 

@@ -1,9 +1,10 @@
 // `vitest --watch` and `vitest --ui` on the fixture project, offline, in child Vitest processes that keep
 // running while the test talks to them. Watch: editing the dataset or the TOML file reruns the suite with the
-// new content (both are read, not imported, so only the plugin's watch triggers can notice them), and one saved
-// broken fails only that rerun, which writes nothing, while the process keeps watching. UI: on a
-// machine without a desktop nothing tries to open a browser, and the UI server serves an audio attachment
-// kept in a results folder outside the project (Vite's server.fs.allow).
+// new content (both are read, not imported, so only the plugin's watch triggers can notice them), a dataset
+// the TOML file names after an edit is watched from then on, and one saved broken fails only that rerun, which
+// writes nothing, while the process keeps watching. UI: on a machine without a desktop nothing tries to open a
+// browser, and the UI server serves an audio attachment kept in a results folder outside the project (Vite's
+// server.fs.allow).
 import { copyFile, readdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
@@ -79,6 +80,25 @@ test(
     edited = child.output().length
     await save(toml, (await readFile(toml, 'utf8')).replace('[execution]', '[execution]\nmax_examples = 1'))
     await child.waitFor((output) => summaries(output.slice(edited)).includes('0 passed, 1 failed'))
+
+    // The TOML now names another dataset (and every scenario again): the rerun reads it, and from then on the
+    // other dataset's edits rerun too.
+    const other = join(space.dir, 'other-dataset.json')
+    const fromOther = 'Opening hours, from the other dataset'
+    await save(other, text.replace('Question about opening hours', fromOther))
+    edited = child.output().length
+    const settings = (await readFile(toml, 'utf8'))
+      .replace('"tiny-dataset.json"', '"other-dataset.json"')
+      .replace('max_examples = 1\n', '')
+    await save(toml, settings)
+    await child.waitFor(
+      (output) => output.slice(edited).includes(fromOther) && summaries(output.slice(edited)).length > 0,
+    )
+    expect(summaries(child.output().slice(edited))).toContain('1 passed, 1 failed')
+    edited = child.output().length
+    const otherEdited = 'Opening hours, from the other dataset, edited'
+    await save(other, text.replace('Question about opening hours', otherEdited))
+    await child.waitFor((output) => output.slice(edited).includes(otherEdited))
   },
   SPAWN_TIMEOUT_MS * 2,
 )
