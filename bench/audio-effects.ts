@@ -19,6 +19,7 @@ import {
   compareBeforeAfter,
   printFigures,
 } from './before-after.ts'
+import { median } from './median.ts'
 
 const { applyRealism, CONDITIONS, processWavFile } = await benchImport<
   typeof import('../src/audio/effects/index.ts')
@@ -72,11 +73,6 @@ async function throughput(): Promise<Record<string, number>> {
     }
   }
   return figures
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)] as number
 }
 
 /** Child mode: process `input` (streaming or as one buffer) and print baseline and peak RSS in MB. */

@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { median } from './median.ts'
 
 const THIS_ROOT = path.resolve(import.meta.dirname, '..')
 
@@ -76,14 +77,6 @@ export function printFigures(figures: Record<string, number>): void {
 }
 
 /** The middle value of `values` (the mean of the two middle ones for an even count). */
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = sorted.length / 2
-  return Number.isInteger(middle)
-    ? ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
-    : (sorted[Math.floor(middle)] as number)
-}
-
 async function runChild(bench: string, root: string, args: readonly string[], label: string) {
   const child = spawn(process.execPath, [...process.execArgv, bench, '--root', root, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],

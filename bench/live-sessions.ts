@@ -21,6 +21,7 @@ import { type PacingReport, paceFrames } from '../src/audio/pacing.ts'
 import { FRAME_MS, pcm16ToBytes, SAMPLE_RATE_HZ, SAMPLES_PER_FRAME } from '../src/audio/pcm.ts'
 import { LiveSession } from '../src/live/index.ts'
 import { startServerChild } from './live/server-child.ts'
+import { median } from './median.ts'
 
 const { values } = parseArgs({
   options: {
@@ -71,15 +72,6 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 const fmt = (value: number, digits = 2) => value.toFixed(digits).padStart(8)
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  if (sorted.length === 0) return Number.NaN
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? Number.NaN)
-    : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2
-}
 
 /** A 1-minute load average at or above this share of the cores means the figures were taken under load. */
 const BUSY_LOAD_PER_CORE = 0.75

@@ -17,15 +17,9 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { testChildEnvironment } from '../src/testing/child-environment.test-helpers.ts'
-import {
-  beforeRoot,
-  benchArguments,
-  benchRoot,
-  compareBeforeAfter,
-  median,
-  printFigures,
-} from './before-after.ts'
+import { beforeRoot, benchArguments, benchRoot, compareBeforeAfter, printFigures } from './before-after.ts'
 import { childrenCpuSeconds } from './children-cpu.ts'
+import { median } from './median.ts'
 import { stepClock } from './npm-test/steps.ts'
 
 const USAGE =

@@ -24,6 +24,7 @@ import { readCassette } from '../src/cassettes/files.ts'
 import type { PhaseSettings } from '../src/config/index.ts'
 import { createRateLimiter } from '../src/models/rate-limiter.ts'
 import { startRehearsalServer } from '../src/testing/rehearsal/index.ts'
+import { median } from './median.ts'
 
 const argument = (name: string) => {
   const at = process.argv.indexOf(name)
@@ -98,10 +99,9 @@ try {
   }
   for (const [phase, values] of ratios) {
     const sorted = [...values].sort((a, b) => a - b)
-    const median = sorted[Math.floor(sorted.length / 2)] as number
     const target = phase === 'run' ? ' (target for a RUN conversation: >= 50x)' : ''
     console.log(
-      `${phase.toUpperCase()}: replay is ${median.toFixed(1)}x faster than its real-time recording (median of ${sorted.length}), ` +
+      `${phase.toUpperCase()}: replay is ${median(sorted).toFixed(1)}x faster than its real-time recording (median of ${sorted.length}), ` +
         `${(sorted[0] as number).toFixed(1)}x at the slowest${target}`,
     )
   }

@@ -12,6 +12,7 @@ import { loadavg, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { beforeRoot, benchArguments, benchImport, compareBeforeAfter, printFigures } from './before-after.ts'
+import { median } from './median.ts'
 
 const before = beforeRoot()
 if (before !== null) {
@@ -111,8 +112,6 @@ for (let index = 0; index < SCENARIOS; index++) {
 const document = buildResultsDocument(original.run, rows, [])
 await writeFile(join(target, 'results.json'), JSON.stringify(document))
 
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
 const writeTimes: number[] = []
 let htmlPath = ''
 for (let round = 0; round < ROUNDS; round++) {
