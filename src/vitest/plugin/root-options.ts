@@ -76,7 +76,9 @@ export async function rerunOnInputChange(
   const triggers = vitest.config.watchTriggerPatterns
   const keyOf = (file: string) => `${project.name}\0${file}`
   const watched = new Set(triggers.map((trigger) => (trigger as { [TRIGGER_OF]?: string })[TRIGGER_OF]))
-  const files = [...new Set(inputs.map((input) => resolve(input)))].filter((file) => !watched.has(keyOf(file)))
+  const files = [...new Set(inputs.map((input) => resolve(input)))].filter(
+    (file) => !watched.has(keyOf(file)),
+  )
   if (files.length === 0) return
   vitest.vite?.watcher.add(files)
   const { testFiles } = await project.globTestFiles()
