@@ -76,7 +76,6 @@ export function printFigures(figures: Record<string, number>): void {
   console.log(`BENCH ${JSON.stringify(figures)}`)
 }
 
-/** The middle value of `values` (the mean of the two middle ones for an even count). */
 async function runChild(bench: string, root: string, args: readonly string[], label: string) {
   const child = spawn(process.execPath, [...process.execArgv, bench, '--root', root, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { inputFaultCases, makeFifo } from '../src/inputs/input-file-faults.test-helpers.ts'
+import { median } from './median.ts'
 
 const REPEATS = 5
 
@@ -28,8 +29,7 @@ try {
         await read(file)
         times.push(performance.now() - start)
       }
-      times.sort((a, b) => a - b)
-      medians.push((times[Math.floor(REPEATS / 2)] as number).toFixed(2).padStart(10))
+      medians.push(median(times).toFixed(2).padStart(10))
     }
     console.log(`${name.padEnd(38)}${medians.join('   ')}`)
   }

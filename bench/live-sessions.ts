@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util'
 import { type PacingReport, paceFrames } from '../src/audio/pacing.ts'
 import { FRAME_MS, pcm16ToBytes, SAMPLE_RATE_HZ, SAMPLES_PER_FRAME } from '../src/audio/pcm.ts'
 import { LiveSession } from '../src/live/index.ts'
+import { percentile as nearestRank } from '../src/reporting/statistics.ts'
 import { startServerChild } from './live/server-child.ts'
 import { median } from './median.ts'
 
@@ -66,10 +67,8 @@ function truthfulLateness(report: PacingReport): number[] {
 /** Where session i's frame grid starts, relative to a common origin. */
 const phaseOffsetMs = (i: number, n: number) => (values.aligned ? 0 : (i * FRAME_MS) / n)
 
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
-}
+/** The reports' nearest-rank percentile, NaN (printed as such) for no values. */
+const percentile = (sorted: readonly number[], p: number) => nearestRank(sorted, p) ?? Number.NaN
 
 const fmt = (value: number, digits = 2) => value.toFixed(digits).padStart(8)
 

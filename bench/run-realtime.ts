@@ -46,6 +46,7 @@ import { observerFactsOf } from '../src/phases/run/live/observer-call.ts'
 import type { LiveConversation } from '../src/phases/run/live/result.ts'
 import { DEFAULT_LIVE_RULES } from '../src/phases/run/live/rules.ts'
 import { scriptedCallerLines } from '../src/phases/run/offline-caller.ts'
+import { percentile as nearestRank } from '../src/reporting/statistics.ts'
 import { loadDataset } from '../src/scenarios/load.ts'
 import type { Scenario } from '../src/scenarios/scenario.ts'
 import { assistantVisibleInput } from '../src/scenarios/visible.ts'
@@ -53,6 +54,7 @@ import { type HeardUtterance, startOfflineLiveServer } from '../src/testing/live
 import { sizeRealTimeHeap } from '../src/vitest/plugin/real-time-heap.ts'
 import { cpuProfile, type Diagnostic, gcTrace } from './cpu-profile.ts'
 import { gcSurvivors } from './gc-survivors.ts'
+import { median } from './median.ts'
 import { compare } from './run-realtime-diagnostics.ts'
 import { startTimersAlongside } from './timers-alongside.ts'
 
@@ -186,10 +188,8 @@ async function timersOnly(count: number, seconds: number): Promise<number[]> {
     .sort((a, b) => a - b)
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
-}
+/** The reports' nearest-rank percentile, NaN (printed as such) for no values. */
+const percentile = (sorted: readonly number[], p: number) => nearestRank(sorted, p) ?? Number.NaN
 
 /** Wall-clock milestones of one conversation (ms since the benchmark's origin). */
 interface Milestones {
@@ -470,16 +470,13 @@ async function main(): Promise<void> {
         `p50 ${percentile(steady, 50).toFixed(2)} ms, p99 ${percentile(steady, 99).toFixed(2)} ms, ` +
         `max ${(steady.at(-1) ?? Number.NaN).toFixed(2)} ms`,
     )
-    const medianOf = (pick: (marks: Milestones) => number | null) => {
-      const values = milestones.flatMap((marks) => {
-        const value = pick(marks)
-        return value === null ? [] : [value]
-      })
-      return percentile(
-        values.sort((a, b) => a - b),
-        50,
+    const medianOf = (pick: (marks: Milestones) => number | null) =>
+      median(
+        milestones.flatMap((marks) => {
+          const value = pick(marks)
+          return value === null ? [] : [value]
+        }),
       )
-    }
     console.log(
       `  median wall time: starting both sessions ${seconds(medianOf((m) => (m.started ?? Number.NaN) - m.begun))}, ` +
         `the call ${seconds(medianOf((m) => (m.played ?? Number.NaN) - (m.started ?? Number.NaN)))} for ` +

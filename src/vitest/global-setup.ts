@@ -79,18 +79,20 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
     exitWithStartupFailure(options.phase, error)
   }
   await pruneAttachmentCopies(attachmentsDir)
-  project.onTestsRerun(async () => {
+  const rerun = async () => {
     try {
       await releaseUnused()
       // Released: from here on the previous plan is no one's, and the teardown has nothing to release.
       current = null
       await pruneAttachmentCopies(attachmentsDir)
-      await plan(resolveStartup(options.phase, options.configFile))
-      // The TOML file may now name another dataset: its edits must rerun too (the plugin watched the first one).
-      const settings = (current as RunPlan | null)?.settings
-      if (settings !== undefined) {
-        await rerunOnInputChange(project.vitest, project, [settings.dataset.path, settings.config_file])
+      const startup = resolveStartup(options.phase, options.configFile)
+      // The TOML file may now name another dataset: its edits must rerun too (the plugin watched the first one),
+      // also when this rerun cannot read it yet (named before it was written, or saved broken).
+      if (startup.ok) {
+        const { dataset, config_file } = startup.settings
+        await rerunOnInputChange(project.vitest, project, [dataset.path, config_file])
       }
+      await plan(startup)
     } catch (error) {
       // Thrown from here, the error would end the watch process (Vitest does not catch it).
       const problem = startupFailureText(options.phase, error)
@@ -98,6 +100,13 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
       project.provide('liveEvalsRunProblem', problem)
       project.vitest.logger.error(problem)
     }
+  }
+  // One rerun's planning at a time: Vitest starts the hook of a second save while the first is still planning,
+  // and two plannings at once would release each other's folders and provide each other's plan.
+  let reruns = Promise.resolve()
+  project.onTestsRerun(() => {
+    reruns = reruns.then(rerun)
+    return reruns
   })
   return releaseUnused
 }

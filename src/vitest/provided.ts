@@ -4,6 +4,8 @@
 // A watch-mode rerun that cannot be planned (its dataset or config.toml saved broken) has no plan: the previous
 // run's is withdrawn, so no runner, fixture or reporter mistakes the rerun for the previous run, and the problem
 // is provided instead, for the runner to fail each test file with.
+
+import type { ProvidedContext } from 'vitest'
 import type { Phase } from '../config/index.ts'
 import type { Startup } from './plugin/startup.ts'
 import type { RunPlan } from './run-plan-schema.ts'
@@ -30,7 +32,7 @@ declare module 'vitest' {
   }
 }
 
-type Provided = Partial<{ liveEvalsProject: LiveEvalsProjectOptions; liveEvalsRun: RunPlan }>
+type Provided = Partial<Pick<ProvidedContext, 'liveEvalsProject' | 'liveEvalsRun' | 'liveEvalsRunProblem'>>
 
 /** The project options, or an error that says how to configure the project. */
 export function projectOptionsOf(provided: Provided, projectName: string): LiveEvalsProjectOptions {
@@ -44,9 +46,11 @@ export function projectOptionsOf(provided: Provided, projectName: string): LiveE
   return options
 }
 
-/** The run plan, or an error that says the global setup did not run. */
+/** The run plan, or an error: why this rerun could not be planned, or that the global setup did not run. */
 export function runPlanOf(provided: Provided): RunPlan {
   const plan = provided.liveEvalsRun
+  if (typeof provided.liveEvalsRunProblem === 'string')
+    throw new Error(provided.liveEvalsRunProblem.trimEnd())
   if (plan === undefined) {
     throw new Error(
       'No live-evals run plan was provided: the project must list src/vitest/global-setup.ts in globalSetup ' +

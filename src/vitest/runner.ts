@@ -30,8 +30,8 @@ export default class LiveEvalsRunner extends TestRunner {
     file.meta.liveEvalsRunStamp = runStampOf(plan)
   }
 
-  // Called inside Vitest's collection of the file, which turns an error thrown here into the file's failure
-  // (onCollectStart is not awaited: an error thrown there would be an unhandled rejection, the file would run).
+  // Where Vitest's collection loads the file: an error thrown here is the file's failure, and none of the file's
+  // code (nor what it imports, such as the fixtures that read the withdrawn plan) has run.
   override importFile(filepath: string, source: ImportSource): unknown {
     const problem = this.injectValue('liveEvalsRunProblem') as string | null | undefined
     if (source === 'collect' && typeof problem === 'string') throw unplannedRunError(problem)

@@ -156,7 +156,7 @@ describe('the departure watch', () => {
     expect(watch.finish()).toBeNull()
   })
 
-  test('a departure is a silenced caller even after the recording’s end; a caller-less recording never plays out', () => {
+  test('a departure is a silenced caller even after the recording’s end; a caller-less or silent recording never plays out', () => {
     const departed = new DepartureWatch(recordedTurns(cassette()))
     departed.callerFrame({ type: 'session.output_audio.delta' }, 0)
     expect(departed.callerFrame({ type: 'session.output_audio.delta' }, 5_000)).toBeNull()
@@ -168,5 +168,18 @@ describe('the departure watch', () => {
     }
     expect(recordedTurns(walk).callerEnd).toBeNull()
     expect(new DepartureWatch(recordedTurns(walk)).callerDone(Number.MAX_SAFE_INTEGER)).toBeNull()
+    // A caller session that never spoke has no line to run out of: unknown, not a last line at 0 ms.
+    const silent = {
+      ...cassette(),
+      sessions: cassette().sessions.map((session) =>
+        session.label === 'caller'
+          ? { ...session, frames: session.frames.filter((frame) => frame.event.type === 'session.closed') }
+          : session,
+      ),
+    }
+    expect(recordedTurns(silent).callerEnd).toBeNull()
+    const silentWatch = new DepartureWatch(recordedTurns(silent))
+    silentWatch.callerFrame({ type: 'session.closed' }, 8_000)
+    expect(silentWatch.callerDone(Number.MAX_SAFE_INTEGER)).toBeNull()
   })
 })

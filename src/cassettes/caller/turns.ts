@@ -40,9 +40,10 @@ export interface RecordedTurns {
   /** The recorded caller's utterance onsets. */
   onsets: number[]
   /**
-   * Where the recorded caller runs out (null without a caller session): `lastLineMs`, its last speech frame (audio
-   * or caption); `endMs`, the last frame of its session either way, which is where the recorded call itself was
-   * over (its closing included), so whatever ended the recording had happened by then.
+   * Where the recorded caller runs out (null without a caller session, or one that never spoke: it has no line to
+   * run out of): `lastLineMs`, its last speech frame (audio or caption); `endMs`, the last frame of its session
+   * either way, which is where the recorded call itself was over (its closing included), so whatever ended the
+   * recording had happened by then.
    */
   callerEnd: { lastLineMs: number; endMs: number } | null
 }
@@ -62,15 +63,17 @@ export function recordedTurns(cassette: Cassette): RecordedTurns {
     return { turns: ['', reply], onsets: [0], callerEnd: null }
   }
   const onsets = new CallerOnsets()
-  const callerEnd = { lastLineMs: 0, endMs: 0 }
+  let lastLineMs: number | null = null
+  let endMs = 0
   for (const frame of caller.frames) {
-    callerEnd.endMs = Math.max(callerEnd.endMs, frame.at_ms)
+    endMs = Math.max(endMs, frame.at_ms)
     if (frame.direction !== 'received') continue
     if (frame.event.type === AUDIO) onsets.audio(frame.at_ms)
     if (frame.event.type === AUDIO || frame.event.type === CAPTION) {
-      callerEnd.lastLineMs = Math.max(callerEnd.lastLineMs, frame.at_ms)
+      lastLineMs = Math.max(lastLineMs ?? 0, frame.at_ms)
     }
   }
+  const callerEnd = lastLineMs === null ? null : { lastLineMs, endMs }
   const turns = Array.from({ length: onsets.onsets.length + 1 }, () => '')
   for (const frame of captions) {
     const turn = onsets.onsets.filter((onset) => onset <= frame.at_ms).length

@@ -11,6 +11,7 @@
 // A row whose call failed (an infrastructure error before the row was graded) has no key.
 
 import { z } from 'zod'
+import { percentile } from '../statistics.ts'
 import { defineExtensionFeature } from './define.ts'
 
 /** The latency metrics a late frame shifts (the assistant heard the caller, or the caller the assistant, later). */
@@ -45,11 +46,6 @@ export const pacingExtension = defineExtensionFeature({
     "real-time rows: p50/p99/max lateness of the row's own 20 ms frames, with a warning on the latency metrics above execution.pacing_warning_ms; null on the virtual clock (a replay reports its recording's)",
   schema: PacingErrorSchema.nullable(),
 })
-
-function percentile(sorted: readonly number[], p: number): number | null {
-  if (sorted.length === 0) return null
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? null
-}
 
 const rounded = (ms: number | null) => (ms === null ? null : Math.round(ms * 100) / 100)
 

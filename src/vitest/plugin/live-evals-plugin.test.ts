@@ -8,7 +8,7 @@ import { FIXTURE_CONFIG, ROOT, scratch } from '../child-vitest.test-helpers.ts'
 import { CANONICAL_REPORTER, PACKAGE_MODULES } from '../project.ts'
 import { hasDesktop } from './display.ts'
 import { REAL_TIME_HEAP_FLAGS } from './real-time-heap.ts'
-import { addCanonicalReporter } from './root-options.ts'
+import { addCanonicalReporter, rerunOnInputChange } from './root-options.ts'
 
 const saved = { ...process.env }
 const opened: Vitest[] = []
@@ -101,6 +101,21 @@ test('watch mode reruns the spec files when the dataset or the TOML file changes
   expect(
     triggers.some((candidate) => candidate.pattern.test(join(ROOT, 'src/vitest/fixtures/other.json'))),
   ).toBe(false)
+})
+
+test('asked again at a rerun, watch mode adds a trigger only for a file it does not watch yet', async () => {
+  const vitest = await vitestWith({ watch: true })
+  const project = vitest.projects[0]
+  if (project === undefined) throw new Error('no project')
+  const triggers = vitest.config.watchTriggerPatterns ?? []
+  const before = triggers.length
+  const dataset = join(ROOT, 'src/vitest/fixtures/tiny-dataset.json')
+  const toml = join(ROOT, 'src/vitest/fixtures/crawl.toml')
+  const other = join(ROOT, 'src/vitest/fixtures/other-dataset.json')
+  await rerunOnInputChange(vitest, project, [other, toml])
+  await rerunOnInputChange(vitest, project, [dataset, other, toml])
+  expect(triggers).toHaveLength(before + 1)
+  expect(triggers.filter((candidate) => candidate.pattern.test(other))).toHaveLength(1)
 })
 
 test('--shard keeps Vitest sharding but gives the spec file to every shard, labelled by shard', async () => {

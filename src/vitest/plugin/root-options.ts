@@ -63,8 +63,8 @@ const TRIGGER_OF = Symbol.for('live-evals.watch-trigger')
 
 /**
  * In watch mode, a change to the dataset or the TOML file reruns this project's spec files (those that exist
- * when Vitest starts). Files outside the project are added to the watcher. Asked again with the files a rerun
- * resolved (a TOML file that now names another dataset), it adds only the ones not watched yet.
+ * when the trigger is added). Files outside the project are added to the watcher. Asked again with the files a
+ * rerun resolved (a TOML file that now names another dataset), it adds only the ones not watched yet.
  */
 export async function rerunOnInputChange(
   vitest: Vitest,

@@ -99,6 +99,29 @@ test(
     const otherEdited = 'Opening hours, from the other dataset, edited'
     await save(other, text.replace('Question about opening hours', otherEdited))
     await child.waitFor((output) => output.slice(edited).includes(otherEdited))
+
+    // A TOML file that names a dataset not written yet: the spec file says it does not exist, and writing the
+    // dataset reruns.
+    const third = join(space.dir, 'third-dataset.json')
+    edited = child.output().length
+    await save(toml, settings.replace('"other-dataset.json"', '"third-dataset.json"'))
+    await child.waitFor((output) => output.slice(edited).includes(`${third} (dataset.path`))
+    await child.waitFor((output) => summaries(output.slice(edited)).length > 0)
+    const fromThird = 'Opening hours, from a dataset written after the TOML named it'
+    edited = child.output().length
+    await save(third, text.replace('Question about opening hours', fromThird))
+    await child.waitFor((output) => output.slice(edited).includes(fromThird))
+
+    // One that is broken when the TOML names it: that rerun cannot start, and fixing the dataset reruns.
+    const fourth = join(space.dir, 'fourth-dataset.json')
+    await save(fourth, text.slice(0, text.length / 2))
+    edited = child.output().length
+    await save(toml, settings.replace('"other-dataset.json"', '"fourth-dataset.json"'))
+    await child.waitFor((output) => output.slice(edited).includes(`${fourth}: 1 problem`))
+    const fromFourth = 'Opening hours, from a dataset fixed after the TOML named it'
+    edited = child.output().length
+    await save(fourth, text.replace('Question about opening hours', fromFourth))
+    await child.waitFor((output) => output.slice(edited).includes(fromFourth))
   },
   SPAWN_TIMEOUT_MS * 2,
 )
