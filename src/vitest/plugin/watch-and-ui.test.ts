@@ -40,6 +40,26 @@ async function save(file: string, text: string): Promise<void> {
 /** The closing `N passed, N failed` lines printed so far. */
 const summaries = (output: string) => [...output.matchAll(SUMMARY)].map((match) => match[0])
 
+/**
+ * `vitest --watch` on the fixture project, reading copies of its dataset and TOML file in a scratch folder (the
+ * test edits them), once its first run has printed its summary.
+ */
+async function watchingCopies() {
+  const space = await scratch()
+  const dataset = join(space.dir, 'tiny-dataset.json')
+  const toml = join(space.dir, 'crawl.toml')
+  await copyFile(join(FIXTURES, 'tiny-dataset.json'), dataset)
+  await copyFile(join(FIXTURES, 'crawl.toml'), toml)
+  const child = startVitest(['--watch', '--config', FIXTURE_CONFIG], {
+    ...space.env,
+    LIVE_EVALS_CONFIG: toml,
+    OPENAI_ASSISTANT_MODE: 'responses',
+  })
+  running.push(child)
+  await child.waitFor((output) => summaries(output).length > 0)
+  return { space, dataset, toml, child }
+}
+
 async function freePort(): Promise<number> {
   const server = createServer()
   await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen))
@@ -52,18 +72,7 @@ async function freePort(): Promise<number> {
 test(
   'in watch mode, a changed dataset or config.toml reruns the suite with the new content',
   async () => {
-    const space = await scratch()
-    const dataset = join(space.dir, 'tiny-dataset.json')
-    const toml = join(space.dir, 'crawl.toml')
-    await copyFile(join(FIXTURES, 'tiny-dataset.json'), dataset)
-    await copyFile(join(FIXTURES, 'crawl.toml'), toml)
-    const child = startVitest(['--watch', '--config', FIXTURE_CONFIG], {
-      ...space.env,
-      LIVE_EVALS_CONFIG: toml,
-      OPENAI_ASSISTANT_MODE: 'responses',
-    })
-    running.push(child)
-    await child.waitFor((output) => summaries(output).length > 0)
+    const { space, dataset, toml, child } = await watchingCopies()
 
     // Judged by content, not by counting reruns: a watcher may also rerun for unrelated edits.
     const renamed = 'Question about opening hours, asked again after an edit'
@@ -129,19 +138,8 @@ test(
 test(
   'in watch mode, a dataset or config.toml saved broken fails that rerun and keeps watching; the fixed file reruns',
   async () => {
-    const space = await scratch()
+    const { space, dataset, toml, child } = await watchingCopies()
     const results = join(space.dir, 'results')
-    const dataset = join(space.dir, 'tiny-dataset.json')
-    const toml = join(space.dir, 'crawl.toml')
-    await copyFile(join(FIXTURES, 'tiny-dataset.json'), dataset)
-    await copyFile(join(FIXTURES, 'crawl.toml'), toml)
-    const child = startVitest(['--watch', '--config', FIXTURE_CONFIG], {
-      ...space.env,
-      LIVE_EVALS_CONFIG: toml,
-      OPENAI_ASSISTANT_MODE: 'responses',
-    })
-    running.push(child)
-    await child.waitFor((output) => summaries(output).length > 0)
     const [firstRun] = await runDirectoriesIn(results)
     const firstResults = await readFile(join(results, firstRun ?? '', 'results.json'), 'utf8')
 
