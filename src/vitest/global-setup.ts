@@ -29,40 +29,43 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
   const releaseUnused = async () => {
     if (current !== null) await releaseUnusedRunDirectories(current.runs)
   }
-  const plan = async (given: Startup) => {
-    // The plugin's error comes from the config's copy of our modules, which `instanceof` in the startup
-    // failure report does not recognise: resolve once more here, where the failure is reported.
-    const startup = given.ok ? given : resolveStartup(options.phase, options.configFile)
+  const plan = async (startup: Startup): Promise<RunPlan> => {
     if (!startup.ok) throw startup.error
     const shard = project.vitest.config.shard
-    current = await planRun(startup.settings, {
+    const planned = await planRun(startup.settings, {
       projectRoot: project.config.root,
       runName: startup.runName,
       rerunPlan: startup.rerunPlan,
       shard: shard === undefined ? null : { index: shard.index, count: shard.count },
     })
-    project.provide('liveEvalsRun', current)
+    current = planned
+    project.provide('liveEvalsRun', planned)
     project.provide('liveEvalsRunProblem', null)
     project.vitest.logger.log(
       runStartLine(
-        current.settings,
-        current.runs.map((run) => run.architecture),
+        planned.settings,
+        planned.runs.map((run) => run.architecture),
       ),
     )
+    return planned
   }
   const attachmentsDir = project.config.attachmentsDir
+  let planned: RunPlan
   try {
     // Checked before anything is claimed, so a bad attachments folder leaves nothing behind.
     await assertPrivateDirectoryUsable(attachmentsDir, 'attachments folder')
-    await plan(options.startup)
+    // The plugin's error comes from the config's copy of our modules, which `instanceof` in the startup
+    // failure report does not recognise: resolve once more here, where the failure is reported.
+    planned = await plan(
+      options.startup.ok ? options.startup : resolveStartup(options.phase, options.configFile),
+    )
   } catch (error) {
     exitWithStartupFailure(options.phase, error)
   }
   try {
     // Live only: one cheap request per endpoint the run needs, so a wrong key or a dead endpoint is one message.
-    const planned = current as RunPlan | null // assigned inside plan(); TypeScript still sees the initial null
     // Imported only for a live run: it holds the openai SDK, which an offline run's main process never needs.
-    if (planned !== null && planned.settings.execution.mode === 'live') {
+    if (planned.settings.execution.mode === 'live') {
       const { assertLiveEndpointsAnswer } = await import('./preflight.ts')
       await assertLiveEndpointsAnswer(planned.settings)
     }

@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import { AudioRealismMetadata } from '../../audio/effects/metadata.ts'
 import { FaultsRecordSchema } from '../../faults/events.ts'
+import { CompletionSignalSchema } from './drain.ts'
 import { InterventionOutcomeSchema } from './interventions/index.ts'
 import { SimulationValiditySchema } from './validity.ts'
 
@@ -66,12 +67,8 @@ export const RunDetailsSchema = z.strictObject({
   termination_reason: z.string().nullable(),
   completion_policy: z.string(),
   finish_observed_ms: z.number().nullable(),
-  /**
-   * The completion signal whose drain ended the call (caller_finish_tool, semantic_conversation_resolved or
-   * _refused, verified_outcome_and_natural_closing, replayed_caller_silenced or _played_out); null when none did.
-   * Absent in details written before it was added.
-   */
-  completion_signal: z.string().nullable().optional(),
+  /** The completion signal whose drain ended the call; null when none did. Absent in details written before it. */
+  completion_signal: CompletionSignalSchema.nullable().optional(),
   drain_revocations: z.array(json),
   /** Under a fault profile: every fault injected, by plane (the same record as the row's `faults` extension). */
   faults: FaultsRecordSchema.nullable(),

@@ -34,6 +34,23 @@ describe('completion drain', () => {
     expect(drain.ready(quiet(20_000, { evidenceCurrent: false }))).toBe(false)
     expect(drain.ready(quiet(20_000))).toBe(true)
   })
+  it('a replayed caller that is done: its signal, or the one already draining, and nothing revokes it', () => {
+    const drain = new CompletionDrain()
+    drain.callerFinished('replayed_caller_played_out', 10_000)
+    drain.callerSpoke(10_500)
+    drain.evidenceChanged(10_700)
+    expect(drain.revocations).toEqual([])
+    expect(drain.ready(quiet(11_500))).toBe(true)
+    expect(drain.drainedBy).toBe('replayed_caller_played_out')
+    // The recording's own ending was draining already: the call ends on it, and from then on it is not revoked.
+    const following = new CompletionDrain()
+    following.observeSignal('semantic_conversation_resolved', 9_000)
+    following.callerFinished('replayed_caller_played_out', 10_000)
+    following.callerSpoke(10_200)
+    expect(following.revocations).toEqual([])
+    expect(following.ready(quiet(10_600))).toBe(true)
+    expect(following.drainedBy).toBe('semantic_conversation_resolved')
+  })
   it('new caller speech after the signal revokes the drain; only a new signal restarts it', () => {
     const drain = new CompletionDrain()
     drain.observeSignal('semantic_conversation_resolved', 10_000)

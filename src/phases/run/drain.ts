@@ -3,21 +3,27 @@
 // least `drainMs` since the signal, no delegated work, no buffered speech on either track, current evidence,
 // and `finalQuietMs` of silence after anyone's last voice. New caller speech or changed evidence after the
 // signal revokes it (`drain_revoked`); only a new signal can start another drain. A caller replay's recorded
-// caller that is done (silenced or played out) is the exception the call loop makes: nothing revokes that signal.
+// caller that is done (silenced or played out: `callerFinished`) is the exception: it will say nothing more, and
+// what its recording's caller still does no longer bears on the call, so from then on nothing revokes the drain.
+import { z } from 'zod'
 
-/** A caller replay's recorded caller says nothing more (src/cassettes/caller): the assistant's reaction is left. */
-export type ReplayedCallerSignal =
-  /** The conversation departed from the recording, and the recorded caller was silenced there. */
-  | 'replayed_caller_silenced'
-  /** Nothing departed, but the recording has nothing left: its caller's last line was played and its call is over. */
-  | 'replayed_caller_played_out'
+/**
+ * The completion signals, as the RUN details record the one a call ended on (`completion_signal`). A caller
+ * replay's recorded caller gives the last two once it says nothing more (src/cassettes/caller): silenced, when the
+ * conversation departed from the recording; played out, when nothing departed but the recording has nothing left
+ * (its caller's last line played and its call over). Then only the assistant's reaction is left.
+ */
+export const CompletionSignalSchema = z.enum([
+  'caller_finish_tool',
+  'semantic_conversation_resolved',
+  'semantic_conversation_refused',
+  'verified_outcome_and_natural_closing',
+  'replayed_caller_silenced',
+  'replayed_caller_played_out',
+])
 
-export type CompletionSignal =
-  | 'caller_finish_tool'
-  | 'semantic_conversation_resolved'
-  | 'semantic_conversation_refused'
-  | 'verified_outcome_and_natural_closing'
-  | ReplayedCallerSignal
+export type CompletionSignal = z.infer<typeof CompletionSignalSchema>
+export type ReplayedCallerSignal = Extract<CompletionSignal, `replayed_caller_${string}`>
 
 export interface DrainRules {
   drainMs: number
@@ -45,6 +51,8 @@ export interface DrainRevocation {
 export class CompletionDrain {
   readonly #rules: DrainRules
   #signal: { kind: CompletionSignal; atMs: number } | null = null
+  /** Set once a replayed caller is done: nothing revokes the drain any more. */
+  #final = false
   /** When the first signal was observed (the row's finish_observed_ms); kept through revocations. */
   finishObservedMs: number | null = null
   readonly revocations: DrainRevocation[] = []
@@ -64,6 +72,15 @@ export class CompletionDrain {
     this.finishObservedMs ??= atMs
   }
 
+  /**
+   * A replayed caller is done: its signal, unless one is draining already (the recording's own ending, which the
+   * call then ends on), and no revocation from here on.
+   */
+  callerFinished(kind: ReplayedCallerSignal, atMs: number): void {
+    this.observeSignal(kind, atMs)
+    this.#final = true
+  }
+
   /** Caller speech that starts after the signal revokes it: the caller is not done. */
   callerSpoke(startMs: number): void {
     this.#revokeAfter(startMs, 'caller_speech')
@@ -74,7 +91,7 @@ export class CompletionDrain {
   }
 
   #revokeAfter(atMs: number, reason: DrainRevocation['reason']): void {
-    if (this.#signal === null || atMs <= this.#signal.atMs) return
+    if (this.#final || this.#signal === null || atMs <= this.#signal.atMs) return
     this.revocations.push({ atMs, signal: this.#signal.kind, reason })
     this.#signal = null
   }

@@ -115,6 +115,16 @@ describe('behaviour #53: a runtime failure after the call is what the row and th
     expect(details.result_validation).toContain('task_completed must be an explicitly observed boolean')
   })
 
+  it("the details name the call's completion signal from the fixed set, and still read without it", async () => {
+    const { details } = await record(played, 'responses')
+    expect(details.completion_signal).toBe('caller_finish_tool')
+    expect(RunDetailsSchema.safeParse({ ...details, completion_signal: 'caller_hung_up' }).success).toBe(
+      false,
+    )
+    const { completion_signal: _signal, ...older } = details
+    expect(RunDetailsSchema.safeParse(older).success).toBe(true)
+  })
+
   it('an infrastructure row from a runtime failure has task_completed false even when the grade passed', async () => {
     const { execution, details } = await record(played, 'responses', { failure: PENDING_WORK })
     expect(execution.grade?.task_completed).toBe(true)

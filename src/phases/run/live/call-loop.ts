@@ -147,24 +147,20 @@ export async function playCall(loop: CallLoop): Promise<PlayedLoop> {
       return { termination: 'duration_limit', policy }
     }
     // A replayed caller that is done (silenced at a departure, or played out: only once it has spoken, since before
-    // that the opening rules hold) says nothing more. What is left is the assistant's reaction: its signal is given
-    // once and nothing revokes it, since the drain itself waits for the assistant's work to settle, its speech to be
-    // heard and the call to go quiet; what the recording's caller still does (its backend's work) no longer bears on
-    // this call, nor does the observer, which is not asked again. A signal already draining (the observer's verdict
-    // on the recording's own ending) is the one the call ends on: the drain keeps the first.
+    // that the opening rules hold) says nothing more. What is left is the assistant's reaction, which the drain
+    // waits for (its work settled, its speech heard, the call quiet) with nothing revoking it; nor is the observer
+    // asked again.
     const callerDone = loop.relay.callerTrack.firstVoiceMs === null ? null : loop.recordedCallerDone(nowMs)
-    if (callerDone !== null) drain.observeSignal(callerDone, nowMs)
+    if (callerDone !== null) drain.callerFinished(callerDone, nowMs)
     // Caller speech revokes a drain whichever shows first: its voice in the relay or its caption.
-    for (const onset of loop.relay.callerTrack.takeOnsets()) if (callerDone === null) drain.callerSpoke(onset)
+    for (const onset of loop.relay.callerTrack.takeOnsets()) drain.callerSpoke(onset)
     const captions = loop.timeline.transcripts
     for (; captionsSeen < captions.length; captionsSeen++) {
       const caption = captions[captionsSeen]
-      if (caption?.role === 'user' && callerDone === null)
-        drain.callerSpoke(caption.startMs ?? caption.receivedAtMs)
+      if (caption?.role === 'user') drain.callerSpoke(caption.startMs ?? caption.receivedAtMs)
     }
     // New evidence, or the caller's backend still thinking, means the caller may not be done.
-    const evidenceChanged = evidence.refresh(loop.work.executionCount) || loop.watch.working
-    if (evidenceChanged && callerDone === null) drain.evidenceChanged(nowMs)
+    if (evidence.refresh(loop.work.executionCount) || loop.watch.working) drain.evidenceChanged(nowMs)
     if (observer !== null && observer.failure === null && callerDone === null) {
       const signal = observer.takeSignal(evidence.moment(nowMs))
       if (signal !== null) drain.observeSignal(signal, nowMs)
