@@ -6,14 +6,17 @@
 // Run folders are claimed up front, because every worker needs the same path before it writes; the ones still
 // unused when the run is over (`vitest list`, a filter that selected nothing of a run) are released by the
 // teardown, which Vitest calls after the reporters finished. In watch mode a rerun is a new run: the settings
-// and the dataset are read again (a changed config.toml or dataset triggers the rerun), it gets new folders,
-// and the previous run's unused ones go first. A rerun that cannot be planned (a file saved broken, or read
-// half-saved) must not end the watch: its problem is printed as at startup, the previous plan is withdrawn
-// (its folders are the previous run's: nothing of this rerun may be written there) and each test file fails
-// with the problem, so the rerun writes nothing and the next save plans afresh.
+// and the dataset are read again (a changed config.toml or dataset triggers the rerun), it gets new folders, the
+// previous run's unused ones go first, a live rerun is checked against its endpoints as at start, and the
+// project's concurrency, timeout and heap follow the settings it read. A rerun that cannot be planned (a file
+// saved broken, or read half-saved) or whose live check fails must not end the watch: its problem is printed as
+// at startup, the previous plan is withdrawn (its folders are the previous run's: nothing of this rerun may be
+// written there) and each test file fails with the problem, so the rerun writes nothing and the next save plans
+// afresh.
 import type { TestProject } from 'vitest/node'
 import { assertPrivateDirectoryUsable, makePrivateDirectories } from '../artifacts/index.ts'
 import { pruneAttachmentCopies } from './plugin/attachment-retention.ts'
+import { applyExecutionSettings } from './plugin/execution-settings.ts'
 import { rerunOnInputChange } from './plugin/root-options.ts'
 import { releaseUnusedRunDirectories } from './plugin/run-directories.ts'
 import { runStartLine } from './plugin/run-line.ts'
@@ -26,8 +29,11 @@ import { exitWithStartupFailure, startupFailureText } from './startup-failure.ts
 export default async function liveEvalsGlobalSetup(project: TestProject): Promise<() => Promise<void>> {
   const options = projectOptionsOf(project.getProvidedContext(), project.name)
   let current: RunPlan | null = null
+  // Released, a plan is no one's: the teardown or the next rerun has nothing more to release.
   const releaseUnused = async () => {
-    if (current !== null) await releaseUnusedRunDirectories(current.runs)
+    const released = current
+    current = null
+    if (released !== null) await releaseUnusedRunDirectories(released.runs)
   }
   const plan = async (startup: Startup): Promise<RunPlan> => {
     if (!startup.ok) throw startup.error
@@ -49,6 +55,13 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
     )
     return planned
   }
+  // Live only: one cheap request per endpoint the run needs, so a wrong key or a dead endpoint is one message.
+  // Imported only for a live run: it holds the openai SDK, which an offline run's main process never needs.
+  const checkLiveEndpoints = async (planned: RunPlan): Promise<void> => {
+    if (planned.settings.execution.mode !== 'live') return
+    const { assertLiveEndpointsAnswer } = await import('./preflight.ts')
+    await assertLiveEndpointsAnswer(planned.settings)
+  }
   const attachmentsDir = project.config.attachmentsDir
   let planned: RunPlan
   try {
@@ -63,12 +76,7 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
     exitWithStartupFailure(options.phase, error)
   }
   try {
-    // Live only: one cheap request per endpoint the run needs, so a wrong key or a dead endpoint is one message.
-    // Imported only for a live run: it holds the openai SDK, which an offline run's main process never needs.
-    if (planned.settings.execution.mode === 'live') {
-      const { assertLiveEndpointsAnswer } = await import('./preflight.ts')
-      await assertLiveEndpointsAnswer(planned.settings)
-    }
+    await checkLiveEndpoints(planned)
   } catch (error) {
     await releaseUnused()
     exitWithStartupFailure(options.phase, error)
@@ -82,20 +90,30 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
     exitWithStartupFailure(options.phase, error)
   }
   await pruneAttachmentCopies(attachmentsDir)
+  const replan = async () => {
+    await releaseUnused()
+    await pruneAttachmentCopies(attachmentsDir)
+    const startup = resolveStartup(options.phase, options.configFile)
+    // The TOML file may now name another dataset: its edits must rerun too (the plugin watched the first one),
+    // also when this rerun cannot read it yet (named before it was written, or saved broken).
+    if (startup.ok) {
+      const { dataset, config_file } = startup.settings
+      await rerunOnInputChange(project.vitest, project, [dataset.path, config_file])
+    }
+    const replanned = await plan(startup)
+    try {
+      await checkLiveEndpoints(replanned)
+    } catch (error) {
+      // As at start: a run stopped by the check leaves no run folder behind.
+      await releaseUnused()
+      throw error
+    }
+    // The concurrency, timeout and heap the edited settings ask for (the plugin set the first run's).
+    applyExecutionSettings(project.config, replanned.settings)
+  }
   const rerun = async () => {
     try {
-      await releaseUnused()
-      // Released: from here on the previous plan is no one's, and the teardown has nothing to release.
-      current = null
-      await pruneAttachmentCopies(attachmentsDir)
-      const startup = resolveStartup(options.phase, options.configFile)
-      // The TOML file may now name another dataset: its edits must rerun too (the plugin watched the first one),
-      // also when this rerun cannot read it yet (named before it was written, or saved broken).
-      if (startup.ok) {
-        const { dataset, config_file } = startup.settings
-        await rerunOnInputChange(project.vitest, project, [dataset.path, config_file])
-      }
-      await plan(startup)
+      await replan()
     } catch (error) {
       // Thrown from here, the error would end the watch process (Vitest does not catch it).
       const problem = startupFailureText(options.phase, error)

@@ -1,0 +1,121 @@
+// The global setup's watch-rerun hook, in this process: a Vitest created from the fixture project in watch mode
+// (its plugin configures the project; nothing runs), the global setup called with its project, and the hook it
+// registers called as Vitest calls it at a rerun, after the test edited the settings it reads.
+import { copyFile, readFile, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { join, resolve } from 'node:path'
+import { Writable } from 'node:stream'
+import { afterEach, beforeEach, expect, test, vi } from 'vitest'
+import { createVitest, type TestProject, type Vitest } from 'vitest/node'
+import { FIXTURE_CONFIG, ROOT, runDirectoriesIn, scratch } from './child-vitest.test-helpers.ts'
+import liveEvalsGlobalSetup from './global-setup.ts'
+import { REAL_TIME_HEAP_FLAGS } from './plugin/real-time-heap.ts'
+
+const FIXTURES = join(ROOT, 'src/vitest/fixtures')
+const saved = { ...process.env }
+const opened: Vitest[] = []
+let space: { dir: string; env: Record<string, string> }
+let toml = ''
+
+beforeEach(async () => {
+  space = await scratch()
+  toml = join(space.dir, 'crawl.toml')
+  await copyFile(join(FIXTURES, 'tiny-dataset.json'), join(space.dir, 'tiny-dataset.json'))
+  await copyFile(join(FIXTURES, 'crawl.toml'), toml)
+  // The plugin and the rerun read the process environment, as they do under the vitest command.
+  for (const name of Object.keys(process.env))
+    if (/^(LIVE_EVALS_|OPENAI_)/.test(name)) delete process.env[name]
+  Object.assign(process.env, space.env, { LIVE_EVALS_CONFIG: toml, OPENAI_ASSISTANT_MODE: 'responses' })
+})
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((vitest) => vitest.close()))
+  for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name]
+  Object.assign(process.env, saved)
+})
+
+type RerunHook = () => Promise<void>
+
+/** The fixture project set up for its first run, the rerun hook its global setup registered, and what it printed. */
+async function watchedProject(): Promise<{ project: TestProject; rerun: RerunHook; printed: () => string }> {
+  let printed = ''
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      printed += String(chunk)
+      done()
+    },
+  })
+  const vitest = await createVitest(
+    { root: ROOT, config: resolve(ROOT, FIXTURE_CONFIG), watch: true },
+    {},
+    { stdout: sink, stderr: sink },
+  )
+  opened.push(vitest)
+  const project = vitest.projects[0]
+  if (project === undefined) throw new Error('no project')
+  const registered = vi.spyOn(project, 'onTestsRerun').mockImplementation(() => {})
+  const teardown = await liveEvalsGlobalSetup(project)
+  vitest.onClose(teardown)
+  const rerun = registered.mock.calls[0]?.[0] as RerunHook | undefined
+  if (rerun === undefined) throw new Error('the global setup registered no rerun hook')
+  return { project, rerun, printed: () => printed }
+}
+
+/** A port that was just free: nothing listens there. */
+async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening))
+  const address = server.address()
+  await new Promise((closed) => server.close(closed))
+  if (address === null || typeof address === 'string') throw new Error('no port')
+  return address.port
+}
+
+test('a rerun after an edited config.toml runs with its concurrency, timeout and heap', async () => {
+  const { project, rerun } = await watchedProject()
+  expect(project.serializedConfig).toMatchObject({ maxConcurrency: 1, testTimeout: 30_000 + 60_000 })
+
+  const settings = await readFile(toml, 'utf8')
+  await writeFile(
+    toml,
+    settings
+      .replace('concurrency = 1', 'concurrency = 3')
+      .replace('response_timeout_seconds = 30.0', 'response_timeout_seconds = 12.0')
+      .replace('real_time = false', 'real_time = true'),
+  )
+  await rerun()
+  // What the rerun's workers get: Vitest serialises the project's config for each run.
+  expect(project.serializedConfig).toMatchObject({
+    maxConcurrency: 3,
+    testTimeout: 12_000 + 60_000,
+    sequence: { concurrent: true },
+  })
+  expect(project.config.execArgv).toEqual(expect.arrayContaining([...REAL_TIME_HEAP_FLAGS]))
+  expect(project.getProvidedContext().liveEvalsRunProblem).toBeNull()
+
+  await writeFile(toml, settings)
+  await rerun()
+  expect(project.serializedConfig).toMatchObject({ maxConcurrency: 1, sequence: { concurrent: false } })
+  for (const flag of REAL_TIME_HEAP_FLAGS) expect(project.config.execArgv).not.toContain(flag)
+})
+
+test('a live rerun whose endpoint does not answer fails like one that cannot be planned, leaving no run folder', async () => {
+  const { project, rerun, printed } = await watchedProject()
+  const port = await closedPort()
+  const endpoint = `http://127.0.0.1:${port}/v1`
+  Object.assign(process.env, {
+    LIVE_EVALS_MODE: 'live',
+    OPENAI_API_KEY: 'sk-test-RERUN-key-7c1d',
+    OPENAI_LIVE_ENDPOINT: endpoint,
+    OPENAI_LIVE_ALLOW_INSECURE_LOOPBACK: '1',
+    OPENAI_BASE_URL: endpoint,
+  })
+  await rerun()
+  const problem = project.getProvidedContext().liveEvalsRunProblem
+  expect(problem).toMatch(/^live-evals: the CRAWL run cannot start/)
+  expect(problem).toContain(`127.0.0.1:${port}`)
+  expect(project.getProvidedContext().liveEvalsRun).toBeUndefined()
+  expect(printed()).toContain(problem)
+  // The first run's folders went at the rerun, the live rerun's when its check failed.
+  expect(await runDirectoriesIn(space.env.LIVE_EVALS_RESULTS_DIR as string)).toEqual([])
+})
