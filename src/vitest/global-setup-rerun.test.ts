@@ -119,3 +119,31 @@ test('a live rerun whose endpoint does not answer fails like one that cannot be 
   // The first run's folders went at the rerun, the live rerun's when its check failed.
   expect(await runDirectoriesIn(space.env.LIVE_EVALS_RESULTS_DIR as string)).toEqual([])
 })
+
+test('a rerun asked for while the previous run is under way releases its folders only once it has ended', async () => {
+  const { project, rerun } = await watchedProject()
+  const results = space.env.LIVE_EVALS_RESULTS_DIR as string
+  const [first, ...others] = await runDirectoriesIn(results)
+  expect(first).toBeDefined()
+  expect(others).toEqual([])
+  // The previous run, still writing: it ends when the test says so.
+  let endRun = () => {}
+  const runEnded = new Promise<void>((ended) => (endRun = ended))
+  let waited = () => {}
+  const waiting = new Promise<'waiting'>((reached) => (waited = () => reached('waiting')))
+  vi.spyOn(project.vitest, 'waitForTestRunEnd').mockImplementation(() => {
+    waited()
+    return runEnded
+  })
+
+  const rerunning = rerun().then(() => 'rerun' as const)
+  expect(await Promise.race([waiting, rerunning])).toBe('waiting')
+  expect(await runDirectoriesIn(results)).toEqual([first])
+  expect(project.getProvidedContext().liveEvalsRun?.runs[0]?.directory).toBe(join(results, first ?? ''))
+
+  endRun()
+  await rerunning
+  const after = await runDirectoriesIn(results)
+  expect(after).toHaveLength(1)
+  expect(after).not.toContain(first)
+})

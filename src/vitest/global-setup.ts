@@ -91,6 +91,14 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
   }
   await pruneAttachmentCopies(attachmentsDir)
   const replan = async () => {
+    // The previous run may still be under way: a rerun from the UI or the API (vitest.rerunFiles,
+    // rerunTestSpecifications, rerunTask) calls this hook first and only then runFiles, which is what waits for
+    // the running run, and nothing cancels that run (Vitest 5.1.2, dist/chunks/cli-api.*.js: rerunFiles and
+    // rerunTestSpecifications call `_onUserTestsRerun` before `runFiles`, whose `await this.runningPromise` comes
+    // later; the API's `rerun` calls rerunFiles directly). Only the watcher's scheduleRerun awaits the running run
+    // first. Released now, its still-empty folders would go under it, and a plan provided now would be the one
+    // its reporters write with. So the previous run ends first (its reporters included), then its plan goes.
+    await project.vitest.waitForTestRunEnd()
     await releaseUnused()
     await pruneAttachmentCopies(attachmentsDir)
     const startup = resolveStartup(options.phase, options.configFile)
