@@ -20,7 +20,10 @@ import {
 } from '../child-vitest.test-helpers.ts'
 
 const FIXTURES = join(ROOT, 'src/vitest/fixtures')
-const SUMMARY = /(\d+) passed, (\d+) failed/g
+const SUMMARY = /(\d+) passed, (\d+) failed.*$/gm
+/** The closing line of a rerun that could not start (reporters/summary-line.ts). */
+const NOT_STARTED =
+  '0 passed, 0 failed; the CRAWL run did not start (its problem is above), nothing of it was written'
 const running: RunningVitest[] = []
 
 afterEach(async () => {
@@ -37,7 +40,7 @@ async function save(file: string, text: string): Promise<void> {
   await rename(`${file}.saving`, file)
 }
 
-/** The closing `N passed, N failed` lines printed so far. */
+/** The closing `N passed, N failed` lines printed so far, whole. */
 const summaries = (output: string) => [...output.matchAll(SUMMARY)].map((match) => match[0])
 
 /**
@@ -158,8 +161,7 @@ test(
     const rerunFixed = async (file: string, text: string) => {
       const edited = child.output().length
       await save(file, text)
-      const ran = (output: string) =>
-        summaries(output.slice(edited)).filter((line) => line !== '0 passed, 0 failed')
+      const ran = (output: string) => summaries(output.slice(edited)).filter((line) => line !== NOT_STARTED)
       return ran(await child.waitFor((printed) => ran(printed).length > 0))
     }
     /** The run folders so far (a failed rerun adds none); the first run's results.json stays as it was. */
@@ -176,7 +178,7 @@ test(
     expect(datasetBroken).toContain(`${dataset}: 1 problem`)
     expect(datasetBroken).toContain('malformed JSON')
     expect(datasetBroken).toMatch(/FAIL .*tiny\.spec\.ts/)
-    expect(summaries(datasetBroken)).toEqual(['0 passed, 0 failed'])
+    expect(summaries(datasetBroken)).toEqual([NOT_STARTED])
     expect(datasetBroken).not.toMatch(/Unhandled|Results: /)
     await expectRunFolders(1)
     const renamed = 'Question about opening hours, asked again after a broken save'
@@ -190,7 +192,7 @@ test(
     const tomlBroken = await rerunBroken(toml, `${settings}\n[execution\n`)
     expect(tomlBroken).toContain('live-evals: the CRAWL run cannot start')
     expect(tomlBroken).toContain(toml)
-    expect(summaries(tomlBroken)).toEqual(['0 passed, 0 failed'])
+    expect(summaries(tomlBroken)).toEqual([NOT_STARTED])
     expect(tomlBroken).not.toMatch(/Unhandled|Results: /)
     await expectRunFolders(2)
     expect(await rerunFixed(toml, settings.replace('[execution]', '[execution]\nmax_examples = 1'))).toEqual([
