@@ -50,8 +50,9 @@ function finished(testCase: TestCase): FinishedScenarioTest {
 function providedPlans(vitest: Vitest | null): RunPlan[] {
   const plans = new Map<string, RunPlan>()
   for (const project of vitest?.projects ?? []) {
-    const plan = project.getProvidedContext().liveEvalsRun
-    if (plan === undefined) continue
+    const run = project.getProvidedContext().liveEvalsRun
+    if (run?.state !== 'planned') continue
+    const { plan } = run
     const key = plan.runs.map((run) => `${run.directory}\n${run.resultsFile}`).join('\n')
     if (!plans.has(key)) plans.set(key, plan)
   }
@@ -61,11 +62,8 @@ function providedPlans(vitest: Vitest | null): RunPlan[] {
 /** The phases whose run could not start: their projects' global setups provided a problem instead of a plan. */
 function notStartedPhases(vitest: Vitest | null): string[] {
   return (vitest?.projects ?? []).flatMap((project) => {
-    const provided = project.getProvidedContext()
-    const problem = provided.liveEvalsRunProblem
-    return typeof problem === 'string' && provided.liveEvalsProject !== undefined
-      ? [provided.liveEvalsProject.phase]
-      : []
+    const { liveEvalsRun: run, liveEvalsProject: options } = project.getProvidedContext()
+    return run?.state === 'not_started' && options !== undefined ? [options.phase] : []
   })
 }
 

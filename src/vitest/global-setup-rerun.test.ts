@@ -91,7 +91,7 @@ test('a rerun after an edited config.toml runs with its concurrency, timeout and
     sequence: { concurrent: true },
   })
   expect(project.config.execArgv).toEqual(expect.arrayContaining([...REAL_TIME_HEAP_FLAGS]))
-  expect(project.getProvidedContext().liveEvalsRunProblem).toBeNull()
+  expect(project.getProvidedContext().liveEvalsRun?.state).toBe('planned')
 
   await writeFile(toml, settings)
   await rerun()
@@ -111,11 +111,12 @@ test('a live rerun whose endpoint does not answer fails like one that cannot be 
     OPENAI_BASE_URL: endpoint,
   })
   await rerun()
-  const problem = project.getProvidedContext().liveEvalsRunProblem
-  expect(problem).toMatch(/^live-evals: the CRAWL run cannot start/)
-  expect(problem).toContain(`127.0.0.1:${port}`)
-  expect(project.getProvidedContext().liveEvalsRun).toBeUndefined()
-  expect(printed()).toContain(problem)
+  // The problem instead of a plan: nothing of the previous run's plan is left for the rerun's files to use.
+  const run = project.getProvidedContext().liveEvalsRun
+  if (run?.state !== 'not_started') throw new Error(`the live rerun was not withdrawn: ${run?.state}`)
+  expect(run.problem).toMatch(/^live-evals: the CRAWL run cannot start/)
+  expect(run.problem).toContain(`127.0.0.1:${port}`)
+  expect(printed()).toContain(run.problem)
   // The first run's folders went at the rerun, the live rerun's when its check failed.
   expect(await runDirectoriesIn(space.env.LIVE_EVALS_RESULTS_DIR as string)).toEqual([])
 })
@@ -139,7 +140,8 @@ test('a rerun asked for while the previous run is under way releases its folders
   const rerunning = rerun().then(() => 'rerun' as const)
   expect(await Promise.race([waiting, rerunning])).toBe('waiting')
   expect(await runDirectoriesIn(results)).toEqual([first])
-  expect(project.getProvidedContext().liveEvalsRun?.runs[0]?.directory).toBe(join(results, first ?? ''))
+  const run = project.getProvidedContext().liveEvalsRun
+  expect(run?.state === 'planned' && run.plan.runs[0]?.directory).toBe(join(results, first ?? ''))
 
   endRun()
   await rerunning

@@ -45,8 +45,7 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
       shard: shard === undefined ? null : { index: shard.index, count: shard.count },
     })
     current = planned
-    project.provide('liveEvalsRun', planned)
-    project.provide('liveEvalsRunProblem', null)
+    project.provide('liveEvalsRun', { state: 'planned', plan: planned })
     project.vitest.logger.log(
       runStartLine(
         planned.settings,
@@ -125,8 +124,7 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
     } catch (error) {
       // Thrown from here, the error would end the watch process (Vitest does not catch it).
       const problem = startupFailureText(options.phase, error)
-      project.provide('liveEvalsRun', undefined)
-      project.provide('liveEvalsRunProblem', problem)
+      project.provide('liveEvalsRun', { state: 'not_started', problem })
       project.vitest.logger.error(problem)
     }
   }
