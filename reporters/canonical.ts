@@ -32,6 +32,7 @@ import {
 } from './run-results.ts'
 import { writeRunResultsFile } from './run-results-file.ts'
 import { skippedScenariosLine } from './skip-notes.ts'
+import { runSummaryLine } from './summary-line.ts'
 
 function finished(testCase: TestCase): FinishedScenarioTest {
   const result = testCase.result()
@@ -49,12 +50,21 @@ function finished(testCase: TestCase): FinishedScenarioTest {
 function providedPlans(vitest: Vitest | null): RunPlan[] {
   const plans = new Map<string, RunPlan>()
   for (const project of vitest?.projects ?? []) {
-    const plan = project.getProvidedContext().liveEvalsRun
-    if (plan === undefined) continue
+    const run = project.getProvidedContext().liveEvalsRun
+    if (run?.state !== 'planned') continue
+    const { plan } = run
     const key = plan.runs.map((run) => `${run.directory}\n${run.resultsFile}`).join('\n')
     if (!plans.has(key)) plans.set(key, plan)
   }
   return [...plans.values()]
+}
+
+/** The phases whose run could not start: their projects' global setups provided a problem instead of a plan. */
+function notStartedPhases(vitest: Vitest | null): string[] {
+  return (vitest?.projects ?? []).flatMap((project) => {
+    const { liveEvalsRun: run, liveEvalsProject: options } = project.getProvidedContext()
+    return run?.state === 'not_started' && options !== undefined ? [options.phase] : []
+  })
 }
 
 /** The test files of sharded runs, with the stamp the runner put on each. */
@@ -123,17 +133,7 @@ export default class CanonicalReporter implements Reporter {
       await this.#writeRuns(tests, reason, log)
       this.#journals.finish(reason)
     }
-    const passed = tests.filter((test) => test.state === 'passed').length
-    const failed = tests.filter((test) => test.state === 'failed').length
-    // A passed test whose row failed exactly as its spec declared (see src/vitest/verdict.ts) is counted, and said.
-    const expected = tests.filter(
-      (test) =>
-        test.state === 'passed' && test.meta?.row?.observability?.live_evals?.expected_failure?.met === true,
-    ).length
-    log(
-      `${passed} passed, ${failed} failed` +
-        (expected === 0 ? '' : ` (${expected} of the passed failed as their spec declared)`),
-    )
+    log(runSummaryLine(tests, notStartedPhases(this.#vitest)))
     const skipped = skippedScenariosLine(
       modules.flatMap((module) =>
         [...module.children.allTests()].flatMap((test) => {

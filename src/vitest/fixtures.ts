@@ -77,9 +77,7 @@ const buildScenarioTest = (): ScenarioTestAPI =>
         if (verdict.failTestWith !== null) throw new Error(verdict.failTestWith)
       })
     })
-    .extend('runPlan', { scope: 'worker' }, () =>
-      runPlanOf({ liveEvalsRun: inject('liveEvalsRun'), liveEvalsRunProblem: inject('liveEvalsRunProblem') }),
-    )
+    .extend('runPlan', { scope: 'worker' }, () => runPlanOf({ liveEvalsRun: inject('liveEvalsRun') }))
     .extend('phase', { scope: 'worker' }, ({ runPlan }) => phaseModule(runPlan.phase))
     .extend('suiteSettings', { scope: 'worker' }, ({ runPlan }): PhaseSettings => runPlan.settings)
     .extend('offlineServer', { scope: 'file' }, async ({ runPlan }, { onCleanup }) => {

@@ -6,14 +6,17 @@
 // Run folders are claimed up front, because every worker needs the same path before it writes; the ones still
 // unused when the run is over (`vitest list`, a filter that selected nothing of a run) are released by the
 // teardown, which Vitest calls after the reporters finished. In watch mode a rerun is a new run: the settings
-// and the dataset are read again (a changed config.toml or dataset triggers the rerun), it gets new folders,
-// and the previous run's unused ones go first. A rerun that cannot be planned (a file saved broken, or read
-// half-saved) must not end the watch: its problem is printed as at startup, the previous plan is withdrawn
-// (its folders are the previous run's: nothing of this rerun may be written there) and each test file fails
-// with the problem, so the rerun writes nothing and the next save plans afresh.
+// and the dataset are read again (a changed config.toml or dataset triggers the rerun), it gets new folders, the
+// previous run's unused ones go first, a live rerun is checked against its endpoints as at start, and the
+// project's concurrency, timeout and heap follow the settings it read. A rerun that cannot be planned (a file
+// saved broken, or read half-saved) or whose live check fails must not end the watch: its problem is printed as
+// at startup, the previous plan is withdrawn (its folders are the previous run's: nothing of this rerun may be
+// written there) and each test file fails with the problem, so the rerun writes nothing and the next save plans
+// afresh.
 import type { TestProject } from 'vitest/node'
 import { assertPrivateDirectoryUsable, makePrivateDirectories } from '../artifacts/index.ts'
 import { pruneAttachmentCopies } from './plugin/attachment-retention.ts'
+import { applyExecutionSettings } from './plugin/execution-settings.ts'
 import { rerunOnInputChange } from './plugin/root-options.ts'
 import { releaseUnusedRunDirectories } from './plugin/run-directories.ts'
 import { runStartLine } from './plugin/run-line.ts'
@@ -26,8 +29,11 @@ import { exitWithStartupFailure, startupFailureText } from './startup-failure.ts
 export default async function liveEvalsGlobalSetup(project: TestProject): Promise<() => Promise<void>> {
   const options = projectOptionsOf(project.getProvidedContext(), project.name)
   let current: RunPlan | null = null
+  // Released, a plan is no one's: the teardown or the next rerun has nothing more to release.
   const releaseUnused = async () => {
-    if (current !== null) await releaseUnusedRunDirectories(current.runs)
+    const released = current
+    current = null
+    if (released !== null) await releaseUnusedRunDirectories(released.runs)
   }
   const plan = async (startup: Startup): Promise<RunPlan> => {
     if (!startup.ok) throw startup.error
@@ -39,8 +45,7 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
       shard: shard === undefined ? null : { index: shard.index, count: shard.count },
     })
     current = planned
-    project.provide('liveEvalsRun', planned)
-    project.provide('liveEvalsRunProblem', null)
+    project.provide('liveEvalsRun', { state: 'planned', plan: planned })
     project.vitest.logger.log(
       runStartLine(
         planned.settings,
@@ -48,6 +53,13 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
       ),
     )
     return planned
+  }
+  // Live only: one cheap request per endpoint the run needs, so a wrong key or a dead endpoint is one message.
+  // Imported only for a live run: it holds the openai SDK, which an offline run's main process never needs.
+  const checkLiveEndpoints = async (planned: RunPlan): Promise<void> => {
+    if (planned.settings.execution.mode !== 'live') return
+    const { assertLiveEndpointsAnswer } = await import('./preflight.ts')
+    await assertLiveEndpointsAnswer(planned.settings)
   }
   const attachmentsDir = project.config.attachmentsDir
   let planned: RunPlan
@@ -63,12 +75,7 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
     exitWithStartupFailure(options.phase, error)
   }
   try {
-    // Live only: one cheap request per endpoint the run needs, so a wrong key or a dead endpoint is one message.
-    // Imported only for a live run: it holds the openai SDK, which an offline run's main process never needs.
-    if (planned.settings.execution.mode === 'live') {
-      const { assertLiveEndpointsAnswer } = await import('./preflight.ts')
-      await assertLiveEndpointsAnswer(planned.settings)
-    }
+    await checkLiveEndpoints(planned)
   } catch (error) {
     await releaseUnused()
     exitWithStartupFailure(options.phase, error)
@@ -82,25 +89,42 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
     exitWithStartupFailure(options.phase, error)
   }
   await pruneAttachmentCopies(attachmentsDir)
+  const replan = async () => {
+    // The previous run may still be under way: a rerun from the UI or the API (vitest.rerunFiles,
+    // rerunTestSpecifications, rerunTask) calls this hook first and only then runFiles, which is what waits for
+    // the running run, and nothing cancels that run (Vitest 5.1.2, dist/chunks/cli-api.*.js: rerunFiles and
+    // rerunTestSpecifications call `_onUserTestsRerun` before `runFiles`, whose `await this.runningPromise` comes
+    // later; the API's `rerun` calls rerunFiles directly). Only the watcher's scheduleRerun awaits the running run
+    // first. Released now, its still-empty folders would go under it, and a plan provided now would be the one
+    // its reporters write with. So the previous run ends first (its reporters included), then its plan goes.
+    await project.vitest.waitForTestRunEnd()
+    await releaseUnused()
+    await pruneAttachmentCopies(attachmentsDir)
+    const startup = resolveStartup(options.phase, options.configFile)
+    // The TOML file may now name another dataset: its edits must rerun too (the plugin watched the first one),
+    // also when this rerun cannot read it yet (named before it was written, or saved broken).
+    if (startup.ok) {
+      const { dataset, config_file } = startup.settings
+      await rerunOnInputChange(project.vitest, project, [dataset.path, config_file])
+    }
+    const replanned = await plan(startup)
+    try {
+      await checkLiveEndpoints(replanned)
+    } catch (error) {
+      // As at start: a run stopped by the check leaves no run folder behind.
+      await releaseUnused()
+      throw error
+    }
+    // The concurrency, timeout and heap the edited settings ask for (the plugin set the first run's).
+    applyExecutionSettings(project.config, replanned.settings)
+  }
   const rerun = async () => {
     try {
-      await releaseUnused()
-      // Released: from here on the previous plan is no one's, and the teardown has nothing to release.
-      current = null
-      await pruneAttachmentCopies(attachmentsDir)
-      const startup = resolveStartup(options.phase, options.configFile)
-      // The TOML file may now name another dataset: its edits must rerun too (the plugin watched the first one),
-      // also when this rerun cannot read it yet (named before it was written, or saved broken).
-      if (startup.ok) {
-        const { dataset, config_file } = startup.settings
-        await rerunOnInputChange(project.vitest, project, [dataset.path, config_file])
-      }
-      await plan(startup)
+      await replan()
     } catch (error) {
       // Thrown from here, the error would end the watch process (Vitest does not catch it).
       const problem = startupFailureText(options.phase, error)
-      project.provide('liveEvalsRun', undefined)
-      project.provide('liveEvalsRunProblem', problem)
+      project.provide('liveEvalsRun', { state: 'not_started', problem })
       project.vitest.logger.error(problem)
     }
   }

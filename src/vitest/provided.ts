@@ -1,9 +1,10 @@
 // Values a live-evals phase project shares through Vitest's provide/inject: the project options with what was
-// resolved at start (provided by the plugin) and the run plan (provided by the global setup). Both carry the
+// resolved at start (provided by the plugin) and the current run (provided by the global setup). Both carry the
 // settings, credentials included, so neither is ever written to a report; test files carry a RunStamp instead.
-// A watch-mode rerun that cannot be planned (its dataset or config.toml saved broken) has no plan: the previous
-// run's is withdrawn, so no runner, fixture or reporter mistakes the rerun for the previous run, and the problem
-// is provided instead, for the runner to fail each test file with.
+// The current run is one value: its plan, or, for a watch-mode rerun that could not be planned (its dataset or
+// config.toml saved broken, its live check refused), the problem instead. The previous run's plan is then
+// withdrawn with the same provide, so no runner, fixture or reporter mistakes the rerun for the previous run, and
+// the runner fails each test file with the problem.
 
 import type { ProvidedContext } from 'vitest'
 import type { Phase } from '../config/index.ts'
@@ -22,17 +23,18 @@ export interface LiveEvalsProjectOptions {
   resultsDir: string | null
 }
 
+/** The current run: planned, or not started, with the problem printed for it (the text a test file fails with). */
+export type LiveEvalsRun = { state: 'planned'; plan: RunPlan } | { state: 'not_started'; problem: string }
+
 declare module 'vitest' {
   interface ProvidedContext {
     liveEvalsProject: LiveEvalsProjectOptions
-    /** The current run's plan; undefined while a rerun could not be planned. */
-    liveEvalsRun: RunPlan | undefined
-    /** Why the current rerun could not be planned (the text printed for it); null when it was planned. */
-    liveEvalsRunProblem: string | null
+    liveEvalsRun: LiveEvalsRun
   }
 }
 
-type Provided = Partial<Pick<ProvidedContext, 'liveEvalsProject' | 'liveEvalsRun' | 'liveEvalsRunProblem'>>
+/** Either value is absent where its provider did not run (a project not built with liveEvalsProject()). */
+type Provided = Partial<Pick<ProvidedContext, 'liveEvalsProject' | 'liveEvalsRun'>>
 
 /** The project options, or an error that says how to configure the project. */
 export function projectOptionsOf(provided: Provided, projectName: string): LiveEvalsProjectOptions {
@@ -48,14 +50,13 @@ export function projectOptionsOf(provided: Provided, projectName: string): LiveE
 
 /** The run plan, or an error: why this rerun could not be planned, or that the global setup did not run. */
 export function runPlanOf(provided: Provided): RunPlan {
-  const plan = provided.liveEvalsRun
-  if (typeof provided.liveEvalsRunProblem === 'string')
-    throw new Error(provided.liveEvalsRunProblem.trimEnd())
-  if (plan === undefined) {
+  const run = provided.liveEvalsRun
+  if (run === undefined) {
     throw new Error(
       'No live-evals run plan was provided: the project must list src/vitest/global-setup.ts in globalSetup ' +
         '(liveEvalsProject() does this)',
     )
   }
-  return plan
+  if (run.state === 'not_started') throw new Error(run.problem.trimEnd())
+  return run.plan
 }

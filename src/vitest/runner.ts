@@ -16,7 +16,7 @@ import { redactOutbound, rememberSecretValues } from '../config/outbound-redacti
 import { credentialValues } from '../config/redact.ts'
 import { resetAttemptMeta } from './meta.ts'
 import { runStampOf } from './plugin/run-stamp.ts'
-import type { RunPlan } from './run-plan-schema.ts'
+import type { LiveEvalsRun } from './provided.ts'
 
 type TryOptions = Parameters<TestRunner['onBeforeTryTask']>[1]
 type ImportSource = Parameters<TestRunner['importFile']>[1]
@@ -24,18 +24,23 @@ type ImportSource = Parameters<TestRunner['importFile']>[1]
 export default class LiveEvalsRunner extends TestRunner {
   override onCollectStart(file: RunnerTestFile): void {
     super.onCollectStart(file)
-    const plan = this.injectValue('liveEvalsRun') as RunPlan | undefined
-    if (plan === undefined) return
-    rememberSecretValues(credentialValues(plan.settings))
-    file.meta.liveEvalsRunStamp = runStampOf(plan)
+    const run = this.#run()
+    if (run?.state !== 'planned') return
+    rememberSecretValues(credentialValues(run.plan.settings))
+    file.meta.liveEvalsRunStamp = runStampOf(run.plan)
   }
 
   // Where Vitest's collection loads the file: an error thrown here is the file's failure, and none of the file's
   // code (nor what it imports, such as the fixtures that read the withdrawn plan) has run.
   override importFile(filepath: string, source: ImportSource): unknown {
-    const problem = this.injectValue('liveEvalsRunProblem') as string | null | undefined
-    if (source === 'collect' && typeof problem === 'string') throw unplannedRunError(problem)
+    const run = this.#run()
+    if (source === 'collect' && run?.state === 'not_started') throw unplannedRunError(run.problem)
     return super.importFile(filepath, source)
+  }
+
+  /** The current run the global setup provided; absent in a project without it. */
+  #run(): LiveEvalsRun | undefined {
+    return this.injectValue('liveEvalsRun') as LiveEvalsRun | undefined
   }
 
   override onBeforeTryTask(test: RunnerTask, options: TryOptions): void {

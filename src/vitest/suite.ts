@@ -73,10 +73,7 @@ async function defaultBody({ liveSession, expect, scenarioEnv }: ScenarioTestCon
 
 export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise<void> {
   const project = projectOptionsOf({ liveEvalsProject: inject('liveEvalsProject') }, 'this')
-  const plan = runPlanOf({
-    liveEvalsRun: inject('liveEvalsRun'),
-    liveEvalsRunProblem: inject('liveEvalsRunProblem'),
-  })
+  const plan = runPlanOf({ liveEvalsRun: inject('liveEvalsRun') })
   if (options.phase !== undefined && options.phase !== plan.phase) {
     throw new Error(
       `scenarioSuite({ phase: '${options.phase}' }) is in a ${plan.phase} project; use phase '${plan.phase}'`,

@@ -43,4 +43,17 @@ describe('the heap flags of a real-time project’s workers', () => {
     sizeRealTimeHeap(both, 'real_time')
     expect(both.execArgv).toEqual(['--heap-growing-percent', '--min-semi-space-size=1'])
   })
+
+  it('sized again (a watch rerun), adds its flags once and takes back only its own when real time is off', () => {
+    const config = configWith('forks', ['--enable-source-maps'])
+    sizeRealTimeHeap(config, 'real_time')
+    sizeRealTimeHeap(config, 'real_time')
+    expect(config.execArgv).toEqual(['--enable-source-maps', ...REAL_TIME_HEAP_FLAGS])
+    sizeRealTimeHeap(config, 'virtual')
+    expect(config.execArgv).toEqual(['--enable-source-maps'])
+    const own = configWith('forks', ['--max-semi-space-size=4'])
+    sizeRealTimeHeap(own, 'real_time')
+    sizeRealTimeHeap(own, 'virtual')
+    expect(own.execArgv).toEqual(['--max-semi-space-size=4'])
+  })
 })

@@ -31,10 +31,24 @@ export interface WorkerProcessConfig {
   execArgv: string[]
 }
 
-/** Adds the real-time heap flags to a real-time project's worker processes (see above); otherwise no change. */
+// Marks the flags this added to a config, whichever copy of this module added them: the plugin's (from the config)
+// at start, the global setup's at each watch rerun, which sizes the heap again from what the settings now say.
+const ADDED_BY_LIVE_EVALS = Symbol.for('live-evals.real-time-heap-flags')
+
+type SizedConfig = WorkerProcessConfig & { [ADDED_BY_LIVE_EVALS]?: readonly string[] }
+
+/**
+ * Gives a real-time project's worker processes the real-time heap flags (see above), and takes back the ones
+ * it gave before when the project no longer runs in real time; what the project passes itself is never touched.
+ */
 export function sizeRealTimeHeap(config: WorkerProcessConfig, clock: RunClock): void {
-  if (clock !== 'real_time' || !PROCESS_POOLS.has(config.pool)) return
-  const added = HEAP_FLAGS.filter(({ family }) => !config.execArgv.some((argument) => family.test(argument)))
-  if (added.length === 0) return
-  config.execArgv = [...config.execArgv, ...added.map(({ flag }) => flag)]
+  const sized = config as SizedConfig
+  const before = sized[ADDED_BY_LIVE_EVALS] ?? []
+  const own = config.execArgv.filter((argument) => !before.includes(argument))
+  const realTime = clock === 'real_time' && PROCESS_POOLS.has(config.pool)
+  const missing = HEAP_FLAGS.filter(({ family }) => !own.some((argument) => family.test(argument)))
+  const added = realTime ? missing.map(({ flag }) => flag) : []
+  sized[ADDED_BY_LIVE_EVALS] = added
+  if (before.length === 0 && added.length === 0) return
+  config.execArgv = [...own, ...added]
 }

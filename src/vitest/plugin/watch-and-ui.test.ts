@@ -20,7 +20,12 @@ import {
 } from '../child-vitest.test-helpers.ts'
 
 const FIXTURES = join(ROOT, 'src/vitest/fixtures')
-const SUMMARY = /(\d+) passed, (\d+) failed/g
+const SUMMARY = /(\d+) passed, (\d+) failed.*$/gm
+/** The closing line of a rerun that could not start (reporters/summary-line.ts). */
+const NOT_STARTED =
+  '0 passed, 0 failed; the CRAWL run did not start (its problem is above), nothing of it was written'
+/** The fixture's spec file failed (printed by Vitest's reporter, on stderr). */
+const FAILED_SPEC = /FAIL .*tiny\.spec\.ts/
 const running: RunningVitest[] = []
 
 afterEach(async () => {
@@ -37,7 +42,7 @@ async function save(file: string, text: string): Promise<void> {
   await rename(`${file}.saving`, file)
 }
 
-/** The closing `N passed, N failed` lines printed so far. */
+/** The closing `N passed, N failed` lines printed so far, whole. */
 const summaries = (output: string) => [...output.matchAll(SUMMARY)].map((match) => match[0])
 
 /**
@@ -143,23 +148,26 @@ test(
     const [firstRun] = await runDirectoriesIn(results)
     const firstResults = await readFile(join(results, firstRun ?? '', 'results.json'), 'utf8')
 
-    /** Saves `file` broken and returns what the rerun printed, from its problem to its end (the summary line). */
+    /**
+     * Saves `file` broken and returns what the rerun printed: its problem, the spec file's FAIL and its closing
+     * line. The closing line (stdout) and the FAIL lines (stderr) are printed together at the run's end and reach
+     * this process through two pipes, in either order: waiting for the closing line alone once returned before
+     * the FAIL line had arrived.
+     */
     const rerunBroken = async (file: string, text: string) => {
       const edited = child.output().length
       await save(file, text)
-      const fromProblem = (output: string) => {
-        const at = output.indexOf('cannot start', edited)
-        return at < 0 ? '' : output.slice(at)
+      const rerunPrinted = (output: string) => {
+        const rerun = output.slice(edited)
+        return rerun.includes('cannot start') && FAILED_SPEC.test(rerun) && summaries(rerun).length > 0
       }
-      const output = await child.waitFor((printed) => summaries(fromProblem(printed)).length > 0)
-      return output.slice(edited)
+      return (await child.waitFor(rerunPrinted)).slice(edited)
     }
     /** Saves `file` fixed and returns the summary line of the rerun that ran scenarios again. */
     const rerunFixed = async (file: string, text: string) => {
       const edited = child.output().length
       await save(file, text)
-      const ran = (output: string) =>
-        summaries(output.slice(edited)).filter((line) => line !== '0 passed, 0 failed')
+      const ran = (output: string) => summaries(output.slice(edited)).filter((line) => line !== NOT_STARTED)
       return ran(await child.waitFor((printed) => ran(printed).length > 0))
     }
     /** The run folders so far (a failed rerun adds none); the first run's results.json stays as it was. */
@@ -175,8 +183,7 @@ test(
     expect(datasetBroken).toContain('live-evals: the CRAWL run cannot start')
     expect(datasetBroken).toContain(`${dataset}: 1 problem`)
     expect(datasetBroken).toContain('malformed JSON')
-    expect(datasetBroken).toMatch(/FAIL .*tiny\.spec\.ts/)
-    expect(summaries(datasetBroken)).toEqual(['0 passed, 0 failed'])
+    expect(summaries(datasetBroken)).toEqual([NOT_STARTED])
     expect(datasetBroken).not.toMatch(/Unhandled|Results: /)
     await expectRunFolders(1)
     const renamed = 'Question about opening hours, asked again after a broken save'
@@ -190,7 +197,7 @@ test(
     const tomlBroken = await rerunBroken(toml, `${settings}\n[execution\n`)
     expect(tomlBroken).toContain('live-evals: the CRAWL run cannot start')
     expect(tomlBroken).toContain(toml)
-    expect(summaries(tomlBroken)).toEqual(['0 passed, 0 failed'])
+    expect(summaries(tomlBroken)).toEqual([NOT_STARTED])
     expect(tomlBroken).not.toMatch(/Unhandled|Results: /)
     await expectRunFolders(2)
     expect(await rerunFixed(toml, settings.replace('[execution]', '[execution]\nmax_examples = 1'))).toEqual([
