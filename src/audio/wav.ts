@@ -42,7 +42,7 @@ const DataChunk = z.looseObject({
   samples: z.instanceof(Uint8Array),
 })
 
-const CONVERT_HINT =
+export const WAV_CONVERT_HINT =
   'Convert it to mono 16-bit PCM at 24000 Hz (for example: sox in.wav -c 1 -b 16 -r 24000 out.wav).'
 
 /** A WAV file that cannot be used as transport audio; `problems` lists every reason found. */
@@ -51,7 +51,7 @@ export class WavFormatError extends Error {
   readonly problems: readonly string[]
 
   constructor(file: string, problems: readonly string[]) {
-    super(`WAV file ${file}: ${problems.join('; ')}. ${CONVERT_HINT}`)
+    super(`WAV file ${file}: ${problems.join('; ')}. ${WAV_CONVERT_HINT}`)
     this.name = 'WavFormatError'
     this.file = file
     this.problems = problems

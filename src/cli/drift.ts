@@ -51,7 +51,7 @@ the recordings:
                   calls and their arguments, RUN's yield to barge-ins; both sides graded by today's graders
                   (the recordings re-graded with no network, as grade --cassettes does)
   protocol drift  event types and fields the service sent that the offline server does not model
-                  (src/testing/live-server/server-events-schema.ts), so it can be corrected from real traffic
+                  (its schema of every server event), so that model can be corrected from real traffic
 
   --max-scenarios N        how many scenarios to record again (required, at least 1)
   --out DIR                where the new recordings, run folders, drift.json and drift.md go (default drift/)

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { encodeMonoWav, encodeStereoWav } from '../audio/wav.ts'
 import { datasetText, multiTurnRaw, setPath, singleTurnRaw } from '../scenarios/fixtures/builders.ts'
 import { PLACEHOLDER_ANSWER } from '../scenarios/placeholder-expectation.ts'
 import { captureIO } from './capture-io.ts'
@@ -103,6 +104,40 @@ describe('live-evals validate', () => {
     )
     expect(result.stderr).toContain('write what the assistant should achieve for this caller')
     expect(result.stderr).toContain('a run fails this scenario at input_setup until then')
+  })
+
+  it('decodes each recording that exists as the WALK run will, and leaves one not made yet to generate-audio', async () => {
+    await writeFile(path.join(folder, 'notes.wav'), 'not audio, only a file named .wav\n')
+    await writeFile(
+      path.join(folder, 'stereo.wav'),
+      encodeStereoWav(new Int16Array(480), new Int16Array(480), 8000),
+    )
+    await writeFile(path.join(folder, 'fine.wav'), encodeMonoWav(new Int16Array(480)))
+    const takes = (id: string, names: string[]) =>
+      setPath(
+        singleTurnRaw(id),
+        'input.recordings',
+        names.map((name, index) => ({ id: `take${index}`, path: name })),
+      )
+    files.recordings = path.join(folder, 'recordings.json')
+    await writeFile(
+      files.recordings,
+      datasetText([
+        takes('unusable', ['notes.wav', 'stereo.wav']),
+        takes('usable', ['fine.wav', 'later.wav']),
+      ]),
+    )
+    const result = await validate('recordings')
+    expect(result.code).toBe(1)
+    const lines = result.stderr.split('\n')
+    expect(lines).toContain(`FAIL ${files.recordings}: 2 problems; fix them before running:`)
+    const notes = lines.find((line) => line.includes('input.recordings[0].path [scenario unusable]'))
+    expect(notes).toContain('notes.wav')
+    expect(notes).toContain('is not a readable RIFF/WAVE file')
+    const stereo = lines.find((line) => line.includes('input.recordings[1].path [scenario unusable]'))
+    expect(stereo).toMatch(/must be mono.*must be 24000 Hz.*sox in\.wav -c 1 -b 16 -r 24000 out\.wav/)
+    // fine.wav decodes, later.wav does not exist yet: scenario "usable" has no problem.
+    expect(result.stderr).not.toContain('[scenario usable]')
   })
 
   it('needs at least one file and knows no options', async () => {

@@ -15,7 +15,8 @@ const USAGE = `Usage: live-evals validate <dataset.json>...
 
 Checks each dataset against the scenario contract (schema_version "1.0") and the RUN gate, and prints how
 many scenarios the crawl, walk and run phases would select. A scenario whose expected.answer is still the
-placeholder live-evals import-call wrote is a problem too (a run fails it until the answer is written).
+placeholder live-evals import-call wrote is a problem too (a run fails it until the answer is written), and so is a
+WALK recording that exists but is not mono 16-bit PCM at 24000 Hz (one not made yet is left to walk generate-audio).
 Exits 1 if any file has a problem.
 `
 

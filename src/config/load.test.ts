@@ -446,7 +446,7 @@ describe('environment variables', () => {
     [
       'LIVE_EVALS_MODE',
       'online',
-      'Environment variable LIVE_EVALS_MODE: execution.mode must be one of "offline", "live"',
+      'Environment variable LIVE_EVALS_MODE: execution.mode must be one of "offline", "live", "replay"',
     ],
     [
       'OPENAI_LIVE_ALLOW_INSECURE_LOOPBACK',

@@ -9,6 +9,7 @@ import { phaseDefaults, type SectionValues } from './defaults.ts'
 import {
   CONFIG_FILE_VARIABLE,
   type Environment,
+  type EnvironmentValue,
   environmentText,
   environmentValues,
   redactFieldNames,
@@ -119,6 +120,23 @@ function originProblem(origin: SettingOrigin | undefined, key: string, message: 
   }
 }
 
+/**
+ * The environment's values checked as the same keys in a TOML file are, so both name the same choices:
+ * LIVE_EVALS_MODE=Offline is told "offline", "live" and "replay" (the resolved settings, checked later, know no
+ * "replay": it becomes a live run with cassettes).
+ */
+function environmentProblems(phase: Phase, environment: readonly EnvironmentValue[]): string[] {
+  const layer: SectionValues = {}
+  for (const { setting, value } of environment) setDotted(layer, setting.key, value)
+  const result = layerSchema(settingSections(phase)).safeParse(layer)
+  if (result.success) return []
+  return result.error.issues.flatMap((issue) => {
+    const key = describeIssuePath(issue.path)
+    const variable = environment.find(({ setting }) => setting.key === key)?.setting.variable
+    return variable === undefined ? [] : [`Environment variable ${variable}: ${key} ${issue.message}`]
+  })
+}
+
 /** Which TOML file to read: LIVE_EVALS_CONFIG when set (relative to cwd), else the given path; null for none. */
 export function selectConfigFile(tomlPath: string | null, env: Environment, cwd: string): string | null {
   const chosen = environmentText(env, CONFIG_FILE_VARIABLE) ?? tomlPath
@@ -158,6 +176,7 @@ export function loadPhaseConfig<P extends Phase>(
   let environment: ReturnType<typeof environmentValues> = []
   try {
     environment = environmentValues(phase, env)
+    problems.push(...environmentProblems(phase, environment))
   } catch (error) {
     if (!(error instanceof HarnessConfigError)) throw error
     problems.push(...error.problems)

@@ -1,6 +1,9 @@
 // `validate` checks each recording path the way the WALK reader will read it (src/inputs/read-input-file.ts):
 // a device, a FIFO, a folder or an oversized file is a problem now, not a worker that hangs or exhausts memory
 // later. A recording that does not exist yet is not: `walk generate-audio` makes them after the dataset is written.
+// One that exists is decoded as the run decodes it (mono 16-bit PCM at 24000 Hz), so a text file named .wav or a
+// stereo 8 kHz call is found by `validate` in CI, not by the run that would have used it.
+import { readMonoWavFile, WAV_CONVERT_HINT, WavFormatError } from '../audio/wav.ts'
 import {
   checkInputFile,
   describeInputFileRefusal,
@@ -15,17 +18,26 @@ export async function recordingFileViolations(dataset: LoadedDataset): Promise<D
   const violations: DatasetViolation[] = []
   for (const [scenarioIndex, scenario] of dataset.scenarios.entries()) {
     for (const [index, recording] of scenario.input.recordings.entries()) {
+      const violation = (problem: string) =>
+        violations.push({
+          file: dataset.file,
+          scenarioId: scenario.id,
+          path: `scenarios[${scenarioIndex}].input.recordings[${index}].path`,
+          message: `the recording ${quotePath(recording.resolvedPath)} ${problem}`,
+        })
       try {
         await checkInputFile(recording.resolvedPath, INPUT_FILE_CAPS.recording)
       } catch (error) {
         if (!(error instanceof InputFileError)) throw error
         if (error.refusal.kind === 'unreadable' && error.refusal.code === 'ENOENT') continue
-        violations.push({
-          file: dataset.file,
-          scenarioId: scenario.id,
-          path: `scenarios[${scenarioIndex}].input.recordings[${index}].path`,
-          message: `the recording ${quotePath(recording.resolvedPath)} ${describeInputFileRefusal(error.refusal)}`,
-        })
+        violation(describeInputFileRefusal(error.refusal))
+        continue
+      }
+      try {
+        await readMonoWavFile(recording.resolvedPath)
+      } catch (error) {
+        if (!(error instanceof WavFormatError)) throw error
+        violation(`${error.problems.join('; ')}. ${WAV_CONVERT_HINT}`)
       }
     }
   }
