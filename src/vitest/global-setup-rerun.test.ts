@@ -36,6 +36,28 @@ afterEach(async () => {
 
 type RerunHook = () => Promise<void>
 
+const PROCESS_EVENTS = ['unhandledRejection', 'SIGINT', 'SIGTERM', 'exit'] as const
+
+/**
+ * The Vitest made here must not own this worker's process: its logger ends the process on any unhandled rejection,
+ * and on SIGINT or SIGTERM. In a full unit run a rejection from elsewhere in the worker ended it so ("process.exit
+ * unexpectedly called"). What creating it added to those events is taken off again; the worker's own Vitest
+ * reports such a rejection instead.
+ */
+async function withoutProcessHandlers<T>(create: () => Promise<T>): Promise<T> {
+  const emitter: NodeJS.EventEmitter = process
+  const before = new Map(PROCESS_EVENTS.map((event) => [event, new Set(emitter.listeners(event))]))
+  try {
+    return await create()
+  } finally {
+    for (const event of PROCESS_EVENTS) {
+      for (const listener of emitter.listeners(event)) {
+        if (!before.get(event)?.has(listener)) emitter.off(event, listener as (...args: unknown[]) => void)
+      }
+    }
+  }
+}
+
 /** The fixture project set up for its first run, the rerun hook its global setup registered, and what it printed. */
 async function watchedProject(): Promise<{ project: TestProject; rerun: RerunHook; printed: () => string }> {
   let printed = ''
@@ -45,12 +67,18 @@ async function watchedProject(): Promise<{ project: TestProject; rerun: RerunHoo
       done()
     },
   })
-  const vitest = await createVitest(
-    { root: ROOT, config: resolve(ROOT, FIXTURE_CONFIG), watch: true },
-    {},
-    { stdout: sink, stderr: sink },
+  const vitest = await withoutProcessHandlers(() =>
+    createVitest(
+      { root: ROOT, config: resolve(ROOT, FIXTURE_CONFIG), watch: true },
+      {},
+      { stdout: sink, stderr: sink },
+    ),
   )
   opened.push(vitest)
+  // The test calls the rerun hook itself. Left to watch, this Vitest would schedule a rerun of its own for the
+  // config.toml the test edits (the plugin made it a trigger), firing after the test ended into a state that never
+  // ran (an unhandled TypeError in its reporter's onWatcherRerun, seen under load).
+  vitest.watcher.unregisterWatcher()
   const project = vitest.projects[0]
   if (project === undefined) throw new Error('no project')
   const registered = vi.spyOn(project, 'onTestsRerun').mockImplementation(() => {})
