@@ -43,7 +43,11 @@ const todo = defineAssistant({
           name: 'add_task',
           arguments: (text) => ({ title: /task to (.+?)[.?!]*$/i.exec(text)?.[1] ?? '' }),
         },
-        answer: (output) => `Added: ${String((output.task as Task).title)}.`,
+        // A refused call (a tool that threw) reaches the answer as { ok: false, error }.
+        answer: (output) =>
+          output.ok === false
+            ? `Sorry, I couldn't add it: ${String(output.error)}.`
+            : `Added: ${String((output.task as Task).title)}.`,
       },
     ],
   },
