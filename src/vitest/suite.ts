@@ -72,7 +72,10 @@ async function defaultBody({ liveSession, expect, scenarioEnv }: ScenarioTestCon
 }
 
 export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise<void> {
-  const project = projectOptionsOf({ liveEvalsProject: inject('liveEvalsProject') }, 'this')
+  const project = projectOptionsOf(
+    { liveEvalsProject: inject('liveEvalsProject') },
+    TestRunner.getCurrentSuite().file.projectName,
+  )
   const plan = runPlanOf({ liveEvalsRun: inject('liveEvalsRun') })
   if (options.phase !== undefined && options.phase !== plan.phase) {
     throw new Error(
