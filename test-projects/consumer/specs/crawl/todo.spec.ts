@@ -60,7 +60,7 @@ await scenarioSuite({
     defineScenario({
       id: 'add_milk',
       title: 'Add a task',
-      type: 'booking',
+      type: 'add_task',
       interaction: 'single_turn',
       input: { text: 'Please add a task to buy milk.' },
       application: { initial_state: { tasks: [] } },
