@@ -68,6 +68,7 @@ async function defaultBody({ liveSession, expect, scenarioEnv }: ScenarioTestCon
     scenarioEnv.judge != null && !notRejudged(liveSession.row),
     (matcher, soft) => (soft ? expect.soft(liveSession) : expect(liveSession))[matcher](),
     liveSession.interaction,
+    liveSession.observation !== null,
   )
 }
 
