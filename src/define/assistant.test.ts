@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { OfflineRuleError } from '../assistants/offline-rule-error.ts'
 import { defineAssistant, type ToolDefinitionInput } from './assistant.ts'
 
 const counter: ToolDefinitionInput = {
@@ -114,6 +115,49 @@ describe('defineAssistant', () => {
     expect(seen).toEqual([earlier])
     expect(behaviour?.directAnswer('add some')).toBe('turns so far: 0')
     expect(behaviour?.directAnswer('add more', earlier)).toBe('turns so far: 2')
+  })
+
+  test('a rule callback that throws is named: assistant, rule, callback, what it was given, where it threw', () => {
+    const broken = (): never => {
+      throw new RangeError('my rule broke')
+    }
+    const app = defineAssistant({
+      ...base,
+      offline: {
+        rules: [
+          { when: 'count', say: broken },
+          { when: broken, say: 'never' },
+          { when: /add/, call: { name: 'add', arguments: broken }, answer: (output) => String(output.count) },
+          { when: /more/, call: { name: 'add', arguments: { by: 1 } }, answer: broken },
+        ],
+      },
+    })
+    const behaviour = app.offlineBehaviour?.({ conversationContext: '', initialState: {} })
+    const thrown = (run: () => unknown): OfflineRuleError => {
+      try {
+        run()
+      } catch (error) {
+        expect(error).toBeInstanceOf(OfflineRuleError)
+        return error as OfflineRuleError
+      }
+      throw new Error('the rule did not throw')
+    }
+    const said = thrown(() => behaviour?.directAnswer('count me in'))
+    expect(said.message).toMatch(
+      /^assistant "counter", offline\.rules\[0\] \(when "count"\): say\(callerText, earlier\) threw RangeError: my rule broke \(at .*assistant\.test\.ts:\d+:\d+\)\), given "count me in"\. This is a bug in your offline rule, not a failure of live-evals/,
+    )
+    expect(said.cause).toBeInstanceOf(RangeError)
+    expect(thrown(() => behaviour?.directAnswer('hello')).message).toContain(
+      'offline.rules[1] (when a function): when(callerText, earlier) threw',
+    )
+    expect(thrown(() => behaviour?.inferToolCall('add two')).message).toContain(
+      'offline.rules[2] (when /add/): call.arguments(callerText, earlier) threw',
+    )
+    expect(behaviour?.inferToolCall('more')).toEqual({ name: 'add', arguments: { by: 1 } })
+    const answered = thrown(() => behaviour?.finalAnswer({ ok: false, error: 'no' }))
+    expect(answered.message).toContain('offline.rules[3] (when /more/): answer(output) threw')
+    expect(answered.message).toContain('given {"ok":false,"error":"no"}')
+    expect(answered.message).toContain('check output.ok before reading it')
   })
 
   test('without offline rules there is no offline behaviour (an offline run says so)', () => {

@@ -23,6 +23,7 @@ import {
   type ToolExecutionRecord,
   type ToolExecutor,
 } from '../assistants/runtime/tool-executor.ts'
+import { runRuleCallback } from './rule-callback.ts'
 
 /** What a tool's implementation gets: the call's arguments and this scenario's mutable application state. */
 export interface ToolContext {
@@ -64,7 +65,10 @@ export interface OfflineRule {
     name: string
     arguments: JsonObject | ((callerText: string, earlier: readonly SpokenTurn[]) => JsonObject)
   }
-  /** After the tool answered: what the assistant says (default: a short confirmation). */
+  /**
+   * After the tool answered: what the assistant says (default: a short confirmation). `output` is what the tool
+   * returned, or `{ ok: false, error }` when it refused the call (threw): check `output.ok` before reading it.
+   */
   answer?: string | ((output: JsonObject) => string)
 }
 
@@ -105,44 +109,65 @@ const definitionSchema = z.object({
     .optional(),
 })
 
-function matches(rule: OfflineRule, text: string, earlier: readonly SpokenTurn[]): boolean {
-  if (typeof rule.when === 'string') return text.toLowerCase().includes(rule.when.toLowerCase())
-  if (typeof rule.when === 'function') return rule.when(text, earlier)
-  return rule.when.test(text)
-}
-
 /** The scripted stand-in: the first rule that matches decides; its answer speaks after the tool. */
 class RuleBehaviour implements OfflineBehaviour {
+  readonly #assistant: string
   readonly #rules: readonly OfflineRule[]
   readonly #fallback: string
   #lastCall: OfflineRule | null = null
 
-  constructor(rules: readonly OfflineRule[], fallback: string) {
+  constructor(assistant: string, rules: readonly OfflineRule[], fallback: string) {
+    this.#assistant = assistant
     this.#rules = rules
     this.#fallback = fallback
   }
 
   inferToolCall(userText: string, earlier: readonly SpokenTurn[] = []): InferredToolCall | null {
     const rule = this.#rules.find(
-      (candidate) => candidate.call !== undefined && matches(candidate, userText, earlier),
+      (candidate) => candidate.call !== undefined && this.#matches(candidate, userText, earlier),
     )
     if (rule?.call === undefined) return null
     this.#lastCall = rule
-    const args =
-      typeof rule.call.arguments === 'function' ? rule.call.arguments(userText, earlier) : rule.call.arguments
-    return { name: rule.call.name, arguments: deepCopy(args) as JsonObject }
+    const { arguments: args } = rule.call
+    const computed =
+      typeof args === 'function'
+        ? this.#run(rule, 'call.arguments(callerText, earlier)', userText, () => args(userText, earlier))
+        : args
+    return { name: rule.call.name, arguments: deepCopy(computed) as JsonObject }
   }
 
   directAnswer(userText: string, earlier: readonly SpokenTurn[] = []): string {
-    const say = this.#rules.find((rule) => rule.say !== undefined && matches(rule, userText, earlier))?.say
-    if (say === undefined) return this.#fallback
-    return typeof say === 'function' ? say(userText, earlier) : say
+    const rule = this.#rules.find(
+      (candidate) => candidate.say !== undefined && this.#matches(candidate, userText, earlier),
+    )
+    const say = rule?.say
+    if (rule === undefined || say === undefined) return this.#fallback
+    return typeof say === 'function'
+      ? this.#run(rule, 'say(callerText, earlier)', userText, () => say(userText, earlier))
+      : say
   }
 
   finalAnswer(output: JsonObject): string {
-    const answer = this.#lastCall?.answer
-    if (answer === undefined) return 'Done.'
-    return typeof answer === 'function' ? answer(output) : answer
+    const rule = this.#lastCall
+    const answer = rule?.answer
+    if (rule === null || answer === undefined) return 'Done.'
+    return typeof answer === 'function'
+      ? this.#run(rule, 'answer(output)', output, () => answer(output))
+      : answer
+  }
+
+  #matches(rule: OfflineRule, text: string, earlier: readonly SpokenTurn[]): boolean {
+    const { when } = rule
+    if (typeof when === 'string') return text.toLowerCase().includes(when.toLowerCase())
+    if (typeof when === 'function')
+      return this.#run(rule, 'when(callerText, earlier)', text, () => when(text, earlier))
+    return when.test(text)
+  }
+
+  /** Runs the author's callback; a throw becomes an OfflineRuleError naming this rule. */
+  #run<T>(rule: OfflineRule, callback: string, given: unknown, run: () => T): T {
+    const site = { assistant: this.#assistant, index: this.#rules.indexOf(rule), when: rule.when }
+    return runRuleCallback({ ...site, callback, given }, run)
   }
 }
 
@@ -263,7 +288,11 @@ export function defineAssistant(definition: AssistantDefinition): AssistantAppli
       ? {}
       : {
           offlineBehaviour: () =>
-            new RuleBehaviour(offline.rules, offline.fallback ?? "Sorry, I can't help with that."),
+            new RuleBehaviour(
+              definition.name,
+              offline.rules,
+              offline.fallback ?? "Sorry, I can't help with that.",
+            ),
         }),
   }
 }

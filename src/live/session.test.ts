@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocketServer } from 'ws'
 import { paceFrames } from '../audio/pacing.ts'
 import { type OfflineSessionScript, startOfflineLiveServer } from '../testing/live-server/index.ts'
+import { testBehaviour } from '../testing/live-server/test-support.ts'
 import { LiveSessionError } from './errors.ts'
 import type { SessionConfig } from './events.ts'
 import type { LiveSessionFailed, LiveSessionOutcome } from './outcome.ts'
@@ -267,6 +268,28 @@ describe('LiveSession: exactly one terminal outcome per fault', () => {
     expect(error.closeCode).toBe(1006)
     expect(await session.close()).toBe(outcome)
     expect(session.appendAudio(FRAME)).toBe(false)
+  })
+
+  it('a server that says why before it drops the socket: the unexpected_eof keeps its error', async () => {
+    const session = offlineSession({
+      hearing: [{ text: 'boom', startMs: 0, endMs: 400 }],
+      behaviour: {
+        ...testBehaviour,
+        directAnswer: () => {
+          throw new Error('the behaviour exploded')
+        },
+      },
+    })
+    await session.start(CONFIG)
+    const oneSecond = Array.from({ length: 50 }, () => FRAME)
+    await paceFrames(oneSecond, (frame) => session.appendAudio(frame), { realTime: false })
+    const error = expectFailure(await session.outcome, 'stream', 'unexpected_eof')
+    expect(error.closeCode).toBe(1011)
+    expect(error.serverError?.code).toBe('offline_server_error')
+    expect(error.message).toContain(
+      'before session.closed after server error offline_server_error: The offline server failed',
+    )
+    expect(error.message).toContain('the behaviour exploded')
   })
 
   it.each([

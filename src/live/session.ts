@@ -91,6 +91,8 @@ export class LiveSession {
   readonly #startTimeoutMs: number
   readonly #closeTimeoutMs: number
   readonly #isFatal: (error: ErrorEvent['error']) => boolean
+  /** The last `error` event's error: a close that follows it is explained by it. */
+  #lastServerError: ErrorEvent['error'] | undefined
   readonly #eventIdPrefix: string
   readonly #signal: AbortSignal | undefined
   readonly #onAbort = () =>
@@ -160,7 +162,12 @@ export class LiveSession {
     })
     this.#ws.on('close', (code, reason) => {
       this.#teardown.markClosed()
-      this.#fail('unexpected_eof', unexpectedCloseMessage(code, reason, this.#phase), { closeCode: code })
+      // A server that sends an `error` before it drops the socket said why: the failure keeps its words.
+      const serverError = this.#lastServerError
+      this.#fail('unexpected_eof', unexpectedCloseMessage(code, reason, this.#phase, serverError), {
+        closeCode: code,
+        ...(serverError === undefined ? {} : { serverError }),
+      })
     })
     this.#signal?.addEventListener('abort', this.#onAbort, { once: true })
     tap?.opened(this, label)
@@ -356,6 +363,7 @@ export class LiveSession {
         this.#settle(closedOutcomeOf(event, this.#closeRequestId !== undefined, received.receivedAtMs))
         return
       case 'error': {
+        this.#lastServerError = event.error
         if (serverErrorEndsSession(this.#phase, event.error, this.#isFatal)) {
           this.#fail('server_error', serverErrorMessage(event.error), { serverError: event.error })
         }

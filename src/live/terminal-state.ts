@@ -43,11 +43,20 @@ export function socketErrorKind(message: string): LiveErrorKind {
   return message.startsWith('received ') ? 'malformed_event' : 'transport'
 }
 
-/** The failure message of a socket that closed before `session.closed`; while closing, finalization is unknown. */
-export function unexpectedCloseMessage(code: number, reason: string, phase: SessionPhase): string {
+/**
+ * The failure message of a socket that closed before `session.closed`; while closing, finalization is unknown. The
+ * server's last `error` event, when one came, is quoted: it is usually why the server closed.
+ */
+export function unexpectedCloseMessage(
+  code: number,
+  reason: string,
+  phase: SessionPhase,
+  lastServerError?: ErrorEvent['error'],
+): string {
   const detail = reason ? `code ${code}, "${reason}"` : `code ${code}`
   const finalization = phase === 'closing' ? '; finalization unconfirmed' : ''
-  return `connection closed (${detail}) before session.closed${finalization}`
+  const after = lastServerError === undefined ? '' : ` after ${serverErrorMessage(lastServerError)}`
+  return `connection closed (${detail}) before session.closed${finalization}${after}`
 }
 
 /** The provider's finalization; `requested` says whether it answered our `session.close`. */

@@ -31,7 +31,12 @@ export function defaultBodyVerdict(run: ScenarioRun, options: DefaultBodyOptions
   })
   bindRunToMeta(run, meta)
   const state = { isNot: false } as MatcherState
-  assertDefaultBody(options.judged, (matcher) => scenarioMatchers[matcher].call(state, run), run.interaction)
+  assertDefaultBody(
+    options.judged,
+    (matcher) => scenarioMatchers[matcher].call(state, run),
+    run.interaction,
+    run.observation !== null,
+  )
   const failures = [...assertionFailures(meta.grades as MatcherGrade[], []), ...(options.carried ?? [])]
   return applyAssertionFailures(run.row, failures)
 }

@@ -30,3 +30,14 @@ test('a conversation (RUN): the tool contract is diagnostic, so no toMatchToolCa
   assertDefaultBody(true, (matcher, soft) => seen.push(`${matcher}${soft ? ' (soft)' : ''}`), 'multi_turn')
   expect(seen).toEqual(['toFollowDelegationPolicy (soft)', 'toSatisfyRubric (soft)', 'toCompleteTask'])
 })
+
+test('a run in which nothing was observed: the task alone, so its failure is shown once', () => {
+  const seen: string[] = []
+  assertDefaultBody(
+    true,
+    (matcher, soft) => seen.push(`${matcher}${soft ? ' (soft)' : ''}`),
+    'single_turn',
+    false,
+  )
+  expect(seen).toEqual(['toCompleteTask'])
+})

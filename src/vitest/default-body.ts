@@ -16,13 +16,20 @@ export const DEFAULT_BODY_MATCHERS: readonly MatcherName[] = [
  * Asserts the default body through `assert`: soft for all but the last (toCompleteTask), so one test reports every
  * failing matcher. toSatisfyRubric only where the run has a judge (live, grading enabled): it is the judge's. A
  * conversation (RUN) skips toMatchToolCalls: its tool contract is diagnostic (reference §3.6, strict_tools false),
- * and the task decision already requires what matters of it (no prohibited call, the verified state).
+ * and the task decision already requires what matters of it (no prohibited call, the verified state). A run in
+ * which nothing was observed (it failed before it could be graded) asserts toCompleteTask alone: every matcher
+ * would fail with the same failure text, and the test would print it three times.
  */
 export function assertDefaultBody(
   judged: boolean,
   assert: (matcher: MatcherName, soft: boolean) => void,
   interaction: 'single_turn' | 'multi_turn' = 'single_turn',
+  observed = true,
 ): void {
+  if (!observed) {
+    assert('toCompleteTask', false)
+    return
+  }
   for (const matcher of DEFAULT_BODY_MATCHERS) {
     if (matcher === 'toSatisfyRubric' && !judged) continue
     if (matcher === 'toMatchToolCalls' && interaction === 'multi_turn') continue

@@ -7,7 +7,7 @@
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { TestProjectInlineConfiguration } from 'vitest/config'
-import type { Phase } from '../config/index.ts'
+import { PHASES, type Phase } from '../config/schema.ts'
 import { disableBrowserOpeningWithoutDesktop } from './plugin/display.ts'
 import { liveEvalsPlugin } from './plugin/live-evals-plugin.ts'
 import { refuseUnsupportedNode } from './plugin/node-support.ts'
@@ -38,13 +38,17 @@ export interface LiveEvalsProjectInput {
    * it the phase runs on the built-in defaults and the environment (LIVE_EVALS_CONFIG may still name a file).
    */
   config?: string
-  /** Spec files; defaults to `specs/<phase>/**\/*.spec.ts`. */
+  /**
+   * Spec files, as Vitest include globs relative to the folder Vitest runs from; defaults to
+   * `specs/<phase>/**\/*.spec.ts`.
+   */
   include?: string[]
   /** Project name; defaults to the phase. */
   name?: string
 }
 
 export function liveEvalsProject(input: LiveEvalsProjectInput): TestProjectInlineConfiguration {
+  checkPhase(input.phase)
   // When vitest.config.ts is loaded, before any file is collected: an unsupported Node gets one line, not a run.
   refuseUnsupportedNode()
   const configFile = input.config === undefined ? null : resolve(input.config)
@@ -70,4 +74,16 @@ export function liveEvalsProject(input: LiveEvalsProjectInput): TestProjectInlin
       server: { deps: { external: [PACKAGE_MODULES] } },
     },
   }
+}
+
+/**
+ * A phase the types would have refused but plain JavaScript or a cast let through: refused when vitest.config.ts
+ * loads, naming the valid phases, instead of a run that finds no test files and reports "0 passed, 0 failed".
+ */
+function checkPhase(phase: unknown): asserts phase is Phase {
+  if ((PHASES as readonly unknown[]).includes(phase)) return
+  throw new Error(
+    `liveEvalsProject({ phase: ${JSON.stringify(phase) ?? String(phase)} }): unknown phase; ` +
+      `use one of ${PHASES.map((name) => `'${name}'`).join(', ')}`,
+  )
 }

@@ -36,13 +36,22 @@ declare module 'vitest' {
 /** Either value is absent where its provider did not run (a project not built with liveEvalsProject()). */
 type Provided = Partial<Pick<ProvidedContext, 'liveEvalsProject' | 'liveEvalsRun'>>
 
-/** The project options, or an error that says how to configure the project. */
-export function projectOptionsOf(provided: Provided, projectName: string): LiveEvalsProjectOptions {
+/**
+ * The project options, or an error that says how to configure the project: named as Vitest names it (an unnamed
+ * project is "this Vitest project"), with the import an installed user writes and where to run Vitest from (a run
+ * started from another folder, such as specs/, finds no vitest.config.ts and has no live-evals project).
+ */
+export function projectOptionsOf(
+  provided: Provided,
+  projectName: string | undefined,
+): LiveEvalsProjectOptions {
   const options = provided.liveEvalsProject
   if (options === undefined) {
+    const project = projectName ? `Vitest project "${projectName}"` : 'This Vitest project'
     throw new Error(
-      `Vitest project "${projectName}" runs live-evals suites but was not configured for them; ` +
-        'build it with liveEvalsProject({ phase, config }) from src/vitest/project.ts in vitest.config.ts',
+      `${project} runs live-evals suites but was not configured for them. In vitest.config.ts, ` +
+        "build it with liveEvalsProject({ phase, config }) (import { liveEvalsProject } from 'live-evals/vitest'), " +
+        'and run Vitest from the folder that holds that vitest.config.ts (npx vitest run), not from specs/',
     )
   }
   return options

@@ -68,11 +68,15 @@ async function defaultBody({ liveSession, expect, scenarioEnv }: ScenarioTestCon
     scenarioEnv.judge != null && !notRejudged(liveSession.row),
     (matcher, soft) => (soft ? expect.soft(liveSession) : expect(liveSession))[matcher](),
     liveSession.interaction,
+    liveSession.observation !== null,
   )
 }
 
 export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise<void> {
-  const project = projectOptionsOf({ liveEvalsProject: inject('liveEvalsProject') }, 'this')
+  const project = projectOptionsOf(
+    { liveEvalsProject: inject('liveEvalsProject') },
+    TestRunner.getCurrentSuite().file.projectName,
+  )
   const plan = runPlanOf({ liveEvalsRun: inject('liveEvalsRun') })
   if (options.phase !== undefined && options.phase !== plan.phase) {
     throw new Error(

@@ -16,6 +16,8 @@ export type FailureStage =
   // Ours, for cassettes (src/cassettes): writing a recording failed; a replay diverged or its cassette was refused.
   | 'recording'
   | 'replay'
+  // Ours: the assistant author's offline rule threw (a bug in their spec file; src/phases/engine/offline-rule-failure.ts).
+  | 'offline_rule'
 
 export interface StageFailure {
   stage: FailureStage

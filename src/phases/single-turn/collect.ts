@@ -17,6 +17,7 @@ import { clientEventIdOf } from '../../live/open-waits.ts'
 import type { ClockMode } from '../../observability/timeline.ts'
 import type { CallerAudio } from '../engine/caller.ts'
 import { type ClockedStream, MediaClock, MediaClockSendError } from '../engine/media-clock.ts'
+import { offlineRuleFailure } from '../engine/offline-rule-failure.ts'
 import { describeError, StageError } from '../engine/stage.ts'
 import { ToolCompletionTimes } from './observation.ts'
 import type { ScenarioSession } from './scenario-session.ts'
@@ -143,6 +144,8 @@ export async function collectSingleTurn(
   } catch (error) {
     if (error instanceof StageError) throw error
     const outcome = assistant.session.settled
+    const ruleFailure = offlineRuleFailure(error) ?? offlineRuleFailure(failedWith(outcome))
+    if (ruleFailure !== null) throw ruleFailure
     const reason = outcome?.type === 'failed' ? outcome.error.message : describeError(error)
     throw new StageError(
       'response_collection',
@@ -159,6 +162,8 @@ export async function collectSingleTurn(
 
 function ended(assistant: AssistantUnderTest, when: string): StageError {
   const outcome = assistant.session.settled
+  const ruleFailure = offlineRuleFailure(failedWith(outcome))
+  if (ruleFailure !== null) return ruleFailure
   const why =
     outcome === undefined
       ? 'the session is closing'
@@ -343,6 +348,9 @@ class DelegationWatch {
       () => true,
       (error: unknown) => {
         if (cancel.signal.aborted) return false
+        // The client backend's offline rule threw: the author's bug ends the scenario, as under Responses.
+        const ruleFailure = offlineRuleFailure(error)
+        if (ruleFailure !== null) throw ruleFailure
         this.error ??= describeError(error)
         return true
       },
@@ -353,4 +361,9 @@ class DelegationWatch {
     await drained
     return idle
   }
+}
+
+/** The error a failed session outcome carries, or undefined. */
+function failedWith(outcome: LiveSessionOutcome | undefined): unknown {
+  return outcome?.type === 'failed' ? outcome.error : undefined
 }

@@ -4,6 +4,7 @@
 // stays bounded (its buffered-bytes counter, never the process RSS). Deterministic: no timing, no randomness.
 import { connect } from 'node:net'
 import { describe, expect, it } from 'vitest'
+import { OFFLINE_RULE_ERROR_CODE, OfflineRuleError } from '../../assistants/offline-rule-error.ts'
 import { LIMIT_CLOSE, LIMIT_ERROR_CODES } from './limits.ts'
 import { MAX_QUOTED_CHARS } from './protocol-errors.ts'
 import { SOCKET_HIGH_WATER_BYTES } from './send-queue.ts'
@@ -235,6 +236,22 @@ const CASES: Record<string, FaultCase> = {
     },
     send: (client) => client.sendAudio(1_000, 100),
     error: LIMIT_ERROR_CODES.offlineServerError,
+    close: LIMIT_CLOSE.internalError,
+  },
+  // The assistant author's bug, not the server's: its own code, so the harness can say whose bug it is.
+  'an offline rule that throws inside the session': {
+    when: 'started',
+    script: {
+      hearing: [{ text: 'boom', startMs: 0, endMs: 400 }],
+      behaviour: {
+        ...testBehaviour,
+        inferToolCall: () => {
+          throw new OfflineRuleError('offline.rules[0] threw')
+        },
+      },
+    },
+    send: (client) => client.sendAudio(1_000, 100),
+    error: OFFLINE_RULE_ERROR_CODE,
     close: LIMIT_CLOSE.internalError,
   },
 }

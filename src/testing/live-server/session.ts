@@ -3,6 +3,7 @@
 // the received-audio clock (timeline.ts), so a run depends only on the frames the client sent.
 import type { ServerEvent, SessionResource } from 'openai/resources/live/live'
 import type { OfflineBehaviour } from '../../assistants/offline-behaviour.ts'
+import { OFFLINE_RULE_ERROR_CODE, offlineRuleErrorIn } from '../../assistants/offline-rule-error.ts'
 import { pcm16FromBase64 } from '../../audio/pcm.ts'
 import { DEFAULT_ACKNOWLEDGEMENT, DelegationAcknowledgements } from './acknowledgements.ts'
 import { ContextAppends } from './appends.ts'
@@ -185,13 +186,18 @@ export class OfflineLiveSession {
   #failInternally(error: unknown): void {
     if (this.#state === 'closed') return
     const why = error instanceof Error ? error.message : String(error)
+    // The assistant author's offline rule threw: its message (naming the rule) goes out as it is, under its own
+    // code, so the harness reports the author's bug rather than a failure of this server.
+    const ruleError = offlineRuleErrorIn(error)
     try {
       this.#sendError(
-        {
-          type: 'server_error',
-          code: ERROR_CODES.offlineServerError,
-          message: `The offline server failed while handling this session and closed it: ${quoted(why)}`,
-        },
+        ruleError === null
+          ? {
+              type: 'server_error',
+              code: ERROR_CODES.offlineServerError,
+              message: `The offline server failed while handling this session and closed it: ${quoted(why)}`,
+            }
+          : { type: 'server_error', code: OFFLINE_RULE_ERROR_CODE, message: ruleError.message },
         undefined,
       )
     } catch {
@@ -199,7 +205,10 @@ export class OfflineLiveSession {
     }
     this.#end(() => {
       try {
-        this.#transport.close(LIMIT_CLOSE.internalError, 'offline server error')
+        this.#transport.close(
+          LIMIT_CLOSE.internalError,
+          ruleError === null ? 'offline server error' : 'offline rule error',
+        )
       } catch {
         this.#transport.terminate()
       }

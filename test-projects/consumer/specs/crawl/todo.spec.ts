@@ -43,7 +43,11 @@ const todo = defineAssistant({
           name: 'add_task',
           arguments: (text) => ({ title: /task to (.+?)[.?!]*$/i.exec(text)?.[1] ?? '' }),
         },
-        answer: (output) => `Added: ${String((output.task as Task).title)}.`,
+        // A refused call (a tool that threw) reaches the answer as { ok: false, error }.
+        answer: (output) =>
+          output.ok === false
+            ? `Sorry, I couldn't add it: ${String(output.error)}.`
+            : `Added: ${String((output.task as Task).title)}.`,
       },
     ],
   },
@@ -56,7 +60,7 @@ await scenarioSuite({
     defineScenario({
       id: 'add_milk',
       title: 'Add a task',
-      type: 'booking',
+      type: 'add_task',
       interaction: 'single_turn',
       input: { text: 'Please add a task to buy milk.' },
       application: { initial_state: { tasks: [] } },
