@@ -33,6 +33,7 @@ import { runPlanOf } from './provided.ts'
 import type { ExplainArmBinding } from './rerun-suite.ts'
 import { plannedRunFor } from './run-plan.ts'
 import { noteRunStopping, throwIfRunStopped } from './run-stop.ts'
+import { claimScenarioTrial, DuplicateScenarioError } from './scenario-claim.ts'
 import type { ScenarioTestAPI } from './scenario-context.ts'
 import { scenarioFailureOf } from './scenario-failure.ts'
 import { bindRunToMeta, type ScenarioRun, scenarioRunOf } from './scenario-run.ts'
@@ -177,6 +178,19 @@ const buildScenarioTest = (): ScenarioTestAPI =>
     // The request exactly as liveSession streams it. A request that cannot be prepared (text-to-speech failed)
     // still leaves its infrastructure_error row, naming the stage, before the test fails.
     .extend('callerAudio', async ({ runPlan, scenario, scenarioEnv, task, signal }) => {
+      // Before anything of the scenario runs or is written: a second spec file evaluating it fails here, with no
+      // row of its own (the first spec file's row is the scenario's).
+      try {
+        await claimScenarioTrial(scenarioEnv.runDirectory, scenario.id, scenarioEnv.trial ?? null, {
+          specFile: task.file.filepath,
+          testId: task.id,
+        })
+      } catch (error) {
+        const meta = task.meta.liveEvals
+        if (error instanceof DuplicateScenarioError && meta !== undefined)
+          meta.duplicateOf = error.firstSpecFile
+        throw error
+      }
       try {
         await throwIfRunStopped(scenarioEnv.runDirectory, scenario.id)
         return await scenarioEnv.callerSource.prepare(scenario, { signal })

@@ -43,6 +43,11 @@ export interface LiveEvalsTaskMeta {
    * verdict passes the test only when the row failed on exactly them. Absent: the scenario must pass.
    */
   expectedFailure?: { checks: string[] }
+  /**
+   * Set when another spec file evaluated this scenario and trial into the same run first (src/vitest/
+   * scenario-claim.ts): that spec file. The test fails and gives no row: the scenario's row is the first one's.
+   */
+  duplicateOf?: string
   /** Per-attempt: 0 for the first try, n for the n-th retry. */
   attempt: number
   /** Per-attempt: the grades matchers recorded. */
