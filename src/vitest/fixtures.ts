@@ -19,7 +19,7 @@ import { scenarioFaultChoice } from '../faults/scenario-profile.ts'
 import { judgeOptionsFromSettings } from '../grading/judge/options-from-settings.ts'
 import { architectureFor } from '../phases/engine/architecture-choice.ts'
 import type { ScenarioEnv } from '../phases/engine/execution.ts'
-import { failedExecution } from '../phases/engine/record.ts'
+import { failedExecution, withCallerRecording } from '../phases/engine/record.ts'
 import { runScenario } from '../phases/engine/run-scenario.ts'
 import { scenarioApplicationFor } from '../phases/engine/scenario-application.ts'
 import { stageFailureOf } from '../phases/engine/stage.ts'
@@ -205,7 +205,11 @@ const buildScenarioTest = (): ScenarioTestAPI =>
             missing === null
               ? stageFailureOf(error, 'input_setup')
               : { stage: 'replay' as const, message: missing.message }
-          const { row } = failedExecution(scenario, failure, undefined, scenarioEnv.trial ?? null)
+          const { row } = withCallerRecording(
+            failedExecution(scenario, failure, undefined, scenarioEnv.trial ?? null),
+            scenarioEnv.callerSource,
+            scenario,
+          )
           meta.row =
             missing === null ? row : withRefusedCassette(row, missing.cassette, scenarioEnv.settings, missing)
         }
