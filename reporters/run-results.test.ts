@@ -72,6 +72,13 @@ describe('rowsOfRun', () => {
     expect(() => resultsDocumentOf(plan, responses, rows)).not.toThrow()
   })
 
+  test('a WALK test that ended without a row still echoes the recording it was to play', () => {
+    const recording = { id: 'take', path: 'audio/take.wav', condition: 'noisy', metadata: {} }
+    const test = finishedTest('first', responses, 'failed', false, ['Test timed out in 5000ms.'])
+    if (test.meta !== undefined) test.meta.recording = recording
+    expect(rowsOfRun(responses, [test])[0]?.recording).toEqual(recording)
+  })
+
   test('a test stopped because another spec file ran its scenario first gives no row', () => {
     const stopped = finishedTest('first', responses, 'failed', false, ['evaluated twice'])
     if (stopped.meta !== undefined) stopped.meta.duplicateOf = 'specs/todo.spec.ts'

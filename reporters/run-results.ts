@@ -72,7 +72,7 @@ export function rowOfTest(test: FinishedScenarioTest): ResultItem | null {
 
 function sealedOrFallbackRow(test: FinishedScenarioTest, meta: LiveEvalsTaskMeta): ResultItem {
   if (meta.row !== null) return meta.row
-  return infrastructureErrorRow({
+  const row = infrastructureErrorRow({
     scenario_id: meta.scenarioId,
     title: test.name,
     stage: 'example_execution',
@@ -80,6 +80,8 @@ function sealedOrFallbackRow(test: FinishedScenarioTest, meta: LiveEvalsTaskMeta
       test.errors.join('; ') ||
       'the test ended without a result row (a fixture or the test body failed before the scenario was graded)',
   })
+  // A WALK test names its recording when it starts: the row still counts under its condition.
+  return meta.recording === undefined ? row : { ...row, recording: meta.recording }
 }
 
 /**

@@ -48,6 +48,11 @@ export interface LiveEvalsTaskMeta {
    * scenario-claim.ts): that spec file. The test fails and gives no row: the scenario's row is the first one's.
    */
   duplicateOf?: string
+  /**
+   * The recording the scenario's caller source plays (WALK), as its row echoes it; set when the test starts, so a
+   * row made without the execution's (the test timed out) still counts under its condition.
+   */
+  recording?: NonNullable<ResultItem['recording']>
   /** Per-attempt: 0 for the first try, n for the n-th retry. */
   attempt: number
   /** Per-attempt: the grades matchers recorded. */

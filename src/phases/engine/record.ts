@@ -154,7 +154,7 @@ export function failureRow(
 }
 
 /** WALK rows echo the recording as the dataset gives it (§4.1); the absolute file stays in the details. */
-function rowRecordingOf(recording: CallerRecording): NonNullable<ResultItem['recording']> {
+export function rowRecordingOf(recording: CallerRecording): NonNullable<ResultItem['recording']> {
   const { id, path, condition, metadata } = recording
   return { id, path, condition, metadata }
 }
