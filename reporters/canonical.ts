@@ -170,7 +170,7 @@ export default class CanonicalReporter implements Reporter {
   ): Promise<void> {
     for (const plan of providedPlans(this.#vitest)) {
       for (const run of plan.runs) {
-        const rows = rowsOfRun(run, tests)
+        const rows = rowsOfRun(run, tests, log)
         if (rows.length === 0) {
           log(
             `[${consoleLabel(run)}] No scenario ran; nothing was written (its unused run folder is removed)`,

@@ -5,9 +5,10 @@ import type { ResultItem } from '../src/reporting/result-schema.ts'
 import { withAssistant } from '../src/reporting/row-assistant.ts'
 import { runExtensionLines } from './run-extension-lines.ts'
 
-function recorded(id: string, source: string, condition: string, passed: boolean): ResultItem {
+function recorded(id: string, source: string, condition: string, passed: boolean | 'not_run'): ResultItem {
+  const status = passed === 'not_run' ? 'infrastructure_error' : passed ? 'passed' : 'failed'
   return {
-    ...row({ id, status: passed ? 'passed' : 'failed' }),
+    ...row({ id, status }),
     recording: {
       id: 'r',
       path: `audio/${id}.wav`,
@@ -62,6 +63,23 @@ describe('console lines for the assistants, trials and robustness', () => {
     )
     expect(runExtensionLines('client', document)).toEqual([
       '[client] Condition robustness: 1/2 source scenarios (50.0%) passed under every condition they ran with (clean, noisy); not robust: crawl_003 (noisy).',
+    ])
+  })
+
+  test('robustness: a source with a recording that did not run is unknown, and the line says so', () => {
+    const document = resultsDocument(
+      [
+        recorded('w1_clean', 'crawl_001', 'clean', true),
+        recorded('w1_speech', 'crawl_001', 'background_speech', true),
+        recorded('w1_noisy', 'crawl_001', 'noisy', 'not_run'),
+        recorded('w1_phone', 'crawl_001', 'telephony', 'not_run'),
+      ],
+      { module: 'walk' },
+    )
+    expect(runExtensionLines('client', document)).toEqual([
+      '[client] Condition robustness: 0/0 known source scenarios (–) passed under every condition they ran with ' +
+        '(clean, background_speech, noisy, telephony); unknown: 1, a row made from it did not run (an ' +
+        'infrastructure error or a refused recording) under: crawl_001 (noisy, telephony).',
     ])
   })
 })

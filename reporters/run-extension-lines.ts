@@ -4,6 +4,7 @@
 // Read from the results document's run extensions, so the console says what results.json says.
 
 import { formatPercent, formatRatio, formatSpread } from '../src/gate/format.ts'
+import type { SourceRobustness as Scenario } from '../src/reporting/extensions/condition-robustness.ts'
 import { pacingWarningLine } from '../src/reporting/extensions/pacing-row.ts'
 import { EXTENSION_KEY } from '../src/reporting/extensions/registry.ts'
 import type { ResultsDocument } from '../src/reporting/result-schema.ts'
@@ -50,13 +51,24 @@ export function runExtensionLines(label: string, document: ResultsDocument): str
   }
   const robustness = block?.condition_robustness
   if (robustness !== undefined) {
-    const fragile = robustness.scenarios
-      .filter((scenario) => !scenario.robust)
-      .map((scenario) => `${scenario.source_scenario_id} (${scenario.failed_conditions.join(', ')})`)
+    const sourcesWhere = (robust: boolean | null, conditionsOf: (scenario: Scenario) => string[]) =>
+      robustness.scenarios
+        .filter((scenario) => scenario.robust === robust)
+        .map((scenario) => `${scenario.source_scenario_id} (${conditionsOf(scenario).join(', ')})`)
+    const fragile = sourcesWhere(false, (scenario) => scenario.failed_conditions)
+    // Sources a row of which did not run: neither robust nor not, and left out of the rate.
+    const unknown = sourcesWhere(null, (scenario) => scenario.not_run_conditions ?? [])
+    const known = robustness.sources - unknown.length
     lines.push(
-      `[${label}] Condition robustness: ${robustness.robust}/${robustness.sources} source scenarios ` +
-        `(${formatPercent(robustness.robust_rate)}) passed under every condition they ran with (${robustness.conditions.join(', ')})` +
-        (fragile.length === 0 ? '.' : `; not robust: ${named(fragile)}.`),
+      `[${label}] Condition robustness: ${robustness.robust}/${known} ` +
+        `${unknown.length === 0 ? '' : 'known '}source scenarios (${formatPercent(robustness.robust_rate)}) ` +
+        `passed under every condition they ran with (${robustness.conditions.join(', ')})` +
+        (fragile.length === 0 ? '' : `; not robust: ${named(fragile)}`) +
+        (unknown.length === 0
+          ? ''
+          : `; unknown: ${unknown.length}, a row made from it did not run (an infrastructure error or a refused ` +
+            `recording) under: ${named(unknown)}`) +
+        '.',
     )
   }
   const pacing = pacingWarningLine(label, document.results)

@@ -52,6 +52,39 @@ describe('rowsOfRun', () => {
     expect(rows[0]?.status).toBe('passed')
   })
 
+  test('a second row of one scenario and trial is left out and named, never thrown', () => {
+    const printed: string[] = []
+    const second = { ...finishedTest('first', responses, 'failed', true), name: 'the copy' }
+    const rows = rowsOfRun(
+      responses,
+      [
+        finishedTest('first', responses, 'passed', true),
+        second,
+        finishedTest('second', responses, 'passed', true),
+      ],
+      (line) => printed.push(line),
+    )
+    expect(rows.map((row) => row.scenario_id)).toEqual(['first', 'second'])
+    expect(printed).toEqual([
+      '[responses] Scenario "first" trial 1 has a second row (test "the copy" after "title of first"): ' +
+        'results.json keeps the first; evaluate each scenario from one spec file',
+    ])
+    expect(() => resultsDocumentOf(plan, responses, rows)).not.toThrow()
+  })
+
+  test('a WALK test that ended without a row still echoes the recording it was to play', () => {
+    const recording = { id: 'take', path: 'audio/take.wav', condition: 'noisy', metadata: {} }
+    const test = finishedTest('first', responses, 'failed', false, ['Test timed out in 5000ms.'])
+    if (test.meta !== undefined) test.meta.recording = recording
+    expect(rowsOfRun(responses, [test])[0]?.recording).toEqual(recording)
+  })
+
+  test('a test stopped because another spec file ran its scenario first gives no row', () => {
+    const stopped = finishedTest('first', responses, 'failed', false, ['evaluated twice'])
+    if (stopped.meta !== undefined) stopped.meta.duplicateOf = 'specs/todo.spec.ts'
+    expect(rowsOfRun(responses, [stopped])).toEqual([])
+  })
+
   test('a test that ended without a row becomes an infrastructure error with null metrics', () => {
     const [row] = rowsOfRun(responses, [
       finishedTest('first', responses, 'failed', false, ['Test timed out in 5000ms.']),

@@ -7,7 +7,7 @@ import { infrastructureErrorRow } from '../src/reporting/result-item.ts'
 import type { ResultItem, ResultsDocument } from '../src/reporting/result-schema.ts'
 import { buildResultsDocument, withRunExtensions } from '../src/reporting/results-document.ts'
 import { withAssistant } from '../src/reporting/row-assistant.ts'
-import { withTrial } from '../src/reporting/row-key.ts'
+import { rowKeyOf, withTrial } from '../src/reporting/row-key.ts'
 import type { LiveEvalsTaskMeta } from '../src/vitest/meta.ts'
 import { consoleLabel } from '../src/vitest/plugin/console-label.ts'
 import type { PlannedRun, RunPlan } from '../src/vitest/run-plan-schema.ts'
@@ -26,11 +26,33 @@ export interface FinishedScenarioTest {
   trial?: number
 }
 
-/** The rows of one run: every test of it that ran (skipped and filtered-out tests have no row). */
-export function rowsOfRun(run: PlannedRun, tests: readonly FinishedScenarioTest[]): ResultItem[] {
+/**
+ * The rows of one run: every test of it that ran (skipped and filtered-out tests have no row). A (scenario id,
+ * trial) that two tests gave a row keeps the first; each later one is left out and named through `log`, so the
+ * run's results are still written (the claim in src/vitest/scenario-claim.ts stops such a test before it runs;
+ * this is the last line of defence).
+ */
+export function rowsOfRun(
+  run: PlannedRun,
+  tests: readonly FinishedScenarioTest[],
+  log: (line: string) => void = () => {},
+): ResultItem[] {
+  const firstTest = new Map<string, FinishedScenarioTest>()
   return tests.flatMap((test) => {
     const row = test.meta?.runDirectory === run.directory ? rowOfTest(test) : null
-    return row === null ? [] : [row]
+    if (row === null) return []
+    const { scenario_id, trial } = rowKeyOf(row)
+    const key = JSON.stringify([scenario_id, trial])
+    const first = firstTest.get(key)
+    if (first === undefined) {
+      firstTest.set(key, test)
+      return [row]
+    }
+    log(
+      `[${consoleLabel(run)}] Scenario "${scenario_id}" trial ${trial} has a second row (test "${test.name}"` +
+        ` after "${first.name}"): results.json keeps the first; evaluate each scenario from one spec file`,
+    )
+    return []
   })
 }
 
@@ -40,7 +62,8 @@ export function rowsOfRun(run: PlannedRun, tests: readonly FinishedScenarioTest[
  */
 export function rowOfTest(test: FinishedScenarioTest): ResultItem | null {
   const meta = test.meta
-  if (meta === undefined) return null
+  // A test stopped because another spec file ran its scenario first: that one's row is the scenario's.
+  if (meta === undefined || meta.duplicateOf !== undefined) return null
   if (test.state !== 'passed' && test.state !== 'failed') return null
   // Keyed by (scenario id, trial): the trial the suite gave the test is the row's, whoever built the row; so is
   // the assistant the suite ran it against.
@@ -49,7 +72,7 @@ export function rowOfTest(test: FinishedScenarioTest): ResultItem | null {
 
 function sealedOrFallbackRow(test: FinishedScenarioTest, meta: LiveEvalsTaskMeta): ResultItem {
   if (meta.row !== null) return meta.row
-  return infrastructureErrorRow({
+  const row = infrastructureErrorRow({
     scenario_id: meta.scenarioId,
     title: test.name,
     stage: 'example_execution',
@@ -57,6 +80,8 @@ function sealedOrFallbackRow(test: FinishedScenarioTest, meta: LiveEvalsTaskMeta
       test.errors.join('; ') ||
       'the test ended without a result row (a fixture or the test body failed before the scenario was graded)',
   })
+  // A WALK test names its recording when it starts: the row still counts under its condition.
+  return meta.recording === undefined ? row : { ...row, recording: meta.recording }
 }
 
 /**

@@ -50,7 +50,7 @@ export function robustnessSection(robustness: ConditionRobustness | null): SafeH
   if (robustness === null) return html``
   const conditions = robustness.conditions
   return html`<h2 id="robustness">Condition robustness</h2>
-<div class="cards"><div class="card">robust scenarios<b>${robustness.robust}/${robustness.sources}</b><span class="meta">${formatPercent(robustness.robust_rate)} passed under every condition they ran with</span></div></div>
+<div class="cards"><div class="card">robust scenarios<b>${robustness.robust}/${robustness.sources}</b><span class="meta">${formatPercent(robustness.robust_rate)} of the known passed under every condition they ran with${robustness.unknown ? `; ${robustness.unknown} unknown (a row did not run)` : ''}</span></div></div>
 <table id="robustness-table"><thead><tr><th>source scenario</th><th>robust</th>${conditions.map((condition) => html`<th>${condition}</th>`)}</tr></thead><tbody>
 ${robustness.scenarios.map((scenario) => {
   const cells = conditions.map((condition) => {
@@ -60,7 +60,7 @@ ${robustness.scenarios.map((scenario) => {
     const passed = outcomes.reduce((sum, outcome) => sum + outcome.passed, 0)
     return html`<td data-passed="${String(passed === rows)}">${passed}/${rows} passed</td>`
   })
-  return html`<tr data-robust="${String(scenario.robust)}"><td>${scenario.source_scenario_id}</td><td>${scenario.robust ? 'yes' : `no: ${scenario.failed_conditions.join(', ')}`}</td>${cells}</tr>`
+  return html`<tr data-robust="${String(scenario.robust)}"><td>${scenario.source_scenario_id}</td><td>${scenario.robust === null ? `unknown: did not run under ${(scenario.not_run_conditions ?? []).join(', ')}` : scenario.robust ? 'yes' : `no: ${scenario.failed_conditions.join(', ')}`}</td>${cells}</tr>`
 })}
 </tbody></table>`
 }

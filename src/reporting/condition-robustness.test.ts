@@ -4,9 +4,16 @@ import { conditionOf, summarizeConditionRobustness } from './condition-robustnes
 import type { ResultItem } from './result-schema.ts'
 
 /** A WALK row: its recording echoes the condition and the scenario the recording was made from. */
-function recorded(id: string, source: string, condition: string, passed = true, trial?: number): ResultItem {
+function recorded(
+  id: string,
+  source: string,
+  condition: string,
+  passed: boolean | 'not_run' = true,
+  trial?: number,
+): ResultItem {
+  const status = passed === 'not_run' ? 'infrastructure_error' : passed ? 'passed' : 'failed'
   return {
-    ...row({ id, status: passed ? 'passed' : 'failed', ...(trial === undefined ? {} : { trial }) }),
+    ...row({ id, status, ...(trial === undefined ? {} : { trial }) }),
     recording: {
       id: 'caller_recording',
       path: `audio/${id}.wav`,
@@ -37,8 +44,8 @@ describe('condition robustness', () => {
     ])
     expect(summary?.scenarios[1]?.failed_conditions).toEqual(['noisy'])
     expect(summary?.scenarios[1]?.conditions).toEqual([
-      { condition: 'clean', scenario_id: 'walk_003_clean', rows: 1, passed: 1 },
-      { condition: 'noisy', scenario_id: 'walk_003_noisy', rows: 1, passed: 0 },
+      { condition: 'clean', scenario_id: 'walk_003_clean', rows: 1, passed: 1, not_run: 0 },
+      { condition: 'noisy', scenario_id: 'walk_003_noisy', rows: 1, passed: 0, not_run: 0 },
     ])
   })
 
@@ -51,9 +58,49 @@ describe('condition robustness', () => {
     ])
     expect(summary?.robust).toBe(0)
     expect(summary?.scenarios[0]?.conditions).toEqual([
-      { condition: 'clean', scenario_id: 'w_clean', rows: 2, passed: 2 },
-      { condition: 'phone', scenario_id: 'w_phone', rows: 2, passed: 1 },
+      { condition: 'clean', scenario_id: 'w_clean', rows: 2, passed: 2, not_run: 0 },
+      { condition: 'phone', scenario_id: 'w_phone', rows: 2, passed: 1, not_run: 0 },
     ])
+  })
+
+  test('a source with a row that did not run is unknown, not robust, and left out of the rate', () => {
+    // Two of walk_001's four recordings never ran (a missing WAV, a file that is not a WAV).
+    const summary = summarizeConditionRobustness([
+      recorded('walk_001_clean', 'crawl_001', 'clean'),
+      recorded('walk_001_speech', 'crawl_001', 'background_speech'),
+      recorded('walk_001_noisy', 'crawl_001', 'noisy', 'not_run'),
+      recorded('walk_001_phone', 'crawl_001', 'telephony', 'not_run'),
+      recorded('walk_003_clean', 'crawl_003', 'clean'),
+      recorded('walk_003_noisy', 'crawl_003', 'noisy'),
+    ])
+    expect(summary).toMatchObject({ sources: 2, robust: 1, unknown: 1, robust_rate: 1 })
+    expect(summary?.scenarios[0]).toMatchObject({
+      source_scenario_id: 'crawl_001',
+      robust: null,
+      failed_conditions: [],
+      not_run_conditions: ['noisy', 'telephony'],
+    })
+    expect(summary?.scenarios[0]?.conditions[2]).toEqual({
+      condition: 'noisy',
+      scenario_id: 'walk_001_noisy',
+      rows: 1,
+      passed: 0,
+      not_run: 1,
+    })
+  })
+
+  test('a row that failed outweighs one that did not run; with no source known the rate is unknown', () => {
+    const failed = summarizeConditionRobustness([
+      recorded('w_clean', 'src', 'clean', false),
+      recorded('w_noisy', 'src', 'noisy', 'not_run'),
+    ])
+    expect(failed).toMatchObject({ robust: 0, unknown: 0, robust_rate: 0 })
+    expect(failed?.scenarios[0]).toMatchObject({ robust: false, failed_conditions: ['clean'] })
+    const unknown = summarizeConditionRobustness([
+      recorded('w_clean', 'src', 'clean'),
+      recorded('w_noisy', 'src', 'noisy', 'not_run'),
+    ])
+    expect(unknown).toMatchObject({ sources: 1, robust: 0, unknown: 1, robust_rate: null })
   })
 
   test('nothing to say without recordings, or with one condition per scenario', () => {

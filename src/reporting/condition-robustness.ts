@@ -1,6 +1,9 @@
 // Condition robustness from a run's rows: WALK rows are grouped by the scenario their recording was made from
 // (`recording.metadata.generation.source_scenario_id`, else the row's own id), and a group is robust only when
-// every row of it passed, under every condition and in every trial.
+// every row of it passed, under every condition and in every trial. A row that did not run (an infrastructure
+// error: a missing or refused recording, a failed session) has no outcome: its group is not robust when another row
+// failed, and unknown (null) otherwise. Failed rows carry their recording too (engine/record.ts), so a recording
+// that never ran still counts under its condition.
 
 import type { ConditionRobustness, SourceRobustness } from './extensions/condition-robustness.ts'
 import type { ResultItem } from './result-schema.ts'
@@ -49,26 +52,41 @@ export function summarizeConditionRobustness(rows: readonly ResultItem[]): Condi
       scenario_id: row.scenario_id,
       rows: 0,
       passed: 0,
+      not_run: 0,
     }
     entry.rows++
     if (row.status === 'passed') entry.passed++
+    if (row.status === 'infrastructure_error') entry.not_run = (entry.not_run ?? 0) + 1
     group.set(entryKey, entry)
   }
   const scenarios: SourceRobustness[] = [...groups].map(([source_scenario_id, group]) => {
     const outcomes = [...group.values()]
-    const failed = outcomes
-      .filter((outcome) => outcome.passed < outcome.rows)
-      .map((outcome) => outcome.condition)
+    const notRunOf = (outcome: ConditionOutcome) => outcome.not_run ?? 0
+    const conditionsWhere = (holds: (outcome: ConditionOutcome) => boolean) => [
+      ...new Set(outcomes.filter(holds).map((outcome) => outcome.condition)),
+    ]
+    const failed = conditionsWhere((outcome) => outcome.passed + notRunOf(outcome) < outcome.rows)
+    const notRun = conditionsWhere((outcome) => notRunOf(outcome) > 0)
     return {
       source_scenario_id,
-      robust: failed.length === 0,
+      robust: failed.length > 0 ? false : notRun.length > 0 ? null : true,
       conditions: outcomes,
-      failed_conditions: [...new Set(failed)],
+      failed_conditions: failed,
+      not_run_conditions: notRun,
     }
   })
   const distinctConditions = (scenario: SourceRobustness) =>
     new Set(scenario.conditions.map((outcome) => outcome.condition)).size
   if (!scenarios.some((scenario) => distinctConditions(scenario) >= 2)) return null
-  const robust = scenarios.filter((scenario) => scenario.robust).length
-  return { sources: scenarios.length, robust, robust_rate: robust / scenarios.length, conditions, scenarios }
+  const robust = scenarios.filter((scenario) => scenario.robust === true).length
+  const unknown = scenarios.filter((scenario) => scenario.robust === null).length
+  const known = scenarios.length - unknown
+  return {
+    sources: scenarios.length,
+    robust,
+    unknown,
+    robust_rate: known === 0 ? null : robust / known,
+    conditions,
+    scenarios,
+  }
 }

@@ -37,6 +37,26 @@ describe('junitXmlOf', () => {
     expect(xml).toContain(`<property name="trials.pass_1" value="${2 / 3}"/>`)
   })
 
+  test('condition robustness names its unknown sources apart from the robust ones', () => {
+    const recorded = (id: string, condition: string, status: 'passed' | 'infrastructure_error') => ({
+      ...row({ id, status }),
+      recording: {
+        id: 'r',
+        path: `${id}.wav`,
+        condition,
+        metadata: { generation: { source_scenario_id: 's' } },
+      },
+    })
+    const xml = junitXmlOf(
+      resultsDocument([
+        recorded('s_clean', 'clean', 'passed'),
+        recorded('s_noisy', 'noisy', 'infrastructure_error'),
+      ]),
+    )
+    expect(xml).toContain('<property name="condition_robustness.robust" value="0/1"/>')
+    expect(xml).toContain('<property name="condition_robustness.unknown" value="1"/>')
+  })
+
   test('model output cannot break the XML: markup is escaped and control characters dropped', () => {
     expect(xmlText('<b>"a" & \'b\'</b>\u0000\u001b')).toBe(
       '&lt;b&gt;&quot;a&quot; &amp; &apos;b&apos;&lt;/b&gt;',

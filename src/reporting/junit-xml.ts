@@ -75,6 +75,9 @@ function runProperties(document: ResultsDocument): Property[] {
   if (block?.condition_robustness !== undefined) {
     const robustness = block.condition_robustness
     entries.push(['condition_robustness.robust', `${robustness.robust}/${robustness.sources}`])
+    // Sources a row of which did not run are neither robust nor not: said apart, only when there are some.
+    const unknown = robustness.unknown ?? 0
+    if (unknown > 0) entries.push(['condition_robustness.unknown', unknown])
   }
   return entries
 }

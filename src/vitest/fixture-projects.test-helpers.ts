@@ -7,7 +7,14 @@ import { join } from 'node:path'
 import { ROOT } from './child-vitest.test-helpers.ts'
 import { type SharedChildRun, sharedChildRun } from './shared-child-run.test-helpers.ts'
 
-export type FixtureFolder = 'verdict' | 'refusal' | 'planted' | 'wiring' | 'own-agent' | 'own-agent/broken'
+export type FixtureFolder =
+  | 'verdict'
+  | 'refusal'
+  | 'planted'
+  | 'wiring'
+  | 'own-agent'
+  | 'own-agent/broken'
+  | 'duplicate'
 
 export interface JsonReportTest {
   fullName: string

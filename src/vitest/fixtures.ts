@@ -19,7 +19,7 @@ import { scenarioFaultChoice } from '../faults/scenario-profile.ts'
 import { judgeOptionsFromSettings } from '../grading/judge/options-from-settings.ts'
 import { architectureFor } from '../phases/engine/architecture-choice.ts'
 import type { ScenarioEnv } from '../phases/engine/execution.ts'
-import { failedExecution } from '../phases/engine/record.ts'
+import { failedExecution, rowRecordingOf, withCallerRecording } from '../phases/engine/record.ts'
 import { runScenario } from '../phases/engine/run-scenario.ts'
 import { scenarioApplicationFor } from '../phases/engine/scenario-application.ts'
 import { stageFailureOf } from '../phases/engine/stage.ts'
@@ -33,6 +33,7 @@ import { runPlanOf } from './provided.ts'
 import type { ExplainArmBinding } from './rerun-suite.ts'
 import { plannedRunFor } from './run-plan.ts'
 import { noteRunStopping, throwIfRunStopped } from './run-stop.ts'
+import { claimScenarioTrial, DuplicateScenarioError } from './scenario-claim.ts'
 import type { ScenarioTestAPI } from './scenario-context.ts'
 import { scenarioFailureOf } from './scenario-failure.ts'
 import { bindRunToMeta, type ScenarioRun, scenarioRunOf } from './scenario-run.ts'
@@ -70,6 +71,7 @@ const buildScenarioTest = (): ScenarioTestAPI =>
           grades: meta.grades,
           row: meta.row,
           expectedFailure: meta.expectedFailure ?? null,
+          recording: meta.recording ?? null,
         })
         meta.row = verdict.row
         meta.sealed = true
@@ -177,6 +179,22 @@ const buildScenarioTest = (): ScenarioTestAPI =>
     // The request exactly as liveSession streams it. A request that cannot be prepared (text-to-speech failed)
     // still leaves its infrastructure_error row, naming the stage, before the test fails.
     .extend('callerAudio', async ({ runPlan, scenario, scenarioEnv, task, signal }) => {
+      const meta = task.meta.liveEvals
+      // Before anything of the scenario runs or is written: a second spec file evaluating it fails here, with no
+      // row of its own (the first spec file's row is the scenario's).
+      try {
+        await claimScenarioTrial(scenarioEnv.runDirectory, scenario.id, scenarioEnv.trial ?? null, {
+          specFile: task.file.filepath,
+          testId: task.id,
+        })
+      } catch (error) {
+        if (error instanceof DuplicateScenarioError && meta !== undefined)
+          meta.duplicateOf = error.firstSpecFile
+        throw error
+      }
+      // Known before the recording is read: a row made without the execution's (a timeout) still names it.
+      const recording = scenarioEnv.callerSource.recordingOf?.(scenario)
+      if (recording !== undefined && meta !== undefined) meta.recording = rowRecordingOf(recording)
       try {
         await throwIfRunStopped(scenarioEnv.runDirectory, scenario.id)
         return await scenarioEnv.callerSource.prepare(scenario, { signal })
@@ -185,13 +203,16 @@ const buildScenarioTest = (): ScenarioTestAPI =>
         // Replaying a scenario that was never recorded fails on its missing cassette, counted as missing (one
         // that is there but unreadable fails on that, counted as refused).
         const missing = await unavailableCassetteOf({ scenario, env: scenarioEnv })
-        const meta = task.meta.liveEvals
         if (meta !== undefined && !meta.sealed) {
           const failure =
             missing === null
               ? stageFailureOf(error, 'input_setup')
               : { stage: 'replay' as const, message: missing.message }
-          const { row } = failedExecution(scenario, failure, undefined, scenarioEnv.trial ?? null)
+          const { row } = withCallerRecording(
+            failedExecution(scenario, failure, undefined, scenarioEnv.trial ?? null),
+            scenarioEnv.callerSource,
+            scenario,
+          )
           meta.row =
             missing === null ? row : withRefusedCassette(row, missing.cassette, scenarioEnv.settings, missing)
         }

@@ -43,6 +43,16 @@ export interface LiveEvalsTaskMeta {
    * verdict passes the test only when the row failed on exactly them. Absent: the scenario must pass.
    */
   expectedFailure?: { checks: string[] }
+  /**
+   * Set when another spec file evaluated this scenario and trial into the same run first (src/vitest/
+   * scenario-claim.ts): that spec file. The test fails and gives no row: the scenario's row is the first one's.
+   */
+  duplicateOf?: string
+  /**
+   * The recording the scenario's caller source plays (WALK), as its row echoes it; set when the test starts, so a
+   * row made without the execution's (the test timed out) still counts under its condition.
+   */
+  recording?: NonNullable<ResultItem['recording']>
   /** Per-attempt: 0 for the first try, n for the n-th retry. */
   attempt: number
   /** Per-attempt: the grades matchers recorded. */

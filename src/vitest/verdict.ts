@@ -133,6 +133,8 @@ export interface FinishedTestView {
   row: ResultItem | null
   /** The spec's expected failure for this test (its meta); absent or null: the scenario must pass. */
   expectedFailure?: { checks: readonly string[] } | null
+  /** The recording the test was to play (its meta), echoed by a row made without the execution's. */
+  recording?: ResultItem['recording'] | null
 }
 
 export interface Verdict {
@@ -150,13 +152,14 @@ export function verdictOf(test: FinishedTestView): Verdict {
         ? test.errors.map((error) => firstLine(error.message ?? '')).join('; ') ||
           'the test failed before the scenario was graded'
         : 'the test ended without running its scenario (use the liveSession fixture in the test body)'
+    const row = infrastructureErrorRow({
+      scenario_id: test.scenarioId,
+      title: test.title,
+      stage: 'example_execution',
+      message,
+    })
     return {
-      row: infrastructureErrorRow({
-        scenario_id: test.scenarioId,
-        title: test.title,
-        stage: 'example_execution',
-        message,
-      }),
+      row: test.recording == null ? row : { ...row, recording: test.recording },
       failTestWith: test.state === 'pass' ? `Scenario ${test.scenarioId}: ${message}` : null,
     }
   }

@@ -140,14 +140,28 @@ export interface RecordedCallerOptions {
  * recording is an input_setup failure naming the file; text-to-speech never stands in for it.
  */
 export function recordedCallerSource(options: RecordedCallerOptions): CallerSource {
+  const chosen = (scenario: Scenario) => {
+    const recordings = (scenario as LoadedScenario).input.recordings
+    return options.recordingId === undefined
+      ? recordings[0]
+      : recordings.find((candidate) => candidate.id === options.recordingId)
+  }
   return {
     audioSource: 'recorded',
+    recordingOf(scenario) {
+      const recording = chosen(scenario)
+      return recording === undefined
+        ? undefined
+        : {
+            id: recording.id,
+            path: recording.path,
+            file: recording.resolvedPath,
+            condition: recording.condition,
+            metadata: recording.metadata,
+          }
+    },
     async prepare(scenario) {
-      const recordings = (scenario as LoadedScenario).input.recordings
-      const recording =
-        options.recordingId === undefined
-          ? recordings[0]
-          : recordings.find((candidate) => candidate.id === options.recordingId)
+      const recording = chosen(scenario)
       if (recording === undefined) {
         throw new StageError(
           'input_setup',

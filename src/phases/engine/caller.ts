@@ -49,4 +49,10 @@ export interface CallerSource {
   readonly audioSource: 'synthetic' | 'recorded'
   /** Called before the session opens; the audio returned is exactly what is streamed. */
   prepare(scenario: Scenario, options: { signal?: AbortSignal }): Promise<CallerAudio>
+  /**
+   * The recording `prepare` plays, as the dataset gives it, without reading it; undefined when the request is not
+   * a recording. Called when a scenario failed before its audio was prepared: its row still names the recording
+   * and its condition (condition robustness counts it as a row that did not run).
+   */
+  recordingOf?(scenario: Scenario): CallerRecording | undefined
 }

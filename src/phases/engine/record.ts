@@ -20,7 +20,7 @@ import {
   writeSessionArtifacts,
 } from './artifacts.ts'
 import type { Assessed } from './assess.ts'
-import type { CallerAudio } from './caller.ts'
+import type { CallerAudio, CallerRecording, CallerSource } from './caller.ts'
 import { DETAILS_SCHEMA_VERSION, type ScenarioDetails, ScenarioDetailsSchema } from './details.ts'
 import type { ScenarioEnv, SingleTurnExecution } from './execution.ts'
 import { buildGradedRow, gradedDetailsFields } from './graded-row.ts'
@@ -75,16 +75,7 @@ export async function recordExecution(
       audio_source: caller.source,
       clock: observed.clockMode,
     },
-    // WALK rows echo the recording as the dataset gives it (§4.1); the absolute file stays in the details.
-    recording:
-      caller.recording === undefined
-        ? undefined
-        : {
-            id: caller.recording.id,
-            path: caller.recording.path,
-            condition: caller.recording.condition,
-            metadata: caller.recording.metadata,
-          },
+    recording: caller.recording === undefined ? undefined : rowRecordingOf(caller.recording),
   })
   row = withTrial(row, env.trial ?? null)
   row = withPacing(row, pacingErrorOf(observed.frameLateness, env.settings.execution.pacing_warning_ms))
@@ -160,6 +151,26 @@ export function failureRow(
     artifacts: relativeArtifacts(artifactNameOf(scenario, { trial }), written),
   })
   return withTrial(row, trial)
+}
+
+/** WALK rows echo the recording as the dataset gives it (§4.1); the absolute file stays in the details. */
+export function rowRecordingOf(recording: CallerRecording): NonNullable<ResultItem['recording']> {
+  const { id, path, condition, metadata } = recording
+  return { id, path, condition, metadata }
+}
+
+/**
+ * A failed execution's row with the recording its caller source was to play (when the request is one and the row
+ * does not say already), so a recording that never ran is still counted under its condition.
+ */
+export function withCallerRecording<Execution extends { row: ResultItem }>(
+  execution: Execution,
+  source: Pick<CallerSource, 'recordingOf'>,
+  scenario: Scenario,
+): Execution {
+  const recording = source.recordingOf?.(scenario)
+  if (recording === undefined || execution.row.recording !== undefined) return execution
+  return { ...execution, row: { ...execution.row, recording: rowRecordingOf(recording) } }
 }
 
 /**

@@ -1,0 +1,84 @@
+// A run folder holds each (scenario id, trial) once: its artifacts are named by them, and results.json keys its
+// rows by them. Two spec files that evaluate the same scenario of one dataset run in different workers, so each
+// test claims its (scenario id, trial) in the run folder before the scenario runs: a file created exclusively
+// (`wx`), which names the spec file and test that claimed it. The second claimant fails at once, naming both spec
+// files, before anything of its scenario is run or written; the first keeps its artifacts and its row.
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import { z } from 'zod'
+import { PRIVATE_FILE_MODE } from '../artifacts/private-directories.ts'
+import { DEFAULT_TRIAL, trialArtifactName } from '../reporting/row-key.ts'
+
+/** The claims' folder inside a run folder. */
+export const CLAIMS_FOLDER = 'claims'
+
+const ClaimSchema = z.object({ spec_file: z.string(), test_id: z.string() })
+type Claim = z.infer<typeof ClaimSchema>
+
+/** The second spec file to evaluate one (scenario id, trial) into one run folder. */
+export class DuplicateScenarioError extends Error {
+  /** The spec file that claimed the scenario first (as written in its claim). */
+  readonly firstSpecFile: string
+
+  constructor(message: string, firstSpecFile: string) {
+    super(message)
+    this.name = 'DuplicateScenarioError'
+    this.firstSpecFile = firstSpecFile
+  }
+}
+
+export interface ScenarioClaimant {
+  /** The spec file of the test (absolute). */
+  specFile: string
+  /** Vitest's id of the test: a retry of the same test finds its own claim and goes on. */
+  testId: string
+}
+
+/**
+ * Claims (scenario id, trial) in the run folder for this test; throws DuplicateScenarioError when another test
+ * claimed it first. Any other failure to claim (an unwritable folder) is left to the artifacts' own writes to
+ * report: the claim only guards against a duplicate, it is not the scenario's first artifact.
+ */
+export async function claimScenarioTrial(
+  runDirectory: string,
+  scenarioId: string,
+  trial: number | null,
+  claimant: ScenarioClaimant,
+): Promise<void> {
+  const folder = join(runDirectory, CLAIMS_FOLDER)
+  const file = join(folder, `${trialArtifactName(scenarioId, trial)}.json`)
+  const claim: Claim = { spec_file: claimant.specFile, test_id: claimant.testId }
+  try {
+    await mkdir(folder, { recursive: true, mode: 0o700 })
+    await writeFile(file, `${JSON.stringify(claim)}\n`, { flag: 'wx', mode: PRIVATE_FILE_MODE })
+    return
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return
+  }
+  const first = await readClaim(file)
+  if (first?.test_id === claimant.testId) return
+  const firstSpec = first === null ? 'another spec file' : shown(first.spec_file)
+  throw new DuplicateScenarioError(
+    `Scenario "${scenarioId}" trial ${trial ?? DEFAULT_TRIAL} is evaluated twice into one run: ${firstSpec} ` +
+      `ran it first, so ${shown(claimant.specFile)} does not run it (its artifacts would overwrite the first's, ` +
+      'and results.json holds each scenario and trial once). Evaluate each scenario from one spec file: remove ' +
+      'the copy, or give it a dataset of other scenarios.',
+    firstSpec,
+  )
+}
+
+async function readClaim(file: string): Promise<Claim | null> {
+  try {
+    // The first claimant writes its claim in one call right after creating it: an empty read is that moment.
+    const parsed = ClaimSchema.safeParse(JSON.parse(await readFile(file, 'utf8')))
+    return parsed.success ? parsed.data : null
+  } catch {
+    return null
+  }
+}
+
+/** A spec file as the user wrote it: relative to the working folder when inside it. */
+function shown(specFile: string): string {
+  const path = relative(process.cwd(), specFile)
+  return path.startsWith('..') || path === '' ? specFile : path
+}
