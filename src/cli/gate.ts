@@ -41,6 +41,8 @@ Options:
   --required <id,...>         scenarios that must be present and pass in every trial
   --no-regressions            fail when a row that passed in the baseline does not pass now
   --allow-partial             judge interrupted or partial results instead of refusing them
+  --no-thresholds             judge only the checks that always apply (infrastructure errors, duplicate
+                              rows): without it, a gate given none of the checks above is refused
   --summary <file>            write the Markdown summary there (default: append to $GITHUB_STEP_SUMMARY when set)
 
 Comparing models (files of several models, e.g. a LIVE_EVALS_MODELS run; rows pair by phase, architecture,
@@ -103,6 +105,23 @@ const NUMBER_OPTIONS: Readonly<
   },
 }
 
+/**
+ * The options that give the gate something to judge beyond the checks that always apply. Decision: a gate with
+ * none of them is refused (exit 2), since it would pass a run whatever its rows' verdicts (4/6 passed read as
+ * `gate pass`); `--no-thresholds` says that is meant. A baseline counts (its rows missing now fail), and so does
+ * `--compare-models`, which is asked for by name and prints the comparison.
+ */
+const CHECK_OPTIONS = [
+  '--min-pass-rate',
+  '--max-p95-latency-ms',
+  '--max-metric',
+  '--min-metric',
+  '--required',
+  '--baseline',
+  '--no-regressions',
+  '--compare-models',
+] as const
+
 /** The options that only mean something when models are compared, in the order a refusal names them. */
 const MODEL_OPTIONS = ['--max-pass-rate-drop', '--max-p95-latency-increase-ms', '--reference-model'] as const
 
@@ -125,6 +144,7 @@ export function parseGateArguments(argv: readonly string[]): GateCommand {
   const required: string[] = []
   const metricThresholds: MetricThreshold[] = []
   const given = new Set<string>()
+  let noThresholds = false
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index] as string
     if (argument.startsWith('-')) given.add(argument)
@@ -167,6 +187,9 @@ export function parseGateArguments(argv: readonly string[]): GateCommand {
       case '--allow-partial':
         command.options.allowPartial = true
         break
+      case '--no-thresholds':
+        noThresholds = true
+        break
       case '--pass-rate-interval':
         command.options.passRateInterval = true
         break
@@ -200,6 +223,13 @@ export function parseGateArguments(argv: readonly string[]): GateCommand {
     throw new GateInputError(modelFlag, 'compares models: add --compare-models')
   }
   command.models.useInterval = command.options.passRateInterval
+  if (!noThresholds && !CHECK_OPTIONS.some((flag) => given.has(flag))) {
+    throw new GateInputError(
+      '<threshold>',
+      `nothing to check: name a threshold (${CHECK_OPTIONS.join(', ')}), or --no-thresholds to judge only ` +
+        'infrastructure errors and duplicate rows',
+    )
+  }
   return command
 }
 

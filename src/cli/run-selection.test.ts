@@ -70,7 +70,7 @@ describe('gate --latest', () => {
   })
 
   test('a folder with no finished run is bad input naming it', async () => {
-    const result = await command(gate, '--latest', results)
+    const result = await command(gate, '--latest', results, '--min-pass-rate', '1')
     expect(result.code).toBe(2)
     expect(result.stderr).toContain(`--latest: ${results} holds no finished run (no results.json)`)
   })
