@@ -32,7 +32,14 @@ import {
   runMetadataOf,
 } from './run-results.ts'
 import { writeRunResultsFile } from './run-results-file.ts'
-import { selectionOf, specFilesLeftOut, testFiltersOf } from './run-selection.ts'
+import {
+  offeredScenarios,
+  selectionOf,
+  specFilesCompletion,
+  specFilesFailed,
+  specFilesLeftOut,
+  testFiltersOf,
+} from './run-selection.ts'
 import { skippedScenariosLine } from './skip-notes.ts'
 import { runSummaryLine } from './summary-line.ts'
 
@@ -135,7 +142,12 @@ export default class CanonicalReporter implements Reporter {
       await this.#writeRuns(tests, modules, reason, log)
       this.#journals.finish(reason)
     }
-    log(runSummaryLine(tests, notStartedPhases(this.#vitest)))
+    const failedSpecFiles = new Set(
+      providedPlans(this.#vitest).flatMap((plan) =>
+        specFilesFailed(this.#vitest, plan, modules).map((failed) => failed.file),
+      ),
+    )
+    log(runSummaryLine(tests, notStartedPhases(this.#vitest), [...failedSpecFiles]))
     const skipped = skippedScenariosLine(
       modules.flatMap((module) =>
         [...module.children.allTests()].flatMap((test) => {
@@ -174,6 +186,7 @@ export default class CanonicalReporter implements Reporter {
     const filters = testFiltersOf(this.#vitest)
     for (const plan of providedPlans(this.#vitest)) {
       const leftOut = await specFilesLeftOut(this.#vitest, plan, modules)
+      const failedSpecFiles = specFilesFailed(this.#vitest, plan, modules)
       for (const run of plan.runs) {
         const rows = rowsOfRun(run, tests)
         if (rows.length === 0) {
@@ -183,7 +196,12 @@ export default class CanonicalReporter implements Reporter {
           continue
         }
         const selection = selectionOf(plan, run, tests, filters, leftOut)
-        const metadata = withRunExtensions(runMetadataOf(run, tests), { selection })
+        const completion = specFilesCompletion(
+          failedSpecFiles,
+          rows.length,
+          offeredScenarios(plan, run, tests),
+        )
+        const metadata = withRunExtensions(runMetadataOf(run, tests), { selection, completion })
         const document = resultsDocumentOf(plan, run, rows, metadata)
         const written = await writeRunResultsFile(run.directory, run.resultsFile, document, log)
         this.#journals.finishRun(run.directory, reason)

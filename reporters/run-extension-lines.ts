@@ -1,4 +1,5 @@
-// The console lines for what a run adds beyond the reference's counts: the assistants under test, repeated trials (pass^1, pass^k, the
+// The console lines for what a run adds beyond the reference's counts: spec files that failed before their
+// scenarios ran (the run is incomplete), the assistants under test, repeated trials (pass^1, pass^k, the
 // scenarios that were not repeatable, each measured metric's spread over the trials), condition robustness and the
 // rows whose latency carries the pacing warning.
 // Read from the results document's run extensions, so the console says what results.json says.
@@ -21,6 +22,13 @@ function named(items: readonly string[]): string {
 export function runExtensionLines(label: string, document: ResultsDocument): string[] {
   const block = document.run.configuration[EXTENSION_KEY]
   const lines: string[] = []
+  const failed = block?.completion?.failed_spec_files ?? []
+  if (failed.length > 0) {
+    lines.push(
+      `[${label}] Incomplete: ${named(failed.map(({ file, error }) => `${file} failed before its scenarios ran (${error})`))}; ` +
+        'results.json is marked partial (the gate refuses it without --allow-partial).',
+    )
+  }
   const assistants = block?.assistants
   if (assistants !== undefined) {
     const heading = assistants.length === 1 ? 'Assistant under test' : 'Assistants under test'

@@ -42,6 +42,14 @@ export function takeInterruptedMarker(value: unknown): boolean {
 export function completionPartiality(run: RunMetadata): string | null {
   const completion = run.configuration[EXTENSION_KEY]?.completion
   if (completion === undefined) return null
+  if (completion.ending === 'spec_files_failed') {
+    const failed = (completion.failed_spec_files ?? []).map(({ file, error }) => `${file} (${error})`)
+    return (
+      `spec file${failed.length === 1 ? '' : 's'} of the run failed before ${failed.length === 1 ? 'its' : 'their'} ` +
+      `scenarios ran: ${failed.join('; ')}; ${completion.finished_rows} rows of the other spec files ` +
+      `(run.configuration.${EXTENSION_KEY}.completion)`
+    )
+  }
   const how = completion.ending === 'killed' ? 'was killed' : 'was interrupted'
   return (
     `the run ${how} after ${completion.finished_rows} of ${completion.planned_scenarios} planned scenarios ` +
