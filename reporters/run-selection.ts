@@ -109,12 +109,14 @@ export function offeredScenarios(
 
 /** The run's selection, or undefined when nothing was filtered out (a full run carries no `selection`). */
 export function selectionOf(
-  plan: Pick<RunPlan, 'scenarioIds'>,
+  plan: Pick<RunPlan, 'scenarioIds' | 'rerunPlan'>,
   run: PlannedRun,
   tests: readonly FinishedScenarioTest[],
   filters: TestFilters,
   leftOut: readonly string[],
 ): RunSelection | undefined {
+  // A `live-evals explain` re-run picks its scenario's tests by name on purpose: it is a re-run, never gated.
+  if (plan.rerunPlan !== undefined) return undefined
   if (filters.testNamePattern === null && filters.tags.length === 0 && leftOut.length === 0) return undefined
   const ran = tests.filter(
     (test) =>
