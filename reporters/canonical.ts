@@ -16,6 +16,7 @@ import { redactText } from '../src/config/outbound-redaction.ts'
 import { writeRunReport } from '../src/report/write-report.ts'
 import { junitXmlOf } from '../src/reporting/junit-xml.ts'
 import type { ResultsDocument } from '../src/reporting/result-schema.ts'
+import { withRunExtensions } from '../src/reporting/results-document.ts'
 import { consoleLabel } from '../src/vitest/plugin/console-label.ts'
 import { mergeShardedRuns, type ShardModule } from '../src/vitest/plugin/merged-results.ts'
 import { RESULTS_FILE } from '../src/vitest/plugin/run-directories.ts'
@@ -31,6 +32,14 @@ import {
   runMetadataOf,
 } from './run-results.ts'
 import { writeRunResultsFile } from './run-results-file.ts'
+import {
+  offeredScenarios,
+  selectionOf,
+  specFilesCompletion,
+  specFilesFailed,
+  specFilesLeftOut,
+  testFiltersOf,
+} from './run-selection.ts'
 import { skippedScenariosLine } from './skip-notes.ts'
 import { runSummaryLine } from './summary-line.ts'
 
@@ -130,10 +139,15 @@ export default class CanonicalReporter implements Reporter {
     if (this.#vitest?.config.mergeReports) await this.#writeMerged(modules, log)
     else if (reason === 'interrupted') await this.#writeInterrupted(log)
     else {
-      await this.#writeRuns(tests, reason, log)
+      await this.#writeRuns(tests, modules, reason, log)
       this.#journals.finish(reason)
     }
-    log(runSummaryLine(tests, notStartedPhases(this.#vitest)))
+    const failedSpecFiles = new Set(
+      providedPlans(this.#vitest).flatMap((plan) =>
+        specFilesFailed(this.#vitest, plan, modules).map((failed) => failed.file),
+      ),
+    )
+    log(runSummaryLine(tests, notStartedPhases(this.#vitest), [...failedSpecFiles]))
     const skipped = skippedScenariosLine(
       modules.flatMap((module) =>
         [...module.children.allTests()].flatMap((test) => {
@@ -165,10 +179,14 @@ export default class CanonicalReporter implements Reporter {
    */
   async #writeRuns(
     tests: readonly FinishedScenarioTest[],
+    modules: readonly TestModule[],
     reason: 'passed' | 'failed',
     log: (line: string) => void,
   ): Promise<void> {
+    const filters = testFiltersOf(this.#vitest)
     for (const plan of providedPlans(this.#vitest)) {
+      const leftOut = await specFilesLeftOut(this.#vitest, plan, modules)
+      const failedSpecFiles = specFilesFailed(this.#vitest, plan, modules)
       for (const run of plan.runs) {
         const rows = rowsOfRun(run, tests, log)
         if (rows.length === 0) {
@@ -177,7 +195,14 @@ export default class CanonicalReporter implements Reporter {
           )
           continue
         }
-        const document = resultsDocumentOf(plan, run, rows, runMetadataOf(run, tests))
+        const selection = selectionOf(plan, run, tests, filters, leftOut)
+        const completion = specFilesCompletion(
+          failedSpecFiles,
+          rows.length,
+          offeredScenarios(plan, run, tests),
+        )
+        const metadata = withRunExtensions(runMetadataOf(run, tests), { selection, completion })
+        const document = resultsDocumentOf(plan, run, rows, metadata)
         const written = await writeRunResultsFile(run.directory, run.resultsFile, document, log)
         this.#journals.finishRun(run.directory, reason)
         log('')

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { withCassetteExtension } from '../src/cassettes/row-extension.ts'
 import { resultsDocument, row } from '../src/gate/gate.test-helpers.ts'
 import type { ResultItem } from '../src/reporting/result-schema.ts'
+import { withRunExtensions } from '../src/reporting/results-document.ts'
 import { withAssistant } from '../src/reporting/row-assistant.ts'
 import { runExtensionLines } from './run-extension-lines.ts'
 
@@ -80,6 +81,25 @@ describe('console lines for the assistants, trials and robustness', () => {
       '[client] Condition robustness: 0/0 known source scenarios (–) passed under every condition they ran with ' +
         '(clean, background_speech, noisy, telephony); unknown: 1, a row made from it did not run (an ' +
         'infrastructure error or a refused recording) under: crawl_001 (noisy, telephony).',
+    ])
+  })
+})
+
+describe('console lines for a run that is not whole', () => {
+  test('a filtered run names its filter and what the gate does with it', () => {
+    const document = resultsDocument([row({ id: 'a' })])
+    const run = withRunExtensions(document.run, {
+      selection: {
+        selected_scenarios: 1,
+        offered_scenarios: 22,
+        test_name_filter: 'crawl_003',
+        tags_filter: [],
+        spec_files_left_out: [],
+      },
+    })
+    expect(runExtensionLines('client', { ...document, run })).toEqual([
+      '[client] Not a whole run: a filtered run: 1 of 22 scenarios, chosen by the test-name filter /crawl_003/ ' +
+        '(run.configuration.live_evals.selection); gate --latest skips it, and gate refuses it without --allow-partial.',
     ])
   })
 })

@@ -1,9 +1,11 @@
-// The console lines for what a run adds beyond the reference's counts: the assistants under test, repeated trials (pass^1, pass^k, the
-// scenarios that were not repeatable, each measured metric's spread over the trials), condition robustness and the
-// rows whose latency carries the pacing warning.
+// The console lines for what a run adds beyond the reference's counts: a filter that chose part of the project,
+// spec files that failed before their scenarios ran (the run is incomplete), the assistants under test, repeated
+// trials (pass^1, pass^k, the scenarios that were not repeatable, each measured metric's spread over the trials),
+// condition robustness and the rows whose latency carries the pacing warning.
 // Read from the results document's run extensions, so the console says what results.json says.
 
 import { formatPercent, formatRatio, formatSpread } from '../src/gate/format.ts'
+import { selectionPartiality } from '../src/gate/load.ts'
 import type { SourceRobustness as Scenario } from '../src/reporting/extensions/condition-robustness.ts'
 import { pacingWarningLine } from '../src/reporting/extensions/pacing-row.ts'
 import { EXTENSION_KEY } from '../src/reporting/extensions/registry.ts'
@@ -22,6 +24,19 @@ function named(items: readonly string[]): string {
 export function runExtensionLines(label: string, document: ResultsDocument): string[] {
   const block = document.run.configuration[EXTENSION_KEY]
   const lines: string[] = []
+  const filtered = selectionPartiality(document.run)
+  if (filtered !== null) {
+    lines.push(
+      `[${label}] Not a whole run: ${filtered}; gate --latest skips it, and gate refuses it without --allow-partial.`,
+    )
+  }
+  const failed = block?.completion?.failed_spec_files ?? []
+  if (failed.length > 0) {
+    lines.push(
+      `[${label}] Incomplete: ${named(failed.map(({ file, error }) => `${file} failed before its scenarios ran (${error})`))}; ` +
+        'results.json is marked partial (the gate refuses it without --allow-partial).',
+    )
+  }
   const assistants = block?.assistants
   if (assistants !== undefined) {
     const heading = assistants.length === 1 ? 'Assistant under test' : 'Assistants under test'

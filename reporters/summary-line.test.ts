@@ -24,4 +24,10 @@ describe("the run's closing line", () => {
       '1 passed, 0 failed; the CRAWL, WALK and RUN runs did not start (their problems are above), nothing of them was written',
     )
   })
+
+  test('a spec file that failed before its scenarios ran is named: `1 passed, 0 failed` alone reads as a pass', () => {
+    expect(runSummaryLine([finished('passed')], [], ['specs/crawl/typo.spec.ts'])).toBe(
+      '1 passed, 0 failed; 1 spec file failed before its scenarios ran (specs/crawl/typo.spec.ts), so the results are marked incomplete',
+    )
+  })
 })

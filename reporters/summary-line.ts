@@ -5,6 +5,8 @@
 // nothing. The counts stay at the front: every reader of the line (a script watching a watch process, our watch
 // tests) still finds one `N passed, N failed` per run, and 0 and 0 are true. CI's `vitest run` never prints
 // this: a run that cannot start ends the process with its problem before any reporter speaks.
+// A spec file that failed before its scenarios ran (a dataset path with a typo) is said too: Vitest fails the run,
+// and `1 passed, 0 failed` alone would read as a run that passed; its run's results.json is marked incomplete.
 import type { FinishedScenarioTest } from './run-results.ts'
 
 /**
@@ -14,6 +16,7 @@ import type { FinishedScenarioTest } from './run-results.ts'
 export function runSummaryLine(
   tests: readonly FinishedScenarioTest[],
   notStarted: readonly string[],
+  failedSpecFiles: readonly string[] = [],
 ): string {
   const passed = tests.filter((test) => test.state === 'passed').length
   const failed = tests.filter((test) => test.state === 'failed').length
@@ -25,7 +28,17 @@ export function runSummaryLine(
   return (
     `${passed} passed, ${failed} failed` +
     (expected === 0 ? '' : ` (${expected} of the passed failed as their spec declared)`) +
-    notStartedNote(notStarted.map((phase) => phase.toUpperCase()))
+    notStartedNote(notStarted.map((phase) => phase.toUpperCase())) +
+    failedSpecFilesNote(failedSpecFiles)
+  )
+}
+
+function failedSpecFilesNote(files: readonly string[]): string {
+  if (files.length === 0) return ''
+  const one = files.length === 1
+  return (
+    `; ${files.length} spec file${one ? '' : 's'} failed before ${one ? 'its' : 'their'} scenarios ran ` +
+    `(${files.join(', ')}), so the results are marked incomplete`
   )
 }
 

@@ -12,6 +12,7 @@ const REFUSALS: Record<string, readonly (readonly [readonly string[], string])[]
     [[], '<results.json>: name at least one results.json (or --latest <results-dir>)'],
     [['a.json', '--min-pass-rate', '90'], '--min-pass-rate: needs a number from 0 to 1 (got 90)'],
     [['a.json', '--frobnicate'], '--frobnicate: is not an option of live-evals gate'],
+    [['a.json'], '<threshold>: nothing to check: name a threshold (--min-pass-rate, --max-p95-latency-ms,'],
   ],
   report: [
     [[], 'name at least one run folder, <run-dir>'],

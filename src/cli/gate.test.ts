@@ -73,13 +73,30 @@ describe('live-evals gate exit codes', () => {
     const file = await write('results.json', resultsDocument(rows))
     expect((await runGate(file, '--min-pass-rate', '0.8')).code).toBe(3)
   })
+  test('2 with nothing to check: failed rows never pass a gate that was given no threshold', async () => {
+    const file = await write(
+      'results.json',
+      resultsDocument([row({ id: 'a' }), row({ id: 'b', status: 'failed' })]),
+    )
+    const refused = await runGate(file)
+    expect(refused.code).toBe(2)
+    expect(refused.stdout).toBe('')
+    expect(refused.stderr).toContain(
+      'live-evals gate: <threshold>: nothing to check: name a threshold (--min-pass-rate,',
+    )
+    expect(refused.stderr).toContain('Usage: live-evals gate')
+    // Said on purpose: only the checks that always apply (here none fails).
+    const always = await runGate(file, '--no-thresholds')
+    expect(always.code).toBe(0)
+    expect(always.stdout).toContain('gate pass: 1/2 rows passed; 0 check(s) failed.')
+  })
   test('2 for bad input: not JSON, not schema 2.0, a missing file, a bad option', async () => {
     const notJson = await write('broken.json', '{"schema_version": ')
     const wrongVersion = await write('old.json', { schema_version: '1.0' })
     for (const argv of [
-      [notJson],
-      [wrongVersion],
-      [join(folder, 'absent.json')],
+      [notJson, '--no-thresholds'],
+      [wrongVersion, '--no-thresholds'],
+      [join(folder, 'absent.json'), '--no-thresholds'],
       [notJson, '--min-pass-rate', '90'],
       ['--min-pass-rate', '0.9'],
       [await write('ok.json', passing()), '--no-regressions'],
@@ -89,8 +106,8 @@ describe('live-evals gate exit codes', () => {
       expect(result.code, argv.join(' ')).toBe(2)
       expect(result.stderr).toMatch(/^live-evals gate: /)
     }
-    expect((await runGate(notJson)).stderr).toContain('broken.json: is not JSON')
-    expect((await runGate(wrongVersion)).stderr).toContain('schema_version must be "2.0"')
+    expect((await runGate(notJson, '--no-thresholds')).stderr).toContain('broken.json: is not JSON')
+    expect((await runGate(wrongVersion, '--no-thresholds')).stderr).toContain('schema_version must be "2.0"')
   })
   test('interrupted results (the documented marker) are refused unless --allow-partial', async () => {
     const document = passing()
@@ -105,10 +122,10 @@ describe('live-evals gate exit codes', () => {
       },
     }
     const file = await write('results.json', marked)
-    const refused = await runGate(file)
+    const refused = await runGate(file, '--min-pass-rate', '1')
     expect(refused.code).toBe(2)
     expect(refused.stderr).toContain('partial results (run.configuration.live_evals.interrupted is true)')
-    expect((await runGate(file, '--allow-partial')).code).toBe(0)
+    expect((await runGate(file, '--min-pass-rate', '1', '--allow-partial')).code).toBe(0)
   })
   test('a rows journal beside the file that never ended marks the results partial', async () => {
     const document = passing()
@@ -121,14 +138,14 @@ describe('live-evals gate exit codes', () => {
       results_file: 'results.json',
     }
     await write('rows.jsonl', `${JSON.stringify(header)}\n`)
-    const refused = await runGate(file)
+    const refused = await runGate(file, '--min-pass-rate', '1')
     expect(refused.code).toBe(2)
     expect(refused.stderr).toContain('has no end line')
     await write(
       'rows.jsonl',
       `${JSON.stringify(header)}\n${JSON.stringify({ end: { reason: 'passed', at: '2026-12-01T00:00:00.000Z' } })}\n`,
     )
-    expect((await runGate(file)).code).toBe(0)
+    expect((await runGate(file, '--min-pass-rate', '1')).code).toBe(0)
   })
 })
 
@@ -154,7 +171,7 @@ describe('the Markdown summary', () => {
     const file = await write('results.json', passing())
     const stepSummary = await write('step-summary.md', 'earlier step\n')
     vi.stubEnv('GITHUB_STEP_SUMMARY', stepSummary)
-    expect((await runGate(file)).code).toBe(0)
+    expect((await runGate(file, '--min-pass-rate', '1')).code).toBe(0)
     const text = await readFile(stepSummary, 'utf8')
     expect(text.startsWith('earlier step\n## live-evals gate')).toBe(true)
   })

@@ -15,7 +15,7 @@ import { type ModelGateOptions, modelChecks, withModelChecks } from '../gate/mod
 import { modelComparisonLines } from '../gate/model-comparison-text.ts'
 import { REPORT_FILE_NAME } from '../report/report-file.ts'
 import { type CommandIO, startCommand } from './command-start.ts'
-import { latestRuns } from './run-selection.ts'
+import { byGroup, type FinishedRun, finishedRuns } from './run-selection.ts'
 
 const USAGE = `Usage: live-evals gate <results.json>... [--baseline <results.json>...] [options]
        live-evals gate --latest <results-dir> [--baseline <results.json>...] [options]
@@ -26,7 +26,10 @@ Infrastructure errors, missing baseline rows, missing required scenarios and dup
 
 Options:
   --latest <results-dir>      judge the newest finished run of each phase and architecture in that folder
-                              (results/crawl keeps every run, so a glob over it names old runs too)
+                              (results/crawl keeps every run, so a glob over it names old runs too); newer
+                              runs that were interrupted, killed or filtered (-t, a spec file) are skipped
+                              and named, unless --allow-partial
+  --allow-partial             judge interrupted, partial or filtered results instead of refusing them
   --baseline <results.json>...
                               approved baseline files: every argument up to the next option (so name
                               the results files first); see approve-baseline
@@ -40,7 +43,8 @@ Options:
                               the README's metric table (live-evals gate --max-metric x=1 lists them)
   --required <id,...>         scenarios that must be present and pass in every trial
   --no-regressions            fail when a row that passed in the baseline does not pass now
-  --allow-partial             judge interrupted or partial results instead of refusing them
+  --no-thresholds             judge only the checks that always apply (infrastructure errors, duplicate
+                              rows): without it, a gate given none of the checks above is refused
   --summary <file>            write the Markdown summary there (default: append to $GITHUB_STEP_SUMMARY when set)
 
 Comparing models (files of several models, e.g. a LIVE_EVALS_MODELS run; rows pair by phase, architecture,
@@ -103,6 +107,23 @@ const NUMBER_OPTIONS: Readonly<
   },
 }
 
+/**
+ * The options that give the gate something to judge beyond the checks that always apply. Decision: a gate with
+ * none of them is refused (exit 2), since it would pass a run whatever its rows' verdicts (4/6 passed read as
+ * `gate pass`); `--no-thresholds` says that is meant. A baseline counts (its rows missing now fail), and so does
+ * `--compare-models`, which is asked for by name and prints the comparison.
+ */
+const CHECK_OPTIONS = [
+  '--min-pass-rate',
+  '--max-p95-latency-ms',
+  '--max-metric',
+  '--min-metric',
+  '--required',
+  '--baseline',
+  '--no-regressions',
+  '--compare-models',
+] as const
+
 /** The options that only mean something when models are compared, in the order a refusal names them. */
 const MODEL_OPTIONS = ['--max-pass-rate-drop', '--max-p95-latency-increase-ms', '--reference-model'] as const
 
@@ -125,6 +146,7 @@ export function parseGateArguments(argv: readonly string[]): GateCommand {
   const required: string[] = []
   const metricThresholds: MetricThreshold[] = []
   const given = new Set<string>()
+  let noThresholds = false
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index] as string
     if (argument.startsWith('-')) given.add(argument)
@@ -167,6 +189,9 @@ export function parseGateArguments(argv: readonly string[]): GateCommand {
       case '--allow-partial':
         command.options.allowPartial = true
         break
+      case '--no-thresholds':
+        noThresholds = true
+        break
       case '--pass-rate-interval':
         command.options.passRateInterval = true
         break
@@ -200,6 +225,13 @@ export function parseGateArguments(argv: readonly string[]): GateCommand {
     throw new GateInputError(modelFlag, 'compares models: add --compare-models')
   }
   command.models.useInterval = command.options.passRateInterval
+  if (!noThresholds && !CHECK_OPTIONS.some((flag) => given.has(flag))) {
+    throw new GateInputError(
+      '<threshold>',
+      `nothing to check: name a threshold (${CHECK_OPTIONS.join(', ')}), or --no-thresholds to judge only ` +
+        'infrastructure errors and duplicate rows',
+    )
+  }
   return command
 }
 
@@ -212,22 +244,55 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** The newest finished run of each phase and architecture in each folder; a folder without one is bad input. */
-async function latestResultsFiles(folders: readonly string[], io: CommandIO): Promise<string[]> {
+/**
+ * Per folder, the run of each phase and architecture that `--latest` judges: the newest that ended by itself, with
+ * every scenario its project offered (no `completion` or `selection` marker, a journal that ended). Newer runs passed
+ * over are named with the reason, so an interrupted or `-t` run never stands in for the run CI means to judge.
+ * With --allow-partial the newest run is taken, as it is. A folder, or a group in it, without one is bad input.
+ */
+async function latestResultsFiles(
+  folders: readonly string[],
+  allowPartial: boolean,
+  io: CommandIO,
+): Promise<string[]> {
   const files: string[] = []
   for (const folder of folders) {
-    let latest: Awaited<ReturnType<typeof latestRuns>>
+    let groups: Map<string, FinishedRun[]>
     try {
-      latest = await latestRuns(folder)
+      groups = byGroup(await finishedRuns(folder))
     } catch (error) {
       throw new GateInputError('--latest', `cannot read ${folder}: ${(error as Error).message}`)
     }
-    if (latest.length === 0)
+    if (groups.size === 0)
       throw new GateInputError('--latest', `${folder} holds no finished run (no results.json)`)
-    for (const run of latest) io.out(`latest ${run.group}: ${run.resultsFile}\n`)
-    files.push(...latest.map((run) => run.resultsFile))
+    for (const group of [...groups.keys()].sort()) {
+      const chosen = await newestWholeRun(groups.get(group) as FinishedRun[], allowPartial, io)
+      if (chosen === null) {
+        throw new GateInputError(
+          '--latest',
+          `${folder} holds no complete, unfiltered run of ${group} (each is named above with why it was skipped); ` +
+            'run the whole project again, or pass --allow-partial to judge the newest',
+        )
+      }
+      io.out(`latest ${group}: ${chosen.resultsFile}\n`)
+      files.push(chosen.resultsFile)
+    }
   }
   return files
+}
+
+/** The newest run of a group (oldest first) that is neither partial nor filtered; each newer one skipped is said. */
+async function newestWholeRun(
+  runs: readonly FinishedRun[],
+  allowPartial: boolean,
+  io: CommandIO,
+): Promise<FinishedRun | null> {
+  for (const run of [...runs].reverse()) {
+    const { partial } = await loadGateFile(run.resultsFile)
+    if (partial === null || allowPartial) return run
+    io.out(`skipped ${run.group}: ${run.resultsFile}: ${partial}\n`)
+  }
+  return null
 }
 
 /** The built-in price table, or the file `--prices` names (bad input when it cannot be read). */
@@ -268,7 +333,7 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
   const command = startCommand(argv, io, { name: 'gate', usage: USAGE, parse: parseCommandLine })
   if (typeof command === 'number') return command
   try {
-    command.files.push(...(await latestResultsFiles(command.latest, io)))
+    command.files.push(...(await latestResultsFiles(command.latest, command.options.allowPartial, io)))
     const files = await Promise.all(command.files.map(loadGateFile))
     const baselines = await Promise.all(command.baselines.map(loadGateFile))
     let report = evaluateGate(files, baselines, command.options)

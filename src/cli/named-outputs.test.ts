@@ -46,12 +46,15 @@ const outputs: Record<string, (destination: string) => Promise<{ code: number; s
   'gate --summary': async (destination) => {
     vi.stubEnv('GITHUB_STEP_SUMMARY', '')
     const io = captureIO()
-    return { code: await gate([results, '--summary', destination], io), stderr: io.stderr() }
+    return {
+      code: await gate([results, '--no-thresholds', '--summary', destination], io),
+      stderr: io.stderr(),
+    }
   },
   'gate with GITHUB_STEP_SUMMARY': async (destination) => {
     vi.stubEnv('GITHUB_STEP_SUMMARY', destination)
     const io = captureIO()
-    return { code: await gate([results], io), stderr: io.stderr() }
+    return { code: await gate([results, '--no-thresholds'], io), stderr: io.stderr() }
   },
 }
 

@@ -3,6 +3,7 @@
 
 import { join } from 'node:path'
 import { loadPriceTable } from '../config/prices.ts'
+import { explainedRunOf } from '../explain/explain-folder.ts'
 import { REPORT_FILE_NAME } from '../report/report-file.ts'
 import { writeComparisonReport, writeRunReport } from '../report/write-report.ts'
 import { type CommandIO, EXIT_USAGE, startCommand } from './command-start.ts'
@@ -18,6 +19,8 @@ interval, the scenarios that changed verdict, and cost per scenario and model (-
 price table; --reference-model names the model the others are compared with, default gpt-live-1 when present, else the
 first run's). --out, --prices and --reference-model need two or more runs: with one run folder they are refused;
 --prices and --reference-model are said to be unused when every run is of one model.
+An explain folder (<run-id>-explained_<time>/, written by live-evals explain beside the run) is not a run: it
+is skipped with a line naming the run it explains, whose report.html shows its findings.
 Exits 2 if a run folder has no readable results.json, or --out names a file in a missing folder.
 `
 
@@ -67,8 +70,20 @@ function parseArguments(argv: readonly string[]): ReportArguments | string {
 export async function run(argv: readonly string[], io: CommandIO): Promise<number> {
   const args = startCommand(argv, io, { name: 'report', usage: USAGE, parse: parseArguments })
   if (typeof args === 'number') return args
-  const { runDirectories, out, pricesFile, referenceModel } = args
+  const { out, pricesFile, referenceModel } = args
+  // Decision: a loop over `results/crawl/*/` meets explain folders beside the runs; each costs one line and exit 0
+  // (it is not a run with a missing results.json), and the runs named beside it are reported as if it were absent.
+  const runDirectories: string[] = []
+  for (const directory of args.runDirectories) {
+    const explained = await explainedRunOf(directory)
+    if (explained === null) runDirectories.push(directory)
+    else
+      io.out(
+        `skipped ${directory}: an explain folder of run ${explained}, not a run (its findings are in that run's ${REPORT_FILE_NAME})\n`,
+      )
+  }
   try {
+    if (runDirectories.length === 0) return 0
     if (runDirectories.length === 1) {
       io.out(`${await writeRunReport(runDirectories[0] as string)}\n`)
       return 0

@@ -1,11 +1,14 @@
 // A results folder that has run twice: `gate --latest` judges only the newest run of each phase and architecture
-// (a glob over the folder names every scenario twice and fails as duplicates), and `prune --keep N` keeps the
+// (a glob over the folder names every scenario twice and fails as duplicates), passing over newer runs that were
+// interrupted or filtered, and `prune --keep N` keeps the
 // newest N of each, never a folder without results.json (a run still going) or a dot folder.
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { resultsDocument, row } from '../gate/gate.test-helpers.ts'
+import type { RunExtensions } from '../reporting/extensions/registry.ts'
+import { withRunExtensions } from '../reporting/results-document.ts'
 import { captureIO } from './capture-io.ts'
 import { run as gate } from './gate.ts'
 import { main } from './main.ts'
@@ -22,11 +25,19 @@ afterEach(async () => {
 })
 
 /** A finished run folder whose results.json was written `minute` minutes into the day. */
-async function finishedRun(name: string, architecture: string, minute: number, status: 'passed' | 'failed') {
+async function finishedRun(
+  name: string,
+  architecture: string,
+  minute: number,
+  status: 'passed' | 'failed',
+  extensions?: RunExtensions,
+) {
   const folder = join(results, name)
   await mkdir(folder)
   const file = join(folder, 'results.json')
-  await writeFile(file, JSON.stringify(resultsDocument([row({ id: 'a', status })], { architecture })))
+  const document = resultsDocument([row({ id: 'a', status })], { architecture })
+  const run = withRunExtensions(document.run, extensions)
+  await writeFile(file, JSON.stringify({ ...document, run }))
   const at = new Date(Date.UTC(2026, 11, 1, 0, minute))
   await utimes(file, at, at)
 }
@@ -69,8 +80,77 @@ describe('gate --latest', () => {
     expect(latest.stdout).toContain('gate pass: 2/2 rows passed')
   })
 
+  test('passes over newer interrupted and filtered runs, naming each and why; --allow-partial takes them', async () => {
+    await twoRuns()
+    const interrupted = { ending: 'interrupted', finished_rows: 1, planned_scenarios: 6 } as const
+    await finishedRun('crawl_offline_client_20261201_000700_000Z', 'client', 7, 'passed', {
+      completion: interrupted,
+    })
+    const filtered = {
+      selected_scenarios: 1,
+      offered_scenarios: 6,
+      test_name_filter: 'crawl_003',
+      tags_filter: [],
+      spec_files_left_out: [],
+    }
+    await finishedRun('crawl_offline_responses_20261201_000700_000Z', 'responses', 7, 'passed', {
+      selection: filtered,
+    })
+    const newest = (name: string) => join(results, name, 'results.json')
+
+    const latest = await command(gate, '--latest', results, '--min-pass-rate', '1')
+    expect(latest.stderr).toBe('')
+    expect(latest.stdout).toContain(
+      `skipped crawl/client: ${newest('crawl_offline_client_20261201_000700_000Z')}: the run was interrupted ` +
+        'after 1 of 6 planned scenarios (run.configuration.live_evals.completion)\n',
+    )
+    expect(latest.stdout).toContain(
+      `skipped crawl/responses: ${newest('crawl_offline_responses_20261201_000700_000Z')}: a filtered run: ` +
+        '1 of 6 scenarios, chosen by the test-name filter /crawl_003/ (run.configuration.live_evals.selection)\n',
+    )
+    expect(latest.stdout).toContain(
+      `latest crawl/client: ${newest('crawl_offline_client_20261201_000500_000Z')}`,
+    )
+    expect(latest.stdout).toContain(
+      `latest crawl/responses: ${newest('crawl_offline_responses_20261201_000500_000Z')}`,
+    )
+
+    const partial = await command(gate, '--latest', results, '--min-pass-rate', '1', '--allow-partial')
+    expect(partial.stdout).not.toContain('skipped')
+    expect(partial.stdout).toContain(
+      `latest crawl/client: ${newest('crawl_offline_client_20261201_000700_000Z')}`,
+    )
+
+    // Named explicitly, the filtered run is refused like partial results, unless --allow-partial.
+    const named = await command(
+      gate,
+      newest('crawl_offline_responses_20261201_000700_000Z'),
+      '--min-pass-rate',
+      '1',
+    )
+    expect(named.code).toBe(2)
+    expect(named.stderr).toContain('holds partial results (a filtered run: 1 of 6 scenarios')
+  })
+
+  test('a group whose every run is filtered is bad input, naming why', async () => {
+    const filtered = {
+      selected_scenarios: 1,
+      offered_scenarios: 6,
+      test_name_filter: null,
+      tags_filter: [],
+      spec_files_left_out: ['specs/crawl/other.spec.ts'],
+    }
+    await finishedRun('crawl_offline_client_20261201_000700_000Z', 'client', 7, 'passed', {
+      selection: filtered,
+    })
+    const result = await command(gate, '--latest', results, '--min-pass-rate', '1')
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain('a spec-file filter that left out specs/crawl/other.spec.ts')
+    expect(result.stderr).toContain(`${results} holds no complete, unfiltered run of crawl/client`)
+  })
+
   test('a folder with no finished run is bad input naming it', async () => {
-    const result = await command(gate, '--latest', results)
+    const result = await command(gate, '--latest', results, '--min-pass-rate', '1')
     expect(result.code).toBe(2)
     expect(result.stderr).toContain(`--latest: ${results} holds no finished run (no results.json)`)
   })

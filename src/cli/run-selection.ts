@@ -1,5 +1,5 @@
-// Which run folders of a results folder belong together, and which is newest: `gate --latest` judges the newest run
-// of each (phase, architecture) and `prune` keeps the newest N of each. A results folder keeps every run, so a glob
+// Which run folders of a results folder belong together, and which is newest: `gate --latest` judges the newest
+// whole run of each (phase, architecture) (src/cli/gate.ts) and `prune` keeps the newest N of each. A results folder keeps every run, so a glob
 // like `results/crawl/*/results.json` on a machine that has run twice names each scenario twice.
 // A run folder counts once its results.json is written: a run still going (or killed, waiting for `live-evals
 // results`) has none and is never selected or removed. Dot folders (Vitest's `.attachments`, the judge cache) and
@@ -86,10 +86,4 @@ export function byGroup(runs: readonly FinishedRun[]): Map<string, FinishedRun[]
   const groups = new Map<string, FinishedRun[]>()
   for (const run of runs) groups.set(run.group, [...(groups.get(run.group) ?? []), run])
   return groups
-}
-
-/** The newest finished run of each group in `resultsDir`, in group order. */
-export async function latestRuns(resultsDir: string): Promise<FinishedRun[]> {
-  const groups = byGroup(await finishedRuns(resultsDir))
-  return [...groups.keys()].sort().map((group) => (groups.get(group) as FinishedRun[]).at(-1) as FinishedRun)
 }

@@ -3,6 +3,7 @@
 // problem, never a crash; none at all is no section.
 import { readdir, readFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import { EXPLAINED_SUFFIX } from './explain-folder.ts'
 import { EXPLAIN_FILE, type ExplainDocument, ExplainDocumentSchema, SUMMARY_FILE } from './schema.ts'
 
 /** Explain documents are small (a few KB per scenario); anything bigger is not one of ours. */
@@ -27,7 +28,7 @@ export async function loadExplanation(
   } catch {
     return null
   }
-  const prefix = `${runId}-explained_`
+  const prefix = `${runId}${EXPLAINED_SUFFIX}`
   // Names end in a UTC timestamp, so the newest sorts last.
   const newest = names
     .filter((name) => name.startsWith(prefix))

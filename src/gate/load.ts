@@ -7,6 +7,7 @@
 //   writes it when it rebuilds a killed run's results from the journal;
 // - the run's rows journal beside the file (rows.jsonl, src/artifacts/) has no end line (killed, or still
 //   running) or ended `interrupted`, for a results.json written before the run was stopped.
+// - the registered run extension `selection`: Vitest's filters (-t, tags, spec files) chose part of the run.
 // An older, never-registered `run.configuration.live_evals.interrupted: true` is still read (and removed before
 // the strict run block is parsed), so files marked that way stay refused rather than unreadable.
 
@@ -41,10 +42,40 @@ export function takeInterruptedMarker(value: unknown): boolean {
 export function completionPartiality(run: RunMetadata): string | null {
   const completion = run.configuration[EXTENSION_KEY]?.completion
   if (completion === undefined) return null
+  if (completion.ending === 'spec_files_failed') {
+    const failed = (completion.failed_spec_files ?? []).map(({ file, error }) => `${file} (${error})`)
+    return (
+      `spec file${failed.length === 1 ? '' : 's'} of the run failed before ${failed.length === 1 ? 'its' : 'their'} ` +
+      `scenarios ran: ${failed.join('; ')}; ${completion.finished_rows} rows of the other spec files ` +
+      `(run.configuration.${EXTENSION_KEY}.completion)`
+    )
+  }
   const how = completion.ending === 'killed' ? 'was killed' : 'was interrupted'
   return (
     `the run ${how} after ${completion.finished_rows} of ${completion.planned_scenarios} planned scenarios ` +
     `(run.configuration.${EXTENSION_KEY}.completion)`
+  )
+}
+
+/**
+ * The `selection` marker's reading (src/reporting/extensions/selection.ts): a run that Vitest's filters cut down.
+ * Decision: it is refused like an interrupted run, also when named explicitly, and judged with --allow-partial. A
+ * one-scenario `-t` run must never gate a pull request green by accident; whoever means to judge it says so.
+ */
+export function selectionPartiality(run: RunMetadata): string | null {
+  const selection = run.configuration[EXTENSION_KEY]?.selection
+  if (selection === undefined) return null
+  const left = selection.spec_files_left_out
+  const filters = [
+    selection.test_name_filter === null ? null : `the test-name filter /${selection.test_name_filter}/`,
+    selection.tags_filter.length === 0 ? null : `the tag filter ${selection.tags_filter.join(' ')}`,
+    left.length === 0
+      ? null
+      : `a spec-file filter that left out ${left.length === 1 ? left[0] : `${left.length} spec files`}`,
+  ].filter((filter) => filter !== null)
+  return (
+    `a filtered run: ${selection.selected_scenarios} of ${selection.offered_scenarios} scenarios, chosen by ` +
+    `${filters.join(' and ')} (run.configuration.${EXTENSION_KEY}.selection)`
   )
 }
 
@@ -94,6 +125,7 @@ export async function loadGateFile(path: string): Promise<GateFile> {
     const document = parseResultsDocument(value, { source: path })
     const partial =
       completionPartiality(document.run) ??
+      selectionPartiality(document.run) ??
       (interrupted ? 'run.configuration.live_evals.interrupted is true' : journalPartiality(path))
     return { source: path, document, partial }
   } catch (error) {

@@ -5,6 +5,7 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { homedir, tmpdir } from 'node:os'
 import { isAbsolute, join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { loadGateFile } from '../gate/load.ts'
 import { ResultsDocumentSchema } from '../reporting/result-schema.ts'
 import {
   type ChildRun,
@@ -49,6 +50,8 @@ describe('an offline run of the fixture project (one wrong-tool scenario, one co
       ['fixture_hours', 'passed'],
     ])
     expect(document.summary).toEqual({ total: 2, passed: 1, failed: 1, infrastructure_errors: 0 })
+    // Every spec file ran unfiltered: no `selection` marker, so the gate judges it as a whole run.
+    expect(document.run.configuration.live_evals?.selection).toBeUndefined()
     expect((await stat(join(runDirectory, 'results.json'))).mode & 0o777).toBe(0o600)
   })
 
@@ -195,6 +198,20 @@ describe('runs that select part of the dataset', () => {
       )
       const runs = await runDirectoriesIn(join(dir, 'results'))
       expect(runs).toEqual([expect.stringMatching(/^crawl_offline_client_/)])
+      // results.json says a filter chose its one scenario, and the gate refuses it as partial unless told.
+      const file = join(dir, 'results', runs[0] ?? '', 'results.json')
+      const gated = await loadGateFile(file)
+      expect(gated.document.run.configuration.live_evals?.selection).toEqual({
+        selected_scenarios: 1,
+        offered_scenarios: 2,
+        test_name_filter: 'client.*fixture_hours',
+        tags_filter: [],
+        spec_files_left_out: [],
+      })
+      expect(gated.partial).toBe(
+        'a filtered run: 1 of 2 scenarios, chosen by the test-name filter /client.*fixture_hours/ ' +
+          '(run.configuration.live_evals.selection)',
+      )
     },
     SPAWN_TIMEOUT_MS,
   )

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { loadGateFile } from '../gate/load.ts'
 import { type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
 import { type ChildRun, SPAWN_TIMEOUT_MS } from './child-vitest.test-helpers.ts'
 import { type FixtureProjectPart, fixtureProjectPart } from './fixture-projects.test-helpers.ts'
@@ -128,5 +129,28 @@ describe('an inline scenario that breaks the contract', () => {
     expect(part.files.get('hours.spec.ts')?.status).toBe('passed')
     expect(documents).toHaveLength(1)
     expect(documents[0]?.results.map((row) => row.scenario_id)).toEqual(['fixture_hours'])
+  })
+
+  test('its run is marked incomplete, naming the spec file and its error, and the gate refuses it', async () => {
+    const file = 'src/vitest/fixtures/own-agent/broken/broken.spec.ts'
+    expect(documents[0]?.run.configuration.live_evals?.completion).toEqual({
+      ending: 'spec_files_failed',
+      finished_rows: 1,
+      planned_scenarios: 1,
+      failed_spec_files: [{ file, error: expect.stringContaining('broken.spec.ts: 1 problem') }],
+    })
+    expect(part.printedAbout(part.runDirectories[0] ?? '')).toContainEqual(
+      expect.stringMatching(
+        /^\[\w+\] Incomplete: src\/vitest\/fixtures\/own-agent\/broken\/broken\.spec\.ts failed/,
+      ),
+    )
+    // The closing line of the whole run names it (with the other fixture projects' failing spec files).
+    expect(part.run.output).toMatch(
+      new RegExp(
+        `\\d+ passed, \\d+ failed; \\d+ spec files failed before their scenarios ran \\([^)]*${file}`,
+      ),
+    )
+    const gated = await loadGateFile(join(part.runDirectories[0] ?? '', 'results.json'))
+    expect(gated.partial).toContain(`failed before its scenarios ran: ${file} (`)
   })
 })

@@ -33,6 +33,7 @@ import { faultsExtension } from './faults.ts'
 import { pacingExtension } from './pacing.ts'
 import { regradeExtension } from './regrade.ts'
 import { runTurnsExtension } from './run-turns.ts'
+import { selectionExtension } from './selection.ts'
 import { toolEvidenceExtension } from './tool-evidence.ts'
 import { trialExtension } from './trial.ts'
 import { trialsExtension } from './trials.ts'
@@ -58,6 +59,7 @@ export const ROW_EXTENSION_FEATURES = [
 export const RUN_EXTENSION_FEATURES = [
   datasetsExtension,
   completionExtension,
+  selectionExtension,
   toolEvidenceExtension,
   trialsExtension,
   faultProfilesExtension,

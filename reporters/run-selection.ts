@@ -1,0 +1,132 @@
+// What part of its project a run ran, for its results.json. A `-t` filter or a spec-file filter makes a run of
+// fewer scenarios that otherwise looks complete (`selection`, src/reporting/extensions/selection.ts): this names
+// the filter and counts the scenarios it kept. Shards are left alone: each runs a part by design, and the merged
+// results are the whole run. A spec file that failed before its scenarios ran (a dataset path with a typo) leaves
+// the same look (`completion` with `spec_files_failed`, src/reporting/extensions/completion.ts): this names it.
+import { relative } from 'node:path'
+import type { TestModule, TestProject, Vitest } from 'vitest/node'
+import type { RunCompletion } from '../src/reporting/extensions/completion.ts'
+import type { RunSelection } from '../src/reporting/extensions/selection.ts'
+import type { PlannedRun, RunPlan } from '../src/vitest/run-plan-schema.ts'
+import type { FinishedScenarioTest } from './run-results.ts'
+
+/** How Vitest was told to pick tests in this process. */
+export interface TestFilters {
+  testNamePattern: string | null
+  tags: string[]
+}
+
+export function testFiltersOf(vitest: Vitest | null): TestFilters {
+  const config = vitest?.config
+  return {
+    testNamePattern: config?.testNamePattern?.source ?? null,
+    tags: [...(config?.tagsFilter ?? [])],
+  }
+}
+
+/**
+ * The spec files of the projects that planned `plan` that did not run (a file filter on the command line), relative
+ * to the plan's project root and sorted; empty for a shard, which runs part of the files on purpose.
+ */
+export async function specFilesLeftOut(
+  vitest: Vitest | null,
+  plan: RunPlan,
+  modules: readonly TestModule[],
+): Promise<string[]> {
+  if (vitest === null || plan.shard !== null) return []
+  const left = new Set<string>()
+  for (const project of projectsOf(vitest, plan)) {
+    const ran = new Set(
+      modules.filter((module) => module.project.name === project.name).map((module) => module.moduleId),
+    )
+    const { testFiles } = await project.globTestFiles()
+    for (const file of testFiles) if (!ran.has(file)) left.add(relative(plan.projectRoot, file))
+  }
+  return [...left].sort()
+}
+
+/** The projects whose global setup provided `plan` (a plan's runs own their folders, so the first names it). */
+function projectsOf(vitest: Vitest, plan: RunPlan): TestProject[] {
+  return vitest.projects.filter((project) => {
+    const run = project.getProvidedContext().liveEvalsRun
+    return run?.state === 'planned' && run.plan.runs[0]?.directory === plan.runs[0]?.directory
+  })
+}
+
+export type FailedSpecFile = NonNullable<RunCompletion['failed_spec_files']>[number]
+
+/**
+ * The spec files of the projects that planned `plan` that failed before any of their tests ran (Vitest recorded
+ * errors on the file itself: it could not be loaded or collected), each with its first error's first line.
+ */
+export function specFilesFailed(
+  vitest: Vitest | null,
+  plan: RunPlan,
+  modules: readonly TestModule[],
+): FailedSpecFile[] {
+  if (vitest === null) return []
+  const projects = new Set(projectsOf(vitest, plan).map((project) => project.name))
+  return modules
+    .filter((module) => projects.has(module.project.name) && module.errors().length > 0)
+    .filter((module) =>
+      [...module.children.allTests()].every(
+        (test) => test.result().state === 'skipped' || test.result().state === 'pending',
+      ),
+    )
+    .map((module) => ({
+      file: relative(plan.projectRoot, module.moduleId),
+      error: firstLine(module.errors()[0]?.message ?? 'failed before its tests ran'),
+    }))
+    .sort((a, b) => a.file.localeCompare(b.file))
+}
+
+const firstLine = (text: string) => text.split(/\r?\n/, 1)[0]?.trim() ?? ''
+
+/** The `completion` marker of a run whose project had spec files that failed to load; undefined when none did. */
+export function specFilesCompletion(
+  failed: readonly FailedSpecFile[],
+  finishedRows: number,
+  plannedScenarios: number,
+): RunCompletion | undefined {
+  if (failed.length === 0) return undefined
+  return {
+    ending: 'spec_files_failed',
+    finished_rows: finishedRows,
+    planned_scenarios: plannedScenarios,
+    failed_spec_files: [...failed],
+  }
+}
+
+/** The distinct scenarios a run was offered: its dataset's and those of the spec files that were collected. */
+export function offeredScenarios(
+  plan: Pick<RunPlan, 'scenarioIds'>,
+  run: PlannedRun,
+  tests: readonly FinishedScenarioTest[],
+): number {
+  const own = tests.filter((test) => test.meta?.runDirectory === run.directory)
+  return new Set([...plan.scenarioIds, ...own.map((test) => test.meta?.scenarioId as string)]).size
+}
+
+/** The run's selection, or undefined when nothing was filtered out (a full run carries no `selection`). */
+export function selectionOf(
+  plan: Pick<RunPlan, 'scenarioIds' | 'rerunPlan'>,
+  run: PlannedRun,
+  tests: readonly FinishedScenarioTest[],
+  filters: TestFilters,
+  leftOut: readonly string[],
+): RunSelection | undefined {
+  // A `live-evals explain` re-run picks its scenario's tests by name on purpose: it is a re-run, never gated.
+  if (plan.rerunPlan !== undefined) return undefined
+  if (filters.testNamePattern === null && filters.tags.length === 0 && leftOut.length === 0) return undefined
+  const ran = tests.filter(
+    (test) =>
+      test.meta?.runDirectory === run.directory && (test.state === 'passed' || test.state === 'failed'),
+  )
+  return {
+    selected_scenarios: new Set(ran.map((test) => test.meta?.scenarioId)).size,
+    offered_scenarios: offeredScenarios(plan, run, tests),
+    test_name_filter: filters.testNamePattern,
+    tags_filter: filters.tags,
+    spec_files_left_out: [...leftOut],
+  }
+}
