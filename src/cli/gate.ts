@@ -56,7 +56,8 @@ scenario id and trial, and each model is compared with the reference):
   --max-p95-latency-increase-ms <N>
                               fail when a model's P95 response latency rises more than N ms over the reference's
                               (with --pass-rate-interval or repeated trials, both judge the delta's interval)
-  --prices <file.json>        a price table replacing the built-in one (src/config/prices.ts shape)
+  --prices <file.json>        a price table replacing the built-in one (read_on, currency, sources,
+                              voice_per_minute, tokens_per_million: see the README's "Comparing models")
 `
 
 interface ModelsCommand extends ModelGateOptions {
