@@ -7,10 +7,11 @@
 // - a run that finished nothing: its empty journal goes, and so do its shard claim and folder when they are
 //   empty; a folder that holds artifacts of a scenario cut short keeps them and gets results without rows.
 // Then the process goes on exiting as Vitest decided; if nothing ends it soon, it ends by the signal.
-import { readdirSync, rmdirSync, unlinkSync, writeSync } from 'node:fs'
-import { basename, dirname } from 'node:path'
+import { readdirSync, rmdirSync, rmSync, unlinkSync, writeSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import type { RunMetadata } from '../reporting/result-schema.ts'
 import { syncFolder } from './atomic-file.ts'
+import { CLAIMS_FOLDER } from './claims-folder.ts'
 import type { RowsJournal } from './rows-journal.ts'
 import { writeInterruptedResultsSync } from './rows-journal-read.ts'
 
@@ -80,6 +81,8 @@ export function settleInterruptedRunSync(run: InterruptibleRun): SettledRun {
     journal.close()
     unlinkSync(journal.file)
   }
+  // The scenario claims are bookkeeping: with nothing else written they go with the run folder.
+  if (!holdsMoreThan(run, null)) rmSync(join(run.directory, CLAIMS_FOLDER), { recursive: true, force: true })
   const removed = [run.claim, run.directory].filter(
     (folder): folder is string => folder !== null && removeIfEmpty(folder),
   )
@@ -133,9 +136,16 @@ function say(line: string): void {
   }
 }
 
-/** Whether the run folder holds anything besides the journal and the shard claim (artifacts of a cut scenario). */
-function holdsMoreThan(run: InterruptibleRun, journal: RowsJournal): boolean {
-  const own = new Set([basename(journal.file), run.claim === null ? '' : basename(run.claim)])
+/**
+ * Whether the run folder holds anything besides the journal, the shard claim and the scenario claims (artifacts of
+ * a cut scenario).
+ */
+function holdsMoreThan(run: InterruptibleRun, journal: RowsJournal | null): boolean {
+  const own = new Set([
+    journal === null ? '' : basename(journal.file),
+    run.claim === null ? '' : basename(run.claim),
+    CLAIMS_FOLDER,
+  ])
   try {
     return readdirSync(run.directory).some((name) => !own.has(name))
   } catch {

@@ -62,7 +62,8 @@ export function inputFaultCases(scratch: () => string): Record<string, (file: st
         readAssistantFirstPrompt({ simulation: { assistant_first_prompt_file: file } } as RunSettings),
       ),
     'live-evals audio': (file) => commandRefusal(['audio', 'clean', file, path.join(scratch(), 'out.wav')]),
-    'live-evals gate (results file)': (file) => commandRefusal(['gate', file]),
+    // --no-thresholds: a gate with nothing to check is refused before it reads the file.
+    'live-evals gate (results file)': (file) => commandRefusal(['gate', file, '--no-thresholds']),
     'live-evals validate (recording path)': async (file) => {
       const dataset = path.join(scratch(), `recorded-${path.basename(file)}.json`)
       const recorded = setPath(singleTurnRaw('recorded'), 'input.recordings', [{ id: 'take', path: file }])

@@ -4,6 +4,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, test } from 'vitest'
 import { startOfflineLiveServer } from '../testing/live-server/index.ts'
+import { unusedLoopbackPort } from '../testing/unused-port.test-helpers.ts'
 import { preflightLiveSession } from './preflight.ts'
 
 const settings = (baseURL: string) => ({
@@ -13,15 +14,6 @@ const settings = (baseURL: string) => ({
   model: 'gpt-live-1',
   timeoutMs: 5_000,
 })
-
-/** A port that was just free: listen on 0, note the port, close. */
-async function closedPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}
 
 describe('preflightLiveSession', () => {
   test('a session the endpoint starts and closes is no problem', async () => {
@@ -34,7 +26,7 @@ describe('preflightLiveSession', () => {
   })
 
   test('a closed port is an address problem naming the URL dialled', async () => {
-    const port = await closedPort()
+    const port = await unusedLoopbackPort()
     const problem = await preflightLiveSession(settings(`http://127.0.0.1:${port}/v1`))
     expect(problem).toEqual({
       url: `ws://127.0.0.1:${port}/v1/live/sessions`,

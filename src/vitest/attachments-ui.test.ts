@@ -2,9 +2,9 @@
 // chromium opens the UI's report of a scenario test, and the timeline attachment there is a drawn image (the
 // browser decoded it: natural width 1000), not a broken one. By path it was broken: the UI asks its server for
 // `contentType=image/svg+xml` unencoded and gets `image/svg xml` back. Skipped where chromium is not installed.
-import { createServer } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
 import { chromiumUnavailable, launchChromium } from '../report/chromium.test-helpers.ts'
+import { unusedLoopbackPort } from '../testing/unused-port.test-helpers.ts'
 import {
   FIXTURE_CONFIG,
   type RunningVitest,
@@ -20,15 +20,6 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((child) => child.stop()))
 })
 
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen))
-  const address = server.address()
-  await new Promise((resolveClose) => server.close(resolveClose))
-  if (address === null || typeof address === 'string') throw new Error('no port')
-  return address.port
-}
-
 describe.skipIf(unavailable !== null)(
   `vitest --ui in chromium${unavailable === null ? '' : ` (skipped: ${unavailable})`}`,
   () => {
@@ -36,7 +27,7 @@ describe.skipIf(unavailable !== null)(
       "shows a scenario's timeline attachment as a decoded image",
       async () => {
         const space = await scratch()
-        const port = await freePort()
+        const port = await unusedLoopbackPort()
         const child = startVitest(
           ['--ui', '--watch', '--config', FIXTURE_CONFIG, '--api.host=127.0.0.1', `--api.port=${port}`],
           { ...space.env, OPENAI_ASSISTANT_MODE: 'responses', DISPLAY: '', WAYLAND_DISPLAY: '', BROWSER: '' },

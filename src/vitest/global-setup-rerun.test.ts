@@ -2,11 +2,11 @@
 // (its plugin configures the project; nothing runs), the global setup called with its project, and the hook it
 // registers called as Vitest calls it at a rerun, after the test edited the settings it reads.
 import { copyFile, readFile, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
 import { Writable } from 'node:stream'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import { createVitest, type TestProject, type Vitest } from 'vitest/node'
+import { unusedLoopbackPort } from '../testing/unused-port.test-helpers.ts'
 import { FIXTURE_CONFIG, ROOT, runDirectoriesIn, scratch } from './child-vitest.test-helpers.ts'
 import liveEvalsGlobalSetup from './global-setup.ts'
 import { REAL_TIME_HEAP_FLAGS } from './plugin/real-time-heap.ts'
@@ -89,16 +89,6 @@ async function watchedProject(): Promise<{ project: TestProject; rerun: RerunHoo
   return { project, rerun, printed: () => printed }
 }
 
-/** A port that was just free: nothing listens there. */
-async function closedPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening))
-  const address = server.address()
-  await new Promise((closed) => server.close(closed))
-  if (address === null || typeof address === 'string') throw new Error('no port')
-  return address.port
-}
-
 test('a rerun after an edited config.toml runs with its concurrency, timeout and heap', async () => {
   const { project, rerun } = await watchedProject()
   expect(project.serializedConfig).toMatchObject({ maxConcurrency: 1, testTimeout: 30_000 + 60_000 })
@@ -129,7 +119,7 @@ test('a rerun after an edited config.toml runs with its concurrency, timeout and
 
 test('a live rerun whose endpoint does not answer fails like one that cannot be planned, leaving no run folder', async () => {
   const { project, rerun, printed } = await watchedProject()
-  const port = await closedPort()
+  const port = await unusedLoopbackPort()
   const endpoint = `http://127.0.0.1:${port}/v1`
   Object.assign(process.env, {
     LIVE_EVALS_MODE: 'live',

@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { unusedLoopbackPort } from '../testing/unused-port.test-helpers.ts'
 import {
   type ChildRun,
   FIXTURE_CONFIG,
@@ -18,14 +19,6 @@ const API_KEY = 'sk-test-PREFLIGHT-key-0b9e'
 async function listen(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return (server.address() as AddressInfo).port
-}
-
-/** A port that was just free: nothing listens there. */
-async function closedPort(): Promise<number> {
-  const server = createServer()
-  const port = await listen(server)
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
 }
 
 /** Refuses everything the way the API refuses a wrong key: HTTP 401 with an OpenAI error body, upgrades too. */
@@ -85,7 +78,7 @@ describe('a live run whose endpoints do not answer stops before the first scenar
   test(
     'a closed port: one message naming each URL and the variable that sets it',
     async () => {
-      const port = await closedPort()
+      const port = await unusedLoopbackPort()
       const started = performance.now()
       const result = await liveRun(`http://127.0.0.1:${port}/v1`)
       console.info(

@@ -6,11 +6,11 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { z } from 'zod'
+import { CLAIMS_FOLDER } from '../artifacts/claims-folder.ts'
 import { PRIVATE_FILE_MODE } from '../artifacts/private-directories.ts'
 import { DEFAULT_TRIAL, trialArtifactName } from '../reporting/row-key.ts'
 
-/** The claims' folder inside a run folder. */
-export const CLAIMS_FOLDER = 'claims'
+export { CLAIMS_FOLDER }
 
 const ClaimSchema = z.object({ spec_file: z.string(), test_id: z.string() })
 type Claim = z.infer<typeof ClaimSchema>
@@ -49,7 +49,11 @@ export async function claimScenarioTrial(
   const file = join(folder, `${trialArtifactName(scenarioId, trial)}.json`)
   const claim: Claim = { spec_file: claimant.specFile, test_id: claimant.testId }
   try {
-    await mkdir(folder, { recursive: true, mode: 0o700 })
+    // Not recursive: a run folder that is gone was removed by a stop (SIGINT/SIGTERM before anything was written),
+    // and a claim must not bring it back holding nothing but claims.
+    await mkdir(folder, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error
+    })
     await writeFile(file, `${JSON.stringify(claim)}\n`, { flag: 'wx', mode: PRIVATE_FILE_MODE })
     return
   } catch (error) {

@@ -6,9 +6,9 @@
 // browser, and the UI server serves an audio attachment kept in a results folder outside the project (Vite's
 // server.fs.allow).
 import { copyFile, readdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, expect, test } from 'vitest'
+import { unusedLoopbackPort } from '../../testing/unused-port.test-helpers.ts'
 import {
   FIXTURE_CONFIG,
   ROOT,
@@ -63,15 +63,6 @@ async function watchingCopies() {
   running.push(child)
   await child.waitFor((output) => summaries(output).length > 0)
   return { space, dataset, toml, child }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen))
-  const address = server.address()
-  await new Promise((resolveClose) => server.close(resolveClose))
-  if (address === null || typeof address === 'string') throw new Error('no port')
-  return address.port
 }
 
 test(
@@ -212,7 +203,7 @@ test(
   'vitest --ui without a desktop opens no browser and serves attachments kept outside the project',
   async () => {
     const space = await scratch()
-    const port = await freePort()
+    const port = await unusedLoopbackPort()
     // No DISPLAY and no BROWSER: a server or container. The results folder is in the system temp folder.
     const child = startVitest(
       ['--ui', '--watch', '--config', FIXTURE_CONFIG, '--api.host=127.0.0.1', `--api.port=${port}`],
