@@ -5,7 +5,7 @@ import { paceFrames } from '../audio/pacing.ts'
 import { type OfflineSessionScript, startOfflineLiveServer } from '../testing/live-server/index.ts'
 import { testBehaviour } from '../testing/live-server/test-support.ts'
 import { LiveSessionError } from './errors.ts'
-import type { SessionConfig } from './events.ts'
+import type { SendableClientEvent, SessionConfig } from './events.ts'
 import type { LiveSessionFailed, LiveSessionOutcome } from './outcome.ts'
 import { LiveSession, type LiveSessionOptions } from './session.ts'
 
@@ -290,6 +290,23 @@ describe('LiveSession: exactly one terminal outcome per fault', () => {
       'before session.closed after server error offline_server_error: The offline server failed',
     )
     expect(error.message).toContain('the behaviour exploded')
+  })
+
+  it('an earlier error the session outlived does not explain a later drop', async () => {
+    const session = offlineSession({
+      hearing: [{ text: 'hello there', startMs: 0, endMs: 400 }],
+      faults: { disconnect: { atAudioMs: 600 } },
+    })
+    await session.start(CONFIG)
+    // A second session.start (the types keep it out of send, hence the cast) is refused without ending the session
+    // (session_already_started), and the call goes on.
+    session.send({ type: 'session.start', session: CONFIG } as unknown as SendableClientEvent)
+    const oneSecond = Array.from({ length: 50 }, () => FRAME)
+    await paceFrames(oneSecond, (frame) => session.appendAudio(frame), { realTime: false })
+    const error = expectFailure(await session.outcome, 'stream', 'unexpected_eof')
+    expect(session.log.events.map((received) => received.event.type)).toContain('error')
+    expect(error.serverError).toBeUndefined()
+    expect(error.message).not.toContain('session_already_started')
   })
 
   it.each([

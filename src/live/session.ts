@@ -91,7 +91,7 @@ export class LiveSession {
   readonly #startTimeoutMs: number
   readonly #closeTimeoutMs: number
   readonly #isFatal: (error: ErrorEvent['error']) => boolean
-  /** The last `error` event's error: a close that follows it is explained by it. */
+  /** The `error` event's error when it is the latest server event: a close right after it is explained by it. */
   #lastServerError: ErrorEvent['error'] | undefined
   readonly #eventIdPrefix: string
   readonly #signal: AbortSignal | undefined
@@ -348,6 +348,8 @@ export class LiveSession {
     const receivedAtMs = this.#receiveClock?.() ?? this.#clock()
     const received: ReceivedLiveEvent = { seq: this.log.events.length, receivedAtMs, event }
     this.log.append(received)
+    // Only an error that was the server's last word explains a close; one the session outlived does not.
+    if (event.type !== 'error') this.#lastServerError = undefined
     switch (event.type) {
       case 'session.started':
         if (this.#phase !== 'starting' || this.#started !== undefined) {
