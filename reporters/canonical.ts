@@ -51,6 +51,7 @@ function finished(testCase: TestCase): FinishedScenarioTest {
     state: result.state,
     meta: meta.liveEvals,
     errors: (result.errors ?? []).map((error) => error.message),
+    ...(result.state === 'skipped' && result.note !== undefined ? { skipNote: result.note } : {}),
     ...(meta.liveEvalsTrial === undefined ? {} : { trial: meta.liveEvalsTrial.trial }),
   }
 }

@@ -22,6 +22,8 @@ export interface FinishedScenarioTest {
   meta: LiveEvalsTaskMeta | undefined
   /** Messages of the errors Vitest recorded for the test. */
   errors: string[]
+  /** The note of a test skipped with a reason (`ctx.skip(note)`); absent otherwise. */
+  skipNote?: string
   /** The test's trial in a trials run (its meta's liveEvalsTrial); absent without trials. */
   trial?: number
 }

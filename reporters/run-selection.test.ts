@@ -1,11 +1,13 @@
-// The `selection` a run's results.json carries: only when Vitest's filters chose part of the project, with the
-// scenarios it ran of those offered; never for a full run or an explain re-run.
+// The `selection` a run's results.json carries: only when the run ran fewer scenarios than it was offered or spec
+// files were left out, with the filter and the scenarios it ran of those offered; never for a whole run (even under
+// a filter that matched everything) or an explain re-run.
 import { describe, expect, test } from 'vitest'
+import type { Vitest } from 'vitest/node'
 import type { LoadedRerunPlan } from '../src/explain/rerun-plan.ts'
 import type { LiveEvalsTaskMeta } from '../src/vitest/meta.ts'
 import { plannedRunFixture } from '../src/vitest/planned-run.test-helpers.ts'
 import type { FinishedScenarioTest } from './run-results.ts'
-import { selectionOf } from './run-selection.ts'
+import { selectionOf, testFiltersOf } from './run-selection.ts'
 
 const run = plannedRunFixture()
 const plan = { scenarioIds: ['a', 'b', 'c'] }
@@ -24,8 +26,26 @@ const tests = [
 const none = { testNamePattern: null, tags: [] }
 
 describe('selectionOf', () => {
-  test('a run nothing filtered carries none', () => {
-    expect(selectionOf(plan, run, tests, none, [])).toBeUndefined()
+  const whole = ['a', 'b', 'c', 'd'].map((id) => scenarioTest(id, 'passed'))
+
+  test('a run that ran every scenario it was offered carries none, even under a -t filter that matched all', () => {
+    expect(selectionOf(plan, run, whole, none, [])).toBeUndefined()
+    expect(selectionOf(plan, run, whole, { testNamePattern: 'client', tags: [] }, [])).toBeUndefined()
+  })
+
+  test('a run that left scenarios out with no pattern set (a line filter, a UI rerun) carries one', () => {
+    expect(selectionOf(plan, run, tests, none, [])).toEqual({
+      selected_scenarios: 1,
+      offered_scenarios: 4,
+      test_name_filter: null,
+      tags_filter: [],
+      spec_files_left_out: [],
+    })
+  })
+
+  test('a scenario skipped with a note (decided by the run, not a filter) leaves the run whole', () => {
+    const noted = [...whole.slice(0, 3), { ...scenarioTest('d', 'skipped'), skipNote: 'fault profile off' }]
+    expect(selectionOf(plan, run, noted, none, [])).toBeUndefined()
   })
 
   test('a -t run names its filter and counts the scenarios it ran of those offered (dataset and spec files)', () => {
@@ -39,7 +59,7 @@ describe('selectionOf', () => {
   })
 
   test('spec files left out by a file filter are named', () => {
-    expect(selectionOf(plan, run, tests, none, ['specs/crawl/other.spec.ts'])?.spec_files_left_out).toEqual([
+    expect(selectionOf(plan, run, whole, none, ['specs/crawl/other.spec.ts'])?.spec_files_left_out).toEqual([
       'specs/crawl/other.spec.ts',
     ])
   })
@@ -47,5 +67,15 @@ describe('selectionOf', () => {
   test('an explain re-run, which picks its tests by name on purpose, carries none', () => {
     const rerun = { ...plan, rerunPlan: {} as LoadedRerunPlan }
     expect(selectionOf(rerun, run, tests, { testNamePattern: 'a', tags: [] }, [])).toBeUndefined()
+  })
+})
+
+describe('testFiltersOf', () => {
+  test('reads the effective name pattern (a watch-mode filter lives in the config override), not config alone', () => {
+    const vitest = {
+      config: { testNamePattern: undefined, tagsFilter: undefined },
+      getGlobalTestNamePattern: () => /client/,
+    } as unknown as Vitest
+    expect(testFiltersOf(vitest)).toEqual({ testNamePattern: 'client', tags: [] })
   })
 })

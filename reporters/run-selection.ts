@@ -17,10 +17,10 @@ export interface TestFilters {
 }
 
 export function testFiltersOf(vitest: Vitest | null): TestFilters {
-  const config = vitest?.config
+  // The effective pattern: in watch mode the interactive `t` filter lives in Vitest's config override, not config.
   return {
-    testNamePattern: config?.testNamePattern?.source ?? null,
-    tags: [...(config?.tagsFilter ?? [])],
+    testNamePattern: vitest?.getGlobalTestNamePattern()?.source ?? null,
+    tags: [...(vitest?.config?.tagsFilter ?? [])],
   }
 }
 
@@ -107,7 +107,12 @@ export function offeredScenarios(
   return new Set([...plan.scenarioIds, ...own.map((test) => test.meta?.scenarioId as string)]).size
 }
 
-/** The run's selection, or undefined when nothing was filtered out (a full run carries no `selection`). */
+/**
+ * The run's selection, or undefined when nothing was left out (a full run carries no `selection`). Decided by what
+ * ran, not by which filters were set: `-t client` that matches every scenario of the client run leaves that run
+ * whole, while a line filter (`one.spec.ts:42`) or a UI rerun of chosen tests, which set no pattern, leave scenarios
+ * out all the same. A scenario skipped with a note (a fault profile the run turned off) was decided, not left out.
+ */
 export function selectionOf(
   plan: Pick<RunPlan, 'scenarioIds' | 'rerunPlan'>,
   run: PlannedRun,
@@ -117,14 +122,21 @@ export function selectionOf(
 ): RunSelection | undefined {
   // A `live-evals explain` re-run picks its scenario's tests by name on purpose: it is a re-run, never gated.
   if (plan.rerunPlan !== undefined) return undefined
-  if (filters.testNamePattern === null && filters.tags.length === 0 && leftOut.length === 0) return undefined
-  const ran = tests.filter(
-    (test) =>
-      test.meta?.runDirectory === run.directory && (test.state === 'passed' || test.state === 'failed'),
+  const own = tests.filter((test) => test.meta?.runDirectory === run.directory)
+  const ran = new Set(
+    own
+      .filter((test) => test.state === 'passed' || test.state === 'failed')
+      .map((test) => test.meta?.scenarioId),
   )
+  const decided = new Set([
+    ...ran,
+    ...own.filter((test) => test.skipNote !== undefined).map((test) => test.meta?.scenarioId),
+  ])
+  const offered = offeredScenarios(plan, run, tests)
+  if (decided.size >= offered && leftOut.length === 0) return undefined
   return {
-    selected_scenarios: new Set(ran.map((test) => test.meta?.scenarioId)).size,
-    offered_scenarios: offeredScenarios(plan, run, tests),
+    selected_scenarios: ran.size,
+    offered_scenarios: offered,
     test_name_filter: filters.testNamePattern,
     tags_filter: filters.tags,
     spec_files_left_out: [...leftOut],

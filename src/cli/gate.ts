@@ -8,7 +8,7 @@ import { DEFAULT_PRICES, loadPriceTable, type PriceTable } from '../config/price
 import { compareModels } from '../gate/compare-models.ts'
 import { GateInputError } from '../gate/errors.ts'
 import { DEFAULT_GATE_OPTIONS, evaluateGate, GATE_EXIT_CODES, type GateOptions } from '../gate/evaluate.ts'
-import { loadGateFile } from '../gate/load.ts'
+import { finishedIncomplete, loadGateFile } from '../gate/load.ts'
 import { gateMarkdown } from '../gate/markdown.ts'
 import { type MetricThreshold, parseMetricThreshold } from '../gate/metric-thresholds.ts'
 import { type ModelGateOptions, modelChecks, withModelChecks } from '../gate/model-checks.ts'
@@ -28,7 +28,8 @@ Options:
   --latest <results-dir>      judge the newest finished run of each phase and architecture in that folder
                               (results/crawl keeps every run, so a glob over it names old runs too); newer
                               runs that were interrupted, killed or filtered (-t, a spec file) are skipped
-                              and named, unless --allow-partial
+                              and named, unless --allow-partial; a newest run whose spec file failed to
+                              load is taken and refused (exit 2), unless --allow-partial
   --allow-partial             judge interrupted, partial or filtered results instead of refusing them
   --baseline <results.json>...
                               approved baseline files: every argument up to the next option (so name
@@ -246,10 +247,12 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /**
- * Per folder, the run of each phase and architecture that `--latest` judges: the newest that ended by itself, with
- * every scenario its project offered (no `completion` or `selection` marker, a journal that ended). Newer runs passed
- * over are named with the reason, so an interrupted or `-t` run never stands in for the run CI means to judge.
- * With --allow-partial the newest run is taken, as it is. A folder, or a group in it, without one is bad input.
+ * Per folder, the run of each phase and architecture that `--latest` judges: the newest finished run. Passed over,
+ * each named with the reason: a run that never finished (interrupted, killed, a journal without its end line) and a
+ * filtered run (a deliberate part: `-t`, a file filter), so neither stands in for the run CI means to judge. Taken
+ * and then refused (exit 2) unless --allow-partial: a finished run that is incomplete because a spec file failed to
+ * load (`completion` `spec_files_failed`), never an older whole run behind it. With --allow-partial the newest run
+ * is taken, as it is. A folder, or a group in it, without one is bad input.
  */
 async function latestResultsFiles(
   folders: readonly string[],
@@ -282,15 +285,18 @@ async function latestResultsFiles(
   return files
 }
 
-/** The newest run of a group (oldest first) that is neither partial nor filtered; each newer one skipped is said. */
+/**
+ * The newest run of a group (oldest first) that is whole or finished incomplete (then the gate refuses it by name);
+ * each newer run skipped, unfinished or filtered, is said.
+ */
 async function newestWholeRun(
   runs: readonly FinishedRun[],
   allowPartial: boolean,
   io: CommandIO,
 ): Promise<FinishedRun | null> {
   for (const run of [...runs].reverse()) {
-    const { partial } = await loadGateFile(run.resultsFile)
-    if (partial === null || allowPartial) return run
+    const { partial, document } = await loadGateFile(run.resultsFile)
+    if (partial === null || allowPartial || finishedIncomplete(document.run)) return run
     io.out(`skipped ${run.group}: ${run.resultsFile}: ${partial}\n`)
   }
   return null

@@ -1,6 +1,6 @@
 // A results folder that has run twice: `gate --latest` judges only the newest run of each phase and architecture
 // (a glob over the folder names every scenario twice and fails as duplicates), passing over newer runs that were
-// interrupted or filtered, and `prune --keep N` keeps the
+// interrupted or filtered but taking (and refusing) a newer finished run whose spec file failed to load, and `prune --keep N` keeps the
 // newest N of each, never a folder without results.json (a run still going) or a dot folder.
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -130,6 +130,30 @@ describe('gate --latest', () => {
     )
     expect(named.code).toBe(2)
     expect(named.stderr).toContain('holds partial results (a filtered run: 1 of 6 scenarios')
+  })
+
+  test('takes a newer finished run whose spec file failed to load and refuses it, never the older whole run', async () => {
+    await twoRuns()
+    const failed = {
+      ending: 'spec_files_failed' as const,
+      finished_rows: 1,
+      planned_scenarios: 6,
+      failed_spec_files: [{ file: 'specs/crawl/broken.spec.ts', error: 'Cannot find dataset' }],
+    }
+    await finishedRun('crawl_offline_client_20261201_000700_000Z', 'client', 7, 'passed', {
+      completion: failed,
+    })
+    const incomplete = join(results, 'crawl_offline_client_20261201_000700_000Z', 'results.json')
+
+    const latest = await command(gate, '--latest', results, '--min-pass-rate', '1')
+    expect(latest.code).toBe(2)
+    expect(latest.stdout).not.toContain('skipped')
+    expect(latest.stdout).toContain(`latest crawl/client: ${incomplete}`)
+    expect(latest.stderr).toContain('specs/crawl/broken.spec.ts (Cannot find dataset)')
+
+    const partial = await command(gate, '--latest', results, '--min-pass-rate', '1', '--allow-partial')
+    expect(partial.code).toBe(0)
+    expect(partial.stdout).toContain(`latest crawl/client: ${incomplete}`)
   })
 
   test('a group whose every run is filtered is bad input, naming why', async () => {

@@ -38,6 +38,17 @@ export function takeInterruptedMarker(value: unknown): boolean {
   return interrupted
 }
 
+/**
+ * Whether a run finished (Vitest ended it) without every spec file's scenarios: a spec file failed to load. Unlike
+ * an interrupted or killed run (never finished) or a filtered one (a deliberate part), such a run is the newest
+ * finished run of its project, so `gate --latest` takes it and refuses it rather than judge an older run: a pull
+ * request whose spec file broke must not pass on yesterday's results.
+ */
+export function finishedIncomplete(run: RunMetadata): boolean {
+  const live = run.configuration[EXTENSION_KEY]
+  return live?.completion?.ending === 'spec_files_failed' && live.selection === undefined
+}
+
 /** The registered marker's reading, in the words the gate's refusal quotes; null for a run that ended. */
 export function completionPartiality(run: RunMetadata): string | null {
   const completion = run.configuration[EXTENSION_KEY]?.completion

@@ -2,17 +2,22 @@
 // test meta) become one results.json per architecture, as if the run had not been sharded. The shards of a run
 // share its name and its folder `<results dir>/<run name>_<architecture>`; the merged document is written there,
 // beside the shards' own results.shard-<i>-of-<n>.json. Every shard must be in the blobs: a merge that lacks one
-// writes nothing and says which are missing, because a partial results.json would look like a whole run.
+// writes nothing and says which are missing, because a partial results.json would look like a whole run. The shards'
+// own markers (a filter, a spec file that failed to load) carry over (shard-markers.ts). Shards on different
+// machines never see each other's scenario claims, so two may run one scenario: the first row is kept and the
+// second named, as one run does (reporters/run-results.ts), instead of the merge failing on it.
 import { join } from 'node:path'
 import type { FinishedScenarioTest } from '../../../reporters/run-results.ts'
 import { rowsOfRun } from '../../../reporters/run-results.ts'
 import type { ResultItem, ResultsDocument } from '../../reporting/result-schema.ts'
-import { buildResultsDocument } from '../../reporting/results-document.ts'
+import { buildResultsDocument, withRunExtensions } from '../../reporting/results-document.ts'
+import { rowKeyOf } from '../../reporting/row-key.ts'
 import type { PlannedRun } from '../run-plan-schema.ts'
 import { consoleLabel } from './console-label.ts'
 import { RESULTS_FILE } from './run-directories.ts'
 import type { RunStamp } from './run-stamp.ts'
 import { shardLabel } from './shard.ts'
+import { combineShardMarkers, readShardMarkers, type ShardMarkers } from './shard-markers.ts'
 
 /** One test file of a sharded run, as the blobs hold it. */
 export interface ShardModule {
@@ -50,10 +55,12 @@ interface Group {
 /**
  * @param resultsDirOf where the merging process writes runs of a phase (its own settings), or null to write
  *   into the folder the shards used
+ * @param shardMarkersOf the markers of a shard's own results document, null when it cannot be read
  */
 export function mergeShardedRuns(
   modules: readonly ShardModule[],
   resultsDirOf: (phase: RunStamp['phase']) => string | null,
+  shardMarkersOf: (run: PlannedRun) => ShardMarkers | null = readShardMarkers,
 ): { merged: MergedRun[]; problems: string[] } {
   const groups = new Map<string, Group>()
   for (const module of modules) {
@@ -115,14 +122,27 @@ export function mergeShardedRuns(
     const parts = [...group.parts.entries()].sort(([a], [b]) => a - b).map(([, part]) => part)
     const first = parts[0]
     if (first === undefined) continue
-    const rows = parts.flatMap((part) => part.rows)
-    const origins = parts.flatMap((part, index) =>
-      part.rows.map(() => join(part.run.directory, `shard ${shardLabel({ index: index + 1, count })}`)),
-    )
+    const { rows, origins } = firstRowOfEach(parts, count, prefix, problems)
+    const markers = parts.flatMap((part, index) => {
+      const read = shardMarkersOf(part.run)
+      if (read !== null) return [read]
+      problems.push(
+        `${prefix}: shard ${shardLabel({ index: index + 1, count })}'s ${join(part.run.directory, part.run.resultsFile)} ` +
+          'cannot be read, so whether a filter or a spec file that failed to load cut it short is unknown; ' +
+          'copy the shard folders beside the blobs to carry their markers over.',
+      )
+      return []
+    })
+    const scenarioIds = parts.flatMap((part) => part.scenarioIds)
+    const extensions = combineShardMarkers(markers, {
+      rows: rows.length,
+      scenarios: new Set(scenarioIds).size,
+      selected: new Set(rows.map((row) => rowKeyOf(row).scenario_id)).size,
+    })
     const document = buildResultsDocument(
-      first.run.metadata,
+      withRunExtensions(first.run.metadata, extensions),
       rows,
-      parts.flatMap((part) => part.scenarioIds),
+      scenarioIds,
       { origins },
     )
     const resultsDir = resultsDirOf(phase)
@@ -137,4 +157,36 @@ export function mergeShardedRuns(
     })
   }
   return { merged, problems }
+}
+
+/** The shards' rows in shard order, each (scenario, trial) once: a second row is named in `problems` and left out. */
+function firstRowOfEach(
+  parts: readonly ShardPart[],
+  count: number,
+  prefix: string,
+  problems: string[],
+): { rows: ResultItem[]; origins: string[] } {
+  const seen = new Map<string, number>()
+  const rows: ResultItem[] = []
+  const origins: string[] = []
+  parts.forEach((part, index) => {
+    const shard = shardLabel({ index: index + 1, count })
+    for (const row of part.rows) {
+      const { scenario_id, trial } = rowKeyOf(row)
+      const key = JSON.stringify([scenario_id, trial])
+      const first = seen.get(key)
+      if (first !== undefined) {
+        problems.push(
+          `${prefix}: scenario "${scenario_id}" trial ${trial} has a second row in shard ${shard} (after shard ` +
+            `${shardLabel({ index: first, count })}): the merged results.json keeps the first; shards on different ` +
+            "machines do not see each other's scenario claims, so evaluate each scenario from one spec file",
+        )
+        continue
+      }
+      seen.set(key, index + 1)
+      rows.push(row)
+      origins.push(join(part.run.directory, `shard ${shard}`))
+    }
+  })
+  return { rows, origins }
 }

@@ -1,0 +1,116 @@
+// Merging the shards of one run keeps what each shard's own results document says about itself: a spec file that
+// failed to load in one shard, or a filter in any, marks the merged results.json, so the gate refuses it as it
+// would the unsharded run. Two shards that ran one scenario (they cannot see each other's claims) merge into its
+// first row and a line naming the second, never an uncaught error.
+import { describe, expect, test } from 'vitest'
+import type { FinishedScenarioTest } from '../../../reporters/run-results.ts'
+import { EXTENSION_KEY } from '../../reporting/extensions/registry.ts'
+import type { LiveEvalsTaskMeta } from '../meta.ts'
+import { plannedRunFixture } from '../planned-run.test-helpers.ts'
+import { mergeShardedRuns, type ShardModule } from './merged-results.ts'
+import type { ShardMarkers } from './shard-markers.ts'
+
+const run = { ...plannedRunFixture({ name: 'nightly_responses', resultsFile: 'results.shard-1-of-2.json' }) }
+
+/** A finished scenario test of the run (no sealed row: it becomes the scenario's infrastructure_error row). */
+const ran = (scenarioId: string): FinishedScenarioTest => ({
+  name: scenarioId,
+  state: 'failed',
+  meta: { runDirectory: run.directory, scenarioId, row: null } as LiveEvalsTaskMeta,
+  errors: ['boom'],
+})
+
+function shard(index: number, tests: FinishedScenarioTest[]): ShardModule {
+  return {
+    stamp: {
+      phase: 'crawl',
+      mode: 'offline',
+      dataset: '/data/crawl.json',
+      runName: 'nightly',
+      shard: { index, count: 2 },
+      scenarioIds: ['a', 'b', 'c'],
+      runs: [{ ...run, resultsFile: `results.shard-${index}-of-2.json` }],
+    },
+    tests,
+  }
+}
+
+const shards = [shard(1, [ran('a'), ran('b')]), shard(2, [ran('c')])]
+const markersByFile = (byShard: Record<string, ShardMarkers | null>) => (planned: { resultsFile: string }) =>
+  planned.resultsFile in byShard ? (byShard[planned.resultsFile] ?? null) : {}
+
+describe('merging shard documents', () => {
+  test("one shard's failed spec file and another's selection carry over to the merged document", () => {
+    const failed = { file: 'specs/crawl/broken.spec.ts', error: 'Cannot find dataset' }
+    const { merged, problems } = mergeShardedRuns(
+      shards,
+      () => null,
+      markersByFile({
+        'results.shard-1-of-2.json': {
+          completion: {
+            ending: 'spec_files_failed',
+            finished_rows: 2,
+            planned_scenarios: 3,
+            failed_spec_files: [failed],
+          },
+        },
+        'results.shard-2-of-2.json': {
+          selection: {
+            selected_scenarios: 1,
+            offered_scenarios: 3,
+            test_name_filter: 'c',
+            tags_filter: [],
+            spec_files_left_out: [],
+          },
+        },
+      }),
+    )
+    expect(problems).toEqual([])
+    const block = merged[0]?.document.run.configuration[EXTENSION_KEY]
+    expect(block?.completion).toEqual({
+      ending: 'spec_files_failed',
+      finished_rows: 3,
+      planned_scenarios: 3,
+      failed_spec_files: [failed],
+    })
+    expect(block?.selection).toMatchObject({
+      selected_scenarios: 3,
+      offered_scenarios: 3,
+      test_name_filter: 'c',
+    })
+  })
+
+  test('shards that carry no marker merge into a document without one', () => {
+    const { merged } = mergeShardedRuns(
+      shards,
+      () => null,
+      () => ({}),
+    )
+    expect(merged[0]?.document.run.configuration[EXTENSION_KEY]?.completion).toBeUndefined()
+    expect(merged[0]?.document.run.configuration[EXTENSION_KEY]?.selection).toBeUndefined()
+  })
+
+  test('a shard document that cannot be read is named, its markers unknown', () => {
+    const { problems } = mergeShardedRuns(
+      shards,
+      () => null,
+      markersByFile({ 'results.shard-2-of-2.json': null }),
+    )
+    expect(problems).toEqual([
+      expect.stringMatching(/shard 2-of-2's .*results\.shard-2-of-2\.json cannot be read/),
+    ])
+  })
+
+  test('a scenario two shards both ran keeps the first row and names the second, instead of throwing', () => {
+    const twice = [shard(1, [ran('a'), ran('b')]), shard(2, [ran('b'), ran('c')])]
+    const { merged, problems } = mergeShardedRuns(
+      twice,
+      () => null,
+      () => ({}),
+    )
+    expect(merged[0]?.document.results.map((result) => result.scenario_id)).toEqual(['a', 'b', 'c'])
+    expect(problems).toEqual([
+      expect.stringContaining('scenario "b" trial 1 has a second row in shard 2-of-2 (after shard 1-of-2)'),
+    ])
+  })
+})
