@@ -11,6 +11,7 @@ import { pacingWarningLine } from '../src/reporting/extensions/pacing-row.ts'
 import { EXTENSION_KEY } from '../src/reporting/extensions/registry.ts'
 import type { ResultsDocument } from '../src/reporting/result-schema.ts'
 import { ROW_METRICS } from '../src/reporting/row-metrics.ts'
+import { duplicateScenarioText } from './duplicate-scenarios.ts'
 
 /** How many scenarios a line names before it says "and N more". */
 const NAMED = 5
@@ -35,6 +36,14 @@ export function runExtensionLines(label: string, document: ResultsDocument): str
     lines.push(
       `[${label}] Incomplete: ${named(failed.map(({ file, error }) => `${file} failed before its scenarios ran (${error})`))}; ` +
         'results.json is marked partial (the gate refuses it without --allow-partial).',
+    )
+  }
+  const duplicates = block?.completion?.duplicate_scenarios ?? []
+  if (duplicates.length > 0) {
+    lines.push(
+      `[${label}] Incomplete: scenarios evaluated by two spec files ran in whichever claimed them first (not ` +
+        `deterministic): ${named(duplicates.map(duplicateScenarioText))}; results.json is marked partial (the gate ` +
+        'refuses it without --allow-partial).',
     )
   }
   const assistants = block?.assistants
