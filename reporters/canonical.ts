@@ -23,6 +23,7 @@ import { RESULTS_FILE } from '../src/vitest/plugin/run-directories.ts'
 import { RunStampSchema } from '../src/vitest/plugin/run-stamp.ts'
 import type { RunPlan } from '../src/vitest/run-plan-schema.ts'
 import '../src/vitest/plugin/trial-meta.ts'
+import { duplicateScenariosOf, withDuplicateScenarios } from './duplicate-scenarios.ts'
 import { interruptedRunLine, RunJournals } from './run-journals.ts'
 import {
   consoleSummaryLines,
@@ -197,10 +198,12 @@ export default class CanonicalReporter implements Reporter {
           continue
         }
         const selection = selectionOf(plan, run, tests, filters, leftOut)
-        const completion = specFilesCompletion(
-          failedSpecFiles,
+        const offered = offeredScenarios(plan, run, tests)
+        const completion = withDuplicateScenarios(
+          specFilesCompletion(failedSpecFiles, rows.length, offered),
+          duplicateScenariosOf(run, tests, plan.projectRoot),
           rows.length,
-          offeredScenarios(plan, run, tests),
+          offered,
         )
         const metadata = withRunExtensions(runMetadataOf(run, tests), { selection, completion })
         const document = resultsDocumentOf(plan, run, rows, metadata)

@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { withCassetteExtension } from '../src/cassettes/row-extension.ts'
 import { resultsDocument, row } from '../src/gate/gate.test-helpers.ts'
+import { robustnessSection } from '../src/report/render-trials.ts'
+import { junitXmlOf } from '../src/reporting/junit-xml.ts'
 import type { ResultItem } from '../src/reporting/result-schema.ts'
 import { withRunExtensions } from '../src/reporting/results-document.ts'
 import { withAssistant } from '../src/reporting/row-assistant.ts'
@@ -63,7 +65,7 @@ describe('console lines for the assistants, trials and robustness', () => {
       { module: 'walk' },
     )
     expect(runExtensionLines('client', document)).toEqual([
-      '[client] Condition robustness: 1/2 source scenarios (50.0%) passed under every condition they ran with (clean, noisy); not robust: crawl_003 (noisy).',
+      '[client] Condition robustness: 1/2 of 2 source scenarios (50.0% of the known) passed under every condition they ran with (clean, noisy); not robust: crawl_003 (noisy).',
     ])
   })
 
@@ -78,10 +80,31 @@ describe('console lines for the assistants, trials and robustness', () => {
       { module: 'walk' },
     )
     expect(runExtensionLines('client', document)).toEqual([
-      '[client] Condition robustness: 0/0 known source scenarios (–) passed under every condition they ran with ' +
+      '[client] Condition robustness: 0/0 of 1 source scenarios (unknown: 1) (– of the known) passed under every condition they ran with ' +
         '(clean, background_speech, noisy, telephony); unknown: 1, a row made from it did not run (an ' +
         'infrastructure error or a refused recording) under: crawl_001 (noisy, telephony).',
     ])
+  })
+})
+
+describe('condition robustness has one ratio wherever it is printed', () => {
+  test('the console, the HTML report and JUnit count the robust over the known, and name the total and unknown', () => {
+    const document = resultsDocument(
+      [
+        recorded('w1_clean', 'crawl_001', 'clean', true),
+        recorded('w1_noisy', 'crawl_001', 'noisy', true),
+        recorded('w2_clean', 'crawl_002', 'clean', true),
+        recorded('w2_noisy', 'crawl_002', 'noisy', 'not_run'),
+      ],
+      { module: 'walk' },
+    )
+    const ratio = '1/1 of 2 source scenarios (unknown: 1)'
+    expect(runExtensionLines('client', document)[0]).toContain(
+      `Condition robustness: ${ratio} (100.0% of the known)`,
+    )
+    const robustness = document.run.configuration.live_evals?.condition_robustness ?? null
+    expect(robustnessSection(robustness).toString()).toContain(`robust<b>${ratio}</b>`)
+    expect(junitXmlOf(document)).toContain(`<property name="condition_robustness.robust" value="${ratio}"/>`)
   })
 })
 

@@ -10,7 +10,9 @@ import type { SourceRobustness as Scenario } from '../src/reporting/extensions/c
 import { pacingWarningLine } from '../src/reporting/extensions/pacing-row.ts'
 import { EXTENSION_KEY } from '../src/reporting/extensions/registry.ts'
 import type { ResultsDocument } from '../src/reporting/result-schema.ts'
+import { robustnessRatioText } from '../src/reporting/robustness-ratio.ts'
 import { ROW_METRICS } from '../src/reporting/row-metrics.ts'
+import { duplicateScenarioText } from './duplicate-scenarios.ts'
 
 /** How many scenarios a line names before it says "and N more". */
 const NAMED = 5
@@ -35,6 +37,14 @@ export function runExtensionLines(label: string, document: ResultsDocument): str
     lines.push(
       `[${label}] Incomplete: ${named(failed.map(({ file, error }) => `${file} failed before its scenarios ran (${error})`))}; ` +
         'results.json is marked partial (the gate refuses it without --allow-partial).',
+    )
+  }
+  const duplicates = block?.completion?.duplicate_scenarios ?? []
+  if (duplicates.length > 0) {
+    lines.push(
+      `[${label}] Incomplete: scenarios evaluated by two spec files ran in whichever claimed them first (not ` +
+        `deterministic): ${named(duplicates.map(duplicateScenarioText))}; results.json is marked partial (the gate ` +
+        'refuses it without --allow-partial).',
     )
   }
   const assistants = block?.assistants
@@ -73,10 +83,9 @@ export function runExtensionLines(label: string, document: ResultsDocument): str
     const fragile = sourcesWhere(false, (scenario) => scenario.failed_conditions)
     // Sources a row of which did not run: neither robust nor not, and left out of the rate.
     const unknown = sourcesWhere(null, (scenario) => scenario.not_run_conditions ?? [])
-    const known = robustness.sources - unknown.length
     lines.push(
-      `[${label}] Condition robustness: ${robustness.robust}/${known} ` +
-        `${unknown.length === 0 ? '' : 'known '}source scenarios (${formatPercent(robustness.robust_rate)}) ` +
+      `[${label}] Condition robustness: ${robustnessRatioText(robustness)} ` +
+        `(${formatPercent(robustness.robust_rate)} of the known) ` +
         `passed under every condition they ran with (${robustness.conditions.join(', ')})` +
         (fragile.length === 0 ? '' : `; not robust: ${named(fragile)}`) +
         (unknown.length === 0

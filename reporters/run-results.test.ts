@@ -81,7 +81,11 @@ describe('rowsOfRun', () => {
 
   test('a test stopped because another spec file ran its scenario first gives no row', () => {
     const stopped = finishedTest('first', responses, 'failed', false, ['evaluated twice'])
-    if (stopped.meta !== undefined) stopped.meta.duplicateOf = 'specs/todo.spec.ts'
+    if (stopped.meta !== undefined)
+      stopped.meta.duplicateOf = {
+        firstSpecFile: '/p/specs/todo.spec.ts',
+        specFile: '/p/specs/todo2.spec.ts',
+      }
     expect(rowsOfRun(responses, [stopped])).toEqual([])
   })
 

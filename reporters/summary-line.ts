@@ -7,6 +7,8 @@
 // this: a run that cannot start ends the process with its problem before any reporter speaks.
 // A spec file that failed before its scenarios ran (a dataset path with a typo) is said too: Vitest fails the run,
 // and `1 passed, 0 failed` alone would read as a run that passed; its run's results.json is marked incomplete.
+// So is a scenario test refused because another spec file ran its scenario first (reporters/duplicate-scenarios.ts).
+import { refusedDuplicateCount } from './duplicate-scenarios.ts'
 import type { FinishedScenarioTest } from './run-results.ts'
 
 /**
@@ -29,7 +31,17 @@ export function runSummaryLine(
     `${passed} passed, ${failed} failed` +
     (expected === 0 ? '' : ` (${expected} of the passed failed as their spec declared)`) +
     notStartedNote(notStarted.map((phase) => phase.toUpperCase())) +
-    failedSpecFilesNote(failedSpecFiles)
+    failedSpecFilesNote(failedSpecFiles) +
+    duplicatesNote(refusedDuplicateCount(tests))
+  )
+}
+
+function duplicatesNote(refused: number): string {
+  if (refused === 0) return ''
+  const one = refused === 1
+  return (
+    `; ${refused} scenario test${one ? ' was' : 's were'} refused because another spec file ran ${one ? 'its' : 'their'} ` +
+    'scenario first, so the results are marked incomplete'
   )
 }
 

@@ -23,17 +23,23 @@ import type { JournalEnd, JournalEndReason } from './rows-journal-format.ts'
 import type { ReadRowsJournal } from './rows-journal-read.ts'
 
 /**
- * The journal's results file when the run itself wrote it whole: it parses, belongs to the journal's run (same
- * run id) and carries no `completion` marker (the mark of partial results). Null otherwise (missing, partial,
- * unreadable, another run's).
+ * The journal's results file when the run itself wrote it whole: it belongs to the journal's run and carries no
+ * `completion` marker (the mark of partial results). Null otherwise (missing, partial, unreadable, another run's).
  */
 export function completeResultsOf(journal: ReadRowsJournal): ResultsDocument | null {
+  const document = runResultsOf(journal)
+  return document?.run.configuration[EXTENSION_KEY]?.completion === undefined ? document : null
+}
+
+/**
+ * The journal's results file when it parses and belongs to the journal's run (same run id), whatever its markers;
+ * null otherwise (missing, unreadable, another run's).
+ */
+export function runResultsOf(journal: ReadRowsJournal): ResultsDocument | null {
   try {
     const file = resolveArtifactPathSync(journal.runDir, journal.header.results_file)
     const document = parseResultsDocument(readFileSync(file, 'utf8'), { source: file })
-    if (document.run.id !== journal.header.run.id) return null
-    if (document.run.configuration[EXTENSION_KEY]?.completion !== undefined) return null
-    return document
+    return document.run.id === journal.header.run.id ? document : null
   } catch {
     return null
   }

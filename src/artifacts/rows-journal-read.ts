@@ -13,7 +13,7 @@ import { resolveArtifactPathSync } from './destinations.ts'
 import { RowsJournalError } from './errors.ts'
 import type { RowsJournal } from './rows-journal.ts'
 import { ROWS_JOURNAL_FILE } from './rows-journal.ts'
-import { completeResultsOf, endJournalFile, endReasonOf } from './rows-journal-ending.ts'
+import { completeResultsOf, endJournalFile, endReasonOf, runResultsOf } from './rows-journal-ending.ts'
 import {
   type JournalEnd,
   JournalEndLineSchema,
@@ -184,14 +184,23 @@ export interface RebuiltResults {
   document: ResultsDocument
   journal: ReadRowsJournal
   completion: JournalCompletion
-  /** True when the run had written its complete results file itself: it was kept as it is, not rebuilt. */
-  kept: boolean
+  /**
+   * Why the results file was kept as it is, not rebuilt; null when it was rebuilt. `written_before_stop`: the run
+   * wrote its complete results, then was killed before it ended its journal. `run_ended`: the journal has the
+   * run's own end line and the run wrote its results file.
+   */
+  kept: 'written_before_stop' | 'run_ended' | null
 }
 
 /**
  * Rebuilds the results file of `runDir` from its journal and writes it atomically (old file, new file, never cut),
  * then ends a journal that had no end line, so later runs no longer report the run as unfinished. A complete
- * results file the run wrote itself is kept, never relabelled as partial (rows-journal-ending.ts).
+ * results file the run wrote itself is kept, never relabelled as partial (rows-journal-ending.ts). So is any
+ * results file of a run whose journal has the run's own end (passed, failed, interrupted): the run wrote it with
+ * what only its reporter knew (a filter's `selection`, spec files that failed to load, refused duplicate
+ * scenarios, its sources), and the journal's first line was written before any of that, so a rebuild would strip
+ * those markers and a partial run would read as whole. A `killed` end was written by an earlier rebuild, and the
+ * run may have gone on journaling since: rebuilt.
  */
 export async function rebuildResultsFile(
   runDir: string,
@@ -199,18 +208,29 @@ export async function rebuildResultsFile(
 ): Promise<RebuiltResults> {
   const journal = readRowsJournal(runDir, journalFile)
   const path = resolveArtifactPathSync(runDir, journal.header.results_file)
+  if (journal.end !== null && journal.end.reason !== 'killed') {
+    const written = runResultsOf(journal)
+    if (written !== null)
+      return { path, document: written, journal, completion: journalCompletion(journal), kept: 'run_ended' }
+  }
   const complete = journal.end === null ? completeResultsOf(journal) : null
   if (complete !== null) {
     const end = endJournalFile(journal, endReasonOf(complete))
     const ended = { ...journal, end }
-    return { path, document: complete, journal: ended, completion: journalCompletion(ended), kept: true }
+    return {
+      path,
+      document: complete,
+      journal: ended,
+      completion: journalCompletion(ended),
+      kept: 'written_before_stop',
+    }
   }
   const document = resultsDocumentFromJournal(journal)
   const written = await writeArtifact(runDir, journal.header.results_file, jsonArtifactText(document), {
     durableName: true,
   })
   const ended = journal.end === null ? { ...journal, end: endJournalFile(journal, 'killed') } : journal
-  return { path: written, document, journal: ended, completion: journalCompletion(ended), kept: false }
+  return { path: written, document, journal: ended, completion: journalCompletion(ended), kept: null }
 }
 
 /**

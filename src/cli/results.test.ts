@@ -16,7 +16,7 @@ import { brokenRow, JOURNAL_ORDER, JOURNAL_RUN, passedRow } from '../artifacts/r
 import { RowsJournal } from '../artifacts/rows-journal.ts'
 import { readRowsJournal, unfinishedRunDirectories } from '../artifacts/rows-journal-read.ts'
 import { jsonArtifactText } from '../artifacts/write.ts'
-import { buildResultsDocument } from '../reporting/results-document.ts'
+import { buildResultsDocument, withRunExtensions } from '../reporting/results-document.ts'
 import { parseResultsDocument } from '../reporting/results-file.ts'
 import { captureIO } from './capture-io.ts'
 import { run } from './results.ts'
@@ -102,6 +102,38 @@ describe('live-evals results <run-dir>', () => {
     })
     expect(readFileSync(path.join(runDir, 'results.json'), 'utf8')).toBe(text)
     expect(readRowsJournal(runDir).end).toMatchObject({ reason: 'passed' })
+  })
+
+  it('keeps the results file of a run that ended, with the markers its journal never had', async () => {
+    const journal = await RowsJournal.create(runDir, { run: JOURNAL_RUN, datasetOrder: JOURNAL_ORDER })
+    journal.append(passedRow('first'))
+    // The reporter knew more than the journal's first line: a spec file failed to load and a filter was set.
+    const run = withRunExtensions(JOURNAL_RUN, {
+      selection: {
+        selected_scenarios: 1,
+        offered_scenarios: 4,
+        test_name_filter: 'first',
+        tags_filter: [],
+        spec_files_left_out: [],
+      },
+      completion: {
+        ending: 'spec_files_failed',
+        finished_rows: 1,
+        planned_scenarios: 4,
+        failed_spec_files: [{ file: 'specs/typo.spec.ts', error: 'no such dataset' }],
+      },
+    })
+    const text = jsonArtifactText(buildResultsDocument(run, journal.rows, JOURNAL_ORDER))
+    writeFileSync(path.join(runDir, 'results.json'), text)
+    journal.end('failed')
+    journal.close()
+    const result = await results(runDir)
+    expect(result).toEqual({
+      code: 0,
+      stdout: `kept ${path.join(runDir, 'results.json')}: the run had ended and wrote it itself (1 row, marked partial); not rebuilt from its journal.\n`,
+      stderr: '',
+    })
+    expect(readFileSync(path.join(runDir, 'results.json'), 'utf8')).toBe(text)
   })
 
   it('ends a journal whose last line was cut by the kill on a line of its own', async () => {

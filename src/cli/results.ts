@@ -44,7 +44,14 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     try {
       const { path, document, completion, kept } = await rebuildResultsFile(runDir, journalFile)
       const { total, passed, failed: failedRows, infrastructure_errors: infrastructure } = document.summary
-      if (kept) {
+      if (kept === 'run_ended') {
+        const partial = document.run.configuration.live_evals?.completion !== undefined
+        io.out(
+          `kept ${path}: the run ${completion.complete ? 'had ended' : 'was interrupted'} and wrote it itself (${total} row${total === 1 ? '' : 's'}${partial ? ', marked partial' : ''}); not rebuilt from its journal.\n`,
+        )
+        continue
+      }
+      if (kept === 'written_before_stop') {
         io.out(
           `kept ${path}: the run wrote its complete results (${total} row${total === 1 ? '' : 's'}) before it was stopped; its journal is now ended.\n`,
         )

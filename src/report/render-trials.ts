@@ -4,6 +4,7 @@
 import { formatInUnit, formatPercent, formatRatio, formatSpread } from '../gate/format.ts'
 import type { ConditionRobustness } from '../reporting/extensions/condition-robustness.ts'
 import type { RunTrials } from '../reporting/extensions/trials.ts'
+import { robustnessRatioText } from '../reporting/robustness-ratio.ts'
 import { ROW_METRICS } from '../reporting/row-metrics.ts'
 import { html, type SafeHtml } from './html.ts'
 
@@ -50,7 +51,7 @@ export function robustnessSection(robustness: ConditionRobustness | null): SafeH
   if (robustness === null) return html``
   const conditions = robustness.conditions
   return html`<h2 id="robustness">Condition robustness</h2>
-<div class="cards"><div class="card">robust scenarios<b>${robustness.robust}/${robustness.sources}</b><span class="meta">${formatPercent(robustness.robust_rate)} of the known passed under every condition they ran with${robustness.unknown ? `; ${robustness.unknown} unknown (a row did not run)` : ''}</span></div></div>
+<div class="cards"><div class="card">robust<b>${robustnessRatioText(robustness)}</b><span class="meta">${formatPercent(robustness.robust_rate)} of the known passed under every condition they ran with${robustness.unknown ? '; unknown: a row made from it did not run' : ''}</span></div></div>
 <table id="robustness-table"><thead><tr><th>source scenario</th><th>robust</th>${conditions.map((condition) => html`<th>${condition}</th>`)}</tr></thead><tbody>
 ${robustness.scenarios.map((scenario) => {
   const cells = conditions.map((condition) => {

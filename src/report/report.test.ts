@@ -349,7 +349,7 @@ describe('repeated trials in the report', () => {
     expect(model.robustness).toMatchObject({ sources: 2, robust: 1 })
     const page = await readFile(await writeRunReport(walkDir), 'utf8')
     expect(page).toContain('<h2 id="robustness">Condition robustness</h2>')
-    expect(page).toContain('robust scenarios<b>1/2</b>')
+    expect(page).toContain('robust<b>1/2 of 2 source scenarios</b>')
     expect(page).toContain('<tr data-robust="false"><td>crawl_003</td><td>no: phone</td>')
     expect(page).toContain('<td data-passed="false">0/1 passed</td>')
   })

@@ -53,7 +53,9 @@ describe('junitXmlOf', () => {
         recorded('s_noisy', 'noisy', 'infrastructure_error'),
       ]),
     )
-    expect(xml).toContain('<property name="condition_robustness.robust" value="0/1"/>')
+    expect(xml).toContain(
+      '<property name="condition_robustness.robust" value="0/0 of 1 source scenarios (unknown: 1)"/>',
+    )
     expect(xml).toContain('<property name="condition_robustness.unknown" value="1"/>')
   })
 

@@ -9,6 +9,7 @@
 
 import { EXTENSION_KEY } from './extensions/registry.ts'
 import type { ResultItem, ResultsDocument } from './result-schema.ts'
+import { robustnessRatioText } from './robustness-ratio.ts'
 import { rowKeyOf } from './row-key.ts'
 import { ROW_METRICS } from './row-metrics.ts'
 
@@ -74,7 +75,7 @@ function runProperties(document: ResultsDocument): Property[] {
   }
   if (block?.condition_robustness !== undefined) {
     const robustness = block.condition_robustness
-    entries.push(['condition_robustness.robust', `${robustness.robust}/${robustness.sources}`])
+    entries.push(['condition_robustness.robust', robustnessRatioText(robustness)])
     // Sources a row of which did not run are neither robust nor not: said apart, only when there are some.
     const unknown = robustness.unknown ?? 0
     if (unknown > 0) entries.push(['condition_robustness.unknown', unknown])

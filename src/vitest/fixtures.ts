@@ -189,7 +189,7 @@ const buildScenarioTest = (): ScenarioTestAPI =>
         })
       } catch (error) {
         if (error instanceof DuplicateScenarioError && meta !== undefined)
-          meta.duplicateOf = error.firstSpecFile
+          meta.duplicateOf = { firstSpecFile: error.firstSpecFile, specFile: task.file.filepath }
         throw error
       }
       // Known before the recording is read: a row made without the execution's (a timeout) still names it.

@@ -45,9 +45,11 @@ export interface LiveEvalsTaskMeta {
   expectedFailure?: { checks: string[] }
   /**
    * Set when another spec file evaluated this scenario and trial into the same run first (src/vitest/
-   * scenario-claim.ts): that spec file. The test fails and gives no row: the scenario's row is the first one's.
+   * scenario-claim.ts): the spec file that ran it (null when its claim could not be read) and this test's own, both
+   * absolute. The test fails and gives no row: the scenario's row is the first one's; the reporter marks the run's
+   * results.json incomplete with both (reporters/duplicate-scenarios.ts).
    */
-  duplicateOf?: string
+  duplicateOf?: { firstSpecFile: string | null; specFile: string }
   /**
    * The recording the scenario's caller source plays (WALK), as its row echoes it; set when the test starts, so a
    * row made without the execution's (the test timed out) still counts under its condition.

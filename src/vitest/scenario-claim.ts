@@ -17,10 +17,10 @@ type Claim = z.infer<typeof ClaimSchema>
 
 /** The second spec file to evaluate one (scenario id, trial) into one run folder. */
 export class DuplicateScenarioError extends Error {
-  /** The spec file that claimed the scenario first (as written in its claim). */
-  readonly firstSpecFile: string
+  /** The spec file that claimed the scenario first (absolute, from its claim); null when its claim is unreadable. */
+  readonly firstSpecFile: string | null
 
-  constructor(message: string, firstSpecFile: string) {
+  constructor(message: string, firstSpecFile: string | null) {
     super(message)
     this.name = 'DuplicateScenarioError'
     this.firstSpecFile = firstSpecFile
@@ -67,7 +67,7 @@ export async function claimScenarioTrial(
       `ran it first, so ${shown(claimant.specFile)} does not run it (its artifacts would overwrite the first's, ` +
       'and results.json holds each scenario and trial once). Evaluate each scenario from one spec file: remove ' +
       'the copy, or give it a dataset of other scenarios.',
-    firstSpec,
+    first?.spec_file ?? null,
   )
 }
 

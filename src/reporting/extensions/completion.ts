@@ -3,7 +3,9 @@
 // it could write anything (`killed`, rebuilt afterwards from its rows journal by `live-evals results`), or ended
 // with spec files of its project that failed before their scenarios ran (`spec_files_failed`: a dataset path with
 // a typo, an import that throws; Vitest fails the run, and the rows of the other spec files must not read as a
-// whole run). A run that ended by itself with every spec file loaded has no `completion` key, so its results.json stays the reference's shape. Readers that gate on
+// whole run), or (1.2) with a scenario that two spec files evaluated into one run (`duplicate_scenarios`: the
+// first to claim it ran it, the other's test was refused; which one wins is the workers' timing, so with two
+// different assistants the rows would be a mix nobody chose). A run that ended by itself with every spec file loaded has no `completion` key, so its results.json stays the reference's shape. Readers that gate on
 // results (src/gate) refuse a document carrying it unless told partial results are fine.
 
 import { z } from 'zod'
@@ -12,16 +14,31 @@ import { defineExtensionFeature } from './define.ts'
 export const completionExtension = defineExtensionFeature({
   name: 'completion',
   scope: 'run',
-  version: '1.1',
+  version: '1.2',
   summary:
-    'present only on partial results: how the run stopped (interrupted or killed) or which spec files failed before their scenarios ran, its finished rows and planned scenarios',
+    'present only on partial results: how the run stopped (interrupted or killed), which spec files failed before their scenarios ran, or which scenarios two spec files evaluated (one refused), its finished rows and planned scenarios',
   schema: z.strictObject({
-    ending: z.enum(['interrupted', 'killed', 'spec_files_failed']),
+    ending: z.enum(['interrupted', 'killed', 'spec_files_failed', 'duplicate_scenarios']),
     finished_rows: z.number().int().min(0),
     /** The scenarios known to the run; those of a spec file that failed to load are unknown, so not counted. */
     planned_scenarios: z.number().int().min(0),
     /** 1.1, with `spec_files_failed`: each spec file (relative to the project root) and its error's first line. */
     failed_spec_files: z.array(z.strictObject({ file: z.string().min(1), error: z.string() })).optional(),
+    /**
+     * 1.2: each (scenario id, trial) a second spec file was refused, with the spec file whose row results.json holds
+     * (null when its claim could not be read) and the refused one, relative to the project root. Present beside
+     * either `duplicate_scenarios` or `spec_files_failed` (that ending wins: it is the larger gap).
+     */
+    duplicate_scenarios: z
+      .array(
+        z.strictObject({
+          scenario_id: z.string().min(1),
+          trial: z.number().int().min(1),
+          ran_in: z.string().min(1).nullable(),
+          refused_in: z.string().min(1),
+        }),
+      )
+      .optional(),
   }),
 })
 

@@ -1,0 +1,66 @@
+// A scenario that two spec files evaluate into one run runs once: the first test to claim it runs it, the other
+// fails with no row (src/vitest/scenario-claim.ts). Which spec file wins is the workers' timing, so the run's rows
+// are not what either spec file asked for (two assistants would give a mix nobody chose): the run is marked
+// incomplete (`completion`, src/reporting/extensions/completion.ts) with each refused scenario and both spec files,
+// and the console says so, as it does for a spec file that failed to load.
+import { relative } from 'node:path'
+import type { RunCompletion } from '../src/reporting/extensions/completion.ts'
+import { DEFAULT_TRIAL } from '../src/reporting/row-key.ts'
+import type { PlannedRun } from '../src/vitest/run-plan-schema.ts'
+import type { FinishedScenarioTest } from './run-results.ts'
+
+export type DuplicateScenario = NonNullable<RunCompletion['duplicate_scenarios']>[number]
+
+/** The refused duplicates of `run`, spec files relative to `projectRoot`, sorted by scenario and trial. */
+export function duplicateScenariosOf(
+  run: Pick<PlannedRun, 'directory'>,
+  tests: readonly FinishedScenarioTest[],
+  projectRoot: string,
+): DuplicateScenario[] {
+  return tests
+    .flatMap((test) => {
+      const meta = test.meta
+      if (meta?.runDirectory !== run.directory || meta.duplicateOf === undefined) return []
+      const { firstSpecFile, specFile } = meta.duplicateOf
+      return [
+        {
+          scenario_id: meta.scenarioId,
+          trial: test.trial ?? DEFAULT_TRIAL,
+          ran_in: firstSpecFile === null ? null : relative(projectRoot, firstSpecFile),
+          refused_in: relative(projectRoot, specFile),
+        },
+      ]
+    })
+    .sort((a, b) => a.scenario_id.localeCompare(b.scenario_id) || a.trial - b.trial)
+}
+
+/**
+ * The run's `completion` with its refused duplicates: beside spec files that failed to load (that ending stays), or
+ * as the `duplicate_scenarios` ending; `specFiles` unchanged when nothing was refused.
+ */
+export function withDuplicateScenarios(
+  specFiles: RunCompletion | undefined,
+  duplicates: readonly DuplicateScenario[],
+  finishedRows: number,
+  plannedScenarios: number,
+): RunCompletion | undefined {
+  if (duplicates.length === 0) return specFiles
+  return {
+    ...(specFiles ?? {
+      ending: 'duplicate_scenarios',
+      finished_rows: finishedRows,
+      planned_scenarios: plannedScenarios,
+    }),
+    duplicate_scenarios: [...duplicates],
+  }
+}
+
+/** How a console line names one refused duplicate. */
+export function duplicateScenarioText({ scenario_id, trial, ran_in, refused_in }: DuplicateScenario): string {
+  return `"${scenario_id}" trial ${trial} ran in ${ran_in ?? 'another spec file'}, refused in ${refused_in}`
+}
+
+/** The tests refused as duplicates, for the closing line. */
+export function refusedDuplicateCount(tests: readonly FinishedScenarioTest[]): number {
+  return tests.filter((test) => test.meta?.duplicateOf !== undefined).length
+}
