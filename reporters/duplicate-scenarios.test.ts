@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { resultsDocument, row } from '../src/gate/gate.test-helpers.ts'
-import { loadGateFile } from '../src/gate/load.ts'
+import { finishedIncomplete, loadGateFile } from '../src/gate/load.ts'
 import { withRunExtensions } from '../src/reporting/results-document.ts'
 import type { LiveEvalsTaskMeta } from '../src/vitest/meta.ts'
 import { duplicateScenariosOf, withDuplicateScenarios } from './duplicate-scenarios.ts'
@@ -87,7 +87,11 @@ describe('a scenario refused because another spec file ran it first', () => {
       })
       const path = join(folder, 'results.json')
       await writeFile(path, JSON.stringify(document))
-      expect((await loadGateFile(path)).partial).not.toBeNull()
+      const { partial } = await loadGateFile(path)
+      // Its own words: which scenarios, where each ran and where it was refused (not "was interrupted").
+      expect(partial).toContain('scenarios evaluated by two spec files ran in whichever claimed them first')
+      expect(partial).not.toContain('interrupted')
+      expect(finishedIncomplete(document.run)).toBe(true)
     } finally {
       await rm(folder, { recursive: true, force: true })
     }

@@ -39,14 +39,16 @@ export function takeInterruptedMarker(value: unknown): boolean {
 }
 
 /**
- * Whether a run finished (Vitest ended it) without every spec file's scenarios: a spec file failed to load. Unlike
- * an interrupted or killed run (never finished) or a filtered one (a deliberate part), such a run is the newest
- * finished run of its project, so `gate --latest` takes it and refuses it rather than judge an older run: a pull
- * request whose spec file broke must not pass on yesterday's results.
+ * Whether a run finished (Vitest ended it) without every spec file's scenarios: a spec file failed to load, or two
+ * spec files evaluated one scenario and one was refused. Unlike an interrupted or killed run (never finished) or a
+ * filtered one (a deliberate part), such a run is the newest finished run of its project, so `gate --latest` takes
+ * it and refuses it rather than judge an older run: a pull request whose spec files broke must not pass on
+ * yesterday's results.
  */
 export function finishedIncomplete(run: RunMetadata): boolean {
   const live = run.configuration[EXTENSION_KEY]
-  return live?.completion?.ending === 'spec_files_failed' && live.selection === undefined
+  const ending = live?.completion?.ending
+  return (ending === 'spec_files_failed' || ending === 'duplicate_scenarios') && live?.selection === undefined
 }
 
 /** The registered marker's reading, in the words the gate's refusal quotes; null for a run that ended. */
@@ -58,6 +60,16 @@ export function completionPartiality(run: RunMetadata): string | null {
     return (
       `spec file${failed.length === 1 ? '' : 's'} of the run failed before ${failed.length === 1 ? 'its' : 'their'} ` +
       `scenarios ran: ${failed.join('; ')}; ${completion.finished_rows} rows of the other spec files ` +
+      `(run.configuration.${EXTENSION_KEY}.completion)`
+    )
+  }
+  if (completion.ending === 'duplicate_scenarios') {
+    const refused = (completion.duplicate_scenarios ?? []).map(
+      ({ scenario_id, trial, ran_in, refused_in }) =>
+        `"${scenario_id}" trial ${trial} ran in ${ran_in ?? 'another spec file'}, refused in ${refused_in}`,
+    )
+    return (
+      `scenarios evaluated by two spec files ran in whichever claimed them first: ${refused.join('; ')} ` +
       `(run.configuration.${EXTENSION_KEY}.completion)`
     )
   }

@@ -5,8 +5,9 @@
 // a typo, an import that throws; Vitest fails the run, and the rows of the other spec files must not read as a
 // whole run), or (1.2) with a scenario that two spec files evaluated into one run (`duplicate_scenarios`: the
 // first to claim it ran it, the other's test was refused; which one wins is the workers' timing, so with two
-// different assistants the rows would be a mix nobody chose). A run that ended by itself with every spec file loaded has no `completion` key, so its results.json stays the reference's shape. Readers that gate on
-// results (src/gate) refuse a document carrying it unless told partial results are fine.
+// different assistants the rows would be a mix nobody chose). A run that ended by itself with every spec file
+// loaded has no `completion` key, so its results.json stays the reference's shape. Readers that gate on results
+// (src/gate) refuse a document carrying it unless told partial results are fine.
 
 import { z } from 'zod'
 import { defineExtensionFeature } from './define.ts'
