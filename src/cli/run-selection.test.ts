@@ -1,7 +1,8 @@
 // A results folder that has run twice: `gate --latest` judges only the newest run of each phase and architecture
 // (a glob over the folder names every scenario twice and fails as duplicates), passing over newer runs that were
-// interrupted or filtered but taking (and refusing) a newer finished run whose spec file failed to load, and `prune --keep N` keeps the
-// newest N of each, never a folder without results.json (a run still going) or a dot folder.
+// interrupted or filtered but taking (and refusing) a newer finished run whose spec file failed to load, and
+// `prune --keep N` keeps the newest N of each and the newest whole one, never a folder without results.json (a run
+// still going) or a dot folder.
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -199,6 +200,38 @@ describe('prune', () => {
       'crawl_offline_client_20261201_000900_000Z',
       'crawl_offline_responses_20261201_000500_000Z',
     ])
+  })
+
+  test('keeps the newest whole run of each group when newer partial runs fill --keep', async () => {
+    await twoRuns()
+    // A newer filtered run of each architecture: with --keep 1 it alone would stay, and gate --latest would have
+    // nothing to take.
+    const filtered = {
+      selected_scenarios: 1,
+      offered_scenarios: 6,
+      test_name_filter: 'crawl_003',
+      tags_filter: [],
+      spec_files_left_out: [],
+    }
+    for (const architecture of ['client', 'responses']) {
+      await finishedRun(`crawl_offline_${architecture}_20261201_000700_000Z`, architecture, 7, 'passed', {
+        selection: filtered,
+      })
+    }
+    const pruned = await command(prune, results, '--keep', '1')
+    expect(pruned.code).toBe(0)
+    expect(pruned.stdout).toContain(
+      `kept crawl/client: ${join(results, 'crawl_offline_client_20261201_000500_000Z')} (its newest whole run`,
+    )
+    expect((await readdir(results)).sort()).toEqual([
+      '.attachments',
+      'crawl_offline_client_20261201_000500_000Z',
+      'crawl_offline_client_20261201_000700_000Z',
+      'crawl_offline_client_20261201_000900_000Z',
+      'crawl_offline_responses_20261201_000500_000Z',
+      'crawl_offline_responses_20261201_000700_000Z',
+    ])
+    expect((await command(gate, '--latest', results, '--min-pass-rate', '1')).code).toBe(0)
   })
 
   test('refuses a missing or bad --keep and names what to give', async () => {
