@@ -221,7 +221,7 @@ describe('prune', () => {
     const pruned = await command(prune, results, '--keep', '1')
     expect(pruned.code).toBe(0)
     expect(pruned.stdout).toContain(
-      `kept crawl/client: ${join(results, 'crawl_offline_client_20261201_000500_000Z')} (its newest whole run`,
+      `kept crawl/client: ${join(results, 'crawl_offline_client_20261201_000500_000Z')} (the run gate --latest judges`,
     )
     expect((await readdir(results)).sort()).toEqual([
       '.attachments',
