@@ -9,11 +9,13 @@
 // what finished from those journals. Ctrl-C on a terminal ends the run as `interrupted`: the same results.
 // On `--merge-reports` it writes nothing for unsharded runs (each wrote its own results.json), and for sharded
 // runs it writes the merged results.json of each architecture, built from the rows the blobs carry.
+
 import { dirname } from 'node:path'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import { makePrivateDirectories, writeArtifact, writeJsonArtifact } from '../src/artifacts/index.ts'
 import { redactText } from '../src/config/outbound-redaction.ts'
 import { writeRunReport } from '../src/report/write-report.ts'
+import type { DuplicateScenario } from '../src/reporting/extensions/completion.ts'
 import { junitXmlOf } from '../src/reporting/junit-xml.ts'
 import type { ResultsDocument } from '../src/reporting/result-schema.ts'
 import { withRunExtensions } from '../src/reporting/results-document.ts'
@@ -49,6 +51,7 @@ function finished(testCase: TestCase): FinishedScenarioTest {
   const meta = testCase.meta()
   return {
     name: testCase.name,
+    specFile: testCase.module.moduleId,
     state: result.state,
     meta: meta.liveEvals,
     errors: (result.errors ?? []).map((error) => error.message),
@@ -190,7 +193,12 @@ export default class CanonicalReporter implements Reporter {
       const leftOut = await specFilesLeftOut(this.#vitest, plan, modules)
       const failedSpecFiles = specFilesFailed(this.#vitest, plan, modules)
       for (const run of plan.runs) {
-        const rows = rowsOfRun(run, tests, log)
+        const secondRows: DuplicateScenario[] = []
+        const rows = rowsOfRun(run, tests, {
+          projectRoot: plan.projectRoot,
+          onDuplicate: (duplicate) => secondRows.push(duplicate),
+          log,
+        })
         if (rows.length === 0) {
           log(
             `[${consoleLabel(run)}] No scenario ran; nothing was written (its unused run folder is removed)`,
@@ -201,7 +209,7 @@ export default class CanonicalReporter implements Reporter {
         const offered = offeredScenarios(plan, run, tests)
         const completion = withDuplicateScenarios(
           specFilesCompletion(failedSpecFiles, rows.length, offered),
-          duplicateScenariosOf(run, tests, plan.projectRoot),
+          [...duplicateScenariosOf(run, tests, plan.projectRoot), ...secondRows],
           rows.length,
           offered,
         )

@@ -4,12 +4,10 @@
 // incomplete (`completion`, src/reporting/extensions/completion.ts) with each refused scenario and both spec files,
 // and the console says so, as it does for a spec file that failed to load.
 import { relative } from 'node:path'
-import type { RunCompletion } from '../src/reporting/extensions/completion.ts'
+import type { DuplicateScenario, RunCompletion } from '../src/reporting/extensions/completion.ts'
 import { DEFAULT_TRIAL } from '../src/reporting/row-key.ts'
 import type { PlannedRun } from '../src/vitest/run-plan-schema.ts'
 import type { FinishedScenarioTest } from './run-results.ts'
-
-export type DuplicateScenario = NonNullable<RunCompletion['duplicate_scenarios']>[number]
 
 /** The refused duplicates of `run`, spec files relative to `projectRoot`, sorted by scenario and trial. */
 export function duplicateScenariosOf(
@@ -53,11 +51,6 @@ export function withDuplicateScenarios(
     }),
     duplicate_scenarios: [...duplicates],
   }
-}
-
-/** How a console line names one refused duplicate. */
-export function duplicateScenarioText({ scenario_id, trial, ran_in, refused_in }: DuplicateScenario): string {
-  return `"${scenario_id}" trial ${trial} ran in ${ran_in ?? 'another spec file'}, refused in ${refused_in}`
 }
 
 /** The tests refused as duplicates, for the closing line. */

@@ -6,13 +6,13 @@
 
 import { formatPercent, formatRatio, formatSpread } from '../src/gate/format.ts'
 import { selectionPartiality } from '../src/gate/load.ts'
+import { duplicateScenarioText } from '../src/reporting/extensions/completion.ts'
 import type { SourceRobustness as Scenario } from '../src/reporting/extensions/condition-robustness.ts'
 import { pacingWarningLine } from '../src/reporting/extensions/pacing-row.ts'
 import { EXTENSION_KEY } from '../src/reporting/extensions/registry.ts'
 import type { ResultsDocument } from '../src/reporting/result-schema.ts'
 import { robustnessRatioText } from '../src/reporting/robustness-ratio.ts'
 import { ROW_METRICS } from '../src/reporting/row-metrics.ts'
-import { duplicateScenarioText } from './duplicate-scenarios.ts'
 
 /** How many scenarios a line names before it says "and N more". */
 const NAMED = 5

@@ -54,20 +54,33 @@ describe('rowsOfRun', () => {
 
   test('a second row of one scenario and trial is left out and named, never thrown', () => {
     const printed: string[] = []
-    const second = { ...finishedTest('first', responses, 'failed', true), name: 'the copy' }
+    const duplicates: unknown[] = []
+    const second = {
+      ...finishedTest('first', responses, 'failed', true),
+      name: 'the copy',
+      specFile: '/project/specs/copy.spec.ts',
+    }
     const rows = rowsOfRun(
       responses,
       [
-        finishedTest('first', responses, 'passed', true),
+        { ...finishedTest('first', responses, 'passed', true), specFile: '/project/specs/first.spec.ts' },
         second,
         finishedTest('second', responses, 'passed', true),
       ],
-      (line) => printed.push(line),
+      {
+        projectRoot: '/project',
+        onDuplicate: (duplicate) => duplicates.push(duplicate),
+        log: (line) => printed.push(line),
+      },
     )
     expect(rows.map((row) => row.scenario_id)).toEqual(['first', 'second'])
+    // Recorded as a refused duplicate, so results.json is marked incomplete as when the claim refused it.
+    expect(duplicates).toEqual([
+      { scenario_id: 'first', trial: 1, ran_in: 'specs/first.spec.ts', refused_in: 'specs/copy.spec.ts' },
+    ])
     expect(printed).toEqual([
       '[responses] Scenario "first" trial 1 has a second row (test "the copy" after "title of first"): ' +
-        'results.json keeps the first; evaluate each scenario from one spec file',
+        'results.json keeps the first and is marked incomplete; evaluate each scenario from one spec file',
     ])
     expect(() => resultsDocumentOf(plan, responses, rows)).not.toThrow()
   })

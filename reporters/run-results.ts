@@ -2,6 +2,8 @@
 // in dataset order, validated against schema 2.0. A test that never produced its row (a fixture crashed, the test
 // timed out) still gets one: an infrastructure_error naming what Vitest reported, with unknown metrics null.
 
+import { relative } from 'node:path'
+import type { DuplicateScenario } from '../src/reporting/extensions/completion.ts'
 import { EXTENSION_KEY } from '../src/reporting/extensions/registry.ts'
 import { infrastructureErrorRow } from '../src/reporting/result-item.ts'
 import type { ResultItem, ResultsDocument } from '../src/reporting/result-schema.ts'
@@ -18,6 +20,8 @@ type PlanFacts = Pick<RunPlan, 'phase' | 'scenarioIds'>
 
 export interface FinishedScenarioTest {
   name: string
+  /** The spec file (absolute) whose test this is; absent in the fallback views that have none. */
+  specFile?: string
   state: 'passed' | 'failed' | 'skipped' | 'pending'
   meta: LiveEvalsTaskMeta | undefined
   /** Messages of the errors Vitest recorded for the test. */
@@ -30,16 +34,32 @@ export interface FinishedScenarioTest {
 
 /**
  * The rows of one run: every test of it that ran (skipped and filtered-out tests have no row). A (scenario id,
- * trial) that two tests gave a row keeps the first; each later one is left out and named through `log`, so the
- * run's results are still written (the claim in src/vitest/scenario-claim.ts stops such a test before it runs;
- * this is the last line of defence).
+ * trial) that two tests gave a row keeps the first; each later one is left out, named through `log` and given to
+ * `onDuplicate` as a refused duplicate, so the run is marked incomplete as when the claim refused it (the claim in
+ * src/vitest/scenario-claim.ts stops such a test before it runs; this is the last line of defence, for a test body
+ * that never took the claim).
  */
 export function rowsOfRun(
   run: PlannedRun,
   tests: readonly FinishedScenarioTest[],
-  log: (line: string) => void = () => {},
+  {
+    projectRoot,
+    onDuplicate = () => {},
+    log = () => {},
+  }: {
+    /** Spec files are named relative to it. */
+    projectRoot?: string
+    onDuplicate?: (duplicate: DuplicateScenario) => void
+    log?: (line: string) => void
+  } = {},
 ): ResultItem[] {
   const firstTest = new Map<string, FinishedScenarioTest>()
+  const specFileOf = (test: FinishedScenarioTest) =>
+    test.specFile === undefined
+      ? null
+      : projectRoot === undefined
+        ? test.specFile
+        : relative(projectRoot, test.specFile)
   return tests.flatMap((test) => {
     const row = test.meta?.runDirectory === run.directory ? rowOfTest(test) : null
     if (row === null) return []
@@ -52,8 +72,15 @@ export function rowsOfRun(
     }
     log(
       `[${consoleLabel(run)}] Scenario "${scenario_id}" trial ${trial} has a second row (test "${test.name}"` +
-        ` after "${first.name}"): results.json keeps the first; evaluate each scenario from one spec file`,
+        ` after "${first.name}"): results.json keeps the first and is marked incomplete; evaluate each scenario` +
+        ' from one spec file',
     )
+    onDuplicate({
+      scenario_id,
+      trial,
+      ran_in: specFileOf(first),
+      refused_in: specFileOf(test) ?? test.name,
+    })
     return []
   })
 }

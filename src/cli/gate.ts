@@ -8,14 +8,14 @@ import { DEFAULT_PRICES, loadPriceTable, type PriceTable } from '../config/price
 import { compareModels } from '../gate/compare-models.ts'
 import { GateInputError } from '../gate/errors.ts'
 import { DEFAULT_GATE_OPTIONS, evaluateGate, GATE_EXIT_CODES, type GateOptions } from '../gate/evaluate.ts'
-import { finishedIncomplete, loadGateFile } from '../gate/load.ts'
+import { loadGateFile } from '../gate/load.ts'
 import { gateMarkdown } from '../gate/markdown.ts'
 import { type MetricThreshold, parseMetricThreshold } from '../gate/metric-thresholds.ts'
 import { type ModelGateOptions, modelChecks, withModelChecks } from '../gate/model-checks.ts'
 import { modelComparisonLines } from '../gate/model-comparison-text.ts'
 import { REPORT_FILE_NAME } from '../report/report-file.ts'
 import { type CommandIO, startCommand } from './command-start.ts'
-import { byGroup, type FinishedRun, finishedRuns } from './run-selection.ts'
+import { byGroup, type FinishedRun, finishedRuns, runToJudge } from './run-selection.ts'
 
 const USAGE = `Usage: live-evals gate <results.json>... [--baseline <results.json>...] [options]
        live-evals gate --latest <results-dir> [--baseline <results.json>...] [options]
@@ -270,7 +270,9 @@ async function latestResultsFiles(
     if (groups.size === 0)
       throw new GateInputError('--latest', `${folder} holds no finished run (no results.json)`)
     for (const group of [...groups.keys()].sort()) {
-      const chosen = await newestWholeRun(groups.get(group) as FinishedRun[], allowPartial, io)
+      const chosen = await runToJudge(groups.get(group) as FinishedRun[], allowPartial, (run, partial) =>
+        io.out(`skipped ${run.group}: ${run.resultsFile}: ${partial}\n`),
+      )
       if (chosen === null) {
         throw new GateInputError(
           '--latest',
@@ -283,23 +285,6 @@ async function latestResultsFiles(
     }
   }
   return files
-}
-
-/**
- * The newest run of a group (oldest first) that is whole or finished incomplete (then the gate refuses it by name);
- * each newer run skipped, unfinished or filtered, is said.
- */
-async function newestWholeRun(
-  runs: readonly FinishedRun[],
-  allowPartial: boolean,
-  io: CommandIO,
-): Promise<FinishedRun | null> {
-  for (const run of [...runs].reverse()) {
-    const { partial, document } = await loadGateFile(run.resultsFile)
-    if (partial === null || allowPartial || finishedIncomplete(document.run)) return run
-    io.out(`skipped ${run.group}: ${run.resultsFile}: ${partial}\n`)
-  }
-  return null
 }
 
 /** The built-in price table, or the file `--prices` names (bad input when it cannot be read). */

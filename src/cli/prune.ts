@@ -2,18 +2,17 @@
 // every day grows without end. Prune removes all but the newest N finished runs of each phase and architecture.
 // Only folders with a results.json are runs to it: a run still going, or a killed one waiting for `live-evals
 // results`, is never removed, nor dot folders (Vitest's attachment copies prune themselves) or links. Nor is the
-// newest whole run of a group (not interrupted, filtered or incomplete) when newer partial runs fill --keep: it is
-// the run `gate --latest` judges, and pruning it would leave the gate nothing to take.
+// run `gate --latest` judges (runToJudge) when newer interrupted or filtered runs fill --keep: pruning it would
+// leave the gate nothing to take, or an older run to pass on.
 import { rm } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { loadGateFile } from '../gate/load.ts'
 import { type CommandIO, startCommand } from './command-start.ts'
-import { byGroup, type FinishedRun, finishedRuns } from './run-selection.ts'
+import { byGroup, finishedRuns, runToJudge } from './run-selection.ts'
 
 const USAGE = `Usage: live-evals prune <results-dir> --keep <N> [--dry-run]
 
 Removes every finished run folder in <results-dir> (for example results/crawl) except the newest N of each phase
-and architecture, and the newest whole run of each (not interrupted, filtered or incomplete) when newer partial
+and architecture, and the run of each that live-evals gate --latest judges when newer interrupted or filtered
 runs fill those N. Folders without results.json (a run still going, a killed run to rebuild with live-evals
 results) and dot folders are kept. --dry-run prints what would go and removes nothing.
 `
@@ -58,10 +57,11 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
   let removed = 0
   let kept = 0
   for (const [group, runs] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
-    const whole = await newestWholeRun(runs)
+    // A run whose results.json no longer reads is not one the gate could take: nothing extra is kept for it.
+    const whole = await runToJudge(runs, false).catch(() => null)
     const old = runs.slice(0, Math.max(0, runs.length - command.keep)).filter((run) => run !== whole)
     if (whole !== null && !runs.slice(-command.keep).includes(whole)) {
-      io.out(`kept ${group}: ${whole.directory} (its newest whole run; the newer ones are partial)\n`)
+      io.out(`kept ${group}: ${whole.directory} (the run gate --latest judges; the newer ones are partial)\n`)
     }
     kept += runs.length - old.length
     for (const { directory } of old) {
@@ -72,13 +72,4 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
   }
   io.out(`${command.dryRun ? 'would remove' : 'removed'} ${removed} run folder(s); kept ${kept}.\n`)
   return 0
-}
-
-/** The newest run of a group (oldest first) whose results the gate takes as whole; null when none is. */
-async function newestWholeRun(runs: readonly FinishedRun[]): Promise<FinishedRun | null> {
-  for (const run of [...runs].reverse()) {
-    const file = await loadGateFile(run.resultsFile).catch(() => null)
-    if (file !== null && file.partial === null) return run
-  }
-  return null
 }

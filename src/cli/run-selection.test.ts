@@ -25,6 +25,15 @@ afterEach(async () => {
   await rm(results, { recursive: true, force: true })
 })
 
+/** The `selection` marker of a `-t crawl_003` run: one scenario of the six it was offered. */
+const BY_NAME_FILTER = {
+  selected_scenarios: 1,
+  offered_scenarios: 6,
+  test_name_filter: 'crawl_003',
+  tags_filter: [],
+  spec_files_left_out: [],
+}
+
 /** A finished run folder whose results.json was written `minute` minutes into the day. */
 async function finishedRun(
   name: string,
@@ -87,15 +96,8 @@ describe('gate --latest', () => {
     await finishedRun('crawl_offline_client_20261201_000700_000Z', 'client', 7, 'passed', {
       completion: interrupted,
     })
-    const filtered = {
-      selected_scenarios: 1,
-      offered_scenarios: 6,
-      test_name_filter: 'crawl_003',
-      tags_filter: [],
-      spec_files_left_out: [],
-    }
     await finishedRun('crawl_offline_responses_20261201_000700_000Z', 'responses', 7, 'passed', {
-      selection: filtered,
+      selection: BY_NAME_FILTER,
     })
     const newest = (name: string) => join(results, name, 'results.json')
 
@@ -158,7 +160,7 @@ describe('gate --latest', () => {
   })
 
   test('a group whose every run is filtered is bad input, naming why', async () => {
-    const filtered = {
+    const byFile = {
       selected_scenarios: 1,
       offered_scenarios: 6,
       test_name_filter: null,
@@ -166,7 +168,7 @@ describe('gate --latest', () => {
       spec_files_left_out: ['specs/crawl/other.spec.ts'],
     }
     await finishedRun('crawl_offline_client_20261201_000700_000Z', 'client', 7, 'passed', {
-      selection: filtered,
+      selection: byFile,
     })
     const result = await command(gate, '--latest', results, '--min-pass-rate', '1')
     expect(result.code).toBe(2)
@@ -206,22 +208,15 @@ describe('prune', () => {
     await twoRuns()
     // A newer filtered run of each architecture: with --keep 1 it alone would stay, and gate --latest would have
     // nothing to take.
-    const filtered = {
-      selected_scenarios: 1,
-      offered_scenarios: 6,
-      test_name_filter: 'crawl_003',
-      tags_filter: [],
-      spec_files_left_out: [],
-    }
     for (const architecture of ['client', 'responses']) {
       await finishedRun(`crawl_offline_${architecture}_20261201_000700_000Z`, architecture, 7, 'passed', {
-        selection: filtered,
+        selection: BY_NAME_FILTER,
       })
     }
     const pruned = await command(prune, results, '--keep', '1')
     expect(pruned.code).toBe(0)
     expect(pruned.stdout).toContain(
-      `kept crawl/client: ${join(results, 'crawl_offline_client_20261201_000500_000Z')} (its newest whole run`,
+      `kept crawl/client: ${join(results, 'crawl_offline_client_20261201_000500_000Z')} (the run gate --latest judges`,
     )
     expect((await readdir(results)).sort()).toEqual([
       '.attachments',

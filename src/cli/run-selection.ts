@@ -8,7 +8,7 @@
 import { lstat, readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DEFAULT_MODELS } from '../config/defaults.ts'
-import { MAX_RESULTS_FILE_BYTES } from '../gate/load.ts'
+import { finishedIncomplete, loadGateFile, MAX_RESULTS_FILE_BYTES } from '../gate/load.ts'
 
 export interface FinishedRun {
   /** The run folder. */
@@ -86,4 +86,23 @@ export function byGroup(runs: readonly FinishedRun[]): Map<string, FinishedRun[]
   const groups = new Map<string, FinishedRun[]>()
   for (const run of runs) groups.set(run.group, [...(groups.get(run.group) ?? []), run])
   return groups
+}
+
+/**
+ * The run of a group (oldest first) that `gate --latest` judges: the newest that is whole, or that finished
+ * incomplete (the gate then refuses it by name; an older whole run must not pass for it). Newer runs that never
+ * finished or were filtered are passed over, each told to `onSkip` with why. `prune` keeps the same run, so the
+ * gate always finds it. With `allowPartial` the newest run is taken as it is.
+ */
+export async function runToJudge(
+  runs: readonly FinishedRun[],
+  allowPartial: boolean,
+  onSkip: (run: FinishedRun, partial: string) => void = () => {},
+): Promise<FinishedRun | null> {
+  for (const run of [...runs].reverse()) {
+    const { partial, document } = await loadGateFile(run.resultsFile)
+    if (partial === null || allowPartial || finishedIncomplete(document.run)) return run
+    onSkip(run, partial)
+  }
+  return null
 }

@@ -133,7 +133,7 @@ function environmentProblems(phase: Phase, environment: readonly EnvironmentValu
   return result.error.issues.flatMap((issue) => {
     const key = describeIssuePath(issue.path)
     const variable = environment.find(({ setting }) => setting.key === key)?.setting.variable
-    return variable === undefined ? [] : [`Environment variable ${variable}: ${key} ${issue.message}`]
+    return variable === undefined ? [] : [originProblem({ source: 'env', variable }, key, issue.message)]
   })
 }
 

@@ -15,6 +15,7 @@ import { basename, dirname } from 'node:path'
 import { journalFilesIn, readRowsJournal } from '../artifacts/rows-journal-read.ts'
 import { describeInputFileRefusal, InputFileError, readInputFile } from '../inputs/read-input-file.ts'
 import { ReportingError } from '../reporting/errors.ts'
+import { duplicateScenarioText } from '../reporting/extensions/completion.ts'
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import type { RunMetadata } from '../reporting/result-schema.ts'
 import { parseResultsDocument } from '../reporting/results-file.ts'
@@ -64,10 +65,7 @@ export function completionPartiality(run: RunMetadata): string | null {
     )
   }
   if (completion.ending === 'duplicate_scenarios') {
-    const refused = (completion.duplicate_scenarios ?? []).map(
-      ({ scenario_id, trial, ran_in, refused_in }) =>
-        `"${scenario_id}" trial ${trial} ran in ${ran_in ?? 'another spec file'}, refused in ${refused_in}`,
-    )
+    const refused = (completion.duplicate_scenarios ?? []).map(duplicateScenarioText)
     return (
       `scenarios evaluated by two spec files ran in whichever claimed them first: ${refused.join('; ')} ` +
       `(run.configuration.${EXTENSION_KEY}.completion)`

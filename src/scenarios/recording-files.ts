@@ -3,12 +3,12 @@
 // later. A recording that does not exist yet is not: `walk generate-audio` makes them after the dataset is written.
 // One that exists is decoded as the run decodes it (mono 16-bit PCM at 24000 Hz), so a text file named .wav or a
 // stereo 8 kHz call is found by `validate` in CI, not by the run that would have used it.
-import { readMonoWavFile, WAV_CONVERT_HINT, WavFormatError } from '../audio/wav.ts'
+import { decodeMonoWav, WAV_CONVERT_HINT, WavFormatError } from '../audio/wav.ts'
 import {
-  checkInputFile,
   describeInputFileRefusal,
   INPUT_FILE_CAPS,
   InputFileError,
+  readInputFile,
 } from '../inputs/read-input-file.ts'
 import type { LoadedDataset } from './load.ts'
 import { quotePath } from './quote.ts'
@@ -25,8 +25,9 @@ export async function recordingFileViolations(dataset: LoadedDataset): Promise<D
           path: `scenarios[${scenarioIndex}].input.recordings[${index}].path`,
           message: `the recording ${quotePath(recording.resolvedPath)} ${problem}`,
         })
+      let bytes: Uint8Array
       try {
-        await checkInputFile(recording.resolvedPath, INPUT_FILE_CAPS.recording)
+        bytes = await readInputFile(recording.resolvedPath, INPUT_FILE_CAPS.recording)
       } catch (error) {
         if (!(error instanceof InputFileError)) throw error
         if (error.refusal.kind === 'unreadable' && error.refusal.code === 'ENOENT') continue
@@ -34,7 +35,7 @@ export async function recordingFileViolations(dataset: LoadedDataset): Promise<D
         continue
       }
       try {
-        await readMonoWavFile(recording.resolvedPath)
+        decodeMonoWav(bytes, recording.resolvedPath)
       } catch (error) {
         if (!(error instanceof WavFormatError)) throw error
         violation(`${error.problems.join('; ')}. ${WAV_CONVERT_HINT}`)

@@ -2,7 +2,8 @@ import { mkdtemp, readdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
-import { CLAIMS_FOLDER, claimScenarioTrial, DuplicateScenarioError } from './scenario-claim.ts'
+import { CLAIMS_FOLDER } from '../artifacts/claims-folder.ts'
+import { claimScenarioTrial, DuplicateScenarioError } from './scenario-claim.ts'
 
 const runFolder = () => mkdtemp(join(tmpdir(), 'live-evals-claim-'))
 const first = { specFile: '/project/specs/todo.spec.ts', testId: 'a' }

@@ -10,8 +10,6 @@ import { CLAIMS_FOLDER } from '../artifacts/claims-folder.ts'
 import { PRIVATE_FILE_MODE } from '../artifacts/private-directories.ts'
 import { DEFAULT_TRIAL, trialArtifactName } from '../reporting/row-key.ts'
 
-export { CLAIMS_FOLDER }
-
 const ClaimSchema = z.object({ spec_file: z.string(), test_id: z.string() })
 type Claim = z.infer<typeof ClaimSchema>
 

@@ -44,3 +44,11 @@ export const completionExtension = defineExtensionFeature({
 })
 
 export type RunCompletion = z.infer<typeof completionExtension.schema>
+
+/** One (scenario id, trial) a second spec file was refused, as `completion.duplicate_scenarios` lists it. */
+export type DuplicateScenario = NonNullable<RunCompletion['duplicate_scenarios']>[number]
+
+/** How the console, the gate and the report name one refused duplicate. */
+export function duplicateScenarioText({ scenario_id, trial, ran_in, refused_in }: DuplicateScenario): string {
+  return `"${scenario_id}" trial ${trial} ran in ${ran_in ?? 'another spec file'}, refused in ${refused_in}`
+}

@@ -8,7 +8,7 @@ import { EXTENSION_KEY } from '../../reporting/extensions/registry.ts'
 import type { LiveEvalsTaskMeta } from '../meta.ts'
 import { plannedRunFixture } from '../planned-run.test-helpers.ts'
 import { mergeShardedRuns, type ShardModule } from './merged-results.ts'
-import type { ShardMarkers } from './shard-markers.ts'
+import { combineShardMarkers, type ShardMarkers } from './shard-markers.ts'
 
 const run = { ...plannedRunFixture({ name: 'nightly_responses', resultsFile: 'results.shard-1-of-2.json' }) }
 
@@ -77,6 +77,43 @@ describe('merging shard documents', () => {
       selected_scenarios: 3,
       offered_scenarios: 3,
       test_name_filter: 'c',
+    })
+  })
+
+  test("every shard's refused duplicates carry over, and lost spec files name the ending before them", () => {
+    const duplicate = (scenario_id: string, refused_in: string) => ({
+      scenario_id,
+      trial: 1,
+      ran_in: 'specs/a.spec.ts',
+      refused_in,
+    })
+    const counts = { finished_rows: 1, planned_scenarios: 2 }
+    const merged = combineShardMarkers(
+      [
+        {
+          completion: {
+            ending: 'duplicate_scenarios',
+            ...counts,
+            duplicate_scenarios: [duplicate('x', 'specs/b.spec.ts')],
+          },
+        },
+        {
+          completion: {
+            ending: 'spec_files_failed',
+            ...counts,
+            failed_spec_files: [{ file: 'specs/c.spec.ts', error: 'boom' }],
+            duplicate_scenarios: [duplicate('y', 'specs/d.spec.ts')],
+          },
+        },
+      ],
+      { rows: 2, scenarios: 4, selected: 2 },
+    )
+    expect(merged.completion).toEqual({
+      ending: 'spec_files_failed',
+      finished_rows: 2,
+      planned_scenarios: 4,
+      failed_spec_files: [{ file: 'specs/c.spec.ts', error: 'boom' }],
+      duplicate_scenarios: [duplicate('x', 'specs/b.spec.ts'), duplicate('y', 'specs/d.spec.ts')],
     })
   })
 

@@ -48,9 +48,11 @@ export function readShardMarkers(run: Pick<PlannedRun, 'directory' | 'resultsFil
   }
 }
 
+const ENDING_PRECEDENCE = ['killed', 'interrupted', 'spec_files_failed', 'duplicate_scenarios'] as const
+
 /**
  * The merged run's markers: a shard that stopped early (interrupted, killed) makes the merge stop early; failing
- * spec files of every shard are named together; any shard's selection makes the merge a selection, its counts the
+ * spec files and refused duplicates of every shard are named together; any shard's selection makes the merge a selection, its counts the
  * merged run's. Counts are the merged run's (`rows`, `scenarios` planned or offered, `selected` that ran).
  */
 export function combineShardMarkers(
@@ -58,15 +60,22 @@ export function combineShardMarkers(
   merged: { rows: number; scenarios: number; selected: number },
 ): ShardMarkers {
   const completions = shards.flatMap((shard) => (shard.completion === undefined ? [] : [shard.completion]))
-  const stopped = completions.find((completion) => completion.ending !== 'spec_files_failed')
+  // The larger gap names the ending, as in one process: stopped early, then spec files lost, then duplicates.
+  const ending = ENDING_PRECEDENCE.find((each) =>
+    completions.some((completion) => completion.ending === each),
+  )
   const failedFiles = completions.flatMap((completion) => completion.failed_spec_files ?? [])
-  const counts = { finished_rows: merged.rows, planned_scenarios: merged.scenarios }
+  const duplicates = completions.flatMap((completion) => completion.duplicate_scenarios ?? [])
   const completion: RunCompletion | undefined =
-    stopped !== undefined
-      ? { ...stopped, ...counts, ...(failedFiles.length === 0 ? {} : { failed_spec_files: failedFiles }) }
-      : failedFiles.length > 0
-        ? { ending: 'spec_files_failed', ...counts, failed_spec_files: failedFiles }
-        : undefined
+    ending === undefined
+      ? undefined
+      : {
+          ending,
+          finished_rows: merged.rows,
+          planned_scenarios: merged.scenarios,
+          ...(failedFiles.length === 0 ? {} : { failed_spec_files: failedFiles }),
+          ...(duplicates.length === 0 ? {} : { duplicate_scenarios: duplicates }),
+        }
   const selections = shards.flatMap((shard) => (shard.selection === undefined ? [] : [shard.selection]))
   const first = selections[0]
   const selection: RunSelection | undefined =
