@@ -23,7 +23,7 @@ import { StageError } from './stage.ts'
 export interface ClockedStream {
   /** Names the stream in errors ("caller", "assistant"). */
   readonly label: string
-  readonly session: Pick<LiveSession, 'appendAudio' | 'send' | 'reply' | 'log'>
+  readonly session: Pick<LiveSession, 'appendAudio' | 'send' | 'reply' | 'log' | 'settled'>
   /**
    * The next `samples` of audio this session hears (a prepared request, the other party's relayed voice, or
    * silence). Called once per step (virtual) or frame (real time), in stream order, before anything is sent.
@@ -177,17 +177,25 @@ export class MediaClock {
 
 function send(stream: ClockedStream, chunk: Int16Array): void {
   if (!stream.session.appendAudio(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))) {
-    throw new MediaClockSendError(stream.label)
+    const settled = stream.session.settled
+    throw new MediaClockSendError(stream.label, settled?.type === 'failed' ? settled.error : undefined)
   }
   stream.sent?.(chunk)
 }
 
-/** A stream's session would not take audio any more (it is closing or over). */
+/**
+ * A stream's session would not take audio any more (it is closing or over). A session that failed is the cause:
+ * why it ended (the offline server's error event naming an offline rule that threw, say; stage.ts reads causes).
+ */
 export class MediaClockSendError extends StageError {
   readonly label: string
 
-  constructor(label: string) {
-    super('response_collection', `The ${label} session ended while the media clock was sending audio.`)
+  constructor(label: string, cause?: unknown) {
+    super(
+      'response_collection',
+      `The ${label} session ended while the media clock was sending audio.`,
+      cause === undefined ? undefined : { cause },
+    )
     this.name = 'MediaClockSendError'
     this.label = label
   }

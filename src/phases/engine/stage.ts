@@ -1,5 +1,6 @@
 // The failure vocabulary every phase shares: the stages of reference §4.4 and the error that knows which stage
 // it ended. A failure becomes an infrastructure_error row naming its stage, with unknown counts null.
+import { offlineRuleFailure } from './offline-rule-failure.ts'
 
 /** Failure stages, named as the reference toolkit names them. */
 export type FailureStage =
@@ -39,8 +40,14 @@ export function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
-/** The failure an error stands for: its own stage when it knows one, else the stage that was running. */
+/**
+ * The failure an error stands for: an assistant author's offline rule that threw, wherever in its causes (the
+ * author's bug explains whatever it broke on the way out, in every phase); else its own stage when it knows one,
+ * else the stage that was running.
+ */
 export function stageFailureOf(error: unknown, runningStage: FailureStage): StageFailure {
+  const ruleFailure = offlineRuleFailure(error)
+  if (ruleFailure !== null) return ruleFailure
   return error instanceof StageError
     ? { stage: error.stage, message: error.message }
     : { stage: runningStage, message: describeError(error) }

@@ -20,6 +20,7 @@ import { MediaClock } from '../engine/media-clock.ts'
 import { describeError, StageError } from '../engine/stage.ts'
 import { recordAssistantEvents } from './assistant-events.ts'
 import { AssistantListener, type PlannedUtterance, ScriptedCallerVoice } from './offline-caller.ts'
+import { OfflineRuleWatch } from './offline-rule-watch.ts'
 import { SpeechRelay } from './speech-relay.ts'
 
 export interface ScriptedCallSetup {
@@ -190,6 +191,7 @@ export async function playScriptedCall(
     },
   }
   let stoppedBy: PlayedCall['stoppedBy'] = 'step_limit'
+  const ruleWatch = new OfflineRuleWatch(assistant)
   try {
     for (let step = 0; step < maxSteps; step++) {
       // What the caller hears this step: the assistant's voice that arrived before it (one step of relay).
@@ -197,6 +199,7 @@ export async function playScriptedCall(
       listener.hear(heardAt, prefetched ?? heardFromRelay(heardAt))
       prefetched = null
       await clock.step([callerStream])
+      ruleWatch.throwIfThrown()
       // Work a fault holds back (a slow tool, a stalled backend) is due on this clock.
       faults?.timers.advanceTo(clock.nowMs)
       for (const record of assistant.tools.executions()) {
@@ -206,6 +209,7 @@ export async function playScriptedCall(
       for (const id of delegationIds) {
         if (assistant.delegationFinished(id)) timeline.delegationSettled(id, clock.nowMs)
       }
+      if (delegationIds.length > 0) ruleWatch.look()
       // Busy until the work is over and its answer had time to reach the caller: the caller hears the relay a
       // step late, so an answer starting as the work ends (after a slow tool, say) is not talked over. The
       // timeline holds each delegation's span (one per id in delegationIds) and the step it first settled at.
@@ -228,6 +232,8 @@ export async function playScriptedCall(
   downlink?.finish()
   const realism = processor === null ? null : processor.finish()
   const closeOutcome = await assistant.close()
+  // What the last step's look found: the call stopped, but not because it was over.
+  ruleWatch.throwIfThrown()
   return {
     assistant,
     timeline,

@@ -11,13 +11,13 @@
 
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { AssistantUnderTest } from '../../assistants/assistant-session.ts'
+import { offlineRuleErrorIn } from '../../assistants/offline-rule-error.ts'
 import { concatPcm16, SAMPLE_RATE_HZ, splitFrames } from '../../audio/pcm.ts'
 import type { LiveSessionOutcome } from '../../live/index.ts'
 import { clientEventIdOf } from '../../live/open-waits.ts'
 import type { ClockMode } from '../../observability/timeline.ts'
 import type { CallerAudio } from '../engine/caller.ts'
 import { type ClockedStream, MediaClock, MediaClockSendError } from '../engine/media-clock.ts'
-import { offlineRuleFailure } from '../engine/offline-rule-failure.ts'
 import { describeError, StageError } from '../engine/stage.ts'
 import { ToolCompletionTimes } from './observation.ts'
 import type { ScenarioSession } from './scenario-session.ts'
@@ -143,16 +143,13 @@ export async function collectSingleTurn(
     }
   } catch (error) {
     if (error instanceof StageError) throw error
-    const outcome = assistant.session.settled
-    const ruleFailure = offlineRuleFailure(error) ?? offlineRuleFailure(failedWith(outcome))
-    if (ruleFailure !== null) throw ruleFailure
-    const reason = outcome?.type === 'failed' ? outcome.error.message : describeError(error)
+    // A session that failed is the reason, and its failure the cause (the engine's stageFailureOf reads causes:
+    // an offline rule's error event, say).
+    const failed = failedWith(assistant.session.settled)
     throw new StageError(
       'response_collection',
-      `Collecting the response of ${session.scenarioId} failed: ${reason}`,
-      {
-        cause: error,
-      },
+      `Collecting the response of ${session.scenarioId} failed: ${describeError(failed ?? error)}`,
+      { cause: failed ?? error },
     )
   } finally {
     publications.stop()
@@ -162,8 +159,6 @@ export async function collectSingleTurn(
 
 function ended(assistant: AssistantUnderTest, when: string): StageError {
   const outcome = assistant.session.settled
-  const ruleFailure = offlineRuleFailure(failedWith(outcome))
-  if (ruleFailure !== null) return ruleFailure
   const why =
     outcome === undefined
       ? 'the session is closing'
@@ -172,7 +167,12 @@ function ended(assistant: AssistantUnderTest, when: string): StageError {
         : outcome.type === 'closed'
           ? `the server closed the session (${outcome.reason})`
           : `the session was shut down locally (${outcome.cause})`
-  return new StageError('response_collection', `The session ended ${when}: ${why}.`)
+  const failed = failedWith(outcome)
+  return new StageError(
+    'response_collection',
+    `The session ended ${when}: ${why}.`,
+    failed === undefined ? undefined : { cause: failed },
+  )
 }
 
 /**
@@ -348,9 +348,9 @@ class DelegationWatch {
       () => true,
       (error: unknown) => {
         if (cancel.signal.aborted) return false
-        // The client backend's offline rule threw: the author's bug ends the scenario, as under Responses.
-        const ruleFailure = offlineRuleFailure(error)
-        if (ruleFailure !== null) throw ruleFailure
+        // The client backend's offline rule threw: the author's bug ends the scenario, as the offline server's
+        // close does under Responses (the engine reports it at offline_rule).
+        if (offlineRuleErrorIn(error) !== null) throw error
         this.error ??= describeError(error)
         return true
       },

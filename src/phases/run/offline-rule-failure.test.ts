@@ -1,0 +1,151 @@
+// RUN, like CRAWL and WALK: a user's offline rule that throws ends the conversation at stage offline_rule with the
+// rule's own message, in both architectures, and the row and the test's failure say the same. Under Responses the
+// offline GPT-Live server ran the rule and closed the session with its message; under client delegation the backend
+// ran it here, and the call must end on it rather than go on after the failure answer (and perhaps pass).
+import { rm } from 'node:fs/promises'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { inlineDataset } from '../../define/scenario.ts'
+import { type Scenario, scenarioType } from '../../scenarios/index.ts'
+import { type OfflineLiveServer, startOfflineLiveServer } from '../../testing/live-server/index.ts'
+import { scenarioMatchers } from '../../vitest/matchers.ts'
+import { initialMeta, type MatcherGrade } from '../../vitest/meta.ts'
+import { bindRunToMeta, scenarioRunOf } from '../../vitest/scenario-run.ts'
+import { verdictOf } from '../../vitest/verdict.ts'
+import type { ScenarioEnv } from '../engine/execution.ts'
+import { RULE_FAILURE_PARTS, TODO_LINE_ARCHITECTURES } from '../engine/offline-rule-failure.test-helpers.ts'
+import { runScenario } from '../engine/run-scenario.ts'
+import { scenarioApplicationFor } from '../engine/scenario-application.ts'
+import { freshRunDirectory } from '../single-turn/test-support.ts'
+import { offlineRunSettings } from './conversation.test-helpers.ts'
+import { runCallerSource, runPhase } from './index.ts'
+
+expect.extend(scenarioMatchers)
+
+let server: OfflineLiveServer
+const folders: string[] = []
+beforeAll(async () => {
+  server = await startOfflineLiveServer()
+})
+afterAll(async () => {
+  await server.close()
+  await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })))
+})
+
+// The caller asks for a task that is already on the list: the tool refuses, and the rule's `answer` reads the
+// task the refusal does not have.
+const [duplicate] = inlineDataset(
+  [
+    {
+      id: 'dup_milk_call',
+      title: 'Call to add a task that is already there',
+      type: 'task_request',
+      interaction: 'multi_turn',
+      input: { text: 'Hi, please add a task to buy milk.' },
+      application: { initial_state: { tasks: [{ title: 'buy milk' }] } },
+      expected: {
+        answer: 'Milk is already on the list.',
+        tools: { required: [{ name: 'add_task', status: 'failed' }] },
+        delegation: 'required',
+        state: { unchanged: true },
+        golden_path: { turns: 7, delegations: 1 },
+      },
+      simulation_parameters: {
+        goal: 'Get buy milk onto the to-do list.',
+        known_facts: { task: 'buy milk' },
+        agenda: [
+          {
+            id: 'check_the_list',
+            commitment: 'Check that the task is on the list.',
+            trigger_condition: 'after the assistant answers the request',
+            completion_condition: 'The assistant has said whether the task is on the list.',
+            action: 'answer',
+            facts: ['task'],
+            response_hint: 'So is it on my list now?',
+          },
+          {
+            id: 'wrap_up',
+            commitment: 'Say that this was everything.',
+            trigger_condition: 'once the list is settled',
+            completion_condition: 'The caller has said it needs nothing else.',
+            action: 'answer',
+            response_hint: 'Okay, that is everything for today.',
+            after: ['check_the_list'],
+          },
+          {
+            id: 'say_goodbye',
+            commitment: 'Thank the assistant and end the call.',
+            trigger_condition: 'once the assistant answered',
+            completion_condition: 'The caller has said goodbye.',
+            action: 'finish',
+            response_hint: 'Thanks, goodbye.',
+            after: ['wrap_up'],
+          },
+        ],
+      },
+    },
+  ],
+  import.meta.filename,
+) as Scenario[]
+
+describe.each(['responses', 'client'] as const)('RUN: an offline rule that throws (%s)', (name) => {
+  it('ends the call at offline_rule with the rule’s message, in the row and as the test’s failure', async () => {
+    const scenario = duplicate as Scenario
+    const runDirectory = await freshRunDirectory()
+    folders.push(runDirectory)
+    const settings = await offlineRunSettings(undefined, ['max_duration_seconds = 30'])
+    const env: ScenarioEnv<typeof settings> = {
+      settings,
+      runDirectory,
+      offlineServer: server,
+      architecture: TODO_LINE_ARCHITECTURES[name](),
+      callerSource: runCallerSource,
+    }
+    const execution = await runScenario(runPhase, scenario, env, {
+      application: scenarioApplicationFor(env, scenario),
+    })
+
+    expect(execution.failure?.stage, execution.failure?.message).toBe('offline_rule')
+    const message = execution.failure?.message ?? ''
+    for (const part of RULE_FAILURE_PARTS) expect(message).toContain(part)
+    const { row } = execution
+    expect(row.status).toBe('infrastructure_error')
+    expect(row.error).toMatchObject({ stage: 'offline_rule', message })
+
+    // The test body's verdict: toCompleteTask fails with the same stage and message, and the row stays as it is.
+    const run = scenarioRunOf(
+      {
+        scenarioId: scenario.id,
+        architecture: name,
+        expected: scenario.expected,
+        failure: execution.failure,
+        row,
+        detailsPath: execution.artifacts.details,
+      },
+      execution,
+    )
+    const meta = initialMeta({
+      phase: 'run',
+      scenarioId: scenario.id,
+      scenarioType: scenarioType(scenario),
+      architecture: name,
+      runDirectory,
+    })
+    bindRunToMeta(run, meta)
+    let failed = ''
+    try {
+      expect(run).toCompleteTask()
+    } catch (error) {
+      failed = (error as Error).message
+    }
+    expect(failed).toContain(`failed before it could be graded, at stage offline_rule: ${message}`)
+    const verdict = verdictOf({
+      scenarioId: scenario.id,
+      title: scenario.title,
+      state: 'fail',
+      errors: [{ message: failed }],
+      grades: meta.grades as MatcherGrade[],
+      row,
+    })
+    expect(verdict).toEqual({ row, failTestWith: null })
+  }, 60_000)
+})

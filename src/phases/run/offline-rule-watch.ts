@@ -1,0 +1,38 @@
+// Under client delegation the backend runs the assistant author's offline rules in this process. A rule that threw
+// failed its delegation: the controller retained that failure (its cause the OfflineRuleError) and gave the voice
+// model its failure answer. It is the author's bug, not a backend failure the call goes on after, so the offline
+// call ends on it, as the offline server's close ends it under Responses; the engine reports it at offline_rule
+// (src/phases/engine/offline-rule-failure.ts). Other retained failures (a fault profile's failing backend) are part
+// of the call and leave it running.
+//
+// The watch never awaits: the call's steps keep exactly their await points, so an offline call sends the same bytes
+// in the same order with or without it. A look asks the controller once; its answer lands a microtask later, and
+// the next throwIfThrown (after the clock's next step, or once the call stopped) acts on it.
+import type { AssistantUnderTest } from '../../assistants/assistant-session.ts'
+import { offlineRuleErrorIn } from '../../assistants/offline-rule-error.ts'
+
+/** The reason a look stops waiting; one frozen value, since a look may run on every step. */
+const LOOK_OVER = Object.freeze({ look: 'delegated work is still running' })
+
+export class OfflineRuleWatch {
+  readonly #assistant: AssistantUnderTest
+  #thrown: Error | null = null
+
+  constructor(assistant: AssistantUnderTest) {
+    this.#assistant = assistant
+  }
+
+  /** Asks the controller for its retained failure (a wait settles at once with it; aborting ends it otherwise). */
+  look(): void {
+    const over = new AbortController()
+    this.#assistant.waitForDelegatedWork({ signal: over.signal }).catch((error: unknown) => {
+      if (error instanceof Error && offlineRuleErrorIn(error) !== null) this.#thrown ??= error
+    })
+    over.abort(LOOK_OVER)
+  }
+
+  /** Throws the delegation failure an offline rule caused, once a look found one. */
+  throwIfThrown(): void {
+    if (this.#thrown !== null) throw this.#thrown
+  }
+}
