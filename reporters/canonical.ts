@@ -11,7 +11,16 @@
 // runs it writes the merged results.json of each architecture, built from the rows the blobs carry.
 
 import { dirname } from 'node:path'
-import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
+import type {
+  Reporter,
+  SerializedError,
+  TestCase,
+  TestModule,
+  TestProject,
+  TestRunEndReason,
+  TestSpecification,
+  Vitest,
+} from 'vitest/node'
 import { makePrivateDirectories, writeArtifact, writeJsonArtifact } from '../src/artifacts/index.ts'
 import { redactText } from '../src/config/outbound-redaction.ts'
 import { writeRunReport } from '../src/report/write-report.ts'
@@ -60,10 +69,21 @@ function finished(testCase: TestCase): FinishedScenarioTest {
   }
 }
 
-/** The plans the global setups provided in this process; one per distinct run. */
-function providedPlans(vitest: Vitest | null): RunPlan[] {
+/**
+ * The projects of the run under way, by name (all of them before a run started). A watch rerun of some projects'
+ * spec files leaves the others' runs as they were (src/vitest/global-setup.ts): their plans and problems are their
+ * last runs', not part of this one.
+ */
+type RunProjects = ReadonlySet<string> | null
+
+function projectsOfRun(vitest: Vitest | null, ofRun: RunProjects): TestProject[] {
+  return (vitest?.projects ?? []).filter((project) => ofRun === null || ofRun.has(project.name))
+}
+
+/** The plans the global setups of this run's projects provided; one per distinct run. */
+function providedPlans(vitest: Vitest | null, ofRun: RunProjects): RunPlan[] {
   const plans = new Map<string, RunPlan>()
-  for (const project of vitest?.projects ?? []) {
+  for (const project of projectsOfRun(vitest, ofRun)) {
     const run = project.getProvidedContext().liveEvalsRun
     if (run?.state !== 'planned') continue
     const { plan } = run
@@ -74,8 +94,8 @@ function providedPlans(vitest: Vitest | null): RunPlan[] {
 }
 
 /** The phases whose run could not start: their projects' global setups provided a problem instead of a plan. */
-function notStartedPhases(vitest: Vitest | null): string[] {
-  return (vitest?.projects ?? []).flatMap((project) => {
+function notStartedPhases(vitest: Vitest | null, ofRun: RunProjects): string[] {
+  return projectsOfRun(vitest, ofRun).flatMap((project) => {
     const { liveEvalsRun: run, liveEvalsProject: options } = project.getProvidedContext()
     return run?.state === 'not_started' && options !== undefined ? [options.phase] : []
   })
@@ -94,13 +114,21 @@ function shardModules(modules: readonly TestModule[]): ShardModule[] {
 
 export default class CanonicalReporter implements Reporter {
   #vitest: Vitest | null = null
+  #ofRun: RunProjects = null
   readonly #journals = new RunJournals(
-    () => providedPlans(this.#vitest),
+    () => providedPlans(this.#vitest, this.#ofRun),
     (line) => this.#log(line),
   )
 
   onInit(vitest: Vitest): void {
     this.#vitest = vitest
+  }
+
+  // The projects of the run that ends next. Vitest reports a UI or API rerun's start as soon as the rerun hooks
+  // are done, before it waits for the running run; the global setup's hook holds every rerun until that run
+  // ended (src/vitest/global-setup.ts), so this is never the start of a run queued behind the one under way.
+  onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    this.#ofRun = new Set(specifications.map((specification) => specification.project.name))
   }
 
   #log(text: string): void {
@@ -148,11 +176,11 @@ export default class CanonicalReporter implements Reporter {
       this.#journals.finish(reason)
     }
     const failedSpecFiles = new Set(
-      providedPlans(this.#vitest).flatMap((plan) =>
+      providedPlans(this.#vitest, this.#ofRun).flatMap((plan) =>
         specFilesFailed(this.#vitest, plan, modules).map((failed) => failed.file),
       ),
     )
-    log(runSummaryLine(tests, notStartedPhases(this.#vitest), [...failedSpecFiles]))
+    log(runSummaryLine(tests, notStartedPhases(this.#vitest, this.#ofRun), [...failedSpecFiles]))
     const skipped = skippedScenariosLine(
       modules.flatMap((module) =>
         [...module.children.allTests()].flatMap((test) => {
@@ -189,7 +217,7 @@ export default class CanonicalReporter implements Reporter {
     log: (line: string) => void,
   ): Promise<void> {
     const filters = testFiltersOf(this.#vitest)
-    for (const plan of providedPlans(this.#vitest)) {
+    for (const plan of providedPlans(this.#vitest, this.#ofRun)) {
       const leftOut = await specFilesLeftOut(this.#vitest, plan, modules)
       const failedSpecFiles = specFilesFailed(this.#vitest, plan, modules)
       for (const run of plan.runs) {

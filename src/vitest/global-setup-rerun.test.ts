@@ -1,13 +1,21 @@
-// The global setup's watch-rerun hook, in this process: a Vitest created from the fixture project in watch mode
-// (its plugin configures the project; nothing runs), the global setup called with its project, and the hook it
-// registers called as Vitest calls it at a rerun, after the test edited the settings it reads.
+// The global setup's watch-rerun hook, in this process: a Vitest created in watch mode from the fixture project, or
+// from a CRAWL and a WALK project (its plugin configures the projects; nothing runs), the global setup called with
+// each project, and the hooks they register called as Vitest calls them at a rerun, after the test edited the
+// settings they read; then the canonical reporter told of the rerun as Vitest tells it at its start and end.
+import { existsSync } from 'node:fs'
 import { copyFile, readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { Writable } from 'node:stream'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
-import { createVitest, type TestProject, type Vitest } from 'vitest/node'
+import {
+  createVitest,
+  type Reporter,
+  type TestProject,
+  type TestSpecification,
+  type Vitest,
+} from 'vitest/node'
 import { unusedLoopbackPort } from '../testing/unused-port.test-helpers.ts'
-import { FIXTURE_CONFIG, ROOT, runDirectoriesIn, scratch } from './child-vitest.test-helpers.ts'
+import { FIXTURE_CONFIG, lines, ROOT, runDirectoriesIn, scratch } from './child-vitest.test-helpers.ts'
 import liveEvalsGlobalSetup from './global-setup.ts'
 import { REAL_TIME_HEAP_FLAGS } from './plugin/real-time-heap.ts'
 
@@ -34,7 +42,10 @@ afterEach(async () => {
   Object.assign(process.env, saved)
 })
 
-type RerunHook = () => Promise<void>
+type RerunHook = (specifications: TestSpecification[]) => Promise<void> | void
+
+/** Marks the canonical reporter the plugin adds (src/vitest/plugin/root-options.ts). */
+const CANONICAL_REPORTER = Symbol.for('live-evals.canonical-reporter')
 
 const PROCESS_EVENTS = ['unhandledRejection', 'SIGINT', 'SIGTERM', 'exit'] as const
 
@@ -58,8 +69,22 @@ async function withoutProcessHandlers<T>(create: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The fixture project set up for its first run, the rerun hook its global setup registered, and what it printed. */
-async function watchedProject(): Promise<{ project: TestProject; rerun: RerunHook; printed: () => string }> {
+interface Watched {
+  vitest: Vitest
+  /** Each live-evals project of the config, set up by its global setup for its first run. */
+  projects: TestProject[]
+  /**
+   * Calls every rerun hook the global setups registered, as Vitest calls them at a rerun of `files` (by default every
+   * spec file: the `r` key and the UI's "rerun all" pass them all): with each project's specification of each file.
+   */
+  rerun(files?: readonly string[]): Promise<TestSpecification[]>
+  /** What the canonical reporter printed at the end of a run of `specifications` in which no test ran. */
+  reportEnd(specifications: TestSpecification[], reason: 'passed' | 'failed'): Promise<string>
+  printed(): string
+}
+
+/** A watch-mode Vitest made from `config`, its projects set up for their first run, and what it printed. */
+async function watched(config: string): Promise<Watched> {
   let printed = ''
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -68,25 +93,62 @@ async function watchedProject(): Promise<{ project: TestProject; rerun: RerunHoo
     },
   })
   const vitest = await withoutProcessHandlers(() =>
-    createVitest(
-      { root: ROOT, config: resolve(ROOT, FIXTURE_CONFIG), watch: true },
-      {},
-      { stdout: sink, stderr: sink },
-    ),
+    createVitest({ root: ROOT, config, watch: true }, {}, { stdout: sink, stderr: sink }),
   )
   opened.push(vitest)
-  // The test calls the rerun hook itself. Left to watch, this Vitest would schedule a rerun of its own for the
+  // The test calls the rerun hooks itself. Left to watch, this Vitest would schedule a rerun of its own for the
   // config.toml the test edits (the plugin made it a trigger), firing after the test ended into a state that never
   // ran (an unhandled TypeError in its reporter's onWatcherRerun, seen under load).
   vitest.watcher.unregisterWatcher()
-  const project = vitest.projects[0]
+  // A project's onTestsRerun registers its hook with its Vitest: one hook per project, all called at each rerun.
+  const hooks: RerunHook[] = []
+  vi.spyOn(vitest, 'onTestsRerun').mockImplementation((hook) => {
+    hooks.push(hook)
+  })
+  for (const project of vitest.projects) vitest.onClose(await liveEvalsGlobalSetup(project))
+  if (hooks.length !== vitest.projects.length) throw new Error('a global setup registered no rerun hook')
+  const all = await vitest.globTestSpecifications()
+  // The plugin added it to the config's reporters, as an instance.
+  const reporter = vitest.config.reporters.find(
+    (entry): entry is Reporter => typeof entry === 'object' && CANONICAL_REPORTER in entry,
+  )
+  if (reporter === undefined) throw new Error('the plugin added no canonical reporter')
+  await reporter.onInit?.(vitest)
+  return {
+    vitest,
+    projects: vitest.projects,
+    async rerun(files = [...new Set(all.map((spec) => spec.moduleId))]) {
+      // As Vitest's rerunFiles and its watcher build them.
+      const specifications = files.flatMap((file) => vitest.getModuleSpecifications(file))
+      await Promise.all(hooks.map((hook) => hook(specifications)))
+      return specifications
+    },
+    async reportEnd(specifications, reason) {
+      const from = printed.length
+      await reporter.onTestRunStart?.(specifications)
+      await reporter.onTestRunEnd?.([], [], reason)
+      return printed.slice(from)
+    },
+    printed: () => printed,
+  }
+}
+
+/** The fixture project set up for its first run, the rerun of its spec files, and what it printed. */
+async function watchedProject(): Promise<{
+  project: TestProject
+  rerun: () => Promise<void>
+  printed: () => string
+}> {
+  const { projects, rerun, printed } = await watched(resolve(ROOT, FIXTURE_CONFIG))
+  const [project] = projects
   if (project === undefined) throw new Error('no project')
-  const registered = vi.spyOn(project, 'onTestsRerun').mockImplementation(() => {})
-  const teardown = await liveEvalsGlobalSetup(project)
-  vitest.onClose(teardown)
-  const rerun = registered.mock.calls[0]?.[0] as RerunHook | undefined
-  if (rerun === undefined) throw new Error('the global setup registered no rerun hook')
-  return { project, rerun, printed: () => printed }
+  return {
+    project,
+    rerun: async () => {
+      await rerun()
+    },
+    printed,
+  }
 }
 
 test('a rerun after an edited config.toml runs with its concurrency, timeout and heap', async () => {
@@ -166,4 +228,116 @@ test('a rerun asked for while the previous run is under way releases its folders
   const after = await runDirectoriesIn(results)
   expect(after).toHaveLength(1)
   expect(after).not.toContain(first)
+})
+
+/**
+ * A CRAWL and a WALK project, offline, each on its own config.toml (the scratch copy of the CRAWL fixture's, the
+ * robustness fixture's for WALK) and spec file.
+ */
+async function crawlAndWalk(): Promise<Watched & { crawl: TestProject; walk: TestProject }> {
+  delete process.env.LIVE_EVALS_CONFIG
+  const config = join(space.dir, 'vitest.crawl-and-walk.config.mts')
+  const project = (phase: string, settings: string, spec: string) =>
+    `liveEvalsProject({ phase: '${phase}', name: '${phase}-watch', config: ${JSON.stringify(settings)}, include: [${JSON.stringify(spec)}] }),`
+  await writeFile(
+    config,
+    [
+      `import { liveEvalsProject } from ${JSON.stringify(join(ROOT, 'src/vitest/project.ts'))}`,
+      'export default { test: { projects: [',
+      project('crawl', toml, 'src/vitest/fixtures/tiny.spec.ts'),
+      project(
+        'walk',
+        join(ROOT, 'src/vitest/plugin/robustness-fixture/walk.toml'),
+        'src/vitest/plugin/robustness-fixture/robustness.spec.ts',
+      ),
+      '] } }',
+      '',
+    ].join('\n'),
+  )
+  const session = await watched(config)
+  const named = (name: string) => {
+    const found = session.projects.find((project) => project.name === name)
+    if (found === undefined) throw new Error(`no project ${name}`)
+    return found
+  }
+  return { ...session, crawl: named('crawl-watch'), walk: named('walk-watch') }
+}
+
+/** The folder of the project's current run, or the state of a run that has none. */
+function runOf(project: TestProject): string {
+  const run = project.getProvidedContext().liveEvalsRun
+  return run?.state === 'planned' ? (run.plan.runs[0]?.directory ?? 'no run') : String(run?.state)
+}
+
+const specFilesOf = async (project: TestProject) => (await project.globTestFiles()).testFiles
+/** How many times a phase's run was planned: each plan prints its start line (plugin/run-line.ts). */
+const plannings = (printed: string, phase: string) => printed.split(`live-evals: ${phase} `).length - 1
+
+test("a rerun of one project's spec files replans that project only; a rerun of every file replans each", async () => {
+  const { vitest, crawl, walk, rerun, reportEnd, printed } = await crawlAndWalk()
+  const [firstCrawl, firstWalk] = [runOf(crawl), runOf(walk)]
+  expect([plannings(printed(), 'CRAWL'), plannings(printed(), 'WALK')]).toEqual([1, 1])
+
+  // A save that reruns the CRAWL spec file: WALK runs nothing, and keeps its run and its folder.
+  const crawlOnly = await rerun(await specFilesOf(crawl))
+  expect(runOf(crawl)).not.toBe(firstCrawl)
+  expect(runOf(walk)).toBe(firstWalk)
+  expect(existsSync(firstWalk)).toBe(true)
+  expect([plannings(printed(), 'CRAWL'), plannings(printed(), 'WALK')]).toEqual([2, 1])
+  // Nor is WALK's run part of what the reporter closes: only CRAWL's new run is said to have run nothing.
+  const closed = lines(await reportEnd(crawlOnly, 'passed'))
+  expect(closed.filter((line) => line.includes('No scenario ran'))).toHaveLength(1)
+  expect(closed).toContain('0 passed, 0 failed')
+
+  // A rerun of no spec file of theirs (here none at all) plans nothing either, but still waits for the running run
+  // to end: Vitest reports the start of a UI or API rerun once the hooks are done, and the reporter takes the
+  // projects of the run that ends next from that start.
+  const secondCrawl = runOf(crawl)
+  let endRun = () => {}
+  const runEnded = new Promise<void>((ended) => (endRun = ended))
+  let waited = () => {}
+  const waiting = new Promise<'waiting'>((reached) => (waited = () => reached('waiting')))
+  const wait = vi.spyOn(vitest, 'waitForTestRunEnd').mockImplementation(() => {
+    waited()
+    return runEnded
+  })
+  const rerunning = rerun([]).then(() => 'rerun' as const)
+  expect(await Promise.race([waiting, rerunning])).toBe('waiting')
+  endRun()
+  await rerunning
+  wait.mockRestore()
+  expect([runOf(crawl), runOf(walk)]).toEqual([secondCrawl, firstWalk])
+  expect([plannings(printed(), 'CRAWL'), plannings(printed(), 'WALK')]).toEqual([2, 1])
+
+  // Every file (the `r` key, the UI's "rerun all"): each project plans a new run.
+  await rerun()
+  expect(runOf(crawl)).not.toBe(secondCrawl)
+  expect(runOf(walk)).not.toBe(firstWalk)
+  expect([existsSync(runOf(crawl)), existsSync(runOf(walk))]).toEqual([true, true])
+  expect([plannings(printed(), 'CRAWL'), plannings(printed(), 'WALK')]).toEqual([3, 2])
+})
+
+test('a live rerun checks the endpoints of the projects it reruns only: another is not checked, nor said not to start', async () => {
+  const { crawl, walk, rerun, reportEnd, printed } = await crawlAndWalk()
+  const firstWalk = runOf(walk)
+  // Both phases now run live against an endpoint that does not answer: a phase that checked it could not start.
+  const endpoint = `http://127.0.0.1:${await unusedLoopbackPort()}/v1`
+  Object.assign(process.env, {
+    LIVE_EVALS_MODE: 'live',
+    OPENAI_API_KEY: 'sk-test-RERUN-key-7c1d',
+    OPENAI_LIVE_ENDPOINT: endpoint,
+    OPENAI_LIVE_ALLOW_INSECURE_LOOPBACK: '1',
+    OPENAI_BASE_URL: endpoint,
+  })
+
+  const crawlOnly = await rerun(await specFilesOf(crawl))
+  expect(runOf(crawl)).toBe('not_started')
+  expect(printed()).toContain('live-evals: the CRAWL run cannot start')
+  expect(printed()).not.toContain('live-evals: the WALK run cannot start')
+  expect(runOf(walk)).toBe(firstWalk)
+  const closed = lines(await reportEnd(crawlOnly, 'failed'))
+  expect(closed.filter((line) => /^\d+ passed, \d+ failed/.test(line))).toEqual([
+    '0 passed, 0 failed; the CRAWL run did not start (its problem is above), nothing of it was written',
+  ])
+  expect(closed.filter((line) => line.includes('No scenario ran'))).toEqual([])
 })

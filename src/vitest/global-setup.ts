@@ -5,15 +5,16 @@
 // that cannot start prints its problems as plain text and exits 1.
 // Run folders are claimed up front, because every worker needs the same path before it writes; the ones still
 // unused when the run is over (`vitest list`, a filter that selected nothing of a run) are released by the
-// teardown, which Vitest calls after the reporters finished. In watch mode a rerun is a new run: the settings
-// and the dataset are read again (a changed config.toml or dataset triggers the rerun), it gets new folders, the
+// teardown, which Vitest calls after the reporters finished. In watch mode a rerun of the project's spec files is
+// a new run (a rerun of other projects' files only leaves this project's run alone): the settings and the dataset
+// are read again (a changed config.toml or dataset triggers the rerun), it gets new folders, the
 // previous run's unused ones go first, a live rerun is checked against its endpoints as at start, and the
 // project's concurrency, timeout and heap follow the settings it read. A rerun that cannot be planned (a file
 // saved broken, or read half-saved) or whose live check fails must not end the watch: its problem is printed as
 // at startup, the previous plan is withdrawn (its folders are the previous run's: nothing of this rerun may be
 // written there) and each test file fails with the problem, so the rerun writes nothing and the next save plans
 // afresh.
-import type { TestProject } from 'vitest/node'
+import type { TestProject, TestSpecification } from 'vitest/node'
 import { assertPrivateDirectoryUsable, makePrivateDirectories } from '../artifacts/index.ts'
 import { pruneAttachmentCopies } from './plugin/attachment-retention.ts'
 import { applyExecutionSettings } from './plugin/execution-settings.ts'
@@ -118,7 +119,18 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
     // The concurrency, timeout and heap the edited settings ask for (the plugin set the first run's).
     applyExecutionSettings(project.config, replanned.settings)
   }
-  const rerun = async () => {
+  const rerun = async (specifications: readonly TestSpecification[]) => {
+    // Vitest calls every project's hook at every rerun, with the spec files it reruns: the watcher's, or those
+    // the UI or the API asked for (the `r` key and the UI's "rerun all" pass every file, so every project
+    // replans). A project none of whose files is among them runs nothing, so it plans nothing: no new folder, no
+    // live check, no problem to print. It keeps its run (the plan its last run wrote with, or the problem its last
+    // rerun could not start with), which the canonical reporter leaves out of this run (reporters/canonical.ts).
+    if (!specifications.some((specification) => specification.project.name === project.name)) {
+      // Held like any rerun until the running run ended: Vitest reports the start of a UI or API rerun when the
+      // hooks are done, and the reporter takes a run's projects from that start (reporters/canonical.ts).
+      await project.vitest.waitForTestRunEnd()
+      return
+    }
     try {
       await replan()
     } catch (error) {
@@ -131,8 +143,8 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
   // One rerun's planning at a time: Vitest starts the hook of a second save while the first is still planning,
   // and two plannings at once would release each other's folders and provide each other's plan.
   let reruns = Promise.resolve()
-  project.onTestsRerun(() => {
-    reruns = reruns.then(rerun)
+  project.onTestsRerun((specifications) => {
+    reruns = reruns.then(() => rerun(specifications))
     return reruns
   })
   return releaseUnused

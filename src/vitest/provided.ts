@@ -4,7 +4,8 @@
 // The current run is one value: its plan, or, for a watch-mode rerun that could not be planned (its dataset or
 // config.toml saved broken, its live check refused), the problem instead. The previous run's plan is then
 // withdrawn with the same provide, so no runner, fixture or reporter mistakes the rerun for the previous run, and
-// the runner fails each test file with the problem.
+// the runner fails each test file with the problem. A watch rerun of other projects' spec files only leaves the
+// value as it was: it is this project's last run, which the canonical reporter leaves out of that rerun.
 
 import type { ProvidedContext } from 'vitest'
 import type { Phase } from '../config/index.ts'
