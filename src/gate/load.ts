@@ -94,9 +94,16 @@ export function selectionPartiality(run: RunMetadata): string | null {
       ? null
       : `a spec-file filter that left out ${left.length === 1 ? left[0] : `${left.length} spec files`}`,
   ].filter((filter) => filter !== null)
+  const { selected_trials: selectedTrials, offered_trials: offeredTrials } = selection
+  const trials =
+    selectedTrials === undefined || offeredTrials === undefined
+      ? ''
+      : ` (${selectedTrials} of ${offeredTrials} trials)`
+  // A line filter (`one.spec.ts:42`) or a UI rerun of chosen tests sets no pattern Vitest can tell.
+  const chosenBy = filters.length === 0 ? 'a line filter or a rerun of chosen tests' : filters.join(' and ')
   return (
-    `a filtered run: ${selection.selected_scenarios} of ${selection.offered_scenarios} scenarios, chosen by ` +
-    `${filters.join(' and ')} (run.configuration.${EXTENSION_KEY}.selection)`
+    `a filtered run: ${selection.selected_scenarios} of ${selection.offered_scenarios} scenarios${trials}, ` +
+    `chosen by ${chosenBy} (run.configuration.${EXTENSION_KEY}.selection)`
   )
 }
 

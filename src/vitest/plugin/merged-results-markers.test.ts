@@ -117,6 +117,26 @@ describe('merging shard documents', () => {
     })
   })
 
+  test("a trials run's selection counts the merged run's (scenario, trial) pairs", () => {
+    const byTrial = {
+      selected_scenarios: 2,
+      offered_scenarios: 2,
+      selected_trials: 2,
+      offered_trials: 6,
+      test_name_filter: 'trial 1\\/',
+      tags_filter: [],
+      spec_files_left_out: [],
+    }
+    const merged = combineShardMarkers([{ selection: byTrial }, {}], { rows: 3, scenarios: 3, selected: 3 })
+    expect(merged.selection).toEqual({
+      ...byTrial,
+      selected_scenarios: 3,
+      offered_scenarios: 3,
+      selected_trials: 3,
+      offered_trials: 9,
+    })
+  })
+
   test('shards that carry no marker merge into a document without one', () => {
     const { merged } = mergeShardedRuns(
       shards,

@@ -53,7 +53,8 @@ const ENDING_PRECEDENCE = ['killed', 'interrupted', 'spec_files_failed', 'duplic
 /**
  * The merged run's markers: a shard that stopped early (interrupted, killed) makes the merge stop early; failing
  * spec files and refused duplicates of every shard are named together; any shard's selection makes the merge a selection, its counts the
- * merged run's. Counts are the merged run's (`rows`, `scenarios` planned or offered, `selected` that ran).
+ * merged run's. Counts are the merged run's (`rows`, `scenarios` planned or offered, `selected` that ran); in a
+ * trials run the (scenario, trial) pairs too: `rows` ran, and each scenario was offered as many times as in a shard.
  */
 export function combineShardMarkers(
   shards: readonly ShardMarkers[],
@@ -78,12 +79,19 @@ export function combineShardMarkers(
         }
   const selections = shards.flatMap((shard) => (shard.selection === undefined ? [] : [shard.selection]))
   const first = selections[0]
+  // The shards of a trials run offer each of their scenarios k times, and so does the merged run.
+  const trials = selections.find((each) => each.offered_trials !== undefined && each.offered_scenarios > 0)
+  const perScenario =
+    trials === undefined ? null : (trials.offered_trials as number) / trials.offered_scenarios
   const selection: RunSelection | undefined =
     first === undefined
       ? undefined
       : {
           selected_scenarios: merged.selected,
           offered_scenarios: merged.scenarios,
+          ...(perScenario === null
+            ? {}
+            : { selected_trials: merged.rows, offered_trials: merged.scenarios * perScenario }),
           test_name_filter: first.test_name_filter,
           tags_filter: first.tags_filter,
           spec_files_left_out: [...new Set(selections.flatMap((each) => each.spec_files_left_out))].sort(),
