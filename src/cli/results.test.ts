@@ -16,6 +16,7 @@ import { brokenRow, JOURNAL_ORDER, JOURNAL_RUN, passedRow } from '../artifacts/r
 import { RowsJournal } from '../artifacts/rows-journal.ts'
 import { readRowsJournal, unfinishedRunDirectories } from '../artifacts/rows-journal-read.ts'
 import { jsonArtifactText } from '../artifacts/write.ts'
+import { loadGateFile } from '../gate/load.ts'
 import { buildResultsDocument, withRunExtensions } from '../reporting/results-document.ts'
 import { parseResultsDocument } from '../reporting/results-file.ts'
 import { captureIO } from './capture-io.ts'
@@ -30,6 +31,15 @@ beforeEach(() => {
   mkdirSync(runDir, { mode: 0o700 })
 })
 afterEach(() => rmSync(root, { recursive: true, force: true }))
+
+/** The `selection` of a `-t first` run: one scenario of the four it was offered. */
+const FIRST_ONLY = {
+  selected_scenarios: 1,
+  offered_scenarios: 4,
+  test_name_filter: 'first',
+  tags_filter: [],
+  spec_files_left_out: [],
+}
 
 async function results(...argv: string[]) {
   const io = captureIO()
@@ -109,13 +119,7 @@ describe('live-evals results <run-dir>', () => {
     journal.append(passedRow('first'))
     // The reporter knew more than the journal's first line: a spec file failed to load and a filter was set.
     const run = withRunExtensions(JOURNAL_RUN, {
-      selection: {
-        selected_scenarios: 1,
-        offered_scenarios: 4,
-        test_name_filter: 'first',
-        tags_filter: [],
-        spec_files_left_out: [],
-      },
+      selection: FIRST_ONLY,
       completion: {
         ending: 'spec_files_failed',
         finished_rows: 1,
@@ -130,10 +134,30 @@ describe('live-evals results <run-dir>', () => {
     const result = await results(runDir)
     expect(result).toEqual({
       code: 0,
-      stdout: `kept ${path.join(runDir, 'results.json')}: the run had ended and wrote it itself (1 row, marked partial); not rebuilt from its journal.\n`,
+      stdout:
+        `kept ${path.join(runDir, 'results.json')}: the run had ended and wrote it itself (1 row, marked partial: ` +
+        'spec file of the run failed before its scenarios ran: specs/typo.spec.ts (no such dataset); 1 rows of the ' +
+        'other spec files (run.configuration.live_evals.completion)); not rebuilt from its journal.\n',
       stderr: '',
     })
     expect(readFileSync(path.join(runDir, 'results.json'), 'utf8')).toBe(text)
+  })
+
+  it('says a kept results file of a filtered run is marked partial, in the words the gate refuses it with', async () => {
+    const journal = await RowsJournal.create(runDir, { run: JOURNAL_RUN, datasetOrder: JOURNAL_ORDER })
+    journal.append(passedRow('first'))
+    const run = withRunExtensions(JOURNAL_RUN, { selection: FIRST_ONLY })
+    const resultsFile = path.join(runDir, 'results.json')
+    writeFileSync(resultsFile, jsonArtifactText(buildResultsDocument(run, journal.rows, JOURNAL_ORDER)))
+    journal.end('passed')
+    journal.close()
+    const { partial } = await loadGateFile(resultsFile)
+    expect(partial).toContain('a filtered run: 1 of 4 scenarios')
+    expect(await results(runDir)).toEqual({
+      code: 0,
+      stdout: `kept ${resultsFile}: the run had ended and wrote it itself (1 row, marked partial: ${partial}); not rebuilt from its journal.\n`,
+      stderr: '',
+    })
   })
 
   it('ends a journal whose last line was cut by the kill on a line of its own', async () => {

@@ -107,6 +107,14 @@ export function selectionPartiality(run: RunMetadata): string | null {
   )
 }
 
+/**
+ * What the document's own markers say is partial about it (`completion`, then `selection`), in the words the gate,
+ * the report and `live-evals results` all print; null for a whole run. The rows journal is read separately.
+ */
+export function markedPartiality(run: RunMetadata): string | null {
+  return completionPartiality(run) ?? selectionPartiality(run)
+}
+
 function journalPartiality(path: string): string | null {
   const runDir = dirname(path)
   for (const journalFile of journalFilesIn(runDir)) {
@@ -152,8 +160,7 @@ export async function loadGateFile(path: string): Promise<GateFile> {
   try {
     const document = parseResultsDocument(value, { source: path })
     const partial =
-      completionPartiality(document.run) ??
-      selectionPartiality(document.run) ??
+      markedPartiality(document.run) ??
       (interrupted ? 'run.configuration.live_evals.interrupted is true' : journalPartiality(path))
     return { source: path, document, partial }
   } catch (error) {
