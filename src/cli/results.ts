@@ -57,7 +57,7 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
       }
       if (kept === 'written_before_stop') {
         io.out(
-          `kept ${path}: the run wrote its complete results (${total} row${total === 1 ? '' : 's'}) before it was stopped; its journal is now ended.\n`,
+          `kept ${path}: the run wrote its ${partial === null ? 'complete ' : ''}results (${rows}${marked}) before it was stopped; its journal is now ended.\n`,
         )
         continue
       }

@@ -15,7 +15,7 @@ import { basename, dirname } from 'node:path'
 import { journalFilesIn, readRowsJournal } from '../artifacts/rows-journal-read.ts'
 import { describeInputFileRefusal, InputFileError, readInputFile } from '../inputs/read-input-file.ts'
 import { ReportingError } from '../reporting/errors.ts'
-import { duplicateScenarioText } from '../reporting/extensions/completion.ts'
+import { duplicateScenarioText, endedByItself } from '../reporting/extensions/completion.ts'
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import type { RunMetadata } from '../reporting/result-schema.ts'
 import { parseResultsDocument } from '../reporting/results-file.ts'
@@ -48,8 +48,7 @@ export function takeInterruptedMarker(value: unknown): boolean {
  */
 export function finishedIncomplete(run: RunMetadata): boolean {
   const live = run.configuration[EXTENSION_KEY]
-  const ending = live?.completion?.ending
-  return (ending === 'spec_files_failed' || ending === 'duplicate_scenarios') && live?.selection === undefined
+  return live?.completion !== undefined && endedByItself(live.completion) && live.selection === undefined
 }
 
 /** The registered marker's reading, in the words the gate's refusal quotes; null for a run that ended. */

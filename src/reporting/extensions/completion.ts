@@ -45,6 +45,14 @@ export const completionExtension = defineExtensionFeature({
 
 export type RunCompletion = z.infer<typeof completionExtension.schema>
 
+/**
+ * Whether the marker is one a run writes at its own end (Vitest ended it, with spec files that failed to load or
+ * duplicates refused): the run wrote every row it had. `interrupted` and `killed` mean it was stopped before its end.
+ */
+export function endedByItself(completion: RunCompletion): boolean {
+  return completion.ending === 'spec_files_failed' || completion.ending === 'duplicate_scenarios'
+}
+
 /** One (scenario id, trial) a second spec file was refused, as `completion.duplicate_scenarios` lists it. */
 export type DuplicateScenario = NonNullable<RunCompletion['duplicate_scenarios']>[number]
 
