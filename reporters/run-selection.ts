@@ -6,7 +6,7 @@
 // src/reporting/extensions/completion.ts): this names it.
 import { relative } from 'node:path'
 import type { TestModule, TestProject, Vitest } from 'vitest/node'
-import type { RunCompletion } from '../src/reporting/extensions/completion.ts'
+import type { FailedSpecFile } from '../src/reporting/extensions/completion.ts'
 import type { RunSelection } from '../src/reporting/extensions/selection.ts'
 import { DEFAULT_TRIAL } from '../src/reporting/row-key.ts'
 import type { PlannedRun, RunPlan } from '../src/vitest/run-plan-schema.ts'
@@ -55,8 +55,6 @@ function projectsOf(vitest: Vitest, plan: RunPlan): TestProject[] {
   })
 }
 
-export type FailedSpecFile = NonNullable<RunCompletion['failed_spec_files']>[number]
-
 /**
  * The spec files of the projects that planned `plan` that failed before any of their tests ran (Vitest recorded
  * errors on the file itself: it could not be loaded or collected), each with its first error's first line.
@@ -83,21 +81,6 @@ export function specFilesFailed(
 }
 
 const firstLine = (text: string) => text.split(/\r?\n/, 1)[0]?.trim() ?? ''
-
-/** The `completion` marker of a run whose project had spec files that failed to load; undefined when none did. */
-export function specFilesCompletion(
-  failed: readonly FailedSpecFile[],
-  finishedRows: number,
-  plannedScenarios: number,
-): RunCompletion | undefined {
-  if (failed.length === 0) return undefined
-  return {
-    ending: 'spec_files_failed',
-    finished_rows: finishedRows,
-    planned_scenarios: plannedScenarios,
-    failed_spec_files: [...failed],
-  }
-}
 
 /** The distinct scenarios a run was offered: its dataset's and those of the spec files that were collected. */
 export function offeredScenarios(

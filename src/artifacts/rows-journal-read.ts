@@ -5,7 +5,7 @@
 // file and the line, because guessing would report results nobody produced.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { RunCompletion } from '../reporting/extensions/completion.ts'
+import { runCompletion } from '../reporting/extensions/completion.ts'
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import type { ResultsDocument, RunMetadata } from '../reporting/result-schema.ts'
 import { buildResultsDocument, withRunExtensions } from '../reporting/results-document.ts'
@@ -163,15 +163,13 @@ export function runBlockOf(journal: JournalFacts, run: RunMetadata = journal.hea
   const completion = journalCompletion(journal)
   if (completion.complete) return run
   const earlier = run.configuration[EXTENSION_KEY]?.completion
-  const marker: RunCompletion = {
-    ending: completion.ending === 'killed' ? 'killed' : 'interrupted',
-    finished_rows: completion.finishedRows,
-    planned_scenarios: completion.plannedScenarios,
-    ...(earlier?.failed_spec_files === undefined ? {} : { failed_spec_files: earlier.failed_spec_files }),
-    ...(earlier?.duplicate_scenarios === undefined
-      ? {}
-      : { duplicate_scenarios: earlier.duplicate_scenarios }),
-  }
+  const marker = runCompletion({
+    stopped: completion.ending === 'killed' ? 'killed' : 'interrupted',
+    failedSpecFiles: earlier?.failed_spec_files,
+    duplicates: earlier?.duplicate_scenarios,
+    finishedRows: completion.finishedRows,
+    plannedScenarios: completion.plannedScenarios,
+  })
   return withRunExtensions(run, { completion: marker })
 }
 

@@ -18,26 +18,12 @@ import { ReportingError } from '../reporting/errors.ts'
 import { duplicateScenarioText, endedByItself } from '../reporting/extensions/completion.ts'
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import type { RunMetadata } from '../reporting/result-schema.ts'
-import { parseResultsDocument } from '../reporting/results-file.ts'
+import { parseResultsDocument, takeInterruptedMarker } from '../reporting/results-file.ts'
 import { GateInputError } from './errors.ts'
 import type { GateFile } from './rows.ts'
 
 /** Limit on a results file's size: a document larger than this is not a run's results. */
 export const MAX_RESULTS_FILE_BYTES = 256 * 1024 * 1024
-
-type JsonObject = Record<string, unknown>
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-/** Removes the legacy `interrupted` marker from the run block; returns whether it was set. */
-export function takeInterruptedMarker(value: unknown): boolean {
-  if (!isObject(value) || !isObject(value.run) || !isObject(value.run.configuration)) return false
-  const block = value.run.configuration[EXTENSION_KEY]
-  if (!isObject(block) || !('interrupted' in block)) return false
-  const interrupted = block.interrupted === true
-  delete block.interrupted
-  return interrupted
-}
 
 /**
  * Whether a run finished (Vitest ended it) without every spec file's scenarios: a spec file failed to load, or two
