@@ -37,30 +37,34 @@ export function finishedIncomplete(run: RunMetadata): boolean {
   return live?.completion !== undefined && endedByItself(live.completion) && live.selection === undefined
 }
 
-/** The registered marker's reading, in the words the gate's refusal quotes; null for a run that ended. */
+/**
+ * The registered marker's reading, in the words the gate's refusal quotes; null for a run that ended. The ending
+ * leads; spec files that failed and duplicates refused that the marker lists beside another ending (a run stopped
+ * after a spec file failed, a merge of shards) are named after it, so no listed gap goes unsaid.
+ */
 export function completionPartiality(run: RunMetadata): string | null {
   const completion = run.configuration[EXTENSION_KEY]?.completion
   if (completion === undefined) return null
-  if (completion.ending === 'spec_files_failed') {
-    const failed = (completion.failed_spec_files ?? []).map(({ file, error }) => `${file} (${error})`)
-    return (
-      `spec file${failed.length === 1 ? '' : 's'} of the run failed before ${failed.length === 1 ? 'its' : 'their'} ` +
-      `scenarios ran: ${failed.join('; ')}; ${completion.finished_rows} rows of the other spec files ` +
-      `(run.configuration.${EXTENSION_KEY}.completion)`
-    )
-  }
-  if (completion.ending === 'duplicate_scenarios') {
-    const refused = (completion.duplicate_scenarios ?? []).map(duplicateScenarioText)
-    return (
-      `scenarios evaluated by two spec files ran in whichever claimed them first: ${refused.join('; ')} ` +
-      `(run.configuration.${EXTENSION_KEY}.completion)`
-    )
-  }
-  const how = completion.ending === 'killed' ? 'was killed' : 'was interrupted'
-  return (
-    `the run ${how} after ${completion.finished_rows} of ${completion.planned_scenarios} planned scenarios ` +
-    `(run.configuration.${EXTENSION_KEY}.completion)`
-  )
+  const failed = (completion.failed_spec_files ?? []).map(({ file, error }) => `${file} (${error})`)
+  const refused = (completion.duplicate_scenarios ?? []).map(duplicateScenarioText)
+  const failedText =
+    `spec file${failed.length === 1 ? '' : 's'} of the run failed before ${failed.length === 1 ? 'its' : 'their'} ` +
+    `scenarios ran: ${failed.join('; ')}`
+  const refusedText = `scenarios evaluated by two spec files ran in whichever claimed them first: ${refused.join('; ')}`
+  const stopped =
+    `the run ${completion.ending === 'killed' ? 'was killed' : 'was interrupted'} after ` +
+    `${completion.finished_rows} of ${completion.planned_scenarios} planned scenarios`
+  const lead =
+    completion.ending === 'spec_files_failed'
+      ? `${failedText}; ${completion.finished_rows} rows of the other spec files`
+      : completion.ending === 'duplicate_scenarios'
+        ? refusedText
+        : stopped
+  const besides = [
+    failed.length === 0 || completion.ending === 'spec_files_failed' ? null : failedText,
+    refused.length === 0 || completion.ending === 'duplicate_scenarios' ? null : refusedText,
+  ].filter((text) => text !== null)
+  return `${[lead, ...besides].join('; also ')} (run.configuration.${EXTENSION_KEY}.completion)`
 }
 
 /**
