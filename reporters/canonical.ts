@@ -24,7 +24,7 @@ import type {
 import { makePrivateDirectories, writeArtifact, writeJsonArtifact } from '../src/artifacts/index.ts'
 import { redactText } from '../src/config/outbound-redaction.ts'
 import { writeRunReport } from '../src/report/write-report.ts'
-import type { DuplicateScenario } from '../src/reporting/extensions/completion.ts'
+import { type DuplicateScenario, runCompletion } from '../src/reporting/extensions/completion.ts'
 import { junitXmlOf } from '../src/reporting/junit-xml.ts'
 import type { ResultsDocument } from '../src/reporting/result-schema.ts'
 import { withRunExtensions } from '../src/reporting/results-document.ts'
@@ -34,7 +34,7 @@ import { RESULTS_FILE } from '../src/vitest/plugin/run-directories.ts'
 import { RunStampSchema } from '../src/vitest/plugin/run-stamp.ts'
 import type { RunPlan } from '../src/vitest/run-plan-schema.ts'
 import '../src/vitest/plugin/trial-meta.ts'
-import { duplicateScenariosOf, withDuplicateScenarios } from './duplicate-scenarios.ts'
+import { duplicateScenariosOf } from './duplicate-scenarios.ts'
 import { interruptedRunLine, RunJournals } from './run-journals.ts'
 import {
   consoleSummaryLines,
@@ -47,7 +47,6 @@ import { writeRunResultsFile } from './run-results-file.ts'
 import {
   offeredScenarios,
   selectionOf,
-  specFilesCompletion,
   specFilesFailed,
   specFilesLeftOut,
   testFiltersOf,
@@ -235,12 +234,12 @@ export default class CanonicalReporter implements Reporter {
         }
         const selection = selectionOf(plan, run, tests, filters, leftOut)
         const offered = offeredScenarios(plan, run, tests)
-        const completion = withDuplicateScenarios(
-          specFilesCompletion(failedSpecFiles, rows.length, offered),
-          [...duplicateScenariosOf(run, tests, plan.projectRoot), ...secondRows],
-          rows.length,
-          offered,
-        )
+        const completion = runCompletion({
+          failedSpecFiles,
+          duplicates: [...duplicateScenariosOf(run, tests, plan.projectRoot), ...secondRows],
+          finishedRows: rows.length,
+          plannedScenarios: offered,
+        })
         const metadata = withRunExtensions(runMetadataOf(run, tests), { selection, completion })
         const document = resultsDocumentOf(plan, run, rows, metadata)
         const written = await writeRunResultsFile(run.directory, run.resultsFile, document, log)

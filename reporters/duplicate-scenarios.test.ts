@@ -4,9 +4,10 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { resultsDocument, row } from '../src/gate/gate.test-helpers.ts'
 import { finishedIncomplete, loadGateFile } from '../src/gate/load.ts'
+import { runCompletion } from '../src/reporting/extensions/completion.ts'
 import { withRunExtensions } from '../src/reporting/results-document.ts'
 import type { LiveEvalsTaskMeta } from '../src/vitest/meta.ts'
-import { duplicateScenariosOf, withDuplicateScenarios } from './duplicate-scenarios.ts'
+import { duplicateScenariosOf } from './duplicate-scenarios.ts'
 import { runExtensionLines } from './run-extension-lines.ts'
 import type { FinishedScenarioTest } from './run-results.ts'
 import { runSummaryLine } from './summary-line.ts'
@@ -44,27 +45,37 @@ describe('a scenario refused because another spec file ran it first', () => {
   })
 
   test('marks the run incomplete in results.json; a spec file that failed to load keeps its ending', () => {
-    expect(withDuplicateScenarios(undefined, [], 1, 3)).toBeUndefined()
-    expect(withDuplicateScenarios(undefined, duplicates, 1, 3)).toEqual({
+    const counts = { finishedRows: 1, plannedScenarios: 3 }
+    expect(runCompletion({ ...counts, duplicates: [] })).toBeUndefined()
+    expect(runCompletion({ ...counts, duplicates })).toEqual({
       ending: 'duplicate_scenarios',
       finished_rows: 1,
       planned_scenarios: 3,
       duplicate_scenarios: duplicates,
     })
-    const failed = {
-      ending: 'spec_files_failed' as const,
+    const failedSpecFiles = [{ file: 'specs/x.spec.ts', error: 'boom' }]
+    expect(runCompletion({ ...counts, failedSpecFiles, duplicates })).toEqual({
+      ending: 'spec_files_failed',
       finished_rows: 1,
       planned_scenarios: 3,
-      failed_spec_files: [{ file: 'specs/x.spec.ts', error: 'boom' }],
-    }
-    expect(withDuplicateScenarios(failed, duplicates, 1, 3)).toEqual({
-      ...failed,
+      failed_spec_files: failedSpecFiles,
       duplicate_scenarios: duplicates,
+    })
+    // A run stopped early names that ending; what it knew of spec files and duplicates stays listed.
+    expect(runCompletion({ ...counts, stopped: 'killed', failedSpecFiles })).toEqual({
+      ending: 'killed',
+      finished_rows: 1,
+      planned_scenarios: 3,
+      failed_spec_files: failedSpecFiles,
     })
   })
 
   test('the run lines and the closing line say so', () => {
-    const completion = withDuplicateScenarios(undefined, duplicates.slice(1), 1, 2)
+    const completion = runCompletion({
+      duplicates: duplicates.slice(1),
+      finishedRows: 1,
+      plannedScenarios: 2,
+    })
     const document = resultsDocument([row({ id: 'hours' })])
     document.run = withRunExtensions(document.run, { completion })
     expect(runExtensionLines('responses', document)).toEqual([
@@ -83,7 +94,7 @@ describe('a scenario refused because another spec file ran it first', () => {
     try {
       const document = resultsDocument([row({ id: 'hours' })])
       document.run = withRunExtensions(document.run, {
-        completion: withDuplicateScenarios(undefined, duplicates, 1, 3),
+        completion: runCompletion({ duplicates, finishedRows: 1, plannedScenarios: 3 }),
       })
       const path = join(folder, 'results.json')
       await writeFile(path, JSON.stringify(document))

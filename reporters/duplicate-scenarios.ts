@@ -1,10 +1,10 @@
 // A scenario that two spec files evaluate into one run runs once: the first test to claim it runs it, the other
 // fails with no row (src/vitest/scenario-claim.ts). Which spec file wins is the workers' timing, so the run's rows
 // are not what either spec file asked for (two assistants would give a mix nobody chose): the run is marked
-// incomplete (`completion`, src/reporting/extensions/completion.ts) with each refused scenario and both spec files,
-// and the console says so, as it does for a spec file that failed to load.
+// incomplete (`completion`, built by runCompletion in src/reporting/extensions/completion.ts) with each refused
+// scenario and both spec files, and the console says so, as it does for a spec file that failed to load.
 import { relative } from 'node:path'
-import type { DuplicateScenario, RunCompletion } from '../src/reporting/extensions/completion.ts'
+import type { DuplicateScenario } from '../src/reporting/extensions/completion.ts'
 import { DEFAULT_TRIAL } from '../src/reporting/row-key.ts'
 import type { PlannedRun } from '../src/vitest/run-plan-schema.ts'
 import type { FinishedScenarioTest } from './run-results.ts'
@@ -30,27 +30,6 @@ export function duplicateScenariosOf(
       ]
     })
     .sort((a, b) => a.scenario_id.localeCompare(b.scenario_id) || a.trial - b.trial)
-}
-
-/**
- * The run's `completion` with its refused duplicates: beside spec files that failed to load (that ending stays), or
- * as the `duplicate_scenarios` ending; `specFiles` unchanged when nothing was refused.
- */
-export function withDuplicateScenarios(
-  specFiles: RunCompletion | undefined,
-  duplicates: readonly DuplicateScenario[],
-  finishedRows: number,
-  plannedScenarios: number,
-): RunCompletion | undefined {
-  if (duplicates.length === 0) return specFiles
-  return {
-    ...(specFiles ?? {
-      ending: 'duplicate_scenarios',
-      finished_rows: finishedRows,
-      planned_scenarios: plannedScenarios,
-    }),
-    duplicate_scenarios: [...duplicates],
-  }
 }
 
 /** The tests refused as duplicates, for the closing line. */

@@ -125,6 +125,27 @@ describe('console lines for a run that is not whole', () => {
         '(run.configuration.live_evals.selection); gate --latest skips it, and gate refuses it without --allow-partial.',
     ])
   })
+
+  test('a trials run filtered to one trial counts its trials; a filter without a pattern is named for what it is', () => {
+    const document = resultsDocument([row({ id: 'a' })])
+    const selection = {
+      selected_scenarios: 3,
+      offered_scenarios: 3,
+      test_name_filter: null,
+      tags_filter: [],
+      spec_files_left_out: [],
+    }
+    const trials = withRunExtensions(document.run, {
+      selection: { ...selection, selected_trials: 3, offered_trials: 9, test_name_filter: 'trial 1\\/' },
+    })
+    expect(runExtensionLines('client', { ...document, run: trials })[0]).toContain(
+      'a filtered run: 3 of 3 scenarios (3 of 9 trials), chosen by the test-name filter /trial 1\\//',
+    )
+    const noPattern = withRunExtensions(document.run, { selection: { ...selection, selected_scenarios: 1 } })
+    expect(runExtensionLines('client', { ...document, run: noPattern })[0]).toContain(
+      'a filtered run: 1 of 3 scenarios, chosen by a line filter or a rerun of chosen tests (run.configuration',
+    )
+  })
 })
 
 describe('console lines for cassettes', () => {

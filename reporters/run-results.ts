@@ -9,7 +9,7 @@ import { infrastructureErrorRow } from '../src/reporting/result-item.ts'
 import type { ResultItem, ResultsDocument } from '../src/reporting/result-schema.ts'
 import { buildResultsDocument, withRunExtensions } from '../src/reporting/results-document.ts'
 import { withAssistant } from '../src/reporting/row-assistant.ts'
-import { rowKeyOf, withTrial } from '../src/reporting/row-key.ts'
+import { firstOfEachRowKey, rowKeyOf, withTrial } from '../src/reporting/row-key.ts'
 import type { LiveEvalsTaskMeta } from '../src/vitest/meta.ts'
 import { consoleLabel } from '../src/vitest/plugin/console-label.ts'
 import type { PlannedRun, RunPlan } from '../src/vitest/run-plan-schema.ts'
@@ -53,36 +53,34 @@ export function rowsOfRun(
     log?: (line: string) => void
   } = {},
 ): ResultItem[] {
-  const firstTest = new Map<string, FinishedScenarioTest>()
   const specFileOf = (test: FinishedScenarioTest) =>
     test.specFile === undefined
       ? null
       : projectRoot === undefined
         ? test.specFile
         : relative(projectRoot, test.specFile)
-  return tests.flatMap((test) => {
+  const ran = tests.flatMap((test) => {
     const row = test.meta?.runDirectory === run.directory ? rowOfTest(test) : null
-    if (row === null) return []
-    const { scenario_id, trial } = rowKeyOf(row)
-    const key = JSON.stringify([scenario_id, trial])
-    const first = firstTest.get(key)
-    if (first === undefined) {
-      firstTest.set(key, test)
-      return [row]
-    }
-    log(
-      `[${consoleLabel(run)}] Scenario "${scenario_id}" trial ${trial} has a second row (test "${test.name}"` +
-        ` after "${first.name}"): results.json keeps the first and is marked incomplete; evaluate each scenario` +
-        ' from one spec file',
-    )
-    onDuplicate({
-      scenario_id,
-      trial,
-      ran_in: specFileOf(first),
-      refused_in: specFileOf(test) ?? test.name,
-    })
-    return []
+    return row === null ? [] : [{ test, row }]
   })
+  const kept = firstOfEachRowKey(
+    ran,
+    ({ row }) => rowKeyOf(row),
+    ({ key: { scenario_id, trial }, item: { test }, first: { test: first } }) => {
+      log(
+        `[${consoleLabel(run)}] Scenario "${scenario_id}" trial ${trial} has a second row (test "${test.name}"` +
+          ` after "${first.name}"): results.json keeps the first and is marked incomplete; evaluate each scenario` +
+          ' from one spec file',
+      )
+      onDuplicate({
+        scenario_id,
+        trial,
+        ran_in: specFileOf(first),
+        refused_in: specFileOf(test) ?? test.name,
+      })
+    },
+  )
+  return kept.map(({ row }) => row)
 }
 
 /**

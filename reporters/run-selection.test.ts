@@ -1,6 +1,6 @@
-// The `selection` a run's results.json carries: only when the run ran fewer scenarios than it was offered or spec
-// files were left out, with the filter and the scenarios it ran of those offered; never for a whole run (even under
-// a filter that matched everything) or an explain re-run.
+// The `selection` a run's results.json carries: only when the run ran fewer scenarios (in a trials run, fewer
+// (scenario, trial) pairs) than it was offered or spec files were left out, with the filter and the scenarios it ran
+// of those offered; never for a whole run (even under a filter that matched everything) or an explain re-run.
 import { describe, expect, test } from 'vitest'
 import type { Vitest } from 'vitest/node'
 import type { LoadedRerunPlan } from '../src/explain/rerun-plan.ts'
@@ -10,12 +10,17 @@ import type { FinishedScenarioTest } from './run-results.ts'
 import { selectionOf, testFiltersOf } from './run-selection.ts'
 
 const run = plannedRunFixture()
-const plan = { scenarioIds: ['a', 'b', 'c'] }
-const scenarioTest = (scenarioId: string, state: FinishedScenarioTest['state']): FinishedScenarioTest => ({
-  name: scenarioId,
+const plan = { scenarioIds: ['a', 'b', 'c'], settings: { execution: { trials: 1 } } }
+const scenarioTest = (
+  scenarioId: string,
+  state: FinishedScenarioTest['state'],
+  trial?: number,
+): FinishedScenarioTest => ({
+  name: trial === undefined ? scenarioId : `${scenarioId} [trial ${trial}/2]`,
   state,
   meta: { runDirectory: run.directory, scenarioId } as LiveEvalsTaskMeta,
   errors: [],
+  ...(trial === undefined ? {} : { trial }),
 })
 const tests = [
   scenarioTest('a', 'passed'),
@@ -56,6 +61,28 @@ describe('selectionOf', () => {
       tags_filter: [],
       spec_files_left_out: [],
     })
+  })
+
+  test('a trials run that ran every scenario but one trial of each (-t "trial 1/") carries one, counting trials', () => {
+    const twice = { ...plan, settings: { execution: { trials: 2 } } }
+    const trialOne = ['a', 'b', 'c', 'd'].flatMap((id) => [
+      scenarioTest(id, 'passed', 1),
+      scenarioTest(id, 'skipped', 2),
+    ])
+    expect(selectionOf(twice, run, trialOne, { testNamePattern: 'trial 1\\/', tags: [] }, [])).toEqual({
+      selected_scenarios: 4,
+      offered_scenarios: 4,
+      selected_trials: 4,
+      offered_trials: 8,
+      test_name_filter: 'trial 1\\/',
+      tags_filter: [],
+      spec_files_left_out: [],
+    })
+    const everyTrial = ['a', 'b', 'c', 'd'].flatMap((id) => [
+      scenarioTest(id, 'passed', 1),
+      scenarioTest(id, 'failed', 2),
+    ])
+    expect(selectionOf(twice, run, everyTrial, none, [])).toBeUndefined()
   })
 
   test('spec files left out by a file filter are named', () => {

@@ -1,12 +1,14 @@
 // What part of its project a run ran, for its results.json. A `-t` filter or a spec-file filter makes a run of
 // fewer scenarios that otherwise looks complete (`selection`, src/reporting/extensions/selection.ts): this names
-// the filter and counts the scenarios it kept. Shards are left alone: each runs a part by design, and the merged
-// results are the whole run. A spec file that failed before its scenarios ran (a dataset path with a typo) leaves
-// the same look (`completion` with `spec_files_failed`, src/reporting/extensions/completion.ts): this names it.
+// the filter and counts the scenarios (and, in a trials run, the trials) it kept. Shards are left alone: each runs
+// a part by design, and the merged results are the whole run. A spec file that failed before its scenarios ran (a
+// dataset path with a typo) leaves the same look (`completion` with `spec_files_failed`,
+// src/reporting/extensions/completion.ts): this names it.
 import { relative } from 'node:path'
 import type { TestModule, TestProject, Vitest } from 'vitest/node'
-import type { RunCompletion } from '../src/reporting/extensions/completion.ts'
+import type { FailedSpecFile } from '../src/reporting/extensions/completion.ts'
 import type { RunSelection } from '../src/reporting/extensions/selection.ts'
+import { DEFAULT_TRIAL } from '../src/reporting/row-key.ts'
 import type { PlannedRun, RunPlan } from '../src/vitest/run-plan-schema.ts'
 import type { FinishedScenarioTest } from './run-results.ts'
 
@@ -53,8 +55,6 @@ function projectsOf(vitest: Vitest, plan: RunPlan): TestProject[] {
   })
 }
 
-export type FailedSpecFile = NonNullable<RunCompletion['failed_spec_files']>[number]
-
 /**
  * The spec files of the projects that planned `plan` that failed before any of their tests ran (Vitest recorded
  * errors on the file itself: it could not be loaded or collected), each with its first error's first line.
@@ -82,21 +82,6 @@ export function specFilesFailed(
 
 const firstLine = (text: string) => text.split(/\r?\n/, 1)[0]?.trim() ?? ''
 
-/** The `completion` marker of a run whose project had spec files that failed to load; undefined when none did. */
-export function specFilesCompletion(
-  failed: readonly FailedSpecFile[],
-  finishedRows: number,
-  plannedScenarios: number,
-): RunCompletion | undefined {
-  if (failed.length === 0) return undefined
-  return {
-    ending: 'spec_files_failed',
-    finished_rows: finishedRows,
-    planned_scenarios: plannedScenarios,
-    failed_spec_files: [...failed],
-  }
-}
-
 /** The distinct scenarios a run was offered: its dataset's and those of the spec files that were collected. */
 export function offeredScenarios(
   plan: Pick<RunPlan, 'scenarioIds'>,
@@ -107,14 +92,21 @@ export function offeredScenarios(
   return new Set([...plan.scenarioIds, ...own.map((test) => test.meta?.scenarioId as string)]).size
 }
 
+/** What of a plan `selectionOf` reads: its scenarios, whether it is an explain re-run, its trials per scenario. */
+export type SelectionPlan = Pick<RunPlan, 'scenarioIds' | 'rerunPlan'> & {
+  settings: { execution: Pick<RunPlan['settings']['execution'], 'trials'> }
+}
+
 /**
  * The run's selection, or undefined when nothing was left out (a full run carries no `selection`). Decided by what
  * ran, not by which filters were set: `-t client` that matches every scenario of the client run leaves that run
  * whole, while a line filter (`one.spec.ts:42`) or a UI rerun of chosen tests, which set no pattern, leave scenarios
  * out all the same. A scenario skipped with a note (a fault profile the run turned off) was decided, not left out.
+ * Counted in (scenario, trial) pairs: a trials run offers each scenario `execution.trials` times, and
+ * `-t "trial 1/"` runs every scenario but leaves the other trials out.
  */
 export function selectionOf(
-  plan: Pick<RunPlan, 'scenarioIds' | 'rerunPlan'>,
+  plan: SelectionPlan,
   run: PlannedRun,
   tests: readonly FinishedScenarioTest[],
   filters: TestFilters,
@@ -123,20 +115,18 @@ export function selectionOf(
   // A `live-evals explain` re-run picks its scenario's tests by name on purpose: it is a re-run, never gated.
   if (plan.rerunPlan !== undefined) return undefined
   const own = tests.filter((test) => test.meta?.runDirectory === run.directory)
-  const ran = new Set(
-    own
-      .filter((test) => test.state === 'passed' || test.state === 'failed')
-      .map((test) => test.meta?.scenarioId),
-  )
-  const decided = new Set([
-    ...ran,
-    ...own.filter((test) => test.skipNote !== undefined).map((test) => test.meta?.scenarioId),
-  ])
+  const pair = (test: FinishedScenarioTest) =>
+    JSON.stringify([test.meta?.scenarioId, test.trial ?? DEFAULT_TRIAL])
+  const ranTests = own.filter((test) => test.state === 'passed' || test.state === 'failed')
+  const ran = new Set(ranTests.map(pair))
+  const decided = new Set([...ran, ...own.filter((test) => test.skipNote !== undefined).map(pair)])
   const offered = offeredScenarios(plan, run, tests)
-  if (decided.size >= offered && leftOut.length === 0) return undefined
+  const trials = plan.settings.execution.trials
+  if (decided.size >= offered * trials && leftOut.length === 0) return undefined
   return {
-    selected_scenarios: ran.size,
+    selected_scenarios: new Set(ranTests.map((test) => test.meta?.scenarioId)).size,
     offered_scenarios: offered,
+    ...(trials === 1 ? {} : { selected_trials: ran.size, offered_trials: offered * trials }),
     test_name_filter: filters.testNamePattern,
     tags_filter: filters.tags,
     spec_files_left_out: [...leftOut],

@@ -14,6 +14,7 @@ import {
   readFileSync,
   writeSync,
 } from 'node:fs'
+import { endedByItself } from '../reporting/extensions/completion.ts'
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import type { ResultsDocument } from '../reporting/result-schema.ts'
 import { parseResultsDocument } from '../reporting/results-file.ts'
@@ -23,12 +24,16 @@ import type { JournalEnd, JournalEndReason } from './rows-journal-format.ts'
 import type { ReadRowsJournal } from './rows-journal-read.ts'
 
 /**
- * The journal's results file when the run itself wrote it whole: it belongs to the journal's run and carries no
- * `completion` marker (the mark of partial results). Null otherwise (missing, partial, unreadable, another run's).
+ * The journal's results file when the run itself wrote it at its end: it belongs to the journal's run and is not
+ * marked as stopped early (`interrupted`, `killed`: results written at a signal or rebuilt). A run that ended with
+ * spec files that failed to load or duplicates refused wrote every row it had, with markers its journal never holds
+ * (which files, which duplicates, a filter's `selection`): such a file is kept too, so those markers survive. Null
+ * otherwise (missing, stopped early, unreadable, another run's).
  */
 export function completeResultsOf(journal: ReadRowsJournal): ResultsDocument | null {
   const document = runResultsOf(journal)
-  return document?.run.configuration[EXTENSION_KEY]?.completion === undefined ? document : null
+  const completion = document?.run.configuration[EXTENSION_KEY]?.completion
+  return completion === undefined || endedByItself(completion) ? document : null
 }
 
 /**
@@ -45,10 +50,14 @@ export function runResultsOf(journal: ReadRowsJournal): ResultsDocument | null {
   }
 }
 
-/** The end reason of a run whose results are complete, as the run would have written it. */
+/**
+ * The end reason of a run that wrote its results at its end, as the run would have written it: Vitest fails a run
+ * with failed rows, and one whose spec file failed to load or whose duplicate test was refused (its `completion`).
+ */
 export function endReasonOf(document: ResultsDocument): Extract<JournalEndReason, 'passed' | 'failed'> {
   const { failed, infrastructure_errors: infrastructure } = document.summary
-  return failed + infrastructure > 0 ? 'failed' : 'passed'
+  const incomplete = document.run.configuration[EXTENSION_KEY]?.completion !== undefined
+  return failed + infrastructure > 0 || incomplete ? 'failed' : 'passed'
 }
 
 /**

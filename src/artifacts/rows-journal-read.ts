@@ -5,7 +5,7 @@
 // file and the line, because guessing would report results nobody produced.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { RunCompletion } from '../reporting/extensions/completion.ts'
+import { runCompletion } from '../reporting/extensions/completion.ts'
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import type { ResultsDocument, RunMetadata } from '../reporting/result-schema.ts'
 import { buildResultsDocument, withRunExtensions } from '../reporting/results-document.ts'
@@ -154,26 +154,34 @@ export function journalCompletion(journal: JournalFacts): JournalCompletion {
 }
 
 /**
- * The run block of a journal's results: as the journal's first line holds it, plus the `completion` marker
- * (run.configuration.live_evals.completion) when the run did not end by itself, so partial results never pass
- * for a whole run.
+ * The run block of a journal's results: `run` (the journal's first line, or what the run knew better), plus the
+ * `completion` marker (run.configuration.live_evals.completion) when the run did not end by itself, so partial
+ * results never pass for a whole run. The features `run` carries are kept (datasets, a filter's `selection`), and
+ * so are the spec files and duplicates an earlier marker named: the stop names the ending, they stay listed.
  */
 export function runBlockOf(journal: JournalFacts, run: RunMetadata = journal.header.run): RunMetadata {
   const completion = journalCompletion(journal)
   if (completion.complete) return run
-  const marker: RunCompletion = {
-    ending: completion.ending === 'killed' ? 'killed' : 'interrupted',
-    finished_rows: completion.finishedRows,
-    planned_scenarios: completion.plannedScenarios,
-  }
-  // Keep the features the run block carries already (datasets): withRunExtensions replaces the whole block.
-  const { version: _version, ...features } = run.configuration[EXTENSION_KEY] ?? {}
-  return withRunExtensions(run, { ...features, completion: marker })
+  const earlier = run.configuration[EXTENSION_KEY]?.completion
+  const marker = runCompletion({
+    stopped: completion.ending === 'killed' ? 'killed' : 'interrupted',
+    failedSpecFiles: earlier?.failed_spec_files,
+    duplicates: earlier?.duplicate_scenarios,
+    finishedRows: completion.finishedRows,
+    plannedScenarios: completion.plannedScenarios,
+  })
+  return withRunExtensions(run, { completion: marker })
 }
 
-/** results.json of the journal's run: its run block, its rows in dataset order, the summary of those rows. */
-export function resultsDocumentFromJournal(journal: ReadRowsJournal): ResultsDocument {
-  return buildResultsDocument(runBlockOf(journal), journal.rows, plannedScenarioOrder(journal), {
+/**
+ * results.json of the journal's run: its run block, its rows in dataset order, the summary of those rows. `run`
+ * replaces the journal's first line as the run block when a results file of the run knew more.
+ */
+export function resultsDocumentFromJournal(
+  journal: ReadRowsJournal,
+  run: RunMetadata = journal.header.run,
+): ResultsDocument {
+  return buildResultsDocument(runBlockOf(journal, run), journal.rows, plannedScenarioOrder(journal), {
     origins: journal.rowLines.map((line) => `${journal.file} line ${line}`),
   })
 }
@@ -186,7 +194,8 @@ export interface RebuiltResults {
   completion: JournalCompletion
   /**
    * Why the results file was kept as it is, not rebuilt; null when it was rebuilt. `written_before_stop`: the run
-   * wrote its complete results, then was killed before it ended its journal. `run_ended`: the journal has the
+   * wrote its results at its end (complete, or marked for spec files that failed to load or duplicates refused),
+   * then was killed before it ended its journal. `run_ended`: the journal has the
    * run's own end line and the run wrote its results file.
    */
   kept: 'written_before_stop' | 'run_ended' | null
@@ -200,7 +209,7 @@ export interface RebuiltResults {
  * what only its reporter knew (a filter's `selection`, spec files that failed to load, refused duplicate
  * scenarios, its sources), and the journal's first line was written before any of that, so a rebuild would strip
  * those markers and a partial run would read as whole. A `killed` end was written by an earlier rebuild, and the
- * run may have gone on journaling since: rebuilt.
+ * run may have gone on journaling since: rebuilt, keeping the markers and sources that rebuild's file carried.
  */
 export async function rebuildResultsFile(
   runDir: string,
@@ -208,10 +217,9 @@ export async function rebuildResultsFile(
 ): Promise<RebuiltResults> {
   const journal = readRowsJournal(runDir, journalFile)
   const path = resolveArtifactPathSync(runDir, journal.header.results_file)
-  if (journal.end !== null && journal.end.reason !== 'killed') {
-    const written = runResultsOf(journal)
-    if (written !== null)
-      return { path, document: written, journal, completion: journalCompletion(journal), kept: 'run_ended' }
+  const written = runResultsOf(journal)
+  if (journal.end !== null && journal.end.reason !== 'killed' && written !== null) {
+    return { path, document: written, journal, completion: journalCompletion(journal), kept: 'run_ended' }
   }
   const complete = journal.end === null ? completeResultsOf(journal) : null
   if (complete !== null) {
@@ -225,12 +233,14 @@ export async function rebuildResultsFile(
       kept: 'written_before_stop',
     }
   }
-  const document = resultsDocumentFromJournal(journal)
-  const written = await writeArtifact(runDir, journal.header.results_file, jsonArtifactText(document), {
+  // A results file of the run that is kept no longer (an earlier rebuild's, which the run outlived) still knew
+  // what the journal's first line does not: its markers and sources are rebuilt with the rows.
+  const document = resultsDocumentFromJournal(journal, written?.run)
+  const rebuilt = await writeArtifact(runDir, journal.header.results_file, jsonArtifactText(document), {
     durableName: true,
   })
   const ended = journal.end === null ? { ...journal, end: endJournalFile(journal, 'killed') } : journal
-  return { path: written, document, journal: ended, completion: journalCompletion(ended), kept: null }
+  return { path: rebuilt, document, journal: ended, completion: journalCompletion(ended), kept: null }
 }
 
 /**

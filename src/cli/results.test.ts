@@ -16,6 +16,7 @@ import { brokenRow, JOURNAL_ORDER, JOURNAL_RUN, passedRow } from '../artifacts/r
 import { RowsJournal } from '../artifacts/rows-journal.ts'
 import { readRowsJournal, unfinishedRunDirectories } from '../artifacts/rows-journal-read.ts'
 import { jsonArtifactText } from '../artifacts/write.ts'
+import { loadGateFile } from '../gate/load.ts'
 import { buildResultsDocument, withRunExtensions } from '../reporting/results-document.ts'
 import { parseResultsDocument } from '../reporting/results-file.ts'
 import { captureIO } from './capture-io.ts'
@@ -30,6 +31,23 @@ beforeEach(() => {
   mkdirSync(runDir, { mode: 0o700 })
 })
 afterEach(() => rmSync(root, { recursive: true, force: true }))
+
+/** The `selection` of a `-t first` run: one scenario of the four it was offered. */
+const FIRST_ONLY = {
+  selected_scenarios: 1,
+  offered_scenarios: 4,
+  test_name_filter: 'first',
+  tags_filter: [],
+  spec_files_left_out: [],
+}
+
+/** The `completion` of a run whose spec file named a dataset that does not exist. */
+const TYPO_FAILED = {
+  ending: 'spec_files_failed' as const,
+  finished_rows: 1,
+  planned_scenarios: 4,
+  failed_spec_files: [{ file: 'specs/typo.spec.ts', error: 'no such dataset' }],
+}
 
 async function results(...argv: string[]) {
   const io = captureIO()
@@ -108,21 +126,7 @@ describe('live-evals results <run-dir>', () => {
     const journal = await RowsJournal.create(runDir, { run: JOURNAL_RUN, datasetOrder: JOURNAL_ORDER })
     journal.append(passedRow('first'))
     // The reporter knew more than the journal's first line: a spec file failed to load and a filter was set.
-    const run = withRunExtensions(JOURNAL_RUN, {
-      selection: {
-        selected_scenarios: 1,
-        offered_scenarios: 4,
-        test_name_filter: 'first',
-        tags_filter: [],
-        spec_files_left_out: [],
-      },
-      completion: {
-        ending: 'spec_files_failed',
-        finished_rows: 1,
-        planned_scenarios: 4,
-        failed_spec_files: [{ file: 'specs/typo.spec.ts', error: 'no such dataset' }],
-      },
-    })
+    const run = withRunExtensions(JOURNAL_RUN, { selection: FIRST_ONLY, completion: TYPO_FAILED })
     const text = jsonArtifactText(buildResultsDocument(run, journal.rows, JOURNAL_ORDER))
     writeFileSync(path.join(runDir, 'results.json'), text)
     journal.end('failed')
@@ -130,10 +134,78 @@ describe('live-evals results <run-dir>', () => {
     const result = await results(runDir)
     expect(result).toEqual({
       code: 0,
-      stdout: `kept ${path.join(runDir, 'results.json')}: the run had ended and wrote it itself (1 row, marked partial); not rebuilt from its journal.\n`,
+      stdout:
+        `kept ${path.join(runDir, 'results.json')}: the run had ended and wrote it itself (1 row, marked partial: ` +
+        'spec file of the run failed before its scenarios ran: specs/typo.spec.ts (no such dataset); 1 rows of the ' +
+        'other spec files (run.configuration.live_evals.completion)); not rebuilt from its journal.\n',
       stderr: '',
     })
     expect(readFileSync(path.join(runDir, 'results.json'), 'utf8')).toBe(text)
+  })
+
+  it('says a kept results file of a filtered run is marked partial, in the words the gate refuses it with', async () => {
+    const journal = await RowsJournal.create(runDir, { run: JOURNAL_RUN, datasetOrder: JOURNAL_ORDER })
+    journal.append(passedRow('first'))
+    const run = withRunExtensions(JOURNAL_RUN, { selection: FIRST_ONLY })
+    const resultsFile = path.join(runDir, 'results.json')
+    writeFileSync(resultsFile, jsonArtifactText(buildResultsDocument(run, journal.rows, JOURNAL_ORDER)))
+    journal.end('passed')
+    journal.close()
+    const { partial } = await loadGateFile(resultsFile)
+    expect(partial).toContain('a filtered run: 1 of 4 scenarios')
+    expect(await results(runDir)).toEqual({
+      code: 0,
+      stdout: `kept ${resultsFile}: the run had ended and wrote it itself (1 row, marked partial: ${partial}); not rebuilt from its journal.\n`,
+      stderr: '',
+    })
+  })
+
+  it('keeps what a run that ended incomplete wrote before it was killed: the markers its journal never had', async () => {
+    const journal = await RowsJournal.create(runDir, { run: JOURNAL_RUN, datasetOrder: JOURNAL_ORDER })
+    journal.append(passedRow('first'))
+    // Vitest ended the run (a spec file failed to load, a filter was set); it was killed before ending its journal.
+    const run = withRunExtensions(JOURNAL_RUN, { selection: FIRST_ONLY, completion: TYPO_FAILED })
+    const resultsFile = path.join(runDir, 'results.json')
+    const text = jsonArtifactText(buildResultsDocument(run, journal.rows, JOURNAL_ORDER))
+    writeFileSync(resultsFile, text)
+    journal.close()
+    expect(unfinishedRunDirectories(root)).toEqual([])
+    const { partial } = await loadGateFile(resultsFile)
+    expect(await results(runDir)).toEqual({
+      code: 0,
+      stdout: `kept ${resultsFile}: the run wrote its results (1 row, marked partial: ${partial}) before it was stopped; its journal is now ended.\n`,
+      stderr: '',
+    })
+    expect(readFileSync(resultsFile, 'utf8')).toBe(text)
+    expect(readRowsJournal(runDir).end).toMatchObject({ reason: 'failed' })
+  })
+
+  it('rebuilding a run that outlived an earlier rebuild keeps the markers and sources that rebuild carried', async () => {
+    const journal = await RowsJournal.create(runDir, { run: JOURNAL_RUN, datasetOrder: JOURNAL_ORDER })
+    journal.append(passedRow('first'))
+    expect((await results(runDir)).code).toBe(0) // ends the journal `killed`
+    journal.append(passedRow('second')) // the run was still going
+    journal.close()
+    const resultsFile = path.join(runDir, 'results.json')
+    // What the earlier rebuild's file knew beyond the journal's first line.
+    const earlier = withRunExtensions(JOURNAL_RUN, {
+      selection: FIRST_ONLY,
+      completion: { ...TYPO_FAILED, ending: 'killed' },
+      datasets: ['/datasets/restaurant.json', 'specs/own.spec.ts'],
+    })
+    writeFileSync(
+      resultsFile,
+      jsonArtifactText(buildResultsDocument(earlier, [passedRow('first')], JOURNAL_ORDER)),
+    )
+    const rebuilt = await results(runDir)
+    expect(rebuilt.stdout).toContain(`rebuilt ${resultsFile}: 2 rows `)
+    const { run } = parseResultsDocument(readFileSync(resultsFile, 'utf8'), { source: resultsFile })
+    expect(run.configuration.live_evals).toEqual({
+      version: '1.0',
+      selection: FIRST_ONLY,
+      completion: { ...TYPO_FAILED, ending: 'killed', finished_rows: 2 },
+      datasets: ['/datasets/restaurant.json', 'specs/own.spec.ts'],
+    })
   })
 
   it('ends a journal whose last line was cut by the kill on a line of its own', async () => {

@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { ArtifactsError } from '../artifacts/errors.ts'
 import { journalFilesIn, rebuildResultsFile } from '../artifacts/rows-journal-read.ts'
 import { removeStrayTemporaries } from '../artifacts/stray-temporaries.ts'
+import { markedPartiality } from '../gate/load.ts'
 import { type CommandIO, startCommand } from './command-start.ts'
 
 // `live-evals results <run-dir>`: rebuilds a run folder's results.json from its rows journal, for a run that was
@@ -44,16 +45,19 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     try {
       const { path, document, completion, kept } = await rebuildResultsFile(runDir, journalFile)
       const { total, passed, failed: failedRows, infrastructure_errors: infrastructure } = document.summary
+      const rows = `${total} row${total === 1 ? '' : 's'}`
+      // The gate's and the report's words for the document's markers: interrupted, spec files lost, filtered.
+      const partial = markedPartiality(document.run)
+      const marked = partial === null ? '' : `, marked partial: ${partial}`
       if (kept === 'run_ended') {
-        const partial = document.run.configuration.live_evals?.completion !== undefined
         io.out(
-          `kept ${path}: the run ${completion.complete ? 'had ended' : 'was interrupted'} and wrote it itself (${total} row${total === 1 ? '' : 's'}${partial ? ', marked partial' : ''}); not rebuilt from its journal.\n`,
+          `kept ${path}: the run ${completion.complete ? 'had ended' : 'was interrupted'} and wrote it itself (${rows}${marked}); not rebuilt from its journal.\n`,
         )
         continue
       }
       if (kept === 'written_before_stop') {
         io.out(
-          `kept ${path}: the run wrote its complete results (${total} row${total === 1 ? '' : 's'}) before it was stopped; its journal is now ended.\n`,
+          `kept ${path}: the run wrote its ${partial === null ? 'complete ' : ''}results (${rows}${marked}) before it was stopped; its journal is now ended.\n`,
         )
         continue
       }

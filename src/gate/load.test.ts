@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { RowsJournal } from '../artifacts/rows-journal.ts'
 import { rebuildResultsFile, writeInterruptedResultsSync } from '../artifacts/rows-journal-read.ts'
 import { writeJsonArtifact } from '../artifacts/write.ts'
-import { buildResultsDocument } from '../reporting/results-document.ts'
+import { runCompletion } from '../reporting/extensions/completion.ts'
+import { buildResultsDocument, withRunExtensions } from '../reporting/results-document.ts'
 import { DEFAULT_GATE_OPTIONS, evaluateGate } from './evaluate.ts'
 import { resultsDocument, row } from './gate.test-helpers.ts'
 import { loadGateFile, MAX_RESULTS_FILE_BYTES } from './load.ts'
@@ -44,6 +45,27 @@ describe('partial results in the gate', () => {
     await rm(join(runDir, 'rows.jsonl'))
     expect((await loadGateFile(path)).partial).toBe(
       'the run was killed after 1 of 3 planned scenarios (run.configuration.live_evals.completion)',
+    )
+  })
+
+  test('a stopped run whose marker still lists failed spec files and refused duplicates names them too', async () => {
+    const run = withRunExtensions(base.run, {
+      completion: runCompletion({
+        stopped: 'killed',
+        failedSpecFiles: [{ file: 'specs/typo.spec.ts', error: 'no such dataset' }],
+        duplicates: [
+          { scenario_id: 'a', trial: 1, ran_in: 'specs/a.spec.ts', refused_in: 'specs/b.spec.ts' },
+        ],
+        finishedRows: 2,
+        plannedScenarios: 3,
+      }),
+    })
+    await writeJsonArtifact(runDir, 'results.json', buildResultsDocument(run, base.results, ['a', 'b']))
+    expect((await loadGateFile(join(runDir, 'results.json'))).partial).toBe(
+      'the run was killed after 2 of 3 planned scenarios; also spec file of the run failed before its scenarios ' +
+        'ran: specs/typo.spec.ts (no such dataset); also scenarios evaluated by two spec files ran in whichever ' +
+        'claimed them first: "a" trial 1 ran in specs/a.spec.ts, refused in specs/b.spec.ts ' +
+        '(run.configuration.live_evals.completion)',
     )
   })
 

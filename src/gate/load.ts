@@ -15,29 +15,15 @@ import { basename, dirname } from 'node:path'
 import { journalFilesIn, readRowsJournal } from '../artifacts/rows-journal-read.ts'
 import { describeInputFileRefusal, InputFileError, readInputFile } from '../inputs/read-input-file.ts'
 import { ReportingError } from '../reporting/errors.ts'
-import { duplicateScenarioText } from '../reporting/extensions/completion.ts'
+import { duplicateScenarioText, endedByItself } from '../reporting/extensions/completion.ts'
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import type { RunMetadata } from '../reporting/result-schema.ts'
-import { parseResultsDocument } from '../reporting/results-file.ts'
+import { parseResultsDocument, takeInterruptedMarker } from '../reporting/results-file.ts'
 import { GateInputError } from './errors.ts'
 import type { GateFile } from './rows.ts'
 
 /** Limit on a results file's size: a document larger than this is not a run's results. */
 export const MAX_RESULTS_FILE_BYTES = 256 * 1024 * 1024
-
-type JsonObject = Record<string, unknown>
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-/** Removes the legacy `interrupted` marker from the run block; returns whether it was set. */
-export function takeInterruptedMarker(value: unknown): boolean {
-  if (!isObject(value) || !isObject(value.run) || !isObject(value.run.configuration)) return false
-  const block = value.run.configuration[EXTENSION_KEY]
-  if (!isObject(block) || !('interrupted' in block)) return false
-  const interrupted = block.interrupted === true
-  delete block.interrupted
-  return interrupted
-}
 
 /**
  * Whether a run finished (Vitest ended it) without every spec file's scenarios: a spec file failed to load, or two
@@ -48,34 +34,37 @@ export function takeInterruptedMarker(value: unknown): boolean {
  */
 export function finishedIncomplete(run: RunMetadata): boolean {
   const live = run.configuration[EXTENSION_KEY]
-  const ending = live?.completion?.ending
-  return (ending === 'spec_files_failed' || ending === 'duplicate_scenarios') && live?.selection === undefined
+  return live?.completion !== undefined && endedByItself(live.completion) && live.selection === undefined
 }
 
-/** The registered marker's reading, in the words the gate's refusal quotes; null for a run that ended. */
+/**
+ * The registered marker's reading, in the words the gate's refusal quotes; null for a run that ended. The ending
+ * leads; spec files that failed and duplicates refused that the marker lists beside another ending (a run stopped
+ * after a spec file failed, a merge of shards) are named after it, so no listed gap goes unsaid.
+ */
 export function completionPartiality(run: RunMetadata): string | null {
   const completion = run.configuration[EXTENSION_KEY]?.completion
   if (completion === undefined) return null
-  if (completion.ending === 'spec_files_failed') {
-    const failed = (completion.failed_spec_files ?? []).map(({ file, error }) => `${file} (${error})`)
-    return (
-      `spec file${failed.length === 1 ? '' : 's'} of the run failed before ${failed.length === 1 ? 'its' : 'their'} ` +
-      `scenarios ran: ${failed.join('; ')}; ${completion.finished_rows} rows of the other spec files ` +
-      `(run.configuration.${EXTENSION_KEY}.completion)`
-    )
-  }
-  if (completion.ending === 'duplicate_scenarios') {
-    const refused = (completion.duplicate_scenarios ?? []).map(duplicateScenarioText)
-    return (
-      `scenarios evaluated by two spec files ran in whichever claimed them first: ${refused.join('; ')} ` +
-      `(run.configuration.${EXTENSION_KEY}.completion)`
-    )
-  }
-  const how = completion.ending === 'killed' ? 'was killed' : 'was interrupted'
-  return (
-    `the run ${how} after ${completion.finished_rows} of ${completion.planned_scenarios} planned scenarios ` +
-    `(run.configuration.${EXTENSION_KEY}.completion)`
-  )
+  const failed = (completion.failed_spec_files ?? []).map(({ file, error }) => `${file} (${error})`)
+  const refused = (completion.duplicate_scenarios ?? []).map(duplicateScenarioText)
+  const failedText =
+    `spec file${failed.length === 1 ? '' : 's'} of the run failed before ${failed.length === 1 ? 'its' : 'their'} ` +
+    `scenarios ran: ${failed.join('; ')}`
+  const refusedText = `scenarios evaluated by two spec files ran in whichever claimed them first: ${refused.join('; ')}`
+  const stopped =
+    `the run ${completion.ending === 'killed' ? 'was killed' : 'was interrupted'} after ` +
+    `${completion.finished_rows} of ${completion.planned_scenarios} planned scenarios`
+  const lead =
+    completion.ending === 'spec_files_failed'
+      ? `${failedText}; ${completion.finished_rows} rows of the other spec files`
+      : completion.ending === 'duplicate_scenarios'
+        ? refusedText
+        : stopped
+  const besides = [
+    failed.length === 0 || completion.ending === 'spec_files_failed' ? null : failedText,
+    refused.length === 0 || completion.ending === 'duplicate_scenarios' ? null : refusedText,
+  ].filter((text) => text !== null)
+  return `${[lead, ...besides].join('; also ')} (run.configuration.${EXTENSION_KEY}.completion)`
 }
 
 /**
@@ -94,10 +83,25 @@ export function selectionPartiality(run: RunMetadata): string | null {
       ? null
       : `a spec-file filter that left out ${left.length === 1 ? left[0] : `${left.length} spec files`}`,
   ].filter((filter) => filter !== null)
+  const { selected_trials: selectedTrials, offered_trials: offeredTrials } = selection
+  const trials =
+    selectedTrials === undefined || offeredTrials === undefined
+      ? ''
+      : ` (${selectedTrials} of ${offeredTrials} trials)`
+  // A line filter (`one.spec.ts:42`) or a UI rerun of chosen tests sets no pattern Vitest can tell.
+  const chosenBy = filters.length === 0 ? 'a line filter or a rerun of chosen tests' : filters.join(' and ')
   return (
-    `a filtered run: ${selection.selected_scenarios} of ${selection.offered_scenarios} scenarios, chosen by ` +
-    `${filters.join(' and ')} (run.configuration.${EXTENSION_KEY}.selection)`
+    `a filtered run: ${selection.selected_scenarios} of ${selection.offered_scenarios} scenarios${trials}, ` +
+    `chosen by ${chosenBy} (run.configuration.${EXTENSION_KEY}.selection)`
   )
+}
+
+/**
+ * What the document's own markers say is partial about it (`completion`, then `selection`), in the words the gate,
+ * the report and `live-evals results` all print; null for a whole run. The rows journal is read separately.
+ */
+export function markedPartiality(run: RunMetadata): string | null {
+  return completionPartiality(run) ?? selectionPartiality(run)
 }
 
 function journalPartiality(path: string): string | null {
@@ -145,8 +149,7 @@ export async function loadGateFile(path: string): Promise<GateFile> {
   try {
     const document = parseResultsDocument(value, { source: path })
     const partial =
-      completionPartiality(document.run) ??
-      selectionPartiality(document.run) ??
+      markedPartiality(document.run) ??
       (interrupted ? 'run.configuration.live_evals.interrupted is true' : journalPartiality(path))
     return { source: path, document, partial }
   } catch (error) {

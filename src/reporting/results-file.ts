@@ -3,6 +3,7 @@
 // naming the file and the JSON path; it is never half-read.
 
 import { DuplicateResultRowError, ResultsFileError } from './errors.ts'
+import { EXTENSION_KEY } from './extensions/registry.ts'
 import { normalizeReferenceResults } from './historical-normalization.ts'
 import { RESULTS_SCHEMA_VERSION, type ResultsDocument, ResultsDocumentSchema } from './result-schema.ts'
 import { assertUniqueRowKeys } from './row-key.ts'
@@ -73,4 +74,22 @@ export function parseResultsDocument(input: unknown, options: ParseResultsOption
     throw error
   }
   return document
+}
+
+type JsonObject = Record<string, unknown>
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * Removes an older live-evals' never-registered `run.configuration.live_evals.interrupted` from a parsed document,
+ * so the strict run block parses; returns whether it was set. Readers that must not take such a run for a whole
+ * one (the gate, the merge of shards) call it before parseResultsDocument.
+ */
+export function takeInterruptedMarker(value: unknown): boolean {
+  if (!isObject(value) || !isObject(value.run) || !isObject(value.run.configuration)) return false
+  const block = value.run.configuration[EXTENSION_KEY]
+  if (!isObject(block) || !('interrupted' in block)) return false
+  const interrupted = block.interrupted === true
+  delete block.interrupted
+  return interrupted
 }

@@ -40,6 +40,39 @@ function describeRow(position: number, origin: string | undefined): string {
   return origin === undefined ? `rows[${position}]` : `rows[${position}] (from ${origin})`
 }
 
+/** An item with the (scenario id, trial) of an earlier one; positions index the items given. */
+export interface RepeatedRowKey<Item> {
+  key: RowKey
+  item: Item
+  position: number
+  first: Item
+  firstPosition: number
+}
+
+/**
+ * The items in their order with each (scenario id, trial) once: the first item with a key keeps it, and each later
+ * one is handed to `onRepeat` (which may throw to refuse it) and left out. The one rule for a key twice: a run's
+ * rows, a shard merge and a results file all apply it, each saying so in its own words.
+ */
+export function firstOfEachRowKey<Item>(
+  items: readonly Item[],
+  keyOf: (item: Item) => RowKey,
+  onRepeat: (repeat: RepeatedRowKey<Item>) => void,
+): Item[] {
+  const firstPosition = new Map<string, number>()
+  return items.filter((item, position) => {
+    const key = keyOf(item)
+    const text = JSON.stringify([key.scenario_id, key.trial])
+    const earlier = firstPosition.get(text)
+    if (earlier === undefined) {
+      firstPosition.set(text, position)
+      return true
+    }
+    onRepeat({ key, item, position, first: items[earlier] as Item, firstPosition: earlier })
+    return false
+  })
+}
+
 /**
  * Refuses two rows with one key, naming both.
  * @param origins where each row came from (a spec file, a shard's run directory), parallel to `rows`; optional
@@ -48,21 +81,13 @@ export function assertUniqueRowKeys(
   rows: readonly Pick<ResultItem, 'scenario_id' | 'observability'>[],
   origins: readonly (string | undefined)[] = [],
 ): void {
-  const firstPosition = new Map<string, number>()
-  rows.forEach((row, position) => {
-    const key = rowKeyOf(row)
-    const text = JSON.stringify([key.scenario_id, key.trial])
-    const earlier = firstPosition.get(text)
-    if (earlier === undefined) {
-      firstPosition.set(text, position)
-      return
-    }
+  firstOfEachRowKey(rows, rowKeyOf, ({ key, position, firstPosition }) => {
     throw new DuplicateResultRowError(
       key.scenario_id,
       key.trial,
-      [earlier, position],
+      [firstPosition, position],
       `results.json cannot hold scenario "${key.scenario_id}" trial ${key.trial} twice: ` +
-        `${describeRow(earlier, origins[earlier])} and ${describeRow(position, origins[position])}. ` +
+        `${describeRow(firstPosition, origins[firstPosition])} and ${describeRow(position, origins[position])}. ` +
         'A run directory holds each (scenario id, trial) once: run the scenario in one spec file only, ' +
         'give repeated executions their trial numbers, or write them to separate run directories.',
     )

@@ -45,8 +45,54 @@ export const completionExtension = defineExtensionFeature({
 
 export type RunCompletion = z.infer<typeof completionExtension.schema>
 
+/**
+ * Whether the marker is one a run writes at its own end (Vitest ended it, with spec files that failed to load or
+ * duplicates refused): the run wrote every row it had. `interrupted` and `killed` mean it was stopped before its end.
+ */
+export function endedByItself(completion: RunCompletion): boolean {
+  return completion.ending === 'spec_files_failed' || completion.ending === 'duplicate_scenarios'
+}
+
 /** One (scenario id, trial) a second spec file was refused, as `completion.duplicate_scenarios` lists it. */
 export type DuplicateScenario = NonNullable<RunCompletion['duplicate_scenarios']>[number]
+
+/** One spec file that failed before its scenarios ran, as `completion.failed_spec_files` lists it. */
+export type FailedSpecFile = NonNullable<RunCompletion['failed_spec_files']>[number]
+
+/** How a run can be stopped before its end, the larger gap first. */
+export const STOPPED_ENDINGS = ['killed', 'interrupted'] as const
+
+/** What a run is missing; a run with none of these is whole. */
+export interface RunGaps {
+  /** How it was stopped before its end; absent when it ended by itself. */
+  stopped?: (typeof STOPPED_ENDINGS)[number] | undefined
+  failedSpecFiles?: readonly FailedSpecFile[] | undefined
+  duplicates?: readonly DuplicateScenario[] | undefined
+  finishedRows: number
+  /** The scenarios known to the run. */
+  plannedScenarios: number
+}
+
+/**
+ * The run's `completion` marker; undefined for a whole run. The larger gap names the ending (stopped early, then
+ * spec files that failed to load, then refused duplicates), and every failed spec file and duplicate is listed
+ * whatever the ending. The one builder of the marker: the reporter, the merge of shards and a rebuild all use it.
+ */
+export function runCompletion(gaps: RunGaps): RunCompletion | undefined {
+  const failed = gaps.failedSpecFiles ?? []
+  const duplicates = gaps.duplicates ?? []
+  const ending =
+    gaps.stopped ??
+    (failed.length > 0 ? 'spec_files_failed' : duplicates.length > 0 ? 'duplicate_scenarios' : undefined)
+  if (ending === undefined) return undefined
+  return {
+    ending,
+    finished_rows: gaps.finishedRows,
+    planned_scenarios: gaps.plannedScenarios,
+    ...(failed.length === 0 ? {} : { failed_spec_files: [...failed] }),
+    ...(duplicates.length === 0 ? {} : { duplicate_scenarios: [...duplicates] }),
+  }
+}
 
 /** How the console, the gate and the report name one refused duplicate. */
 export function duplicateScenarioText({ scenario_id, trial, ran_in, refused_in }: DuplicateScenario): string {

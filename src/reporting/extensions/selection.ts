@@ -2,6 +2,8 @@
 // tests by name (`-t`, tags) and by spec file (`vitest run specs/crawl/one.spec.ts`): such a run's results.json
 // looks like a complete run of fewer scenarios, so it says which filter chose them and how many of the
 // scenarios it was offered it ran. Absent when nothing was filtered out, so a full run keeps the reference's shape.
+// A trials run offers each scenario k times (`[trial i/k]` in each test's name), so `-t "trial 1/"` runs every
+// scenario but not every trial: 1.1 counts the (scenario, trial) pairs too, and decides by them.
 // Readers that gate on results (src/gate) refuse a document carrying it unless told partial results are fine.
 
 import { z } from 'zod'
@@ -10,14 +12,18 @@ import { defineExtensionFeature } from './define.ts'
 export const selectionExtension = defineExtensionFeature({
   name: 'selection',
   scope: 'run',
-  version: '1.0',
+  version: '1.1',
   summary:
-    'present only on a filtered run: the test-name filter and the spec files left out, the scenarios it ran of those offered',
+    'present only on a filtered run: the test-name filter and the spec files left out, the scenarios it ran of those offered (1.1, in a trials run: the (scenario, trial) pairs too)',
   schema: z.strictObject({
     /** Distinct scenarios that ran (have a row). */
     selected_scenarios: z.number().int().min(0),
     /** Distinct scenarios the run's dataset and the spec files that ran offered (left-out spec files' unknown). */
     offered_scenarios: z.number().int().min(0),
+    /** 1.1, in a trials run (execution.trials k > 1): the (scenario, trial) pairs that ran (have a row). */
+    selected_trials: z.number().int().min(0).optional(),
+    /** 1.1, in a trials run: the (scenario, trial) pairs offered, k for each offered scenario. */
+    offered_trials: z.number().int().min(0).optional(),
     /** Vitest's test-name filter (`-t`, as a regular expression source), or null. */
     test_name_filter: z.string().nullable(),
     /** Vitest's tag filter (`--tags`), empty when none. */

@@ -2,13 +2,23 @@
 // failed to load in one shard, or a filter in any, marks the merged results.json, so the gate refuses it as it
 // would the unsharded run. Two shards that ran one scenario (they cannot see each other's claims) merge into its
 // first row and a line naming the second, never an uncaught error.
-import { describe, expect, test } from 'vitest'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import type { FinishedScenarioTest } from '../../../reporters/run-results.ts'
+import { resultsDocument, row } from '../../gate/gate.test-helpers.ts'
 import { EXTENSION_KEY } from '../../reporting/extensions/registry.ts'
+import { withRunExtensions } from '../../reporting/results-document.ts'
 import type { LiveEvalsTaskMeta } from '../meta.ts'
 import { plannedRunFixture } from '../planned-run.test-helpers.ts'
 import { mergeShardedRuns, type ShardModule } from './merged-results.ts'
-import { combineShardMarkers, type ShardMarkers } from './shard-markers.ts'
+import {
+  combineShardMarkers,
+  readShardMarkers,
+  type ShardMarkers,
+  type ShardMarkersRead,
+} from './shard-markers.ts'
 
 const run = { ...plannedRunFixture({ name: 'nightly_responses', resultsFile: 'results.shard-1-of-2.json' }) }
 
@@ -36,8 +46,12 @@ function shard(index: number, tests: FinishedScenarioTest[]): ShardModule {
 }
 
 const shards = [shard(1, [ran('a'), ran('b')]), shard(2, [ran('c')])]
-const markersByFile = (byShard: Record<string, ShardMarkers | null>) => (planned: { resultsFile: string }) =>
-  planned.resultsFile in byShard ? (byShard[planned.resultsFile] ?? null) : {}
+const markersByFile =
+  (byShard: Record<string, ShardMarkers | null>) =>
+  (planned: { resultsFile: string }): ShardMarkersRead => {
+    const markers = planned.resultsFile in byShard ? byShard[planned.resultsFile] : {}
+    return markers === null || markers === undefined ? { unknown: 'cannot be read (ENOENT)' } : { markers }
+  }
 
 describe('merging shard documents', () => {
   test("one shard's failed spec file and another's selection carry over to the merged document", () => {
@@ -47,12 +61,7 @@ describe('merging shard documents', () => {
       () => null,
       markersByFile({
         'results.shard-1-of-2.json': {
-          completion: {
-            ending: 'spec_files_failed',
-            finished_rows: 2,
-            planned_scenarios: 3,
-            failed_spec_files: [failed],
-          },
+          completion: { ending: 'spec_files_failed', failed_spec_files: [failed] },
         },
         'results.shard-2-of-2.json': {
           selection: {
@@ -87,20 +96,17 @@ describe('merging shard documents', () => {
       ran_in: 'specs/a.spec.ts',
       refused_in,
     })
-    const counts = { finished_rows: 1, planned_scenarios: 2 }
     const merged = combineShardMarkers(
       [
         {
           completion: {
             ending: 'duplicate_scenarios',
-            ...counts,
             duplicate_scenarios: [duplicate('x', 'specs/b.spec.ts')],
           },
         },
         {
           completion: {
             ending: 'spec_files_failed',
-            ...counts,
             failed_spec_files: [{ file: 'specs/c.spec.ts', error: 'boom' }],
             duplicate_scenarios: [duplicate('y', 'specs/d.spec.ts')],
           },
@@ -117,12 +123,28 @@ describe('merging shard documents', () => {
     })
   })
 
+  test("a trials run's selection counts the merged run's (scenario, trial) pairs", () => {
+    const byTrial = {
+      selected_scenarios: 2,
+      offered_scenarios: 2,
+      selected_trials: 2,
+      offered_trials: 6,
+      test_name_filter: 'trial 1\\/',
+      tags_filter: [],
+      spec_files_left_out: [],
+    }
+    const merged = combineShardMarkers([{ selection: byTrial }, {}], { rows: 3, scenarios: 3, selected: 3 })
+    expect(merged.selection).toEqual({
+      ...byTrial,
+      selected_scenarios: 3,
+      offered_scenarios: 3,
+      selected_trials: 3,
+      offered_trials: 9,
+    })
+  })
+
   test('shards that carry no marker merge into a document without one', () => {
-    const { merged } = mergeShardedRuns(
-      shards,
-      () => null,
-      () => ({}),
-    )
+    const { merged } = mergeShardedRuns(shards, () => null, markersByFile({}))
     expect(merged[0]?.document.run.configuration[EXTENSION_KEY]?.completion).toBeUndefined()
     expect(merged[0]?.document.run.configuration[EXTENSION_KEY]?.selection).toBeUndefined()
   })
@@ -140,14 +162,84 @@ describe('merging shard documents', () => {
 
   test('a scenario two shards both ran keeps the first row and names the second, instead of throwing', () => {
     const twice = [shard(1, [ran('a'), ran('b')]), shard(2, [ran('b'), ran('c')])]
-    const { merged, problems } = mergeShardedRuns(
-      twice,
-      () => null,
-      () => ({}),
-    )
+    const { merged, problems } = mergeShardedRuns(twice, () => null, markersByFile({}))
     expect(merged[0]?.document.results.map((result) => result.scenario_id)).toEqual(['a', 'b', 'c'])
     expect(problems).toEqual([
       expect.stringContaining('scenario "b" trial 1 has a second row in shard 2-of-2 (after shard 1-of-2)'),
+    ])
+  })
+})
+
+describe('reading a shard document (parseResultsDocument, as every reader of results.json)', () => {
+  let folder = ''
+  beforeEach(() => {
+    folder = mkdtempSync(join(tmpdir(), 'live-evals-shard-markers-'))
+  })
+  afterEach(() => rmSync(folder, { recursive: true, force: true }))
+
+  const shardFile = { resultsFile: 'results.shard-1-of-2.json' }
+  const write = (value: unknown) =>
+    writeFileSync(
+      join(folder, shardFile.resultsFile),
+      typeof value === 'string' ? value : JSON.stringify(value),
+    )
+  const read = () => readShardMarkers({ directory: folder, ...shardFile })
+
+  test("takes a shard's selection from its document", () => {
+    const document = resultsDocument([row({ id: 'a' })])
+    const selection = {
+      selected_scenarios: 1,
+      offered_scenarios: 3,
+      test_name_filter: 'a',
+      tags_filter: [],
+      spec_files_left_out: [],
+    }
+    write({ ...document, run: withRunExtensions(document.run, { selection }) })
+    expect(read()).toEqual({ markers: { selection } })
+  })
+
+  test("an older live-evals' `interrupted: true` still stops the merge early", () => {
+    const document = resultsDocument([row({ id: 'a' })])
+    const run = {
+      ...document.run,
+      configuration: {
+        ...document.run.configuration,
+        [EXTENSION_KEY]: { version: '1.0', interrupted: true },
+      },
+    }
+    write({ ...document, run })
+    expect(read()).toEqual({ markers: { completion: { ending: 'interrupted' } } })
+    expect(
+      combineShardMarkers([{ completion: { ending: 'interrupted' } }], {
+        rows: 1,
+        scenarios: 3,
+        selected: 1,
+      }),
+    ).toEqual({
+      completion: { ending: 'interrupted', finished_rows: 1, planned_scenarios: 3 },
+    })
+  })
+
+  test('a missing, cut or edited shard document is unknown, with why, and the merge names it', () => {
+    expect(read()).toEqual({ unknown: 'cannot be read (ENOENT)' })
+    write('{"schema_version": "2.0", "run": {')
+    expect(read()).toEqual({ unknown: expect.stringMatching(/^is not JSON \(/) })
+    const document = resultsDocument([row({ id: 'a' })])
+    write({ ...document, summary: { ...document.summary, total: 2 } })
+    expect(read()).toEqual({ unknown: expect.stringContaining('summary.total is 2 but the rows count 1') })
+    const inFolder = shards.map((each) => ({
+      ...each,
+      stamp: { ...each.stamp, runs: each.stamp.runs.map((planned) => ({ ...planned, directory: folder })) },
+    }))
+    const { merged, problems } = mergeShardedRuns(inFolder, () => null)
+    expect(merged).toHaveLength(1)
+    expect(problems).toEqual([
+      expect.stringContaining(
+        `shard 1-of-2's ${join(folder, 'results.shard-1-of-2.json')} summary.total is 2 but the rows count 1`,
+      ),
+      expect.stringContaining(
+        `shard 2-of-2's ${join(folder, 'results.shard-2-of-2.json')} cannot be read (ENOENT)`,
+      ),
     ])
   })
 })

@@ -45,7 +45,7 @@ describe('merging the shards of a model matrix', () => {
     const { merged, problems } = mergeShardedRuns(
       [shard(runs, 1), shard(runs, 2)],
       () => null,
-      () => ({}),
+      () => ({ markers: {} }),
     )
     expect(problems).toEqual([])
     expect(merged.map((run) => [run.label, run.file])).toEqual([

@@ -11,13 +11,13 @@ import type { FinishedScenarioTest } from '../../../reporters/run-results.ts'
 import { rowsOfRun } from '../../../reporters/run-results.ts'
 import type { ResultItem, ResultsDocument } from '../../reporting/result-schema.ts'
 import { buildResultsDocument, withRunExtensions } from '../../reporting/results-document.ts'
-import { rowKeyOf } from '../../reporting/row-key.ts'
+import { firstOfEachRowKey, rowKeyOf } from '../../reporting/row-key.ts'
 import type { PlannedRun } from '../run-plan-schema.ts'
 import { consoleLabel } from './console-label.ts'
 import { RESULTS_FILE } from './run-directories.ts'
 import type { RunStamp } from './run-stamp.ts'
 import { shardLabel } from './shard.ts'
-import { combineShardMarkers, readShardMarkers, type ShardMarkers } from './shard-markers.ts'
+import { combineShardMarkers, readShardMarkers, type ShardMarkersRead } from './shard-markers.ts'
 
 /** One test file of a sharded run, as the blobs hold it. */
 export interface ShardModule {
@@ -55,12 +55,12 @@ interface Group {
 /**
  * @param resultsDirOf where the merging process writes runs of a phase (its own settings), or null to write
  *   into the folder the shards used
- * @param shardMarkersOf the markers of a shard's own results document, null when it cannot be read
+ * @param shardMarkersOf the markers of a shard's own results document, or why they are unknown
  */
 export function mergeShardedRuns(
   modules: readonly ShardModule[],
   resultsDirOf: (phase: RunStamp['phase']) => string | null,
-  shardMarkersOf: (run: PlannedRun) => ShardMarkers | null = readShardMarkers,
+  shardMarkersOf: (run: PlannedRun) => ShardMarkersRead = readShardMarkers,
 ): { merged: MergedRun[]; problems: string[] } {
   const groups = new Map<string, Group>()
   for (const module of modules) {
@@ -125,10 +125,10 @@ export function mergeShardedRuns(
     const { rows, origins } = firstRowOfEach(parts, count, prefix, problems)
     const markers = parts.flatMap((part, index) => {
       const read = shardMarkersOf(part.run)
-      if (read !== null) return [read]
+      if ('markers' in read) return [read.markers]
       problems.push(
         `${prefix}: shard ${shardLabel({ index: index + 1, count })}'s ${join(part.run.directory, part.run.resultsFile)} ` +
-          'cannot be read, so whether a filter or a spec file that failed to load cut it short is unknown; ' +
+          `${read.unknown}, so whether a filter or a spec file that failed to load cut it short is unknown; ` +
           'copy the shard folders beside the blobs to carry their markers over.',
       )
       return []
@@ -166,27 +166,26 @@ function firstRowOfEach(
   prefix: string,
   problems: string[],
 ): { rows: ResultItem[]; origins: string[] } {
-  const seen = new Map<string, number>()
-  const rows: ResultItem[] = []
-  const origins: string[] = []
-  parts.forEach((part, index) => {
-    const shard = shardLabel({ index: index + 1, count })
-    for (const row of part.rows) {
-      const { scenario_id, trial } = rowKeyOf(row)
-      const key = JSON.stringify([scenario_id, trial])
-      const first = seen.get(key)
-      if (first !== undefined) {
-        problems.push(
-          `${prefix}: scenario "${scenario_id}" trial ${trial} has a second row in shard ${shard} (after shard ` +
-            `${shardLabel({ index: first, count })}): the merged results.json keeps the first; shards on different ` +
-            "machines do not see each other's scenario claims, so evaluate each scenario from one spec file",
-        )
-        continue
-      }
-      seen.set(key, index + 1)
-      rows.push(row)
-      origins.push(join(part.run.directory, `shard ${shard}`))
-    }
-  })
-  return { rows, origins }
+  const shardRows = parts.flatMap((part, index) =>
+    part.rows.map((row) => ({
+      row,
+      shard: shardLabel({ index: index + 1, count }),
+      directory: part.run.directory,
+    })),
+  )
+  const kept = firstOfEachRowKey(
+    shardRows,
+    ({ row }) => rowKeyOf(row),
+    ({ key: { scenario_id, trial }, item, first }) => {
+      problems.push(
+        `${prefix}: scenario "${scenario_id}" trial ${trial} has a second row in shard ${item.shard} (after shard ` +
+          `${first.shard}): the merged results.json keeps the first; shards on different ` +
+          "machines do not see each other's scenario claims, so evaluate each scenario from one spec file",
+      )
+    },
+  )
+  return {
+    rows: kept.map(({ row }) => row),
+    origins: kept.map(({ shard, directory }) => join(directory, `shard ${shard}`)),
+  }
 }

@@ -194,6 +194,19 @@ describe('-t "trial 2/3" selects one trial of every scenario', () => {
     expect(trials.run.output).toContain('1 passed, 1 failed')
   })
 
+  test('results.json is marked filtered: every scenario ran, but one trial of three', () => {
+    expect(trials.document.run.configuration[EXTENSION_KEY]?.selection).toEqual({
+      selected_scenarios: 2,
+      offered_scenarios: 2,
+      selected_trials: 2,
+      offered_trials: 6,
+      test_name_filter: 'trial 2\\/3',
+      tags_filter: [],
+      spec_files_left_out: [],
+    })
+    expect(trials.run.output).toContain('a filtered run: 2 of 2 scenarios (2 of 6 trials)')
+  })
+
   test('one trial of each scenario repeats nothing: summarized and reported like the single-trial run', async () => {
     expect(trials.document.run.configuration[EXTENSION_KEY]?.trials).toBeUndefined()
     expect(trials.run.output).not.toContain('Trials:') // no "pass^1 …, pass^1 … with 1 trials"
