@@ -92,6 +92,30 @@ describe('rowsOfRun', () => {
     expect(rowsOfRun(responses, [test])[0]?.recording).toEqual(recording)
   })
 
+  test('a row sealed without a recording (its request could not be read) names the one the test was to play', () => {
+    const recording = { id: 'take', path: 'audio/missing.wav', condition: 'noisy', metadata: { seed: 7 } }
+    const test = finishedTest('first', responses, 'failed', false, ['cannot read audio/missing.wav'])
+    if (test.meta === undefined) throw new Error('no meta')
+    test.meta.recording = recording
+    test.meta.row = infrastructureErrorRow({
+      scenario_id: 'first',
+      stage: 'input_setup',
+      message: 'cannot read audio/missing.wav',
+    })
+    const [row] = rowsOfRun(responses, [test])
+    expect(row?.error?.stage).toBe('input_setup')
+    expect(row?.recording).toEqual(recording)
+  })
+
+  test("a row with the execution's own recording keeps it", () => {
+    const measured = { id: 'take', path: 'audio/take.wav', condition: 'noisy', metadata: { measured: true } }
+    const test = finishedTest('first', responses, 'passed', true)
+    if (test.meta === undefined || test.meta.row === null) throw new Error('no row')
+    test.meta.row = { ...test.meta.row, recording: measured }
+    test.meta.recording = { ...measured, metadata: {} }
+    expect(rowsOfRun(responses, [test])[0]?.recording).toEqual(measured)
+  })
+
   test('a test stopped because another spec file ran its scenario first gives no row', () => {
     const stopped = finishedTest('first', responses, 'failed', false, ['evaluated twice'])
     if (stopped.meta !== undefined)

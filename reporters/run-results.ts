@@ -93,13 +93,26 @@ export function rowOfTest(test: FinishedScenarioTest): ResultItem | null {
   if (meta === undefined || meta.duplicateOf !== undefined) return null
   if (test.state !== 'passed' && test.state !== 'failed') return null
   // Keyed by (scenario id, trial): the trial the suite gave the test is the row's, whoever built the row; so is
-  // the assistant the suite ran it against.
-  return withAssistant(withTrial(sealedOrFallbackRow(test, meta), test.trial ?? null), meta.assistant ?? null)
+  // the assistant the suite ran it against, and the recording it was to play.
+  const row = withTestRecording(sealedOrFallbackRow(test, meta), meta)
+  return withAssistant(withTrial(row, test.trial ?? null), meta.assistant ?? null)
+}
+
+/**
+ * A row made without the execution's recording (its request could not be read, its session failed, the test timed
+ * out or failed before the scenario ran) names the one the test was to play (WALK; its meta has it before anything
+ * of the scenario runs), so a recording that never ran still counts under its condition. This is the one place a
+ * failed row gets it; a row that has its own (the execution's, with what was measured) keeps it.
+ */
+function withTestRecording(row: ResultItem, meta: LiveEvalsTaskMeta): ResultItem {
+  return meta.recording === undefined || row.recording !== undefined
+    ? row
+    : { ...row, recording: meta.recording }
 }
 
 function sealedOrFallbackRow(test: FinishedScenarioTest, meta: LiveEvalsTaskMeta): ResultItem {
   if (meta.row !== null) return meta.row
-  const row = infrastructureErrorRow({
+  return infrastructureErrorRow({
     scenario_id: meta.scenarioId,
     title: test.name,
     stage: 'example_execution',
@@ -107,8 +120,6 @@ function sealedOrFallbackRow(test: FinishedScenarioTest, meta: LiveEvalsTaskMeta
       test.errors.join('; ') ||
       'the test ended without a result row (a fixture or the test body failed before the scenario was graded)',
   })
-  // A WALK test names its recording when it starts: the row still counts under its condition.
-  return meta.recording === undefined ? row : { ...row, recording: meta.recording }
 }
 
 /**

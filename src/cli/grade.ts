@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path'
 import type OpenAI from 'openai'
+import { RESULTS_FILE } from '../artifacts/results-file-name.ts'
 import { HarnessConfigError, loadPhaseConfig } from '../config/index.ts'
 import type { SemanticJudgeOptions } from '../grading/judge/options.ts'
 import { judgeOptionsFromSettings } from '../grading/judge/options-from-settings.ts'
@@ -161,7 +162,7 @@ export async function gradeCommand(
     io.out(
       `graded ${outcome.regraded} of ${total} rows again${judge === null ? '' : ' with the judge'} ` +
         `(${outcome.copied} copied as they were): ${passed} passed, ${failed} failed, ` +
-        `${infrastructure} infrastructure errors.\nResults: ${join(outcome.directory, 'results.json')}\n`,
+        `${infrastructure} infrastructure errors.\nResults: ${join(outcome.directory, RESULTS_FILE)}\n`,
     )
     return 0
   } catch (error) {

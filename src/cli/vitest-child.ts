@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { RESULTS_FILE } from '../artifacts/results-file-name.ts'
 import type { CommandIO } from './main.ts'
 
 export interface VitestInvocation {
@@ -64,9 +65,9 @@ export function runVitestChild(invocation: VitestInvocation, io: CommandIO): Pro
     child.on('close', (code) => {
       invocation.signal?.removeEventListener('abort', stop)
       const resultFiles = [...output.matchAll(/^\s*Results: (.+?)\s*$/gm)].map(([, printed]) =>
-        (printed as string).endsWith('results.json')
+        (printed as string).endsWith(RESULTS_FILE)
           ? (printed as string)
-          : join(printed as string, 'results.json'),
+          : join(printed as string, RESULTS_FILE),
       )
       resolve({ code, output, resultFiles })
     })

@@ -5,6 +5,7 @@
 // beside the run. explain.json is rewritten after every scenario, so an interrupted explain keeps what finished.
 import { join, resolve } from 'node:path'
 import { reserveRunDirectory, writeArtifact, writeJsonArtifact } from '../artifacts/index.ts'
+import { RESULTS_FILE } from '../artifacts/results-file-name.ts'
 import type { PhaseSettings } from '../config/index.ts'
 import { DEFAULT_PRICES, type PriceTable } from '../config/prices.ts'
 import { type ArmOutcome, explanationOf } from './attribution.ts'
@@ -81,7 +82,7 @@ function refuseRemoteAssistant(run: SourceRun): void {
   const endpoint = run.document.run.configuration.assistant_endpoint
   if (typeof endpoint === 'string' && endpoint !== '') {
     throw new ExplainInputError(
-      `${join(run.directory, 'results.json')}: the run evaluated a remote client assistant at ${endpoint}; ` +
+      `${join(run.directory, RESULTS_FILE)}: the run evaluated a remote client assistant at ${endpoint}; ` +
         'explain re-runs assistants defined in the project (defineAssistant or the bundled example) only',
     )
   }

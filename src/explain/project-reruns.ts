@@ -6,6 +6,7 @@
 import { readFile, rm } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
 import { makePrivateDirectories, writeArtifact, writeJsonArtifact } from '../artifacts/index.ts'
+import { RESULTS_FILE } from '../artifacts/results-file-name.ts'
 import { withEnvironment } from '../cli/cassette-runs.ts'
 import type { CommandIO } from '../cli/main.ts'
 import {
@@ -188,7 +189,7 @@ export async function rerunInProject(
   for (const arm of ['control', ...plan.arms.map((candidate) => candidate.arm)]) {
     const armDirectory = join(folder, arm)
     const byTrial = new Map(
-      ((await rowsOf(join(armDirectory, 'results.json'))) ?? []).map((row) => [rowKeyOf(row).trial, row]),
+      ((await rowsOf(join(armDirectory, RESULTS_FILE))) ?? []).map((row) => [rowKeyOf(row).trial, row]),
     )
     rows += byTrial.size
     const reruns: Rerun[] = []

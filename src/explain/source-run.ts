@@ -4,6 +4,7 @@
 import { stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { artifactPathProblem } from '../artifacts/destinations.ts'
+import { RESULTS_FILE } from '../artifacts/results-file-name.ts'
 import type { Architecture } from '../assistants/frontend/index.ts'
 import type { Phase } from '../config/index.ts'
 import { MAX_RESULTS_FILE_BYTES } from '../gate/load.ts'
@@ -64,7 +65,7 @@ export async function readSourceRun(runDirectory: string): Promise<SourceRun> {
     if (error instanceof ExplainInputError) throw error
     throw new ExplainInputError(`no run folder at ${directory} (${(error as NodeJS.ErrnoException).code})`)
   }
-  const file = join(directory, 'results.json')
+  const file = join(directory, RESULTS_FILE)
   let value: unknown
   try {
     value = await readJsonFile(file, MAX_RESULTS_FILE_BYTES)
@@ -162,7 +163,7 @@ export async function failedScenarios(
   for (const row of run.document.results) {
     byScenario.set(row.scenario_id, [...(byScenario.get(row.scenario_id) ?? []), row])
   }
-  const file = join(run.directory, 'results.json')
+  const file = join(run.directory, RESULTS_FILE)
   if (only !== null) {
     const rows = byScenario.get(only)
     if (rows === undefined) {

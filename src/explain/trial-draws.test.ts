@@ -3,7 +3,7 @@
 // and its speech intervals together.
 import { describe, expect, test } from 'vitest'
 import { durationMs } from '../audio/pcm.ts'
-import { syntheticCallerSource } from '../phases/engine/caller-sources.ts'
+import { recordedCallerSource, syntheticCallerSource } from '../phases/engine/caller-sources.ts'
 import type { Scenario } from '../scenarios/index.ts'
 import { offsetCallerSource, trialDraws } from './trial-draws.ts'
 
@@ -56,6 +56,23 @@ describe('offsetCallerSource', () => {
       base.callerSpeech?.map((span) => ({ startMs: span.startMs + 140, endMs: span.endMs + 140 })),
     )
     expect(later.text).toBe(base.text)
+  })
+
+  test('a recording played later is still the recording a failed row names', () => {
+    const take = {
+      id: 'take',
+      path: 'take.wav',
+      resolvedPath: '/data/take.wav',
+      condition: 'noisy',
+      metadata: {},
+    }
+    const walk = { ...scenario, input: { ...scenario.input, recordings: [take] } } as unknown as Scenario
+    const recorded = recordedCallerSource({ offline: true })
+    expect(offsetCallerSource(recorded, 140).recordingOf?.(walk)).toEqual(recorded.recordingOf?.(walk))
+    expect(offsetCallerSource(recorded, 140).recordingOf?.(walk)).toMatchObject({
+      id: 'take',
+      condition: 'noisy',
+    })
   })
 
   test('no offset is the source itself', () => {

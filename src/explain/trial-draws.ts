@@ -60,6 +60,8 @@ export function offsetCallerSource(source: CallerSource, offsetMs: number): Call
   if (offsetMs === 0) return source
   return {
     audioSource: source.audioSource,
+    // The same recording, played later: a row that fails before it plays still names it (meta.recording).
+    ...(source.recordingOf === undefined ? {} : { recordingOf: source.recordingOf.bind(source) }),
     async prepare(scenario, options) {
       const audio = await source.prepare(scenario, options)
       const later = <T extends { startMs: number; endMs: number }>(span: T): T => ({

@@ -5,6 +5,7 @@
 
 import { join } from 'node:path'
 import { artifactPathProblem } from '../artifacts/destinations.ts'
+import { RESULTS_FILE } from '../artifacts/results-file-name.ts'
 import { detectSpeech, type SpeechInterval } from '../audio/speech-activity.ts'
 import { type LoadedExplanation, loadExplanation } from '../explain/load-explanations.ts'
 import { loadGateFile } from '../gate/load.ts'
@@ -125,7 +126,7 @@ export async function loadScenarioEvidence(runDir: string, row: ResultItem): Pro
 }
 
 /** @throws GateInputError when the run's results.json cannot be read (the report has nothing to show) */
-export async function loadRun(runDir: string, resultsFile = 'results.json'): Promise<LoadedRun> {
+export async function loadRun(runDir: string, resultsFile = RESULTS_FILE): Promise<LoadedRun> {
   const file = await loadGateFile(join(runDir, resultsFile))
   const evidence: ScenarioEvidence[] = []
   // One scenario at a time: WAV decoding is CPU-bound and the machine running a report may be running evals.

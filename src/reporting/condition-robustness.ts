@@ -2,8 +2,8 @@
 // (`recording.metadata.generation.source_scenario_id`, else the row's own id), and a group is robust only when
 // every row of it passed, under every condition and in every trial. A row that did not run (an infrastructure
 // error: a missing or refused recording, a failed session) has no outcome: its group is not robust when another row
-// failed, and unknown (null) otherwise. Failed rows carry their recording too (engine/record.ts), so a recording
-// that never ran still counts under its condition.
+// failed, and unknown (null) otherwise. Failed rows carry their recording too (the reporter's rowOfTest, from the
+// test's meta), so a recording that never ran still counts under its condition.
 
 import type { ConditionRobustness, SourceRobustness } from './extensions/condition-robustness.ts'
 import type { ResultItem } from './result-schema.ts'

@@ -19,7 +19,7 @@ import { scenarioFaultChoice } from '../faults/scenario-profile.ts'
 import { judgeOptionsFromSettings } from '../grading/judge/options-from-settings.ts'
 import { architectureFor } from '../phases/engine/architecture-choice.ts'
 import type { ScenarioEnv } from '../phases/engine/execution.ts'
-import { failedExecution, rowRecordingOf, withCallerRecording } from '../phases/engine/record.ts'
+import { failedExecution, rowRecordingOf } from '../phases/engine/record.ts'
 import { runScenario } from '../phases/engine/run-scenario.ts'
 import { scenarioApplicationFor } from '../phases/engine/scenario-application.ts'
 import { stageFailureOf } from '../phases/engine/stage.ts'
@@ -28,6 +28,7 @@ import { loadInterventions, NO_INTERVENTIONS } from '../phases/run/interventions
 import type { LoadedScenario } from '../scenarios/index.ts'
 import { startOfflineLiveServer } from '../testing/live-server/index.ts'
 import { attachScenarioAudio, attachScenarioTimeline } from './attachments.ts'
+import type { LiveEvalsTaskMeta } from './meta.ts'
 import { modelLimiters } from './model-limiters.ts'
 import { runPlanOf } from './provided.ts'
 import type { ExplainArmBinding } from './rerun-suite.ts'
@@ -71,7 +72,6 @@ const buildScenarioTest = (): ScenarioTestAPI =>
           grades: meta.grades,
           row: meta.row,
           expectedFailure: meta.expectedFailure ?? null,
-          recording: meta.recording ?? null,
         })
         meta.row = verdict.row
         meta.sealed = true
@@ -160,20 +160,24 @@ const buildScenarioTest = (): ScenarioTestAPI =>
           // The run's fault profile, else the scenario's own tag; a tag naming none fails the scenario at input_setup.
           ...scenarioFaultChoice(scenario, suiteSettings.execution.faults),
         }
-        if (explainArm === null) return env
+        if (explainArm === null) return withTestRecording(task.meta.liveEvals, scenario, env)
         const trial = env.trial ?? 1
         const draws = explainArm.draws[trial - 1]
         if (draws === undefined)
           throw new Error(`explain arm ${explainArm.arm} has no draw for trial ${trial}`)
-        return armedScenarioEnv(env, {
-          phase,
-          scenarioId: scenario.id,
-          architecture,
-          assistant,
-          change: explainArm.change,
-          draws,
-          faults: explainArm.faults,
-        })
+        return withTestRecording(
+          task.meta.liveEvals,
+          scenario,
+          armedScenarioEnv(env, {
+            phase,
+            scenarioId: scenario.id,
+            architecture,
+            assistant,
+            change: explainArm.change,
+            draws,
+            faults: explainArm.faults,
+          }),
+        )
       },
     )
     // The request exactly as liveSession streams it. A request that cannot be prepared (text-to-speech failed)
@@ -192,9 +196,6 @@ const buildScenarioTest = (): ScenarioTestAPI =>
           meta.duplicateOf = { firstSpecFile: error.firstSpecFile, specFile: task.file.filepath }
         throw error
       }
-      // Known before the recording is read: a row made without the execution's (a timeout) still names it.
-      const recording = scenarioEnv.callerSource.recordingOf?.(scenario)
-      if (recording !== undefined && meta !== undefined) meta.recording = rowRecordingOf(recording)
       try {
         await throwIfRunStopped(scenarioEnv.runDirectory, scenario.id)
         return await scenarioEnv.callerSource.prepare(scenario, { signal })
@@ -208,11 +209,7 @@ const buildScenarioTest = (): ScenarioTestAPI =>
             missing === null
               ? stageFailureOf(error, 'input_setup')
               : { stage: 'replay' as const, message: missing.message }
-          const { row } = withCallerRecording(
-            failedExecution(scenario, failure, undefined, scenarioEnv.trial ?? null),
-            scenarioEnv.callerSource,
-            scenario,
-          )
+          const { row } = failedExecution(scenario, failure, undefined, scenarioEnv.trial ?? null)
           meta.row =
             missing === null ? row : withRefusedCassette(row, missing.cassette, scenarioEnv.settings, missing)
         }
@@ -271,6 +268,23 @@ const buildScenarioTest = (): ScenarioTestAPI =>
         return run
       },
     )
+
+/**
+ * Notes in the test's meta the recording its scenario is to play (WALK), from the caller source of the final
+ * environment, before anything of the scenario runs: every scenario fixture starts from the environment (an
+ * overridden callerAudio too). It is where each row made from the test takes its recording from when the row was
+ * made without the execution's: a request that could not be read, a failed session, a timeout
+ * (reporters/run-results.ts).
+ */
+function withTestRecording(
+  meta: LiveEvalsTaskMeta | undefined,
+  scenario: LoadedScenario,
+  env: ScenarioEnv<PhaseSettings>,
+): ScenarioEnv<PhaseSettings> {
+  const recording = env.callerSource.recordingOf?.(scenario)
+  if (recording !== undefined && meta !== undefined) meta.recording = rowRecordingOf(recording)
+  return env
+}
 
 export type ScenarioTest = ScenarioTestAPI
 

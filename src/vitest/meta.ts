@@ -51,8 +51,10 @@ export interface LiveEvalsTaskMeta {
    */
   duplicateOf?: { firstSpecFile: string | null; specFile: string }
   /**
-   * The recording the scenario's caller source plays (WALK), as its row echoes it; set when the test starts, so a
-   * row made without the execution's (the test timed out) still counts under its condition.
+   * The recording the scenario's caller source plays (WALK), as its row echoes it; set with the test's scenario
+   * environment, before anything of the scenario runs. The reporter puts it on every row of the test made without
+   * the execution's (the request could not be read, the session failed, the test timed out), so such a row still
+   * counts under its condition (reporters/run-results.ts).
    */
   recording?: NonNullable<ResultItem['recording']>
   /** Per-attempt: 0 for the first try, n for the n-th retry. */

@@ -70,6 +70,8 @@ function redactReported(task: RunnerTask): void {
   if (meta !== undefined) {
     meta.row = redactOutbound(meta.row)
     meta.grades = redactOutbound(meta.grades)
+    // The reporter puts it on the rows made without the execution's recording (reporters/run-results.ts).
+    if (meta.recording !== undefined) meta.recording = redactOutbound(meta.recording)
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir } from 'node:fs/promises'
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
@@ -35,4 +35,23 @@ test('each trial is claimed on its own', async () => {
   await expect(claimScenarioTrial(folder, 'add_milk', 2, { ...first, testId: 'c' })).rejects.toThrow(
     /trial 2 is evaluated twice/,
   )
+})
+
+test('the first claim of a run folder makes its private claims folder; the next ones write into it', async () => {
+  const folder = await runFolder()
+  await claimScenarioTrial(folder, 'add_milk', null, first)
+  expect((await stat(join(folder, CLAIMS_FOLDER))).mode & 0o777).toBe(0o700)
+  await claimScenarioTrial(folder, 'buy_bread', null, { ...first, testId: 'b' })
+  expect((await readdir(join(folder, CLAIMS_FOLDER))).sort()).toEqual(['add_milk.json', 'buy_bread.json'])
+})
+
+test('a claim never brings back a run folder a stop removed', async () => {
+  const folder = await runFolder()
+  await claimScenarioTrial(folder, 'add_milk', null, first)
+  await rm(folder, { recursive: true })
+  // Removed with its claims folder, as a stop before anything was written removes it (rows-journal-signals.ts).
+  await expect(
+    claimScenarioTrial(folder, 'buy_bread', null, { ...first, testId: 'b' }),
+  ).resolves.toBeUndefined()
+  await expect(stat(folder)).rejects.toMatchObject({ code: 'ENOENT' })
 })

@@ -47,12 +47,7 @@ export async function claimScenarioTrial(
   const file = join(folder, `${trialArtifactName(scenarioId, trial)}.json`)
   const claim: Claim = { spec_file: claimant.specFile, test_id: claimant.testId }
   try {
-    // Not recursive: a run folder that is gone was removed by a stop (SIGINT/SIGTERM before anything was written),
-    // and a claim must not bring it back holding nothing but claims.
-    await mkdir(folder, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error
-    })
-    await writeFile(file, `${JSON.stringify(claim)}\n`, { flag: 'wx', mode: PRIVATE_FILE_MODE })
+    await writeClaim(folder, file, `${JSON.stringify(claim)}\n`)
     return
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return
@@ -67,6 +62,27 @@ export async function claimScenarioTrial(
       'the copy, or give it a dataset of other scenarios.',
     first?.spec_file ?? null,
   )
+}
+
+/**
+ * Writes the claim exclusively (`wx`). The claims folder is made by the first claim of a run folder that finds it
+ * missing, so it is made once per run folder and every other claim is the one write. Neither step creates a
+ * parent: a run folder that is gone was removed by a stop (SIGINT/SIGTERM before anything was written), with its
+ * claims folder, and a claim must not bring it back holding nothing but claims (both fail with ENOENT).
+ */
+async function writeClaim(folder: string, file: string, text: string): Promise<void> {
+  const write = () => writeFile(file, text, { flag: 'wx', mode: PRIVATE_FILE_MODE })
+  try {
+    await write()
+    return
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+  await mkdir(folder, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+    // Another worker's first claim made it meanwhile.
+    if (error.code !== 'EEXIST') throw error
+  })
+  await write()
 }
 
 async function readClaim(file: string): Promise<Claim | null> {

@@ -155,14 +155,6 @@ describe('a test that failed', () => {
     expect(verdict.failTestWith).toBeNull()
   })
 
-  test('before the scenario ran: the row still echoes the recording the test was to play', () => {
-    const recording = { id: 'take', path: 'audio/take.wav', condition: 'noisy', metadata: {} }
-    const verdict = verdictOf(
-      finished({ state: 'fail', row: null, recording, errors: [{ message: 'Test timed out in 5000ms.' }] }),
-    )
-    expect(verdict.row.recording).toEqual(recording)
-  })
-
   test('a failed row gets the assertion checks added, its own failed checks kept', () => {
     const verdict = verdictOf(finished({ state: 'fail', row: failedRow(), errors: [{ message: 'boom' }] }))
     expect(verdict.row.assessment?.checks.map((check) => check.id)).toEqual([

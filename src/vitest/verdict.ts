@@ -133,8 +133,6 @@ export interface FinishedTestView {
   row: ResultItem | null
   /** The spec's expected failure for this test (its meta); absent or null: the scenario must pass. */
   expectedFailure?: { checks: readonly string[] } | null
-  /** The recording the test was to play (its meta), echoed by a row made without the execution's. */
-  recording?: ResultItem['recording'] | null
 }
 
 export interface Verdict {
@@ -159,7 +157,7 @@ export function verdictOf(test: FinishedTestView): Verdict {
       message,
     })
     return {
-      row: test.recording == null ? row : { ...row, recording: test.recording },
+      row,
       failTestWith: test.state === 'pass' ? `Scenario ${test.scenarioId}: ${message}` : null,
     }
   }

@@ -20,7 +20,7 @@ import {
   writeSessionArtifacts,
 } from './artifacts.ts'
 import type { Assessed } from './assess.ts'
-import type { CallerAudio, CallerRecording, CallerSource } from './caller.ts'
+import type { CallerAudio, CallerRecording } from './caller.ts'
 import { DETAILS_SCHEMA_VERSION, type ScenarioDetails, ScenarioDetailsSchema } from './details.ts'
 import type { ScenarioEnv, SingleTurnExecution } from './execution.ts'
 import { buildGradedRow, gradedDetailsFields } from './graded-row.ts'
@@ -157,20 +157,6 @@ export function failureRow(
 export function rowRecordingOf(recording: CallerRecording): NonNullable<ResultItem['recording']> {
   const { id, path, condition, metadata } = recording
   return { id, path, condition, metadata }
-}
-
-/**
- * A failed execution's row with the recording its caller source was to play (when the request is one and the row
- * does not say already), so a recording that never ran is still counted under its condition.
- */
-export function withCallerRecording<Execution extends { row: ResultItem }>(
-  execution: Execution,
-  source: Pick<CallerSource, 'recordingOf'>,
-  scenario: Scenario,
-): Execution {
-  const recording = source.recordingOf?.(scenario)
-  if (recording === undefined || execution.row.recording !== undefined) return execution
-  return { ...execution, row: { ...execution.row, recording: rowRecordingOf(recording) } }
 }
 
 /**

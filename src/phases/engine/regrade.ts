@@ -13,6 +13,7 @@
 import { readFile } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
 import { reserveRunDirectory, writeJsonArtifact } from '../../artifacts/index.ts'
+import { RESULTS_FILE } from '../../artifacts/results-file-name.ts'
 import type { SemanticJudgeOptions } from '../../grading/judge/index.ts'
 import type { SingleTurnGrade } from '../../grading/single-turn.ts'
 import type { InteractionMetrics } from '../../metrics/interaction.ts'
@@ -94,7 +95,7 @@ async function readJson(file: string, what: string): Promise<unknown> {
 
 /** The finished run's results document; the error names the file and the first problem. */
 export async function readFinishedRun(runDirectory: string): Promise<ResultsDocument> {
-  const file = join(runDirectory, 'results.json')
+  const file = join(runDirectory, RESULTS_FILE)
   const parsed = ResultsDocumentSchema.safeParse(await readJson(file, 'the run results'))
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
@@ -175,7 +176,7 @@ export async function regradeRun(options: RegradeOptions): Promise<RegradeOutcom
     rows,
     original.results.map((row) => row.scenario_id),
   )
-  await writeJsonArtifact(to, 'results.json', document)
+  await writeJsonArtifact(to, RESULTS_FILE, document)
   return { directory: to, document, regraded, copied: rows.length - regraded }
 }
 

@@ -15,7 +15,7 @@ import { type ArtifactPaths, artifactNameOf, writeSessionArtifacts } from './art
 import type { CallerAudio } from './caller.ts'
 import type { ScenarioEnv, ScenarioExecution } from './execution.ts'
 import type { DriveOptions, OpenConversation, PhaseModule } from './phase-module.ts'
-import { type RecordOptions, withCallerRecording } from './record.ts'
+import type { RecordOptions } from './record.ts'
 import { type FailureStage, StageError, stageFailureOf } from './stage.ts'
 
 export interface RunScenarioOptions extends DriveOptions, RecordOptions {
@@ -43,12 +43,7 @@ export async function runScenario<
     // A replayed caller may put another application in front of the assistant's tools (src/cassettes/caller).
     run: (application) =>
       runStages(phase, scenario, env, application === undefined ? options : { ...options, application }),
-    failed: (failure) =>
-      withCallerRecording(
-        phase.grader.failed(scenario, failure, { ...NO_ARTIFACTS }, env.trial ?? null),
-        env.callerSource,
-        scenario,
-      ),
+    failed: (failure) => phase.grader.failed(scenario, failure, { ...NO_ARTIFACTS }, env.trial ?? null),
   })
 }
 
@@ -94,11 +89,7 @@ async function runStages<Observed, Execution extends ScenarioExecution, Settings
         // Keep whatever was written; the row below still reports the original failure.
       }
     }
-    return withCallerRecording(
-      phase.grader.failed(scenario, failure, written, env.trial ?? null),
-      env.callerSource,
-      scenario,
-    )
+    return phase.grader.failed(scenario, failure, written, env.trial ?? null)
   }
 }
 

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest'
 import { readMonoWavFile } from '../../audio/wav.ts'
 import { loadDataset, type Scenario } from '../../scenarios/index.ts'
 import { LEAD_IN_MS, recordedCallerSource, recordedSpeechIntervals } from '../engine/caller-sources.ts'
-import { failedExecution, withCallerRecording } from '../engine/record.ts'
-import { stageFailureOf } from '../engine/stage.ts'
+import { rowRecordingOf } from '../engine/record.ts'
+import { StageError } from '../engine/stage.ts'
 import { BUNDLED_WALK_DATASET, crawlRow, writeDataset } from './walk.test-helpers.ts'
 
 const CLEAN_TAKE = join(dirname(BUNDLED_WALK_DATASET), 'audio', 'walk_020_hours.wav')
@@ -72,20 +72,19 @@ describe('the recorded caller source', () => {
     expect(caller.source).toBe('recorded')
   })
 
-  it('a recording that cannot be read still names itself and its condition on the failed row', async () => {
+  // The test's meta takes it from recordingOf, and the reporter puts it on the failed row (reporters/run-results.ts).
+  it('a recording that cannot be read still names itself and its condition, for the failed row', async () => {
     const row = await crawlRow('crawl_020_hours')
     row.input.recordings = [{ id: 'take', path: 'missing.wav', condition: 'noisy', metadata: { seed: 7 } }]
     const [scenario] = (await loadDataset(await writeDataset([row]))).scenarios
     if (scenario === undefined) throw new Error('dataset did not load')
     const source = recordedCallerSource({ offline: true })
     const error = await source.prepare(scenario as Scenario, {}).catch((caught: unknown) => caught)
-    const failed = withCallerRecording(
-      failedExecution(scenario, stageFailureOf(error, 'input_setup')),
-      source,
-      scenario as Scenario,
-    )
-    expect(failed.row.status).toBe('infrastructure_error')
-    expect(failed.row.recording).toEqual({
+    expect(error).toBeInstanceOf(StageError)
+    expect((error as StageError).stage).toBe('input_setup')
+    const recording = source.recordingOf?.(scenario as Scenario)
+    if (recording === undefined) throw new Error('the recorded caller source names no recording')
+    expect(rowRecordingOf(recording)).toEqual({
       id: 'take',
       path: 'missing.wav',
       condition: 'noisy',

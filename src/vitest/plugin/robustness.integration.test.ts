@@ -1,20 +1,33 @@
 // Condition robustness end to end, offline, in a child Vitest: six bundled WALK recordings of two source scenarios
 // (four conditions of one, two of the other), two trials each, with one trial of the noisy recording failing on
 // purpose. The real WALK rows' recordings group by source_scenario_id into the condition_robustness run extension,
-// the console line and the report.
-import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+// the console line and the report. A recording whose file is missing fails before the engine runs, and its row
+// still counts under its condition.
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { EXTENSION_KEY } from '../../reporting/extensions/registry.ts'
 import { type ResultsDocument, ResultsDocumentSchema } from '../../reporting/result-schema.ts'
 import {
   type ChildRun,
   lines,
+  ROOT,
   runDirectoriesIn,
   runVitest,
   SPAWN_TIMEOUT_MS,
   scratch,
 } from '../child-vitest.test-helpers.ts'
+
+const FIXTURE_CONFIG = 'src/vitest/plugin/robustness-fixture/vitest.config.ts'
+const BUNDLED_WALK_DATASET = join(ROOT, 'scenarios/walk/restaurant.json')
+
+async function resultsOfOnlyRun(dir: string, run: ChildRun): Promise<ResultsDocument> {
+  const runs = await runDirectoriesIn(join(dir, 'results'))
+  expect(runs, run.output).toHaveLength(1)
+  return ResultsDocumentSchema.parse(
+    JSON.parse(await readFile(join(dir, 'results', runs[0] ?? '', 'results.json'), 'utf8')),
+  )
+}
 
 describe('WALK recordings under several conditions, two trials each', () => {
   let run: ChildRun = { code: null, output: '' }
@@ -23,7 +36,7 @@ describe('WALK recordings under several conditions, two trials each', () => {
 
   beforeAll(async () => {
     const { dir, env } = await scratch()
-    run = await runVitest(['run', '--config', 'src/vitest/plugin/robustness-fixture/vitest.config.ts'], {
+    run = await runVitest(['run', '--config', FIXTURE_CONFIG], {
       ...env,
       LIVE_EVALS_MAX_EXAMPLES: '6',
       LIVE_EVALS_TRIALS: '2',
@@ -72,4 +85,50 @@ describe('WALK recordings under several conditions, two trials each', () => {
     // crawl_003 has no realistic or background_speech recording
     expect(page).toContain('<td class="meta">not run</td>')
   })
+})
+
+describe('a WALK recording whose file is missing', () => {
+  test(
+    'fails before the engine runs, and its row still counts under its condition',
+    async () => {
+      const { dir, env } = await scratch()
+      // The corrected-date booking's clean and noisy recordings, with only the clean one's file beside the dataset.
+      const bundled = JSON.parse(await readFile(BUNDLED_WALK_DATASET, 'utf8')) as {
+        scenarios: { id: string; input: { recordings: { path: string; metadata: unknown }[] } }[]
+      }
+      const ids = ['walk_003_booking_corrected_date', 'walk_003_booking_corrected_date_noisy']
+      const scenarios = bundled.scenarios.filter((scenario) => ids.includes(scenario.id))
+      const [clean, noisy] = scenarios.map((scenario) => scenario.input.recordings[0])
+      if (clean === undefined || noisy === undefined) throw new Error('the bundled WALK dataset changed')
+      const dataset = join(dir, 'dataset', 'walk.json')
+      await mkdir(join(dir, 'dataset', 'audio'), { recursive: true })
+      await writeFile(dataset, JSON.stringify({ schema_version: '1.0', scenarios }))
+      await copyFile(join(dirname(BUNDLED_WALK_DATASET), clean.path), join(dir, 'dataset', clean.path))
+
+      const run = await runVitest(['run', '--config', FIXTURE_CONFIG], {
+        ...env,
+        LIVE_EVALS_DATASET: dataset,
+        OPENAI_ASSISTANT_MODE: 'responses',
+      })
+      const document = await resultsOfOnlyRun(dir, run)
+      const row = document.results.find((result) => result.scenario_id === ids[1])
+      expect(row?.status, run.output).toBe('infrastructure_error')
+      expect(row?.error?.stage).toBe('input_setup')
+      expect(row?.recording).toEqual({
+        id: 'caller_recording',
+        path: noisy.path,
+        condition: 'noisy',
+        metadata: noisy.metadata,
+      })
+      // Counted under noisy as not run: the source scenario's robustness is unknown, not robust.
+      expect(document.run.configuration[EXTENSION_KEY]?.condition_robustness?.scenarios).toMatchObject([
+        {
+          source_scenario_id: 'crawl_003_booking_corrected_date',
+          robust: null,
+          not_run_conditions: ['noisy'],
+        },
+      ])
+    },
+    SPAWN_TIMEOUT_MS,
+  )
 })

@@ -9,11 +9,12 @@ import { readdir, rmdir, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { makePrivateDirectories, reserveRunDirectory } from '../../artifacts/index.ts'
 import { makePrivateDirectoryExclusively } from '../../artifacts/private-directories.ts'
+import { RESULTS_FILE } from '../../artifacts/results-file-name.ts'
 import { RUN_NAME_VARIABLE } from './run-name.ts'
 import { RunPlanProblem } from './run-plan-problem.ts'
 import { type Shard, shardLabel } from './shard.ts'
 
-export const RESULTS_FILE = 'results.json'
+export { RESULTS_FILE }
 
 export interface RunDirectoryRequest {
   resultsDir: string
