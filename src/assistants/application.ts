@@ -39,6 +39,11 @@ export interface AssistantApplication {
    * which reply and tool call), built from the visible input only. Without it, an offline run says so.
    */
   offlineBehaviour?(context: OfflineBehaviourContext): OfflineBehaviour
+  /**
+   * True when `offlineBehaviour` is its author's own scripted rules (defineAssistant's `offline.rules`), not the
+   * bundled example's: a broken offline RUN self-check then points at those rules, which stood in for the model.
+   */
+  readonly offlineRules?: boolean
 }
 
 /** The behaviour an offline run needs, or an error that says what to add. */

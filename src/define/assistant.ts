@@ -287,6 +287,7 @@ export function defineAssistant(definition: AssistantDefinition): AssistantAppli
     ...(offline === undefined
       ? {}
       : {
+          offlineRules: true,
           offlineBehaviour: () =>
             new RuleBehaviour(
               definition.name,

@@ -4,6 +4,7 @@
 import { completedExecutions, type ToolExecution, type TranscriptLine } from '../observability/observation.ts'
 import { BEYOND_REFERENCE_CHECK_IDS } from '../reporting/extensions/checks.ts'
 import type { AssessmentSummary } from '../reporting/result-schema.ts'
+import { type ConversationEnd, conversationEndExplanation } from './conversation-end.ts'
 import { isJsonObject, type JsonObject, jsonEqual } from './json-values.ts'
 import { describeStateDifferences, type StateComparison, stateDifferences } from './state-differences.ts'
 
@@ -56,6 +57,8 @@ export interface OutcomeAssessment {
 /** The facts the checks read; every phase fills them from its own grading. */
 export interface OutcomeInput {
   conversation_completed: boolean
+  /** How it ended, which a failed conversation_completed check names (absent: the check shows no evidence). */
+  conversation_end?: ConversationEnd
   transcript: readonly Pick<TranscriptLine, 'role' | 'text' | 'start_ms'>[]
   expected_application_state: JsonObject | null
   outcome_state_satisfied: boolean | null
@@ -131,6 +134,7 @@ export function assessOutcome(input: OutcomeInput, options: OutcomeOptions): Out
   const delegationPolicyApplies = input.delegation_required || input.delegation_prohibited
   const stateChanged = !jsonEqual(input.initial_application_state, input.final_application_state)
   const semanticVerdict = options.semanticCompleted ?? null
+  const conversationEnd = conversationEndExplanation(input.conversation_end, input.conversation_completed)
   const toolContractHeld =
     input.expected_tool_call_count === input.matched_tool_call_count &&
     input.unexpected_completed_tool_invocation_count === 0 &&
@@ -141,7 +145,8 @@ export function assessOutcome(input: OutcomeInput, options: OutcomeOptions): Out
       'conversation_completed',
       true,
       input.conversation_completed,
-      'The conversation must end normally.',
+      conversationEnd.reason,
+      conversationEnd.evidence,
     ),
     check('assistant_responded', true, spoken.length > 0, 'The assistant must say something.', {
       assistant_lines: spoken.length,

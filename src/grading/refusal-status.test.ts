@@ -50,9 +50,47 @@ describe('an expected refusal', () => {
     },
   )
 
+  test.each(['failed', 'any'] as const)(
+    'status %s: the row counts the refusal as the expected call (tool accuracy 1, tool calls 1/1)',
+    (status) => {
+      const { grade } = graded(status)
+      expect(grade.efficiency).toMatchObject({
+        matched_tool_call_count: 1,
+        unexpected_completed_tool_invocation_count: 0,
+      })
+      expect(grade.evidence).toMatchObject({ tool_accuracy: 1, tool_calls: '1/1' })
+    },
+  )
+
   test('status completed (the default): a refusal is not the call the scenario wanted', () => {
     const { grade, contract } = graded('completed')
     expect(contract).toMatchObject({ status: 'failed', evidence: { matched: 0, failed: 1 } })
+    expect(grade.task_completed).toBe(false)
+    expect(grade.evidence).toMatchObject({ tool_accuracy: 0, tool_calls: '1/1' })
+  })
+
+  test('status failed, but the call went through: the contract, the task and the accuracy all fail', () => {
+    const accepted = { ...refused, tool_executions: [execution({ arguments: ARGS })] }
+    const grade = gradeSingleTurn(
+      accepted,
+      bookingScenario({
+        tools: {
+          required: [expectedToolCall('create_reservation', { party_size: 12 }, 'failed')],
+          prohibited: [],
+        },
+        state: { unchanged: true },
+      }),
+    )
+    const contract = grade.assessment.checks.find((check) => check.id === 'tool_contract')
+    expect(contract).toMatchObject({
+      status: 'failed',
+      evidence: { expected: 1, matched: 0, unexpected_completed: 1, failed: 0 },
+    })
+    expect(grade.efficiency).toMatchObject({
+      matched_tool_call_count: 0,
+      unexpected_completed_tool_invocation_count: 1,
+    })
+    expect(grade.evidence.tool_accuracy).toBe(0)
     expect(grade.task_completed).toBe(false)
   })
 
@@ -85,6 +123,19 @@ describe('an expected refusal', () => {
       failed_tool_invocation_count: 1,
       unexpected_failed_tool_invocation_count: 0,
       unexpected_completed_tool_invocation_count: 0,
+    })
+  })
+
+  test('RUN: a call that went through where a refusal was expected matches nothing and is unexpected work', () => {
+    const evidence = gradeRunToolEvidence(
+      { required: [expectedToolCall('create_reservation', { party_size: 12 }, 'failed')], prohibited: [] },
+      [execution({ arguments: ARGS })],
+    )
+    expect(evidence).toMatchObject({
+      matched_tool_call_count: 0,
+      tool_call_coverage: 0,
+      unexpected_completed_tool_invocation_count: 1,
+      unexpected_failed_tool_invocation_count: 0,
     })
   })
 

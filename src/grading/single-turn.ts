@@ -64,6 +64,7 @@ export function gradeSingleTurn(
   const referenceAssessment = assessOutcome(
     {
       conversation_completed: base.conversation_completed,
+      conversation_end: { termination_reason: observation.termination_reason },
       transcript: observation.transcript,
       expected_application_state: reconciled.expected_application_state,
       outcome_state_satisfied: reconciled.outcome_state_satisfied,

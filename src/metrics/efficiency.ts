@@ -3,7 +3,7 @@
 
 import { uniqueExpectedMatches } from '../grading/matching.ts'
 import type { ExpectedToolCall } from '../grading/scenario-facts.ts'
-import { callMatchesExpectation } from '../grading/tool-matching.ts'
+import { executionMatchesExpectation } from '../grading/tool-matching.ts'
 import {
   completedExecutions,
   failedExecutions,
@@ -21,7 +21,11 @@ export interface EfficiencyMetrics {
   unique_tool_invocation_count: number
   unique_completed_tool_invocation_count: number
   unique_failed_tool_invocation_count: number
-  /** Maximum one-to-one matching of required calls against completed executions. */
+  /**
+   * Maximum one-to-one matching of required calls against executions of the status each accepts (completed by
+   * default, as in the reference; a refusal a `status: "failed"`/`"any"` call expects), the rule every other
+   * matched count uses (executionMatchesExpectation).
+   */
   matched_tool_call_count: number
   /** Completed executions beyond the ones that matched the expected calls by position. */
   unexpected_completed_tool_invocation_count: number
@@ -51,8 +55,10 @@ export function totalTurns(observation: SingleTurnObservation): number | null {
 }
 
 /**
- * @param positionalMatchCount matches of the ordered required calls against completed executions by position
- *   (the single-turn reconciliation); unexpected completed executions are the completed ones beyond it.
+ * @param positionalMatchCount matches by completed executions of the ordered required calls, by position (the
+ *   single-turn reconciliation, matchRequiredExecutions' matched_completed); unexpected completed executions are
+ *   the completed ones beyond it, so an expected refusal is never one and a completed call a `status: "failed"`
+ *   expectation wanted refused always is.
  */
 export function computeEfficiencyMetrics(
   observation: SingleTurnObservation,
@@ -69,7 +75,7 @@ export function computeEfficiencyMetrics(
     unique_tool_invocation_count: unique.length,
     unique_completed_tool_invocation_count: completed.length,
     unique_failed_tool_invocation_count: failed.length,
-    matched_tool_call_count: uniqueExpectedMatches(required, completed, callMatchesExpectation),
+    matched_tool_call_count: uniqueExpectedMatches(required, unique, executionMatchesExpectation),
     unexpected_completed_tool_invocation_count: Math.max(0, completed.length - positionalMatchCount),
   }
 }

@@ -37,6 +37,11 @@ describe('a refusal written both ways', () => {
     for (const row of rows) {
       const contract = row.assessment?.checks.find((check) => check.id === 'tool_contract')
       expect(contract, row.scenario_id).toMatchObject({ status: 'passed', required: true })
+      // The expected refusal is the expected call in the accuracy too, not only in the contract.
+      expect(row.metrics.task, row.scenario_id).toMatchObject({
+        tool_accuracy: 1,
+        tool_calls: { actual: 1, expected: 1 },
+      })
     }
   })
 

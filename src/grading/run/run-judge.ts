@@ -135,6 +135,7 @@ function applyRunJudgement(
     semanticCompleted: completed,
     expectsVerification: facts.expects_verification === true,
     maxDeadAirMs: deterministic.max_dead_air_ms,
+    maxDurationSeconds: deterministic.max_duration_seconds,
   })
   requireSameDeterministicChecks(deterministic, regraded)
   const scores = semanticScores(judgement, understanding)

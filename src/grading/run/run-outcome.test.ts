@@ -185,9 +185,18 @@ describe('RUN outcome', () => {
     expect(checkStatus(grade, 'application_state')?.status).toBe('failed')
     expect(grade.task_completed).toBe(false)
   })
-  it('a conversation that hit the duration limit is not completed', () => {
-    const grade = gradeRun(observation({ termination_reason: 'duration_limit' }), bookingExpected())
-    expect(checkStatus(grade, 'conversation_completed')?.status).toBe('failed')
+  it('a conversation that hit the duration limit is not completed, and the check names the limit', () => {
+    const grade = gradeRun(observation({ termination_reason: 'duration_limit' }), bookingExpected(), {
+      maxDurationSeconds: 45,
+    })
+    expect(checkStatus(grade, 'conversation_completed')).toMatchObject({
+      status: 'failed',
+      evidence: { termination_reason: 'duration_limit', max_duration_seconds: 45 },
+    })
+    expect(checkStatus(grade, 'conversation_completed')?.reason).toContain(
+      'maximum duration (45 s, simulation.max_duration_seconds)',
+    )
+    expect(grade.max_duration_seconds).toBe(45)
     expect(grade.task_completed).toBe(false)
   })
 })

@@ -44,6 +44,8 @@ export interface RunGrade {
   task_completed: boolean
   /** The silence limit the dead-air check used (grading.max_dead_air_ms); a re-grade with the judge reuses it. */
   max_dead_air_ms: number
+  /** simulation.max_duration_seconds, which a failed conversation_completed check names; null when not given. */
+  max_duration_seconds: number | null
   tools: RunToolEvidence
   /** null when the scenario has no procedure. */
   procedure: ProcedureGrade | null
@@ -86,6 +88,8 @@ export interface RunGradeOptions {
   expectsVerification?: boolean
   /** grading.max_dead_air_ms; default the built-in one. */
   maxDeadAirMs?: number
+  /** simulation.max_duration_seconds, named when the call ended at it; unknown (null) when not given. */
+  maxDurationSeconds?: number | null
 }
 
 export function gradeRun(
@@ -94,6 +98,7 @@ export function gradeRun(
   options: RunGradeOptions = {},
 ): RunGrade {
   const maxDeadAirMs = options.maxDeadAirMs ?? DEFAULT_GRADING.max_dead_air_ms
+  const maxDurationSeconds = options.maxDurationSeconds ?? null
   const tools = gradeRunToolEvidence(expected.tools, observation.tool_executions)
   const procedure =
     expected.procedure === null
@@ -117,6 +122,10 @@ export function gradeRun(
       conversation_completed:
         observation.termination_reason !== null &&
         COMPLETED_TERMINATION_REASONS.has(observation.termination_reason),
+      conversation_end: {
+        termination_reason: observation.termination_reason,
+        max_duration_seconds: maxDurationSeconds,
+      },
       transcript: observation.transcript,
       expected_application_state: expectsState ? expected.state : null,
       outcome_state_satisfied: stateSatisfied,
@@ -153,6 +162,7 @@ export function gradeRun(
   return {
     task_completed: assessment.passed,
     max_dead_air_ms: maxDeadAirMs,
+    max_duration_seconds: maxDurationSeconds,
     tools,
     procedure,
     outcome_state_satisfied: stateSatisfied,

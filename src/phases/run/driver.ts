@@ -141,6 +141,11 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
                     played,
                     scenario.simulation_parameters?.agenda ?? [],
                     observed.observation.tool_executions,
+                    {
+                      ownRulesOf:
+                        architecture.application.offlineRules === true ? architecture.application.name : null,
+                      maxDurationSeconds: settings.simulation.max_duration_seconds,
+                    },
                   ),
                 )
               : live.failure

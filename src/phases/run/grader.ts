@@ -63,6 +63,7 @@ export async function assessRun(
     gradeRun(observed.observation, scenario.expected, {
       expectsVerification: scenarioFactsOf(scenario).expects_verification === true,
       maxDeadAirMs: env.settings.grading.max_dead_air_ms,
+      maxDurationSeconds: env.settings.simulation.max_duration_seconds,
     }),
     scenarioFactsOf(scenario),
   )

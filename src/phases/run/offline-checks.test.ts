@@ -73,4 +73,39 @@ describe('offline self-checks', () => {
       message: 'The offline RUN simulation did not hold, so this call proves nothing: x.',
     })
   })
+
+  it('a double call by the author’s own offline rules names the rules and their `when`; the bundled one does not', () => {
+    const args = { guest_name: 'Rivera', party_size: 2 }
+    const twice = [booking('a', args), booking('b', args)]
+    const own = duplicateMutationViolations(twice, 'maple-pharmacy')
+    expect(own).toEqual([
+      `assistant "maple-pharmacy"'s offline rules made the mutating call create_reservation {"guest_name":"Rivera","party_size":2} 2 times (call ids a, b): a rule's \`when\` probably also matches the caller's follow-up, so narrow it (a function \`when\` gets \`earlier\`, the call so far). Offline runs stand in for your model with these rules, so this is about the rules, not your model`,
+    ])
+    expect(duplicateMutationViolations(twice)).toEqual([
+      'the mutating call create_reservation {"guest_name":"Rivera","party_size":2} was made 2 times (call ids a, b)',
+    ])
+  })
+
+  it('a call cut off at the duration limit names max_duration_seconds; any other cut-off keeps its sentence', () => {
+    const plan = [utterance('Hi, book a table.', 'OPENING')]
+    const context = { ownRulesOf: null, maxDurationSeconds: 6 }
+    expect(
+      offlineRunViolations(
+        { plan, assistant_cut_off: true, termination_reason: 'duration_limit' },
+        agenda,
+        [],
+        context,
+      ),
+    ).toEqual([
+      'the call ended while the assistant was still talking: it reached simulation.max_duration_seconds (6 s), which cut the assistant off mid-answer; raise simulation.max_duration_seconds so the call can end normally',
+    ])
+    expect(
+      offlineRunViolations(
+        { plan, assistant_cut_off: true, termination_reason: 'assistant_cut_off' },
+        agenda,
+        [],
+        context,
+      ),
+    ).toEqual(['the call ended while the assistant was still talking'])
+  })
 })
