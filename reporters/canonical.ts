@@ -271,7 +271,7 @@ export default class CanonicalReporter implements Reporter {
     for (const problem of problems) log(problem)
     for (const run of merged) {
       await makePrivateDirectories(dirname(run.file))
-      await writeJsonArtifact(dirname(run.file), 'results.json', run.document)
+      await writeJsonArtifact(dirname(run.file), RESULTS_FILE, run.document)
       const { total, passed, failed, infrastructure_errors: infrastructure } = run.document.summary
       log('')
       log(
