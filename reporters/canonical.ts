@@ -113,7 +113,12 @@ function shardModules(modules: readonly TestModule[]): ShardModule[] {
 
 export default class CanonicalReporter implements Reporter {
   #vitest: Vitest | null = null
-  #ofRun: RunProjects = null
+  /**
+   * The projects of each run Vitest started and has not ended, oldest first. Vitest reports a run's start before it
+   * waits for the run under way (cli-api `runFiles`), so two UI reruns queued behind one run both start before
+   * the first of them runs; runs end in the order they started, so the oldest is the one running or ending.
+   */
+  readonly #started: RunProjects[] = []
   readonly #journals = new RunJournals(
     () => providedPlans(this.#vitest, this.#ofRun),
     (line) => this.#log(line),
@@ -123,11 +128,13 @@ export default class CanonicalReporter implements Reporter {
     this.#vitest = vitest
   }
 
-  // The projects of the run that ends next. Vitest reports a UI or API rerun's start as soon as the rerun hooks
-  // are done, before it waits for the running run; the global setup's hook holds every rerun until that run
-  // ended (src/vitest/global-setup.ts), so this is never the start of a run queued behind the one under way.
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
-    this.#ofRun = new Set(specifications.map((specification) => specification.project.name))
+    this.#started.push(new Set(specifications.map((specification) => specification.project.name)))
+  }
+
+  /** The projects of the run under way (or ending); null, every project, before any start (a merge). */
+  get #ofRun(): RunProjects {
+    return this.#started[0] ?? null
   }
 
   #log(text: string): void {
@@ -166,6 +173,14 @@ export default class CanonicalReporter implements Reporter {
     _errors: ReadonlyArray<SerializedError>,
     reason: TestRunEndReason,
   ): Promise<void> {
+    try {
+      await this.#closeRun(modules, reason)
+    } finally {
+      this.#started.shift()
+    }
+  }
+
+  async #closeRun(modules: ReadonlyArray<TestModule>, reason: TestRunEndReason): Promise<void> {
     const log = (line: string) => this.#log(line)
     const tests = modules.flatMap((module) => [...module.children.allTests()]).map(finished)
     if (this.#vitest?.config.mergeReports) await this.#writeMerged(modules, log)
@@ -271,7 +286,7 @@ export default class CanonicalReporter implements Reporter {
     for (const problem of problems) log(problem)
     for (const run of merged) {
       await makePrivateDirectories(dirname(run.file))
-      await writeJsonArtifact(dirname(run.file), 'results.json', run.document)
+      await writeJsonArtifact(dirname(run.file), RESULTS_FILE, run.document)
       const { total, passed, failed, infrastructure_errors: infrastructure } = run.document.summary
       log('')
       log(

@@ -143,7 +143,7 @@ describe('console lines for a run that is not whole', () => {
     )
     const noPattern = withRunExtensions(document.run, { selection: { ...selection, selected_scenarios: 1 } })
     expect(runExtensionLines('client', { ...document, run: noPattern })[0]).toContain(
-      'a filtered run: 1 of 3 scenarios, chosen by a line filter or a rerun of chosen tests (run.configuration',
+      'a filtered run: 1 of 3 scenarios, chosen by a line filter, a rerun of chosen tests, .only or .skip (run.configuration',
     )
   })
 })

@@ -13,6 +13,7 @@ import { syncFolder } from './atomic-file.ts'
 import { resolveArtifactPath } from './destinations.ts'
 import { RowsJournalError } from './errors.ts'
 import { PRIVATE_FILE_MODE } from './private-directories.ts'
+import { RESULTS_FILE } from './results-file-name.ts'
 import {
   JOURNAL_KIND,
   JOURNAL_VERSION,
@@ -69,7 +70,7 @@ export class RowsJournal {
    * existing journal) and writes its first line. Throws ArtifactPathError or RowsJournalError.
    */
   static async create(runDir: string, start: RowsJournalStart, journalFile?: string): Promise<RowsJournal> {
-    const resultsFile = start.resultsFile ?? 'results.json'
+    const resultsFile = start.resultsFile ?? RESULTS_FILE
     const name = journalFile ?? journalFileFor(resultsFile)
     const file = await resolveArtifactPath(runDir, name)
     const header: JournalHeader = {

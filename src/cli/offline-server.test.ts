@@ -61,6 +61,16 @@ describe('live-evals offline-server', () => {
     const client = await RawLiveClient.connect(url, 'any-key-at-all')
     await client.start()
     client.close()
+    // That session had no instructions, as a live run's preflight check has: no warning. A session whose
+    // instructions belong to no rehearsed scenario is warned about.
+    expect(capture.stderr()).not.toContain('no rehearsed scenario')
+    const stranger = await RawLiveClient.connect(url, 'any-key-at-all')
+    await stranger.start({
+      model: 'gpt-live-1',
+      instructions: 'You are a travel agent for a scenario nobody rehearsed.',
+    })
+    stranger.close()
+    expect(capture.stderr()).toContain('belong to no rehearsed scenario')
     stop.abort()
     expect(await running).toBe(0)
   })

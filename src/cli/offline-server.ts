@@ -110,11 +110,15 @@ export async function offlineServerCommand(
     server = await startRehearsalServer({
       datasets: parsed.datasets,
       port: parsed.port,
-      onUnknownSession: () =>
+      onUnknownSession: (config) => {
+        // A session with no instructions is no assistant's or caller's: a live run's preflight opens one per
+        // model to check the endpoint before its first scenario, so it is no sign of a missing dataset.
+        if (!config.instructions) return
         io.err(
           'live-evals offline-server: a session started whose instructions belong to no rehearsed scenario; ' +
             'it hears, but never speaks (start the server with --dataset for this run).\n',
-        ),
+        )
+      },
     })
   } catch (error) {
     if (error instanceof DatasetValidationError) {

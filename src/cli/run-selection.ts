@@ -7,6 +7,7 @@
 
 import { lstat, readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { RESULTS_FILE } from '../artifacts/results-file-name.ts'
 import { DEFAULT_MODELS } from '../config/defaults.ts'
 import { finishedIncomplete, loadGateFile, MAX_RESULTS_FILE_BYTES } from '../gate/load.ts'
 
@@ -44,7 +45,7 @@ function groupOf(document: unknown): string | null {
 }
 
 async function finishedRunIn(directory: string): Promise<FinishedRun | null> {
-  const resultsFile = join(directory, 'results.json')
+  const resultsFile = join(directory, RESULTS_FILE)
   let size: number
   let writtenAtMs: number
   try {

@@ -88,8 +88,10 @@ export function selectionPartiality(run: RunMetadata): string | null {
     selectedTrials === undefined || offeredTrials === undefined
       ? ''
       : ` (${selectedTrials} of ${offeredTrials} trials)`
-  // A line filter (`one.spec.ts:42`) or a UI rerun of chosen tests sets no pattern Vitest can tell.
-  const chosenBy = filters.length === 0 ? 'a line filter or a rerun of chosen tests' : filters.join(' and ')
+  // A line filter (`one.spec.ts:42`), a UI rerun of chosen tests, `.only` or a `.skip` without a note sets no
+  // pattern Vitest can tell.
+  const chosenBy =
+    filters.length === 0 ? 'a line filter, a rerun of chosen tests, .only or .skip' : filters.join(' and ')
   return (
     `a filtered run: ${selection.selected_scenarios} of ${selection.offered_scenarios} scenarios${trials}, ` +
     `chosen by ${chosenBy} (run.configuration.${EXTENSION_KEY}.selection)`
