@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AudioRealismMetadata, applyRealism } from '../audio/effects/index.ts'
+import { AudioRealismMetadata, applyRealism, CONDITIONS } from '../audio/effects/index.ts'
 import { CALLER_REQUEST_WAV, callerRequest, sameBytes } from '../audio/signals.test-helpers.ts'
 import { decodeMonoWav, encodeMonoWav } from '../audio/wav.ts'
 import { metadataPathFor, run } from './audio.ts'
@@ -85,20 +85,30 @@ describe('live-evals audio', () => {
     expect(metadata.observations).toMatchObject({ vocal_tic_events: 4, non_directed_events: 2 })
   })
 
-  it('refuses an unknown condition by name with the valid list (usage error)', async () => {
-    const result = await audio('underwater', CALLER_REQUEST_WAV, path.join(folder, 'x.wav'))
-    expect(result.code).toBe(2)
-    expect(result.stderr).toContain(
-      'Unknown acoustic condition "underwater"; valid conditions are clean, noisy,',
-    )
+  it('refuses an unknown condition by name with the valid list and the usage, like every bad argument', async () => {
+    const out = path.join(folder, 'x.wav')
+    for (const argv of [
+      ['underwater', CALLER_REQUEST_WAV, out],
+      ['--condition', 'underwater', CALLER_REQUEST_WAV, out],
+    ]) {
+      const result = await audio(...argv)
+      expect(result.code).toBe(2)
+      const [said, blank, usage] = result.stderr.split('\n')
+      expect([said, blank, usage]).toEqual([
+        `live-evals audio: Unknown acoustic condition "underwater"; valid conditions are ${CONDITIONS.join(', ')}.`,
+        '',
+        'Usage: live-evals audio <condition> <in.wav> <out.wav> [options]',
+      ])
+    }
+    await expect(stat(out)).rejects.toThrow(/ENOENT/)
   })
 
-  it('names the flag of an override out of bounds, a non-number and a bad seed', async () => {
+  it('names the flag of an override out of bounds, a non-number and a bad seed, each with the usage', async () => {
     const out = path.join(folder, 'bounds.wav')
     const decay = await audio('echo', CALLER_REQUEST_WAV, out, '--echo-decay', '1.5')
-    expect(decay.code).toBe(1)
+    expect(decay.code).toBe(2)
     expect(decay.stderr).toMatch(
-      /^live-evals audio: --echo-decay: Invalid audio realism override: echo_decay:/,
+      /^live-evals audio: --echo-decay: Invalid audio realism override: echo_decay:.*\n\nUsage: live-evals audio /,
     )
     const word = await audio('noisy', CALLER_REQUEST_WAV, out, '--noise-rms', 'loud')
     expect([word.code, word.stderr.split('\n')[0]]).toEqual([
@@ -106,7 +116,22 @@ describe('live-evals audio', () => {
       'live-evals audio: --noise-rms needs a number; got "loud"',
     ])
     const seed = await audio('noisy', CALLER_REQUEST_WAV, out, '--seed=-4')
-    expect(seed.stderr).toContain('--seed: The seed must be an integer from 0 to 4294967295; got -4.')
+    expect(seed.code).toBe(2)
+    expect(seed.stderr).toContain(
+      'live-evals audio: --seed: The seed must be an integer from 0 to 4294967295; got -4.\n\nUsage:',
+    )
+    await expect(stat(out)).rejects.toThrow(/ENOENT/)
+  })
+
+  it('writes the metadata where its help says: out.wav beside out.realism.json', async () => {
+    const help = (await audio('--help')).stdout
+    expect(help).toContain('(out.wav: out.realism.json)')
+    expect(help).not.toContain('<out>.realism.json')
+    const out = path.join(folder, 'refill_tel.wav')
+    const result = await audio('telephony', CALLER_REQUEST_WAV, out)
+    expect(result.stdout).toContain(`${path.join(folder, 'refill_tel.realism.json')}: metadata`)
+    await expect(stat(path.join(folder, 'refill_tel.realism.json'))).resolves.toBeTruthy()
+    await expect(stat(`${out}.realism.json`)).rejects.toThrow(/ENOENT/)
   })
 
   it('names a bad input WAV, a missing background file and an unwritable output, writing nothing', async () => {

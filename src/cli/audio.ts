@@ -4,8 +4,10 @@ import { AudioRealismError, CONDITIONS, processWavFile } from '../audio/effects/
 import { type CommandIO, EXIT_USAGE } from './command-start.ts'
 
 // `live-evals audio <condition> <in.wav> <out.wav> [flags]`: apply an acoustic condition to a recording,
-// streaming (any length, flat memory), and write the §5 metadata beside the output as <out>.realism.json.
-// The flags are reference-toolkit §5's audio-realism flags; each one switches its effect on.
+// streaming (any length, flat memory), and write the §5 metadata beside the output: out.wav's is out.realism.json.
+// The flags are reference-toolkit §5's audio-realism flags; each one switches its effect on. A value the effects
+// refuse (an unknown condition, a seed or an override out of bounds) is a usage error like any other bad argument
+// (usage, exit 2); only the files (the input, the background recording, the destination) fail with exit 1.
 
 /** Flag name → §5 override key; every value is a number except the background file. */
 const OVERRIDE_FLAGS = {
@@ -24,8 +26,10 @@ const USAGE = `Usage: live-evals audio <condition> <in.wav> <out.wav> [options]
        live-evals audio --condition <condition> <in.wav> <out.wav> [options]
 
 Applies an acoustic condition to a mono 16-bit 24000 Hz WAV and writes the processed WAV (same length) and,
-beside it, <out>.realism.json: the audio-realism metadata (effects, background provenance, observations), the
-caller's speech intervals measured on the clean input, and the chain's fixed latency.
+beside it, its metadata under the same name with .realism.json for .wav (out.wav: out.realism.json): the
+audio-realism metadata (effects, background provenance, observations), the caller's speech intervals measured on
+the clean input, and the chain's fixed latency. To run the WAV as a WALK recording, copy its
+caller_speech_intervals_ms into the dataset entry's metadata.speech_intervals (nothing reads the file itself).
 
 Conditions: ${CONDITIONS.join(', ')}
 
@@ -79,8 +83,14 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
   } catch (error) {
     if (error instanceof AudioRealismError) {
       const flag = flagFor(error.field)
-      io.err(`live-evals audio: ${flag === null ? '' : `${flag}: `}${error.message}\n`)
-      return error.field === 'condition' ? EXIT_USAGE : 1
+      const said = `live-evals audio: ${flag === null ? '' : `${flag}: `}${error.message}\n`
+      // The background recording is a file: a missing or unusable one is not a wrong command line.
+      if (error.field === 'background_speech') {
+        io.err(said)
+        return 1
+      }
+      io.err(`${said}\n${USAGE}`)
+      return EXIT_USAGE
     }
     // Everything else is about the files (a bad or missing recording, an unwritable destination): say so.
     io.err(`live-evals audio: ${error instanceof Error ? error.message : String(error)}\n`)

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -37,6 +37,8 @@ beforeAll(async () => {
     files[name] = path.join(folder, `${name}.json`)
     await writeFile(files[name] as string, text)
   }
+  // The good dataset's recording is made: a missing one is the subject of its own test.
+  await writeFile(path.join(folder, 'take.wav'), encodeMonoWav(new Int16Array(480)))
   files.folder = folder
 })
 afterAll(async () => {
@@ -57,6 +59,31 @@ describe('live-evals validate', () => {
       stdout: `ok   ${files.good}: 3 scenarios (crawl 2, walk 1, run 1)\n`,
       stderr: '',
     })
+  })
+
+  it('passes a WALK dataset whose recordings are not made yet, saying how many and the command that makes them', async () => {
+    const spaced = path.join(folder, "walk 'takes'")
+    await mkdir(spaced)
+    const recorded = (id: string, names: string[]) =>
+      setPath(
+        singleTurnRaw(id),
+        'input.recordings',
+        names.map((name, index) => ({ id: `take${index}`, path: name })),
+      )
+    await writeFile(path.join(spaced, 'made.wav'), encodeMonoWav(new Int16Array(480)))
+    const file = path.join(spaced, 'walk.json')
+    await writeFile(
+      file,
+      datasetText([recorded('made', ['made.wav']), recorded('later', ['later.wav', 'later_noisy.wav'])]),
+    )
+    const io = captureIO()
+    expect(await main(['validate', file], io)).toBe(0)
+    // Quoted for the shell: the path has a space and a quote.
+    const command = `live-evals walk generate-audio '${file.replaceAll("'", "'\\''")}'`
+    expect(io.stdout()).toBe(
+      `ok   ${file}: 2 scenarios (crawl 2, walk 2, run 0); 2 recordings not made yet: run ${command}\n`,
+    )
+    expect(io.stderr()).toBe('')
   })
 
   it('checks every file and lists every violation of every file, then exits 1', async () => {

@@ -1,7 +1,7 @@
 import { PHASES } from '../config/schema.ts'
 import { type LoadedDataset, loadDataset } from '../scenarios/load.ts'
 import { placeholderExpectationViolations } from '../scenarios/placeholder-expectation.ts'
-import { recordingFileViolations } from '../scenarios/recording-files.ts'
+import { checkRecordingFiles } from '../scenarios/recording-files.ts'
 import { phaseAccepts } from '../scenarios/select.ts'
 import { DatasetValidationError, describeViolations } from '../scenarios/violations.ts'
 import { type CommandIO, startCommand } from './command-start.ts'
@@ -16,7 +16,8 @@ const USAGE = `Usage: live-evals validate <dataset.json>...
 Checks each dataset against the scenario contract (schema_version "1.0") and the RUN gate, and prints how
 many scenarios the crawl, walk and run phases would select. A scenario whose expected.answer is still the
 placeholder live-evals import-call wrote is a problem too (a run fails it until the answer is written), and so is a
-WALK recording that exists but is not mono 16-bit PCM at 24000 Hz (one not made yet is left to walk generate-audio).
+WALK recording that exists but is not mono 16-bit PCM at 24000 Hz. A recording not made yet is not a problem
+(live-evals walk generate-audio makes the missing ones); the file's line says how many and the command.
 Exits 1 if any file has a problem.
 `
 
@@ -35,13 +36,14 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
   for (const file of files) {
     try {
       const dataset = await loadDataset(file)
+      const recordings = await checkRecordingFiles(dataset)
       const problems = [
-        ...(await recordingFileViolations(dataset)),
+        ...recordings.violations,
         // Valid JSON, but a scenario that can never pass: an imported call whose answer was not written yet.
         ...placeholderExpectationViolations(dataset),
       ]
       if (problems.length > 0) throw new DatasetValidationError(problems)
-      io.out(`ok   ${file}: ${phaseCounts(dataset)}\n`)
+      io.out(`ok   ${file}: ${phaseCounts(dataset)}${notMadeYet(file, recordings.missing.length)}\n`)
     } catch (error) {
       failedFiles++
       io.err(`FAIL ${failureText(file, error)}\n`)
@@ -62,6 +64,21 @@ function phaseCounts(dataset: LoadedDataset): string {
   )
   const total = dataset.scenarios.length
   return `${total} scenario${total === 1 ? '' : 's'} (${counts.join(', ')})`
+}
+
+/**
+ * A WALK recording that does not exist is not a problem (generate-audio fills missing recordings by design), but an
+ * `ok` alone would read as "ready to run": the line says how many are missing and the command that makes them.
+ */
+function notMadeYet(file: string, missing: number): string {
+  if (missing === 0) return ''
+  const recordings = `${missing} recording${missing === 1 ? '' : 's'}`
+  return `; ${recordings} not made yet: run live-evals walk generate-audio ${shellWord(file)}`
+}
+
+/** The path as a shell word, so the command can be pasted as printed (single-quoted only when it must be). */
+function shellWord(text: string): string {
+  return /^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`
 }
 
 function failureText(file: string, error: unknown): string {

@@ -87,12 +87,12 @@ describe('live-evals walk', () => {
     expect(server.requestsTo('POST', '/v1/audio/speech').length).toBeGreaterThan(0)
   })
 
-  it('an unknown condition exits 2 naming the valid ones; a bad dataset exits 1 naming the file', async () => {
+  it('an unknown condition exits 2 naming the valid ones, with the usage; a bad dataset exits 1 naming the file', async () => {
     const file = await oneRowDataset()
     const bad = await walk(['generate-audio', file, '--condition', 'underwater'], LIVE())
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(
-      /--condition: Unknown acoustic condition "underwater"; valid conditions are clean/,
+      /--condition: Unknown acoustic condition "underwater"; valid conditions are clean.*\n\nUsage: live-evals walk generate-audio /,
     )
     const broken = join(dirname(file), 'broken.json')
     await writeFile(broken, '{"schema_version": "1.0", "scenarios": [{"id": "x"}]}')

@@ -92,10 +92,14 @@ export async function runWith(
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
     if (error instanceof AudioRealismError) {
-      io.err(
-        `live-evals walk generate-audio: ${error.field === 'condition' ? '--condition' : `--${flagOf(error.field)}`}: ${message}\n`,
-      )
-      return error.field === 'condition' ? EXIT_USAGE : 1
+      // Only --condition can name an unknown condition (a dataset's are checked by the contract): a bad argument,
+      // said with the usage like every other. Other fields can come from a dataset entry's own metadata.
+      if (error.field === 'condition') {
+        io.err(`live-evals walk generate-audio: --condition: ${message}\n\n${USAGE}`)
+        return EXIT_USAGE
+      }
+      io.err(`live-evals walk generate-audio: --${flagOf(error.field)}: ${message}\n`)
+      return 1
     }
     io.err(
       `live-evals walk generate-audio: ${error instanceof DatasetValidationError ? `\n${message}` : message}\n`,

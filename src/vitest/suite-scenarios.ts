@@ -2,6 +2,11 @@
 // `dataset.path` or LIVE_EVALS_DATASET, validated once in the main process). A suite that names its own dataset
 // (relative to its spec file) or writes its scenarios inline is only known here, at collection in the worker:
 // it is validated by the same contract, selected for the phase and split for the shard the same way.
+// Such a suite does not run LIVE_EVALS_DATASET's dataset. That is by design (the spec file is more specific than a
+// run-wide setting, and `live-evals grade --cassettes --dataset` sets it for whole projects), so it is no error,
+// but a variable set for this run must not be ignored without a word: the suite says so, once, when it is collected.
+// The TOML's `dataset.path` is the project's default, which such a suite ignores as the README documents; saying
+// so on every run would be noise (the bundled RUN specs name their own datasets beside the TOML's).
 import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -25,14 +30,37 @@ export interface SuiteScenarios {
    * relative to the project (as results.json names it).
    */
   source: string
+  /** Why LIVE_EVALS_DATASET, set for this run, does not apply to this suite; null when it is not set or applies. */
+  unusedDataset: string | null
+}
+
+type ScenarioPlan = Pick<
+  RunPlan,
+  'phase' | 'scenarios' | 'dataset' | 'projectRoot' | 'datasetProblem' | 'shard' | 'settings'
+>
+
+/** The line a suite with scenarios of its own prints when LIVE_EVALS_DATASET names another dataset. */
+export function unusedDatasetNotice(
+  plan: Pick<RunPlan, 'projectRoot' | 'settings'>,
+  specFile: string,
+  own: { kind: 'inline' } | { kind: 'dataset'; file: string },
+): string | null {
+  const origin = plan.settings.origins['dataset.path']
+  if (origin?.source !== 'env') return null
+  const at = (file: string) => projectRelativePath(plan.projectRoot, resolve(file))
+  const instead =
+    own.kind === 'inline'
+      ? 'its scenarioSuite() writes its scenarios inline'
+      : `its scenarioSuite() names its own dataset ${at(own.file)}`
+  return (
+    `live-evals: ${origin.variable} (${at(plan.settings.dataset.path)}) is not used by ${at(specFile)}: ${instead}; ` +
+    `${origin.variable} replaces only the dataset of a suite that names neither a dataset nor scenarios`
+  )
 }
 
 export async function suiteScenarios(
   source: SuiteScenarioSource,
-  plan: Pick<
-    RunPlan,
-    'phase' | 'scenarios' | 'dataset' | 'projectRoot' | 'datasetProblem' | 'shard' | 'settings'
-  >,
+  plan: ScenarioPlan,
   specFile: string,
 ): Promise<SuiteScenarios> {
   if (source.dataset !== undefined && source.scenarios !== undefined) {
@@ -40,7 +68,11 @@ export async function suiteScenarios(
   }
   if (source.dataset === undefined && source.scenarios === undefined) {
     if (plan.datasetProblem !== null) throw new Error(`${specFile}: ${plan.datasetProblem}`)
-    return { scenarios: plan.scenarios, source: projectRelativePath(plan.projectRoot, plan.dataset) }
+    return {
+      scenarios: plan.scenarios,
+      source: projectRelativePath(plan.projectRoot, plan.dataset),
+      unusedDataset: null,
+    }
   }
   let loaded: LoadedScenario[]
   let origin: string
@@ -68,5 +100,10 @@ export async function suiteScenarios(
   return {
     scenarios: itemsOfShard(selected, plan.shard),
     source: projectRelativePath(plan.projectRoot, origin),
+    unusedDataset: unusedDatasetNotice(
+      plan,
+      specFile,
+      source.dataset === undefined ? { kind: 'inline' } : { kind: 'dataset', file: origin },
+    ),
   }
 }

@@ -93,7 +93,9 @@ export async function scenarioSuite(options: ScenarioSuiteOptions = {}): Promise
     }
   }
   const specFile = TestRunner.getCurrentSuite().file.filepath
-  const { scenarios, source } = await suiteScenarios(options, plan, specFile)
+  const { scenarios, source, unusedDataset } = await suiteScenarios(options, plan, specFile)
+  // Collection is where a suite's own scenarios become known; Vitest prints it under this spec file.
+  if (unusedDataset !== null) console.warn(unusedDataset)
   // A declaration naming no scenario of this suite (or of this shard) declares nothing: that scenario, should it
   // exist and fail, fails its test as usual.
   const declaredFailures = options.expectedFailures ?? []
