@@ -254,6 +254,7 @@ export default class CanonicalReporter implements Reporter {
           duplicates: [...duplicateScenariosOf(run, tests, plan.projectRoot), ...secondRows],
           finishedRows: rows.length,
           plannedScenarios: offered,
+          trialsPerScenario: plan.settings.execution.trials,
         })
         const metadata = withRunExtensions(runMetadataOf(run, tests), { selection, completion })
         const document = resultsDocumentOf(plan, run, rows, metadata)

@@ -13,8 +13,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { readRowsJournal } from '../src/artifacts/rows-journal-read.ts'
+import { interruptedRunLine } from '../src/artifacts/rows-journal-signals.ts'
 import { passingRowInput } from '../src/reporting/reporting-fixtures.ts'
 import { buildResultRow } from '../src/reporting/result-item.ts'
+import type { ResultItem } from '../src/reporting/result-schema.ts'
+import { withTrial } from '../src/reporting/row-key.ts'
 import { initialMeta } from '../src/vitest/meta.ts'
 import { plannedRunFixture } from '../src/vitest/planned-run.test-helpers.ts'
 import type { PlannedRun, RunPlan } from '../src/vitest/run-plan-schema.ts'
@@ -29,7 +32,11 @@ beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'live-evals-run-journals-'))
   run = plannedRunFixture({ root, resultsFile: 'results.json' })
   mkdirSync(run.directory, { mode: 0o700 })
-  plan = { scenarioIds: ['first', 'second', 'third'], runs: [run] } as unknown as RunPlan
+  plan = {
+    scenarioIds: ['first', 'second', 'third'],
+    runs: [run],
+    settings: { execution: { trials: 1 } },
+  } as unknown as RunPlan
   logged = []
 })
 afterEach(() => rmSync(root, { recursive: true, force: true }))
@@ -90,6 +97,31 @@ describe('the rows journals of a run', () => {
       ending: 'interrupted',
       finished_rows: 1,
       planned_scenarios: 3,
+    })
+  })
+
+  test('Ctrl-C of a trials run: the line counts finished trials of the planned scenarios, the marker planned trials', async () => {
+    plan = { ...plan, settings: { execution: { trials: 30 } } } as unknown as RunPlan
+    const journal = journals()
+    for (const [id, trial] of [
+      ['first', 1],
+      ['first', 2],
+      ['second', 1],
+    ] as const) {
+      const test = finished(id, 'passed')
+      if (test.meta) test.meta.row = withTrial(test.meta.row as ResultItem, trial)
+      await journal.record(`${id} ${trial}`, test)
+    }
+    const [settled] = journal.interrupt()
+    expect(settled && interruptedRunLine(settled)).toBe(
+      `live-evals: interrupted; the results of 3 finished trials of 3 scenarios (90 planned) are in ${join(run.directory, 'results.json')} (marked interrupted)`,
+    )
+    const document = JSON.parse(readFileSync(join(run.directory, 'results.json'), 'utf8'))
+    expect(document.run.configuration.live_evals.completion).toEqual({
+      ending: 'interrupted',
+      finished_rows: 3,
+      planned_scenarios: 3,
+      planned_trials: 90,
     })
   })
 

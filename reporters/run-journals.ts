@@ -84,6 +84,7 @@ export class RunJournals {
             run: run.metadata,
             datasetOrder: plan.scenarioIds,
             resultsFile: run.resultsFile,
+            trials: plan.settings.execution.trials,
           })
         } catch (error) {
           this.#log(`live-evals: ${reason(error)}; finished rows of this run are not journaled`)

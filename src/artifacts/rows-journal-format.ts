@@ -6,6 +6,7 @@ import { artifactPathProblem } from './destinations.ts'
 // to disk before the next step of the run:
 //
 //   line 1      {"journal": "live-evals rows", "version": 1, "run": {...}, "dataset_order": [...], "results_file": "results.json"}
+//               (with "trials": k after "dataset_order" in a trials run)
 //   then        {"key": {"scenario_id": "...", "trial": 1}, "row": {...one results.json row...}}   per finished row
 //   and         {"planned": {"scenario_ids": ["..."]}}   scenarios a spec file registered that line 1 does not list
 //   at the end  {"end": {"reason": "passed" | "failed" | "interrupted", "at": "<ISO time>"}}       when the run ends
@@ -29,6 +30,12 @@ export const JournalHeaderSchema = z.strictObject({
   version: z.literal(JOURNAL_VERSION),
   run: RunMetadataSchema,
   dataset_order: z.array(z.string()),
+  /**
+   * The trials each scenario runs (execution.trials), written only when more than one: the rows are then trials,
+   * and a stopped run's `completion` counts the trials it planned. Absent: one each (or a journal written before
+   * the field, whose trials are unknown; its marker then has no planned trials).
+   */
+  trials: z.number().int().min(2).optional(),
   // Written where the journal says, so it is checked like every artifact path (no "..", no absolute path).
   results_file: z.string().superRefine((file, ctx) => {
     const problem = artifactPathProblem(file)

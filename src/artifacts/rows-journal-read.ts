@@ -49,6 +49,8 @@ export interface JournalCompletion {
   finishedRows: number
   /** Scenarios the run planned (its dataset order); the rows of a complete run may be fewer (filters, skips). */
   plannedScenarios: number
+  /** The trials each planned scenario runs (the journal's `trials`; 1 when absent): the rows are trials when > 1. */
+  trialsPerScenario: number
 }
 
 /** Reads the journal `journalFile` of `runDir`. Throws RowsJournalError naming the file (and the line). */
@@ -150,6 +152,7 @@ export function journalCompletion(journal: JournalFacts): JournalCompletion {
     ending,
     finishedRows: journal.rows.length,
     plannedScenarios: plannedScenarioOrder(journal).length,
+    trialsPerScenario: journal.header.trials ?? 1,
   }
 }
 
@@ -169,6 +172,7 @@ export function runBlockOf(journal: JournalFacts, run: RunMetadata = journal.hea
     duplicates: earlier?.duplicate_scenarios,
     finishedRows: completion.finishedRows,
     plannedScenarios: completion.plannedScenarios,
+    trialsPerScenario: completion.trialsPerScenario,
   })
   return withRunExtensions(run, { completion: marker })
 }

@@ -1,11 +1,16 @@
 // The interrupt listeners in a real process without Vitest: SIGINT/SIGTERM settle every watched run
-// synchronously, print one line per run, and the process still ends by the signal when nobody else ends it.
+// synchronously, print one line per run, and the process still ends by the signal when nobody else ends it. In
+// process: what the line and the completion marker of a settled run count (trials in a trials run).
 import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
+import { withTrial } from '../reporting/row-key.ts'
+import { JOURNAL_ORDER, JOURNAL_RUN, passedRow } from './rows-journal.test-helpers.ts'
+import { RowsJournal } from './rows-journal.ts'
 import { readRowsJournal } from './rows-journal-read.ts'
+import { interruptedRunLine, settleInterruptedRunSync } from './rows-journal-signals.ts'
 
 let root = ''
 beforeEach(() => {
@@ -90,4 +95,55 @@ it('SIGINT right after a run folder is reserved, before any journal: the empty f
   expect(await exited).toBe('SIGINT')
   expect(stderr).toBe(`live-evals: interrupted before any scenario finished; removed ${folder}\n`)
   expect(readdirSync(root)).toEqual([])
+})
+
+it('a trials run stopped early counts trials: the line says finished trials of the planned scenarios, the marker its planned trials', async () => {
+  const directory = join(root, 'trials')
+  mkdirSync(directory, { mode: 0o700 })
+  // RUN with execution.trials 30 and two scenarios, stopped after 20 trials (here 3: the counts are what matter).
+  const start = {
+    run: JOURNAL_RUN,
+    datasetOrder: ['run_refill_hours', 'run_refill_wrong_number'],
+    trials: 30,
+  }
+  const journal = await RowsJournal.create(directory, start)
+  for (const [id, trial] of [
+    ['run_refill_hours', 1],
+    ['run_refill_wrong_number', 1],
+    ['run_refill_hours', 2],
+  ] as const)
+    journal.append(withTrial(passedRow(id), trial))
+  const settled = settleInterruptedRunSync({ directory, claim: null, journal })
+  expect(interruptedRunLine(settled)).toBe(
+    `live-evals: interrupted; the results of 3 finished trials of 2 scenarios (60 planned) are in ${join(directory, 'results.json')} (marked interrupted)`,
+  )
+  const written = JSON.parse(readFileSync(join(directory, 'results.json'), 'utf8'))
+  expect(written.run.configuration.live_evals.completion).toEqual({
+    ending: 'interrupted',
+    finished_rows: 3,
+    planned_scenarios: 2,
+    planned_trials: 60,
+  })
+})
+
+it('without trials the line counts finished scenarios and the marker has no planned trials', async () => {
+  const directory = join(root, 'once')
+  mkdirSync(directory, { mode: 0o700 })
+  const journal = await RowsJournal.create(directory, {
+    run: JOURNAL_RUN,
+    datasetOrder: JOURNAL_ORDER,
+    trials: 1,
+  })
+  journal.append(passedRow('first'))
+  const settled = settleInterruptedRunSync({ directory, claim: null, journal })
+  expect(interruptedRunLine(settled)).toBe(
+    `live-evals: interrupted; the results of 1 finished scenario are in ${join(directory, 'results.json')} (marked interrupted)`,
+  )
+  expect(readRowsJournal(directory).header).not.toHaveProperty('trials')
+  const written = JSON.parse(readFileSync(join(directory, 'results.json'), 'utf8'))
+  expect(written.run.configuration.live_evals.completion).toEqual({
+    ending: 'interrupted',
+    finished_rows: 1,
+    planned_scenarios: 4,
+  })
 })

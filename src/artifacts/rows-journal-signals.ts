@@ -13,7 +13,7 @@ import type { RunMetadata } from '../reporting/result-schema.ts'
 import { syncFolder } from './atomic-file.ts'
 import { CLAIMS_FOLDER } from './claims-folder.ts'
 import type { RowsJournal } from './rows-journal.ts'
-import { writeInterruptedResultsSync } from './rows-journal-read.ts'
+import { journalCompletion, writeInterruptedResultsSync } from './rows-journal-read.ts'
 
 export interface InterruptibleRun {
   /** The run folder. */
@@ -30,7 +30,12 @@ export interface SettledRun {
   directory: string
   /** The interrupted results file written, or null when the run finished nothing. */
   resultsFile: string | null
+  /** Rows in the results file: finished scenarios, or in a trials run finished trials. */
   finishedRows: number
+  /** The scenarios the run planned, as its completion marker counts them; 0 when it finished nothing. */
+  plannedScenarios: number
+  /** The trials each scenario runs (execution.trials); 1 without trials. */
+  trialsPerScenario: number
   /** Folders removed because the run left nothing in them. */
   removed: string[]
 }
@@ -61,12 +66,22 @@ export function watchReservedRunFolder(directory: string): () => void {
 /** The line printed for a run settled at an interrupt. */
 export function interruptedRunLine(run: SettledRun): string | null {
   if (run.resultsFile !== null) {
-    const rows = `${run.finishedRows} finished scenario${run.finishedRows === 1 ? '' : 's'}`
-    return `live-evals: interrupted; the results of ${rows} are in ${run.resultsFile} (marked interrupted)`
+    return `live-evals: interrupted; the results of ${finishedText(run)} are in ${run.resultsFile} (marked interrupted)`
   }
   if (run.removed.length > 0)
     return `live-evals: interrupted before any scenario finished; removed ${run.removed.join(', ')}`
   return null
+}
+
+/** The rows a settled run finished: scenarios, or in a trials run trials (each scenario's are k of its rows). */
+function finishedText({
+  finishedRows: rows,
+  plannedScenarios: scenarios,
+  trialsPerScenario: k,
+}: SettledRun): string {
+  if (k <= 1) return `${rows} finished scenario${rows === 1 ? '' : 's'}`
+  const trials = `${rows} finished trial${rows === 1 ? '' : 's'}`
+  return `${trials} of ${scenarios} scenario${scenarios === 1 ? '' : 's'} (${scenarios * k} planned)`
 }
 
 /** Settles one run synchronously (see the header); also the Ctrl-C path, where Vitest ends the run as `interrupted`. */
@@ -75,7 +90,21 @@ export function settleInterruptedRunSync(run: InterruptibleRun): SettledRun {
   if (journal !== null && !journal.ended && (journal.rows.length > 0 || holdsMoreThan(run, journal))) {
     const resultsFile = writeInterruptedResultsSync(journal, run.runBlock?.())
     journal.close()
-    return { directory: run.directory, resultsFile, finishedRows: journal.rows.length, removed: [] }
+    // The counts of the completion marker just written (runBlockOf reads the same journal facts).
+    const counts = journalCompletion({
+      header: journal.header,
+      rows: journal.rows,
+      planned: journal.planned,
+      end: null,
+    })
+    return {
+      directory: run.directory,
+      resultsFile,
+      finishedRows: counts.finishedRows,
+      plannedScenarios: counts.plannedScenarios,
+      trialsPerScenario: counts.trialsPerScenario,
+      removed: [],
+    }
   }
   if (journal !== null && !journal.ended) {
     journal.close()
@@ -86,7 +115,14 @@ export function settleInterruptedRunSync(run: InterruptibleRun): SettledRun {
   const removed = [run.claim, run.directory].filter(
     (folder): folder is string => folder !== null && removeIfEmpty(folder),
   )
-  return { directory: run.directory, resultsFile: null, finishedRows: 0, removed }
+  return {
+    directory: run.directory,
+    resultsFile: null,
+    finishedRows: 0,
+    plannedScenarios: 0,
+    trialsPerScenario: 1,
+    removed,
+  }
 }
 
 /** Settles every registered run; each is settled once (it is unregistered as it is settled). */

@@ -120,6 +120,7 @@ describe('reading it back', () => {
       ending: 'killed',
       finishedRows: 3,
       plannedScenarios: 4,
+      trialsPerScenario: 1,
     })
   })
 
@@ -177,6 +178,7 @@ describe('reading it back', () => {
       ending: 'failed',
       finishedRows: 1,
       plannedScenarios: 4,
+      trialsPerScenario: 1,
     })
     expect(unfinishedRunDirectories(root)).toEqual([])
   })
@@ -209,6 +211,7 @@ describe('scenarios planned after the first line (spec files that name their own
       ending: 'killed',
       finishedRows: 2,
       plannedScenarios: 3,
+      trialsPerScenario: 1,
     })
     const { document } = await rebuildResultsFile(runDir)
     expect(document.results.map((row) => row.scenario_id)).toEqual(['add_milk', 'pay_rent'])

@@ -41,6 +41,8 @@ export interface RowsJournalStart {
   datasetOrder: readonly string[]
   /** The results file rebuilt from this journal; `results.json` unless a shard writes its own. */
   resultsFile?: string
+  /** The trials each scenario runs (execution.trials); 1 when absent. */
+  trials?: number
 }
 
 export class RowsJournal {
@@ -78,6 +80,7 @@ export class RowsJournal {
       version: JOURNAL_VERSION,
       run: start.run,
       dataset_order: [...start.datasetOrder],
+      ...((start.trials ?? 1) > 1 ? { trials: start.trials } : {}),
       results_file: resultsFile,
     }
     // The first line is what a rebuild trusts: it is checked before it is written, not when it is needed.

@@ -19,6 +19,7 @@ import { jsonArtifactText } from '../artifacts/write.ts'
 import { loadGateFile } from '../gate/load.ts'
 import { buildResultsDocument, withRunExtensions } from '../reporting/results-document.ts'
 import { parseResultsDocument } from '../reporting/results-file.ts'
+import { withTrial } from '../reporting/row-key.ts'
 import { captureIO } from './capture-io.ts'
 import { run } from './results.ts'
 
@@ -84,6 +85,30 @@ describe('live-evals results <run-dir>', () => {
       },
     })
     expect(document.results.map((row) => row.scenario_id)).toEqual(['first', 'second'])
+  })
+
+  it('a killed trials run: its rows are counted against the planned trials, which its marker records', async () => {
+    const journal = await RowsJournal.create(runDir, {
+      run: JOURNAL_RUN,
+      datasetOrder: ['first', 'second'],
+      trials: 30,
+    })
+    journal.append(withTrial(passedRow('first'), 1))
+    journal.append(withTrial(passedRow('second'), 1))
+    journal.close()
+    const result = await results(runDir)
+    expect(result.stdout).toBe(
+      `rebuilt ${path.join(runDir, 'results.json')}: 2 rows (2 passed, 0 failed, 0 infrastructure errors) of 60 planned trials of 2 scenarios; the run never ended (killed, or still running): these are partial results.\n`,
+    )
+    const document = parseResultsDocument(readFileSync(path.join(runDir, 'results.json'), 'utf8'), {
+      source: 'results.json',
+    })
+    expect(document.run.configuration.live_evals?.completion).toEqual({
+      ending: 'killed',
+      finished_rows: 2,
+      planned_scenarios: 2,
+      planned_trials: 60,
+    })
   })
 
   it('ends the journal it rebuilt: later runs no longer name the run, and a second rebuild says the same', async () => {

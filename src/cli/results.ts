@@ -3,6 +3,7 @@ import { ArtifactsError } from '../artifacts/errors.ts'
 import { journalFilesIn, rebuildResultsFile } from '../artifacts/rows-journal-read.ts'
 import { removeStrayTemporaries } from '../artifacts/stray-temporaries.ts'
 import { markedPartiality } from '../gate/load.ts'
+import { plannedText } from '../reporting/extensions/completion.ts'
 import { type CommandIO, startCommand } from './command-start.ts'
 
 // `live-evals results <run-dir>`: rebuilds a run folder's results.json from its rows journal, for a run that was
@@ -67,9 +68,14 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
         interrupted: 'the run was interrupted: these are partial results',
         killed: 'the run never ended (killed, or still running): these are partial results',
       }[completion.ending]
+      const { plannedScenarios, trialsPerScenario: k } = completion
+      const planned = plannedText({
+        planned_scenarios: plannedScenarios,
+        ...(k > 1 ? { planned_trials: plannedScenarios * k } : {}),
+      })
       io.out(
         `rebuilt ${path}: ${total} row${total === 1 ? '' : 's'} (${passed} passed, ${failedRows} failed, ` +
-          `${infrastructure} infrastructure error${infrastructure === 1 ? '' : 's'}) of ${completion.plannedScenarios} planned scenarios; ${ending}.\n`,
+          `${infrastructure} infrastructure error${infrastructure === 1 ? '' : 's'}) of ${planned}; ${ending}.\n`,
       )
     } catch (error) {
       failed++

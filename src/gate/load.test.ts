@@ -9,6 +9,7 @@ import { rebuildResultsFile, writeInterruptedResultsSync } from '../artifacts/ro
 import { writeJsonArtifact } from '../artifacts/write.ts'
 import { runCompletion } from '../reporting/extensions/completion.ts'
 import { buildResultsDocument, withRunExtensions } from '../reporting/results-document.ts'
+import { withTrial } from '../reporting/row-key.ts'
 import { DEFAULT_GATE_OPTIONS, evaluateGate } from './evaluate.ts'
 import { resultsDocument, row } from './gate.test-helpers.ts'
 import { loadGateFile, MAX_RESULTS_FILE_BYTES } from './load.ts'
@@ -45,6 +46,18 @@ describe('partial results in the gate', () => {
     await rm(join(runDir, 'rows.jsonl'))
     expect((await loadGateFile(path)).partial).toBe(
       'the run was killed after 1 of 3 planned scenarios (run.configuration.live_evals.completion)',
+    )
+  })
+
+  test('a killed trials run counts trials: its rows of the trials planned for its scenarios', async () => {
+    const journal = await RowsJournal.create(runDir, { ...start, trials: 2 })
+    journal.append(withTrial(row({ id: 'a' }), 1))
+    journal.append(withTrial(row({ id: 'a' }), 2))
+    journal.append(withTrial(row({ id: 'b' }), 1))
+    journal.close()
+    const { path } = await rebuildResultsFile(runDir)
+    expect((await loadGateFile(path)).partial).toBe(
+      'the run was killed after 3 of 6 planned trials of 3 scenarios (run.configuration.live_evals.completion)',
     )
   })
 

@@ -15,7 +15,7 @@ import { basename, dirname } from 'node:path'
 import { journalFilesIn, readRowsJournal } from '../artifacts/rows-journal-read.ts'
 import { describeInputFileRefusal, InputFileError, readInputFile } from '../inputs/read-input-file.ts'
 import { ReportingError } from '../reporting/errors.ts'
-import { duplicateScenarioText, endedByItself } from '../reporting/extensions/completion.ts'
+import { duplicateScenarioText, endedByItself, plannedText } from '../reporting/extensions/completion.ts'
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import type { RunMetadata } from '../reporting/result-schema.ts'
 import { parseResultsDocument, takeInterruptedMarker } from '../reporting/results-file.ts'
@@ -53,7 +53,7 @@ export function completionPartiality(run: RunMetadata): string | null {
   const refusedText = `scenarios evaluated by two spec files ran in whichever claimed them first: ${refused.join('; ')}`
   const stopped =
     `the run ${completion.ending === 'killed' ? 'was killed' : 'was interrupted'} after ` +
-    `${completion.finished_rows} of ${completion.planned_scenarios} planned scenarios`
+    `${completion.finished_rows} of ${plannedText(completion)}`
   const lead =
     completion.ending === 'spec_files_failed'
       ? `${failedText}; ${completion.finished_rows} rows of the other spec files`

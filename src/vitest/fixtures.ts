@@ -39,6 +39,7 @@ import type { ScenarioTestAPI } from './scenario-context.ts'
 import { scenarioFailureOf } from './scenario-failure.ts'
 import { bindRunToMeta, type ScenarioRun, scenarioRunOf } from './scenario-run.ts'
 import type { AssistantArchitecture as ArchitectureName } from './settings.ts'
+import { printUnderTest } from './test-console.ts'
 import { verdictOf } from './verdict.ts'
 import { recordVerdict } from './verdict-record.ts'
 
@@ -242,6 +243,7 @@ const buildScenarioTest = (): ScenarioTestAPI =>
               callerAudio,
               application: toolState,
               onFailure: (error) => noteRunStopping(error, runPlan),
+              print: (text) => printUnderTest(task, text),
             }),
           signal,
         )

@@ -23,6 +23,11 @@ export interface DriveOptions {
   signal?: AbortSignal
   /** The scenario's application, built beforehand (the `toolState` fixture). */
   application: ScenarioApplication
+  /**
+   * Where the readable account of the conversation goes (execution.verbose): the scenario test's own console
+   * output (src/vitest/test-console.ts), so concurrent scenarios each show theirs; console.log when absent.
+   */
+  print?: (text: string) => void
 }
 
 /** A conversation whose sessions are open: from here on, what was seen can be written as artifacts. */

@@ -67,6 +67,7 @@ async function runStages<Observed, Execution extends ScenarioExecution, Settings
     conversation = await phase.driver.open(scenario, env, caller, {
       ...signal,
       application: options.application,
+      print: options.print,
     })
     stage = 'response_collection'
     const observed = await conversation.run()

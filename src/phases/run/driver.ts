@@ -123,7 +123,9 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
         if (settings.execution.verbose) {
           const heading = `${scenario.id} (${architecture.name} assistant, RUN)`
           const { tool_executions: executions, termination_reason: ended } = observed.observation
-          console.log(consoleTranscript(heading, timeline, executions, ended))
+          const transcript = consoleTranscript(heading, timeline, executions, ended)
+          if (options.print === undefined) console.log(transcript)
+          else options.print(transcript)
         }
         const live = 'caller' in played ? played : null
         return {

@@ -4,7 +4,7 @@
 
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { RunSettings } from '../../config/index.ts'
 import { settingsForModel } from '../../config/live-models.ts'
 import { scenarioFaultProfile } from '../../faults/scenario-profile.ts'
@@ -130,6 +130,26 @@ describe('RUN settings and failures', () => {
       .map((line) => JSON.parse(line))
     expect(new Set(turns.map((turn) => turn.speaker))).toEqual(new Set(['caller', 'assistant']))
   }, 120_000)
+
+  it('execution.verbose: the account of the call goes to the print option (its test’s console), not console.log', async () => {
+    const base = await runSettings()
+    const env = await envFor({ ...base, execution: { ...base.execution, verbose: true } }, 'responses')
+    const scenario = await bundledRunScenario('run_002_booking_missing_name')
+    const printed: string[] = []
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {})
+    try {
+      await runScenario(runPhase, scenario, env, {
+        application: scenarioApplicationFor(env, scenario),
+        print: (text) => printed.push(text),
+      })
+      expect(log).not.toHaveBeenCalled()
+    } finally {
+      log.mockRestore()
+    }
+    expect(printed).toHaveLength(1)
+    expect(printed[0]).toContain('── run_002_booking_missing_name (responses assistant, RUN)')
+    expect(printed[0]).toMatch(/\[\d\d:\d\d\.\d{3}\] CALLER {4}\S/)
+  })
 
   it('assistant first: the prompt file is spoken before the caller opens', async () => {
     const folder = await freshRunDirectory()

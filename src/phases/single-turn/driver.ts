@@ -22,7 +22,9 @@ export const singleTurnDriver: ConversationDriver<ObservedConversation, SingleTu
           if (env.settings.execution.verbose) {
             const heading = `${scenario.id} (${env.architecture.name} assistant)`
             const { tool_executions: executions, termination_reason: ended } = observed.observation
-            console.log(consoleTranscript(heading, observed.timeline, executions, ended))
+            const transcript = consoleTranscript(heading, observed.timeline, executions, ended)
+            if (options.print === undefined) console.log(transcript)
+            else options.print(transcript)
           }
           return observed
         } finally {

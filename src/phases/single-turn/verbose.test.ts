@@ -41,6 +41,24 @@ describe('execution.verbose', () => {
     expect(text).toContain('ended: response_completed')
   })
 
+  it('hands the account to the print option when given (the scenario test’s own console), not to console.log', async () => {
+    const base = await offlineCrawlSettings()
+    const settings = { ...base, execution: { ...base.execution, verbose: true } }
+    const scenario = await bundledCrawlScenario('crawl_001_booking_complete_request')
+    const printed: string[] = []
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {})
+    try {
+      await executeScenario(scenario, offlineEnv(settings, server, await freshRunDirectory(), 'responses'), {
+        print: (text) => printed.push(text),
+      })
+      expect(log).not.toHaveBeenCalled()
+    } finally {
+      log.mockRestore()
+    }
+    expect(printed).toHaveLength(1)
+    expect(printed[0]).toContain('── crawl_001_booking_complete_request (responses assistant)')
+  })
+
   it('prints nothing when off', async () => {
     const settings = await offlineCrawlSettings()
     const spy = vi.spyOn(console, 'log').mockImplementation(() => {})

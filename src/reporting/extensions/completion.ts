@@ -5,7 +5,9 @@
 // a typo, an import that throws; Vitest fails the run, and the rows of the other spec files must not read as a
 // whole run), or (1.2) with a scenario that two spec files evaluated into one run (`duplicate_scenarios`: the
 // first to claim it ran it, the other's test was refused; which one wins is the workers' timing, so with two
-// different assistants the rows would be a mix nobody chose). A run that ended by itself with every spec file
+// different assistants the rows would be a mix nobody chose). In a trials run (1.3) the rows are trials, so the
+// marker also says how many trials were planned: 20 finished rows of 2 planned scenarios run 30 times each are 20 of
+// 60 trials, not 20 of 2 scenarios. A run that ended by itself with every spec file
 // loaded has no `completion` key, so its results.json stays the reference's shape. Readers that gate on results
 // (src/gate) refuse a document carrying it unless told partial results are fine.
 
@@ -15,14 +17,20 @@ import { defineExtensionFeature } from './define.ts'
 export const completionExtension = defineExtensionFeature({
   name: 'completion',
   scope: 'run',
-  version: '1.2',
+  version: '1.3',
   summary:
-    'present only on partial results: how the run stopped (interrupted or killed), which spec files failed before their scenarios ran, or which scenarios two spec files evaluated (one refused), its finished rows and planned scenarios',
+    'present only on partial results: how the run stopped (interrupted or killed), which spec files failed before their scenarios ran, or which scenarios two spec files evaluated (one refused), its finished rows, planned scenarios and (trials runs) planned trials',
   schema: z.strictObject({
     ending: z.enum(['interrupted', 'killed', 'spec_files_failed', 'duplicate_scenarios']),
+    /** Rows: one per finished scenario, or in a trials run one per finished (scenario, trial). */
     finished_rows: z.number().int().min(0),
     /** The scenarios known to the run; those of a spec file that failed to load are unknown, so not counted. */
     planned_scenarios: z.number().int().min(0),
+    /**
+     * 1.3, in a trials run (execution.trials k > 1): the (scenario, trial) pairs planned, k per planned scenario.
+     * Absent without trials, in documents of 1.2 and earlier, and where k is unknown (a journal written before).
+     */
+    planned_trials: z.number().int().min(0).optional(),
     /** 1.1, with `spec_files_failed`: each spec file (relative to the project root) and its error's first line. */
     failed_spec_files: z.array(z.strictObject({ file: z.string().min(1), error: z.string() })).optional(),
     /**
@@ -71,6 +79,8 @@ export interface RunGaps {
   finishedRows: number
   /** The scenarios known to the run. */
   plannedScenarios: number
+  /** The trials each scenario runs (execution.trials); absent or 1 without trials, null when unknown. */
+  trialsPerScenario?: number | null | undefined
 }
 
 /**
@@ -85,13 +95,27 @@ export function runCompletion(gaps: RunGaps): RunCompletion | undefined {
     gaps.stopped ??
     (failed.length > 0 ? 'spec_files_failed' : duplicates.length > 0 ? 'duplicate_scenarios' : undefined)
   if (ending === undefined) return undefined
+  const trials = gaps.trialsPerScenario ?? 1
   return {
     ending,
     finished_rows: gaps.finishedRows,
     planned_scenarios: gaps.plannedScenarios,
+    ...(trials > 1 ? { planned_trials: gaps.plannedScenarios * trials } : {}),
     ...(failed.length === 0 ? {} : { failed_spec_files: [...failed] }),
     ...(duplicates.length === 0 ? {} : { duplicate_scenarios: [...duplicates] }),
   }
+}
+
+/**
+ * What a run planned, in the words the gate and `live-evals results` use: scenarios (`5 planned scenarios`), or in a
+ * trials run trials (`60 planned trials of 2 scenarios`), since then each row is one trial.
+ */
+export function plannedText(completion: Pick<RunCompletion, 'planned_scenarios' | 'planned_trials'>): string {
+  const { planned_scenarios: scenarios, planned_trials: trials } = completion
+  const plural = scenarios === 1 ? '' : 's'
+  return trials === undefined
+    ? `${scenarios} planned scenario${plural}`
+    : `${trials} planned trial${trials === 1 ? '' : 's'} of ${scenarios} scenario${plural}`
 }
 
 /** How the console, the gate and the report name one refused duplicate. */

@@ -143,6 +143,22 @@ describe('merging shard documents', () => {
     })
   })
 
+  test("a trials run stopped in one shard: the merged marker counts the merged run's planned trials", () => {
+    const stopped = {
+      ending: 'interrupted' as const,
+      finished_rows: 20,
+      planned_scenarios: 2,
+      planned_trials: 60,
+    }
+    const merged = combineShardMarkers([{ completion: stopped }, {}], { rows: 50, scenarios: 3, selected: 3 })
+    expect(merged.completion).toEqual({
+      ending: 'interrupted',
+      finished_rows: 50,
+      planned_scenarios: 3,
+      planned_trials: 90,
+    })
+  })
+
   test('shards that carry no marker merge into a document without one', () => {
     const { merged } = mergeShardedRuns(shards, () => null, markersByFile({}))
     expect(merged[0]?.document.run.configuration[EXTENSION_KEY]?.completion).toBeUndefined()

@@ -14,8 +14,12 @@ import type { RunSelection } from '../../reporting/extensions/selection.ts'
 import { parseResultsDocument, takeInterruptedMarker } from '../../reporting/results-file.ts'
 import type { PlannedRun } from '../run-plan-schema.ts'
 
-/** What the merge takes from a shard's `completion`: its counts are the shard's, and the merge recounts. */
-export type ShardCompletion = Pick<RunCompletion, 'ending' | 'failed_spec_files' | 'duplicate_scenarios'>
+/**
+ * What the merge takes from a shard's `completion`: its counts are the shard's, and the merge recounts; its planned
+ * scenarios and trials (1.3) only say how many trials each scenario runs.
+ */
+export type ShardCompletion = Pick<RunCompletion, 'ending' | 'failed_spec_files' | 'duplicate_scenarios'> &
+  Partial<Pick<RunCompletion, 'planned_scenarios' | 'planned_trials'>>
 
 /** The markers one shard's results document carries. */
 export interface ShardMarkers {
@@ -57,16 +61,32 @@ export function readShardMarkers(run: Pick<PlannedRun, 'directory' | 'resultsFil
 }
 
 /**
+ * The trials per scenario of the shards' run, as a shard's markers count them (planned or offered trials per
+ * scenario; each shard runs every trial of its scenarios, so k is the same in all); null when none counts trials.
+ */
+function trialsPerScenario(shards: readonly ShardMarkers[]): number | null {
+  for (const { completion, selection } of shards) {
+    const planned = completion?.planned_scenarios ?? 0
+    if (completion?.planned_trials !== undefined && planned > 0) return completion.planned_trials / planned
+    if (selection?.offered_trials !== undefined && selection.offered_scenarios > 0)
+      return selection.offered_trials / selection.offered_scenarios
+  }
+  return null
+}
+
+/**
  * The merged run's markers: a shard that stopped early (interrupted, killed) makes the merge stop early; failing
  * spec files and refused duplicates of every shard are named together; any shard's selection makes the merge a
  * selection, its counts the merged run's. Counts are the merged run's (`rows`, `scenarios` planned or offered,
- * `selected` that ran); in a trials run the (scenario, trial) pairs too: `rows` ran, and each scenario was offered
- * as many times as in a shard.
+ * `selected` that ran); in a trials run the (scenario, trial) pairs too: `rows` ran, and each scenario was planned
+ * and offered as many times as in a shard.
  */
 export function combineShardMarkers(
   shards: readonly ShardMarkers[],
   merged: { rows: number; scenarios: number; selected: number },
 ): Pick<RunExtensions, 'selection' | 'completion'> {
+  // The shards of a trials run plan and offer each of their scenarios k times, and so does the merged run.
+  const perScenario = trialsPerScenario(shards)
   const completions = shards.flatMap((shard) => (shard.completion === undefined ? [] : [shard.completion]))
   const completion = runCompletion({
     stopped: STOPPED_ENDINGS.find((ending) => completions.some((each) => each.ending === ending)),
@@ -74,13 +94,10 @@ export function combineShardMarkers(
     duplicates: completions.flatMap((each) => each.duplicate_scenarios ?? []),
     finishedRows: merged.rows,
     plannedScenarios: merged.scenarios,
+    trialsPerScenario: perScenario,
   })
   const selections = shards.flatMap((shard) => (shard.selection === undefined ? [] : [shard.selection]))
   const first = selections[0]
-  // The shards of a trials run offer each of their scenarios k times, and so does the merged run.
-  const trials = selections.find((each) => each.offered_trials !== undefined && each.offered_scenarios > 0)
-  const perScenario =
-    trials === undefined ? null : (trials.offered_trials as number) / trials.offered_scenarios
   const selection: RunSelection | undefined =
     first === undefined
       ? undefined
