@@ -48,6 +48,17 @@ describe('selectionOf', () => {
     })
   })
 
+  test('a dataset no collected spec file reads (each brings its own scenarios) offers nothing: the run is whole', () => {
+    const ownScenarios = [scenarioTest('x', 'passed'), scenarioTest('y', 'failed')]
+    expect(selectionOf(plan, run, ownScenarios, none, [])).toBeUndefined()
+    // Its own scenarios still count: one left out by a filter marks the run.
+    const oneLeftOut = [scenarioTest('x', 'passed'), scenarioTest('y', 'skipped')]
+    expect(selectionOf(plan, run, oneLeftOut, none, [])).toMatchObject({
+      selected_scenarios: 1,
+      offered_scenarios: 2,
+    })
+  })
+
   test('a scenario skipped with a note (decided by the run, not a filter) leaves the run whole', () => {
     const noted = [...whole.slice(0, 3), { ...scenarioTest('d', 'skipped'), skipNote: 'fault profile off' }]
     expect(selectionOf(plan, run, noted, none, [])).toBeUndefined()

@@ -82,14 +82,24 @@ export function specFilesFailed(
 
 const firstLine = (text: string) => text.split(/\r?\n/, 1)[0]?.trim() ?? ''
 
-/** The distinct scenarios a run was offered: its dataset's and those of the spec files that were collected. */
+/**
+ * The distinct scenarios a run was offered: those of the spec files that were collected, and its dataset's when a
+ * collected spec file reads it (or none was collected: every spec file failed or was left out, and the dataset is
+ * all the run could have run). A dataset that only the settings name, beside spec files that all bring their own
+ * scenarios, offers nothing: counting it made such a run "filtered" and the gate refused it.
+ */
 export function offeredScenarios(
   plan: Pick<RunPlan, 'scenarioIds'>,
   run: PlannedRun,
   tests: readonly FinishedScenarioTest[],
 ): number {
-  const own = tests.filter((test) => test.meta?.runDirectory === run.directory)
-  return new Set([...plan.scenarioIds, ...own.map((test) => test.meta?.scenarioId as string)]).size
+  const collected = new Set(
+    tests
+      .filter((test) => test.meta?.runDirectory === run.directory)
+      .map((test) => test.meta?.scenarioId as string),
+  )
+  const datasetRead = collected.size === 0 || plan.scenarioIds.some((id) => collected.has(id))
+  return datasetRead ? new Set([...plan.scenarioIds, ...collected]).size : collected.size
 }
 
 /** What of a plan `selectionOf` reads: its scenarios, whether it is an explain re-run, its trials per scenario. */
