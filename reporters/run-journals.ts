@@ -17,6 +17,7 @@ import {
   interruptedRunLine,
   type SettledRun,
   settleInterruptedRunSync,
+  signalledRunLine,
   watchRunForInterrupt,
 } from '../src/artifacts/rows-journal-signals.ts'
 import type { RunPlan } from '../src/vitest/run-plan-schema.ts'
@@ -53,7 +54,7 @@ export class RunJournals {
   }
 
   async #openAll(): Promise<void> {
-    installInterruptHandlers(interruptedRunLine)
+    installInterruptHandlers(signalledRunLine)
     const plans = this.#plans()
     const own = new Set(plans.flatMap((plan) => plan.runs.map((run) => run.directory)))
     const earlier = new Set(

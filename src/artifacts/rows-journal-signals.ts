@@ -59,7 +59,7 @@ export function watchRunForInterrupt(run: InterruptibleRun): () => void {
  * first seconds removes it if it is still empty, instead of leaving an empty folder nothing refers to.
  */
 export function watchReservedRunFolder(directory: string): () => void {
-  installInterruptHandlers(interruptedRunLine)
+  installInterruptHandlers(signalledRunLine)
   return watchRunForInterrupt({ directory, claim: null, journal: null })
 }
 
@@ -71,6 +71,17 @@ export function interruptedRunLine(run: SettledRun): string | null {
   if (run.removed.length > 0)
     return `live-evals: interrupted before any scenario finished; removed ${run.removed.join(', ')}`
   return null
+}
+
+/**
+ * The line printed for a run settled by a signal. Its report is not written then (that is asynchronous work, and
+ * the process ends with the handler), so the line says how to write it.
+ */
+export function signalledRunLine(run: SettledRun): string | null {
+  const line = interruptedRunLine(run)
+  return line === null || run.resultsFile === null
+    ? line
+    : `${line}; its report: npx live-evals report ${run.directory}`
 }
 
 /** The rows a settled run finished: scenarios, or in a trials run trials (each scenario's are k of its rows). */

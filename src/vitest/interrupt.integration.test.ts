@@ -113,6 +113,7 @@ describe('a run stopped by a signal keeps every finished scenario', () => {
         expect(run.output()).toContain(
           `live-evals: interrupted; the results of ${k} finished scenario${k === 1 ? '' : 's'} are in ${join(runDir, 'results.json')}`,
         )
+        expect(run.output()).toContain(`(marked interrupted); its report: npx live-evals report ${runDir}`)
         expectPartialResults(runDir, finished, 'interrupted')
         expect(readRowsJournal(runDir).end?.reason).toBe('interrupted')
         expect((await loadGateFile(join(runDir, 'results.json'))).partial).toMatch(/was interrupted after/)
