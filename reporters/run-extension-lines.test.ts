@@ -180,4 +180,11 @@ describe('console lines for cassettes', () => {
       `[client] First divergences: b: ${divergence.text}.`,
     ])
   })
+  test('every row of a replay run is in the tally: one that failed before its replay began is counted by name', () => {
+    const rows = [replayed('a', 'replayed'), replayed('b', 'refused'), row({ id: 'c' })]
+    expect(runExtensionLines('client', resultsDocument(rows))).toEqual([
+      '[client] Replay (strict): 1 replayed, 0 diverged, 0 missing, 1 refused, 1 not replayed (failed before ' +
+        'the replay began: c).',
+    ])
+  })
 })

@@ -101,7 +101,10 @@ export function runExtensionLines(label: string, document: ResultsDocument): str
   return lines
 }
 
-/** Replay: how many scenarios replayed, diverged, were missing or refused (each row's `cassette` extension). */
+/**
+ * Replay: how many scenarios replayed, diverged, were missing or refused (each row's `cassette` extension), and how
+ * many rows of the replay run have no cassette block.
+ */
 function cassetteLines(label: string, document: ResultsDocument): string[] {
   const cassettes = document.results.flatMap((row) => {
     const cassette = row.observability?.[EXTENSION_KEY]?.cassette
@@ -113,9 +116,17 @@ function cassetteLines(label: string, document: ResultsDocument): string[] {
   if (recorded > 0) lines.push(`[${label}] Recorded ${recorded} cassette(s).`)
   if (replays.length === 0) return lines
   const count = (outcome: string) => replays.filter(({ cassette }) => cassette.outcome === outcome).length
+  // Every row of a replay run lands in one bucket: a row that failed before its replay began and was not
+  // classified by it (a timeout, a stopped run) is counted and named, never left out of the tally.
+  const unreplayed = document.results.filter(
+    (row) => row.observability?.[EXTENSION_KEY]?.cassette === undefined,
+  )
   lines.push(
     `[${label}] Replay (${replays[0]?.cassette.match ?? 'strict'}): ${count('replayed')} replayed, ` +
-      `${count('diverged')} diverged, ${count('missing')} missing, ${count('refused')} refused.`,
+      `${count('diverged')} diverged, ${count('missing')} missing, ${count('refused')} refused` +
+      (unreplayed.length === 0
+        ? '.'
+        : `, ${unreplayed.length} not replayed (failed before the replay began: ${named(unreplayed.map((row) => row.scenario_id))}).`),
   )
   const diverged = replays.filter(({ cassette }) => cassette.first_divergence !== null)
   if (diverged.length > 0) {

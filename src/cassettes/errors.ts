@@ -36,3 +36,30 @@ export class CassetteRefusedError extends CassetteError {
     this.reason = reason
   }
 }
+
+/**
+ * Replay found no recorded caller speech for the text a scenario says now: the text changed since the recording,
+ * or the scenario was never recorded. `folder` is the cassettes' speech folder. Replay never synthesises, so no
+ * key or address could help; recording again does.
+ */
+export class CallerSpeechNotRecordedError extends CassetteError {
+  readonly text: string
+  /** The fact and what to do, as a divergence phrases it ("the recording holds no speech for …"). */
+  readonly detail: string
+
+  constructor(folder: string, text: string) {
+    const detail =
+      `the recording holds no caller speech for this input.text (${JSON.stringify(clipped(text))}) in ${folder}: ` +
+      'the scenario’s text changed since it was recorded, or it was never recorded; record it again ' +
+      '(LIVE_EVALS_MODE=live LIVE_EVALS_RECORD=1), or restore the recorded text.'
+    super(folder, `Replay: ${detail}`)
+    this.name = 'CallerSpeechNotRecordedError'
+    this.text = text
+    this.detail = detail
+  }
+}
+
+/** A caller text as a message quotes it: its first 60 characters. */
+function clipped(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text
+}

@@ -3,8 +3,9 @@
 // rehearsal server (both architectures, real-time pacing), then LIVE_EVALS_MODE=replay with the server closed and
 // every OpenAI variable unset. Every row's status, checks and metrics equal the recorded run's, times included (only
 // its provenance and cassette block say how it was produced), the replay tally is printed, and the recorded key is
-// in no cassette.
-import { readdir, readFile, rm } from 'node:fs/promises'
+// in no cassette. A replay against a changed dataset counts a scenario never recorded as missing and one whose caller
+// text changed as refused (another version of the scenario), every row in one bucket of the tally.
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
@@ -25,8 +26,14 @@ const KEY = 'sk-test-REHEARSAL-cassette-key-3c8e1f20'
 let dir = ''
 let recording: ChildRun = { code: null, output: '' }
 let replay: ChildRun = { code: null, output: '' }
-/** A replay of a project never recorded: an empty cassettes folder. */
+/**
+ * A replay of the recorded cassettes against a changed dataset: one scenario never recorded (a new id and text) and
+ * one whose caller text changed. Neither has recorded caller speech.
+ */
 let unrecorded: ChildRun = { code: null, output: '' }
+const NEVER_RECORDED = 'fixture_never_recorded'
+const RESPOKEN = 'fixture_hours'
+const RESPOKEN_TEXT = 'Are you open on Sunday evenings?'
 const documents = {
   recorded: new Map<string, ResultsDocument>(),
   replayed: new Map<string, ResultsDocument>(),
@@ -59,6 +66,13 @@ beforeAll(async () => {
   } finally {
     await server.close()
   }
+  const dataset = JSON.parse(await readFile(DATASET, 'utf8'))
+  const [first, second] = dataset.scenarios
+  Object.assign(first, { id: NEVER_RECORDED, input: { ...first.input, text: 'A table for nine tonight?' } })
+  expect(second.id).toBe(RESPOKEN)
+  second.input.text = RESPOKEN_TEXT
+  const changedDataset = join(dir, 'changed-dataset.json')
+  await writeFile(changedDataset, JSON.stringify(dataset))
   // The two replays at once (on the replay's virtual clock, so no timing is at stake): they read the cassettes and
   // write results folders of their own. Both are waited for even when one fails, so none outlives the folder.
   const [replayed, neverRecorded] = await Promise.allSettled([
@@ -72,7 +86,8 @@ beforeAll(async () => {
     runVitest(['run', '--config', FIXTURE_CONFIG], {
       ...scratchSpace.env,
       LIVE_EVALS_MODE: 'replay',
-      LIVE_EVALS_CASSETTES: join(dir, 'never-recorded'),
+      LIVE_EVALS_CASSETTES: cassettes,
+      LIVE_EVALS_DATASET: changedDataset,
       LIVE_EVALS_JUDGE: 'false',
       LIVE_EVALS_RESULTS_DIR: join(dir, 'unrecorded'),
     }),
@@ -111,20 +126,33 @@ describe('record against the dress rehearsal, replay keyless through Vitest', ()
       expect(bytes.includes(Buffer.from(KEY)), file.name).toBe(false)
     }
   })
-  test('a scenario never recorded fails on its missing cassette, counted as missing, not on its speech', async () => {
+  test('without recorded speech, each scenario is in one tally bucket: never recorded is missing, a changed text refused', async () => {
     expect(unrecorded.code).toBe(1)
-    expect(unrecorded.output).toMatch(/Replay \(strict\): 0 replayed, 0 diverged, 2 missing, 0 refused/)
-    expect(unrecorded.output).not.toContain('api.openai.com')
+    expect(unrecorded.output).toMatch(/Replay \(strict\): 0 replayed, 0 diverged, 1 missing, 1 refused\./)
+    expect(unrecorded.output).not.toMatch(/api\.openai\.com|OPENAI_API_KEY/)
     const runs = new Map<string, ResultsDocument>()
     await documentsIn(join(dir, 'unrecorded'), runs)
     expect([...runs.keys()].sort()).toEqual(['crawl_replay_client', 'crawl_replay_responses'])
     for (const document of runs.values()) {
-      for (const row of document.results) {
+      const rows = new Map(document.results.map((row) => [row.scenario_id, row]))
+      expect([...rows.keys()].sort()).toEqual([RESPOKEN, NEVER_RECORDED])
+      for (const row of rows.values()) {
         expect(row.status).toBe('infrastructure_error')
         expect(row.error).toMatchObject({ stage: 'replay' })
-        expect(row.error?.message).toMatch(/^No cassette /)
-        expect(row.observability?.live_evals).toMatchObject({ cassette: { outcome: 'missing' } })
       }
+      expect(rows.get(NEVER_RECORDED)?.error?.message).toMatch(/^No cassette /)
+      expect(rows.get(NEVER_RECORDED)?.observability?.live_evals).toMatchObject({
+        cassette: { outcome: 'missing' },
+      })
+      // The cassette is there but for another version of the scenario; the speech fact says what changed.
+      const respoken = rows.get(RESPOKEN)?.error?.message
+      expect(respoken).toContain(`was recorded for another version of scenario ${RESPOKEN}`)
+      expect(respoken).toContain(
+        `the recording holds no caller speech for this input.text (${JSON.stringify(RESPOKEN_TEXT)})`,
+      )
+      expect(rows.get(RESPOKEN)?.observability?.live_evals).toMatchObject({
+        cassette: { outcome: 'refused' },
+      })
     }
   })
 })

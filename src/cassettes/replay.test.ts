@@ -2,7 +2,9 @@ import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/pro
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { SingleTurnExecution } from '../phases/engine/execution.ts'
+import { crawlPhase } from '../phases/crawl/index.ts'
+import { syntheticCallerSource } from '../phases/engine/caller-sources.ts'
+import type { ScenarioEnv, SingleTurnExecution } from '../phases/engine/execution.ts'
 import { bundledCrawlScenario } from '../phases/single-turn/test-support.ts'
 import type { CassetteRowExtension } from '../reporting/extensions/cassette.ts'
 import type { Scenario } from '../scenarios/index.ts'
@@ -13,10 +15,12 @@ import {
   changedApplication,
   executeLive,
   type LiveStandIns,
+  liveArchitecture,
   liveCrawlSettings,
   SENTINEL_KEY,
 } from './cassette.test-helpers.ts'
 import { replayedRow } from './comparable-row.test-helpers.ts'
+import { unstartedReplayOf } from './unstarted-replay.ts'
 
 const SCENARIO = 'crawl_001_booking_complete_request'
 const ARCHITECTURES = ['responses', 'client'] as const
@@ -254,4 +258,83 @@ describe('a cassette that cannot answer this run fails loudly, by name', () => {
       await rename(aside, file)
     }
   }, 60_000)
+})
+
+describe('a replay whose caller speech is not in the cassettes lands in its tally bucket, worded as a replay fact', () => {
+  const changed = () => ({
+    ...scenario,
+    input: { ...scenario.input, text: 'Book a booth for Bennett, please.' },
+  })
+  /** The CRAWL caller source of a replay run and what it fails with, and the scenario's environment. */
+  async function unprepared(env: Record<string, string>, spoken: Scenario) {
+    const settings = await replaySettings(env)
+    const error = await crawlPhase
+      .callerSource(settings)
+      .prepare(spoken, {})
+      .then(
+        () => null,
+        (failure: unknown) => failure,
+      )
+    const scenarioEnv: ScenarioEnv = {
+      settings,
+      runDirectory: cassettes,
+      offlineServer: null,
+      architecture: liveArchitecture('responses', settings, responses.baseURL),
+      callerSource: syntheticCallerSource,
+    }
+    return { error, context: { scenario: spoken, env: scenarioEnv } }
+  }
+
+  test('the speech error says the recording holds no speech for this text and to record again, not to check a key', async () => {
+    const { error } = await unprepared({}, changed())
+    expect(error).toBeInstanceOf(Error)
+    const message = (error as Error).message
+    expect(message).toContain(
+      'the recording holds no caller speech for this input.text ("Book a booth for Bennett, please.")',
+    )
+    expect(message).toContain('changed since it was recorded, or it was never recorded; record it again')
+    expect(message).not.toMatch(/OPENAI_API_KEY|OPENAI_BASE_URL|api\.openai\.com|Text-to-speech request/)
+  })
+
+  test('a changed text under replay: refused as another version of the scenario, the speech fact added', async () => {
+    const { error, context } = await unprepared({}, changed())
+    const replay = await unstartedReplayOf(error, context)
+    expect(replay?.cassette).toMatchObject({ mode: 'replay', outcome: 'refused', divergence_count: null })
+    expect(replay?.failure.stage).toBe('replay')
+    expect(replay?.failure.message).toMatch(
+      new RegExp(
+        `^Cassette ${SCENARIO}__responses was recorded for another version of scenario ${SCENARIO} `,
+      ),
+    )
+    expect(replay?.failure.message).toContain('the recording holds no caller speech for this input.text')
+    expect(replay?.error.message).toBe(replay?.failure.message)
+  })
+
+  test('a changed text under a re-grade (the cassette plays): a caller divergence, as any other divergence', async () => {
+    const { error, context } = await unprepared({ LIVE_EVALS_REPLAY_REGRADE: '1' }, changed())
+    const replay = await unstartedReplayOf(error, context)
+    expect(replay?.cassette).toMatchObject({ outcome: 'diverged', match: 'strict', divergence_count: 1 })
+    expect(replay?.cassette.first_divergence).toMatchObject({
+      channel: 'caller',
+      message: 'speech',
+      path: 'input.text',
+      recorded: null,
+      now: '"Book a booth for Bennett, please."',
+    })
+    expect(replay?.failure).toEqual({
+      stage: 'replay',
+      message: expect.stringMatching(
+        new RegExp(
+          `^Replay of cassette ${SCENARIO}__responses diverged: caller speech \\(turn 0\\): the recording holds no caller speech`,
+        ),
+      ),
+    })
+  })
+
+  test('a scenario never recorded is missing; a failure unrelated to a playable cassette stays its stage’s', async () => {
+    const { error, context } = await unprepared({}, { ...changed(), id: 'crawl_never_recorded' })
+    expect((await unstartedReplayOf(error, context))?.cassette.outcome).toBe('missing')
+    const unrelated = await unprepared({}, scenario)
+    expect(await unstartedReplayOf(new Error('the run stopped'), unrelated.context)).toBeNull()
+  })
 })

@@ -49,7 +49,8 @@ export function refuseForeignCassette(
   }
 }
 
-function cassetteExtension(
+/** A replayed row's `cassette` block: `replayed` with no divergence unless `fields` says otherwise. */
+export function replayCassetteBlock(
   id: string,
   match: CassetteRowExtension['match'],
   fields: Partial<CassetteRowExtension>,
@@ -79,30 +80,8 @@ export function withRefusedCassette<Row extends ScenarioExecution['row']>(
   const outcome = refused?.reason === 'missing' ? 'missing' : 'refused'
   return withCassetteExtension(
     row,
-    cassetteExtension(id, settings.replay.match, { outcome, divergence_count: null }),
+    replayCassetteBlock(id, settings.replay.match, { outcome, divergence_count: null }),
   )
-}
-
-/**
- * Under replay, whether this execution's cassette file is absent or there but unreadable: then that, not the stage
- * that tripped over it, is why the execution failed (CRAWL's caller speech is read from the cassettes folder before
- * the execution starts, so a scenario never recorded first fails there). Null when the cassette can be read (a
- * cassette that reads but is refused for its content is the replay's to report).
- */
-export async function unavailableCassetteOf(
-  context: Pick<CassetteExecutionContext<ScenarioExecution>, 'scenario' | 'env'>,
-): Promise<CassetteRefusedError | null> {
-  const settings: PhaseSettings = context.env.settings
-  if (!settings.replay.enabled) return null
-  const id = cassetteIdFor(context)
-  try {
-    await readCassette(settings.execution.cassettes_dir ?? 'cassettes', id)
-    return null
-  } catch (error) {
-    const unavailable =
-      error instanceof CassetteRefusedError && ['missing', 'unreadable'].includes(error.reason)
-    return unavailable ? error : null
-  }
 }
 
 export async function replayExecution<Execution extends ScenarioExecution>(
@@ -111,7 +90,7 @@ export async function replayExecution<Execution extends ScenarioExecution>(
   const settings: PhaseSettings = context.env.settings
   const id = cassetteIdFor(context)
   const match = settings.replay.match
-  const extension = (fields: Partial<CassetteRowExtension>) => cassetteExtension(id, match, fields)
+  const extension = (fields: Partial<CassetteRowExtension>) => replayCassetteBlock(id, match, fields)
   let loaded: LoadedCassette
   try {
     loaded = await readCassette(settings.execution.cassettes_dir ?? 'cassettes', id)

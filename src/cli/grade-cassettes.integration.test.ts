@@ -4,6 +4,7 @@
 // the recorded one and the judge's recorded answers are reused. A changed expectation (a required tool and a new
 // criterion for fixture_wrong_tool, now expecting the availability check the assistant makes): that row passes
 // where it failed, says its scenario changed, and its semantic grades are null with the reason, never the old score.
+// A changed caller text (fixture_hours) has no recorded speech: a divergence in the replay tally, and exit 1.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -27,6 +28,8 @@ import { gradeCassettesCommand } from './grade-cassettes.ts'
 const DATASET = join(ROOT, 'src/vitest/fixtures/tiny-dataset.json')
 const KEY = 'sk-test-REHEARSAL-regrade-key-5b7d20e1'
 const CHANGED = 'fixture_wrong_tool'
+/** The scenario whose caller text the changed dataset rewrites. */
+const RESPOKEN = 'fixture_hours'
 let dir = ''
 let baseEnv: Record<string, string> = {}
 let recording: ChildRun = { code: null, output: '' }
@@ -83,6 +86,9 @@ beforeAll(async () => {
     { name: 'check_availability', arguments: { date: '2026-08-13', time: '19:00', party_size: 2 } },
   ]
   scenario.expected.criteria = [...scenario.expected.criteria, 'Offers to book the slot.']
+  // And the other scenario's caller now says something else: the recording holds no speech for it.
+  const spoken = dataset.scenarios.find((entry: { id: string }) => entry.id === RESPOKEN)
+  spoken.input.text = 'Are you open on Sunday evenings?'
   await mkdir(join(dir, 'changed'))
   await writeFile(join(dir, 'changed', 'dataset.json'), JSON.stringify(dataset))
   changed = await grade(
@@ -130,7 +136,6 @@ describe('live-evals grade --cassettes', () => {
   })
 
   test('a changed expectation shows: the row passes, says its scenario changed, and is not re-judged', async () => {
-    expect(changed.code, changed.out.slice(-3000)).toBe(0)
     const [recorded] = await documentsIn(join(dir, 'recorded'))
     const [regraded] = changed.documents as [ResultsDocument]
     const before = recorded?.results.find((row) => row.scenario_id === CHANGED) as ResultItem
@@ -143,11 +148,27 @@ describe('live-evals grade --cassettes', () => {
     const regrade = regradeOf(after) as RegradeRowExtension
     expect(regrade).toMatchObject({ scenario_changed: true, judge: 'not_rejudged' })
     expect(regrade.reason).toMatch(/^today's judge request differs from the recorded one \(/)
-    // The other scenario did not change and is graded as before.
-    const other = regraded.results.find((row) => row.scenario_id !== CHANGED) as ResultItem
-    expect(comparable(other)).toEqual(
-      comparable(recorded?.results.find((row) => row.scenario_id === other.scenario_id) as ResultItem),
-    )
     expect(changed.out).toMatch(/1 scenario\(s\) changed since recording/)
+  })
+
+  test('a changed caller text is a divergence in the tally, says to record again, and the re-grade exits 1', async () => {
+    const [regraded] = changed.documents as [ResultsDocument]
+    const after = regraded.results.find((row) => row.scenario_id === RESPOKEN) as ResultItem
+    expect(after.status).toBe('infrastructure_error')
+    const message =
+      `Replay of cassette ${RESPOKEN}__responses diverged: caller speech (turn 0): the recording holds no caller ` +
+      'speech for this input.text ("Are you open on Sunday evenings?")'
+    expect(after.error).toEqual({ stage: 'replay', message: expect.stringContaining(message) })
+    expect(after.error?.message).toContain('record it again (LIVE_EVALS_MODE=live LIVE_EVALS_RECORD=1)')
+    expect(after.error?.message).not.toMatch(/OPENAI_API_KEY|api\.openai\.com/)
+    expect(after.observability?.[EXTENSION_KEY]).toMatchObject({
+      cassette: { outcome: 'diverged', first_divergence: { channel: 'caller', path: 'input.text' } },
+    })
+    // Every scenario is in one bucket of the tally, and the row that was not re-graded fails the command.
+    expect(changed.out).toMatch(/Replay \(strict\): 1 replayed, 1 diverged, 0 missing, 0 refused\./)
+    expect(changed.code, changed.out.slice(-3000)).toBe(1)
+    expect(changed.out).toContain(
+      `live-evals grade: 1 row(s) not re-graded over what was recorded:\n  ${RESPOKEN}: infrastructure error at replay: ${message}`,
+    )
   })
 })

@@ -6,8 +6,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { writeHeaderOnlyCassette } from '../cassettes/cassette-header.test-helpers.ts'
+import { withCassetteExtension } from '../cassettes/row-extension.ts'
 import type { CassetteHeader } from '../cassettes/schema.ts'
 import { resultsDocument, row } from '../gate/gate.test-helpers.ts'
+import type { ResultItem } from '../reporting/result-schema.ts'
 import { gradeCassettesCommand } from './grade-cassettes.ts'
 import type { VitestInvocation } from './vitest-child.ts'
 
@@ -166,6 +168,70 @@ describe('live-evals grade --cassettes: the command line', () => {
     expect(err).toContain('live-evals grade: 1 recording(s) not re-graded:')
     expect(err).toContain(named)
     expect(out).toContain(`Not re-graded (1 recording(s)):\n  ${named}`)
+  })
+
+  test('exit 0 when every row was graded whatever its verdict; 1 naming each row that was not graded over its recording', async () => {
+    const folder = join(dir, 'persona')
+    await cassette(folder, {})
+    await cassette(folder, { id: 'crawl_002__responses', scenario_id: 'crawl_002' })
+    await cassette(folder, { id: 'crawl_003__responses', scenario_id: 'crawl_003' })
+    const divergence = {
+      channel: 'caller',
+      turn: 0,
+      message: 'session.start #1',
+      path: 'session.instructions',
+      recorded: '"a"',
+      now: '"b"',
+      text: 'caller session.start #1 (turn 0): session.instructions changed at character 181',
+    }
+    const lenient = withCassetteExtension(row({ id: 'crawl_003' }), {
+      mode: 'replay',
+      id: 'crawl_003__responses',
+      outcome: 'diverged',
+      match: 'lenient',
+      divergence_count: 1,
+      first_divergence: divergence,
+      divergences: [divergence],
+    })
+    const regrade = async (rows: ResultItem[]) => {
+      let out = ''
+      let err = ''
+      const code = await gradeCassettesCommand(
+        ['--cassettes', 'persona'],
+        { out: (text) => (out += text), err: (text) => (err += text) },
+        {
+          env: {},
+          cwd: dir,
+          runVitest: async () => {
+            const file = join(dir, 'results.json')
+            await writeFile(file, JSON.stringify(resultsDocument(rows, { architecture: 'responses' })))
+            return { code: 1, output: '', resultFiles: [file] }
+          },
+        },
+      )
+      return { code, out, err }
+    }
+    const verdicts = await regrade([
+      row({ id: 'crawl_001' }),
+      row({ id: 'crawl_002', status: 'failed' }),
+      row({ id: 'crawl_003' }),
+    ])
+    expect(verdicts.code, verdicts.err).toBe(0)
+
+    const unsound = await regrade([
+      row({ id: 'crawl_001' }),
+      row({ id: 'crawl_002', status: 'infrastructure_error' }),
+      lenient,
+    ])
+    expect(unsound.code).toBe(1)
+    const named = [
+      'crawl_002: infrastructure error at connection: refused',
+      `crawl_003: graded although its replay diverged (${divergence.text})`,
+    ].join('\n  ')
+    expect(unsound.err).toContain(
+      `live-evals grade: 2 row(s) not re-graded over what was recorded:\n  ${named}`,
+    )
+    expect(unsound.out).toContain(`Not re-graded over what was recorded (2 row(s)):\n  ${named}`)
   })
 
   test('--dataset, --project and --config apply to one phase only', async () => {

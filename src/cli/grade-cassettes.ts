@@ -13,6 +13,7 @@ import { type ResultsDocument, ResultsDocumentSchema } from '../reporting/result
 import { recordingsWithoutRow } from './cassette-coverage.ts'
 import { byArchitecture, cassetteRunEnvironment, vitestArguments, withEnvironment } from './cassette-runs.ts'
 import { type CommandIO, EXIT_USAGE, startCommand } from './command-start.ts'
+import { rowsNotRegraded, rowsNotRegradedText } from './grade-exit.ts'
 import {
   childEnvironment,
   runVitestChild,
@@ -45,8 +46,12 @@ Every recorded architecture is re-graded in a run of its own (OPENAI_ASSISTANT_M
 the project's settings select. A recording that finds no test (its scenario left the dataset, --dataset names
 another, the run had fewer trials) is named with the reason, on the console and in the summary.
 
-Exits 0 when every recording was re-graded (whatever the rows' verdicts), 1 when a recording was not (or the
-folder holds no cassette), 2 for a wrong command line.
+Exit codes, as for live-evals grade <run-dir> (0: graded, whatever the verdicts; the gate judges those):
+  0  every recording was re-graded over its recorded conversation (rows passed or failed)
+  1  a recording was not: it found no test, a phase wrote no results, the folder holds no cassette, or a row is
+     an infrastructure error (a divergence under strict, a missing or refused cassette, a failure to run) or
+     diverged under --match lenient (graded, but not over what was recorded); each is named on stderr
+  2  a wrong command line
 `
 
 export interface GradeCassettesArguments {
@@ -159,7 +164,7 @@ async function regradeGroup(
   args: GradeCassettesArguments,
   io: CommandIO,
   deps: GradeCassettesDependencies,
-): Promise<{ summaries: string[]; ungraded: string[] } | null> {
+): Promise<{ summaries: string[]; ungraded: string[]; rows: string[] } | null> {
   const cwd = deps.cwd ?? process.cwd()
   const path = (value: string | null) => (value === null ? null : resolve(cwd, value))
   const env = withEnvironment(childEnvironment(deps.env ?? process.env), {
@@ -196,6 +201,7 @@ async function regradeGroup(
       return document === null || document === undefined ? [] : [regradeSummary(file, document)]
     }),
     ungraded: recordingsWithoutRow(group, read).map(({ cassette, reason }) => `${cassette}: ${reason}`),
+    rows: read.flatMap(rowsNotRegraded),
   }
 }
 
@@ -226,6 +232,7 @@ export async function gradeCassettesCommand(
   }
   const summaries: string[] = []
   const ungraded: string[] = []
+  const rows: string[] = []
   let incomplete = false
   for (const phase of phases) {
     const refused = cassetteRunEnvironment(phase)
@@ -243,6 +250,7 @@ export async function gradeCassettesCommand(
       else {
         summaries.push(...outcome.summaries)
         ungraded.push(...outcome.ungraded)
+        rows.push(...outcome.rows)
       }
     }
   }
@@ -250,9 +258,17 @@ export async function gradeCassettesCommand(
     io.err(`live-evals grade: ${ungraded.length} recording(s) not re-graded:\n  ${ungraded.join('\n  ')}\n`)
     incomplete = true
   }
+  // A row the replay could not grade over its recording is as unfinished as a recording that found no test.
+  if (rows.length > 0) {
+    io.err(rowsNotRegradedText(rows))
+    incomplete = true
+  }
   if (summaries.length > 0) io.out(`\nRe-graded from cassettes:\n${summaries.join('\n')}\n`)
   if (ungraded.length > 0) {
     io.out(`Not re-graded (${ungraded.length} recording(s)):\n  ${ungraded.join('\n  ')}\n`)
+  }
+  if (rows.length > 0) {
+    io.out(`Not re-graded over what was recorded (${rows.length} row(s)):\n  ${rows.join('\n  ')}\n`)
   }
   return incomplete ? 1 : 0
 }

@@ -205,7 +205,11 @@ describe('live-evals grade', () => {
     const broken = before.results[0] as ResultItem
     await writeFile(join(copy, broken.artifacts.details as string), '{"schema_version": "2.0"')
     const io = captured()
-    expect(await gradeCommand([copy], io, {}), io.errors).toBe(0)
+    // Written and named, but not a success: a CI step re-grading this run does not pass.
+    expect(await gradeCommand([copy], io, {}), io.errors).toBe(1)
+    expect(io.errors).toContain(
+      `live-evals grade: 1 row(s) not re-graded over what was recorded:\n  ${broken.scenario_id}: infrastructure error at input_setup: `,
+    )
     const after = await documentAt(gradedDirectory(io.output))
     expect(after.results[0]).toMatchObject({
       status: 'infrastructure_error',
@@ -228,7 +232,7 @@ describe('live-evals grade', () => {
     document.scenarios[0].expected.answer = PLACEHOLDER_ANSWER
     await writeFile(snapshot, JSON.stringify(document))
     const io = captured()
-    expect(await gradeCommand([copy], io, {}), io.errors).toBe(0)
+    expect(await gradeCommand([copy], io, {}), io.errors).toBe(1)
     const after = await documentAt(gradedDirectory(io.output))
     expect(after.results[index]).toMatchObject({
       status: 'infrastructure_error',

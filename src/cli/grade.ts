@@ -18,6 +18,7 @@ import type { AssistantArchitecture } from '../vitest/settings.ts'
 import type { AssertionFailure } from '../vitest/verdict.ts'
 import { type CommandIO, startCommand } from './command-start.ts'
 import { gradeCassettesCommand } from './grade-cassettes.ts'
+import { rowsNotRegraded, rowsNotRegradedText } from './grade-exit.ts'
 
 // `live-evals grade <run-dir> [--judge] [--out DIR] [--config TOML]`: re-assesses a finished CRAWL or WALK run
 // from its artifacts with today's graders (src/phases/engine/regrade.ts says what is recomputed, copied and
@@ -40,8 +41,11 @@ scenario snapshot beside it) with the current graders, and writes a new results.
   --config TOML  a phase config.toml to read the judge settings from
 
 Recomputed: grades, assessment, row status and task metrics, observability. Copied: audio metrics, consumption.
-Referenced: audio, transcripts and event logs stay in the original run (relative paths). Exits 1 when the run
-cannot be read.
+Referenced: audio, transcripts and event logs stay in the original run (relative paths).
+
+Exit codes (the same for --cassettes): 0 every row was graded (passed or failed: the gate judges verdicts);
+1 the run cannot be read, or a row is an infrastructure error (made by the re-grade, such as a broken details
+file, or copied from the run), each named on stderr; 2 a wrong command line.
 
 live-evals grade --cassettes <dir> re-grades recorded conversations instead, every phase, RUN included, with no
 key and no network (live-evals grade --cassettes --help).
@@ -164,7 +168,10 @@ export async function gradeCommand(
         `(${outcome.copied} copied as they were): ${passed} passed, ${failed} failed, ` +
         `${infrastructure} infrastructure errors.\nResults: ${join(outcome.directory, RESULTS_FILE)}\n`,
     )
-    return 0
+    // A row that could not be graded is not a re-grade's success, whatever the other rows say.
+    const ungraded = rowsNotRegraded(outcome.document)
+    if (ungraded.length > 0) io.err(rowsNotRegradedText(ungraded))
+    return ungraded.length > 0 ? 1 : 0
   } catch (error) {
     if (error instanceof RegradeInputError || error instanceof HarnessConfigError) {
       io.err(`live-evals grade: ${error.message}\n`)

@@ -11,7 +11,8 @@
 import { test as base, inject } from 'vitest'
 import type { AssistantApplication } from '../assistants/application.ts'
 import type { AssistantArchitecture, ScenarioApplication } from '../assistants/architectures/index.ts'
-import { unavailableCassetteOf, withRefusedCassette } from '../cassettes/replaying.ts'
+import { withCassetteExtension } from '../cassettes/row-extension.ts'
+import { unstartedReplayOf } from '../cassettes/unstarted-replay.ts'
 import type { PhaseSettings } from '../config/index.ts'
 import { settingsForModel } from '../config/live-models.ts'
 import { armedScenarioEnv } from '../explain/arm-env.ts'
@@ -202,19 +203,19 @@ const buildScenarioTest = (): ScenarioTestAPI =>
         return await scenarioEnv.callerSource.prepare(scenario, { signal })
       } catch (error) {
         await noteRunStopping(error, runPlan)
-        // Replaying a scenario that was never recorded fails on its missing cassette, counted as missing (one
-        // that is there but unreadable fails on that, counted as refused).
-        const missing = await unavailableCassetteOf({ scenario, env: scenarioEnv })
+        // Under replay the failure is the replay's (a cassette missing or refused, or no recorded speech for what
+        // the scenario says now), so the row lands in its bucket of the replay tally.
+        const replay = await unstartedReplayOf(error, { scenario, env: scenarioEnv })
         if (meta !== undefined && !meta.sealed) {
-          const failure =
-            missing === null
-              ? stageFailureOf(error, 'input_setup')
-              : { stage: 'replay' as const, message: missing.message }
-          const { row } = failedExecution(scenario, failure, undefined, scenarioEnv.trial ?? null)
-          meta.row =
-            missing === null ? row : withRefusedCassette(row, missing.cassette, scenarioEnv.settings, missing)
+          const { row } = failedExecution(
+            scenario,
+            replay?.failure ?? stageFailureOf(error, 'input_setup'),
+            undefined,
+            scenarioEnv.trial ?? null,
+          )
+          meta.row = replay === null ? row : withCassetteExtension(row, replay.cassette)
         }
-        throw scenarioFailureOf(missing ?? error)
+        throw scenarioFailureOf(replay?.error ?? error)
       }
     })
     // The scenario's application: liveSession's assistant uses this one, so its state is the state after the run.

@@ -51,7 +51,7 @@ export const syntheticCallerSource: CallerSource = {
 
 /** Live CRAWL: OpenAI text-to-speech of the request, behind the content-addressed cache. */
 export function ttsCallerSource(
-  speech: SpeechSynthesizer,
+  speech: Pick<SpeechSynthesizer, 'synthesize'>,
   models: Pick<ModelSettings, 'tts_model' | 'live_voice'>,
 ): CallerSource {
   return {
