@@ -6,6 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { APIError } from 'openai'
+import { causesOf } from '../live/causes.ts'
 import { LiveSessionError } from '../live/index.ts'
 import { StageError } from '../phases/engine/stage.ts'
 
@@ -22,7 +23,7 @@ const ACCOUNT_CODES = new Set([
 
 /** Why an error stops the whole run (a refused key, an exhausted quota), or null when it concerns one scenario. */
 export function runStoppingReason(error: unknown): string | null {
-  for (let current = error, depth = 0; current instanceof Error && depth < 8; depth++) {
+  for (const current of causesOf(error)) {
     if (current instanceof APIError) {
       const code = typeof current.code === 'string' ? current.code : null
       if (current.status === 401 || current.status === 403 || (code !== null && ACCOUNT_CODES.has(code))) {
@@ -35,7 +36,6 @@ export function runStoppingReason(error: unknown): string | null {
     }
     const refused = /Unexpected server response: (401|403)\b/.exec(current.message)
     if (refused !== null) return `GPT-Live refused the connection with HTTP ${refused[1]}`
-    current = current.cause
   }
   return null
 }

@@ -5,19 +5,15 @@
 // its message as an `error` event (OFFLINE_RULE_ERROR_CODE) before closing the session, so the session's failure
 // carries it.
 import { OFFLINE_RULE_ERROR_CODE, OfflineRuleError } from '../../assistants/offline-rule-error.ts'
+import { causesOf } from '../../live/causes.ts'
 import { LiveSessionError } from '../../live/errors.ts'
-
-/** How many wrappers deep a cause is looked for (error chains are short; a cycle must not loop). */
-const CAUSE_DEPTH = 8
 
 /** The offline_rule failure `error` (or one of its causes) stands for, or null when no offline rule threw. */
 export function offlineRuleFailure(error: unknown): { stage: 'offline_rule'; message: string } | null {
-  let current = error
-  for (let depth = 0; depth < CAUSE_DEPTH && current instanceof Error; depth += 1) {
-    if (current instanceof OfflineRuleError) return { stage: 'offline_rule', message: current.message }
-    if (current instanceof LiveSessionError && current.serverError?.code === OFFLINE_RULE_ERROR_CODE)
-      return { stage: 'offline_rule', message: current.serverError.message }
-    current = current.cause
+  for (const cause of causesOf(error)) {
+    if (cause instanceof OfflineRuleError) return { stage: 'offline_rule', message: cause.message }
+    if (cause instanceof LiveSessionError && cause.serverError?.code === OFFLINE_RULE_ERROR_CODE)
+      return { stage: 'offline_rule', message: cause.serverError.message }
   }
   return null
 }

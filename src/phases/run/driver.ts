@@ -3,8 +3,9 @@
 // it once more to observe it). Live: two GPT-Live sessions relayed on one real-time media clock (live/).
 //
 // Offline the sessions open inside run() (each rehearsal opens its own), so open() only checks what the call
-// needs; the timeline and trace a failure leaves are those of the last call played, or empty before any. Every
-// offline call then passes the offline self-checks (offline-checks.ts) or fails at caller_simulation.
+// needs; the timeline and trace a failure leaves are those of the last call played, up to where it stopped when
+// that call threw (an offline rule, say: a failure loses nothing), or empty before any. Every offline call then
+// passes the offline self-checks (offline-checks.ts) or fails at caller_simulation.
 import { assistantModelsFromSettings } from '../../assistants/frontend/models.ts'
 import type { RealismOptions } from '../../audio/effects/index.ts'
 import type { RunSettings } from '../../config/index.ts'
@@ -27,7 +28,8 @@ import { observeRunConversation } from './observe.ts'
 import type { PlayedConversation, RunObserved } from './observed.ts'
 import { scriptedCallerLines } from './offline-caller.ts'
 import { offlineRunViolations, offlineSelfCheckFailure } from './offline-checks.ts'
-import { traceOfCall } from './trace.ts'
+import type { CallInProgress } from './scripted-call.ts'
+import { traceOfCall, traceOfFailedCall } from './trace.ts'
 import { OFFLINE_CALLER_VALIDITY } from './validity.ts'
 
 /** The assistant-first opening prompt; null when the caller speaks first. A file gone since the plan: input_setup. */
@@ -46,6 +48,7 @@ async function playConversation(
   options: DriveOptions,
   prompt: string | null,
   preset: RealismOptions,
+  onCall: (call: CallInProgress) => void,
 ): Promise<PlayedConversation> {
   const { settings, architecture } = env
   const scheduled = interventionsFor(env.interventions ?? NO_INTERVENTIONS, scenario.id)
@@ -73,6 +76,7 @@ async function playConversation(
       stepMs: settings.simulation.tick_ms,
       assistantFirstPrompt: prompt,
       preset,
+      onCall,
     },
     lines: scriptedCallerLines(parameters, scenario.input.text),
     interventions: scheduled,
@@ -107,6 +111,8 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
       redactFields: settings.redact_fields,
       secretValues: credentialValues(settings),
     })
+    // The offline call being played (each rehearsal, then the observed call): what a throw leaves.
+    let playing: CallInProgress | null = null
     return {
       get timeline() {
         return timeline
@@ -116,7 +122,18 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
       },
       async run() {
         options.signal?.throwIfAborted()
-        const played = await playConversation(scenario, env, options, prompt, preset)
+        let played: PlayedConversation
+        try {
+          played = await playConversation(scenario, env, options, prompt, preset, (call) => {
+            playing = call
+          })
+        } catch (error) {
+          if (playing !== null) {
+            timeline = playing.timeline
+            trace = traceOfFailedCall(playing, error, trace)
+          }
+          throw error
+        }
         timeline = played.call.timeline
         trace = traceOfCall(played, trace)
         const observed = observeRunConversation(played)

@@ -2,8 +2,9 @@
 // rule's own message, in both architectures, and the row and the test's failure say the same. Under Responses the
 // offline GPT-Live server ran the rule and closed the session with its message; under client delegation the backend
 // ran it here, and the call must end on it rather than go on after the failure answer (and perhaps pass).
-import { rm } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { decodePcm16Channels } from '../../audio/wav.ts'
 import { inlineDataset } from '../../define/scenario.ts'
 import { type Scenario, scenarioType } from '../../scenarios/index.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../../testing/live-server/index.ts'
@@ -110,6 +111,35 @@ describe.each(['responses', 'client'] as const)('RUN: an offline rule that throw
     const { row } = execution
     expect(row.status).toBe('infrastructure_error')
     expect(row.error).toMatchObject({ stage: 'offline_rule', message })
+
+    // A failure loses nothing: the artifacts hold the call up to where it stopped (both voices, the transcript, the
+    // session's events), and the call stopped soon after the rule threw. Its steps are 100 ms; the caller's opening
+    // asked for the task, and the delegation it started ran the rule. Going on after it, the call would play the
+    // caller's next lines (until the 30 s limit), and the row would still say offline_rule.
+    const { artifacts } = execution
+    // Each track runs at least to the end of the caller's opening (2.41 s), which the call played whole.
+    for (const audio of [artifacts.input_audio, artifacts.output_audio, artifacts.conversation_audio]) {
+      const path = audio ?? ''
+      expect(decodePcm16Channels(await readFile(path), path).durationMs).toBeGreaterThanOrEqual(2410)
+    }
+    const transcript = await readFile(artifacts.conversation_transcript ?? '', 'utf8')
+    expect(transcript).toMatch(
+      /^\[00:00\.200\] CALLER: Hi, please add a task to buy milk\.\n\[[\d:.]+\] ASSISTANT: /,
+    )
+    expect(transcript.match(/ CALLER: /g)).toHaveLength(1)
+    const events = (await readFile(artifacts.events ?? '', 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; at_ms: number; event: Record<string, unknown> })
+    const said = events.filter((record) => record.type === 'simulator.caller.utterance')
+    expect(said.map((record) => record.event.text)).toEqual(['Hi, please add a task to buy milk.'])
+    const delegated = events.find((record) => record.type === 'session.delegation.created')
+    const stopped = events.at(-1)
+    expect(stopped).toMatchObject({
+      type: 'simulator.call.failed',
+      event: { stage: 'offline_rule', message },
+    })
+    expect((stopped?.at_ms ?? Number.POSITIVE_INFINITY) - (delegated?.at_ms ?? 0)).toBeLessThanOrEqual(1000)
 
     // The test body's verdict: toCompleteTask fails with the same stage and message, and the row stays as it is.
     const run = scenarioRunOf(

@@ -8,17 +8,23 @@
 // The watch never awaits: the call's steps keep exactly their await points, so an offline call sends the same bytes
 // in the same order with or without it. A look asks the controller once; its answer lands a microtask later, and
 // the next throwIfThrown (after the clock's next step, or once the call stopped) acts on it.
+//
+// Under Responses the offline server ran the rule and closed the session with its message; the clock's next send
+// runs into that close. A close that came in the step the watcher stopped the call at meets no later send: only
+// the close outcome shows it, so it is read once the call closed (throwIfEndedOnRule).
 import type { AssistantUnderTest } from '../../assistants/assistant-session.ts'
 import { offlineRuleErrorIn } from '../../assistants/offline-rule-error.ts'
+import type { LiveSessionOutcome } from '../../live/outcome.ts'
+import { offlineRuleFailure } from '../engine/offline-rule-failure.ts'
 
 /** The reason a look stops waiting; one frozen value, since a look may run on every step. */
 const LOOK_OVER = Object.freeze({ look: 'delegated work is still running' })
 
 export class OfflineRuleWatch {
-  readonly #assistant: AssistantUnderTest
+  readonly #assistant: Pick<AssistantUnderTest, 'waitForDelegatedWork'>
   #thrown: Error | null = null
 
-  constructor(assistant: AssistantUnderTest) {
+  constructor(assistant: Pick<AssistantUnderTest, 'waitForDelegatedWork'>) {
     this.#assistant = assistant
   }
 
@@ -34,5 +40,11 @@ export class OfflineRuleWatch {
   /** Throws the delegation failure an offline rule caused, once a look found one. */
   throwIfThrown(): void {
     if (this.#thrown !== null) throw this.#thrown
+  }
+
+  /** Once the call closed: throws what a look found, or the session failure of a close for a rule that threw. */
+  throwIfEndedOnRule(closed: LiveSessionOutcome): void {
+    this.throwIfThrown()
+    if (closed.type === 'failed' && offlineRuleFailure(closed.error) !== null) throw closed.error
   }
 }

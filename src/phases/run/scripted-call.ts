@@ -37,6 +37,21 @@ export interface ScriptedCallSetup {
    * seeded processor per call, so every rehearsal hears the same bytes); null, absent or `clean`: the voice as is.
    */
   preset?: RealismOptions | null
+  /**
+   * Called once the call's assistant session is open and its clock exists, before the first step: the call as it
+   * stands, for whoever must keep what it played should it throw (the driver writes a failed call's artifacts).
+   */
+  onCall?: (call: CallInProgress) => void
+}
+
+/** A call being played: what it has recorded so far. */
+export interface CallInProgress {
+  readonly assistant: AssistantUnderTest
+  readonly timeline: SessionTimeline
+  /** The caller's plan as the call plays it (extendPlan adds to it). */
+  readonly plan: readonly PlannedUtterance[]
+  /** The media clock now: when the call stopped, once it threw. */
+  nowMs(): number
 }
 
 /** What the watcher sees after each step. */
@@ -141,6 +156,7 @@ export async function playScriptedCall(
     })
   }
   const clock = new MediaClock({ mode: 'virtual', stepMs: setup.stepMs })
+  setup.onCall?.({ assistant, timeline, plan: planned, nowMs: () => clock.nowMs })
   let processor: RealismProcessor | null = null
   try {
     processor =
@@ -232,8 +248,8 @@ export async function playScriptedCall(
   downlink?.finish()
   const realism = processor === null ? null : processor.finish()
   const closeOutcome = await assistant.close()
-  // What the last step's look found: the call stopped, but not because it was over.
-  ruleWatch.throwIfThrown()
+  // The call stopped, but perhaps not because it was over: an offline rule threw in its last step.
+  ruleWatch.throwIfEndedOnRule(closeOutcome)
   return {
     assistant,
     timeline,

@@ -18,6 +18,7 @@ import { clientEventIdOf } from '../../live/open-waits.ts'
 import type { ClockMode } from '../../observability/timeline.ts'
 import type { CallerAudio } from '../engine/caller.ts'
 import { type ClockedStream, MediaClock, MediaClockSendError } from '../engine/media-clock.ts'
+import { offlineRuleFailure } from '../engine/offline-rule-failure.ts'
 import { describeError, StageError } from '../engine/stage.ts'
 import { ToolCompletionTimes } from './observation.ts'
 import type { ScenarioSession } from './scenario-session.ts'
@@ -143,18 +144,30 @@ export async function collectSingleTurn(
     }
   } catch (error) {
     if (error instanceof StageError) throw error
-    // A session that failed is the reason, and its failure the cause (the engine's stageFailureOf reads causes:
-    // an offline rule's error event, say).
-    const failed = failedWith(assistant.session.settled)
-    throw new StageError(
-      'response_collection',
-      `Collecting the response of ${session.scenarioId} failed: ${describeError(failed ?? error)}`,
-      { cause: failed ?? error },
-    )
+    throw collectionFailure(session.scenarioId, error, assistant.session.settled)
   } finally {
     publications.stop()
     continuations.stop()
   }
+}
+
+/**
+ * Collecting failed with `error`. A session that failed is the reason, and its failure the cause (the engine's
+ * stageFailureOf reads causes: an offline rule's error event, say), unless `error` is an offline rule that threw
+ * (the client backend's, rethrown by DelegationWatch.idle): the author's bug explains whatever else failed with it,
+ * so it stays the cause and the scenario ends at offline_rule.
+ */
+export function collectionFailure(
+  scenarioId: string,
+  error: unknown,
+  settled: LiveSessionOutcome | undefined,
+): StageError {
+  const reason = offlineRuleFailure(error) === null ? (failedWith(settled) ?? error) : error
+  return new StageError(
+    'response_collection',
+    `Collecting the response of ${scenarioId} failed: ${describeError(reason)}`,
+    { cause: reason },
+  )
 }
 
 function ended(assistant: AssistantUnderTest, when: string): StageError {
