@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process'
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { NEEDS_PROJECT_NODE, nodeProblem, SUPPORTED_NODE, unsupportedNode } from './node-guard.js'
@@ -6,15 +9,24 @@ import { NEEDS_PROJECT_NODE, nodeProblem, SUPPORTED_NODE, unsupportedNode } from
 const bin = fileURLToPath(new URL('./live-evals.js', import.meta.url))
 
 /** Runs the command with this (Node 24) binary and the given Node flags. */
-function runBin(nodeFlags: string[], args: string[]) {
-  const result = spawnSync(process.execPath, [...nodeFlags, bin, ...args], { encoding: 'utf8' })
+function runBin(nodeFlags: string[], args: string[], at = { bin }) {
+  const result = spawnSync(process.execPath, [...nodeFlags, at.bin, ...args], { encoding: 'utf8' })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
 describe('bin/live-evals.js on a Node that cannot run TypeScript', () => {
   test('type stripping turned off: one clear line and exit 1, before any .ts is loaded', () => {
-    // Stands in for an old Node: without the guard the .ts import fails with ERR_UNKNOWN_FILE_EXTENSION.
-    const { status, stdout, stderr } = runBin(['--no-experimental-strip-types'], ['--help'])
+    // Stands in for an old Node: without the guard the .ts import fails with ERR_UNKNOWN_FILE_EXTENSION. The
+    // command is copied where no build sits beside it: a checkout with dist/ (after `npm run build` or `npm pack`)
+    // runs the compiled code, which needs no type stripping.
+    const unbuilt = mkdtempSync(join(tmpdir(), 'live-evals-unbuilt-'))
+    mkdirSync(join(unbuilt, 'bin'))
+    for (const file of ['live-evals.js', 'node-guard.js'])
+      copyFileSync(fileURLToPath(new URL(`./${file}`, import.meta.url)), join(unbuilt, 'bin', file))
+    const { status, stdout, stderr } = runBin(['--no-experimental-strip-types'], ['--help'], {
+      bin: join(unbuilt, 'bin', 'live-evals.js'),
+    })
+    rmSync(unbuilt, { recursive: true, force: true })
     expect(status).toBe(1)
     expect(stdout).toBe('')
     expect(stderr.trimEnd().split('\n')).toHaveLength(1)

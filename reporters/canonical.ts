@@ -248,7 +248,7 @@ export default class CanonicalReporter implements Reporter {
           continue
         }
         const selection = selectionOf(plan, run, tests, filters, leftOut)
-        const offered = offeredScenarios(plan, run, tests)
+        const offered = offeredScenarios(plan, run, tests, leftOut.length > 0 || failedSpecFiles.length > 0)
         const completion = runCompletion({
           failedSpecFiles,
           duplicates: [...duplicateScenariosOf(run, tests, plan.projectRoot), ...secondRows],

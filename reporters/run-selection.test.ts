@@ -10,15 +10,23 @@ import type { FinishedScenarioTest } from './run-results.ts'
 import { selectionOf, testFiltersOf } from './run-selection.ts'
 
 const run = plannedRunFixture()
-const plan = { scenarioIds: ['a', 'b', 'c'], settings: { execution: { trials: 1 } } }
+// The settings' dataset holds a, b and c; d is written inline in a spec file.
+const plan = {
+  scenarioIds: ['a', 'b', 'c'],
+  dataset: '/project/scenarios/shop.json',
+  projectRoot: '/project',
+  settings: { execution: { trials: 1 } },
+}
+const SOURCES: Record<string, string> = { d: 'specs/own.spec.ts' }
 const scenarioTest = (
   scenarioId: string,
   state: FinishedScenarioTest['state'],
   trial?: number,
+  source = SOURCES[scenarioId] ?? 'scenarios/shop.json',
 ): FinishedScenarioTest => ({
   name: trial === undefined ? scenarioId : `${scenarioId} [trial ${trial}/2]`,
   state,
-  meta: { runDirectory: run.directory, scenarioId } as LiveEvalsTaskMeta,
+  meta: { runDirectory: run.directory, scenarioId, source } as LiveEvalsTaskMeta,
   errors: [],
   ...(trial === undefined ? {} : { trial }),
 })
@@ -49,13 +57,31 @@ describe('selectionOf', () => {
   })
 
   test('a dataset no collected spec file reads (each brings its own scenarios) offers nothing: the run is whole', () => {
-    const ownScenarios = [scenarioTest('x', 'passed'), scenarioTest('y', 'failed')]
-    expect(selectionOf(plan, run, ownScenarios, none, [])).toBeUndefined()
-    // Its own scenarios still count: one left out by a filter marks the run.
-    const oneLeftOut = [scenarioTest('x', 'passed'), scenarioTest('y', 'skipped')]
+    const inline = [
+      scenarioTest('x', 'passed', undefined, 'specs/own.spec.ts'),
+      scenarioTest('y', 'failed', undefined, 'specs/own.spec.ts'),
+    ]
+    expect(selectionOf(plan, run, inline, none, [])).toBeUndefined()
+    // A spec file's own dataset that shares ids with the settings' (copied from it) is still not the settings'.
+    const smoke = ['a', 'b'].map((id) => scenarioTest(id, 'passed', undefined, 'scenarios/smoke.json'))
+    expect(selectionOf(plan, run, smoke, none, [])).toBeUndefined()
+    // Their own scenarios still count: one left out by a filter marks the run.
+    const oneLeftOut = [
+      inline[0] as FinishedScenarioTest,
+      { ...(inline[1] as FinishedScenarioTest), state: 'skipped' as const },
+    ]
     expect(selectionOf(plan, run, oneLeftOut, none, [])).toMatchObject({
       selected_scenarios: 1,
       offered_scenarios: 2,
+    })
+  })
+
+  test('a spec file a filter left out may read the dataset: its scenarios stay offered', () => {
+    const inline = [scenarioTest('x', 'passed', undefined, 'specs/own.spec.ts')]
+    expect(selectionOf(plan, run, inline, none, ['specs/shop.spec.ts'])).toMatchObject({
+      selected_scenarios: 1,
+      offered_scenarios: 4,
+      spec_files_left_out: ['specs/shop.spec.ts'],
     })
   })
 

@@ -8,6 +8,7 @@ import { relative } from 'node:path'
 import type { TestModule, TestProject, Vitest } from 'vitest/node'
 import type { FailedSpecFile } from '../src/reporting/extensions/completion.ts'
 import type { RunSelection } from '../src/reporting/extensions/selection.ts'
+import { projectRelativePath } from '../src/reporting/project-path.ts'
 import { DEFAULT_TRIAL } from '../src/reporting/row-key.ts'
 import type { PlannedRun, RunPlan } from '../src/vitest/run-plan-schema.ts'
 import type { FinishedScenarioTest } from './run-results.ts'
@@ -82,30 +83,34 @@ export function specFilesFailed(
 
 const firstLine = (text: string) => text.split(/\r?\n/, 1)[0]?.trim() ?? ''
 
+/** What of a plan decides the scenarios a run was offered: its dataset (file and scenarios) and its root. */
+export type OfferingPlan = Pick<RunPlan, 'scenarioIds' | 'dataset' | 'projectRoot'>
+
 /**
  * The distinct scenarios a run was offered: those of the spec files that were collected, and its dataset's when a
- * collected spec file reads it (or none was collected: every spec file failed or was left out, and the dataset is
- * all the run could have run). A dataset that only the settings name, beside spec files that all bring their own
- * scenarios, offers nothing: counting it made such a run "filtered" and the gate refused it.
+ * collected spec file reads it (its tests' `source` names the dataset file) or one that may read it was not
+ * collected (`uncollected`: a spec file a filter left out or that failed to load), or when none was collected. A
+ * dataset that only the settings name, beside spec files that all bring their own scenarios, offers nothing:
+ * counting it made such a run "filtered" and the gate refused it.
  */
 export function offeredScenarios(
-  plan: Pick<RunPlan, 'scenarioIds'>,
+  plan: OfferingPlan,
   run: PlannedRun,
   tests: readonly FinishedScenarioTest[],
+  uncollected: boolean,
 ): number {
-  const collected = new Set(
-    tests
-      .filter((test) => test.meta?.runDirectory === run.directory)
-      .map((test) => test.meta?.scenarioId as string),
-  )
-  const datasetRead = collected.size === 0 || plan.scenarioIds.some((id) => collected.has(id))
-  return datasetRead ? new Set([...plan.scenarioIds, ...collected]).size : collected.size
+  const own = tests.filter((test) => test.meta?.runDirectory === run.directory)
+  const collected = new Set(own.map((test) => test.meta?.scenarioId as string))
+  const dataset = projectRelativePath(plan.projectRoot, plan.dataset)
+  const datasetOffered = uncollected || own.length === 0 || own.some((test) => test.meta?.source === dataset)
+  return datasetOffered ? new Set([...plan.scenarioIds, ...collected]).size : collected.size
 }
 
 /** What of a plan `selectionOf` reads: its scenarios, whether it is an explain re-run, its trials per scenario. */
-export type SelectionPlan = Pick<RunPlan, 'scenarioIds' | 'rerunPlan'> & {
-  settings: { execution: Pick<RunPlan['settings']['execution'], 'trials'> }
-}
+export type SelectionPlan = OfferingPlan &
+  Pick<RunPlan, 'rerunPlan'> & {
+    settings: { execution: Pick<RunPlan['settings']['execution'], 'trials'> }
+  }
 
 /**
  * The run's selection, or undefined when nothing was left out (a full run carries no `selection`). Decided by what
@@ -130,7 +135,7 @@ export function selectionOf(
   const ranTests = own.filter((test) => test.state === 'passed' || test.state === 'failed')
   const ran = new Set(ranTests.map(pair))
   const decided = new Set([...ran, ...own.filter((test) => test.skipNote !== undefined).map(pair)])
-  const offered = offeredScenarios(plan, run, tests)
+  const offered = offeredScenarios(plan, run, tests, leftOut.length > 0)
   const trials = plan.settings.execution.trials
   if (decided.size >= offered * trials && leftOut.length === 0) return undefined
   return {

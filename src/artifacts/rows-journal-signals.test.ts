@@ -10,7 +10,7 @@ import { withTrial } from '../reporting/row-key.ts'
 import { JOURNAL_ORDER, JOURNAL_RUN, passedRow } from './rows-journal.test-helpers.ts'
 import { RowsJournal } from './rows-journal.ts'
 import { readRowsJournal } from './rows-journal-read.ts'
-import { interruptedRunLine, settleInterruptedRunSync } from './rows-journal-signals.ts'
+import { interruptedRunLine, settleInterruptedRunSync, signalledRunLine } from './rows-journal-signals.ts'
 
 let root = ''
 beforeEach(() => {
@@ -146,4 +146,23 @@ it('without trials the line counts finished scenarios and the marker has no plan
     finished_rows: 1,
     planned_scenarios: 4,
   })
+})
+
+it('a signal names the report command for a run, not for a shard: its part has no report, the merge has', () => {
+  const settled = (resultsFile: string) => ({
+    directory: '/results/crawl_run',
+    resultsFile,
+    finishedRows: 1,
+    plannedScenarios: 2,
+    trialsPerScenario: 1,
+    removed: [],
+  })
+  expect(signalledRunLine(settled('/results/crawl_run/results.json'))).toBe(
+    'live-evals: interrupted; the results of 1 finished scenario are in /results/crawl_run/results.json ' +
+      '(marked interrupted); its report: npx live-evals report /results/crawl_run',
+  )
+  expect(signalledRunLine(settled('/results/crawl_run/results.shard-1-of-2.json'))).toBe(
+    'live-evals: interrupted; the results of 1 finished scenario are in ' +
+      '/results/crawl_run/results.shard-1-of-2.json (marked interrupted)',
+  )
 })

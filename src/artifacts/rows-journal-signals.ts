@@ -12,6 +12,7 @@ import { basename, dirname, join } from 'node:path'
 import type { RunMetadata } from '../reporting/result-schema.ts'
 import { syncFolder } from './atomic-file.ts'
 import { CLAIMS_FOLDER } from './claims-folder.ts'
+import { RESULTS_FILE } from './results-file-name.ts'
 import type { RowsJournal } from './rows-journal.ts'
 import { journalCompletion, writeInterruptedResultsSync } from './rows-journal-read.ts'
 
@@ -79,7 +80,8 @@ export function interruptedRunLine(run: SettledRun): string | null {
  */
 export function signalledRunLine(run: SettledRun): string | null {
   const line = interruptedRunLine(run)
-  return line === null || run.resultsFile === null
+  // A shard's part (results.shard-<i>-of-<n>.json) has no report of its own: the merged results do.
+  return line === null || basename(run.resultsFile ?? '') !== RESULTS_FILE
     ? line
     : `${line}; its report: npx live-evals report ${run.directory}`
 }

