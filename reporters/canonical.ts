@@ -75,6 +75,12 @@ function finished(testCase: TestCase): FinishedScenarioTest {
  */
 type RunProjects = ReadonlySet<string> | null
 
+/** A run Vitest reported the start of: its projects, and its spec files (to match the run's end to it). */
+interface StartedRun {
+  projects: ReadonlySet<string>
+  files: ReadonlySet<string>
+}
+
 function projectsOfRun(vitest: Vitest | null, ofRun: RunProjects): TestProject[] {
   return (vitest?.projects ?? []).filter((project) => ofRun === null || ofRun.has(project.name))
 }
@@ -118,7 +124,7 @@ export default class CanonicalReporter implements Reporter {
    * waits for the run under way (cli-api `runFiles`), so two UI reruns queued behind one run both start before
    * the first of them runs; runs end in the order they started, so the oldest is the one running or ending.
    */
-  readonly #started: RunProjects[] = []
+  readonly #started: StartedRun[] = []
   readonly #journals = new RunJournals(
     () => providedPlans(this.#vitest, this.#ofRun),
     (line) => this.#log(line),
@@ -129,12 +135,15 @@ export default class CanonicalReporter implements Reporter {
   }
 
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
-    this.#started.push(new Set(specifications.map((specification) => specification.project.name)))
+    this.#started.push({
+      projects: new Set(specifications.map((specification) => specification.project.name)),
+      files: new Set(specifications.map((specification) => specification.moduleId)),
+    })
   }
 
   /** The projects of the run under way (or ending); null, every project, before any start (a merge). */
   get #ofRun(): RunProjects {
-    return this.#started[0] ?? null
+    return this.#started[0]?.projects ?? null
   }
 
   #log(text: string): void {
@@ -173,6 +182,11 @@ export default class CanonicalReporter implements Reporter {
     _errors: ReadonlyArray<SerializedError>,
     reason: TestRunEndReason,
   ): Promise<void> {
+    // A start whose run never came to its end (Vitest reports the start before anything can fail) is dropped
+    // here, at the end of a run it did not start: the ending run's files are the oldest start's that holds them.
+    const ended = modules.map((module) => module.moduleId)
+    const own = this.#started.findIndex((run) => ended.every((file) => run.files.has(file)))
+    this.#started.splice(0, Math.max(own, 0))
     try {
       await this.#closeRun(modules, reason)
     } finally {

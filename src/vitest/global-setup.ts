@@ -126,8 +126,8 @@ export default async function liveEvalsGlobalSetup(project: TestProject): Promis
     // live check, no problem to print. It keeps its run (the plan its last run wrote with, or the problem its last
     // rerun could not start with), which the canonical reporter leaves out of this run (reporters/canonical.ts).
     if (!specifications.some((specification) => specification.project.name === project.name)) {
-      // Held like any rerun until the running run ended, so a rerun behind it starts after it (the reporter pairs
-      // each run's end with the oldest start it has not closed: reporters/canonical.ts).
+      // Held like any rerun until the running run ended, so this project's plan is not released under it (the
+      // reporter pairs each run's end with its own start, whatever order the starts came in: reporters/canonical.ts).
       await project.vitest.waitForTestRunEnd()
       return
     }
