@@ -141,8 +141,8 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
           const heading = `${scenario.id} (${architecture.name} assistant, RUN)`
           const { tool_executions: executions, termination_reason: ended } = observed.observation
           const transcript = consoleTranscript(heading, timeline, executions, ended)
-          if (options.print === undefined) console.log(transcript)
-          else options.print(transcript)
+          const print = options.print ?? console.log
+          print(transcript)
         }
         const live = 'caller' in played ? played : null
         return {
