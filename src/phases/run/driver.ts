@@ -145,6 +145,7 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
           print(transcript)
         }
         const live = 'caller' in played ? played : null
+        const offline = 'caller' in played ? null : played
         return {
           conversation: played,
           ...observed,
@@ -154,10 +155,10 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
           trace,
           sessionId: played.call.assistant.started.session.id,
           failure:
-            live === null
+            offline !== null
               ? offlineSelfCheckFailure(
                   offlineRunViolations(
-                    played,
+                    offline,
                     scenario.simulation_parameters?.agenda ?? [],
                     observed.observation.tool_executions,
                     {
@@ -167,7 +168,7 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
                     },
                   ),
                 )
-              : live.failure
+              : live?.failure
                 ? { stage: live.failure.stage, message: live.failure.message }
                 : null,
         }
