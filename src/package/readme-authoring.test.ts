@@ -1,8 +1,9 @@
 // The README's authoring reference stays true to the code a user writes against: every offline rule's `answer`
 // guards a refused call's `{ ok: false, error }`, the offline rule fields are described, and the scenario field table
 // names every field of the contract (a field added to the schema without a line in the README fails here); so does
-// the RUN reference: every caller, persona, agenda, golden path and procedure field, every enum value, the gate's
-// numbers and the default persona's values, read from the schemas, never restated here.
+// the RUN reference: every caller, persona, agenda, golden path and procedure field in its own object's table or row
+// (a field under another object's fails), every enum value in the row of its field, the gate's numbers and each
+// default persona value beside its own key, read from the schemas, never restated here.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
@@ -34,6 +35,35 @@ function section(heading: string): string {
   return rest.slice(0, rest.search(/\n#{2,3} /))
 }
 
+/** The text of each code span in `text`, in order. */
+function codeSpans(text: string | undefined): string[] {
+  return [...(text ?? '').matchAll(/`([^`\n]+)`/g)].map((match) => match[1] ?? '')
+}
+
+/**
+ * The rows of the Markdown table in `text` whose header starts with the code span `name` (`| \`persona\` | …`),
+ * each as its cells, header and separator left out.
+ */
+function tableOf(text: string, name: string): string[][] {
+  const lines = text.split('\n')
+  // A header is followed by its separator row (a row of another table may start with the same name).
+  const header = lines.findIndex(
+    (line, index) => line.startsWith(`| \`${name}\``) && lines[index + 1]?.startsWith('| ---'),
+  )
+  expect(header, name).toBeGreaterThan(-1)
+  const rows: string[][] = []
+  for (const line of lines.slice(header + 2)) {
+    if (!line.startsWith('|')) break
+    rows.push(
+      line
+        .slice(1, line.endsWith('|') ? -1 : undefined)
+        .split(' | ')
+        .map((cell) => cell.trim()),
+    )
+  }
+  return rows
+}
+
 describe("the README's authoring reference", () => {
   test('every offline rule answer callback checks output.ok before reading the output', () => {
     // Each answer callback with what follows it up to its end (the line before the next field or the rule's end).
@@ -58,43 +88,72 @@ describe("the README's authoring reference", () => {
     for (const key of Object.keys(ExpectedOutcomeSchema.shape)) expect(fields).toContain(`${key}\``)
   })
 
-  test('the RUN reference names every field, value and gate rule of the RUN contract', () => {
+  test('the RUN reference names every field, value and gate rule of the RUN contract, each in its own row', () => {
     const run = section('### RUN scenario fields')
     // Prose wraps: its sentences are read with each run of whitespace as one space.
     const prose = run.replace(/\s+/g, ' ')
-    // A field is named in a code span of its own (`goal`) or inside one (`{ id, kind, tool }`).
-    const named = (key: string) => new RegExp(`\`[^\`\n]*\\b${key}\\b[^\`\n]*\``)
-    const objects = [
-      SimulationParametersSchema,
-      PersonaSchema,
-      CallerAgendaItemSchema,
-      GoldenPathSchema.in,
-      ProcedureSchema,
-      SopStepSchema,
-    ]
-    for (const schema of objects)
-      for (const key of Object.keys(schema.shape)) expect(run, key).toMatch(named(key))
+    const sorted = (keys: Iterable<string>) => [...keys].sort()
+    // Each object is one table: its rows' first cells name exactly its keys, none of another object's.
+    const tables = [
+      ['simulation_parameters', SimulationParametersSchema],
+      ['persona', PersonaSchema],
+      ['agenda[]', CallerAgendaItemSchema],
+    ] as const
+    for (const [name, schema] of tables) {
+      const keys = tableOf(run, name).flatMap((row) => codeSpans(row[0]))
+      expect(sorted(keys), name).toEqual(sorted(Object.keys(schema.shape)))
+    }
+    // The `expected` table writes the golden path's and the procedure's keys as `{ … }` in their rows, the
+    // procedure's steps' keys as the second.
+    const expected = new Map(tableOf(run, 'expected').map((row) => [codeSpans(row[0]).join(), row[1] ?? '']))
+    const objectKeys = (row: string | undefined) =>
+      codeSpans(row ?? '')
+        .filter((span) => span.startsWith('{'))
+        .map((span) =>
+          sorted(
+            span
+              .replace(/[{}]/g, '')
+              .split(',')
+              .map((key) => key.trim()),
+          ),
+        )
+    expect(objectKeys(expected.get('golden_path'))).toEqual([sorted(Object.keys(GoldenPathSchema.in.shape))])
+    expect(objectKeys(expected.get('procedure'))).toEqual([
+      sorted(Object.keys(ProcedureSchema.shape)),
+      sorted(Object.keys(SopStepSchema.shape)),
+    ])
+    // Each enum's values in the row of the field that takes them.
+    const agenda = new Map(tableOf(run, 'agenda[]').map((row) => [codeSpans(row[0]).join(), row[1] ?? '']))
     const { completion_basis: basis, wording_policy: wording } = CallerAgendaItemSchema.shape
-    const values = [
-      ...CallerActionSchema.options,
-      ...SopStepKindSchema.options,
-      ...basis.unwrap().options,
-      ...wording.unwrap().options,
+    const values: [string | undefined, readonly string[]][] = [
+      [agenda.get('action'), CallerActionSchema.options],
+      [
+        agenda.get('completion_basis,wording_policy'),
+        [...basis.unwrap().options, ...wording.unwrap().options],
+      ],
+      [expected.get('procedure'), SopStepKindSchema.options],
     ]
-    for (const value of values) expect(run).toContain(`\`${value}\``)
+    for (const [row, options] of values)
+      for (const value of options) expect(codeSpans(row ?? ''), value).toContain(value)
     expect(prose).toContain(`\`expected.golden_path.turns\` of at least ${MIN_RUN_GOLDEN_TURNS}`)
     expect(prose).toContain(`at least ${MIN_SUBSTANTIVE_AGENDA_ITEMS} substantive \`agenda\` items`)
     expect(prose).toContain(
       `an \`action\` other than ${[...NON_SUBSTANTIVE_ACTIONS].map((action) => `\`${action}\``).join(' and ')}`,
     )
     expect(prose).toContain('`expected.golden_path.delegations`')
-    // The default persona, each value as the table writes it (a JSON value, lists with a space after each comma).
-    const persona = run.slice(run.indexOf('| `persona` | default |'))
-    for (const [key, value] of Object.entries(defaultPersona())) {
-      const written =
-        typeof value === 'number' ? String(value) : JSON.stringify(value).replaceAll('","', '", "')
-      expect(persona, key).toContain(`\`${written}\``)
-    }
+    // The default persona: each row's defaults, in the order of its keys, as the table writes them (a JSON value,
+    // lists with a space after each comma).
+    const defaults = tableOf(run, 'persona').flatMap((row) => {
+      const keys = codeSpans(row[0])
+      const written = codeSpans(row[1])
+      expect(written, keys.join()).toHaveLength(keys.length)
+      return keys.map((key, index) => [key, written[index]] as const)
+    })
+    const written = (value: unknown) =>
+      typeof value === 'number' ? String(value) : JSON.stringify(value).replaceAll('","', '", "')
+    expect(Object.fromEntries(defaults)).toEqual(
+      Object.fromEntries(Object.entries(defaultPersona()).map(([key, value]) => [key, written(value)])),
+    )
   })
 
   test('where spec files go: the default include and the include option', () => {

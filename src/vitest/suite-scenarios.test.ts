@@ -1,24 +1,33 @@
 // A suite with scenarios of its own (inline or its own dataset file) does not run LIVE_EVALS_DATASET's dataset; when
 // that variable is set for the run, the suite says so in one line naming the variable, the dataset, the spec file
-// and why. A suite that runs the run's dataset, and a dataset.path that only the TOML set, say nothing.
+// and why. A suite that runs the run's dataset, a suite whose own dataset is that very file, and a dataset.path that
+// only the TOML set, say nothing. scenarioSuite prints the line once per suite, at collection.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test, vi } from 'vitest'
 import { loadPhaseConfig } from '../config/load.ts'
 import type { ScenarioDefinition } from '../define/scenario.ts'
 import { datasetText, singleTurnRaw } from '../scenarios/fixtures/builders.ts'
+import { plannedRunFixture } from './planned-run.test-helpers.ts'
+import type { LiveEvalsProjectOptions } from './provided.ts'
 import type { RunPlan } from './run-plan-schema.ts'
+import { scenarioSuite } from './suite.ts'
 import { suiteScenarios } from './suite-scenarios.ts'
 
-let project = ''
-beforeAll(async () => {
-  project = await mkdtemp(join(tmpdir(), 'live-evals-suite-scenarios-'))
-  await writeFile(join(project, 'crawl.toml'), '[dataset]\npath = "default.json"\n')
-  for (const name of ['default.json', 'other.json', 'own.json']) {
-    await writeFile(join(project, name), datasetText([singleTurnRaw(name.replace('.json', ''))]))
-  }
-})
+// scenarioSuite reads its project and run plan from what the plugin and the global setup provide; here, this file's.
+const provided = vi.hoisted(() => ({ plan: null as unknown, project: null as unknown }))
+vi.mock('./provided.ts', () => ({
+  projectOptionsOf: () => provided.project,
+  runPlanOf: () => provided.plan,
+}))
+
+// Made at collection, where scenarioSuite runs.
+const project = await mkdtemp(join(tmpdir(), 'live-evals-suite-scenarios-'))
+await writeFile(join(project, 'crawl.toml'), '[dataset]\npath = "default.json"\n')
+for (const name of ['default.json', 'other.json', 'own.json']) {
+  await writeFile(join(project, name), datasetText([singleTurnRaw(name.replace('.json', ''))]))
+}
 afterAll(async () => {
   await rm(project, { recursive: true, force: true })
 })
@@ -33,14 +42,16 @@ function planWith(env: Record<string, string>) {
     phase: 'crawl',
     scenarios: [],
     dataset: settings.dataset.path,
+    configFile: join(project, 'crawl.toml'),
+    mode: 'offline',
+    runName: null,
+    scenarioIds: [],
+    runs: [plannedRunFixture()],
     projectRoot: project,
     datasetProblem: null,
     shard: null,
     settings,
-  } satisfies Pick<
-    RunPlan,
-    'phase' | 'scenarios' | 'dataset' | 'projectRoot' | 'datasetProblem' | 'shard' | 'settings'
-  >
+  } satisfies RunPlan
 }
 
 const inline = [singleTurnRaw('written_here') as unknown as ScenarioDefinition]
@@ -78,4 +89,54 @@ describe('LIVE_EVALS_DATASET beside a suite with scenarios of its own', () => {
     const tomlOnly = await suiteScenarios({ scenarios: inline }, planWith({}), specFile())
     expect(tomlOnly.unusedDataset).toBeNull()
   })
+})
+
+describe('the line, as a suite says it', () => {
+  test("names the dataset the plan loaded, not the settings' path resolved again in this worker", async () => {
+    // The worker's folder (this repository) is not the project the variable's relative path was given in.
+    const plan = planWith({ LIVE_EVALS_DATASET: 'other.json' })
+    const suite = await suiteScenarios(
+      { scenarios: inline },
+      { ...plan, settings: { ...plan.settings, dataset: { ...plan.settings.dataset, path: 'other.json' } } },
+      specFile(),
+    )
+    expect(suite.unusedDataset).toMatch(/^live-evals: LIVE_EVALS_DATASET \(other\.json\) is not used by /)
+  })
+
+  test('a suite whose own dataset is the file the variable names runs it: nothing to say', async () => {
+    const suite = await suiteScenarios(
+      { dataset: '../other.json' },
+      planWith({ LIVE_EVALS_DATASET: 'other.json' }),
+      specFile(),
+    )
+    expect(suite.scenarios.map((scenario) => scenario.id)).toEqual(['other'])
+    expect(suite.unusedDataset).toBeNull()
+  })
+})
+
+// Three suites, collected here at the top level as a spec file calls scenarioSuite: each with scenarios of its own
+// prints its line once, and the one that runs the run's dataset prints none.
+const warned: unknown[][] = []
+const warn = vi.spyOn(console, 'warn').mockImplementation((...line) => void warned.push(line))
+try {
+  provided.project = {
+    phase: 'crawl',
+    configFile: null,
+    declaredTags: [],
+    resultsDir: null,
+  } satisfies Omit<LiveEvalsProjectOptions, 'startup'>
+  // With no run planned, the suites register no test here (an empty describe fails its file).
+  provided.plan = { ...planWith({ LIVE_EVALS_DATASET: 'other.json' }), runs: [] }
+  await scenarioSuite({ scenarios: inline })
+  await scenarioSuite({ dataset: join(project, 'own.json') })
+  await scenarioSuite({})
+} finally {
+  warn.mockRestore()
+}
+
+test('scenarioSuite prints the line once per suite with scenarios of its own', () => {
+  expect(warned).toEqual([
+    [expect.stringContaining('its scenarioSuite() writes its scenarios inline;')],
+    [expect.stringContaining('its scenarioSuite() names its own dataset own.json;')],
+  ])
 })

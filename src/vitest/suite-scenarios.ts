@@ -39,21 +39,27 @@ type ScenarioPlan = Pick<
   'phase' | 'scenarios' | 'dataset' | 'projectRoot' | 'datasetProblem' | 'shard' | 'settings'
 >
 
-/** The line a suite with scenarios of its own prints when LIVE_EVALS_DATASET names another dataset. */
+/**
+ * The line a suite with scenarios of its own prints when LIVE_EVALS_DATASET names another dataset. `own.file` is
+ * absolute. The variable's dataset is named by the plan's `dataset`, the file the main process resolved and loaded:
+ * resolving the settings' path again here would resolve it against the worker's folder, were it ever relative.
+ */
 export function unusedDatasetNotice(
-  plan: Pick<RunPlan, 'projectRoot' | 'settings'>,
+  plan: Pick<RunPlan, 'projectRoot' | 'settings' | 'dataset'>,
   specFile: string,
   own: { kind: 'inline' } | { kind: 'dataset'; file: string },
 ): string | null {
   const origin = plan.settings.origins['dataset.path']
   if (origin?.source !== 'env') return null
+  // A suite that names the very file the variable names runs it: nothing is left unused.
+  if (own.kind === 'dataset' && resolve(own.file) === resolve(plan.dataset)) return null
   const at = (file: string) => projectRelativePath(plan.projectRoot, resolve(file))
   const instead =
     own.kind === 'inline'
       ? 'its scenarioSuite() writes its scenarios inline'
       : `its scenarioSuite() names its own dataset ${at(own.file)}`
   return (
-    `live-evals: ${origin.variable} (${at(plan.settings.dataset.path)}) is not used by ${at(specFile)}: ${instead}; ` +
+    `live-evals: ${origin.variable} (${at(plan.dataset)}) is not used by ${at(specFile)}: ${instead}; ` +
     `${origin.variable} replaces only the dataset of a suite that names neither a dataset nor scenarios`
   )
 }

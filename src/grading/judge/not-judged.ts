@@ -6,6 +6,8 @@
 //   answer for today's judge request: a changed rubric, prompt, model or evidence is never answered with an old
 //   score, and a re-grade never asks the network, so the semantic grades stay null and say so.
 
+// The one cause walk (a leaf module with no imports of its own, so grading takes on nothing of the live layer).
+import { causesOf } from '../../live/causes.ts'
 import type { DimensionGrade } from '../dimension-grade.ts'
 import type { SemanticDimension } from '../semantic-applicability.ts'
 
@@ -50,14 +52,11 @@ export function unrejudgedGrade<Grade extends { semantic_grades: Grades }>(
  * the API error of one judge request (type JUDGE_NOT_RECORDED), wrapped by the model call and the judge.
  */
 export function judgeNotRecordedReason(error: unknown): string | null {
-  let current: unknown = error
-  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth++) {
-    const candidate = current as { type?: unknown; error?: { message?: unknown } | null; cause?: unknown }
-    if (candidate.type === JUDGE_NOT_RECORDED) {
-      const message = candidate.error?.message
-      return typeof message === 'string' ? message : 'the recording holds no equal judge request'
-    }
-    current = candidate.cause
+  for (const cause of causesOf(error)) {
+    const candidate = cause as { type?: unknown; error?: { message?: unknown } | null }
+    if (candidate.type !== JUDGE_NOT_RECORDED) continue
+    const message = candidate.error?.message
+    return typeof message === 'string' ? message : 'the recording holds no equal judge request'
   }
   return null
 }

@@ -141,10 +141,11 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
           const heading = `${scenario.id} (${architecture.name} assistant, RUN)`
           const { tool_executions: executions, termination_reason: ended } = observed.observation
           const transcript = consoleTranscript(heading, timeline, executions, ended)
-          if (options.print === undefined) console.log(transcript)
-          else options.print(transcript)
+          const print = options.print ?? console.log
+          print(transcript)
         }
         const live = 'caller' in played ? played : null
+        const offline = 'caller' in played ? null : played
         return {
           conversation: played,
           ...observed,
@@ -154,10 +155,10 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
           trace,
           sessionId: played.call.assistant.started.session.id,
           failure:
-            live === null
+            offline !== null
               ? offlineSelfCheckFailure(
                   offlineRunViolations(
-                    played,
+                    offline,
                     scenario.simulation_parameters?.agenda ?? [],
                     observed.observation.tool_executions,
                     {
@@ -167,7 +168,7 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
                     },
                   ),
                 )
-              : live.failure
+              : live?.failure
                 ? { stage: live.failure.stage, message: live.failure.message }
                 : null,
         }

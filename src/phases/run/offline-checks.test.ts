@@ -40,7 +40,13 @@ describe('offline self-checks', () => {
       utterance('Hi, book a table.', 'OPENING'),
       utterance('Confirm the booking, then end the call.'),
     ]
-    expect(offlineRunViolations({ plan, assistant_cut_off: false }, agenda, [])).toEqual([
+    expect(
+      offlineRunViolations(
+        { plan, assistant_cut_off: false, termination_reason: 'response_completed' },
+        agenda,
+        [],
+      ),
+    ).toEqual([
       'the caller said the agenda\'s stage direction "Confirm the booking, then end the call." ("Confirm the booking, then end the call.")',
     ])
   })
@@ -62,10 +68,18 @@ describe('offline self-checks', () => {
 
   it('a call that ended mid-utterance breaks it; a clean call holds and has no failure', () => {
     const plan = [utterance('Hi, book a table.', 'OPENING'), utterance('Thanks, goodbye.', 'STOP')]
-    expect(offlineRunViolations({ plan, assistant_cut_off: true }, agenda, [])).toEqual([
-      'the call ended while the assistant was still talking',
-    ])
-    const clean = offlineRunViolations({ plan, assistant_cut_off: false }, agenda, [])
+    expect(
+      offlineRunViolations(
+        { plan, assistant_cut_off: true, termination_reason: 'assistant_cut_off' },
+        agenda,
+        [],
+      ),
+    ).toEqual(['the call ended while the assistant was still talking'])
+    const clean = offlineRunViolations(
+      { plan, assistant_cut_off: false, termination_reason: 'response_completed' },
+      agenda,
+      [],
+    )
     expect(clean).toEqual([])
     expect(offlineSelfCheckFailure(clean)).toBeNull()
     expect(offlineSelfCheckFailure(['x'])).toEqual({
@@ -107,5 +121,9 @@ describe('offline self-checks', () => {
         context,
       ),
     ).toEqual(['the call ended while the assistant was still talking'])
+    // How the call ended is required (tsc type-checks this file): a caller that left it out would get the plain
+    // sentence for a call the duration limit cut.
+    // @ts-expect-error termination_reason is missing
+    offlineRunViolations({ plan, assistant_cut_off: true }, agenda, [], context)
   })
 })

@@ -67,8 +67,11 @@ export function duplicateMutationViolations(
     })
 }
 
-/** How the call ended, where known (the self-checks run on the played conversation). */
-type CallEnding = { termination_reason?: string | null }
+/**
+ * How the call ended. Required, so a caller cannot leave it out and lose, without a word, the sentence that names
+ * max_duration_seconds.
+ */
+type CallEnding = Pick<OfflineConversation, 'termination_reason'>
 
 /** The sentence for a call that ended mid-answer; at the duration limit it names the setting that cut it. */
 function cutOffViolation(conversation: CallEnding, context: OfflineCallContext | undefined): string {

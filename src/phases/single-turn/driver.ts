@@ -23,8 +23,8 @@ export const singleTurnDriver: ConversationDriver<ObservedConversation, SingleTu
             const heading = `${scenario.id} (${env.architecture.name} assistant)`
             const { tool_executions: executions, termination_reason: ended } = observed.observation
             const transcript = consoleTranscript(heading, observed.timeline, executions, ended)
-            if (options.print === undefined) console.log(transcript)
-            else options.print(transcript)
+            const print = options.print ?? console.log
+            print(transcript)
           }
           return observed
         } finally {
