@@ -34,6 +34,8 @@ beforeEach(() => {
   mkdirSync(run.directory, { mode: 0o700 })
   plan = {
     scenarioIds: ['first', 'second', 'third'],
+    dataset: join(root, 'scenarios', 'crawl.json'),
+    projectRoot: root,
     runs: [run],
     settings: { execution: { trials: 1 } },
   } as unknown as RunPlan
