@@ -20,11 +20,14 @@ import {
   signalledRunLine,
   watchRunForInterrupt,
 } from '../src/artifacts/rows-journal-signals.ts'
+import { projectRelativePath } from '../src/reporting/project-path.ts'
 import type { RunPlan } from '../src/vitest/run-plan-schema.ts'
 import { type FinishedScenarioTest, rowOfTest, runMetadataOf } from './run-results.ts'
 
 interface OpenRun extends InterruptibleRun {
   unwatch: () => void
+  /** The `source` of the tests that read the run's dataset (its path from the project root, as the suite names it). */
+  datasetSource: string
   /** The tests whose rows are journaled: their sources make the run block (runMetadataOf). */
   tests: FinishedScenarioTest[]
 }
@@ -32,6 +35,13 @@ interface OpenRun extends InterruptibleRun {
 // The line printed for a run settled at an interrupt lives with the listeners (a reserved folder is watched
 // before this reporter opens anything); re-exported for the reporter's Ctrl-C path.
 export { interruptedRunLine }
+
+/** A scenario test a collected spec file registered: its run, its id, and where it came from (`meta.source`). */
+export interface CollectedScenario {
+  runDirectory: string
+  scenarioId: string
+  source: string | null
+}
 
 export class RunJournals {
   readonly #plans: () => RunPlan[]
@@ -97,26 +107,33 @@ export class RunJournals {
           journal,
           runBlock: () => runMetadataOf(run, tests),
         }
-        this.#runs.set(run.directory, { ...open, tests, unwatch: watchRunForInterrupt(open) })
+        this.#runs.set(run.directory, {
+          ...open,
+          tests,
+          unwatch: watchRunForInterrupt(open),
+          datasetSource: projectRelativePath(plan.projectRoot, plan.dataset),
+        })
       }
     }
   }
 
   /**
    * A collected test file's scenarios: each run's journal records those its first line does not list (spec files
-   * that name their own scenarios), so a killed run counts them among its planned scenarios.
+   * that name their own scenarios), and that the file reads the run's dataset when it does, so a killed run counts
+   * its planned scenarios as the finished run would (offeredScenarios).
    */
-  async plan(scenarios: readonly { runDirectory: string; scenarioId: string }[]): Promise<void> {
+  async plan(scenarios: readonly CollectedScenario[]): Promise<void> {
     await this.open()
-    const idsByRun = new Map<string, string[]>()
-    for (const { runDirectory, scenarioId } of scenarios) {
-      const ids = idsByRun.get(runDirectory) ?? []
-      ids.push(scenarioId)
-      idsByRun.set(runDirectory, ids)
-    }
-    for (const [directory, ids] of idsByRun) {
+    const byRun = new Map<string, CollectedScenario[]>()
+    for (const scenario of scenarios)
+      byRun.set(scenario.runDirectory, [...(byRun.get(scenario.runDirectory) ?? []), scenario])
+    for (const [directory, collected] of byRun) {
+      const run = this.#runs.get(directory)
       try {
-        this.#runs.get(directory)?.journal?.plan(ids)
+        run?.journal?.plan(
+          collected.map((scenario) => scenario.scenarioId),
+          collected.some((scenario) => scenario.source === run.datasetSource),
+        )
       } catch (error) {
         this.#log(`live-evals: ${reason(error)}`)
       }
