@@ -6,7 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { APIError } from 'openai'
-import { causesOf } from '../live/causes.ts'
+import { causesOf } from '../errors/causes.ts'
 import { LiveSessionError } from '../live/index.ts'
 import { StageError } from '../phases/engine/stage.ts'
 

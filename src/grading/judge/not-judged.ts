@@ -7,7 +7,7 @@
 //   score, and a re-grade never asks the network, so the semantic grades stay null and say so.
 
 // The one cause walk (a leaf module with no imports of its own, so grading takes on nothing of the live layer).
-import { causesOf } from '../../live/causes.ts'
+import { causesOf } from '../../errors/causes.ts'
 import type { DimensionGrade } from '../dimension-grade.ts'
 import type { SemanticDimension } from '../semantic-applicability.ts'
 

@@ -5,7 +5,7 @@
 // its message as an `error` event (OFFLINE_RULE_ERROR_CODE) before closing the session, so the session's failure
 // carries it.
 import { OFFLINE_RULE_ERROR_CODE, OfflineRuleError } from '../../assistants/offline-rule-error.ts'
-import { causesOf } from '../../live/causes.ts'
+import { causesOf } from '../../errors/causes.ts'
 import { LiveSessionError } from '../../live/errors.ts'
 
 /** The offline_rule failure `error` (or one of its causes) stands for, or null when no offline rule threw. */

@@ -1,7 +1,8 @@
 // An error and the errors it wraps. Ours wrap as they travel (a delegation failure around an offline rule's error, a
 // StageError around a LiveSessionError, an SDK error in a connection failure), and the harness asks of the whole
-// chain what the outermost error does not say: whether an offline rule threw, whether the account was refused. One
-// walk for all of them; it lives with the session errors, which every layer that asks already imports.
+// chain what the outermost error does not say: whether an offline rule threw, whether the account was refused, why
+// the judge refused. One walk for all of them, in a folder of its own that imports nothing: the judge's modules
+// may not import the live-session side (src/grading/judge/evidence.test.ts), and the phases and Vitest ask too.
 
 /** How many wrappers deep a cause is looked for (error chains are short; a cycle must not loop). */
 const CAUSE_DEPTH = 8
