@@ -167,9 +167,7 @@ export default class CanonicalReporter implements Reporter {
     await this.#journals.plan(
       [...module.children.allTests()].flatMap((test) => {
         const meta = test.meta().liveEvals
-        return meta === undefined
-          ? []
-          : [{ runDirectory: meta.runDirectory, scenarioId: meta.scenarioId, source: meta.source }]
+        return meta === undefined ? [] : [{ runDirectory: meta.runDirectory, scenarioId: meta.scenarioId }]
       }),
     )
   }

@@ -34,8 +34,6 @@ beforeEach(() => {
   mkdirSync(run.directory, { mode: 0o700 })
   plan = {
     scenarioIds: ['first', 'second', 'third'],
-    dataset: join(root, 'scenarios', 'crawl.json'),
-    projectRoot: root,
     runs: [run],
     settings: { execution: { trials: 1 } },
   } as unknown as RunPlan
@@ -100,22 +98,6 @@ describe('the rows journals of a run', () => {
       finished_rows: 1,
       planned_scenarios: 3,
     })
-  })
-
-  test('collected spec files that bring their own scenarios plan only theirs; one that reads the dataset plans it too', async () => {
-    const own = (scenarioId: string) => ({
-      runDirectory: run.directory,
-      scenarioId,
-      source: 'specs/own.spec.ts',
-    })
-    const journal = journals()
-    await journal.plan([own('own_a'), own('own_b')])
-    await journal.record('t1', finished('own_a', 'passed'))
-    expect(readRowsJournal(run.directory).datasetRead).toBe(false)
-    await journal.plan([{ runDirectory: run.directory, scenarioId: 'first', source: 'scenarios/crawl.json' }])
-    expect(readRowsJournal(run.directory).datasetRead).toBe(true)
-    const [settled] = journal.interrupt()
-    expect(settled).toMatchObject({ finishedRows: 1, plannedScenarios: 5 })
   })
 
   test('Ctrl-C of a trials run: the line counts finished trials of the planned scenarios, the marker planned trials', async () => {

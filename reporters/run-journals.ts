@@ -20,14 +20,11 @@ import {
   signalledRunLine,
   watchRunForInterrupt,
 } from '../src/artifacts/rows-journal-signals.ts'
-import { projectRelativePath } from '../src/reporting/project-path.ts'
 import type { RunPlan } from '../src/vitest/run-plan-schema.ts'
 import { type FinishedScenarioTest, rowOfTest, runMetadataOf } from './run-results.ts'
 
 interface OpenRun extends InterruptibleRun {
   unwatch: () => void
-  /** The `source` of the tests that read the run's dataset (its path from the project root, as the suite names it). */
-  datasetSource: string
   /** The tests whose rows are journaled: their sources make the run block (runMetadataOf). */
   tests: FinishedScenarioTest[]
 }
@@ -35,13 +32,6 @@ interface OpenRun extends InterruptibleRun {
 // The line printed for a run settled at an interrupt lives with the listeners (a reserved folder is watched
 // before this reporter opens anything); re-exported for the reporter's Ctrl-C path.
 export { interruptedRunLine }
-
-/** A scenario test a collected spec file registered: its run, its id, and where it came from (`meta.source`). */
-export interface CollectedScenario {
-  runDirectory: string
-  scenarioId: string
-  source: string | null
-}
 
 export class RunJournals {
   readonly #plans: () => RunPlan[]
@@ -107,33 +97,26 @@ export class RunJournals {
           journal,
           runBlock: () => runMetadataOf(run, tests),
         }
-        this.#runs.set(run.directory, {
-          ...open,
-          tests,
-          unwatch: watchRunForInterrupt(open),
-          datasetSource: projectRelativePath(plan.projectRoot, plan.dataset),
-        })
+        this.#runs.set(run.directory, { ...open, tests, unwatch: watchRunForInterrupt(open) })
       }
     }
   }
 
   /**
    * A collected test file's scenarios: each run's journal records those its first line does not list (spec files
-   * that name their own scenarios), and that the file reads the run's dataset when it does, so a killed run counts
-   * its planned scenarios as the finished run would (offeredScenarios).
+   * that name their own scenarios), so a killed run counts them among its planned scenarios.
    */
-  async plan(scenarios: readonly CollectedScenario[]): Promise<void> {
+  async plan(scenarios: readonly { runDirectory: string; scenarioId: string }[]): Promise<void> {
     await this.open()
-    const byRun = new Map<string, CollectedScenario[]>()
-    for (const scenario of scenarios)
-      byRun.set(scenario.runDirectory, [...(byRun.get(scenario.runDirectory) ?? []), scenario])
-    for (const [directory, collected] of byRun) {
-      const run = this.#runs.get(directory)
+    const idsByRun = new Map<string, string[]>()
+    for (const { runDirectory, scenarioId } of scenarios) {
+      const ids = idsByRun.get(runDirectory) ?? []
+      ids.push(scenarioId)
+      idsByRun.set(runDirectory, ids)
+    }
+    for (const [directory, ids] of idsByRun) {
       try {
-        run?.journal?.plan(
-          collected.map((scenario) => scenario.scenarioId),
-          collected.some((scenario) => scenario.source === run.datasetSource),
-        )
+        this.#runs.get(directory)?.journal?.plan(ids)
       } catch (error) {
         this.#log(`live-evals: ${reason(error)}`)
       }

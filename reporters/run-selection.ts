@@ -135,6 +135,8 @@ export function selectionOf(
   const ranTests = own.filter((test) => test.state === 'passed' || test.state === 'failed')
   const ran = new Set(ranTests.map(pair))
   const decided = new Set([...ran, ...own.filter((test) => test.skipNote !== undefined).map(pair)])
+  // Only what a filter left out counts here: a spec file that failed to load is the completion marker's to name
+  // (spec_files_failed, whose planned count includes its dataset), not a filter's choice.
   const offered = offeredScenarios(plan, run, tests, leftOut.length > 0)
   const trials = plan.settings.execution.trials
   if (decided.size >= offered * trials && leftOut.length === 0) return undefined

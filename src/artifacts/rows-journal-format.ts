@@ -9,7 +9,6 @@ import { artifactPathProblem } from './destinations.ts'
 //               (with "trials": k after "dataset_order" in a trials run)
 //   then        {"key": {"scenario_id": "...", "trial": 1}, "row": {...one results.json row...}}   per finished row
 //   and         {"planned": {"scenario_ids": ["..."]}}   scenarios a spec file registered that line 1 does not list
-//               (with "reads_dataset": true the first time a collected spec file reads line 1's dataset)
 //   at the end  {"end": {"reason": "passed" | "failed" | "interrupted", "at": "<ISO time>"}}       when the run ends
 //               {"end": {"reason": "killed", ...}} when `live-evals results` rebuilt a run that never ended
 //
@@ -37,13 +36,6 @@ export const JournalHeaderSchema = z.strictObject({
    * the field, whose trials are unknown; its marker then has no planned trials).
    */
   trials: z.number().int().min(2).optional(),
-  /**
-   * The `planned` lines say when a collected spec file reads the dataset of `dataset_order` (`reads_dataset`):
-   * until one does, its scenarios are not counted as planned (a project whose spec files all bring their own
-   * scenarios never offers them), unless no spec file was collected at all. Absent in journals written before
-   * the field: their dataset always counts.
-   */
-  dataset_reads: z.literal(true).optional(),
   // Written where the journal says, so it is checked like every artifact path (no "..", no absolute path).
   results_file: z.string().superRefine((file, ctx) => {
     const problem = artifactPathProblem(file)
@@ -75,12 +67,5 @@ export const JournalEndLineSchema = z.strictObject({
 export type JournalEnd = z.infer<typeof JournalEndLineSchema>['end']
 
 export const JournalPlannedLineSchema = z.strictObject({
-  planned: z
-    .strictObject({
-      scenario_ids: z.array(z.string().min(1)),
-      reads_dataset: z.literal(true).optional(),
-    })
-    .refine((planned) => planned.scenario_ids.length > 0 || planned.reads_dataset === true, {
-      message: 'a planned line names scenarios or says the dataset is read',
-    }),
+  planned: z.strictObject({ scenario_ids: z.array(z.string().min(1)).min(1) }),
 })

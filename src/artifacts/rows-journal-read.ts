@@ -35,8 +35,6 @@ export interface ReadRowsJournal {
   rowLines: number[]
   /** Scenario ids planned after line 1 (`planned` lines), in collection order. */
   planned: string[]
-  /** Whether a `planned` line said a collected spec file read line 1's dataset. */
-  datasetRead: boolean
   /** The last end line, or null when the run never ended (killed, or still running) and was not rebuilt. */
   end: JournalEnd | null
   /** A last line without its newline, left by a kill mid-append; ignored. */
@@ -84,7 +82,6 @@ export function readRowsJournal(runDir: string, journalFile = ROWS_JOURNAL_FILE)
   const lineOfKey = new Map<string, number>()
   let end: JournalEnd | null = null
   const planned: string[] = []
-  let datasetRead = false
   for (const [index, content] of lines.entries()) {
     if (index === 0) continue
     const line = index + 1
@@ -101,7 +98,6 @@ export function readRowsJournal(runDir: string, journalFile = ROWS_JOURNAL_FILE)
     const plannedLine = JournalPlannedLineSchema.safeParse(value)
     if (plannedLine.success) {
       planned.push(...plannedLine.data.planned.scenario_ids)
-      datasetRead ||= plannedLine.data.planned.reads_dataset === true
       continue
     }
     const row = JournalRowLineSchema.safeParse(value)
@@ -118,7 +114,7 @@ export function readRowsJournal(runDir: string, journalFile = ROWS_JOURNAL_FILE)
     rows.push(row.data.row)
     rowLines.push(line)
   }
-  return { file, runDir, header: header.data, rows, rowLines, planned, datasetRead, end, tornLastLine }
+  return { file, runDir, header: header.data, rows, rowLines, planned, end, tornLastLine }
 }
 
 function parseLine(content: string): unknown {
@@ -141,8 +137,6 @@ interface JournalFacts {
   rows: readonly unknown[]
   /** Ids from `planned` lines; absent counts as none (a journal of a run whose scenarios were all in line 1). */
   planned?: readonly string[]
-  /** Whether a `planned` line said a collected spec file read line 1's dataset; absent counts as no. */
-  datasetRead?: boolean
   end: JournalEnd | null
 }
 
@@ -151,27 +145,13 @@ export function plannedScenarioOrder(journal: Pick<JournalFacts, 'header' | 'pla
   return [...new Set([...journal.header.dataset_order, ...(journal.planned ?? [])])]
 }
 
-/**
- * How many scenarios a journal's run planned: those collected later, and line 1's dataset when a collected spec
- * file read it, when no spec file noted anything (none was collected yet), or when the journal predates the note.
- * The finished run counts the same way (reporters/run-selection.ts offeredScenarios).
- */
-export function plannedScenarioCount(
-  journal: Pick<JournalFacts, 'header' | 'planned' | 'datasetRead'>,
-): number {
-  const planned = journal.planned ?? []
-  const datasetCounts =
-    journal.header.dataset_reads !== true || journal.datasetRead === true || planned.length === 0
-  return datasetCounts ? plannedScenarioOrder(journal).length : new Set(planned).size
-}
-
 export function journalCompletion(journal: JournalFacts): JournalCompletion {
   const ending = journal.end?.reason ?? 'killed'
   return {
     complete: ending === 'passed' || ending === 'failed',
     ending,
     finishedRows: journal.rows.length,
-    plannedScenarios: plannedScenarioCount(journal),
+    plannedScenarios: plannedScenarioOrder(journal).length,
     trialsPerScenario: journal.header.trials ?? 1,
   }
 }
@@ -279,7 +259,7 @@ export function writeInterruptedResultsSync(
 ): string {
   journal.end('interrupted')
   const { header } = journal
-  const facts = { header, rows: journal.rows, planned: journal.planned, datasetRead: journal.datasetRead }
+  const facts = { header, rows: journal.rows, planned: journal.planned }
   const run = runBlockOf({ ...facts, end: { reason: 'interrupted', at: '' } }, runBlock)
   const document = buildResultsDocument(run, journal.rows, plannedScenarioOrder(facts))
   return writeArtifactSync(journal.runDir, header.results_file, jsonArtifactText(document))

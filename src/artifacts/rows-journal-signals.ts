@@ -108,7 +108,6 @@ export function settleInterruptedRunSync(run: InterruptibleRun): SettledRun {
       header: journal.header,
       rows: journal.rows,
       planned: journal.planned,
-      datasetRead: journal.datasetRead,
       end: null,
     })
     return {

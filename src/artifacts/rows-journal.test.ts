@@ -17,7 +17,6 @@ import { brokenRow, JOURNAL_ORDER, JOURNAL_RUN, passedRow } from './rows-journal
 import { journalFileFor, ROWS_JOURNAL_FILE, RowsJournal } from './rows-journal.ts'
 import {
   journalCompletion,
-  plannedScenarioCount,
   readRowsJournal,
   rebuildResultsFile,
   unfinishedRunDirectories,
@@ -51,7 +50,6 @@ describe('writing the rows journal', () => {
       version: 1,
       run: JOURNAL_RUN,
       dataset_order: JOURNAL_ORDER,
-      dataset_reads: true,
       results_file: 'results.json',
     })
     expect(JSON.parse(lines[1] as string)).toEqual({
@@ -226,8 +224,7 @@ describe('scenarios planned after the first line (spec files that name their own
 
   it('does not count an id the first line lists twice, and an interrupted run counts them too', async () => {
     const journal = await RowsJournal.create(runDir, start)
-    // A spec file that reads the dataset and adds a scenario of its own.
-    journal.plan(['first', 'extra'], true)
+    journal.plan(['first', 'extra'])
     journal.append(passedRow('extra'))
     const written = JSON.parse(readFileSync(writeInterruptedResultsSync(journal), 'utf8'))
     journal.close()
@@ -237,44 +234,6 @@ describe('scenarios planned after the first line (spec files that name their own
       planned_scenarios: 5,
     })
     expect(() => journal.plan(['late'])).toThrow('has ended')
-  })
-})
-
-describe("the planned scenarios: line 1's dataset counts once a spec file reads it", () => {
-  const interruptedCompletion = (journal: RowsJournal) => {
-    const written = JSON.parse(readFileSync(writeInterruptedResultsSync(journal), 'utf8'))
-    journal.close()
-    return written.run.configuration.live_evals.completion
-  }
-
-  it('spec files that all bring their own scenarios: only theirs were planned, as the finished run counts', async () => {
-    const journal = await RowsJournal.create(runDir, start)
-    journal.plan(['own_a', 'own_b'])
-    journal.append(passedRow('own_a'))
-    expect(interruptedCompletion(journal)).toMatchObject({ finished_rows: 1, planned_scenarios: 2 })
-    expect(readRowsJournal(runDir).datasetRead).toBe(false)
-  })
-
-  it('a spec file that reads the dataset adds nothing new but says so, once: the dataset counts', async () => {
-    const journal = await RowsJournal.create(runDir, start)
-    journal.plan(['own_a'])
-    journal.plan(JOURNAL_ORDER, true)
-    journal.plan(JOURNAL_ORDER, true)
-    journal.append(passedRow('first'))
-    expect(interruptedCompletion(journal)).toMatchObject({ planned_scenarios: JOURNAL_ORDER.length + 1 })
-    const lines = readFileSync(join(runDir, 'rows.jsonl'), 'utf8').trim().split('\n')
-    expect(lines.filter((line) => line.includes('"reads_dataset":true'))).toHaveLength(1)
-    expect(readRowsJournal(runDir).datasetRead).toBe(true)
-  })
-
-  it('nothing collected yet, or a journal written before the note: the dataset is all the run could run', async () => {
-    const journal = await RowsJournal.create(runDir, start)
-    journal.append(passedRow('first'))
-    expect(interruptedCompletion(journal)).toMatchObject({ planned_scenarios: JOURNAL_ORDER.length })
-    const { dataset_reads: _noted, ...older } = readRowsJournal(runDir).header
-    expect(plannedScenarioCount({ header: older, planned: ['own_a'], datasetRead: false })).toBe(
-      JOURNAL_ORDER.length + 1,
-    )
   })
 })
 

@@ -56,8 +56,6 @@ export class RowsJournal {
   readonly #lineOfKey = new Map<string, number>()
   /** Scenario ids planned after line 1 (`planned` lines), in the order they were collected. */
   readonly #planned: string[] = []
-  /** Whether a collected spec file read line 1's dataset (a `planned` line said so). */
-  #datasetRead = false
   /** Lines written so far (the header is line 1): names the line of each row. */
   #lines = 0
   #ended = false
@@ -83,7 +81,6 @@ export class RowsJournal {
       run: start.run,
       dataset_order: [...start.datasetOrder],
       ...((start.trials ?? 1) > 1 ? { trials: start.trials } : {}),
-      dataset_reads: true,
       results_file: resultsFile,
     }
     // The first line is what a rebuild trusts: it is checked before it is written, not when it is needed.
@@ -123,17 +120,11 @@ export class RowsJournal {
     return this.#planned
   }
 
-  /** Whether a collected spec file read line 1's dataset, so its scenarios count as planned. */
-  get datasetRead(): boolean {
-    return this.#datasetRead
-  }
-
   /**
-   * Records scenarios a collected spec file registers that the first line does not list (flushed like a row),
-   * and, the first time, that it reads the first line's dataset (`readsDataset`). Ids already planned are left
-   * out; nothing is written when nothing is new.
+   * Records scenarios a collected spec file registers that the first line does not list (flushed like a row).
+   * Ids already planned are left out; nothing is written when none is new.
    */
-  plan(scenarioIds: readonly string[], readsDataset = false): void {
+  plan(scenarioIds: readonly string[]): void {
     if (this.#ended)
       throw new RowsJournalError(
         this.file,
@@ -141,11 +132,9 @@ export class RowsJournal {
       )
     const known = new Set([...this.header.dataset_order, ...this.#planned])
     const added = [...new Set(scenarioIds)].filter((id) => id !== '' && !known.has(id))
-    const newlyRead = readsDataset && !this.#datasetRead
-    if (added.length === 0 && !newlyRead) return
-    this.#appendLine({ planned: { scenario_ids: added, ...(newlyRead ? { reads_dataset: true } : {}) } })
+    if (added.length === 0) return
+    this.#appendLine({ planned: { scenario_ids: added } })
     this.#planned.push(...added)
-    this.#datasetRead ||= newlyRead
   }
 
   /**

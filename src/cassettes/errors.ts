@@ -50,8 +50,9 @@ export class CallerSpeechNotRecordedError extends CassetteError {
   constructor(folder: string, text: string) {
     const detail =
       `the recording holds no caller speech for this input.text (${JSON.stringify(clipped(text))}) in ${folder}: ` +
-      'the scenario’s text changed since it was recorded, or it was never recorded; record it again ' +
-      '(LIVE_EVALS_MODE=live LIVE_EVALS_RECORD=1), or restore the recorded text.'
+      'the scenario’s text, the speech model or the voice changed since it was recorded (the speech is kept by ' +
+      'all three), the speech folder was not kept with the cassettes, or it was never recorded; record it again ' +
+      '(LIVE_EVALS_MODE=live LIVE_EVALS_RECORD=1), or restore what changed.'
     super(folder, `Replay: ${detail}`)
     this.name = 'CallerSpeechNotRecordedError'
     this.text = text

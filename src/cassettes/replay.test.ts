@@ -292,7 +292,7 @@ describe('a replay whose caller speech is not in the cassettes lands in its tall
     expect(message).toContain(
       'the recording holds no caller speech for this input.text ("Book a booth for Bennett, please.")',
     )
-    expect(message).toContain('changed since it was recorded, or it was never recorded; record it again')
+    expect(message).toContain('the speech model or the voice changed since it was recorded')
     expect(message).not.toMatch(/OPENAI_API_KEY|OPENAI_BASE_URL|api\.openai\.com|Text-to-speech request/)
   })
 

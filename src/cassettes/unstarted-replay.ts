@@ -3,7 +3,9 @@
 // and lands in exactly one bucket of the replay tally, as the replay would have classified it: `missing` when its
 // cassette is absent, `refused` when the cassette is unreadable or recorded for another scenario version or model,
 // `diverged` when the cassette would play but holds no caller speech for what the scenario says now.
+
 import type { PhaseSettings } from '../config/index.ts'
+import { causesOf } from '../errors/causes.ts'
 import type { ScenarioExecution } from '../phases/engine/execution.ts'
 import type { CassetteRowExtension } from '../reporting/extensions/cassette.ts'
 import { DivergenceLog } from './divergences.ts'
@@ -23,10 +25,7 @@ export interface UnstartedReplay {
 
 /** The error, or one of its causes, that says the recording holds no caller speech for this text. */
 function speechNotRecorded(error: unknown): CallerSpeechNotRecordedError | null {
-  for (let current = error, depth = 0; current instanceof Error && depth < 8; depth++) {
-    if (current instanceof CallerSpeechNotRecordedError) return current
-    current = current.cause
-  }
+  for (const cause of causesOf(error)) if (cause instanceof CallerSpeechNotRecordedError) return cause
   return null
 }
 

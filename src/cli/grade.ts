@@ -43,7 +43,7 @@ scenario snapshot beside it) with the current graders, and writes a new results.
 Recomputed: grades, assessment, row status and task metrics, observability. Copied: audio metrics, consumption.
 Referenced: audio, transcripts and event logs stay in the original run (relative paths).
 
-Exit codes (the same for --cassettes): 0 every row was graded (passed or failed: the gate judges verdicts);
+Exit codes (--cassettes adds its own cases: see its --help): 0 every row was graded (passed or failed: the gate judges verdicts);
 1 the run cannot be read, or a row is an infrastructure error (made by the re-grade, such as a broken details
 file, or copied from the run), each named on stderr; 2 a wrong command line.
 

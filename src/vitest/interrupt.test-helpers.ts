@@ -81,11 +81,11 @@ export function killGroup(run: HeldRun): void {
   }
 }
 
-/** The complete row lines of a journal file (not its first line or `planned` lines); null while it does not exist. */
-function journalRowCount(file: string): number | null {
-  if (!existsSync(file)) return null
-  const complete = readFileSync(file, 'utf8').split('\n').slice(0, -1)
-  return complete.filter((line) => line.startsWith('{"key":')).length
+/** The complete lines of a journal file, or 0 while it does not exist. */
+function journalLineCount(file: string): number {
+  if (!existsSync(file)) return 0
+  const text = readFileSync(file, 'utf8')
+  return text.split('\n').length - 1
 }
 
 /**
@@ -115,7 +115,7 @@ export function waitForJournalRows(run: HeldRun, resultsDir: string, rows: numbe
       : undefined
     if (name === undefined) return null
     const runDir = join(resultsDir, name)
-    return journalRowCount(join(runDir, 'rows.jsonl')) === rows ? runDir : null
+    return journalLineCount(join(runDir, 'rows.jsonl')) === rows + 1 ? runDir : null
   })
 }
 
