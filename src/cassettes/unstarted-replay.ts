@@ -70,7 +70,7 @@ export async function unstartedReplayOf(
     'caller',
     0,
     'speech',
-    { path: 'input.text', recorded: undefined, now: speech.text },
+    { path: 'caller.speech', recorded: undefined, now: speech.text },
     speech.detail,
   )
   const message = `Replay of cassette ${id} diverged: ${first.text}`
