@@ -3,8 +3,9 @@
 // are not what either spec file asked for (two assistants would give a mix nobody chose): the run is marked
 // incomplete (`completion`, built by runCompletion in src/reporting/extensions/completion.ts) with each refused
 // scenario and both spec files, and the console says so, as it does for a spec file that failed to load.
-import { relative } from 'node:path'
+
 import type { DuplicateScenario } from '../src/reporting/extensions/completion.ts'
+import { projectRelativePath } from '../src/reporting/project-path.ts'
 import { DEFAULT_TRIAL } from '../src/reporting/row-key.ts'
 import type { PlannedRun } from '../src/vitest/run-plan-schema.ts'
 import type { FinishedScenarioTest } from './run-results.ts'
@@ -24,8 +25,8 @@ export function duplicateScenariosOf(
         {
           scenario_id: meta.scenarioId,
           trial: test.trial ?? DEFAULT_TRIAL,
-          ran_in: firstSpecFile === null ? null : relative(projectRoot, firstSpecFile),
-          refused_in: relative(projectRoot, specFile),
+          ran_in: firstSpecFile === null ? null : projectRelativePath(projectRoot, firstSpecFile),
+          refused_in: projectRelativePath(projectRoot, specFile),
         },
       ]
     })

@@ -2,9 +2,9 @@
 // in dataset order, validated against schema 2.0. A test that never produced its row (a fixture crashed, the test
 // timed out) still gets one: an infrastructure_error naming what Vitest reported, with unknown metrics null.
 
-import { relative } from 'node:path'
 import type { DuplicateScenario } from '../src/reporting/extensions/completion.ts'
 import { EXTENSION_KEY } from '../src/reporting/extensions/registry.ts'
+import { projectRelativePath } from '../src/reporting/project-path.ts'
 import { infrastructureErrorRow } from '../src/reporting/result-item.ts'
 import type { ResultItem, ResultsDocument } from '../src/reporting/result-schema.ts'
 import { buildResultsDocument, withRunExtensions } from '../src/reporting/results-document.ts'
@@ -58,7 +58,7 @@ export function rowsOfRun(
       ? null
       : projectRoot === undefined
         ? test.specFile
-        : relative(projectRoot, test.specFile)
+        : projectRelativePath(projectRoot, test.specFile)
   const ran = tests.flatMap((test) => {
     const row = test.meta?.runDirectory === run.directory ? rowOfTest(test) : null
     return row === null ? [] : [{ test, row }]

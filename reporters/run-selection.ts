@@ -4,7 +4,6 @@
 // a part by design, and the merged results are the whole run. A spec file that failed before its scenarios ran (a
 // dataset path with a typo) leaves the same look (`completion` with `spec_files_failed`,
 // src/reporting/extensions/completion.ts): this names it.
-import { relative } from 'node:path'
 import type { TestModule, TestProject, Vitest } from 'vitest/node'
 import type { FailedSpecFile } from '../src/reporting/extensions/completion.ts'
 import type { RunSelection } from '../src/reporting/extensions/selection.ts'
@@ -43,7 +42,7 @@ export async function specFilesLeftOut(
       modules.filter((module) => module.project.name === project.name).map((module) => module.moduleId),
     )
     const { testFiles } = await project.globTestFiles()
-    for (const file of testFiles) if (!ran.has(file)) left.add(relative(plan.projectRoot, file))
+    for (const file of testFiles) if (!ran.has(file)) left.add(projectRelativePath(plan.projectRoot, file))
   }
   return [...left].sort()
 }
@@ -75,7 +74,7 @@ export function specFilesFailed(
       ),
     )
     .map((module) => ({
-      file: relative(plan.projectRoot, module.moduleId),
+      file: projectRelativePath(plan.projectRoot, module.moduleId),
       error: firstLine(module.errors()[0]?.message ?? 'failed before its tests ran'),
     }))
     .sort((a, b) => a.file.localeCompare(b.file))

@@ -161,6 +161,10 @@ it('a signal names the report command for a run, not for a shard: its part has n
     'live-evals: interrupted; the results of 1 finished scenario are in /results/crawl_run/results.json ' +
       '(marked interrupted); its report: npx live-evals report /results/crawl_run',
   )
+  // A folder the shell would split is quoted, so the printed command can be pasted as it is.
+  expect(
+    signalledRunLine({ ...settled("/my results/it's/results.json"), directory: "/my results/it's" }),
+  ).toMatch(/; its report: npx live-evals report '\/my results\/it'\\''s'$/)
   expect(signalledRunLine(settled('/results/crawl_run/results.shard-1-of-2.json'))).toBe(
     'live-evals: interrupted; the results of 1 finished scenario are in ' +
       '/results/crawl_run/results.shard-1-of-2.json (marked interrupted)',

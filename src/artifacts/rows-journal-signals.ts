@@ -10,6 +10,7 @@
 import { readdirSync, rmdirSync, rmSync, unlinkSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import type { RunMetadata } from '../reporting/result-schema.ts'
+import { shellWord } from '../reporting/shell-word.ts'
 import { syncFolder } from './atomic-file.ts'
 import { CLAIMS_FOLDER } from './claims-folder.ts'
 import { RESULTS_FILE } from './results-file-name.ts'
@@ -83,7 +84,7 @@ export function signalledRunLine(run: SettledRun): string | null {
   // A shard's part (results.shard-<i>-of-<n>.json) has no report of its own: the merged results do.
   return line === null || basename(run.resultsFile ?? '') !== RESULTS_FILE
     ? line
-    : `${line}; its report: npx live-evals report ${run.directory}`
+    : `${line}; its report: npx live-evals report ${shellWord(run.directory)}`
 }
 
 /** The rows a settled run finished: scenarios, or in a trials run trials (each scenario's are k of its rows). */

@@ -3,7 +3,7 @@
 // same whichever architecture ran the rule: the client backend runs it in this process (the error travels as its
 // cause), the offline GPT-Live server plays Responses delegation and sends its message as an `error` event with
 // OFFLINE_RULE_ERROR_CODE before it closes the session.
-import { causesOf } from '../errors/causes.ts'
+import { firstCauseOf } from '../errors/causes.ts'
 
 /** The `error` event code the offline GPT-Live server sends when an offline rule threw. */
 export const OFFLINE_RULE_ERROR_CODE = 'offline_rule_error'
@@ -14,6 +14,5 @@ OfflineRuleError.prototype.name = 'OfflineRuleError'
 
 /** The offline rule error `error` is or was caused by (a few wrappers deep), or null. */
 export function offlineRuleErrorIn(error: unknown): OfflineRuleError | null {
-  for (const cause of causesOf(error)) if (cause instanceof OfflineRuleError) return cause
-  return null
+  return firstCauseOf(error, OfflineRuleError)
 }

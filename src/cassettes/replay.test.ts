@@ -317,7 +317,7 @@ describe('a replay whose caller speech is not in the cassettes lands in its tall
     expect(replay?.cassette.first_divergence).toMatchObject({
       channel: 'caller',
       message: 'speech',
-      path: 'input.text',
+      path: 'caller.speech',
       recorded: null,
       now: '"Book a booth for Bennett, please."',
     })

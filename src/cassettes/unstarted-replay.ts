@@ -5,7 +5,7 @@
 // `diverged` when the cassette would play but holds no caller speech for what the scenario says now.
 
 import type { PhaseSettings } from '../config/index.ts'
-import { causesOf } from '../errors/causes.ts'
+import { firstCauseOf } from '../errors/causes.ts'
 import type { ScenarioExecution } from '../phases/engine/execution.ts'
 import type { CassetteRowExtension } from '../reporting/extensions/cassette.ts'
 import { DivergenceLog } from './divergences.ts'
@@ -23,12 +23,6 @@ export interface UnstartedReplay {
   error: Error
 }
 
-/** The error, or one of its causes, that says the recording holds no caller speech for this text. */
-function speechNotRecorded(error: unknown): CallerSpeechNotRecordedError | null {
-  for (const cause of causesOf(error)) if (cause instanceof CallerSpeechNotRecordedError) return cause
-  return null
-}
-
 /**
  * Under replay, what the execution that failed with `error` before its replay began is in the replay's terms; null
  * when this is no replay, or the cassette would play and the failure is not about it (then it stays the stage's).
@@ -40,7 +34,7 @@ export async function unstartedReplayOf(
   const settings: PhaseSettings = context.env.settings
   if (!settings.replay.enabled) return null
   const id = cassetteIdFor(context)
-  const speech = speechNotRecorded(error)
+  const speech = firstCauseOf(error, CallerSpeechNotRecordedError)
   const block = (fields: Partial<CassetteRowExtension>) =>
     replayCassetteBlock(id, settings.replay.match, { divergence_count: null, ...fields })
   try {
@@ -70,7 +64,7 @@ export async function unstartedReplayOf(
     'caller',
     0,
     'speech',
-    { path: 'input.text', recorded: undefined, now: speech.text },
+    { path: 'caller.speech', recorded: undefined, now: speech.text },
     speech.detail,
   )
   const message = `Replay of cassette ${id} diverged: ${first.text}`

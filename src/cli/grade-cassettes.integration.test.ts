@@ -162,7 +162,7 @@ describe('live-evals grade --cassettes', () => {
     expect(after.error?.message).toContain('record it again (LIVE_EVALS_MODE=live LIVE_EVALS_RECORD=1)')
     expect(after.error?.message).not.toMatch(/OPENAI_API_KEY|api\.openai\.com/)
     expect(after.observability?.[EXTENSION_KEY]).toMatchObject({
-      cassette: { outcome: 'diverged', first_divergence: { channel: 'caller', path: 'input.text' } },
+      cassette: { outcome: 'diverged', first_divergence: { channel: 'caller', path: 'caller.speech' } },
     })
     // Every scenario is in one bucket of the tally, and the row that was not re-graded fails the command.
     expect(changed.out).toMatch(/Replay \(strict\): 1 replayed, 1 diverged, 0 missing, 0 refused\./)

@@ -1,4 +1,5 @@
 import { PHASES } from '../config/schema.ts'
+import { shellWord } from '../reporting/shell-word.ts'
 import { type LoadedDataset, loadDataset } from '../scenarios/load.ts'
 import { placeholderExpectationViolations } from '../scenarios/placeholder-expectation.ts'
 import { checkRecordingFiles } from '../scenarios/recording-files.ts'
@@ -74,11 +75,6 @@ function notMadeYet(file: string, missing: number): string {
   if (missing === 0) return ''
   const recordings = `${missing} recording${missing === 1 ? '' : 's'}`
   return `; ${recordings} not made yet: run live-evals walk generate-audio ${shellWord(file)}`
-}
-
-/** The path as a shell word, so the command can be pasted as printed (single-quoted only when it must be). */
-function shellWord(text: string): string {
-  return /^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`
 }
 
 function failureText(file: string, error: unknown): string {

@@ -1,6 +1,6 @@
 // The one cause walk the harness asks its questions of (an offline rule that threw, a refused account).
 import { describe, expect, it } from 'vitest'
-import { causesOf } from './causes.ts'
+import { causesOf, firstCauseOf } from './causes.ts'
 
 describe('causesOf', () => {
   it('gives the error, then each error it wraps, outermost first, and stops at a cause that is not an Error', () => {
@@ -28,5 +28,17 @@ describe('causesOf', () => {
       '5',
       '4',
     ])
+  })
+})
+
+describe('firstCauseOf', () => {
+  class Wanted extends Error {}
+  it('finds the first error of a class along the chain, itself included, or null', () => {
+    const inner = new Wanted('inner')
+    const outer = new Error('outer', { cause: new Error('middle', { cause: inner }) })
+    expect(firstCauseOf(outer, Wanted)).toBe(inner)
+    expect(firstCauseOf(inner, Wanted)).toBe(inner)
+    expect(firstCauseOf(new Error('alone'), Wanted)).toBeNull()
+    expect(firstCauseOf('not an error', Wanted)).toBeNull()
   })
 })

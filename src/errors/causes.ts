@@ -15,3 +15,12 @@ export function* causesOf(error: unknown): Generator<Error, void, undefined> {
     current = current.cause
   }
 }
+
+/** The first of `error`'s chain (itself included) that is a `kind`, or null. */
+export function firstCauseOf<Kind extends Error>(
+  error: unknown,
+  kind: abstract new (...args: never[]) => Kind,
+): Kind | null {
+  for (const cause of causesOf(error)) if (cause instanceof kind) return cause
+  return null
+}

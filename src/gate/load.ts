@@ -56,7 +56,7 @@ export function completionPartiality(run: RunMetadata): string | null {
     `${completion.finished_rows} of ${plannedText(completion)}`
   const lead =
     completion.ending === 'spec_files_failed'
-      ? `${failedText}; ${completion.finished_rows} rows of the other spec files`
+      ? `${failedText}; ${completion.finished_rows} row${completion.finished_rows === 1 ? '' : 's'} of the other spec files`
       : completion.ending === 'duplicate_scenarios'
         ? refusedText
         : stopped

@@ -10,12 +10,8 @@ import { defineAssistant } from '../../define/assistant.ts'
 import { inlineDataset } from '../../define/scenario.ts'
 import type { Scenario } from '../../scenarios/index.ts'
 import { type OfflineLiveServer, startOfflineLiveServer } from '../../testing/live-server/index.ts'
-import type { ScenarioEnv } from '../engine/execution.ts'
-import { runScenario } from '../engine/run-scenario.ts'
-import { scenarioApplicationFor } from '../engine/scenario-application.ts'
-import { freshRunDirectory } from '../single-turn/test-support.ts'
 import { offlineRunSettings } from './conversation.test-helpers.ts'
-import { runCallerSource, runPhase } from './index.ts'
+import { executeOfflineRun } from './engine-run.test-helpers.ts'
 
 let server: OfflineLiveServer
 const folders: string[] = []
@@ -122,17 +118,9 @@ function callScenario(id: string, opening: string, followUp: string): Scenario {
 }
 
 async function run(scenario: Scenario, simulation: readonly string[]) {
-  const runDirectory = await freshRunDirectory()
-  folders.push(runDirectory)
   const settings = await offlineRunSettings(undefined, simulation)
-  const env: ScenarioEnv<typeof settings> = {
-    settings,
-    runDirectory,
-    offlineServer: server,
-    architecture: responsesDelegation(maplePharmacy),
-    callerSource: runCallerSource,
-  }
-  return runScenario(runPhase, scenario, env, { application: scenarioApplicationFor(env, scenario) })
+  const architecture = responsesDelegation(maplePharmacy)
+  return (await executeOfflineRun(scenario, { server, settings, architecture, folders })).execution
 }
 
 describe('offline RUN self-checks say what to change', () => {

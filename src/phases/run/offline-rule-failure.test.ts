@@ -12,13 +12,9 @@ import { scenarioMatchers } from '../../vitest/matchers.ts'
 import { initialMeta, type MatcherGrade } from '../../vitest/meta.ts'
 import { bindRunToMeta, scenarioRunOf } from '../../vitest/scenario-run.ts'
 import { verdictOf } from '../../vitest/verdict.ts'
-import type { ScenarioEnv } from '../engine/execution.ts'
 import { RULE_FAILURE_PARTS, TODO_LINE_ARCHITECTURES } from '../engine/offline-rule-failure.test-helpers.ts'
-import { runScenario } from '../engine/run-scenario.ts'
-import { scenarioApplicationFor } from '../engine/scenario-application.ts'
-import { freshRunDirectory } from '../single-turn/test-support.ts'
 import { offlineRunSettings } from './conversation.test-helpers.ts'
-import { runCallerSource, runPhase } from './index.ts'
+import { executeOfflineRun } from './engine-run.test-helpers.ts'
 
 expect.extend(scenarioMatchers)
 
@@ -91,18 +87,13 @@ const [duplicate] = inlineDataset(
 describe.each(['responses', 'client'] as const)('RUN: an offline rule that throws (%s)', (name) => {
   it('ends the call at offline_rule with the rule’s message, in the row and as the test’s failure', async () => {
     const scenario = duplicate as Scenario
-    const runDirectory = await freshRunDirectory()
-    folders.push(runDirectory)
     const settings = await offlineRunSettings(undefined, ['max_duration_seconds = 30'])
-    const env: ScenarioEnv<typeof settings> = {
+    const architecture = TODO_LINE_ARCHITECTURES[name]()
+    const { execution, runDirectory } = await executeOfflineRun(scenario, {
+      server,
       settings,
-      runDirectory,
-      offlineServer: server,
-      architecture: TODO_LINE_ARCHITECTURES[name](),
-      callerSource: runCallerSource,
-    }
-    const execution = await runScenario(runPhase, scenario, env, {
-      application: scenarioApplicationFor(env, scenario),
+      architecture,
+      folders,
     })
 
     expect(execution.failure?.stage, execution.failure?.message).toBe('offline_rule')

@@ -176,13 +176,30 @@ describe('merging shard documents', () => {
     ])
   })
 
-  test('a scenario two shards both ran keeps the first row and names the second, instead of throwing', () => {
-    const twice = [shard(1, [ran('a'), ran('b')]), shard(2, [ran('b'), ran('c')])]
-    const { merged, problems } = mergeShardedRuns(twice, () => null, markersByFile({}))
+  test('a scenario two shards both ran keeps the first row, names the second and marks the merge incomplete', () => {
+    const inFile = (test: FinishedScenarioTest, specFile: string) => ({ ...test, specFile })
+    const twice = [
+      shard(
+        1,
+        [ran('a'), ran('b')].map((test) => inFile(test, '/project/specs/one.spec.ts')),
+      ),
+      shard(
+        2,
+        [ran('b'), ran('c')].map((test) => inFile(test, '/project/specs/two.spec.ts')),
+      ),
+    ]
+    const { merged, problems } = mergeShardedRuns(twice, () => null, markersByFile({}), '/project')
     expect(merged[0]?.document.results.map((result) => result.scenario_id)).toEqual(['a', 'b', 'c'])
     expect(problems).toEqual([
       expect.stringContaining('scenario "b" trial 1 has a second row in shard 2-of-2 (after shard 1-of-2)'),
     ])
+    // As the same run unsharded would be: the gate refuses it, naming both spec files.
+    expect(merged[0]?.document.run.configuration.live_evals?.completion).toMatchObject({
+      ending: 'duplicate_scenarios',
+      duplicate_scenarios: [
+        { scenario_id: 'b', trial: 1, ran_in: 'specs/one.spec.ts', refused_in: 'specs/two.spec.ts' },
+      ],
+    })
   })
 })
 

@@ -9,6 +9,8 @@
 import { join } from 'node:path'
 import type { FinishedScenarioTest } from '../../../reporters/run-results.ts'
 import { rowsOfRun } from '../../../reporters/run-results.ts'
+import type { DuplicateScenario } from '../../reporting/extensions/completion.ts'
+import { projectRelativePath } from '../../reporting/project-path.ts'
 import type { ResultItem, ResultsDocument } from '../../reporting/result-schema.ts'
 import { buildResultsDocument, withRunExtensions } from '../../reporting/results-document.ts'
 import { firstOfEachRowKey, rowKeyOf } from '../../reporting/row-key.ts'
@@ -39,7 +41,8 @@ export interface MergedRun {
 interface ShardPart {
   run: PlannedRun
   scenarioIds: string[]
-  rows: ResultItem[]
+  /** Each row with the spec file whose test made it (null when the test did not say). */
+  rows: { row: ResultItem; specFile: string | null }[]
   modules: Set<ShardModule>
 }
 
@@ -61,6 +64,8 @@ export function mergeShardedRuns(
   modules: readonly ShardModule[],
   resultsDirOf: (phase: RunStamp['phase']) => string | null,
   shardMarkersOf: (run: PlannedRun) => ShardMarkersRead = readShardMarkers,
+  /** Spec files are named relative to it in the merged completion marker; as given without it. */
+  projectRoot?: string,
 ): { merged: MergedRun[]; problems: string[] } {
   const groups = new Map<string, Group>()
   for (const module of modules) {
@@ -92,7 +97,14 @@ export function mergeShardedRuns(
       group.parts.set(stamp.shard.index, part)
       if (!part.modules.has(module)) {
         part.modules.add(module)
-        part.rows.push(...rowsOfRun(run, module.tests))
+        const specFile = module.tests.find((test) => test.specFile !== undefined)?.specFile
+        const named =
+          specFile === undefined
+            ? null
+            : projectRoot === undefined
+              ? specFile
+              : projectRelativePath(projectRoot, specFile)
+        part.rows.push(...rowsOfRun(run, module.tests).map((row) => ({ row, specFile: named })))
       }
     }
   }
@@ -122,7 +134,7 @@ export function mergeShardedRuns(
     const parts = [...group.parts.entries()].sort(([a], [b]) => a - b).map(([, part]) => part)
     const first = parts[0]
     if (first === undefined) continue
-    const { rows, origins } = firstRowOfEach(parts, count, prefix, problems)
+    const { rows, origins, duplicates } = firstRowOfEach(parts, count, prefix, problems)
     const markers = parts.flatMap((part, index) => {
       const read = shardMarkersOf(part.run)
       if ('markers' in read) return [read.markers]
@@ -134,11 +146,15 @@ export function mergeShardedRuns(
       return []
     })
     const scenarioIds = parts.flatMap((part) => part.scenarioIds)
-    const extensions = combineShardMarkers(markers, {
-      rows: rows.length,
-      scenarios: new Set(scenarioIds).size,
-      selected: new Set(rows.map((row) => rowKeyOf(row).scenario_id)).size,
-    })
+    const extensions = combineShardMarkers(
+      markers,
+      {
+        rows: rows.length,
+        scenarios: new Set(scenarioIds).size,
+        selected: new Set(rows.map((row) => rowKeyOf(row).scenario_id)).size,
+      },
+      duplicates,
+    )
     const document = buildResultsDocument(
       withRunExtensions(first.run.metadata, extensions),
       rows,
@@ -165,10 +181,12 @@ function firstRowOfEach(
   count: number,
   prefix: string,
   problems: string[],
-): { rows: ResultItem[]; origins: string[] } {
+): { rows: ResultItem[]; origins: string[]; duplicates: DuplicateScenario[] } {
+  const duplicates: DuplicateScenario[] = []
   const shardRows = parts.flatMap((part, index) =>
-    part.rows.map((row) => ({
+    part.rows.map(({ row, specFile }) => ({
       row,
+      specFile,
       shard: shardLabel({ index: index + 1, count }),
       directory: part.run.directory,
     })),
@@ -182,10 +200,18 @@ function firstRowOfEach(
           `${first.shard}): the merged results.json keeps the first; shards on different ` +
           "machines do not see each other's scenario claims, so evaluate each scenario from one spec file",
       )
+      // Marked like a duplicate one machine refused, so the merged run is incomplete as the unsharded one is.
+      duplicates.push({
+        scenario_id,
+        trial,
+        ran_in: first.specFile,
+        refused_in: item.specFile ?? `shard ${item.shard}`,
+      })
     },
   )
   return {
     rows: kept.map(({ row }) => row),
     origins: kept.map(({ shard, directory }) => join(directory, `shard ${shard}`)),
+    duplicates,
   }
 }

@@ -8,7 +8,12 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ReportingError } from '../../reporting/errors.ts'
-import { type RunCompletion, runCompletion, STOPPED_ENDINGS } from '../../reporting/extensions/completion.ts'
+import {
+  type DuplicateScenario,
+  type RunCompletion,
+  runCompletion,
+  STOPPED_ENDINGS,
+} from '../../reporting/extensions/completion.ts'
 import { EXTENSION_KEY, type RunExtensions } from '../../reporting/extensions/registry.ts'
 import type { RunSelection } from '../../reporting/extensions/selection.ts'
 import { parseResultsDocument, takeInterruptedMarker } from '../../reporting/results-file.ts'
@@ -84,6 +89,8 @@ function trialsPerScenario(shards: readonly ShardMarkers[]): number | null {
 export function combineShardMarkers(
   shards: readonly ShardMarkers[],
   merged: { rows: number; scenarios: number; selected: number },
+  /** Rows two shards both made for one (scenario, trial): the merge kept the first. */
+  mergeDuplicates: readonly DuplicateScenario[] = [],
 ): Pick<RunExtensions, 'selection' | 'completion'> {
   // The shards of a trials run plan and offer each of their scenarios k times, and so does the merged run.
   const perScenario = trialsPerScenario(shards)
@@ -91,7 +98,7 @@ export function combineShardMarkers(
   const completion = runCompletion({
     stopped: STOPPED_ENDINGS.find((ending) => completions.some((each) => each.ending === ending)),
     failedSpecFiles: completions.flatMap((each) => each.failed_spec_files ?? []),
-    duplicates: completions.flatMap((each) => each.duplicate_scenarios ?? []),
+    duplicates: [...completions.flatMap((each) => each.duplicate_scenarios ?? []), ...mergeDuplicates],
     finishedRows: merged.rows,
     plannedScenarios: merged.scenarios,
     trialsPerScenario: perScenario,
