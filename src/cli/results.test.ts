@@ -161,7 +161,7 @@ describe('live-evals results <run-dir>', () => {
       code: 0,
       stdout:
         `kept ${path.join(runDir, 'results.json')}: the run had ended and wrote it itself (1 row, marked partial: ` +
-        'spec file of the run failed before its scenarios ran: specs/typo.spec.ts (no such dataset); 1 rows of the ' +
+        'spec file of the run failed before its scenarios ran: specs/typo.spec.ts (no such dataset); 1 row of the ' +
         'other spec files (run.configuration.live_evals.completion)); not rebuilt from its journal.\n',
       stderr: '',
     })
