@@ -5,10 +5,10 @@
 // writes nothing, while the process keeps watching. UI: on a machine without a desktop nothing tries to open a
 // browser, and the UI server serves an audio attachment kept in a results folder outside the project (Vite's
 // server.fs.allow).
-// One child for the three tests, in order (each child start and first run costs seconds of CPU): `--ui` implies
-// watch mode, and the plugin's watch triggers ask only for watch mode (root-options.ts rerunOnInputChange), so
-// the watch tests hold under `--ui --watch` as under `--watch`. The UI test reads what the first run printed;
-// each watch test judges only what its own edits printed, and the second one edits the files the first left.
+// One child, `--ui --watch`, for the three tests in order (each child's start and first run costs seconds of
+// CPU): the plugin's watch triggers ask only whether Vitest watches (`vitest.config.watch` in root-options.ts
+// rerunOnInputChange), which `--watch` sets with or without `--ui`. The UI test reads what the first run
+// printed; each watch test judges only what its own edits printed, and the second edits the files the first left.
 import { copyFile, readdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
