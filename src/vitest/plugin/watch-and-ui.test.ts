@@ -1,13 +1,17 @@
-// `vitest --watch` and `vitest --ui` on the fixture project, offline, in child Vitest processes that keep
-// running while the test talks to them. Watch: editing the dataset or the TOML file reruns the suite with the
+// `vitest --watch` and `vitest --ui` on the fixture project, offline, in one child Vitest process that keeps
+// running while the tests talk to it. Watch: editing the dataset or the TOML file reruns the suite with the
 // new content (both are read, not imported, so only the plugin's watch triggers can notice them), a dataset
 // the TOML file names after an edit is watched from then on, and one saved broken fails only that rerun, which
 // writes nothing, while the process keeps watching. UI: on a machine without a desktop nothing tries to open a
 // browser, and the UI server serves an audio attachment kept in a results folder outside the project (Vite's
 // server.fs.allow).
+// One child, `--ui --watch`, for the three tests in order (each child's start and first run costs seconds of
+// CPU): the plugin's watch triggers ask only whether Vitest watches (`vitest.config.watch` in root-options.ts
+// rerunOnInputChange), which `--watch` sets with or without `--ui`. The UI test reads what the first run
+// printed; each watch test judges only what its own edits printed, and the second edits the files the first left.
 import { copyFile, readdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import { afterEach, expect, test } from 'vitest'
+import { dirname, join, resolve } from 'node:path'
+import { afterAll, beforeAll, expect, test } from 'vitest'
 import { unusedLoopbackPort } from '../../testing/unused-port.test-helpers.ts'
 import {
   FIXTURE_CONFIG,
@@ -26,11 +30,6 @@ const NOT_STARTED =
   '0 passed, 0 failed; the CRAWL run did not start (its problem is above), nothing of it was written'
 /** The fixture's spec file failed (printed by Vitest's reporter, on stderr). */
 const FAILED_SPEC = /FAIL .*tiny\.spec\.ts/
-const running: RunningVitest[] = []
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((child) => child.stop()))
-})
 
 /**
  * Saves `text` as `file` in one step (a temporary file renamed over it), as many editors do. A plain writeFile
@@ -42,12 +41,20 @@ async function save(file: string, text: string): Promise<void> {
   await rename(`${file}.saving`, file)
 }
 
+/** The dataset a crawl.toml's text names, as a path (relative to the TOML file's folder). */
+function datasetNamedBy(toml: string, settings: string): string {
+  const named = /^path = "(.+)"$/m.exec(settings)?.[1]
+  if (named === undefined) throw new Error(`${toml} names no dataset:\n${settings}`)
+  return resolve(dirname(toml), named)
+}
+
 /** The closing `N passed, N failed` lines printed so far, whole. */
 const summaries = (output: string) => [...output.matchAll(SUMMARY)].map((match) => match[0])
 
 /**
- * `vitest --watch` on the fixture project, reading copies of its dataset and TOML file in a scratch folder (the
- * test edits them), once its first run has printed its summary.
+ * `vitest --ui --watch` on the fixture project without a desktop (no DISPLAY and no BROWSER: a server or a
+ * container), reading copies of its dataset and TOML file in a scratch folder (the tests edit them), with its
+ * results folder in the system temp folder, once its first run has printed its summary.
  */
 async function watchingCopies() {
   const space = await scratch()
@@ -55,20 +62,58 @@ async function watchingCopies() {
   const toml = join(space.dir, 'crawl.toml')
   await copyFile(join(FIXTURES, 'tiny-dataset.json'), dataset)
   await copyFile(join(FIXTURES, 'crawl.toml'), toml)
-  const child = startVitest(['--watch', '--config', FIXTURE_CONFIG], {
-    ...space.env,
-    LIVE_EVALS_CONFIG: toml,
-    OPENAI_ASSISTANT_MODE: 'responses',
-  })
-  running.push(child)
-  await child.waitFor((output) => summaries(output).length > 0)
-  return { space, dataset, toml, child }
+  const port = await unusedLoopbackPort()
+  const child = startVitest(
+    ['--ui', '--watch', '--config', FIXTURE_CONFIG, '--api.host=127.0.0.1', `--api.port=${port}`],
+    {
+      ...space.env,
+      LIVE_EVALS_CONFIG: toml,
+      OPENAI_ASSISTANT_MODE: 'responses',
+      DISPLAY: '',
+      WAYLAND_DISPLAY: '',
+      BROWSER: '',
+    },
+  )
+  childToStop = child
+  const firstRun = await child.waitFor((output) => summaries(output).length > 0)
+  return { space, dataset, toml, port, child, firstRun }
 }
+
+let childToStop: RunningVitest | undefined
+let watching: Awaited<ReturnType<typeof watchingCopies>>
+
+beforeAll(async () => {
+  watching = await watchingCopies()
+}, SPAWN_TIMEOUT_MS)
+
+afterAll(async () => {
+  await childToStop?.stop()
+})
+
+test('vitest --ui without a desktop opens no browser and serves attachments kept outside the project', async () => {
+  const { space, port, firstRun } = watching
+  expect(firstRun).not.toMatch(/xdg-open|spawn .* ENOENT|Unhandled/)
+  const token = /\/__vitest__\/\?token=([\w-]+)/.exec(firstRun)?.[1]
+  expect(token, firstRun).toBeDefined()
+
+  const attachments = join(space.dir, 'results', '.attachments')
+  const wav = (await readdir(attachments)).find((name) => name.endsWith('.wav'))
+  expect(wav).toBeDefined()
+  const path = join(attachments, wav ?? '')
+  const url = new URL(`http://127.0.0.1:${port}/__vitest_attachment__`)
+  url.search = new URLSearchParams({ path, contentType: 'audio/wav', token: token ?? '' }).toString()
+  const response = await fetch(url)
+  expect(response.status).toBe(200)
+  expect(response.headers.get('content-type')).toBe('audio/wav')
+  const body = Buffer.from(await response.arrayBuffer())
+  expect(body.equals(await readFile(path))).toBe(true)
+  expect(body.subarray(0, 4).toString('latin1')).toBe('RIFF')
+})
 
 test(
   'in watch mode, a changed dataset or config.toml reruns the suite with the new content',
   async () => {
-    const { space, dataset, toml, child } = await watchingCopies()
+    const { space, dataset, toml, child } = watching
 
     // Judged by content, not by counting reruns: a watcher may also rerun for unrelated edits.
     const renamed = 'Question about opening hours, asked again after an edit'
@@ -127,6 +172,9 @@ test(
     edited = child.output().length
     await save(fourth, text.replace('Question about opening hours', fromFourth))
     await child.waitFor((output) => output.slice(edited).includes(fromFourth))
+    // That rerun's closing line too (the broken rerun's may come after `edited`): the next test shares this
+    // child, and its edits must not land in this rerun.
+    await child.waitFor((output) => summaries(output.slice(output.indexOf(fromFourth, edited))).length > 0)
   },
   SPAWN_TIMEOUT_MS * 2,
 )
@@ -134,10 +182,14 @@ test(
 test(
   'in watch mode, a dataset or config.toml saved broken fails that rerun and keeps watching; the fixed file reruns',
   async () => {
-    const { space, dataset, toml, child } = await watchingCopies()
+    // The files as the test before left them: the TOML file names a dataset of all the fixture's scenarios.
+    const { space, toml, child } = watching
+    const dataset = datasetNamedBy(toml, await readFile(toml, 'utf8'))
     const results = join(space.dir, 'results')
-    const [firstRun] = await runDirectoriesIn(results)
-    const firstResults = await readFile(join(results, firstRun ?? '', 'results.json'), 'utf8')
+    const earlierRuns = await runDirectoriesIn(results)
+    const earlierResults = await Promise.all(
+      earlierRuns.map((run) => readFile(join(results, run, 'results.json'), 'utf8')),
+    )
 
     /**
      * Saves `file` broken and returns what the rerun printed: its problem, the spec file's FAIL and its closing
@@ -161,28 +213,29 @@ test(
       const ran = (output: string) => summaries(output.slice(edited)).filter((line) => line !== NOT_STARTED)
       return ran(await child.waitFor((printed) => ran(printed).length > 0))
     }
-    /** The run folders so far (a failed rerun adds none); the first run's results.json stays as it was. */
-    const expectRunFolders = async (runs: number) => {
-      expect(await runDirectoriesIn(results)).toHaveLength(runs)
-      expect(await readFile(join(results, firstRun ?? '', 'results.json'), 'utf8')).toBe(firstResults)
+    /** The run folders this test's reruns added (a failed rerun adds none); the earlier runs' stay as they were. */
+    const expectRunFoldersAdded = async (runs: number) => {
+      expect(await runDirectoriesIn(results)).toHaveLength(earlierRuns.length + runs)
+      for (const [index, run] of earlierRuns.entries())
+        expect(await readFile(join(results, run, 'results.json'), 'utf8')).toBe(earlierResults[index])
     }
 
     // Truncated, as a save caught half-way: the rerun prints the startup problem naming the file, each spec file
     // fails with it, nothing runs, and the process keeps watching.
-    const valid = await readFile(dataset, 'utf8')
+    const valid = await readFile(join(FIXTURES, 'tiny-dataset.json'), 'utf8')
     const datasetBroken = await rerunBroken(dataset, valid.slice(0, valid.length / 2))
     expect(datasetBroken).toContain('live-evals: the CRAWL run cannot start')
     expect(datasetBroken).toContain(`${dataset}: 1 problem`)
     expect(datasetBroken).toContain('malformed JSON')
     expect(summaries(datasetBroken)).toEqual([NOT_STARTED])
     expect(datasetBroken).not.toMatch(/Unhandled|Results: /)
-    await expectRunFolders(1)
+    await expectRunFoldersAdded(0)
     const renamed = 'Question about opening hours, asked again after a broken save'
     expect(await rerunFixed(dataset, valid.replace('Question about opening hours', renamed))).toEqual([
       '1 passed, 1 failed',
     ])
     expect(child.output()).toContain(renamed)
-    await expectRunFolders(2)
+    await expectRunFoldersAdded(1)
 
     const settings = await readFile(toml, 'utf8')
     const tomlBroken = await rerunBroken(toml, `${settings}\n[execution\n`)
@@ -190,43 +243,11 @@ test(
     expect(tomlBroken).toContain(toml)
     expect(summaries(tomlBroken)).toEqual([NOT_STARTED])
     expect(tomlBroken).not.toMatch(/Unhandled|Results: /)
-    await expectRunFolders(2)
+    await expectRunFoldersAdded(1)
     expect(await rerunFixed(toml, settings.replace('[execution]', '[execution]\nmax_examples = 1'))).toEqual([
       '0 passed, 1 failed',
     ])
-    await expectRunFolders(3)
+    await expectRunFoldersAdded(2)
   },
   SPAWN_TIMEOUT_MS * 2,
-)
-
-test(
-  'vitest --ui without a desktop opens no browser and serves attachments kept outside the project',
-  async () => {
-    const space = await scratch()
-    const port = await unusedLoopbackPort()
-    // No DISPLAY and no BROWSER: a server or container. The results folder is in the system temp folder.
-    const child = startVitest(
-      ['--ui', '--watch', '--config', FIXTURE_CONFIG, '--api.host=127.0.0.1', `--api.port=${port}`],
-      { ...space.env, OPENAI_ASSISTANT_MODE: 'responses', DISPLAY: '', WAYLAND_DISPLAY: '', BROWSER: '' },
-    )
-    running.push(child)
-    const output = await child.waitFor((printed) => summaries(printed).length === 1)
-    expect(output).not.toMatch(/xdg-open|spawn .* ENOENT|Unhandled/)
-    const token = /\/__vitest__\/\?token=([\w-]+)/.exec(output)?.[1]
-    expect(token, output).toBeDefined()
-
-    const attachments = join(space.dir, 'results', '.attachments')
-    const wav = (await readdir(attachments)).find((name) => name.endsWith('.wav'))
-    expect(wav).toBeDefined()
-    const path = join(attachments, wav ?? '')
-    const url = new URL(`http://127.0.0.1:${port}/__vitest_attachment__`)
-    url.search = new URLSearchParams({ path, contentType: 'audio/wav', token: token ?? '' }).toString()
-    const response = await fetch(url)
-    expect(response.status).toBe(200)
-    expect(response.headers.get('content-type')).toBe('audio/wav')
-    const body = Buffer.from(await response.arrayBuffer())
-    expect(body.equals(await readFile(path))).toBe(true)
-    expect(body.subarray(0, 4).toString('latin1')).toBe('RIFF')
-  },
-  SPAWN_TIMEOUT_MS,
 )
