@@ -1,8 +1,9 @@
 // Condition robustness end to end, offline, in a child Vitest: six bundled WALK recordings of two source scenarios
 // (four conditions of one, two of the other), two trials each, with one trial of the noisy recording failing on
 // purpose. The real WALK rows' recordings group by source_scenario_id into the condition_robustness run extension,
-// the console line and the report. A recording whose file is missing fails before the engine runs, and its row
-// still counts under its condition.
+// the console line and the report. That project (robustness-fixture/trials.toml) runs in the shared run of the
+// fixture projects (src/vitest/fixtures/together). A recording whose file is missing fails before the engine runs,
+// and its row still counts under its condition: a run of its own, its dataset written here.
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
@@ -10,13 +11,13 @@ import { EXTENSION_KEY } from '../../reporting/extensions/registry.ts'
 import { type ResultsDocument, ResultsDocumentSchema } from '../../reporting/result-schema.ts'
 import {
   type ChildRun,
-  lines,
   ROOT,
   runDirectoriesIn,
   runVitest,
   SPAWN_TIMEOUT_MS,
   scratch,
 } from '../child-vitest.test-helpers.ts'
+import { type FixtureProjectPart, fixtureProjectPart } from '../fixture-projects.test-helpers.ts'
 
 const FIXTURE_CONFIG = 'src/vitest/plugin/robustness-fixture/vitest.config.ts'
 const BUNDLED_WALK_DATASET = join(ROOT, 'scenarios/walk/restaurant.json')
@@ -30,28 +31,32 @@ async function resultsOfOnlyRun(dir: string, run: ChildRun): Promise<ResultsDocu
 }
 
 describe('WALK recordings under several conditions, two trials each', () => {
-  let run: ChildRun = { code: null, output: '' }
+  let part: FixtureProjectPart
   let document: ResultsDocument
   let runDirectory = ''
+  // What the run printed about this project's run folder.
+  let printed: string[] = []
 
   beforeAll(async () => {
-    const { dir, env } = await scratch()
-    run = await runVitest(['run', '--config', FIXTURE_CONFIG], {
-      ...env,
-      LIVE_EVALS_MAX_EXAMPLES: '6',
-      LIVE_EVALS_TRIALS: '2',
-      OPENAI_ASSISTANT_MODE: 'responses',
-    })
-    const runs = await runDirectoriesIn(join(dir, 'results'))
-    expect(runs, run.output).toHaveLength(1)
-    runDirectory = join(dir, 'results', runs[0] ?? '')
+    part = await fixtureProjectPart('robustness')
+    expect(part.runDirectories, part.run.output).toHaveLength(1)
+    runDirectory = part.runDirectories[0] ?? ''
+    printed = part.printedAbout(runDirectory)
     document = ResultsDocumentSchema.parse(
       JSON.parse(await readFile(join(runDirectory, 'results.json'), 'utf8')),
     )
   }, SPAWN_TIMEOUT_MS)
 
   test('a source scenario is robust only if every recording of it passed in every trial', () => {
-    expect(run.output).toContain('11 passed, 1 failed')
+    const statuses = part.tests.map((test) => test.status)
+    expect(
+      statuses.filter((status) => status === 'passed'),
+      part.run.output,
+    ).toHaveLength(11)
+    expect(statuses.filter((status) => status === 'failed')).toHaveLength(1)
+    expect(printed).toContain(
+      '[responses] Completed 12/12 valid recordings; 11 passed; 1 failed; 0 infrastructure failures.',
+    )
     const robustness = document.run.configuration[EXTENSION_KEY]?.condition_robustness
     expect(robustness).toMatchObject({
       sources: 2,
@@ -73,7 +78,7 @@ describe('WALK recordings under several conditions, two trials each', () => {
   })
 
   test('the console and the report show it per source scenario and overall', async () => {
-    expect(lines(run.output)).toContain(
+    expect(printed).toContain(
       '[responses] Condition robustness: 1/2 of 2 source scenarios (50.0% of the known) passed under every condition they ran with ' +
         '(clean, realistic, noisy, background_speech); not robust: crawl_003_booking_corrected_date (noisy).',
     )

@@ -1,4 +1,5 @@
-// The robustness fixture project: run by src/vitest/plugin/robustness.integration.test.ts in a child Vitest.
+// The robustness fixture project alone: run by src/vitest/plugin/robustness.integration.test.ts in a child Vitest
+// for the recording whose file is missing (its dataset named by LIVE_EVALS_DATASET).
 import { defineConfig } from 'vitest/config'
 import { liveEvalsProject } from '../../project.ts'
 
