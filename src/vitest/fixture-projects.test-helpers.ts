@@ -19,11 +19,13 @@ export type FixtureFolder =
   | 'unconfigured'
   | 'faults-off'
   | 'robustness'
+  | 'robustness/missing'
 
 /** The spec folders of the projects whose spec files are not in src/vitest/fixtures/<folder>. */
 const SPEC_FOLDERS: Partial<Record<FixtureFolder, string>> = {
   'faults-off': 'specs/run', // the bundled fault suite itself; no other project of the run includes specs/run
   robustness: 'src/vitest/plugin/robustness-fixture',
+  'robustness/missing': 'src/vitest/plugin/robustness-fixture/missing',
 }
 
 export interface JsonReportTest {
