@@ -1,9 +1,11 @@
-// `live-evals grade`: an offline run of the fixture project (a child Vitest, both architectures, one wrong-tool
-// scenario and one correct) re-graded from its artifacts gives the same rows; with --judge the loopback fake OpenAI
-// server judges the saved observations; broken inputs are named, and one broken scenario does not stop the others.
+// `live-evals grade`: an offline run of the tiny fixture dataset (both architectures, one wrong-tool scenario and one
+// correct) re-graded from its artifacts gives the same rows; with --judge the loopback fake OpenAI server judges the
+// saved observations; broken inputs are named, and one broken scenario does not stop the others. The run is the
+// project crawl-regrade of the shared run of the fixture projects (src/vitest/fixtures/together); grading writes
+// beside the graded folder, so its two run folders are copied into this file's own scratch folder first.
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
   type FakeJudgeApi,
@@ -14,13 +16,8 @@ import {
 import { ScenarioDetailsSchema } from '../phases/engine/details.ts'
 import { type ResultItem, type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
 import { PLACEHOLDER_ANSWER } from '../scenarios/placeholder-expectation.ts'
-import {
-  FIXTURE_CONFIG,
-  runDirectoriesIn,
-  runVitest,
-  SPAWN_TIMEOUT_MS,
-  scratch,
-} from '../vitest/child-vitest.test-helpers.ts'
+import { SPAWN_TIMEOUT_MS, scratch } from '../vitest/child-vitest.test-helpers.ts'
+import { fixtureProjectPart } from '../vitest/fixture-projects.test-helpers.ts'
 import { captureIO } from './capture-io.ts'
 import { gradeCommand } from './grade.ts'
 
@@ -32,10 +29,19 @@ beforeAll(async () => {
   api = await startFakeJudgeApi()
   const scratchSpace = await scratch()
   dir = scratchSpace.dir
-  const child = await runVitest(['run', '--config', FIXTURE_CONFIG], scratchSpace.env)
-  expect(child.output).toContain('passed')
-  for (const name of await runDirectoriesIn(join(dir, 'results'))) runs.push(join(dir, 'results', name))
-  expect(runs, child.output).toHaveLength(2)
+  const part = await fixtureProjectPart('regrade')
+  expect(part.tests.map((test) => test.status).sort(), part.run.output).toEqual([
+    'failed',
+    'failed',
+    'passed',
+    'passed',
+  ])
+  for (const shared of part.runDirectories) {
+    const copy = join(dir, 'results', basename(shared))
+    await cp(shared, copy, { recursive: true })
+    runs.push(copy)
+  }
+  expect(runs, part.run.output).toHaveLength(2)
 }, SPAWN_TIMEOUT_MS)
 
 afterAll(async () => {

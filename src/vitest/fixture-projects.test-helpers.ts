@@ -15,6 +15,18 @@ export type FixtureFolder =
   | 'own-agent'
   | 'own-agent/broken'
   | 'duplicate'
+  | 'regrade'
+  | 'unconfigured'
+  | 'faults-off'
+  | 'robustness'
+  | 'robustness/missing'
+
+/** The spec folders of the projects whose spec files are not in src/vitest/fixtures/<folder>. */
+const SPEC_FOLDERS: Partial<Record<FixtureFolder, string>> = {
+  'faults-off': 'specs/run', // the bundled fault suite itself; no other project of the run includes specs/run
+  robustness: 'src/vitest/plugin/robustness-fixture',
+  'robustness/missing': 'src/vitest/plugin/robustness-fixture/missing',
+}
 
 export interface JsonReportTest {
   fullName: string
@@ -33,7 +45,7 @@ interface JsonReportFile {
 export interface FixtureProjectPart {
   /** The whole shared run: its exit code and output cover every project. */
   run: SharedChildRun
-  /** The project's spec files, by path relative to src/vitest/fixtures/<folder>/, with their status. */
+  /** The project's spec files, by path relative to its spec folder, with their status. */
   files: Map<string, { status: string; message: string }>
   tests: JsonReportTest[]
   /** The run folders the project's tests ran in, sorted. */
@@ -47,7 +59,7 @@ export async function fixtureProjectPart(folder: FixtureFolder): Promise<Fixture
   const report = JSON.parse(await readFile(join(run.dir, 'report.json'), 'utf8')) as {
     testResults: JsonReportFile[]
   }
-  const prefix = join(ROOT, 'src/vitest/fixtures', folder, '/')
+  const prefix = join(ROOT, SPEC_FOLDERS[folder] ?? join('src/vitest/fixtures', folder), '/')
   // The folder's own spec files, not a subfolder's (own-agent/broken is a project of its own).
   const ours = report.testResults.filter(
     (file) => file.name.startsWith(prefix) && !file.name.slice(prefix.length).includes('/'),

@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { inject } from 'vitest'
 import { type ChildRun, FIXTURE_CONFIG, runVitest, SPAWN_TIMEOUT_MS } from './child-vitest.test-helpers.ts'
+import { writeMissingRecordingDataset } from './plugin/robustness-fixture/missing/missing-recording.test-helpers.ts'
 import './shared-child-run-setup.test-helpers.ts'
 
 interface SharedRunSpec {
@@ -29,7 +30,9 @@ export const PLANTED_TARGET = 'someone-elses.json'
  * - `tinyRetried`: the fixture project (src/vitest/fixtures: one wrong-tool scenario, one correct) in the responses
  *   architecture with --retry=1, the standard reporters beside ours (junit, json, blob into `dir`).
  * - `fixtureProjects`: the read-only fixture projects together (src/vitest/fixtures/together), with Vitest's JSON
- *   report in `dir`/report.json, from which each test takes its project's part (fixture-projects.test-helpers.ts).
+ *   report in `dir`/report.json, from which each test takes its project's part (fixture-projects.test-helpers.ts);
+ *   the files two projects need are written into `dir` first (the planted link's target, the dataset whose
+ *   recording is missing).
  */
 export const SHARED_RUNS = {
   tinyRetried: {
@@ -59,7 +62,10 @@ export const SHARED_RUNS = {
     ],
     env: (dir) => {
       writeFileSync(join(dir, PLANTED_TARGET), 'untouched\n')
-      return { PLANTED_RESULTS_TARGET: join(dir, PLANTED_TARGET) }
+      return {
+        PLANTED_RESULTS_TARGET: join(dir, PLANTED_TARGET),
+        MISSING_RECORDING_DATASET: writeMissingRecordingDataset(dir),
+      }
     },
   },
 } satisfies Record<string, SharedRunSpec>

@@ -1,23 +1,27 @@
 // A spec file in a Vitest project that liveEvalsProject() did not build fails with an error that names that project
-// (as the user named it), the import an installed user writes, and where to run Vitest from.
+// (as the user named it), the import an installed user writes, and where to run Vitest from. The project
+// "plain-evals" runs in the shared run of the fixture projects (src/vitest/fixtures/together), beside projects that
+// are configured: what it lacks is its own.
 import { describe, expect, test } from 'vitest'
-import { runVitest, SPAWN_TIMEOUT_MS, scratch } from './child-vitest.test-helpers.ts'
+import { SPAWN_TIMEOUT_MS } from './child-vitest.test-helpers.ts'
+import { fixtureProjectPart } from './fixture-projects.test-helpers.ts'
+
+const NOT_CONFIGURED =
+  'Vitest project "plain-evals" runs live-evals suites but was not configured for them. In vitest.config.ts, ' +
+  "build it with liveEvalsProject({ phase, config }) (import { liveEvalsProject } from 'live-evals/vitest')"
 
 describe('a project not built with liveEvalsProject()', () => {
   test(
     'its spec file fails naming the project, the live-evals/vitest import and where to run from',
     async () => {
-      const { env } = await scratch()
-      const run = await runVitest(
-        ['run', '--config', 'src/vitest/fixtures/unconfigured/vitest.config.ts'],
-        env,
-      )
+      const { run, files, tests } = await fixtureProjectPart('unconfigured')
       expect(run.code, run.output).toBe(1)
-      expect(run.output).toContain(
-        'Vitest project "plain-evals" runs live-evals suites but was not configured for them. In vitest.config.ts, ' +
-          "build it with liveEvalsProject({ phase, config }) (import { liveEvalsProject } from 'live-evals/vitest')",
-      )
-      expect(run.output).toContain('run Vitest from the folder that holds that vitest.config.ts')
+      const file = files.get('tiny.spec.ts')
+      expect(file?.status, run.output).toBe('failed')
+      expect(tests).toEqual([])
+      expect(file?.message).toContain(NOT_CONFIGURED)
+      expect(file?.message).toContain('run Vitest from the folder that holds that vitest.config.ts')
+      expect(run.output).toContain(NOT_CONFIGURED)
     },
     SPAWN_TIMEOUT_MS,
   )

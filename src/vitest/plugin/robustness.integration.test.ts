@@ -1,57 +1,48 @@
-// Condition robustness end to end, offline, in a child Vitest: six bundled WALK recordings of two source scenarios
-// (four conditions of one, two of the other), two trials each, with one trial of the noisy recording failing on
-// purpose. The real WALK rows' recordings group by source_scenario_id into the condition_robustness run extension,
-// the console line and the report. A recording whose file is missing fails before the engine runs, and its row
+// Condition robustness end to end, offline, in the shared run of the fixture projects (src/vitest/fixtures/together):
+// six bundled WALK recordings of two source scenarios (four conditions of one, two of the other), two trials each
+// (robustness-fixture/trials.toml), with one trial of the noisy recording failing on purpose. The real WALK rows'
+// recordings group by source_scenario_id into the condition_robustness run extension, the console line and the
+// report. A recording whose file is missing (robustness-fixture/missing) fails before the engine runs, and its row
 // still counts under its condition.
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { EXTENSION_KEY } from '../../reporting/extensions/registry.ts'
 import { type ResultsDocument, ResultsDocumentSchema } from '../../reporting/result-schema.ts'
+import { SPAWN_TIMEOUT_MS } from '../child-vitest.test-helpers.ts'
+import { type FixtureProjectPart, fixtureProjectPart } from '../fixture-projects.test-helpers.ts'
 import {
-  type ChildRun,
-  lines,
-  ROOT,
-  runDirectoriesIn,
-  runVitest,
-  SPAWN_TIMEOUT_MS,
-  scratch,
-} from '../child-vitest.test-helpers.ts'
-
-const FIXTURE_CONFIG = 'src/vitest/plugin/robustness-fixture/vitest.config.ts'
-const BUNDLED_WALK_DATASET = join(ROOT, 'scenarios/walk/restaurant.json')
-
-async function resultsOfOnlyRun(dir: string, run: ChildRun): Promise<ResultsDocument> {
-  const runs = await runDirectoriesIn(join(dir, 'results'))
-  expect(runs, run.output).toHaveLength(1)
-  return ResultsDocumentSchema.parse(
-    JSON.parse(await readFile(join(dir, 'results', runs[0] ?? '', 'results.json'), 'utf8')),
-  )
-}
+  MISSING_RECORDING_IDS,
+  type Recording,
+} from './robustness-fixture/missing/missing-recording.test-helpers.ts'
 
 describe('WALK recordings under several conditions, two trials each', () => {
-  let run: ChildRun = { code: null, output: '' }
+  let part: FixtureProjectPart
   let document: ResultsDocument
   let runDirectory = ''
+  // What the run printed about this project's run folder.
+  let printed: string[] = []
 
   beforeAll(async () => {
-    const { dir, env } = await scratch()
-    run = await runVitest(['run', '--config', FIXTURE_CONFIG], {
-      ...env,
-      LIVE_EVALS_MAX_EXAMPLES: '6',
-      LIVE_EVALS_TRIALS: '2',
-      OPENAI_ASSISTANT_MODE: 'responses',
-    })
-    const runs = await runDirectoriesIn(join(dir, 'results'))
-    expect(runs, run.output).toHaveLength(1)
-    runDirectory = join(dir, 'results', runs[0] ?? '')
+    part = await fixtureProjectPart('robustness')
+    expect(part.runDirectories, part.run.output).toHaveLength(1)
+    runDirectory = part.runDirectories[0] ?? ''
+    printed = part.printedAbout(runDirectory)
     document = ResultsDocumentSchema.parse(
       JSON.parse(await readFile(join(runDirectory, 'results.json'), 'utf8')),
     )
   }, SPAWN_TIMEOUT_MS)
 
   test('a source scenario is robust only if every recording of it passed in every trial', () => {
-    expect(run.output).toContain('11 passed, 1 failed')
+    const statuses = part.tests.map((test) => test.status)
+    expect(
+      statuses.filter((status) => status === 'passed'),
+      part.run.output,
+    ).toHaveLength(11)
+    expect(statuses.filter((status) => status === 'failed')).toHaveLength(1)
+    expect(printed).toContain(
+      '[responses] Completed 12/12 valid recordings; 11 passed; 1 failed; 0 infrastructure failures.',
+    )
     const robustness = document.run.configuration[EXTENSION_KEY]?.condition_robustness
     expect(robustness).toMatchObject({
       sources: 2,
@@ -73,7 +64,7 @@ describe('WALK recordings under several conditions, two trials each', () => {
   })
 
   test('the console and the report show it per source scenario and overall', async () => {
-    expect(lines(run.output)).toContain(
+    expect(printed).toContain(
       '[responses] Condition robustness: 1/2 of 2 source scenarios (50.0% of the known) passed under every condition they ran with ' +
         '(clean, realistic, noisy, background_speech); not robust: crawl_003_booking_corrected_date (noisy).',
     )
@@ -91,28 +82,24 @@ describe('a WALK recording whose file is missing', () => {
   test(
     'fails before the engine runs, and its row still counts under its condition',
     async () => {
-      const { dir, env } = await scratch()
-      // The corrected-date booking's clean and noisy recordings, with only the clean one's file beside the dataset.
-      const bundled = JSON.parse(await readFile(BUNDLED_WALK_DATASET, 'utf8')) as {
-        scenarios: { id: string; input: { recordings: { path: string; metadata: unknown }[] } }[]
-      }
-      const ids = ['walk_003_booking_corrected_date', 'walk_003_booking_corrected_date_noisy']
-      const scenarios = bundled.scenarios.filter((scenario) => ids.includes(scenario.id))
-      const [clean, noisy] = scenarios.map((scenario) => scenario.input.recordings[0])
-      if (clean === undefined || noisy === undefined) throw new Error('the bundled WALK dataset changed')
-      const dataset = join(dir, 'dataset', 'walk.json')
-      await mkdir(join(dir, 'dataset', 'audio'), { recursive: true })
-      await writeFile(dataset, JSON.stringify({ schema_version: '1.0', scenarios }))
-      await copyFile(join(dirname(BUNDLED_WALK_DATASET), clean.path), join(dir, 'dataset', clean.path))
+      // The corrected-date booking's clean and noisy recordings, with only the clean one's file beside the dataset
+      // (missing-recording.test-helpers.ts wrote it before the shared run started).
+      const part = await fixtureProjectPart('robustness/missing')
+      const dataset = JSON.parse(
+        await readFile(join(part.run.dir, 'missing-recording', 'walk.json'), 'utf8'),
+      ) as { scenarios: { id: string; input: { recordings: Recording[] } }[] }
+      expect(dataset.scenarios.map((scenario) => scenario.id)).toEqual([...MISSING_RECORDING_IDS])
+      const [clean, noisy] = dataset.scenarios.map((scenario) => scenario.input.recordings[0])
+      if (clean === undefined || noisy === undefined) throw new Error('the dataset has no recordings')
+      await expect(stat(join(part.run.dir, 'missing-recording', clean.path))).resolves.toBeDefined()
+      await expect(stat(join(part.run.dir, 'missing-recording', noisy.path))).rejects.toThrow(/ENOENT/)
 
-      const run = await runVitest(['run', '--config', FIXTURE_CONFIG], {
-        ...env,
-        LIVE_EVALS_DATASET: dataset,
-        OPENAI_ASSISTANT_MODE: 'responses',
-      })
-      const document = await resultsOfOnlyRun(dir, run)
-      const row = document.results.find((result) => result.scenario_id === ids[1])
-      expect(row?.status, run.output).toBe('infrastructure_error')
+      expect(part.runDirectories, part.run.output).toHaveLength(1)
+      const document = ResultsDocumentSchema.parse(
+        JSON.parse(await readFile(join(part.runDirectories[0] ?? '', 'results.json'), 'utf8')),
+      )
+      const row = document.results.find((result) => result.scenario_id === MISSING_RECORDING_IDS[1])
+      expect(row?.status, part.run.output).toBe('infrastructure_error')
       expect(row?.error?.stage).toBe('input_setup')
       expect(row?.recording).toEqual({
         id: 'caller_recording',
