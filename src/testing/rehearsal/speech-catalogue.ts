@@ -23,6 +23,7 @@ import {
   blockHeads,
   type ContentPlacement,
   contentBefore,
+  contentFingerprint,
   contentOf,
   contentPlacement,
   contentWithPositions,
@@ -145,9 +146,10 @@ export class SpeechCatalogue {
   ): void {
     const extent = nonSilentExtent(samples)
     if (extent === null) return
-    const fingerprint = fingerprintOf(samples.subarray(extent.start, extent.end))
-    if (this.#byFingerprint.has(fingerprint)) return
+    // The content of the whole clip is that of its extent: filtered once, for the fingerprint and the blocks.
     const content = contentOf(samples)
+    const fingerprint = contentFingerprint(content)
+    if (this.#byFingerprint.has(fingerprint)) return
     const clip: Clip = {
       text: known.text,
       leadingZeros: extent.start,
