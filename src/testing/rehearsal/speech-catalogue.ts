@@ -323,7 +323,7 @@ export class SpeechCatalogue {
     for (const clip of this.#byPrefix.get(prefix) ?? []) {
       if (clip.contentSamples >= content.length) continue
       if (!clip.blocks.every((digest, index) => blocks[index] === digest)) continue
-      if (fingerprintOf(content.subarray(0, clip.contentSamples)) !== clip.fingerprint) continue
+      if (contentFingerprint(content.subarray(0, clip.contentSamples)) !== clip.fingerprint) continue
       let endSample = extent.start
       for (let counted = 0; counted < clip.contentSamples; endSample++) if (sound[endSample] !== 0) counted++
       return { ...placed(clip, samplesToMs(extent.start - clip.leadingZeros), 'exact', 1), endSample }
@@ -455,7 +455,8 @@ function prefixFingerprintOf(samples: Int16Array): string | null {
     const sample = samples[i] ?? 0
     if (sample !== 0) start[filled++] = sample
   }
-  return filled < PREFIX_SAMPLES ? null : fingerprintOf(start)
+  // `start` holds only content (no zero sample): digested as it is.
+  return filled < PREFIX_SAMPLES ? null : contentFingerprint(start)
 }
 
 const samplesToMs = (samples: number) => (samples * 1000) / SAMPLE_RATE_HZ
