@@ -125,7 +125,8 @@ export class CassetteRecorder implements SessionTap {
       const withoutAudio: Record<string, unknown> = {}
       for (const key of Object.keys(kept)) if (key !== field) withoutAudio[key] = kept[key]
       kept = withoutAudio
-      audio = this.#store.append(`${record.label}.${direction}.pcm`, Buffer.from(base64, 'base64')) ?? undefined
+      audio =
+        this.#store.append(`${record.label}.${direction}.pcm`, Buffer.from(base64, 'base64')) ?? undefined
       if (audio === undefined) return
     }
     const redacted = redactJson(kept, this.#redaction) as CassetteFrame['event']
