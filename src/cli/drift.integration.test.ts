@@ -23,6 +23,8 @@ import {
 } from '../vitest/child-vitest.test-helpers.ts'
 import { copyRecordedCassettes, sharedChildRun } from '../vitest/shared-child-run.test-helpers.ts'
 import { driftCommand } from './drift.ts'
+import type { CommandIO } from './main.ts'
+import { runVitestChild, type VitestInvocation, type VitestOutcome } from './vitest-child.ts'
 
 const DATASET = join(ROOT, 'src/vitest/fixtures/tiny-dataset.json')
 const KEY = 'sk-test-REHEARSAL-drift-key-0e4c7a21'
@@ -44,6 +46,18 @@ interface Drifted {
 let same: Drifted
 let changed: Drifted
 
+/**
+ * Both commands re-grade the same recording (the same cassette, dataset and project, no network), so the second
+ * reads the first's re-grade instead of starting a child Vitest of its own (about 3 CPU s less); each command's
+ * live re-recording is its own. The re-grade's proof is the first command's: no drift, equal verdicts.
+ */
+let recordingRegraded: Promise<VitestOutcome> | undefined
+function regradeOnce(invocation: VitestInvocation, io: CommandIO): Promise<VitestOutcome> {
+  if (invocation.env.LIVE_EVALS_REPLAY_REGRADE !== '1') return runVitestChild(invocation, io)
+  recordingRegraded ??= runVitestChild(invocation, io)
+  return recordingRegraded
+}
+
 async function drift(env: Record<string, string>, out: string): Promise<Drifted> {
   let text = ''
   const io = { out: (chunk: string) => (text += chunk), err: (chunk: string) => (text += chunk) }
@@ -62,7 +76,7 @@ async function drift(env: Record<string, string>, out: string): Promise<Drifted>
       'crawl-fixture',
     ],
     io,
-    { env: cleanEnvironment(env), cwd: ROOT },
+    { env: cleanEnvironment(env), cwd: ROOT, runVitest: regradeOnce },
   )
   const report = JSON.parse(
     await readFile(join(out, 'drift.json'), 'utf8').catch(() => 'null'),
