@@ -1,6 +1,9 @@
 // `npm run build`: the installable package. TypeScript compiles src/ and reporters/ to dist/ (tsconfig.build.json),
 // then the data files the code reads beside itself through import.meta.url are copied to the same places:
 // prompts, tool definitions, business facts, bundled audio and the effects' WebAssembly. Test data stays out.
+// `--no-check` leaves out tsc's type check (tsc --noCheck: the emit is the same, and declaration-emit errors are
+// still reported): the unit run's package build (src/package/shared-package-build.test-helpers.ts), whose
+// sources `npm test` has type-checked already (`npm run typecheck`, over src/, reporters/ and types/ too).
 import { spawnSync } from 'node:child_process'
 import { cpSync, readdirSync, rmSync } from 'node:fs'
 import { join, relative } from 'node:path'
@@ -13,7 +16,12 @@ const TEST_DATA = /(^|\/)(fixtures|test-assets|parity)(\/|$)|\.test\./
 rmSync(out, { recursive: true, force: true })
 const tsc = spawnSync(
   process.execPath,
-  [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+  [
+    join(root, 'node_modules/typescript/bin/tsc'),
+    '-p',
+    'tsconfig.build.json',
+    ...(process.argv.includes('--no-check') ? ['--noCheck'] : []),
+  ],
   {
     cwd: root,
     stdio: 'inherit',

@@ -6,12 +6,17 @@
 // One step differs from the README, because tests never touch the network: `npm i -D … ./live-evals-0.1.0.tgz`
 // resolves from the registry, so the packages come from the run's shared install (`npm ci --offline` from a
 // lockfile cut from the checkout's, consumer-lockfile.test-helpers.ts), linked into the project; the packages
-// installed are the same.
+// installed are the same. And `npx` in the README's block is a shell function that runs the command from the
+// project's node_modules/.bin (first on the PATH, as npx puts it): the program npx runs there, without npm's own
+// start-up, 0.9 CPU s a time (`/usr/bin/time npx live-evals --version` against the bin itself), seven times in the
+// block. That npx finds the package's command is proved once, by the real `npx live-evals --version`.
+// A failing scenario of the README's spec also shows how a state mismatch reads, in the console and the report.
 import { spawnSync } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { ResultsDocumentSchema } from '../reporting/result-schema.ts'
 import { testChildEnvironment } from '../testing/child-environment.test-helpers.ts'
 import { consumerLockfile } from './consumer-lockfile.test-helpers.ts'
 import {
@@ -25,6 +30,8 @@ const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
 const NODE = process.execPath
 const livePackage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
 const TARBALL = `live-evals-${livePackage.version}.tgz`
+/** Where the wrong expected state differs from the state the README's tool leaves. */
+const STATE_DIFF = 'tasks[0].title: expected "buy bread", got "buy milk"'
 
 interface Ran {
   status: number | null
@@ -41,6 +48,12 @@ function userEnvironment(project?: string): NodeJS.ProcessEnv {
 function run(command: string, args: string[], cwd: string, env = userEnvironment()): Ran {
   const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', timeout: 300_000 })
   return { status: result.status, output: `${result.stdout}${result.stderr}` }
+}
+
+/** A README command line in the project's shell, `npx <bin>` running node_modules/.bin/<bin> (see the top). */
+function runReadmeLine(line: string, project: string): Ran {
+  const npx = 'npx() { command "$@"; }\n'
+  return run('bash', ['-euo', 'pipefail', '-c', `${npx}${line}`], project, userEnvironment(project))
 }
 
 /** The README section a consumer follows. */
@@ -142,7 +155,7 @@ describe("the README's consumer commands, in a fresh project from the packed tar
     expect(commands.length).toBeGreaterThanOrEqual(6)
     const outputs: string[] = []
     for (const command of commands) {
-      const ran = run('bash', ['-euo', 'pipefail', '-c', command], project, userEnvironment(project))
+      const ran = runReadmeLine(command, project)
       outputs.push(ran.output)
       expect(ran.status, `${command}\n${ran.output}`).toBe(0)
     }
@@ -155,26 +168,57 @@ describe("the README's consumer commands, in a fresh project from the packed tar
       'crawl_offline_client.json',
       'crawl_offline_responses.json',
     ])
-    expect(readdirSync(join(project, 'results/crawl')).filter((name) => !name.startsWith('.'))).toHaveLength(
-      4,
-    )
+    const runs = readdirSync(join(project, 'results/crawl')).filter((name) => !name.startsWith('.'))
+    expect(runs).toHaveLength(4)
+    // Each run's results.json is the schema's, with the README's scenario passed (from installed-package.test.ts,
+    // whose own run of the consumer with a TOML this project's runs replace).
+    for (const name of runs) {
+      const document = ResultsDocumentSchema.parse(
+        JSON.parse(readFileSync(join(project, 'results/crawl', name, 'results.json'), 'utf8')),
+      )
+      expect(document.results.map((row) => [row.scenario_id, row.status])).toEqual([['add_milk', 'passed']])
+    }
   }, 600_000)
 
-  test("a failing scenario of the README's spec shows one error block and no frames inside node_modules/live-evals", () => {
+  test("a failing scenario of the README's spec: one error block per architecture, no frames inside node_modules/live-evals, the differing state path in the console and the report", () => {
     // The README's spec with a wrong expected state and without its own body: the default body asserts inside
-    // the package, so only the frame filter keeps its frames out of what the user reads.
+    // the package, so only the frame filter keeps its frames out of what the user reads. Both architectures run
+    // (the state mismatch was authoring.consumer.test.ts's own run of the responses architecture, this file's
+    // of the client one), into a results folder of their own.
     const spec = (projectFiles.find((file) => file.path.endsWith('.spec.ts'))?.body ?? '')
       .replace("title: 'buy milk', done: false }] }", "title: 'buy bread', done: false }] }")
       .replace(/\n {2}\/\/ Optional: your own assertions[\s\S]*?\n {2}\},\n\}\)/, '\n})')
     expect(spec).toContain("'buy bread'")
     expect(spec).not.toContain('async test(')
     writeFileSync(join(project, 'specs/crawl/wrong-state.spec.ts'), spec)
-    const env = { ...userEnvironment(project), OPENAI_ASSISTANT_MODE: 'client' }
-    const ran = run('npx', ['vitest', 'run', 'specs/crawl/wrong-state.spec.ts'], project, env)
+    const resultsDir = join(project, 'results/wrong-state')
+    const env = { ...userEnvironment(project), LIVE_EVALS_RESULTS_DIR: resultsDir }
+    const ran = run(
+      NODE,
+      ['node_modules/vitest/vitest.mjs', 'run', 'specs/crawl/wrong-state.spec.ts'],
+      project,
+      env,
+    )
     expect(ran.status, ran.output).toBe(1)
     const blocks = ran.output.split(/^ FAIL /m).slice(1)
-    expect(blocks, ran.output).toHaveLength(1)
-    expect(blocks[0]).toContain('Scenario add_milk (client assistant) did not complete the task')
+    expect(blocks, ran.output).toHaveLength(2)
+    for (const architecture of ['client', 'responses']) {
+      const named = `Scenario add_milk (${architecture} assistant) did not complete the task`
+      expect(
+        blocks.filter((block) => block.includes(named)),
+        ran.output,
+      ).toHaveLength(1)
+    }
     expect(ran.output).not.toMatch(/❯ .*node_modules\/live-evals\//)
+    expect(ran.output).toContain('application_state: The final state must match the expectation.')
+    expect(ran.output).toContain(STATE_DIFF)
+    expect(ran.output).not.toContain('"initial":')
+    const runs = readdirSync(resultsDir).filter((name) => !name.startsWith('.'))
+    expect(runs).toHaveLength(2)
+    for (const name of runs) {
+      const report = readFileSync(join(resultsDir, name, 'report.html'), 'utf8')
+      expect(report).toContain('expected vs final')
+      expect(report).toContain(STATE_DIFF.replaceAll('"', '&quot;'))
+    }
   }, 300_000)
 })
