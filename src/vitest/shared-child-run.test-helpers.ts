@@ -11,6 +11,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { inject } from 'vitest'
+import {
+  prepareRehearsalRun,
+  REHEARSAL_CONFIG,
+  REHEARSAL_TEST_FILTER,
+  serveRehearsal,
+} from '../testing/rehearsal/live-fixture/rehearsal-run.test-helpers.ts'
 import { type ChildRun, FIXTURE_CONFIG, runVitest, SPAWN_TIMEOUT_MS } from './child-vitest.test-helpers.ts'
 import { writeMissingRecordingDataset } from './plugin/robustness-fixture/missing/missing-recording.test-helpers.ts'
 import './shared-child-run-setup.test-helpers.ts'
@@ -20,7 +26,14 @@ interface SharedRunSpec {
   args: (dir: string) => string[]
   /** The run's own variables, besides its `.env` file and results folder; may write files into `dir` first. */
   env: (dir: string) => Record<string, string>
+  /** A server the run talks to, started before it and closed after it; its variables join the run's. */
+  serve?: () => Promise<{ env: Record<string, string>; close(): Promise<void> }>
+  /** How long a reader waits for the run (default SPAWN_TIMEOUT_MS); its hook's timeout must be longer. */
+  waitMs?: number
 }
+
+/** How long a reader of the `rehearsal` run waits for it; its readers' hooks wait longer. */
+export const REHEARSAL_WAIT_MS = 2 * SPAWN_TIMEOUT_MS
 
 /** The file planted-results.integration.test.ts plants a results.json link to, in a fixtureProjects run. */
 export const PLANTED_TARGET = 'someone-elses.json'
@@ -33,6 +46,8 @@ export const PLANTED_TARGET = 'someone-elses.json'
  *   report in `dir`/report.json, from which each test takes its project's part (fixture-projects.test-helpers.ts);
  *   the files two projects need are written into `dir` first (the planted link's target, the dataset whose
  *   recording is missing).
+ * - `rehearsal`: the dress rehearsal, live against a rehearsal server the starter runs: the bundled CRAWL and WALK
+ *   suites and CRAWL under fault profiles (src/testing/rehearsal/live-fixture/rehearsal-run.test-helpers.ts).
  */
 export const SHARED_RUNS = {
   tinyRetried: {
@@ -67,6 +82,13 @@ export const SHARED_RUNS = {
         MISSING_RECORDING_DATASET: writeMissingRecordingDataset(dir),
       }
     },
+  },
+  rehearsal: {
+    args: () => ['run', '--config', REHEARSAL_CONFIG, '-t', REHEARSAL_TEST_FILTER],
+    env: prepareRehearsalRun,
+    serve: serveRehearsal,
+    // Real-time audio: about 50 s alone, longer beside a busy unit run.
+    waitMs: REHEARSAL_WAIT_MS,
   },
 } satisfies Record<string, SharedRunSpec>
 
@@ -108,7 +130,8 @@ async function sharedIn(name: SharedRunName, dir: string): Promise<SharedChildRu
   }
   if (mine) return runInto(name, dir)
   // Shorter than the readers' hook timeout (SPAWN_TIMEOUT_MS), so this message is the one a reader sees.
-  const deadline = Date.now() + SPAWN_TIMEOUT_MS - 10_000
+  const spec: SharedRunSpec = SHARED_RUNS[name]
+  const deadline = Date.now() + (spec.waitMs ?? SPAWN_TIMEOUT_MS) - 10_000
   const record = join(dir, RECORD)
   for (;;) {
     if (existsSync(record)) return { ...(JSON.parse(readFileSync(record, 'utf8')) as ChildRun), dir }
@@ -145,16 +168,21 @@ async function runInto(name: SharedRunName, dir: string): Promise<SharedChildRun
   const spec: SharedRunSpec = SHARED_RUNS[name]
   const envFile = join(dir, 'empty.env')
   let run: ChildRun
+  let served: Awaited<ReturnType<NonNullable<SharedRunSpec['serve']>>> | undefined
   try {
     writeFileSync(envFile, '')
+    served = await spec.serve?.()
     run = await runVitest(spec.args(dir), {
       LIVE_EVALS_ENV_FILE: envFile,
       LIVE_EVALS_RESULTS_DIR: join(dir, 'results'),
       ...spec.env(dir),
+      ...served?.env,
     })
   } catch (error) {
     // The waiting files see the failure too, instead of waiting out their time.
     run = { code: null, output: `the shared child run ${name} could not start: ${String(error)}` }
+  } finally {
+    await served?.close()
   }
   // Whole or absent: the waiters read the record once it is there.
   writeFileSync(join(dir, `${RECORD}.partial`), JSON.stringify(run))

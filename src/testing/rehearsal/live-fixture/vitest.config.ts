@@ -1,15 +1,16 @@
-// The bundled CRAWL and WALK suites as two projects of one child Vitest, for the dress rehearsal
-// (src/testing/rehearsal/live-rehearsal.test.ts): one Vitest start and one set of workers instead of a run per
-// phase. Each phase reads its own config.toml (its dataset, concurrency, CRAWL's speech cache) from the folder
-// REHEARSAL_CONFIG_DIR names, which the test writes before it starts the run. The spec files are the bundled ones
-// but for the config.toml they name (a bundled spec refuses a project configured with another file): the specs
-// here name none, so each reads its project's.
+// The dress rehearsal's child Vitest (the shared run `rehearsal`, rehearsal-run.test-helpers.ts): the bundled
+// CRAWL and WALK suites and CRAWL under fault profiles, as three projects of one run, one Vitest start and one set
+// of workers instead of a run each. Each project reads its config.toml from the folder REHEARSAL_CONFIG_DIR names,
+// which the run's starter writes first. The spec files are the bundled ones but for the config.toml they name (a
+// bundled spec refuses a project configured with another file): the specs here name none, so each reads its
+// project's.
 import { join } from 'node:path'
 import { defineConfig } from 'vitest/config'
 import { liveEvalsProject } from '../../../vitest/project.ts'
 
 const folder = process.env.REHEARSAL_CONFIG_DIR
-if (folder === undefined) throw new Error('REHEARSAL_CONFIG_DIR names the folder of crawl.toml and walk.toml')
+if (folder === undefined)
+  throw new Error('REHEARSAL_CONFIG_DIR names the folder of the projects’ config.toml files')
 
 const spec = (phase: string) => `src/testing/rehearsal/live-fixture/${phase}.spec.ts`
 
@@ -18,6 +19,12 @@ export default defineConfig({
     projects: [
       liveEvalsProject({ phase: 'crawl', config: join(folder, 'crawl.toml'), include: [spec('crawl')] }),
       liveEvalsProject({ phase: 'walk', config: join(folder, 'walk.toml'), include: [spec('walk')] }),
+      liveEvalsProject({
+        phase: 'crawl',
+        config: join(folder, 'crawl-faults.toml'),
+        include: [spec('crawl')],
+        name: 'crawl-faults',
+      }),
     ],
   },
 })
