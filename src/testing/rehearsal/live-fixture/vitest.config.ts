@@ -16,6 +16,9 @@ const spec = (phase: string) => `src/testing/rehearsal/live-fixture/${phase}.spe
 
 export default defineConfig({
   test: {
+    // A worker per project: the audio is paced in real time, so the three spec files wait side by side rather than
+    // one after another (Vitest's default on two cores is one worker: a run three times as long).
+    maxWorkers: 3,
     projects: [
       liveEvalsProject({ phase: 'crawl', config: join(folder, 'crawl.toml'), include: [spec('crawl')] }),
       liveEvalsProject({ phase: 'walk', config: join(folder, 'walk.toml'), include: [spec('walk')] }),
