@@ -129,7 +129,8 @@ async function sharedIn(name: SharedRunName, dir: string): Promise<SharedChildRu
     mine = false
   }
   if (mine) return runInto(name, dir)
-  // Shorter than the readers' hook timeout (SPAWN_TIMEOUT_MS), so this message is the one a reader sees.
+  // Shorter than the readers' hook timeout (SPAWN_TIMEOUT_MS, or the run's waitMs and more), so this message is the
+  // one a reader sees.
   const spec: SharedRunSpec = SHARED_RUNS[name]
   const deadline = Date.now() + (spec.waitMs ?? SPAWN_TIMEOUT_MS) - 10_000
   const record = join(dir, RECORD)
