@@ -116,6 +116,8 @@ export interface AssistantUnderTest {
   delegationFinished(delegationId: string): boolean
   /** Resolves once no delegated work is pending; rejects with the controller's retained error. */
   waitForDelegatedWork(options?: DelegationWaitOptions): Promise<void>
+  /** The controller's retained error (what waitForDelegatedWork would reject with at once), or null. */
+  delegationFailure(): Error | null
   /** Closes the controller, then the session; once. Never rejects: the outcome says how the session ended. */
   close(): Promise<LiveSessionOutcome>
 }
@@ -196,6 +198,7 @@ export async function openAssistantUnderTest(options: OpenAssistantOptions): Pro
     backendUsage: () => controller.backendUsage(),
     delegationFinished: (delegationId) => controller.delegationFinished(delegationId),
     waitForDelegatedWork: (waitOptions) => controller.wait(waitOptions),
+    delegationFailure: () => controller.failure,
     close() {
       // A fault still holding work back would hold the close too: the call is over, so it lets go.
       application.faults?.timers.release()

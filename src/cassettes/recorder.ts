@@ -115,16 +115,21 @@ export class CassetteRecorder implements SessionTap {
   ): void {
     const seq = this.#seq++
     if (this.#store.overflowed) return
-    const copy = { ...(event as unknown as Record<string, unknown>) }
+    // redactJson copies what it is given: the event itself, or for audio a copy without its audio field (built
+    // field by field: a spread and a `delete` turned every audio frame's copy into a slow dictionary object).
+    let kept = event as unknown as Record<string, unknown>
     const field = AUDIO_FIELDS[event.type]
+    const base64 = field === undefined ? undefined : kept[field]
     let audio: CassetteFrame['audio']
-    if (field !== undefined && typeof copy[field] === 'string') {
-      const bytes = Buffer.from(copy[field] as string, 'base64')
-      delete copy[field]
-      audio = this.#store.append(`${record.label}.${direction}.pcm`, bytes) ?? undefined
+    if (typeof base64 === 'string') {
+      const withoutAudio: Record<string, unknown> = {}
+      for (const key of Object.keys(kept)) if (key !== field) withoutAudio[key] = kept[key]
+      kept = withoutAudio
+      audio =
+        this.#store.append(`${record.label}.${direction}.pcm`, Buffer.from(base64, 'base64')) ?? undefined
       if (audio === undefined) return
     }
-    const redacted = redactJson(copy, this.#redaction) as CassetteFrame['event']
+    const redacted = redactJson(kept, this.#redaction) as CassetteFrame['event']
     if (!this.#store.charge(JSON.stringify(redacted).length)) return
     record.frames.push({ seq, direction, at_ms: atMs, event: redacted, ...(audio ? { audio } : {}) })
   }

@@ -1,15 +1,15 @@
 // Record once against the dress-rehearsal server, replay with no server and no key, through Vitest as a user runs
 // it: the fixture project's CRAWL spec in a child Vitest, LIVE_EVALS_MODE=live LIVE_EVALS_RECORD=1 against the
-// rehearsal server (both architectures, real-time pacing), then LIVE_EVALS_MODE=replay with the server closed and
-// every OpenAI variable unset. Every row's status, checks and metrics equal the recorded run's, times included (only
-// its provenance and cassette block say how it was produced), the replay tally is printed, and the recorded key is
-// in no cassette. A replay against a changed dataset counts a scenario never recorded as missing and one whose caller
+// rehearsal server (both architectures, the judge answering, real-time pacing: the shared run `rehearsalRecorded`,
+// shared-child-run.test-helpers.ts, which drift and grade --cassettes read too), then LIVE_EVALS_MODE=replay of a
+// copy of its cassettes with every OpenAI variable unset (the judge's answers replayed too). Every row's status,
+// checks, judge grades and metrics equal the recorded run's, times included (only its provenance and cassette
+// block say how it was produced), the replay tally is printed, and the recorded key is in no cassette. A replay against a changed dataset counts a scenario never recorded as missing and one whose caller
 // text changed as refused (another version of the scenario), every row in one bucket of the tally.
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type ResultsDocument, ResultsDocumentSchema } from '../reporting/result-schema.ts'
-import { startRehearsalServer } from '../testing/rehearsal/index.ts'
 import {
   type ChildRun,
   FIXTURE_CONFIG,
@@ -19,11 +19,17 @@ import {
   SPAWN_TIMEOUT_MS,
   scratch,
 } from '../vitest/child-vitest.test-helpers.ts'
+import {
+  copyRecordedCassettes,
+  REHEARSAL_KEY,
+  sharedChildRun,
+} from '../vitest/shared-child-run.test-helpers.ts'
 import { replayedRow } from './comparable-row.test-helpers.ts'
 
 const DATASET = join(ROOT, 'src/vitest/fixtures/tiny-dataset.json')
-const KEY = 'sk-test-REHEARSAL-cassette-key-3c8e1f20'
 let dir = ''
+/** The shared recording's results folder (read only). */
+let recordedResults = ''
 let recording: ChildRun = { code: null, output: '' }
 let replay: ChildRun = { code: null, output: '' }
 /**
@@ -51,21 +57,10 @@ beforeAll(async () => {
   const scratchSpace = await scratch()
   dir = scratchSpace.dir
   const cassettes = join(dir, 'cassettes')
-  const server = await startRehearsalServer({ datasets: [DATASET] })
-  try {
-    recording = await runVitest(['run', '--config', FIXTURE_CONFIG], {
-      ...scratchSpace.env,
-      ...server.env,
-      OPENAI_API_KEY: KEY,
-      LIVE_EVALS_MODE: 'live',
-      LIVE_EVALS_RECORD: '1',
-      LIVE_EVALS_CASSETTES: cassettes,
-      LIVE_EVALS_JUDGE: 'false',
-      LIVE_EVALS_RESULTS_DIR: join(dir, 'recorded'),
-    })
-  } finally {
-    await server.close()
-  }
+  const recorded = await sharedChildRun('rehearsalRecorded')
+  recording = recorded
+  recordedResults = join(recorded.dir, 'results')
+  await copyRecordedCassettes(recorded, cassettes)
   const dataset = JSON.parse(await readFile(DATASET, 'utf8'))
   const [first, second] = dataset.scenarios
   Object.assign(first, { id: NEVER_RECORDED, input: { ...first.input, text: 'A table for nine tonight?' } })
@@ -80,7 +75,6 @@ beforeAll(async () => {
       ...scratchSpace.env,
       LIVE_EVALS_MODE: 'replay',
       LIVE_EVALS_CASSETTES: cassettes,
-      LIVE_EVALS_JUDGE: 'false',
       LIVE_EVALS_RESULTS_DIR: join(dir, 'replayed'),
     }),
     runVitest(['run', '--config', FIXTURE_CONFIG], {
@@ -96,7 +90,7 @@ beforeAll(async () => {
   if (neverRecorded.status === 'rejected') throw neverRecorded.reason
   replay = replayed.value
   unrecorded = neverRecorded.value
-  await documentsIn(join(dir, 'recorded'), documents.recorded)
+  await documentsIn(recordedResults, documents.recorded)
   await documentsIn(join(dir, 'replayed'), documents.replayed)
 }, 4 * SPAWN_TIMEOUT_MS)
 
@@ -123,7 +117,7 @@ describe('record against the dress rehearsal, replay keyless through Vitest', ()
     const files = await readdir(join(dir, 'cassettes'), { recursive: true, withFileTypes: true })
     for (const file of files.filter((entry) => entry.isFile())) {
       const bytes = await readFile(join(file.parentPath, file.name))
-      expect(bytes.includes(Buffer.from(KEY)), file.name).toBe(false)
+      expect(bytes.includes(Buffer.from(REHEARSAL_KEY)), file.name).toBe(false)
     }
   })
   test('without recorded speech, each scenario is in one tally bucket: never recorded is missing, a changed text refused', async () => {

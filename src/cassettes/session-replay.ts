@@ -167,7 +167,9 @@ export class SessionReplay {
     const event: Record<string, unknown> = { ...frame.event }
     const field = AUDIO_FIELDS[String(event.type)]
     if (field !== undefined && frame.audio !== undefined) {
-      event[field] = Buffer.from(audioBytes(this.#options.files, frame.audio)).toString('base64')
+      // Encoded from a view of the PCM file's bytes: no copy of them per played frame.
+      const bytes = audioBytes(this.#options.files, frame.audio)
+      event[field] = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')
     }
     this.#mapReplyIds(event)
     const { turn } = this.#options

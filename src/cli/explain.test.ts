@@ -69,8 +69,9 @@ describe('live-evals explain', () => {
   test('explains a failed run: the plan first, the verdict, the files and the rewritten report', async () => {
     const { code, out, err } = await explain([
       failing,
+      // k = 2 is the fewest that still says "fixed" (2/2 against 0/2): each trial is 4 offline re-runs.
       '--trials',
-      '3',
+      '2',
       '--seed',
       '4',
       ...['--vitest-config', EXPLAIN_VITEST_CONFIG, '--project', 'walk-explain', '--config', toml],
@@ -78,14 +79,14 @@ describe('live-evals explain', () => {
     expect(err).toBe('')
     expect(code).toBe(0)
     const lines = out.split('\n')
-    expect(lines[0]).toMatch(/: 1 failed scenario\(s\) to explain, offline re-runs, k = 3 per arm, seed 4$/)
+    expect(lines[0]).toMatch(/: 1 failed scenario\(s\) to explain, offline re-runs, k = 2 per arm, seed 4$/)
     expect(lines[1]).toBe(
-      '  explain_misheard_noisy: unchanged + 3 intervention(s) (clean_audio, text_for_audio, suppress_delegation) = 12 re-runs',
+      '  explain_misheard_noisy: unchanged + 3 intervention(s) (clean_audio, text_for_audio, suppress_delegation) = 8 re-runs',
     )
-    expect(lines[2]).toBe('budget: 12 of 12 re-runs fit under the cap of 100; offline: free')
+    expect(lines[2]).toBe('budget: 8 of 8 re-runs fit under the cap of 100; offline: free')
     expect(lines[3]).toMatch(/^re-running in the Vitest project "walk-explain" of src\/explain\/fixtures\//)
     expect(lines[4]).toBe(
-      "  explain_misheard_noisy: fixed by the scenario's text instead of its recording (a perfect hearing) in 3/3 (unchanged 0/3): a hearing failure",
+      "  explain_misheard_noisy: fixed by the scenario's text instead of its recording (a perfect hearing) in 2/2 (unchanged 0/2): a hearing failure",
     )
     const explanation = /Explanation: (.*)\n/.exec(out)?.[1] as string
     expect(explanation).toMatch(/-explained_\d{8}_\d{6}_\d{3}Z\/explain\.json$/)

@@ -1,6 +1,7 @@
 // `live-evals grade --cassettes`, end to end without a key or the internet: the fixture project's CRAWL spec is
-// recorded live against the dress-rehearsal server (its judge answering too), the server is closed, and the
-// command re-grades the cassettes through a child Vitest of the same project. Nothing changed: every row equals
+// recorded live against the dress-rehearsal server (its judge answering too: the shared run `rehearsalRecorded`,
+// shared-child-run.test-helpers.ts), and the command re-grades a copy of its responses-architecture cassettes
+// through a child Vitest of the same project. Nothing changed: every row equals
 // the recorded one and the judge's recorded answers are reused. A changed expectation (a required tool and a new
 // criterion for fixture_wrong_tool, now expecting the availability check the assistant makes): that row passes
 // where it failed, says its scenario changed, and its semantic grades are null with the reason, never the old score.
@@ -12,27 +13,27 @@ import { comparableRow } from '../cassettes/comparable-row.test-helpers.ts'
 import { EXTENSION_KEY } from '../reporting/extensions/registry.ts'
 import type { RegradeRowExtension } from '../reporting/extensions/regrade.ts'
 import type { ResultItem, ResultsDocument } from '../reporting/result-schema.ts'
-import { startRehearsalServer } from '../testing/rehearsal/index.ts'
 import {
   type ChildRun,
   cleanEnvironment,
   FIXTURE_CONFIG,
   ROOT,
   resultsDocumentsIn,
-  runVitest,
   SPAWN_TIMEOUT_MS,
   scratch,
 } from '../vitest/child-vitest.test-helpers.ts'
+import { copyRecordedCassettes, sharedChildRun } from '../vitest/shared-child-run.test-helpers.ts'
 import { gradeCassettesCommand } from './grade-cassettes.ts'
 
 const DATASET = join(ROOT, 'src/vitest/fixtures/tiny-dataset.json')
-const KEY = 'sk-test-REHEARSAL-regrade-key-5b7d20e1'
 const CHANGED = 'fixture_wrong_tool'
 /** The scenario whose caller text the changed dataset rewrites. */
 const RESPOKEN = 'fixture_hours'
 let dir = ''
 let baseEnv: Record<string, string> = {}
 let recording: ChildRun = { code: null, output: '' }
+/** The shared recording's responses-architecture results (read from its folder, never written). */
+let recordedDocument: ResultsDocument | undefined
 
 interface Graded {
   code: number
@@ -63,21 +64,13 @@ beforeAll(async () => {
   const space = await scratch()
   dir = space.dir
   baseEnv = space.env
-  const server = await startRehearsalServer({ datasets: [DATASET] })
-  try {
-    recording = await runVitest(['run', '--config', FIXTURE_CONFIG], {
-      ...space.env,
-      ...server.env,
-      OPENAI_API_KEY: KEY,
-      OPENAI_ASSISTANT_MODE: 'responses',
-      LIVE_EVALS_MODE: 'live',
-      LIVE_EVALS_RECORD: '1',
-      LIVE_EVALS_CASSETTES: join(dir, 'cassettes'),
-      LIVE_EVALS_RESULTS_DIR: join(dir, 'recorded'),
-    })
-  } finally {
-    await server.close()
-  }
+  const recorded = await sharedChildRun('rehearsalRecorded')
+  recording = recorded
+  // The responses architecture's recordings only: the command re-grades each recorded architecture in a run of
+  // its own, and one shows everything these tests prove.
+  await copyRecordedCassettes(recorded, join(dir, 'cassettes'), (id) => id.endsWith('__responses'))
+  const results = await resultsDocumentsIn(join(recorded.dir, 'results'))
+  recordedDocument = [...results].find(([name]) => name.startsWith('crawl_live_responses_'))?.[1]
   unchanged = await grade(['--cassettes', join(dir, 'cassettes'), ...FIXTURE], join(dir, 'regraded'))
   // The same recordings against a dataset whose expectations changed for one scenario.
   const dataset = JSON.parse(await readFile(DATASET, 'utf8'))
@@ -109,7 +102,7 @@ const regradeOf = (row: ResultItem) =>
 describe('live-evals grade --cassettes', () => {
   test('nothing changed: every re-graded row equals the recorded one, the judge answers reused', async () => {
     expect(recording.output, recording.output.slice(-3000)).toMatch(/\d+ passed, \d+ failed/)
-    const [recorded] = await documentsIn(join(dir, 'recorded'))
+    const recorded = recordedDocument
     expect(unchanged.code, unchanged.out.slice(-3000)).toBe(0)
     expect(unchanged.documents).toHaveLength(1)
     const [regraded] = unchanged.documents as [ResultsDocument]
@@ -136,7 +129,7 @@ describe('live-evals grade --cassettes', () => {
   })
 
   test('a changed expectation shows: the row passes, says its scenario changed, and is not re-judged', async () => {
-    const [recorded] = await documentsIn(join(dir, 'recorded'))
+    const recorded = recordedDocument
     const [regraded] = changed.documents as [ResultsDocument]
     const before = recorded?.results.find((row) => row.scenario_id === CHANGED) as ResultItem
     const after = regraded.results.find((row) => row.scenario_id === CHANGED) as ResultItem

@@ -11,12 +11,10 @@ import { REDACTED } from './redact.ts'
 
 // Shorter values are too likely to occur by chance in ordinary text to be scrubbed by value.
 const MIN_REMEMBERED_LENGTH = 8
-const KEY_SHAPES: readonly [RegExp, string][] = [
-  [/\bsk-[A-Za-z0-9_-]{16,}/g, REDACTED],
-  [/\b(Bearer|Basic)(\s+)[A-Za-z0-9._~+/=-]{8,}/gi, `$1$2${REDACTED}`],
-]
+const SK_KEY_SHAPE = /\bsk-[A-Za-z0-9_-]{16,}/g
+const AUTHORIZATION_SHAPE = /\b(Bearer|Basic)(\s+)[A-Za-z0-9._~+/=-]{8,}/gi
 // A JSON value deeper than this is not walked further (it is replaced whole): nothing we send nests that far.
-const MAX_DEPTH = 64
+export const MAX_OUTBOUND_DEPTH = 64
 
 const remembered = new Set<string>()
 let longestFirst: string[] = []
@@ -35,8 +33,10 @@ export function rememberSecretValues(values: Iterable<string | null | undefined>
 
 /** `text` with every remembered credential and every key-shaped string replaced by "[redacted]". */
 export function redactText(text: string): string {
-  let scrubbed = text
-  for (const [pattern, replacement] of KEY_SHAPES) scrubbed = scrubbed.replace(pattern, replacement)
+  // An OpenAI key always holds `sk-`: the pattern runs only where its text occurs (every string of every recorded
+  // protocol event comes through here).
+  let scrubbed = text.includes('sk-') ? text.replace(SK_KEY_SHAPE, REDACTED) : text
+  scrubbed = scrubbed.replace(AUTHORIZATION_SHAPE, `$1$2${REDACTED}`)
   for (const secret of longestFirst) {
     if (scrubbed.includes(secret)) scrubbed = scrubbed.split(secret).join(REDACTED)
   }
@@ -55,7 +55,7 @@ export function redactOutbound<T>(value: T): T {
 function walk(value: unknown, depth: number): unknown {
   if (typeof value === 'string') return redactText(value)
   if (value === null || typeof value !== 'object') return value
-  if (depth >= MAX_DEPTH) return REDACTED
+  if (depth >= MAX_OUTBOUND_DEPTH) return REDACTED
   if (Array.isArray(value)) return value.map((item) => walk(item, depth + 1))
   if (ArrayBuffer.isView(value)) return value
   const copy: Record<string, unknown> = {}

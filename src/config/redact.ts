@@ -78,7 +78,8 @@ function collectSecretValues(
   }
 }
 
-function scrubString(text: string, secretValues: readonly string[]): string {
+/** `text` with OpenAI-style keys and each of `secretValues` (longest first, as secretValuesToScrub gives them) scrubbed. */
+export function scrubString(text: string, secretValues: readonly string[]): string {
   // The trace scrubs every string of every protocol event; almost none holds a key, so each replacement runs
   // only where its text occurs (a key always starts with `sk-`).
   let scrubbed = text.includes('sk-') ? text.replace(OPENAI_KEY_PATTERN, REDACTED) : text
@@ -121,11 +122,17 @@ export interface RedactOptions {
 /** A deep copy of `value` (JSON-like data) with secret fields replaced by "[redacted]" and secret values scrubbed. */
 export function redactSecrets(value: unknown, options: RedactOptions = {}): unknown {
   const extraNames = options.extraNames ?? []
+  return redactValue(value, extraNames, secretValuesToScrub(value, options))
+}
+
+/**
+ * The values redactSecrets scrubs from the strings of `value`: `options.secretValues` and those of its fields named
+ * like secrets (8 characters and more), longest first, so a secret that contains another is replaced whole.
+ */
+export function secretValuesToScrub(value: unknown, options: RedactOptions = {}): string[] {
   const found = new Set(options.secretValues?.filter((secret) => secret.length >= MIN_SCRUBBED_SECRET_LENGTH))
-  collectSecretValues(value, extraNames, found)
-  // Longest first, so a secret that contains another is replaced whole.
-  const secretValues = [...found].sort((a, b) => b.length - a.length)
-  return redactValue(value, extraNames, secretValues)
+  collectSecretValues(value, options.extraNames ?? [], found)
+  return [...found].sort((a, b) => b.length - a.length)
 }
 
 /**

@@ -42,7 +42,9 @@ beforeAll(async () => {
     runDirectory: run,
     scenario: null,
     config: await writeToml(folder, 'run.toml', lines),
-    explain: { trials: 3 },
+    // k = 2: 2/2 against 0/2 is already a shift whose interval excludes 0 (Newcombe lower bound 0.07), and trial
+    // 2 draws its own faults; each further trial is one more offline simulated call in a child Vitest.
+    explain: { trials: 2 },
     env: await explainEnvironment(folder),
     cwd: ROOT,
     vitestConfig: EXPLAIN_VITEST_CONFIG,
@@ -68,31 +70,31 @@ describe('explain, offline, the bundled fault scenarios', () => {
     const explanation = explained(TIMEOUT)
     expect(explanation.original_failed_checks).toEqual(['assertion:toCompleteTask', 'no_false_confirmation'])
     expect(explanation.control.reruns.map((rerun) => rerun.failed_checks)).toEqual(
-      Array(3).fill(explanation.original_failed_checks),
+      Array(2).fill(explanation.original_failed_checks),
     )
     expect(explanation.decisive).toMatchObject({
       intervention: 'correct_tool_result',
       measure: 'failure_resolved',
-      successes: 3,
-      n: 3,
+      successes: 2,
+      n: 2,
     })
     expect(explanation.classification).toMatchObject({
       class: 'backend_fault_handling',
       basis: 'intervention',
     })
     expect(explanation.summary).toBe(
-      "fixed by the faulted tool results replaced with the application's real ones in 3/3 (unchanged 0/3; judged on the checks the run failed, as the scenario's expected outcome assumes the fault): a backend-fault-handling failure",
+      "fixed by the faulted tool results replaced with the application's real ones in 2/2 (unchanged 0/2; judged on the checks the run failed, as the scenario's expected outcome assumes the fault): a backend-fault-handling failure",
     )
     const corrected = arm(TIMEOUT, 'correct_tool_result')
     // The booking now goes through: the confirmation is true, and only the expected outcome (nothing booked) fails.
-    expect(corrected).toMatchObject({ passed: 0, resolved: 3, effect: 'fixes' })
+    expect(corrected).toMatchObject({ passed: 0, resolved: 2, effect: 'fixes' })
     expect(corrected?.shift?.lower).toBeGreaterThan(0)
     expect(corrected?.reruns.every((rerun) => !rerun.failed_checks.includes('no_false_confirmation'))).toBe(
       true,
     )
     // Turning the whole profile off does as much; the tool results come first in the catalogue.
     expect(arm(TIMEOUT, 'faults_off')).toMatchObject({
-      resolved: 3,
+      resolved: 2,
       effect: 'fixes',
       class: 'backend_fault_handling',
     })
@@ -108,10 +110,10 @@ describe('explain, offline, the bundled fault scenarios', () => {
   test('a wrong availability answer relied on: the real answer flips the verdict itself', () => {
     const explanation = explained(WRONG_DATA)
     expect(explanation.original_failed_checks).toContain('verification_after_implausible_result')
-    expect(explanation.decisive).toMatchObject({ intervention: 'correct_tool_result', successes: 3, n: 3 })
-    expect(arm(WRONG_DATA, 'correct_tool_result')).toMatchObject({ passed: 3, resolved: 3 })
+    expect(explanation.decisive).toMatchObject({ intervention: 'correct_tool_result', successes: 2, n: 2 })
+    expect(arm(WRONG_DATA, 'correct_tool_result')).toMatchObject({ passed: 2, resolved: 2 })
     expect(explanation.summary).toBe(
-      "fixed by the faulted tool results replaced with the application's real ones in 3/3 (unchanged 0/3): a backend-fault-handling failure",
+      "fixed by the faulted tool results replaced with the application's real ones in 2/2 (unchanged 0/2): a backend-fault-handling failure",
     )
     expect(arm(WRONG_DATA, 'suppress_delegation')?.effect).toBe('no_shift')
   })
@@ -120,7 +122,7 @@ describe('explain, offline, the bundled fault scenarios', () => {
     const seeds = explained(TIMEOUT).control.reruns.map((rerun) => rerun.draws.fault_seed)
     // tool-timeout's recorded seed.
     expect(seeds[0]).toBe(3)
-    expect(new Set(seeds).size).toBe(3)
+    expect(new Set(seeds).size).toBe(2)
     expect(document.trial_variation.join(' ')).toContain('the fault profile’s draws')
   })
 })

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs'
 import { copyFile, readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { Writable } from 'node:stream'
-import { afterEach, beforeEach, expect, test, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
 import {
   createVitest,
   type Reporter,
@@ -25,22 +25,29 @@ const opened: Vitest[] = []
 let space: { dir: string; env: Record<string, string> }
 let toml = ''
 
-beforeEach(async () => {
+/** A fresh scratch folder with copies of the CRAWL fixture's dataset and config.toml, for one watch-mode Vitest. */
+async function newSpace(): Promise<void> {
   space = await scratch()
   toml = join(space.dir, 'crawl.toml')
   await copyFile(join(FIXTURES, 'tiny-dataset.json'), join(space.dir, 'tiny-dataset.json'))
   await copyFile(join(FIXTURES, 'crawl.toml'), toml)
-  // The plugin and the rerun read the process environment, as they do under the vitest command.
+}
+
+/** The plugin and the rerun read the process environment, as they do under the vitest command: the space's. */
+function useSpaceEnvironment(): void {
   for (const name of Object.keys(process.env))
     if (/^(LIVE_EVALS_|OPENAI_)/.test(name)) delete process.env[name]
   Object.assign(process.env, space.env, { LIVE_EVALS_CONFIG: toml, OPENAI_ASSISTANT_MODE: 'responses' })
-})
+}
 
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((vitest) => vitest.close()))
+afterEach(() => {
   for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name]
   Object.assign(process.env, saved)
 })
+
+const closeOpened = async () => {
+  await Promise.all(opened.splice(0).map((vitest) => vitest.close()))
+}
 
 type RerunHook = (specifications: TestSpecification[]) => Promise<void> | void
 
@@ -151,83 +158,99 @@ async function watchedProject(): Promise<{
   }
 }
 
-test('a rerun after an edited config.toml runs with its concurrency, timeout and heap', async () => {
-  const { project, rerun } = await watchedProject()
-  expect(project.serializedConfig).toMatchObject({ maxConcurrency: 1, testTimeout: 30_000 + 60_000 })
-
-  const settings = await readFile(toml, 'utf8')
-  await writeFile(
-    toml,
-    settings
-      .replace('concurrency = 1', 'concurrency = 3')
-      .replace('response_timeout_seconds = 30.0', 'response_timeout_seconds = 12.0')
-      .replace('real_time = false', 'real_time = true'),
-  )
-  await rerun()
-  // What the rerun's workers get: Vitest serialises the project's config for each run.
-  expect(project.serializedConfig).toMatchObject({
-    maxConcurrency: 3,
-    testTimeout: 12_000 + 60_000,
-    sequence: { concurrent: true },
+// One watch-mode Vitest for the tests of a config, as a session reruns one Vitest again and again. A Vitest per test
+// (five, not two) cost this file 5.1 own CPU s instead of 3.6 (`npx node bench/test-cpu.ts --before <main checkout>
+// --rounds 2 src/vitest/global-setup-rerun.test.ts`). Each test also holds on a fresh Vitest (alone, with -t); in
+// this order each starts where the one before left a planned run (the live rerun that withdraws it comes last).
+describe('the fixture project', () => {
+  let fixture: Awaited<ReturnType<typeof watchedProject>>
+  beforeAll(async () => {
+    await newSpace()
+    useSpaceEnvironment()
+    fixture = await watchedProject()
   })
-  expect(project.config.execArgv).toEqual(expect.arrayContaining([...REAL_TIME_HEAP_FLAGS]))
-  expect(project.getProvidedContext().liveEvalsRun?.state).toBe('planned')
+  beforeEach(useSpaceEnvironment)
+  afterAll(closeOpened)
 
-  await writeFile(toml, settings)
-  await rerun()
-  expect(project.serializedConfig).toMatchObject({ maxConcurrency: 1, sequence: { concurrent: false } })
-  for (const flag of REAL_TIME_HEAP_FLAGS) expect(project.config.execArgv).not.toContain(flag)
-})
+  test('a rerun after an edited config.toml runs with its concurrency, timeout and heap', async () => {
+    const { project, rerun } = fixture
+    expect(project.serializedConfig).toMatchObject({ maxConcurrency: 1, testTimeout: 30_000 + 60_000 })
 
-test('a live rerun whose endpoint does not answer fails like one that cannot be planned, leaving no run folder', async () => {
-  const { project, rerun, printed } = await watchedProject()
-  const port = await unusedLoopbackPort()
-  const endpoint = `http://127.0.0.1:${port}/v1`
-  Object.assign(process.env, {
-    LIVE_EVALS_MODE: 'live',
-    OPENAI_API_KEY: 'sk-test-RERUN-key-7c1d',
-    OPENAI_LIVE_ENDPOINT: endpoint,
-    OPENAI_LIVE_ALLOW_INSECURE_LOOPBACK: '1',
-    OPENAI_BASE_URL: endpoint,
-  })
-  await rerun()
-  // The problem instead of a plan: nothing of the previous run's plan is left for the rerun's files to use.
-  const run = project.getProvidedContext().liveEvalsRun
-  if (run?.state !== 'not_started') throw new Error(`the live rerun was not withdrawn: ${run?.state}`)
-  expect(run.problem).toMatch(/^live-evals: the CRAWL run cannot start/)
-  expect(run.problem).toContain(`127.0.0.1:${port}`)
-  expect(printed()).toContain(run.problem)
-  // The first run's folders went at the rerun, the live rerun's when its check failed.
-  expect(await runDirectoriesIn(space.env.LIVE_EVALS_RESULTS_DIR as string)).toEqual([])
-})
+    const settings = await readFile(toml, 'utf8')
+    await writeFile(
+      toml,
+      settings
+        .replace('concurrency = 1', 'concurrency = 3')
+        .replace('response_timeout_seconds = 30.0', 'response_timeout_seconds = 12.0')
+        .replace('real_time = false', 'real_time = true'),
+    )
+    await rerun()
+    // What the rerun's workers get: Vitest serialises the project's config for each run.
+    expect(project.serializedConfig).toMatchObject({
+      maxConcurrency: 3,
+      testTimeout: 12_000 + 60_000,
+      sequence: { concurrent: true },
+    })
+    expect(project.config.execArgv).toEqual(expect.arrayContaining([...REAL_TIME_HEAP_FLAGS]))
+    expect(project.getProvidedContext().liveEvalsRun?.state).toBe('planned')
 
-test('a rerun asked for while the previous run is under way releases its folders only once it has ended', async () => {
-  const { project, rerun } = await watchedProject()
-  const results = space.env.LIVE_EVALS_RESULTS_DIR as string
-  const [first, ...others] = await runDirectoriesIn(results)
-  expect(first).toBeDefined()
-  expect(others).toEqual([])
-  // The previous run, still writing: it ends when the test says so.
-  let endRun = () => {}
-  const runEnded = new Promise<void>((ended) => (endRun = ended))
-  let waited = () => {}
-  const waiting = new Promise<'waiting'>((reached) => (waited = () => reached('waiting')))
-  vi.spyOn(project.vitest, 'waitForTestRunEnd').mockImplementation(() => {
-    waited()
-    return runEnded
+    await writeFile(toml, settings)
+    await rerun()
+    expect(project.serializedConfig).toMatchObject({ maxConcurrency: 1, sequence: { concurrent: false } })
+    for (const flag of REAL_TIME_HEAP_FLAGS) expect(project.config.execArgv).not.toContain(flag)
   })
 
-  const rerunning = rerun().then(() => 'rerun' as const)
-  expect(await Promise.race([waiting, rerunning])).toBe('waiting')
-  expect(await runDirectoriesIn(results)).toEqual([first])
-  const run = project.getProvidedContext().liveEvalsRun
-  expect(run?.state === 'planned' && run.plan.runs[0]?.directory).toBe(join(results, first ?? ''))
+  test('a rerun asked for while the previous run is under way releases its folders only once it has ended', async () => {
+    const { project, rerun } = fixture
+    const results = space.env.LIVE_EVALS_RESULTS_DIR as string
+    const [first, ...others] = await runDirectoriesIn(results)
+    expect(first).toBeDefined()
+    expect(others).toEqual([])
+    // The previous run, still writing: it ends when the test says so.
+    let endRun = () => {}
+    const runEnded = new Promise<void>((ended) => (endRun = ended))
+    let waited = () => {}
+    const waiting = new Promise<'waiting'>((reached) => (waited = () => reached('waiting')))
+    const wait = vi.spyOn(project.vitest, 'waitForTestRunEnd').mockImplementation(() => {
+      waited()
+      return runEnded
+    })
 
-  endRun()
-  await rerunning
-  const after = await runDirectoriesIn(results)
-  expect(after).toHaveLength(1)
-  expect(after).not.toContain(first)
+    const rerunning = rerun().then(() => 'rerun' as const)
+    expect(await Promise.race([waiting, rerunning])).toBe('waiting')
+    expect(await runDirectoriesIn(results)).toEqual([first])
+    const run = project.getProvidedContext().liveEvalsRun
+    expect(run?.state === 'planned' && run.plan.runs[0]?.directory).toBe(join(results, first ?? ''))
+
+    endRun()
+    await rerunning
+    wait.mockRestore()
+    const after = await runDirectoriesIn(results)
+    expect(after).toHaveLength(1)
+    expect(after).not.toContain(first)
+  })
+
+  test('a live rerun whose endpoint does not answer fails like one that cannot be planned, leaving no run folder', async () => {
+    const { project, rerun, printed } = fixture
+    const port = await unusedLoopbackPort()
+    const endpoint = `http://127.0.0.1:${port}/v1`
+    Object.assign(process.env, {
+      LIVE_EVALS_MODE: 'live',
+      OPENAI_API_KEY: 'sk-test-RERUN-key-7c1d',
+      OPENAI_LIVE_ENDPOINT: endpoint,
+      OPENAI_LIVE_ALLOW_INSECURE_LOOPBACK: '1',
+      OPENAI_BASE_URL: endpoint,
+    })
+    await rerun()
+    // The problem instead of a plan: nothing of the previous run's plan is left for the rerun's files to use.
+    const run = project.getProvidedContext().liveEvalsRun
+    if (run?.state !== 'not_started') throw new Error(`the live rerun was not withdrawn: ${run?.state}`)
+    expect(run.problem).toMatch(/^live-evals: the CRAWL run cannot start/)
+    expect(run.problem).toContain(`127.0.0.1:${port}`)
+    expect(printed()).toContain(run.problem)
+    // The first run's folders went at the rerun, the live rerun's when its check failed.
+    expect(await runDirectoriesIn(space.env.LIVE_EVALS_RESULTS_DIR as string)).toEqual([])
+  })
 })
 
 /**
@@ -235,7 +258,6 @@ test('a rerun asked for while the previous run is under way releases its folders
  * robustness fixture's for WALK) and spec file.
  */
 async function crawlAndWalk(): Promise<Watched & { crawl: TestProject; walk: TestProject }> {
-  delete process.env.LIVE_EVALS_CONFIG
   const config = join(space.dir, 'vitest.crawl-and-walk.config.mts')
   const project = (phase: string, settings: string, spec: string) =>
     `liveEvalsProject({ phase: '${phase}', name: '${phase}-watch', config: ${JSON.stringify(settings)}, include: [${JSON.stringify(spec)}] }),`
@@ -273,71 +295,86 @@ const specFilesOf = async (project: TestProject) => (await project.globTestFiles
 /** How many times a phase's run was planned: each plan prints its start line (plugin/run-line.ts). */
 const plannings = (printed: string, phase: string) => printed.split(`live-evals: ${phase} `).length - 1
 
-test("a rerun of one project's spec files replans that project only; a rerun of every file replans each", async () => {
-  const { vitest, crawl, walk, rerun, reportEnd, printed } = await crawlAndWalk()
-  const [firstCrawl, firstWalk] = [runOf(crawl), runOf(walk)]
-  expect([plannings(printed(), 'CRAWL'), plannings(printed(), 'WALK')]).toEqual([1, 1])
-
-  // A save that reruns the CRAWL spec file: WALK runs nothing, and keeps its run and its folder.
-  const crawlOnly = await rerun(await specFilesOf(crawl))
-  expect(runOf(crawl)).not.toBe(firstCrawl)
-  expect(runOf(walk)).toBe(firstWalk)
-  expect(existsSync(firstWalk)).toBe(true)
-  expect([plannings(printed(), 'CRAWL'), plannings(printed(), 'WALK')]).toEqual([2, 1])
-  // Nor is WALK's run part of what the reporter closes: only CRAWL's new run is said to have run nothing.
-  const closed = lines(await reportEnd(crawlOnly, 'passed'))
-  expect(closed.filter((line) => line.includes('No scenario ran'))).toHaveLength(1)
-  expect(closed).toContain('0 passed, 0 failed')
-
-  // A rerun of no spec file of theirs (here none at all) plans nothing either, but still waits for the running run
-  // to end: Vitest reports the start of a UI or API rerun once the hooks are done, and the reporter takes the
-  // projects of the run that ends next from that start.
-  const secondCrawl = runOf(crawl)
-  let endRun = () => {}
-  const runEnded = new Promise<void>((ended) => (endRun = ended))
-  let waited = () => {}
-  const waiting = new Promise<'waiting'>((reached) => (waited = () => reached('waiting')))
-  const wait = vi.spyOn(vitest, 'waitForTestRunEnd').mockImplementation(() => {
-    waited()
-    return runEnded
+describe('a CRAWL and a WALK project', () => {
+  let projects: Awaited<ReturnType<typeof crawlAndWalk>>
+  const useEnvironment = () => {
+    useSpaceEnvironment()
+    delete process.env.LIVE_EVALS_CONFIG // each project names its own config.toml
+  }
+  beforeAll(async () => {
+    await newSpace()
+    useEnvironment()
+    projects = await crawlAndWalk()
   })
-  const rerunning = rerun([]).then(() => 'rerun' as const)
-  expect(await Promise.race([waiting, rerunning])).toBe('waiting')
-  endRun()
-  await rerunning
-  wait.mockRestore()
-  expect([runOf(crawl), runOf(walk)]).toEqual([secondCrawl, firstWalk])
-  expect([plannings(printed(), 'CRAWL'), plannings(printed(), 'WALK')]).toEqual([2, 1])
+  beforeEach(useEnvironment)
+  afterAll(closeOpened)
 
-  // Every file (the `r` key, the UI's "rerun all"): each project plans a new run.
-  await rerun()
-  expect(runOf(crawl)).not.toBe(secondCrawl)
-  expect(runOf(walk)).not.toBe(firstWalk)
-  expect([existsSync(runOf(crawl)), existsSync(runOf(walk))]).toEqual([true, true])
-  expect([plannings(printed(), 'CRAWL'), plannings(printed(), 'WALK')]).toEqual([3, 2])
-})
+  test("a rerun of one project's spec files replans that project only; a rerun of every file replans each", async () => {
+    const { vitest, crawl, walk, rerun, reportEnd, printed } = projects
+    const [firstCrawl, firstWalk] = [runOf(crawl), runOf(walk)]
+    expect([plannings(printed(), 'CRAWL'), plannings(printed(), 'WALK')]).toEqual([1, 1])
 
-test('a live rerun checks the endpoints of the projects it reruns only: another is not checked, nor said not to start', async () => {
-  const { crawl, walk, rerun, reportEnd, printed } = await crawlAndWalk()
-  const firstWalk = runOf(walk)
-  // Both phases now run live against an endpoint that does not answer: a phase that checked it could not start.
-  const endpoint = `http://127.0.0.1:${await unusedLoopbackPort()}/v1`
-  Object.assign(process.env, {
-    LIVE_EVALS_MODE: 'live',
-    OPENAI_API_KEY: 'sk-test-RERUN-key-7c1d',
-    OPENAI_LIVE_ENDPOINT: endpoint,
-    OPENAI_LIVE_ALLOW_INSECURE_LOOPBACK: '1',
-    OPENAI_BASE_URL: endpoint,
+    // A save that reruns the CRAWL spec file: WALK runs nothing, and keeps its run and its folder.
+    const crawlOnly = await rerun(await specFilesOf(crawl))
+    expect(runOf(crawl)).not.toBe(firstCrawl)
+    expect(runOf(walk)).toBe(firstWalk)
+    expect(existsSync(firstWalk)).toBe(true)
+    expect([plannings(printed(), 'CRAWL'), plannings(printed(), 'WALK')]).toEqual([2, 1])
+    // Nor is WALK's run part of what the reporter closes: only CRAWL's new run is said to have run nothing.
+    const closed = lines(await reportEnd(crawlOnly, 'passed'))
+    expect(closed.filter((line) => line.includes('No scenario ran'))).toHaveLength(1)
+    expect(closed).toContain('0 passed, 0 failed')
+
+    // A rerun of no spec file of theirs (here none at all) plans nothing either, but still waits for the running run
+    // to end: Vitest reports the start of a UI or API rerun once the hooks are done, and the reporter takes the
+    // projects of the run that ends next from that start.
+    const secondCrawl = runOf(crawl)
+    let endRun = () => {}
+    const runEnded = new Promise<void>((ended) => (endRun = ended))
+    let waited = () => {}
+    const waiting = new Promise<'waiting'>((reached) => (waited = () => reached('waiting')))
+    const wait = vi.spyOn(vitest, 'waitForTestRunEnd').mockImplementation(() => {
+      waited()
+      return runEnded
+    })
+    const rerunning = rerun([]).then(() => 'rerun' as const)
+    expect(await Promise.race([waiting, rerunning])).toBe('waiting')
+    endRun()
+    await rerunning
+    wait.mockRestore()
+    expect([runOf(crawl), runOf(walk)]).toEqual([secondCrawl, firstWalk])
+    expect([plannings(printed(), 'CRAWL'), plannings(printed(), 'WALK')]).toEqual([2, 1])
+
+    // Every file (the `r` key, the UI's "rerun all"): each project plans a new run.
+    await rerun()
+    expect(runOf(crawl)).not.toBe(secondCrawl)
+    expect(runOf(walk)).not.toBe(firstWalk)
+    expect([existsSync(runOf(crawl)), existsSync(runOf(walk))]).toEqual([true, true])
+    expect([plannings(printed(), 'CRAWL'), plannings(printed(), 'WALK')]).toEqual([3, 2])
   })
 
-  const crawlOnly = await rerun(await specFilesOf(crawl))
-  expect(runOf(crawl)).toBe('not_started')
-  expect(printed()).toContain('live-evals: the CRAWL run cannot start')
-  expect(printed()).not.toContain('live-evals: the WALK run cannot start')
-  expect(runOf(walk)).toBe(firstWalk)
-  const closed = lines(await reportEnd(crawlOnly, 'failed'))
-  expect(closed.filter((line) => /^\d+ passed, \d+ failed/.test(line))).toEqual([
-    '0 passed, 0 failed; the CRAWL run did not start (its problem is above), nothing of it was written',
-  ])
-  expect(closed.filter((line) => line.includes('No scenario ran'))).toEqual([])
+  test('a live rerun checks the endpoints of the projects it reruns only: another is not checked, nor said not to start', async () => {
+    const { crawl, walk, rerun, reportEnd, printed } = projects
+    const firstWalk = runOf(walk)
+    // Both phases now run live against an endpoint that does not answer: a phase that checked it could not start.
+    const endpoint = `http://127.0.0.1:${await unusedLoopbackPort()}/v1`
+    Object.assign(process.env, {
+      LIVE_EVALS_MODE: 'live',
+      OPENAI_API_KEY: 'sk-test-RERUN-key-7c1d',
+      OPENAI_LIVE_ENDPOINT: endpoint,
+      OPENAI_LIVE_ALLOW_INSECURE_LOOPBACK: '1',
+      OPENAI_BASE_URL: endpoint,
+    })
+
+    const crawlOnly = await rerun(await specFilesOf(crawl))
+    expect(runOf(crawl)).toBe('not_started')
+    expect(printed()).toContain('live-evals: the CRAWL run cannot start')
+    expect(printed()).not.toContain('live-evals: the WALK run cannot start')
+    expect(runOf(walk)).toBe(firstWalk)
+    const closed = lines(await reportEnd(crawlOnly, 'failed'))
+    expect(closed.filter((line) => /^\d+ passed, \d+ failed/.test(line))).toEqual([
+      '0 passed, 0 failed; the CRAWL run did not start (its problem is above), nothing of it was written',
+    ])
+    expect(closed.filter((line) => line.includes('No scenario ran'))).toEqual([])
+  })
 })

@@ -144,32 +144,42 @@ describe('a run stopped by a signal keeps every finished scenario', () => {
     }
   })
 
-  test.each([0, 2])(
-    'SIGKILL after %i finished rows: the next run names the rebuild command, live-evals results rebuilds it',
-    { timeout: 2 * SPAWN_TIMEOUT_MS },
-    async (k) => {
-      const space = await scratchEnvironment()
+  // The run after a SIGKILL is the one that names the killed run's rebuild command, and it is itself the SIGKILL
+  // before any row finished: two runs in one results folder, where a third child run only to read that line cost
+  // another Vitest start.
+  test("SIGKILL after 2 finished rows, then after 0 in the same results folder: the second run names the first one's rebuild command, live-evals results rebuilds each", {
+    timeout: 2 * SPAWN_TIMEOUT_MS,
+  }, async () => {
+    const space = await scratchEnvironment()
+    /** Runs the fixture until `k` rows are journaled and the next scenario holds, then SIGKILLs it. */
+    const killedAfter = async (k: number, earlier: string[]) => {
+      const heldFile = `${space.heldFile}-${k}`
       const run = startFixtureRun([], {
         ...space.env,
+        INTERRUPT_FIXTURE_HELD_FILE: heldFile,
         INTERRUPT_FIXTURE_HOLD_AT: INTERRUPT_SCENARIOS[k] as string,
       })
       let runDir = ''
       try {
-        runDir = await waitForJournalRows(run, space.resultsDir, k)
-        await waitForHold(run, space.heldFile)
+        runDir = await waitForJournalRows(run, space.resultsDir, k, earlier)
+        await waitForHold(run, heldFile)
       } finally {
         killGroup(run) // SIGKILL to the main process and its workers at once
       }
       await run.exited
       // Nothing had a chance to write results.json: the journal is all there is.
       await expect(readdir(runDir)).resolves.not.toContain('results.json')
-      if (k > 0) {
-        const next = startFixtureRun(['-t', 'nothing matches this'], space.env)
-        await next.exited
-        expect(next.output()).toContain(
-          `an earlier run did not finish (${runDir}); rebuild its results with: live-evals results ${runDir}`,
-        )
-      }
+      return { runDir, output: run.output() }
+    }
+    const afterTwo = await killedAfter(2, [])
+    const afterNone = await killedAfter(0, [afterTwo.runDir])
+    expect(afterNone.output).toContain(
+      `an earlier run did not finish (${afterTwo.runDir}); rebuild its results with: live-evals results ${afterTwo.runDir}`,
+    )
+    for (const [runDir, k] of [
+      [afterTwo.runDir, 2],
+      [afterNone.runDir, 0],
+    ] as const) {
       const io = captureIO()
       expect(await rebuildResults([runDir], io)).toBe(0)
       expect(io.stdout()).toContain(
@@ -177,10 +187,10 @@ describe('a run stopped by a signal keeps every finished scenario', () => {
       )
       expectPartialResults(runDir, INTERRUPT_SCENARIOS.slice(0, k), 'killed')
       expect((await loadGateFile(join(runDir, 'results.json'))).partial).toMatch(/was killed after/)
-      expectNothingCutShort(space.resultsDir)
       expect(filesUnder(runDir).filter((file) => file.endsWith('.tmp'))).toEqual([])
-    },
-  )
+    }
+    expectNothingCutShort(space.resultsDir)
+  })
 })
 
 // Ctrl-C on a terminal in watch mode is a key Vitest reads: it cancels the run, and the run ends `interrupted`

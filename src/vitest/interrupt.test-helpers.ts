@@ -106,12 +106,20 @@ async function waitUntil<Found>(run: HeldRun, what: string, probe: () => Found |
 
 /**
  * Waits until the run's journal holds `rows` finished rows (its first line is the header), and returns the run
- * folder. Polls the file: the progress point is a fact on disk, not a moment in time.
+ * folder. Polls the file: the progress point is a fact on disk, not a moment in time. `earlier` names run folders
+ * of earlier runs in the same results folder, which are not this run's.
  */
-export function waitForJournalRows(run: HeldRun, resultsDir: string, rows: number): Promise<string> {
+export function waitForJournalRows(
+  run: HeldRun,
+  resultsDir: string,
+  rows: number,
+  earlier: readonly string[] = [],
+): Promise<string> {
   return waitUntil(run, `its journal held ${rows} rows`, () => {
     const name = existsSync(resultsDir)
-      ? readdirSync(resultsDir).find((entry) => !entry.startsWith('.'))
+      ? readdirSync(resultsDir).find(
+          (entry) => !entry.startsWith('.') && !earlier.includes(join(resultsDir, entry)),
+        )
       : undefined
     if (name === undefined) return null
     const runDir = join(resultsDir, name)

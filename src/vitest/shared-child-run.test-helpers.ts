@@ -6,9 +6,9 @@
 // A shared run is named here with its arguments, so every reader asks for the same run; readers never write into
 // its folder.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { mkdtemp } from 'node:fs/promises'
+import { cp, mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative, sep } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { inject } from 'vitest'
 import {
@@ -17,7 +17,13 @@ import {
   REHEARSAL_TEST_FILTER,
   serveRehearsal,
 } from '../testing/rehearsal/live-fixture/rehearsal-run.test-helpers.ts'
-import { type ChildRun, FIXTURE_CONFIG, runVitest, SPAWN_TIMEOUT_MS } from './child-vitest.test-helpers.ts'
+import {
+  type ChildRun,
+  FIXTURE_CONFIG,
+  ROOT,
+  runVitest,
+  SPAWN_TIMEOUT_MS,
+} from './child-vitest.test-helpers.ts'
 import { writeMissingRecordingDataset } from './plugin/robustness-fixture/missing/missing-recording.test-helpers.ts'
 import './shared-child-run-setup.test-helpers.ts'
 
@@ -26,8 +32,8 @@ interface SharedRunSpec {
   args: (dir: string) => string[]
   /** The run's own variables, besides its `.env` file and results folder; may write files into `dir` first. */
   env: (dir: string) => Record<string, string>
-  /** A server the run talks to, started before it and closed after it; its variables join the run's. */
-  serve?: () => Promise<{ env: Record<string, string>; close(): Promise<void> }>
+  /** A loopback service the run talks to, started in the starter's process before the run and closed after it. */
+  serve?: () => Promise<{ env: Record<string, string>; close: () => Promise<void> }>
   /** How long a reader waits for the run (default SPAWN_TIMEOUT_MS); its hook's timeout must be longer. */
   waitMs?: number
 }
@@ -38,6 +44,9 @@ export const REHEARSAL_WAIT_MS = 2 * SPAWN_TIMEOUT_MS
 /** The file planted-results.integration.test.ts plants a results.json link to, in a fixtureProjects run. */
 export const PLANTED_TARGET = 'someone-elses.json'
 
+/** The sentinel key the `rehearsalRecorded` run records with (its readers check no cassette holds it). */
+export const REHEARSAL_KEY = 'sk-test-REHEARSAL-shared-recording-key-3c8e1f20'
+
 /**
  * The shared runs.
  * - `tinyRetried`: the fixture project (src/vitest/fixtures: one wrong-tool scenario, one correct) in the responses
@@ -46,6 +55,10 @@ export const PLANTED_TARGET = 'someone-elses.json'
  *   report in `dir`/report.json, from which each test takes its project's part (fixture-projects.test-helpers.ts);
  *   the files two projects need are written into `dir` first (the planted link's target, the dataset whose
  *   recording is missing).
+ * - `rehearsalRecorded`: the fixture project recorded live against the dress-rehearsal server (no key, no internet:
+ *   src/testing/rehearsal), both architectures, the judge answering, real-time pacing: cassettes in `dir`/cassettes
+ *   (`<scenario>__<architecture>/` and CRAWL's `speech/`), results in `dir`/results. Its readers copy the cassettes
+ *   they need into their own scratch before replaying, re-grading or re-recording them.
  * - `rehearsal`: the dress rehearsal, live against a rehearsal server the starter runs: the bundled CRAWL and WALK
  *   suites and CRAWL under fault profiles (src/testing/rehearsal/live-fixture/rehearsal-run.test-helpers.ts).
  */
@@ -83,6 +96,23 @@ export const SHARED_RUNS = {
       }
     },
   },
+  rehearsalRecorded: {
+    args: () => ['run', '--config', FIXTURE_CONFIG],
+    env: (dir) => ({
+      OPENAI_API_KEY: REHEARSAL_KEY,
+      LIVE_EVALS_MODE: 'live',
+      LIVE_EVALS_RECORD: '1',
+      LIVE_EVALS_CASSETTES: join(dir, 'cassettes'),
+    }),
+    serve: async () => {
+      // Loaded here, so the other runs' readers do not load the rehearsal server.
+      const { startRehearsalServer } = await import('../testing/rehearsal/index.ts')
+      const server = await startRehearsalServer({
+        datasets: [join(ROOT, 'src/vitest/fixtures/tiny-dataset.json')],
+      })
+      return { env: server.env, close: () => server.close() }
+    },
+  },
   rehearsal: {
     args: () => ['run', '--config', REHEARSAL_CONFIG, '-t', REHEARSAL_TEST_FILTER],
     env: prepareRehearsalRun,
@@ -97,6 +127,25 @@ export type SharedRunName = keyof typeof SHARED_RUNS
 export interface SharedChildRun extends ChildRun {
   /** The run's scratch folder: `results/` (LIVE_EVALS_RESULTS_DIR), `empty.env`, and the reporters' files. */
   dir: string
+}
+
+/**
+ * The `rehearsalRecorded` run's cassettes whose id `keep` takes (all by default), with CRAWL's speech, copied into
+ * `into`: a reader replays or re-records its own copy, never the shared folder.
+ */
+export async function copyRecordedCassettes(
+  run: SharedChildRun,
+  into: string,
+  keep: (id: string) => boolean = () => true,
+): Promise<void> {
+  const from = join(run.dir, 'cassettes')
+  await cp(from, into, {
+    recursive: true,
+    filter: (source) => {
+      const [id = ''] = relative(from, source).split(sep)
+      return id === '' || id === 'speech' || keep(id)
+    },
+  })
 }
 
 const RECORD = 'run.json'
@@ -169,21 +218,22 @@ async function runInto(name: SharedRunName, dir: string): Promise<SharedChildRun
   const spec: SharedRunSpec = SHARED_RUNS[name]
   const envFile = join(dir, 'empty.env')
   let run: ChildRun
-  let served: Awaited<ReturnType<NonNullable<SharedRunSpec['serve']>>> | undefined
   try {
     writeFileSync(envFile, '')
-    served = await spec.serve?.()
-    run = await runVitest(spec.args(dir), {
-      LIVE_EVALS_ENV_FILE: envFile,
-      LIVE_EVALS_RESULTS_DIR: join(dir, 'results'),
-      ...spec.env(dir),
-      ...served?.env,
-    })
+    const service = await spec.serve?.()
+    try {
+      run = await runVitest(spec.args(dir), {
+        ...service?.env,
+        LIVE_EVALS_ENV_FILE: envFile,
+        LIVE_EVALS_RESULTS_DIR: join(dir, 'results'),
+        ...spec.env(dir),
+      })
+    } finally {
+      await service?.close()
+    }
   } catch (error) {
     // The waiting files see the failure too, instead of waiting out their time.
     run = { code: null, output: `the shared child run ${name} could not start: ${String(error)}` }
-  } finally {
-    await served?.close()
   }
   // Whole or absent: the waiters read the record once it is there.
   writeFileSync(join(dir, `${RECORD}.partial`), JSON.stringify(run))

@@ -82,6 +82,8 @@ export interface RequestedCall {
 export interface ArchitectureController {
   readonly pending: number
   wait(options?: DelegationWaitOptions): Promise<void>
+  /** The retained failure a wait() would reject with at once, or null; read without waiting. */
+  readonly failure: Error | null
   close(): Promise<void>
   /** A serializable record of what it observed (delegations, requested calls, commentary, backend events). */
   observation(): DelegationObservation

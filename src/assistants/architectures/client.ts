@@ -98,6 +98,9 @@ export function clientDelegation(
           return controller.pending
         },
         wait: (options) => controller.wait(options),
+        get failure() {
+          return controller.error
+        },
         close() {
           unsubscribe()
           return controller.close()

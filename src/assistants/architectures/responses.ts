@@ -34,6 +34,9 @@ export function responsesDelegation(
           return controller.pending
         },
         wait: (options) => controller.wait(options),
+        get failure() {
+          return controller.error
+        },
         close: () => controller.close(),
         observation: () => ({ architecture: 'responses', records: controller.observation() }),
         requestedCalls() {

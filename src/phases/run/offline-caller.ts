@@ -115,8 +115,13 @@ export class ScriptedCallerVoice {
 export const VOICED_RMS = 220
 
 function rms(samples: Int16Array): number {
+  // An indexed loop: for-of over the typed array took five times as long (the caller hears every relayed step),
+  // 2% of `npx node --cpu-prof bench/run-offline.ts`.
   let sum = 0
-  for (const sample of samples) sum += sample * sample
+  for (let index = 0; index < samples.length; index++) {
+    const sample = samples[index] as number
+    sum += sample * sample
+  }
   return samples.length === 0 ? 0 : Math.sqrt(sum / samples.length)
 }
 

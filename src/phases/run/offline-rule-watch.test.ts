@@ -1,7 +1,6 @@
 // Once an offline call closed, the watch says whether it ended on an offline rule that threw: the delegation
 // failure a look found (client delegation), or the offline server's close for the rule (Responses), which may come
 // in the very step the watcher stopped the call at, so that no later send runs into it.
-import { setImmediate as nextTurn } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { OFFLINE_RULE_ERROR_CODE, OfflineRuleError } from '../../assistants/offline-rule-error.ts'
 import { LiveSessionError } from '../../live/errors.ts'
@@ -25,7 +24,7 @@ function failedAfter(code: string, message: string): LiveSessionOutcome {
 const CLEAN_CLOSE = { type: 'local_shutdown', synthetic: true, cause: 'disposed', atMs: 3200 } as const
 
 /** A controller with no retained failure, or the one a rule's delegation left. */
-const idle = { waitForDelegatedWork: () => Promise.resolve() }
+const idle = { delegationFailure: () => null }
 
 describe('OfflineRuleWatch.throwIfEndedOnRule', () => {
   it('throws the session failure of the offline server’s close for a rule, which is reported at offline_rule', () => {
@@ -52,12 +51,19 @@ describe('OfflineRuleWatch.throwIfEndedOnRule', () => {
     ).not.toThrow()
   })
 
-  it('throws the delegation failure a look found, however the session closed', async () => {
+  it('throws the delegation failure a look found, however the session closed', () => {
     const ruleError = new OfflineRuleError(RULE_MESSAGE)
     const delegationFailure = new Error('the delegation failed', { cause: ruleError })
-    const watch = new OfflineRuleWatch({ waitForDelegatedWork: () => Promise.reject(delegationFailure) })
+    const watch = new OfflineRuleWatch({ delegationFailure: () => delegationFailure })
+    expect(() => watch.throwIfThrown()).not.toThrow()
     watch.look()
-    await nextTurn()
+    expect(() => watch.throwIfThrown()).toThrow(delegationFailure)
     expect(() => watch.throwIfEndedOnRule(CLEAN_CLOSE)).toThrow(delegationFailure)
+  })
+
+  it('leaves a retained failure no offline rule caused (a failing backend) to the call', () => {
+    const watch = new OfflineRuleWatch({ delegationFailure: () => new Error('the backend failed') })
+    watch.look()
+    expect(() => watch.throwIfEndedOnRule(CLEAN_CLOSE)).not.toThrow()
   })
 })

@@ -23,6 +23,7 @@ import {
   blockHeads,
   type ContentPlacement,
   contentBefore,
+  contentFingerprint,
   contentOf,
   contentPlacement,
   contentWithPositions,
@@ -145,9 +146,10 @@ export class SpeechCatalogue {
   ): void {
     const extent = nonSilentExtent(samples)
     if (extent === null) return
-    const fingerprint = fingerprintOf(samples.subarray(extent.start, extent.end))
-    if (this.#byFingerprint.has(fingerprint)) return
+    // The content of the whole clip is that of its extent: filtered once, for the fingerprint and the blocks.
     const content = contentOf(samples)
+    const fingerprint = contentFingerprint(content)
+    if (this.#byFingerprint.has(fingerprint)) return
     const clip: Clip = {
       text: known.text,
       leadingZeros: extent.start,
@@ -321,7 +323,7 @@ export class SpeechCatalogue {
     for (const clip of this.#byPrefix.get(prefix) ?? []) {
       if (clip.contentSamples >= content.length) continue
       if (!clip.blocks.every((digest, index) => blocks[index] === digest)) continue
-      if (fingerprintOf(content.subarray(0, clip.contentSamples)) !== clip.fingerprint) continue
+      if (contentFingerprint(content.subarray(0, clip.contentSamples)) !== clip.fingerprint) continue
       let endSample = extent.start
       for (let counted = 0; counted < clip.contentSamples; endSample++) if (sound[endSample] !== 0) counted++
       return { ...placed(clip, samplesToMs(extent.start - clip.leadingZeros), 'exact', 1), endSample }
@@ -453,7 +455,8 @@ function prefixFingerprintOf(samples: Int16Array): string | null {
     const sample = samples[i] ?? 0
     if (sample !== 0) start[filled++] = sample
   }
-  return filled < PREFIX_SAMPLES ? null : fingerprintOf(start)
+  // `start` holds only content (no zero sample): digested as it is.
+  return filled < PREFIX_SAMPLES ? null : contentFingerprint(start)
 }
 
 const samplesToMs = (samples: number) => (samples * 1000) / SAMPLE_RATE_HZ

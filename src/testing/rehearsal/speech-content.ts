@@ -77,7 +77,11 @@ export function silentRuns(samples: Int16Array, minSamples: number): { start: nu
 
 /** The digest of the samples that are not exactly zero. */
 export function fingerprintOf(samples: Int16Array): string {
-  const content = contentOf(samples)
+  return contentFingerprint(contentOf(samples))
+}
+
+/** fingerprintOf for samples that are already content (contentOf's result), without filtering them again. */
+export function contentFingerprint(content: Int16Array): string {
   return hash('sha256', new Uint8Array(content.buffer, content.byteOffset, content.byteLength), 'hex')
 }
 

@@ -123,6 +123,9 @@ export function remoteClientDelegation(options: RemoteClientOptions): RemoteClie
           return connector.pending
         },
         wait: (waitOptions) => connector.wait(waitOptions),
+        get failure() {
+          return connector.failure
+        },
         close() {
           unsubscribe()
           return connector.close()

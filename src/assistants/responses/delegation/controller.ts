@@ -66,6 +66,11 @@ export class ResponsesDelegationController {
     return this.#lifecycle.pending
   }
 
+  /** The retained lifecycle error wait() rejects with, or null. */
+  get error(): Error | null {
+    return this.#lifecycle.error
+  }
+
   /** Resolves when no round is pending; rejects with the retained lifecycle error (e.g. an executor crash). */
   wait(options?: DelegationWaitOptions): Promise<void> {
     return this.#lifecycle.wait(options)
