@@ -20,16 +20,19 @@ export type FixtureFolder =
   | 'faults-off'
   | 'robustness'
   | 'robustness/missing'
+  | 'trials'
 
 /** The spec folders of the projects whose spec files are not in src/vitest/fixtures/<folder>. */
 const SPEC_FOLDERS: Partial<Record<FixtureFolder, string>> = {
   'faults-off': 'specs/run', // the bundled fault suite itself; no other project of the run includes specs/run
   robustness: 'src/vitest/plugin/robustness-fixture',
   'robustness/missing': 'src/vitest/plugin/robustness-fixture/missing',
+  trials: 'src/vitest/plugin/trials-fixture',
 }
 
 export interface JsonReportTest {
   fullName: string
+  title: string
   status: 'passed' | 'failed' | 'skipped' | 'pending' | 'todo'
   failureMessages: string[]
   meta?: { liveEvals?: { runDirectory?: string } }

@@ -12,6 +12,12 @@ import { join, relative, sep } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { inject } from 'vitest'
 import {
+  prepareRehearsalRun,
+  REHEARSAL_CONFIG,
+  REHEARSAL_TEST_FILTER,
+  serveRehearsal,
+} from '../testing/rehearsal/live-fixture/rehearsal-run.test-helpers.ts'
+import {
   type ChildRun,
   FIXTURE_CONFIG,
   ROOT,
@@ -28,7 +34,12 @@ interface SharedRunSpec {
   env: (dir: string) => Record<string, string>
   /** A loopback service the run talks to, started in the starter's process before the run and closed after it. */
   serve?: () => Promise<{ env: Record<string, string>; close: () => Promise<void> }>
+  /** How long a reader waits for the run (default SPAWN_TIMEOUT_MS); its hook's timeout must be longer. */
+  waitMs?: number
 }
+
+/** How long a reader of the `rehearsal` run waits for it; its readers' hooks wait longer. */
+export const REHEARSAL_WAIT_MS = 2 * SPAWN_TIMEOUT_MS
 
 /** The file planted-results.integration.test.ts plants a results.json link to, in a fixtureProjects run. */
 export const PLANTED_TARGET = 'someone-elses.json'
@@ -48,6 +59,8 @@ export const REHEARSAL_KEY = 'sk-test-REHEARSAL-shared-recording-key-3c8e1f20'
  *   src/testing/rehearsal), both architectures, the judge answering, real-time pacing: cassettes in `dir`/cassettes
  *   (`<scenario>__<architecture>/` and CRAWL's `speech/`), results in `dir`/results. Its readers copy the cassettes
  *   they need into their own scratch before replaying, re-grading or re-recording them.
+ * - `rehearsal`: the dress rehearsal, live against a rehearsal server the starter runs: the bundled CRAWL and WALK
+ *   suites and CRAWL under fault profiles (src/testing/rehearsal/live-fixture/rehearsal-run.test-helpers.ts).
  */
 export const SHARED_RUNS = {
   tinyRetried: {
@@ -99,6 +112,13 @@ export const SHARED_RUNS = {
       })
       return { env: server.env, close: () => server.close() }
     },
+  },
+  rehearsal: {
+    args: () => ['run', '--config', REHEARSAL_CONFIG, '-t', REHEARSAL_TEST_FILTER],
+    env: prepareRehearsalRun,
+    serve: serveRehearsal,
+    // Real-time audio: about 50 s alone, longer beside a busy unit run.
+    waitMs: REHEARSAL_WAIT_MS,
   },
 } satisfies Record<string, SharedRunSpec>
 
@@ -158,8 +178,10 @@ async function sharedIn(name: SharedRunName, dir: string): Promise<SharedChildRu
     mine = false
   }
   if (mine) return runInto(name, dir)
-  // Shorter than the readers' hook timeout (SPAWN_TIMEOUT_MS), so this message is the one a reader sees.
-  const deadline = Date.now() + SPAWN_TIMEOUT_MS - 10_000
+  // Shorter than the readers' hook timeout (SPAWN_TIMEOUT_MS, or the run's waitMs and more), so this message is the
+  // one a reader sees.
+  const spec: SharedRunSpec = SHARED_RUNS[name]
+  const deadline = Date.now() + (spec.waitMs ?? SPAWN_TIMEOUT_MS) - 10_000
   const record = join(dir, RECORD)
   for (;;) {
     if (existsSync(record)) return { ...(JSON.parse(readFileSync(record, 'utf8')) as ChildRun), dir }

@@ -4,75 +4,43 @@
 // the tool plane (both architectures), client delegation's backend (a 5 s stall on the wall clock), the caller's
 // uplink (a burst of the request silenced, which the rehearsal server hears without its lost words). Responses
 // delegation's backend model is the service's live, so its backend rule refuses at input_setup.
-import { readFile, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+// The run is the `crawl-faults` project of the shared run `rehearsal` (live-fixture/rehearsal-run.test-helpers.ts),
+// beside the phases live-rehearsal.test.ts reads: one Vitest start for both.
+import { readFile } from 'node:fs/promises'
+import { basename, join } from 'node:path'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { type ResultItem, ResultsDocumentSchema } from '../../reporting/result-schema.ts'
+import { runDirectoriesIn } from '../../vitest/child-vitest.test-helpers.ts'
 import {
-  type ChildRun,
-  ROOT,
-  runDirectoriesIn,
-  runVitest,
-  SPAWN_TIMEOUT_MS,
-  scratch,
-} from '../../vitest/child-vitest.test-helpers.ts'
-import { type RehearsalServer, startRehearsalServer } from './server.ts'
+  REHEARSAL_WAIT_MS,
+  type SharedChildRun,
+  sharedChildRun,
+} from '../../vitest/shared-child-run.test-helpers.ts'
+import { FAULT_PROFILES, FAULTS_DATASET } from './live-fixture/rehearsal-run.test-helpers.ts'
 
-const PROFILES: Record<string, string> = {
-  crawl_001_booking_complete_request: 'backend-down',
-  crawl_009_availability_open_slot: 'delegation-stall',
-  crawl_020_hours: 'uplink-loss',
-}
-
-let server: RehearsalServer
-let dir = ''
-let run: ChildRun = { code: null, output: '' }
+let run: SharedChildRun = { code: null, output: '', dir: '' }
 const rows = new Map<string, ResultItem>()
 
 beforeAll(async () => {
-  const space = await scratch()
-  dir = space.dir
-  const bundled = JSON.parse(await readFile(join(ROOT, 'scenarios/crawl/restaurant.json'), 'utf8')) as {
-    scenarios: Array<{ id: string; tags: string[] }>
-  }
-  const scenarios = bundled.scenarios
-    .filter((scenario) => scenario.id in PROFILES)
-    .map((scenario) => ({ ...scenario, tags: [...scenario.tags, `fault_profile:${PROFILES[scenario.id]}`] }))
-  const dataset = join(dir, 'faults-crawl.json')
-  await writeFile(dataset, JSON.stringify({ ...bundled, scenarios }))
-  server = await startRehearsalServer({ datasets: [dataset] })
-  const config = join(dir, 'crawl.toml')
-  await writeFile(
-    config,
-    [
-      '[dataset]',
-      `path = ${JSON.stringify(dataset)}`,
-      '[execution]',
-      'concurrency = 6',
-      '[audio]',
-      `cache_dir = ${JSON.stringify(join(dir, 'speech'))}`,
-      '',
-    ].join('\n'),
-  )
-  run = await runVitest(['run', '--project', 'crawl'], {
-    ...space.env,
-    ...server.env,
-    LIVE_EVALS_MODE: 'live',
-    LIVE_EVALS_CONFIG: config,
-  })
-  const results = join(dir, 'results')
+  run = await sharedChildRun('rehearsal')
+  const results = join(run.dir, 'results')
   for (const name of await runDirectoriesIn(results)) {
     const document = ResultsDocumentSchema.parse(
       JSON.parse(await readFile(join(results, name, 'results.json'), 'utf8')),
     )
+    // The phases' runs of the same scenarios sit beside them; this project's runs read its dataset.
+    if (basename(document.run.dataset) !== FAULTS_DATASET) continue
     const architecture = name.includes('_client_') ? 'client' : 'responses'
     for (const row of document.results) rows.set(`${architecture}/${row.scenario_id}`, row)
   }
-}, 2 * SPAWN_TIMEOUT_MS)
+}, REHEARSAL_WAIT_MS + 10_000)
 
-afterAll(async () => {
-  await server?.close()
-  if (dir !== '') await rm(dir, { recursive: true, force: true })
+test('the fault project ran its scenarios, each once in each architecture', () => {
+  expect([...rows.keys()].sort(), run.output.slice(-3000)).toEqual(
+    Object.keys(FAULT_PROFILES)
+      .flatMap((id) => [`client/${id}`, `responses/${id}`])
+      .sort(),
+  )
 })
 
 function row(architecture: 'responses' | 'client', id: string): ResultItem {

@@ -1,7 +1,9 @@
-// Repeated trials end to end, offline, in child Vitest processes: LIVE_EVALS_TRIALS=3 on two scenarios gives three
-// tests per scenario, rows keyed by (scenario id, trial) with the trial extension on every row, the trials run
-// extension with pass^k equal to hand-computed values, the console lines, and a junit.xml whose testcases carry
-// each scenario's metrics as properties. `-t "trial 2/3"` selects one trial of every scenario.
+// Repeated trials end to end, offline, in child Vitest processes: execution.trials = 3 on two scenarios
+// (trials-fixture/crawl.toml) gives three tests per scenario, rows keyed by (scenario id, trial) with the trial
+// extension on every row, the trials run extension with pass^k equal to hand-computed values, the console lines,
+// and a junit.xml whose testcases carry each scenario's metrics as properties. The whole run is the crawl-trials
+// project of the shared fixtureProjects run (one Vitest start fewer); `-t "trial 2/3"`, which selects one trial of
+// every scenario, is a run of its own (a test-name filter is the whole run's, never a project's).
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
@@ -9,18 +11,19 @@ import { EXTENSION_KEY } from '../../reporting/extensions/registry.ts'
 import { type ResultsDocument, ResultsDocumentSchema } from '../../reporting/result-schema.ts'
 import { rowKeyOf } from '../../reporting/row-key.ts'
 import {
-  type ChildRun,
   lines,
   runDirectoriesIn,
   runVitest,
   SPAWN_TIMEOUT_MS,
   scratch,
 } from '../child-vitest.test-helpers.ts'
+import { fixtureProjectPart } from '../fixture-projects.test-helpers.ts'
 
 const CONFIG = 'src/vitest/plugin/trials-fixture/vitest.config.ts'
 
 interface TrialsRun {
-  run: ChildRun
+  /** What the run printed: the whole output of its own run, the closing block of its folder in the shared run. */
+  printed: string[]
   document: ResultsDocument
   runDirectory: string
   testNames: string[]
@@ -39,7 +42,7 @@ async function runTrials(extraArgs: string[]): Promise<TrialsRun> {
       `--outputFile.json=${report}`,
       ...extraArgs,
     ],
-    { ...env, LIVE_EVALS_TRIALS: '3', OPENAI_ASSISTANT_MODE: 'responses' },
+    env,
   )
   const runs = await runDirectoriesIn(join(dir, 'results'))
   expect(runs, run.output).toHaveLength(1)
@@ -54,14 +57,28 @@ async function runTrials(extraArgs: string[]): Promise<TrialsRun> {
     .flatMap((file) => file.assertionResults)
     .filter((result) => result.status === 'passed' || result.status === 'failed')
     .map((result) => `${result.status} ${result.title}`)
-  return { run, document, runDirectory, testNames }
+  return { printed: lines(run.output), document, runDirectory, testNames }
+}
+
+/** The crawl-trials project's part of the shared fixtureProjects run. */
+async function sharedTrials(): Promise<TrialsRun> {
+  const part = await fixtureProjectPart('trials')
+  expect(part.runDirectories, part.run.output).toHaveLength(1)
+  const runDirectory = part.runDirectories[0] ?? ''
+  const document = ResultsDocumentSchema.parse(
+    JSON.parse(await readFile(join(runDirectory, 'results.json'), 'utf8')),
+  )
+  const testNames = part.tests
+    .filter((result) => result.status === 'passed' || result.status === 'failed')
+    .map((result) => `${result.status} ${result.title}`)
+  return { printed: part.printedAbout(runDirectory), document, runDirectory, testNames }
 }
 
 describe('LIVE_EVALS_TRIALS=3 on two scenarios (trial 2 of hours_flaky fails on purpose)', () => {
   let trials: TrialsRun
 
   beforeAll(async () => {
-    trials = await runTrials([])
+    trials = await sharedTrials()
   }, SPAWN_TIMEOUT_MS)
 
   test('three Vitest tests per scenario, named by trial, with the verdicts results.json has', () => {
@@ -75,7 +92,10 @@ describe('LIVE_EVALS_TRIALS=3 on two scenarios (trial 2 of hours_flaky fails on 
         'passed Opening hours, with one trial failed on purpose [trial 3/3]',
       ].sort(),
     )
-    expect(trials.run.output).toContain('5 passed, 1 failed')
+    // The run's own count (its closing line counts every project of the shared run).
+    expect(trials.printed).toContain(
+      '[responses] Completed 6/6 valid examples; 5 passed; 1 failed; 0 infrastructure failures.',
+    )
   })
 
   test('rows are keyed by (scenario id, trial), in dataset order, each carrying its trial', () => {
@@ -115,7 +135,7 @@ describe('LIVE_EVALS_TRIALS=3 on two scenarios (trial 2 of hours_flaky fails on 
   })
 
   test('the console prints pass^1, pass^k and the scenario that was not repeatable', () => {
-    const printed = lines(trials.run.output)
+    const { printed } = trials
     expect(printed).toContain(
       '[responses] Trials: up to 3 per scenario; pass^1 0.833, pass^3 0.500 (mean over 2 scenario(s) with 3 trials).',
     )
@@ -191,7 +211,7 @@ describe('-t "trial 2/3" selects one trial of every scenario', () => {
       ['hours_steady', 2, 'passed'],
       ['hours_flaky', 2, 'failed'],
     ])
-    expect(trials.run.output).toContain('1 passed, 1 failed')
+    expect(trials.printed.join('\n')).toContain('1 passed, 1 failed')
   })
 
   test('results.json is marked filtered: every scenario ran, but one trial of three', () => {
@@ -204,12 +224,12 @@ describe('-t "trial 2/3" selects one trial of every scenario', () => {
       tags_filter: [],
       spec_files_left_out: [],
     })
-    expect(trials.run.output).toContain('a filtered run: 2 of 2 scenarios (2 of 6 trials)')
+    expect(trials.printed.join('\n')).toContain('a filtered run: 2 of 2 scenarios (2 of 6 trials)')
   })
 
   test('one trial of each scenario repeats nothing: summarized and reported like the single-trial run', async () => {
     expect(trials.document.run.configuration[EXTENSION_KEY]?.trials).toBeUndefined()
-    expect(trials.run.output).not.toContain('Trials:') // no "pass^1 …, pass^1 … with 1 trials"
+    expect(trials.printed.join('\n')).not.toContain('Trials:') // no "pass^1 …, pass^1 … with 1 trials"
     const report = await readFile(join(trials.runDirectory, 'report.html'), 'utf8')
     expect(report).not.toContain('Repeated trials')
     expect(report).toContain('scenarios<b>2</b></div>')
