@@ -162,18 +162,30 @@ async function watchedProject(): Promise<{
 // (five, not two) cost this file 5.1 own CPU s instead of 3.6 (`npx node bench/test-cpu.ts --before <main checkout>
 // --rounds 2 src/vitest/global-setup-rerun.test.ts`). Each test also holds on a fresh Vitest (alone, with -t); in
 // this order each starts where the one before left a planned run (the live rerun that withdraws it comes last).
-describe('the fixture project', () => {
-  let fixture: Awaited<ReturnType<typeof watchedProject>>
+/**
+ * One watch-mode Vitest for a describe block's tests, made by `start` in a new space, each test starting in the
+ * block's environment (`useEnvironment`); the value, once the block's beforeAll has made it.
+ */
+function watchedPerBlock<T>(useEnvironment: () => void, start: () => Promise<T>): () => T {
+  let made: { value: T } | null = null
   beforeAll(async () => {
     await newSpace()
-    useSpaceEnvironment()
-    fixture = await watchedProject()
+    useEnvironment()
+    made = { value: await start() }
   })
-  beforeEach(useSpaceEnvironment)
+  beforeEach(useEnvironment)
   afterAll(closeOpened)
+  return () => {
+    if (made === null) throw new Error('the watch-mode Vitest of this block did not start')
+    return made.value
+  }
+}
+
+describe('the fixture project', () => {
+  const watched = watchedPerBlock(useSpaceEnvironment, watchedProject)
 
   test('a rerun after an edited config.toml runs with its concurrency, timeout and heap', async () => {
-    const { project, rerun } = fixture
+    const { project, rerun } = watched()
     expect(project.serializedConfig).toMatchObject({ maxConcurrency: 1, testTimeout: 30_000 + 60_000 })
 
     const settings = await readFile(toml, 'utf8')
@@ -201,7 +213,7 @@ describe('the fixture project', () => {
   })
 
   test('a rerun asked for while the previous run is under way releases its folders only once it has ended', async () => {
-    const { project, rerun } = fixture
+    const { project, rerun } = watched()
     const results = space.env.LIVE_EVALS_RESULTS_DIR as string
     const [first, ...others] = await runDirectoriesIn(results)
     expect(first).toBeDefined()
@@ -231,7 +243,7 @@ describe('the fixture project', () => {
   })
 
   test('a live rerun whose endpoint does not answer fails like one that cannot be planned, leaving no run folder', async () => {
-    const { project, rerun, printed } = fixture
+    const { project, rerun, printed } = watched()
     const port = await unusedLoopbackPort()
     const endpoint = `http://127.0.0.1:${port}/v1`
     Object.assign(process.env, {
@@ -296,21 +308,13 @@ const specFilesOf = async (project: TestProject) => (await project.globTestFiles
 const plannings = (printed: string, phase: string) => printed.split(`live-evals: ${phase} `).length - 1
 
 describe('a CRAWL and a WALK project', () => {
-  let projects: Awaited<ReturnType<typeof crawlAndWalk>>
-  const useEnvironment = () => {
+  const projects = watchedPerBlock(() => {
     useSpaceEnvironment()
     delete process.env.LIVE_EVALS_CONFIG // each project names its own config.toml
-  }
-  beforeAll(async () => {
-    await newSpace()
-    useEnvironment()
-    projects = await crawlAndWalk()
-  })
-  beforeEach(useEnvironment)
-  afterAll(closeOpened)
+  }, crawlAndWalk)
 
   test("a rerun of one project's spec files replans that project only; a rerun of every file replans each", async () => {
-    const { vitest, crawl, walk, rerun, reportEnd, printed } = projects
+    const { vitest, crawl, walk, rerun, reportEnd, printed } = projects()
     const [firstCrawl, firstWalk] = [runOf(crawl), runOf(walk)]
     expect([plannings(printed(), 'CRAWL'), plannings(printed(), 'WALK')]).toEqual([1, 1])
 
@@ -354,7 +358,7 @@ describe('a CRAWL and a WALK project', () => {
   })
 
   test('a live rerun checks the endpoints of the projects it reruns only: another is not checked, nor said not to start', async () => {
-    const { crawl, walk, rerun, reportEnd, printed } = projects
+    const { crawl, walk, rerun, reportEnd, printed } = projects()
     const firstWalk = runOf(walk)
     // Both phases now run live against an endpoint that does not answer: a phase that checked it could not start.
     const endpoint = `http://127.0.0.1:${await unusedLoopbackPort()}/v1`
