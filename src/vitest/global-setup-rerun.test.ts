@@ -6,7 +6,17 @@ import { existsSync } from 'node:fs'
 import { copyFile, readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { Writable } from 'node:stream'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
+import {
+  afterAll,
+  afterEach,
+  beforeAll,
+  beforeEach,
+  describe,
+  expect,
+  onTestFinished,
+  test,
+  vi,
+} from 'vitest'
 import {
   createVitest,
   type Reporter,
@@ -227,6 +237,9 @@ describe('the fixture project', () => {
       waited()
       return runEnded
     })
+    // The block's Vitest outlives this test: a failure before the restore below must not leave the next test's
+    // reruns waiting on this one's promise.
+    onTestFinished(() => wait.mockRestore())
 
     const rerunning = rerun().then(() => 'rerun' as const)
     expect(await Promise.race([waiting, rerunning])).toBe('waiting')
@@ -341,6 +354,9 @@ describe('a CRAWL and a WALK project', () => {
       waited()
       return runEnded
     })
+    // The block's Vitest outlives this test: a failure before the restore below must not leave the next test's
+    // reruns waiting on this one's promise.
+    onTestFinished(() => wait.mockRestore())
     const rerunning = rerun([]).then(() => 'rerun' as const)
     expect(await Promise.race([waiting, rerunning])).toBe('waiting')
     endRun()

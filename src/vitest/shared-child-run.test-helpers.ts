@@ -112,6 +112,8 @@ export const SHARED_RUNS = {
       })
       return { env: server.env, close: () => server.close() }
     },
+    // Real-time calls in both architectures: the readers' hooks wait longer still (4 and 5 spawn timeouts).
+    waitMs: REHEARSAL_WAIT_MS,
   },
   rehearsal: {
     args: () => ['run', '--config', REHEARSAL_CONFIG, '-t', REHEARSAL_TEST_FILTER],
