@@ -220,7 +220,7 @@ export async function playScriptedCall(
       // Work a fault holds back (a slow tool, a stalled backend) is due on this clock.
       faults?.timers.advanceTo(clock.nowMs)
       // The records (a deep copy) only when there are new ones: the log only grows. A record without a call_id (a
-      // remote service's) is keyed by the count so far, once per new record rather than once per step as before.
+      // remote service's) gets a key from the count so far each time new records arrive (before: at every step).
       // Copying them every step was 2% of `npx node --cpu-prof bench/run-offline.ts`.
       const executionCount = assistant.tools.executionCount()
       if (executionCount !== seenExecutions) {
