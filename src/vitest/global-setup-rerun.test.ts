@@ -172,6 +172,17 @@ async function watchedProject(): Promise<{
 // (five, not two) cost this file 5.1 own CPU s instead of 3.6 (`npx node bench/test-cpu.ts --before <main checkout>
 // --rounds 2 src/vitest/global-setup-rerun.test.ts`). Each test also holds on a fresh Vitest (alone, with -t); in
 // this order each starts where the one before left a planned run (the live rerun that withdraws it comes last).
+/** Live mode from here on, every endpoint at `endpoint` (a loopback port nothing answers on, in these tests). */
+function goLiveAgainst(endpoint: string): void {
+  Object.assign(process.env, {
+    LIVE_EVALS_MODE: 'live',
+    OPENAI_API_KEY: 'sk-test-RERUN-key-7c1d',
+    OPENAI_LIVE_ENDPOINT: endpoint,
+    OPENAI_LIVE_ALLOW_INSECURE_LOOPBACK: '1',
+    OPENAI_BASE_URL: endpoint,
+  })
+}
+
 /**
  * One watch-mode Vitest for a describe block's tests, made by `start` in a new space, each test starting in the
  * block's environment (`useEnvironment`); the value, once the block's beforeAll has made it.
@@ -259,13 +270,7 @@ describe('the fixture project', () => {
     const { project, rerun, printed } = watched()
     const port = await unusedLoopbackPort()
     const endpoint = `http://127.0.0.1:${port}/v1`
-    Object.assign(process.env, {
-      LIVE_EVALS_MODE: 'live',
-      OPENAI_API_KEY: 'sk-test-RERUN-key-7c1d',
-      OPENAI_LIVE_ENDPOINT: endpoint,
-      OPENAI_LIVE_ALLOW_INSECURE_LOOPBACK: '1',
-      OPENAI_BASE_URL: endpoint,
-    })
+    goLiveAgainst(endpoint)
     await rerun()
     // The problem instead of a plan: nothing of the previous run's plan is left for the rerun's files to use.
     const run = project.getProvidedContext().liveEvalsRun
@@ -378,13 +383,7 @@ describe('a CRAWL and a WALK project', () => {
     const firstWalk = runOf(walk)
     // Both phases now run live against an endpoint that does not answer: a phase that checked it could not start.
     const endpoint = `http://127.0.0.1:${await unusedLoopbackPort()}/v1`
-    Object.assign(process.env, {
-      LIVE_EVALS_MODE: 'live',
-      OPENAI_API_KEY: 'sk-test-RERUN-key-7c1d',
-      OPENAI_LIVE_ENDPOINT: endpoint,
-      OPENAI_LIVE_ALLOW_INSECURE_LOOPBACK: '1',
-      OPENAI_BASE_URL: endpoint,
-    })
+    goLiveAgainst(endpoint)
 
     const crawlOnly = await rerun(await specFilesOf(crawl))
     expect(runOf(crawl)).toBe('not_started')
