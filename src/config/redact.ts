@@ -140,7 +140,12 @@ export function redactSecrets(value: unknown, options: RedactOptions = {}): unkn
   collectSecretValues(value, extraNames, found)
   // Longest first, so a secret that contains another is replaced whole.
   const secretValues = [...found].sort((a, b) => b.length - a.length)
-  const walk = { extraNames, secretValues, text: options.text ?? null, maxDepth: options.maxDepth ?? Infinity }
+  const walk = {
+    extraNames,
+    secretValues,
+    text: options.text ?? null,
+    maxDepth: options.maxDepth ?? Infinity,
+  }
   return redactValue(value, walk, 0)
 }
 
