@@ -35,6 +35,7 @@ import { RunStampSchema } from '../src/vitest/plugin/run-stamp.ts'
 import type { RunPlan } from '../src/vitest/run-plan-schema.ts'
 import '../src/vitest/plugin/trial-meta.ts'
 import { duplicateScenariosOf } from './duplicate-scenarios.ts'
+import { runExtensionLines } from './run-extension-lines.ts'
 import { interruptedRunLine, RunJournals } from './run-journals.ts'
 import {
   consoleSummaryLines,
@@ -313,6 +314,8 @@ export default class CanonicalReporter implements Reporter {
         `[${run.label}] Merged ${run.shardCount} shards of run "${run.runName}": ${total} scenarios; ` +
           `${passed} passed; ${failed} failed; ${infrastructure} infrastructure failures.`,
       )
+      // What the unsharded run prints under its summary (incomplete, filtered, robustness): one verdict either way.
+      for (const line of runExtensionLines(run.label, run.document)) log(line)
       log(`Results: ${run.file}`)
       await writeJunit(dirname(run.file), run.document, log)
       await reportRun(dirname(run.file), log)

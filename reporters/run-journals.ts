@@ -20,6 +20,7 @@ import {
   signalledRunLine,
   watchRunForInterrupt,
 } from '../src/artifacts/rows-journal-signals.ts'
+import { shellWord } from '../src/reporting/shell-word.ts'
 import type { RunPlan } from '../src/vitest/run-plan-schema.ts'
 import { type FinishedScenarioTest, rowOfTest, runMetadataOf } from './run-results.ts'
 
@@ -64,7 +65,7 @@ export class RunJournals {
     )
     for (const directory of earlier) {
       this.#log(
-        `live-evals: an earlier run did not finish (${directory}); rebuild its results with: live-evals results ${directory}`,
+        `live-evals: an earlier run did not finish (${directory}); rebuild its results with: live-evals results ${shellWord(directory)}`,
       )
     }
     // Folders of runs stopped before they recorded anything: removed once, and said once.

@@ -78,8 +78,7 @@ function collectSecretValues(
   }
 }
 
-/** `text` with OpenAI-style keys and each of `secretValues` (longest first, as secretValuesToScrub gives them) scrubbed. */
-export function scrubString(text: string, secretValues: readonly string[]): string {
+function scrubString(text: string, secretValues: readonly string[]): string {
   // The trace scrubs every string of every protocol event; almost none holds a key, so each replacement runs
   // only where its text occurs (a key always starts with `sk-`).
   let scrubbed = text.includes('sk-') ? text.replace(OPENAI_KEY_PATTERN, REDACTED) : text
@@ -89,27 +88,35 @@ export function scrubString(text: string, secretValues: readonly string[]): stri
   return scrubbed
 }
 
-function redactValue(
-  value: unknown,
-  extraNames: readonly string[],
-  secretValues: readonly string[],
-): unknown {
-  if (typeof value === 'string') return scrubString(value, secretValues)
-  if (Array.isArray(value)) return value.map((item) => redactValue(item, extraNames, secretValues))
-  if (value !== null && typeof value === 'object') {
-    const copy: Record<string, unknown> = {}
-    const record = value as Record<string, unknown>
-    for (const name of Object.keys(record)) {
-      const item = record[name]
-      // A secret that is not set stays null, so a report can still say "no key was configured".
-      copy[name] =
-        isSecretName(name, extraNames) && item !== null && item !== undefined
-          ? REDACTED
-          : redactValue(item, extraNames, secretValues)
-    }
-    return copy
+interface RedactWalk {
+  extraNames: readonly string[]
+  secretValues: readonly string[]
+  text: ((text: string) => string) | null
+  maxDepth: number
+}
+
+function redactValue(value: unknown, walk: RedactWalk, depth: number): unknown {
+  if (typeof value === 'string') {
+    const scrubbed = scrubString(value, walk.secretValues)
+    return walk.text === null ? scrubbed : walk.text(scrubbed)
   }
-  return value
+  if (value === null || typeof value !== 'object') return value
+  if (depth >= walk.maxDepth) return REDACTED
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, walk, depth + 1))
+  const copy: Record<string, unknown> = {}
+  const record = value as Record<string, unknown>
+  for (const name of Object.keys(record)) {
+    // A `__proto__` field (JSON.parse makes it an own field) would set the copy's prototype, not a field of it.
+    if (name === '__proto__') continue
+    const item = record[name]
+    const key = walk.text === null ? name : walk.text(name)
+    // A secret that is not set stays null, so a report can still say "no key was configured".
+    copy[key] =
+      isSecretName(name, walk.extraNames) && item !== null && item !== undefined
+        ? (walk.text?.(REDACTED) ?? REDACTED)
+        : redactValue(item, walk, depth + 1)
+  }
+  return copy
 }
 
 export interface RedactOptions {
@@ -117,22 +124,29 @@ export interface RedactOptions {
   extraNames?: readonly string[]
   /** Known secret values to scrub from every string, e.g. the API key from the settings. */
   secretValues?: readonly string[]
+  /**
+   * A further scrub of every string, field names included, in the same copy (a cassette's frames take
+   * outbound-redaction.ts's redactText this way, rather than a second copy of each frame); default none.
+   */
+  text?: (text: string) => string
+  /** Deeper than this a value is replaced whole by "[redacted]"; default no limit. */
+  maxDepth?: number
 }
 
 /** A deep copy of `value` (JSON-like data) with secret fields replaced by "[redacted]" and secret values scrubbed. */
 export function redactSecrets(value: unknown, options: RedactOptions = {}): unknown {
   const extraNames = options.extraNames ?? []
-  return redactValue(value, extraNames, secretValuesToScrub(value, options))
-}
-
-/**
- * The values redactSecrets scrubs from the strings of `value`: `options.secretValues` and those of its fields named
- * like secrets (8 characters and more), longest first, so a secret that contains another is replaced whole.
- */
-export function secretValuesToScrub(value: unknown, options: RedactOptions = {}): string[] {
   const found = new Set(options.secretValues?.filter((secret) => secret.length >= MIN_SCRUBBED_SECRET_LENGTH))
-  collectSecretValues(value, options.extraNames ?? [], found)
-  return [...found].sort((a, b) => b.length - a.length)
+  collectSecretValues(value, extraNames, found)
+  // Longest first, so a secret that contains another is replaced whole.
+  const secretValues = [...found].sort((a, b) => b.length - a.length)
+  const walk = {
+    extraNames,
+    secretValues,
+    text: options.text ?? null,
+    maxDepth: options.maxDepth ?? Infinity,
+  }
+  return redactValue(value, walk, 0)
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   prepareRehearsalRun,
   REHEARSAL_CONFIG,
   REHEARSAL_TEST_FILTER,
+  rehearsalServing,
   serveRehearsal,
 } from '../testing/rehearsal/live-fixture/rehearsal-run.test-helpers.ts'
 import {
@@ -104,14 +105,7 @@ export const SHARED_RUNS = {
       LIVE_EVALS_RECORD: '1',
       LIVE_EVALS_CASSETTES: join(dir, 'cassettes'),
     }),
-    serve: async () => {
-      // Loaded here, so the other runs' readers do not load the rehearsal server.
-      const { startRehearsalServer } = await import('../testing/rehearsal/index.ts')
-      const server = await startRehearsalServer({
-        datasets: [join(ROOT, 'src/vitest/fixtures/tiny-dataset.json')],
-      })
-      return { env: server.env, close: () => server.close() }
-    },
+    serve: rehearsalServing([join(ROOT, 'src/vitest/fixtures/tiny-dataset.json')]),
     // Real-time calls in both architectures: the readers' hooks wait longer still (4 and 5 spawn timeouts).
     waitMs: REHEARSAL_WAIT_MS,
   },

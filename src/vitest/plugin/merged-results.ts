@@ -197,7 +197,7 @@ function firstRowOfEach(
     ({ key: { scenario_id, trial }, item, first }) => {
       problems.push(
         `${prefix}: scenario "${scenario_id}" trial ${trial} has a second row in shard ${item.shard} (after shard ` +
-          `${first.shard}): the merged results.json keeps the first; shards on different ` +
+          `${first.shard}): the merged results.json keeps the first and is marked incomplete; shards on different ` +
           "machines do not see each other's scenario claims, so evaluate each scenario from one spec file",
       )
       // Marked like a duplicate one machine refused, so the merged run is incomplete as the unsharded one is.

@@ -8,6 +8,7 @@
 import { copyFile, mkdir, readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { runExtensionLines } from '../../../reporters/run-extension-lines.ts'
 import { type ResultsDocument, ResultsDocumentSchema } from '../../reporting/result-schema.ts'
 import {
   type ChildRun,
@@ -133,6 +134,10 @@ describe('a run split into 2 shards', () => {
         if (reference === undefined) throw new Error(`no unsharded ${architecture} run`)
         expect(comparable(document), output).toEqual(comparable(reference))
         expect(lines(output)).toContain(`Results: ${file}`)
+        // Under its summary, what the unsharded run prints there (its assistants; an incomplete run says so).
+        const extensionLines = runExtensionLines(architecture, document)
+        expect(extensionLines).toContainEqual(expect.stringMatching(/Assistant under test/))
+        for (const line of extensionLines) expect(lines(output)).toContain(line)
       }
       const { passed, failed } = whole.get('responses')?.summary ?? { passed: 0, failed: 0 }
       const wholeClient = whole.get('client')?.summary ?? { passed: 0, failed: 0 }

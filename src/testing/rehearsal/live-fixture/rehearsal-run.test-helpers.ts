@@ -74,10 +74,19 @@ export const REHEARSAL_TEST_FILTER = [
   ...new Set([...CRAWL_IDS, ...Object.keys(FAULT_PROFILES), ...WALK_IDS]),
 ].join('|')
 
-/** The rehearsal server for the run: the bundled datasets hold every scenario of the three projects. */
-export async function serveRehearsal(): Promise<{ env: Record<string, string>; close(): Promise<void> }> {
-  // Loaded here, by the run's starter only: every reader of every shared run imports this module.
-  const { startRehearsalServer } = await import('../server.ts')
-  const server = await startRehearsalServer({ datasets: [CRAWL, WALK] })
-  return { env: { ...server.env }, close: () => server.close() }
+/**
+ * A shared run's `serve`: a rehearsal server holding `datasets`' scenarios, loaded only by the run's starter (every
+ * reader of every shared run imports this module).
+ */
+export function rehearsalServing(
+  datasets: string[],
+): () => Promise<{ env: Record<string, string>; close(): Promise<void> }> {
+  return async () => {
+    const { startRehearsalServer } = await import('../server.ts')
+    const server = await startRehearsalServer({ datasets })
+    return { env: { ...server.env }, close: () => server.close() }
+  }
 }
+
+/** The rehearsal server for the run: the bundled datasets hold every scenario of the three projects. */
+export const serveRehearsal = rehearsalServing([CRAWL, WALK])
