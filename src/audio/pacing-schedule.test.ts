@@ -17,6 +17,27 @@ describe('the shared frame schedule', () => {
     expect(schedule.pending).toBe(0)
   })
 
+  it('a deadline passed while the released frames were being sent is released in that turn, not on a later timer', async () => {
+    const schedule = new FrameSchedule()
+    const start = performance.now()
+    const order: string[] = []
+    const first = schedule.wait(start + 5).then(async () => {
+      order.push('first')
+      // The frame's work goes on over a few microtasks (a step ending) and outlasts the second deadline;
+      // anything queued meanwhile as a macrotask runs in a later turn.
+      await Promise.resolve()
+      await Promise.resolve()
+      while (performance.now() < start + 9) {
+        // busy, as a send that takes a while
+      }
+      setImmediate(() => order.push('a later turn'))
+    })
+    const second = schedule.wait(start + 7).then(() => order.push('second'))
+    await Promise.all([first, second])
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(order).toEqual(['first', 'second', 'a later turn'])
+  })
+
   it('an aborted waiter rejects with the reason and leaves the others on schedule', async () => {
     const schedule = new FrameSchedule()
     const controller = new AbortController()
