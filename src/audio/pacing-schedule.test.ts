@@ -38,6 +38,26 @@ describe('the shared frame schedule', () => {
     expect(order).toEqual(['first', 'second', 'a later turn'])
   })
 
+  it('a turn whose frames outlast their spacing still ends, so what the sessions sent is heard', async () => {
+    const schedule = new FrameSchedule()
+    const start = performance.now()
+    let frames = 0
+    let heardAfter: number | undefined
+    // Each frame's work takes 2 ms and the next one is due 1 ms after the last: every deadline has passed already.
+    for (let dueMs = start + 2; frames < 20; dueMs += 1) {
+      await schedule.wait(dueMs)
+      frames += 1
+      if (frames === 1) setImmediate(() => (heardAfter ??= frames))
+      const began = performance.now()
+      while (performance.now() < began + 2) {
+        // busy, as frames that take long to send
+      }
+    }
+    await new Promise((resolve) => setImmediate(resolve))
+    // A turn ends once it has gone on for 4 ms: after the second or third 2 ms frame, never the twentieth.
+    expect(heardAfter).toBeLessThanOrEqual(3)
+  })
+
   it('an aborted waiter rejects with the reason and leaves the others on schedule', async () => {
     const schedule = new FrameSchedule()
     const controller = new AbortController()
