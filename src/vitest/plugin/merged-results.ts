@@ -58,17 +58,21 @@ interface Group {
   parts: Map<number, ShardPart>
 }
 
+export interface MergeOptions {
+  /** The markers of a shard's own results document, or why they are unknown; read from its folder by default. */
+  shardMarkersOf?: (run: PlannedRun) => ShardMarkersRead
+  /** Spec files are named relative to it in the merged completion marker; as given without it. */
+  projectRoot?: string
+}
+
 /**
  * @param resultsDirOf where the merging process writes runs of a phase (its own settings), or null to write
  *   into the folder the shards used
- * @param shardMarkersOf the markers of a shard's own results document, or why they are unknown
  */
 export function mergeShardedRuns(
   modules: readonly ShardModule[],
   resultsDirOf: (phase: RunStamp['phase']) => string | null,
-  shardMarkersOf: (run: PlannedRun) => ShardMarkersRead = readShardMarkers,
-  /** Spec files are named relative to it in the merged completion marker; as given without it. */
-  projectRoot?: string,
+  { shardMarkersOf = readShardMarkers, projectRoot }: MergeOptions = {},
 ): { merged: MergedRun[]; problems: string[] } {
   const groups = new Map<string, Group>()
   for (const module of modules) {
