@@ -298,12 +298,9 @@ export default class CanonicalReporter implements Reporter {
         return options === undefined ? [] : [[options.phase, options.resultsDir] as const]
       }),
     )
-    const { merged, problems } = mergeShardedRuns(
-      shards,
-      (phase) => resultsDirs.get(phase) ?? null,
-      undefined,
-      this.#vitest?.config.root,
-    )
+    const { merged, problems } = mergeShardedRuns(shards, (phase) => resultsDirs.get(phase) ?? null, {
+      projectRoot: this.#vitest?.config.root,
+    })
     for (const problem of problems) log(problem)
     for (const run of merged) {
       await makePrivateDirectories(dirname(run.file))

@@ -8,7 +8,7 @@ import type { DuplicateScenario } from '../src/reporting/extensions/completion.t
 import { projectRelativePath } from '../src/reporting/project-path.ts'
 import { DEFAULT_TRIAL } from '../src/reporting/row-key.ts'
 import type { PlannedRun } from '../src/vitest/run-plan-schema.ts'
-import type { FinishedScenarioTest } from './run-results.ts'
+import { type FinishedScenarioTest, specFileName } from './run-results.ts'
 
 /** The refused duplicates of `run`, spec files relative to `projectRoot`, sorted by scenario and trial. */
 export function duplicateScenariosOf(
@@ -25,7 +25,7 @@ export function duplicateScenariosOf(
         {
           scenario_id: meta.scenarioId,
           trial: test.trial ?? DEFAULT_TRIAL,
-          ran_in: firstSpecFile === null ? null : projectRelativePath(projectRoot, firstSpecFile),
+          ran_in: specFileName(firstSpecFile, projectRoot),
           refused_in: projectRelativePath(projectRoot, specFile),
         },
       ]

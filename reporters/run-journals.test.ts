@@ -154,16 +154,34 @@ describe('the rows journals of a run', () => {
     expect(JSON.parse(readFileSync(join(run.directory, 'results.json'), 'utf8')).results).toEqual([])
   })
 
-  test('an unfinished earlier run in the results folder is named with its rebuild command', async () => {
-    const earlier = join(root, 'crawl_offline_responses_20260817_000000_000Z')
+  /** A run folder in `resultsDir` whose journal has its first line and no end: a run killed before it ended. */
+  function unfinishedEarlierRun(resultsDir: string): string {
+    const earlier = join(resultsDir, 'crawl_offline_responses_20260817_000000_000Z')
     mkdirSync(earlier, { mode: 0o700 })
     writeFileSync(
       join(earlier, 'rows.jsonl'),
       `${JSON.stringify({ journal: 'live-evals rows', version: 1, run: run.metadata, dataset_order: [], results_file: 'results.json' })}\n`,
     )
+    return earlier
+  }
+
+  test('an unfinished earlier run in the results folder is named with its rebuild command', async () => {
+    const earlier = unfinishedEarlierRun(root)
     await journals().open()
     expect(logged).toEqual([
       `live-evals: an earlier run did not finish (${earlier}); rebuild its results with: live-evals results ${earlier}`,
+    ])
+  })
+
+  test('the rebuild command quotes a folder the shell would split, so it can be pasted as printed', async () => {
+    const resultsDir = join(root, 'eval results')
+    run = plannedRunFixture({ root: resultsDir, resultsFile: 'results.json' })
+    mkdirSync(run.directory, { recursive: true, mode: 0o700 })
+    plan = { ...plan, runs: [run] }
+    const earlier = unfinishedEarlierRun(resultsDir)
+    await journals().open()
+    expect(logged).toEqual([
+      `live-evals: an earlier run did not finish (${earlier}); rebuild its results with: live-evals results '${earlier}'`,
     ])
   })
 

@@ -9,7 +9,7 @@ import { infrastructureErrorRow } from '../src/reporting/result-item.ts'
 import type { ResultItem, ResultsDocument } from '../src/reporting/result-schema.ts'
 import { buildResultsDocument, withRunExtensions } from '../src/reporting/results-document.ts'
 import { withAssistant } from '../src/reporting/row-assistant.ts'
-import { firstOfEachRowKey, rowKeyOf, withTrial } from '../src/reporting/row-key.ts'
+import { firstOfEachRowKey, type RepeatedRowKey, rowKeyOf, withTrial } from '../src/reporting/row-key.ts'
 import type { LiveEvalsTaskMeta } from '../src/vitest/meta.ts'
 import { consoleLabel } from '../src/vitest/plugin/console-label.ts'
 import type { PlannedRun, RunPlan } from '../src/vitest/run-plan-schema.ts'
@@ -53,34 +53,53 @@ export function rowsOfRun(
     log?: (line: string) => void
   } = {},
 ): ResultItem[] {
-  const specFileOf = (test: FinishedScenarioTest) =>
-    test.specFile === undefined
-      ? null
-      : projectRoot === undefined
-        ? test.specFile
-        : projectRelativePath(projectRoot, test.specFile)
   const ran = tests.flatMap((test) => {
     const row = test.meta?.runDirectory === run.directory ? rowOfTest(test) : null
-    return row === null ? [] : [{ test, row }]
+    return row === null ? [] : [{ test, row, specFile: specFileName(test.specFile, projectRoot) }]
   })
-  const kept = firstOfEachRowKey(
+  const kept = firstRowOfEachKey(
     ran,
-    ({ row }) => rowKeyOf(row),
-    ({ key: { scenario_id, trial }, item: { test }, first: { test: first } }) => {
+    ({ test }) => test.name,
+    (duplicate, { key: { scenario_id, trial }, item: { test }, first: { test: first } }) => {
       log(
         `[${consoleLabel(run)}] Scenario "${scenario_id}" trial ${trial} has a second row (test "${test.name}"` +
           ` after "${first.name}"): results.json keeps the first and is marked incomplete; evaluate each scenario` +
           ' from one spec file',
       )
-      onDuplicate({
-        scenario_id,
-        trial,
-        ran_in: specFileOf(first),
-        refused_in: specFileOf(test) ?? test.name,
-      })
+      onDuplicate(duplicate)
     },
   )
   return kept.map(({ row }) => row)
+}
+
+/** How results name a test's spec file: relative to the project root when there is one; null when none is known. */
+export function specFileName(
+  specFile: string | null | undefined,
+  projectRoot: string | undefined,
+): string | null {
+  if (specFile === undefined || specFile === null) return null
+  return projectRoot === undefined ? specFile : projectRelativePath(projectRoot, specFile)
+}
+
+/**
+ * The rows in their order with each (scenario id, trial) once. A later row is left out and handed to `onDuplicate`
+ * with the completion marker's record of it: the spec file that ran the kept row, and the one that ran the refused
+ * row (else `unnamed` of it). A run's rows and a shard merge both apply this rule, each saying so in its own words.
+ */
+export function firstRowOfEachKey<Item extends { row: ResultItem; specFile: string | null }>(
+  items: readonly Item[],
+  unnamed: (item: Item) => string,
+  onDuplicate: (duplicate: DuplicateScenario, repeat: RepeatedRowKey<Item>) => void,
+): Item[] {
+  return firstOfEachRowKey(
+    items,
+    ({ row }) => rowKeyOf(row),
+    (repeat) => {
+      const { key, item, first } = repeat
+      const refusedIn = item.specFile ?? unnamed(item)
+      onDuplicate({ ...key, ran_in: first.specFile, refused_in: refusedIn }, repeat)
+    },
+  )
 }
 
 /**

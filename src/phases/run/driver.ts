@@ -10,7 +10,7 @@ import { assistantModelsFromSettings } from '../../assistants/frontend/models.ts
 import type { RealismOptions } from '../../audio/effects/index.ts'
 import type { RunSettings } from '../../config/index.ts'
 import { credentialValues } from '../../config/redact.ts'
-import { consoleTranscript } from '../../observability/console-transcript.ts'
+import type { ToolExecution } from '../../observability/observation.ts'
 import { SessionTimeline } from '../../observability/timeline.ts'
 import { SessionTrace } from '../../observability/trace.ts'
 import { assistantVisibleInput, type Scenario } from '../../scenarios/index.ts'
@@ -18,6 +18,7 @@ import type { ScenarioEnv } from '../engine/execution.ts'
 import type { ConversationDriver, DriveOptions, OpenConversation } from '../engine/phase-module.ts'
 import { scenarioApplicationFor } from '../engine/scenario-application.ts'
 import { describeError, StageError } from '../engine/stage.ts'
+import { printVerboseTranscript } from '../engine/verbose-transcript.ts'
 import { readAssistantFirstPrompt } from './assistant-first-prompt.ts'
 import { callerPreset } from './caller-preset.ts'
 import { DEFAULT_COMPLETION, runOfflineConversation } from './conversation.ts'
@@ -91,6 +92,36 @@ async function playConversation(
   })
 }
 
+/**
+ * What the caller makes of a played call: a live caller's own validity and a failure after the call (pending work,
+ * cleanup); the scripted caller's fixed validity and the offline self-checks' failure.
+ */
+function callerOutcome(
+  played: PlayedConversation,
+  scenario: Scenario,
+  env: ScenarioEnv<RunSettings>,
+  executions: readonly ToolExecution[],
+): Pick<RunObserved, 'validity' | 'callerMode' | 'failure'> {
+  if ('caller' in played) {
+    const { failure } = played
+    return {
+      validity: played.validity,
+      callerMode: 'gpt-live',
+      failure: failure === null ? null : { stage: failure.stage, message: failure.message },
+    }
+  }
+  const { application } = env.architecture
+  const violations = offlineRunViolations(played, scenario.simulation_parameters?.agenda ?? [], executions, {
+    ownRulesOf: application.offlineRules === true ? application.name : null,
+    maxDurationSeconds: env.settings.simulation.max_duration_seconds,
+  })
+  return {
+    validity: OFFLINE_CALLER_VALIDITY,
+    callerMode: 'offline_fixture',
+    failure: offlineSelfCheckFailure(violations),
+  }
+}
+
 export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
   async open(scenario, env, _caller, options): Promise<OpenConversation<RunObserved>> {
     const settings = env.settings
@@ -105,7 +136,6 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
     }
     const prompt = await assistantFirstPrompt(settings)
     const preset = callerPreset(settings)
-    const architecture = env.architecture
     let timeline = new SessionTimeline({ mode: settings.execution.mode === 'live' ? 'real_time' : 'virtual' })
     let trace = new SessionTrace({
       redactFields: settings.redact_fields,
@@ -137,40 +167,14 @@ export const runDriver: ConversationDriver<RunObserved, RunSettings> = {
         timeline = played.call.timeline
         trace = traceOfCall(played, trace)
         const observed = observeRunConversation(played)
-        if (settings.execution.verbose) {
-          const heading = `${scenario.id} (${architecture.name} assistant, RUN)`
-          const { tool_executions: executions, termination_reason: ended } = observed.observation
-          const transcript = consoleTranscript(heading, timeline, executions, ended)
-          const print = options.print ?? console.log
-          print(transcript)
-        }
-        const live = 'caller' in played ? played : null
-        const offline = 'caller' in played ? null : played
+        printVerboseTranscript(scenario, env, options, { timeline, observation: observed.observation }, 'RUN')
         return {
           conversation: played,
           ...observed,
-          validity: live?.validity ?? OFFLINE_CALLER_VALIDITY,
-          callerMode: live === null ? 'offline_fixture' : 'gpt-live',
+          ...callerOutcome(played, scenario, env, observed.observation.tool_executions),
           timeline,
           trace,
           sessionId: played.call.assistant.started.session.id,
-          failure:
-            offline !== null
-              ? offlineSelfCheckFailure(
-                  offlineRunViolations(
-                    offline,
-                    scenario.simulation_parameters?.agenda ?? [],
-                    observed.observation.tool_executions,
-                    {
-                      ownRulesOf:
-                        architecture.application.offlineRules === true ? architecture.application.name : null,
-                      maxDurationSeconds: settings.simulation.max_duration_seconds,
-                    },
-                  ),
-                )
-              : live?.failure
-                ? { stage: live.failure.stage, message: live.failure.message }
-                : null,
         }
       },
       async abort() {

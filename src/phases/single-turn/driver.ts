@@ -1,9 +1,9 @@
 // How a single-turn conversation (CRAWL, WALK) is driven: one assistant session hears the prepared request,
 // then silence, until its response is complete or the response timeout passed (collect.ts), and is observed.
-import { consoleTranscript } from '../../observability/console-transcript.ts'
 import type { SingleTurnSettings } from '../engine/execution.ts'
 import type { ObservedConversation } from '../engine/observed.ts'
 import type { ConversationDriver, OpenConversation } from '../engine/phase-module.ts'
+import { printVerboseTranscript } from '../engine/verbose-transcript.ts'
 import { collectSingleTurn } from './collect.ts'
 import { observeSingleTurn } from './observation.ts'
 import { openScenarioSession } from './scenario-session.ts'
@@ -19,13 +19,7 @@ export const singleTurnDriver: ConversationDriver<ObservedConversation, SingleTu
         try {
           const collected = await collectSingleTurn(session, caller, signal)
           const observed = observeSingleTurn(session, caller, collected, env.settings.models.backend_model)
-          if (env.settings.execution.verbose) {
-            const heading = `${scenario.id} (${env.architecture.name} assistant)`
-            const { tool_executions: executions, termination_reason: ended } = observed.observation
-            const transcript = consoleTranscript(heading, observed.timeline, executions, ended)
-            const print = options.print ?? console.log
-            print(transcript)
-          }
+          printVerboseTranscript(scenario, env, options, observed)
           return observed
         } finally {
           session.detach()

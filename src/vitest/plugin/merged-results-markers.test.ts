@@ -56,10 +56,8 @@ const markersByFile =
 describe('merging shard documents', () => {
   test("one shard's failed spec file and another's selection carry over to the merged document", () => {
     const failed = { file: 'specs/crawl/broken.spec.ts', error: 'Cannot find dataset' }
-    const { merged, problems } = mergeShardedRuns(
-      shards,
-      () => null,
-      markersByFile({
+    const { merged, problems } = mergeShardedRuns(shards, () => null, {
+      shardMarkersOf: markersByFile({
         'results.shard-1-of-2.json': {
           completion: { ending: 'spec_files_failed', failed_spec_files: [failed] },
         },
@@ -73,7 +71,7 @@ describe('merging shard documents', () => {
           },
         },
       }),
-    )
+    })
     expect(problems).toEqual([])
     const block = merged[0]?.document.run.configuration[EXTENSION_KEY]
     expect(block?.completion).toEqual({
@@ -160,17 +158,15 @@ describe('merging shard documents', () => {
   })
 
   test('shards that carry no marker merge into a document without one', () => {
-    const { merged } = mergeShardedRuns(shards, () => null, markersByFile({}))
+    const { merged } = mergeShardedRuns(shards, () => null, { shardMarkersOf: markersByFile({}) })
     expect(merged[0]?.document.run.configuration[EXTENSION_KEY]?.completion).toBeUndefined()
     expect(merged[0]?.document.run.configuration[EXTENSION_KEY]?.selection).toBeUndefined()
   })
 
   test('a shard document that cannot be read is named, its markers unknown', () => {
-    const { problems } = mergeShardedRuns(
-      shards,
-      () => null,
-      markersByFile({ 'results.shard-2-of-2.json': null }),
-    )
+    const { problems } = mergeShardedRuns(shards, () => null, {
+      shardMarkersOf: markersByFile({ 'results.shard-2-of-2.json': null }),
+    })
     expect(problems).toEqual([
       expect.stringMatching(/shard 2-of-2's .*results\.shard-2-of-2\.json cannot be read/),
     ])
@@ -188,7 +184,10 @@ describe('merging shard documents', () => {
         [ran('b'), ran('c')].map((test) => inFile(test, '/project/specs/two.spec.ts')),
       ),
     ]
-    const { merged, problems } = mergeShardedRuns(twice, () => null, markersByFile({}), '/project')
+    const { merged, problems } = mergeShardedRuns(twice, () => null, {
+      shardMarkersOf: markersByFile({}),
+      projectRoot: '/project',
+    })
     expect(merged[0]?.document.results.map((result) => result.scenario_id)).toEqual(['a', 'b', 'c'])
     expect(problems).toEqual([
       expect.stringContaining('scenario "b" trial 1 has a second row in shard 2-of-2 (after shard 1-of-2)'),

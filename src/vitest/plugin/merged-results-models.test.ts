@@ -42,11 +42,9 @@ describe('the console label of a run', () => {
 describe('merging the shards of a model matrix', () => {
   test('each model merges on its own, labelled by model and architecture', () => {
     const runs = [plannedRun('gpt-live-1', true), plannedRun('gpt-live-1.1', true)]
-    const { merged, problems } = mergeShardedRuns(
-      [shard(runs, 1), shard(runs, 2)],
-      () => null,
-      () => ({ markers: {} }),
-    )
+    const { merged, problems } = mergeShardedRuns([shard(runs, 1), shard(runs, 2)], () => null, {
+      shardMarkersOf: () => ({ markers: {} }),
+    })
     expect(problems).toEqual([])
     expect(merged.map((run) => [run.label, run.file])).toEqual([
       ['gpt-live-1/responses', '/results/matrix_gpt-live-1_responses/results.json'],

@@ -7,13 +7,16 @@
 // machines never see each other's scenario claims, so two may run one scenario: the first row is kept and the
 // second named, as one run does (reporters/run-results.ts), instead of the merge failing on it.
 import { join } from 'node:path'
-import type { FinishedScenarioTest } from '../../../reporters/run-results.ts'
-import { rowsOfRun } from '../../../reporters/run-results.ts'
+import {
+  type FinishedScenarioTest,
+  firstRowOfEachKey,
+  rowsOfRun,
+  specFileName,
+} from '../../../reporters/run-results.ts'
 import type { DuplicateScenario } from '../../reporting/extensions/completion.ts'
-import { projectRelativePath } from '../../reporting/project-path.ts'
 import type { ResultItem, ResultsDocument } from '../../reporting/result-schema.ts'
 import { buildResultsDocument, withRunExtensions } from '../../reporting/results-document.ts'
-import { firstOfEachRowKey, rowKeyOf } from '../../reporting/row-key.ts'
+import { rowKeyOf } from '../../reporting/row-key.ts'
 import type { PlannedRun } from '../run-plan-schema.ts'
 import { consoleLabel } from './console-label.ts'
 import { RESULTS_FILE } from './run-directories.ts'
@@ -55,17 +58,21 @@ interface Group {
   parts: Map<number, ShardPart>
 }
 
+export interface MergeOptions {
+  /** The markers of a shard's own results document, or why they are unknown; read from its folder by default. */
+  shardMarkersOf?: (run: PlannedRun) => ShardMarkersRead
+  /** Spec files are named relative to it in the merged completion marker; as given without it. */
+  projectRoot?: string
+}
+
 /**
  * @param resultsDirOf where the merging process writes runs of a phase (its own settings), or null to write
  *   into the folder the shards used
- * @param shardMarkersOf the markers of a shard's own results document, or why they are unknown
  */
 export function mergeShardedRuns(
   modules: readonly ShardModule[],
   resultsDirOf: (phase: RunStamp['phase']) => string | null,
-  shardMarkersOf: (run: PlannedRun) => ShardMarkersRead = readShardMarkers,
-  /** Spec files are named relative to it in the merged completion marker; as given without it. */
-  projectRoot?: string,
+  { shardMarkersOf = readShardMarkers, projectRoot }: MergeOptions = {},
 ): { merged: MergedRun[]; problems: string[] } {
   const groups = new Map<string, Group>()
   for (const module of modules) {
@@ -98,12 +105,7 @@ export function mergeShardedRuns(
       if (!part.modules.has(module)) {
         part.modules.add(module)
         const specFile = module.tests.find((test) => test.specFile !== undefined)?.specFile
-        const named =
-          specFile === undefined
-            ? null
-            : projectRoot === undefined
-              ? specFile
-              : projectRelativePath(projectRoot, specFile)
+        const named = specFileName(specFile, projectRoot)
         part.rows.push(...rowsOfRun(run, module.tests).map((row) => ({ row, specFile: named })))
       }
     }
@@ -134,7 +136,7 @@ export function mergeShardedRuns(
     const parts = [...group.parts.entries()].sort(([a], [b]) => a - b).map(([, part]) => part)
     const first = parts[0]
     if (first === undefined) continue
-    const { rows, origins, duplicates } = firstRowOfEach(parts, count, prefix, problems)
+    const { rows, origins, duplicates } = rowsInShardOrder(parts, count, prefix, problems)
     const markers = parts.flatMap((part, index) => {
       const read = shardMarkersOf(part.run)
       if ('markers' in read) return [read.markers]
@@ -176,7 +178,7 @@ export function mergeShardedRuns(
 }
 
 /** The shards' rows in shard order, each (scenario, trial) once: a second row is named in `problems` and left out. */
-function firstRowOfEach(
+function rowsInShardOrder(
   parts: readonly ShardPart[],
   count: number,
   prefix: string,
@@ -191,22 +193,17 @@ function firstRowOfEach(
       directory: part.run.directory,
     })),
   )
-  const kept = firstOfEachRowKey(
+  const kept = firstRowOfEachKey(
     shardRows,
-    ({ row }) => rowKeyOf(row),
-    ({ key: { scenario_id, trial }, item, first }) => {
+    ({ shard }) => `shard ${shard}`,
+    (duplicate, { key: { scenario_id, trial }, item, first }) => {
       problems.push(
         `${prefix}: scenario "${scenario_id}" trial ${trial} has a second row in shard ${item.shard} (after shard ` +
           `${first.shard}): the merged results.json keeps the first and is marked incomplete; shards on different ` +
           "machines do not see each other's scenario claims, so evaluate each scenario from one spec file",
       )
       // Marked like a duplicate one machine refused, so the merged run is incomplete as the unsharded one is.
-      duplicates.push({
-        scenario_id,
-        trial,
-        ran_in: first.specFile,
-        refused_in: item.specFile ?? `shard ${item.shard}`,
-      })
+      duplicates.push(duplicate)
     },
   )
   return {
