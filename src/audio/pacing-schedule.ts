@@ -15,12 +15,22 @@ interface Waiter {
 /** How long one turn may go on releasing frames that came due during it (a fifth of a 20 ms frame). */
 const MAX_TURN_MS = 4
 
+export interface FrameScheduleOptions {
+  /** Monotonic milliseconds (performance.now by default). */
+  now?: () => number
+  /** How long a turn may go on releasing frames before the event loop takes input (4 ms by default). */
+  maxTurnMs?: number
+}
+
 export class FrameSchedule {
   /** Waiters by due time, earliest first (a few hundred at most: one per pacer). */
   readonly #waiters: Waiter[] = []
   readonly #now: () => number
+  readonly #maxTurnMs: number
   #timer: ReturnType<typeof setTimeout> | undefined
-  /** When the timer's current turn began (the last fire). */
+  /** Set while an overlong turn waits for the event loop to take input (its check phase fires the next turn). */
+  #yield: ReturnType<typeof setImmediate> | undefined
+  /** When the current turn began (the last fire). */
   #turnStartedMs = 0
   /** The due time the timer is armed for; undefined when it is not armed. */
   #armedForMs: number | undefined
@@ -31,8 +41,9 @@ export class FrameSchedule {
    */
   readonly #listened = new WeakSet<AbortSignal>()
 
-  constructor(now: () => number = () => performance.now()) {
-    this.#now = now
+  constructor(options: FrameScheduleOptions = {}) {
+    this.#now = options.now ?? (() => performance.now())
+    this.#maxTurnMs = options.maxTurnMs ?? MAX_TURN_MS
   }
 
   /** How many waiters are queued (tests and the bench read it). */
@@ -85,7 +96,8 @@ export class FrameSchedule {
   /** Aims the one timer at the earliest deadline (re-aimed only when that deadline moved earlier). */
   #arm(): void {
     const first = this.#waiters[0]
-    if (first === undefined) return
+    // A turn that ran over fires again once the loop took input, and arms then.
+    if (first === undefined || this.#yield !== undefined) return
     if (this.#armedForMs !== undefined && this.#armedForMs <= first.dueMs) return
     this.#disarm()
     this.#armedForMs = first.dueMs
@@ -101,6 +113,7 @@ export class FrameSchedule {
 
   #fire(): void {
     this.#timer = undefined
+    this.#yield = undefined
     this.#armedForMs = undefined
     this.#turnStartedMs = this.#now()
     this.#releaseDue()
@@ -120,25 +133,32 @@ export class FrameSchedule {
   #releaseDue(): void {
     const nowMs = this.#now()
     let due = 0
-    // An overloaded turn (its frames' work outlasting the frames' spacing) ends anyway, so that what arrived from
-    // the sessions is heard; the deadlines still due then go out on the next timer, just after.
-    const turnOver = nowMs - this.#turnStartedMs >= MAX_TURN_MS
-    while (!turnOver && due < this.#waiters.length && (this.#waiters[due] as Waiter).dueMs <= nowMs) due += 1
+    while (due < this.#waiters.length && (this.#waiters[due] as Waiter).dueMs <= nowMs) due += 1
     if (due === 0) {
       this.#disarm()
       this.#arm()
       return
     }
+    if (nowMs - this.#turnStartedMs >= this.#maxTurnMs) {
+      // An overloaded turn (its frames' work outlasting their spacing) ends, so that what the sessions sent is
+      // heard first: the check phase comes after the loop polled for input. Not a timer: one armed for a deadline
+      // already gone can fire again in the same timers phase, before any input.
+      this.#disarm()
+      this.#yield = setImmediate(this.#fireAfterInput)
+      return
+    }
     const released = this.#waiters.splice(0, due)
     for (const waiter of released) waiter.resolve()
-    // The released waiters go on in microtasks queued ahead of this one; a tick queued from it runs once every
-    // microtask is done (Node drains the microtask queue before the next tick), their later steps included.
+    // The released waiters go on in promise callbacks queued ahead of this one; a tick queued from it runs once the
+    // microtask queue is empty (Node drains it before the next tick), so after the promise callbacks they queue in
+    // turn as well. Work they hand to process.nextTick or to a socket's callbacks is not waited for.
     queueMicrotask(this.#afterTheirWork)
   }
 
   // Bound once, not a closure per turn.
   readonly #afterTheirWork = () => process.nextTick(this.#releaseDueAgain)
   readonly #releaseDueAgain = () => this.#releaseDue()
+  readonly #fireAfterInput = () => this.#fire()
 }
 
 /** The process's schedule: every real-time pacer (audio/pacing.ts's realTimeClock) waits on it. */
