@@ -102,7 +102,7 @@ export class FrameSchedule {
     this.#disarm()
     this.#armedForMs = first.dueMs
     // Node timers truncate fractional milliseconds; rounding up avoids waking a whole millisecond early.
-    this.#timer = setTimeout(() => this.#fire(), Math.max(0, Math.ceil(first.dueMs - this.#now())))
+    this.#timer = setTimeout(this.#onDue, Math.max(0, Math.ceil(first.dueMs - this.#now())))
   }
 
   #disarm(): void {
@@ -144,7 +144,7 @@ export class FrameSchedule {
       // heard first: the check phase comes after the loop polled for input. Not a timer: one armed for a deadline
       // already gone can fire again in the same timers phase, before any input.
       this.#disarm()
-      this.#yield = setImmediate(this.#fireAfterInput)
+      this.#yield = setImmediate(this.#onDue)
       return
     }
     const released = this.#waiters.splice(0, due)
@@ -155,10 +155,10 @@ export class FrameSchedule {
     queueMicrotask(this.#afterTheirWork)
   }
 
-  // Bound once, not a closure per turn.
+  // Bound once, not a closure per timer or turn.
+  readonly #onDue = () => this.#fire()
   readonly #afterTheirWork = () => process.nextTick(this.#releaseDueAgain)
   readonly #releaseDueAgain = () => this.#releaseDue()
-  readonly #fireAfterInput = () => this.#fire()
 }
 
 /** The process's schedule: every real-time pacer (audio/pacing.ts's realTimeClock) waits on it. */

@@ -110,6 +110,10 @@ describe('record against the dress rehearsal, replay keyless through Vitest', ()
       const replayed = documents.replayed.get(run.replace('_live_', '_replay_')) as ResultsDocument
       expect(replayed.summary, run).toEqual(original.summary)
       expect(replayed.results.map(comparable), run).toEqual(original.results.map(comparable))
+      // The judge answered the recording, so equal grades are its answers replayed, not two nulls.
+      for (const row of replayed.results) {
+        expect(row.metrics.task.semantic_quality.score, `${run} ${row.scenario_id}`).not.toBeNull()
+      }
     }
     expect(replay.output, replay.output.slice(-3000)).toMatch(
       /Replay \(strict\): 2 replayed, 0 diverged, 0 missing, 0 refused/,

@@ -17,11 +17,14 @@ import {
   cleanEnvironment,
   FIXTURE_CONFIG,
   ROOT,
-  resultsDocumentsIn,
   SPAWN_TIMEOUT_MS,
   scratch,
 } from '../vitest/child-vitest.test-helpers.ts'
-import { copyRecordedCassettes, sharedChildRun } from '../vitest/shared-child-run.test-helpers.ts'
+import {
+  copyRecordedCassettes,
+  recordedResponsesDocument,
+  sharedChildRun,
+} from '../vitest/shared-child-run.test-helpers.ts'
 import { driftCommand } from './drift.ts'
 import type { CommandIO } from './main.ts'
 import { runVitestChild, type VitestInvocation, type VitestOutcome } from './vitest-child.ts'
@@ -91,9 +94,9 @@ beforeAll(async () => {
   recording = recorded
   // fixture_hours in the responses architecture only: the one recording these tests re-record.
   await copyRecordedCassettes(recorded, join(dir, 'cassettes'), (id) => id === RECORDED)
-  recordedRow = [...(await resultsDocumentsIn(join(recorded.dir, 'results')))]
-    .find(([name]) => name.startsWith('crawl_live_responses_'))?.[1]
-    .results.find((row) => row.scenario_id === 'fixture_hours')
+  recordedRow = (await recordedResponsesDocument(recorded))?.results.find(
+    (row) => row.scenario_id === 'fixture_hours',
+  )
   const server = await startRehearsalServer({ datasets: [DATASET] })
   const live = { ...space.env, ...server.env, OPENAI_API_KEY: KEY, OPENAI_ASSISTANT_MODE: 'responses' }
   try {

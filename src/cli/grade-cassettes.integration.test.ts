@@ -22,7 +22,11 @@ import {
   SPAWN_TIMEOUT_MS,
   scratch,
 } from '../vitest/child-vitest.test-helpers.ts'
-import { copyRecordedCassettes, sharedChildRun } from '../vitest/shared-child-run.test-helpers.ts'
+import {
+  copyRecordedCassettes,
+  recordedResponsesDocument,
+  sharedChildRun,
+} from '../vitest/shared-child-run.test-helpers.ts'
 import { gradeCassettesCommand } from './grade-cassettes.ts'
 
 const DATASET = join(ROOT, 'src/vitest/fixtures/tiny-dataset.json')
@@ -69,8 +73,7 @@ beforeAll(async () => {
   // The responses architecture's recordings only: the command re-grades each recorded architecture in a run of
   // its own, and one shows everything these tests prove.
   await copyRecordedCassettes(recorded, join(dir, 'cassettes'), (id) => id.endsWith('__responses'))
-  const results = await resultsDocumentsIn(join(recorded.dir, 'results'))
-  recordedDocument = [...results].find(([name]) => name.startsWith('crawl_live_responses_'))?.[1]
+  recordedDocument = await recordedResponsesDocument(recorded)
   unchanged = await grade(['--cassettes', join(dir, 'cassettes'), ...FIXTURE], join(dir, 'regraded'))
   // The same recordings against a dataset whose expectations changed for one scenario.
   const dataset = JSON.parse(await readFile(DATASET, 'utf8'))

@@ -67,7 +67,7 @@ describe('npm pack, install into a fresh project, type-check it', () => {
     () => {
       // One tsc for both errors (each file's errors are told apart by its path): the .d.ts load is most of its
       // work, and a second tsc for the typo file alone cost 0.9 CPU s (`/usr/bin/time` on it).
-      mkdirSync(join(consumer, 'authoring'))
+      mkdirSync(join(consumer, 'authoring'), { recursive: true })
       cpSync(join(ROOT, 'test-projects/authoring/nam-typo.ts'), join(consumer, 'authoring/nam-typo.ts'))
       writeFileSync(
         join(consumer, 'tsconfig.with-typo.json'),

@@ -217,18 +217,22 @@ describe('the fixture project', () => {
         .replace('response_timeout_seconds = 30.0', 'response_timeout_seconds = 12.0')
         .replace('real_time = false', 'real_time = true'),
     )
-    await rerun()
-    // What the rerun's workers get: Vitest serialises the project's config for each run.
-    expect(project.serializedConfig).toMatchObject({
-      maxConcurrency: 3,
-      testTimeout: 12_000 + 60_000,
-      sequence: { concurrent: true },
-    })
-    expect(project.config.execArgv).toEqual(expect.arrayContaining([...REAL_TIME_HEAP_FLAGS]))
-    expect(project.getProvidedContext().liveEvalsRun?.state).toBe('planned')
-
-    await writeFile(toml, settings)
-    await rerun()
+    // The block's Vitest outlives this test: the settings are put back and rerun even when a check below fails, so
+    // the next tests do not run on the edited ones (inside the test, where its environment still holds).
+    try {
+      await rerun()
+      // What the rerun's workers get: Vitest serialises the project's config for each run.
+      expect(project.serializedConfig).toMatchObject({
+        maxConcurrency: 3,
+        testTimeout: 12_000 + 60_000,
+        sequence: { concurrent: true },
+      })
+      expect(project.config.execArgv).toEqual(expect.arrayContaining([...REAL_TIME_HEAP_FLAGS]))
+      expect(project.getProvidedContext().liveEvalsRun?.state).toBe('planned')
+    } finally {
+      await writeFile(toml, settings)
+      await rerun()
+    }
     expect(project.serializedConfig).toMatchObject({ maxConcurrency: 1, sequence: { concurrent: false } })
     for (const flag of REAL_TIME_HEAP_FLAGS) expect(project.config.execArgv).not.toContain(flag)
   })

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import { join, relative, sep } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { inject } from 'vitest'
+import type { ResultsDocument } from '../reporting/result-schema.ts'
 import {
   prepareRehearsalRun,
   REHEARSAL_CONFIG,
@@ -22,6 +23,7 @@ import {
   type ChildRun,
   FIXTURE_CONFIG,
   ROOT,
+  resultsDocumentsIn,
   runVitest,
   SPAWN_TIMEOUT_MS,
 } from './child-vitest.test-helpers.ts'
@@ -142,6 +144,12 @@ export async function copyRecordedCassettes(
       return id === '' || id === 'speech' || keep(id)
     },
   })
+}
+
+/** The `rehearsalRecorded` run's results document of the responses architecture (what its readers compare with). */
+export async function recordedResponsesDocument(run: SharedChildRun): Promise<ResultsDocument | undefined> {
+  const documents = await resultsDocumentsIn(join(run.dir, 'results'))
+  return [...documents].find(([name]) => name.startsWith('crawl_live_responses_'))?.[1]
 }
 
 const RECORD = 'run.json'

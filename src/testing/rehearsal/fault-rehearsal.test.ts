@@ -6,11 +6,10 @@
 // delegation's backend model is the service's live, so its backend rule refuses at input_setup.
 // The run is the `crawl-faults` project of the shared run `rehearsal` (live-fixture/rehearsal-run.test-helpers.ts),
 // beside the phases live-rehearsal.test.ts reads: one Vitest start for both.
-import { readFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { type ResultItem, ResultsDocumentSchema } from '../../reporting/result-schema.ts'
-import { runDirectoriesIn } from '../../vitest/child-vitest.test-helpers.ts'
+import type { ResultItem } from '../../reporting/result-schema.ts'
+import { resultsDocumentsIn } from '../../vitest/child-vitest.test-helpers.ts'
 import {
   REHEARSAL_WAIT_MS,
   type SharedChildRun,
@@ -23,11 +22,7 @@ const rows = new Map<string, ResultItem>()
 
 beforeAll(async () => {
   run = await sharedChildRun('rehearsal')
-  const results = join(run.dir, 'results')
-  for (const name of await runDirectoriesIn(results)) {
-    const document = ResultsDocumentSchema.parse(
-      JSON.parse(await readFile(join(results, name, 'results.json'), 'utf8')),
-    )
+  for (const [name, document] of await resultsDocumentsIn(join(run.dir, 'results'))) {
     // The phases' runs of the same scenarios sit beside them; this project's runs read its dataset.
     if (basename(document.run.dataset) !== FAULTS_DATASET) continue
     const architecture = name.includes('_client_') ? 'client' : 'responses'

@@ -8,9 +8,9 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { type ResultsDocument, ResultsDocumentSchema } from '../../reporting/result-schema.ts'
+import type { ResultsDocument } from '../../reporting/result-schema.ts'
 import { loadDataset } from '../../scenarios/index.ts'
-import { runDirectoriesIn } from '../../vitest/child-vitest.test-helpers.ts'
+import { resultsDocumentsIn } from '../../vitest/child-vitest.test-helpers.ts'
 import {
   REHEARSAL_WAIT_MS,
   type SharedChildRun,
@@ -32,10 +32,7 @@ const documents = new Map<string, ResultsDocument>()
 
 beforeAll(async () => {
   run = await sharedChildRun('rehearsal')
-  const results = join(run.dir, 'results')
-  for (const name of await runDirectoriesIn(results)) {
-    const text = await readFile(join(results, name, 'results.json'), 'utf8')
-    const document = ResultsDocumentSchema.parse(JSON.parse(text))
+  for (const [name, document] of await resultsDocumentsIn(join(run.dir, 'results'))) {
     if (basename(document.run.dataset) !== FAULTS_DATASET) documents.set(name, document)
   }
 }, REHEARSAL_WAIT_MS + 10_000)

@@ -74,7 +74,7 @@ async function sharedTrials(): Promise<TrialsRun> {
   return { printed: part.printedAbout(runDirectory), document, runDirectory, testNames }
 }
 
-describe('LIVE_EVALS_TRIALS=3 on two scenarios (trial 2 of hours_flaky fails on purpose)', () => {
+describe('execution.trials = 3 on two scenarios (trial 2 of hours_flaky fails on purpose)', () => {
   let trials: TrialsRun
 
   beforeAll(async () => {
