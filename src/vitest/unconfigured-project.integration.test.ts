@@ -14,8 +14,8 @@ describe('a project not built with liveEvalsProject()', () => {
   test(
     'its spec file fails naming the project, the live-evals/vitest import and where to run from',
     async () => {
+      // Not the run's exit code: other projects of the shared run fail on purpose, so it says nothing of this one.
       const { run, files, tests } = await fixtureProjectPart('unconfigured')
-      expect(run.code, run.output).toBe(1)
       const file = files.get('tiny.spec.ts')
       expect(file?.status, run.output).toBe('failed')
       expect(tests).toEqual([])
