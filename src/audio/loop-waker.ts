@@ -9,9 +9,9 @@
 // message wakes the loop just after the millisecond the timer is due, and the timer fires then, in the timers
 // phase as before (frames never go out inside an event's handling).
 //
-// Measured (bench/run-realtime.ts --conversations 32 --compare, this machine, 2 cores): while all calls were under
-// way the relay's p99 went from 1.67-1.72 ms to 1.26-1.35; the price is a thread wake for every millisecond that
-// holds a deadline (at most a thousand a second, however many calls), about a third more client CPU at 32 calls.
+// Measured (bench/run-realtime.ts --conversations 32 --compare, 4 rounds, 2 cores): while all calls were under way
+// the relay's p99 went from 1.52-1.76 ms to 1.13-1.29; the price is a thread wake for every millisecond that
+// holds a deadline (at most a thousand a second, however many calls), about a sixth more client CPU at 32 calls.
 // It assumes libuv reads the monotonic clock, as it does where the coarse clock ticks slower than a millisecond;
 // where libuv reads the coarse one, a wake can come before its clock shows the millisecond, and the timer then
 // fires on its own, as without the thread.
@@ -20,12 +20,7 @@
 import { extname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
-
-/** What the owner and the thread share: the moment (monotonic ns, 0 for none), and [changes, stop]. */
-export interface LoopWakerShared {
-  dueNs: SharedArrayBuffer
-  changes: SharedArrayBuffer
-}
+import { DUE, type LoopWakerShared, SLEEPING_UNTIL, STOP } from './loop-waker-layout.ts'
 
 export interface LoopWaker {
   /**
@@ -53,13 +48,28 @@ const THREAD_MODULE = new URL(
 )
 
 /**
+ * The process's waker, one however many copies of this module are loaded (a test runner that loads modules afresh
+ * for every file would otherwise leave a sleeping thread behind for each).
+ */
+export function processLoopWaker(): LoopWaker {
+  const key = Symbol.for('live-evals.loop-waker')
+  const holder = globalThis as { [key: symbol]: LoopWaker | undefined }
+  holder[key] ??= createLoopWaker()
+  return holder[key]
+}
+
+/**
  * Starts the thread at the first wakeAt, not before: a process that never paces in real time never has one.
  * `threadModule` is for tests (one that cannot load).
  */
 export function createLoopWaker(threadModule: URL = THREAD_MODULE): LoopWaker {
-  const shared: LoopWakerShared = { dueNs: new SharedArrayBuffer(8), changes: new SharedArrayBuffer(8) }
-  const dueNs = new BigInt64Array(shared.dueNs)
+  const shared: LoopWakerShared = { moments: new SharedArrayBuffer(16), changes: new SharedArrayBuffer(8) }
+  const moments = new BigInt64Array(shared.moments)
   const changes = new Int32Array(shared.changes)
+  const wake = () => {
+    Atomics.add(changes, 0, 1)
+    Atomics.notify(changes, 0)
+  }
   let thread: Worker | undefined
   let failed = false
   let wakes = 0
@@ -68,11 +78,8 @@ export function createLoopWaker(threadModule: URL = THREAD_MODULE): LoopWaker {
     if (thread !== undefined) return true
     if (failed) return false
     try {
-      // It allocates a BigInt per wake and nothing else: a small heap keeps the thread's memory small.
-      thread = new Worker(threadModule, {
-        workerData: shared,
-        resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2, stackSizeMb: 1 },
-      })
+      // None of the process's flags: the thread needs none, and some refuse a module file (--input-type).
+      thread = new Worker(threadModule, { workerData: shared, execArgv: [] })
     } catch {
       failed = true
       return false
@@ -80,21 +87,21 @@ export function createLoopWaker(threadModule: URL = THREAD_MODULE): LoopWaker {
     thread.on('message', () => {
       wakes += 1
     })
-    thread.once('error', () => {
+    // An error, or an end nobody asked for: the timers go on alone.
+    thread.once('exit', () => {
       failed = true
       thread = undefined
     })
+    thread.once('error', () => {})
     thread.unref()
     return true
   }
 
   const ask = (ns: bigint) => {
-    const before = Atomics.exchange(dueNs, 0, ns)
-    // The thread sleeps until the old moment (or for good, with none): wake it only when that is too late.
-    if (before === 0n || (ns !== 0n && ns < before)) {
-      Atomics.add(changes, 0, 1)
-      Atomics.notify(changes, 0)
-    }
+    Atomics.store(moments, DUE, ns)
+    // Asleep until later (or until woken): wake it to look. Otherwise it looks by itself in time.
+    const sleepingUntil = Atomics.load(moments, SLEEPING_UNTIL)
+    if (sleepingUntil === 0n || sleepingUntil > ns) wake()
   }
 
   return {
@@ -104,7 +111,7 @@ export function createLoopWaker(threadModule: URL = THREAD_MODULE): LoopWaker {
       return true
     },
     cancel() {
-      if (thread !== undefined) Atomics.store(dueNs, 0, 0n)
+      if (thread !== undefined) Atomics.store(moments, DUE, 0n)
     },
     async stop() {
       const stopping = thread
@@ -112,9 +119,10 @@ export function createLoopWaker(threadModule: URL = THREAD_MODULE): LoopWaker {
       failed = true
       if (stopping === undefined) return
       const exited = new Promise((resolve) => stopping.once('exit', resolve))
-      Atomics.store(changes, 1, 1)
-      Atomics.add(changes, 0, 1)
-      Atomics.notify(changes, 0)
+      // Held open until the thread has ended: a stop awaited by a process with nothing else to do.
+      stopping.ref()
+      Atomics.store(changes, STOP, 1)
+      wake()
       await exited
     },
     get wakes() {

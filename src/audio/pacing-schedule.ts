@@ -4,7 +4,7 @@
 // is due is released in deadline order within the same turn of the event loop, so a frame never waits behind a
 // later one, and so is every waiter that comes due while those frames are being sent. Deadlines are absolute
 // (performance.now() milliseconds), and a waiter is never released early.
-import { createLoopWaker, type LoopWaker, loopNowMs } from './loop-waker.ts'
+import { type LoopWaker, loopNowMs, processLoopWaker } from './loop-waker.ts'
 
 interface Waiter {
   dueMs: number
@@ -112,12 +112,14 @@ export class FrameSchedule {
     const nowMs = this.#now()
     // With the waker: a Node timer is due once libuv's clock, whole milliseconds truncated, has gone as many past
     // the one it read when the timer was armed (now). Aimed at the first whole millisecond at or after the
-    // deadline, it is due when the waker wakes the loop there, never before the deadline.
-    const loopNowMs = Math.floor(nowMs + this.#loopClockOffsetMs)
-    const wakeLoopMs = Math.max(loopNowMs + 1, Math.ceil(first.dueMs + this.#loopClockOffsetMs))
+    // deadline, it is due when the waker wakes the loop there. Should libuv's clock read otherwise (its coarse
+    // clock, or a millisecond turning between this read and setTimeout's), a fire before the deadline finds
+    // nothing due and aims again (#releaseDue): early never releases a frame.
+    const loopMs = Math.floor(nowMs + this.#loopClockOffsetMs)
+    const wakeLoopMs = Math.max(loopMs + 1, Math.ceil(first.dueMs + this.#loopClockOffsetMs))
     const delayMs =
       this.#waker?.wakeAt(wakeLoopMs) === true
-        ? wakeLoopMs - loopNowMs
+        ? wakeLoopMs - loopMs
         : // Without it the loop sleeps the delay from now: the distance rounded up never wakes it early.
           Math.max(0, Math.ceil(first.dueMs - nowMs))
     this.#timer = setTimeout(this.#onDue, delayMs)
@@ -181,4 +183,4 @@ export class FrameSchedule {
 }
 
 /** The process's schedule: every real-time pacer (audio/pacing.ts's realTimeClock) waits on it. */
-export const sharedFrameSchedule = new FrameSchedule({ waker: createLoopWaker() })
+export const sharedFrameSchedule = new FrameSchedule({ waker: processLoopWaker() })
