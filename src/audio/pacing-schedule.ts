@@ -122,9 +122,10 @@ export class FrameSchedule {
   /**
    * Releases every waiter due by now, in deadline order, and looks again once the work they set going is done: a
    * turn's frames take a while to send (at 32 calls, about a tenth of a millisecond a call, more at the end of a
-   * step), and a deadline passed meanwhile goes out in the same turn instead of waiting for the next timer, which
-   * fires on a whole millisecond of the event loop's clock at the soonest. This runs only in the timer's turn, never
-   * inside an event's handling, so what an event started is never interleaved with a frame. When nothing more is
+   * step), and a deadline passed meanwhile goes out in the same turn instead of waiting for the next timer: Node's
+   * timers count whole milliseconds, one at the least, from the event loop's clock truncated to the millisecond,
+   * so the next would wake up to a millisecond after a deadline already gone. This runs only in the timer's turn,
+   * never inside an event's handling, so what an event started is never interleaved with a frame. When nothing more is
    * due, the timer is aimed anew even if it is aimed already: arming one reads the event loop's clock afresh, and
    * the loop computes how long to sleep from the clock it read last, so a timer armed before the frames went out
    * would wake that much late (a 5 ms timer armed before 0.8 ms of work woke 1.75 ms late at p90, one armed after
