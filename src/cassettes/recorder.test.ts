@@ -49,6 +49,27 @@ describe('recording HTTP exchanges', () => {
     expect(second?.connection_failed).toBeUndefined()
   })
 
+  test('an answer taken, and a request ended without one, are owed their turns before the next real-time frame', async () => {
+    const base = await startServer()
+    const recorder = new CassetteRecorder({ extraNames: [], secretValues: [] }, 1024 * 1024)
+    expect(recorder.answers.synchronized()).toBeNull()
+    await recorder.fetch(`${base}/v1/answered`, { method: 'POST', body: '{"q":1}' })
+    const owed = recorder.answers.synchronized()
+    expect(owed).not.toBeNull()
+    await owed
+    expect(recorder.answers.synchronized()).toBeNull()
+    const abort = new AbortController()
+    const pending = recorder.fetch(`${base}/v1/never`, {
+      method: 'POST',
+      body: '{"q":2}',
+      signal: abort.signal,
+    })
+    abort.abort()
+    await expect(pending).rejects.toThrow()
+    await expect(recorder.answers.synchronized()).resolves.toBeUndefined()
+    expect(recorder.answers.synchronized()).toBeNull()
+  })
+
   test('a request whose connection failed is kept as aborted by the connection, not given up', async () => {
     const base = await startServer()
     const recorder = new CassetteRecorder({ extraNames: [], secretValues: [] }, 1024 * 1024)
