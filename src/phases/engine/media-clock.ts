@@ -11,8 +11,8 @@
 //   it once it has played what the recording received before that frame (and heard what the recording sent before
 //   it), and `synchronized` waits for the HTTP answers it released, so each frame is computed from what the
 //   recording had heard by then. No waiting on the wall clock.
-// - real time, recording a cassette: before each frame, the HTTP answers the recording took since the previous one
-//   get the turns the replay gives them (RecordingSync), so what they set going lands before the same frame in both.
+// - real time, recording a cassette: before each frame, the HTTP requests that ended since the previous one get the
+//   turns the replay gives them (RecordingSync), so what they set going lands before the same frame in both.
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { FramePacer } from '../../audio/pacing.ts'
 import { SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
@@ -65,13 +65,14 @@ export interface ReplaySync {
 }
 
 /**
- * The recorder's side of a real-time frame (src/cassettes/recording-sync.ts). A replay gives an HTTP answer taken
- * before a frame two turns before that frame goes out (ReplaySync.synchronized); live, the frame's timer could
- * fire between them (the answer's body read in one turn, the tool it asks for started in a later one), and the
- * recording then stamped the tool's completion a frame after its replay did. So the recording gives them too.
+ * The recorder's side of a real-time frame (src/cassettes/recording-sync.ts). A replay gives an HTTP request that
+ * ended before a frame two turns before that frame goes out (ReplaySync.synchronized). Live, a frame that is late
+ * goes out without yielding at all, so on a busy machine it went out between an answer (its body read in one turn)
+ * and the tool the answer asked for (started a turn later), and the recording dated the tool's completion a frame
+ * or two after its replay did. So the recording gives them the same turns.
  */
 export interface RecordingSync {
-  /** null when no answer was taken since the last frame; else resolves once every one taken had its turns. */
+  /** null when no request ended since the last frame; else resolves once every one that ended had its turns. */
   synchronized(): Promise<void> | null
 }
 
@@ -145,7 +146,11 @@ export class MediaClock {
         const waiting = this.#pacer.waitForNextSlot()
         if (waiting !== null) await waiting
         const synchronizing = this.#recording?.synchronized() ?? null
-        if (synchronizing !== null) await synchronizing
+        if (synchronizing !== null) {
+          await synchronizing
+          // The turns took time: the slot is taken as late as it is now, not as it was found before them.
+          this.#pacer.resumed()
+        }
         this.#pacer.takeSlot()
         for (let index = 0; index < streams.length; index++) {
           chunks[index] = (streams[index] as ClockedStream).next(samples)

@@ -54,7 +54,7 @@ export interface SessionClock {
   mode: ClockMode
   /** A replay's synchronisation with its replay server (the media clock then goes frame by frame); else null. */
   replay: ReplaySync | null
-  /** A recording's synchronisation before each real-time frame; else null. */
+  /** While a cassette is recorded, its synchronisation before each frame (a real-time clock reads it); else null. */
   recording: RecordingSync | null
 }
 
