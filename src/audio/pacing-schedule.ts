@@ -4,6 +4,7 @@
 // is due is released in deadline order within the same turn of the event loop, so a frame never waits behind a
 // later one, and so is every waiter that comes due while those frames are being sent. Deadlines are absolute
 // (performance.now() milliseconds), and a waiter is never released early.
+import { type LoopWaker, loopNowMs, processLoopWaker } from './loop-waker.ts'
 
 interface Waiter {
   dueMs: number
@@ -20,6 +21,8 @@ export interface FrameScheduleOptions {
   now?: () => number
   /** How long a turn may go on releasing frames before the event loop takes input (4 ms by default). */
   maxTurnMs?: number
+  /** Wakes the event loop when the timer is due (loop-waker.ts); without one the timer alone wakes it. */
+  waker?: LoopWaker
 }
 
 export class FrameSchedule {
@@ -27,6 +30,9 @@ export class FrameSchedule {
   readonly #waiters: Waiter[] = []
   readonly #now: () => number
   readonly #maxTurnMs: number
+  readonly #waker: LoopWaker | undefined
+  /** libuv's clock minus this schedule's (0 for a clock of the caller's own, as tests give). */
+  readonly #loopClockOffsetMs: number
   #timer: ReturnType<typeof setTimeout> | undefined
   /** Set while an overlong turn waits for the event loop to take input (its check phase fires the next turn). */
   #yield: ReturnType<typeof setImmediate> | undefined
@@ -44,6 +50,8 @@ export class FrameSchedule {
   constructor(options: FrameScheduleOptions = {}) {
     this.#now = options.now ?? (() => performance.now())
     this.#maxTurnMs = options.maxTurnMs ?? MAX_TURN_MS
+    this.#waker = options.waker
+    this.#loopClockOffsetMs = options.now === undefined ? loopNowMs() - performance.now() : 0
   }
 
   /** How many waiters are queued (tests and the bench read it). */
@@ -101,14 +109,27 @@ export class FrameSchedule {
     if (this.#armedForMs !== undefined && this.#armedForMs <= first.dueMs) return
     this.#disarm()
     this.#armedForMs = first.dueMs
-    // Node timers truncate fractional milliseconds; rounding up avoids waking a whole millisecond early.
-    this.#timer = setTimeout(this.#onDue, Math.max(0, Math.ceil(first.dueMs - this.#now())))
+    const nowMs = this.#now()
+    // With the waker: a Node timer is due once libuv's clock, whole milliseconds truncated, has gone as many past
+    // the one it read when the timer was armed (now). Aimed at the first whole millisecond at or after the
+    // deadline, it is due when the waker wakes the loop there. Should libuv's clock read otherwise (its coarse
+    // clock, or a millisecond turning between this read and setTimeout's), a fire before the deadline finds
+    // nothing due and aims again (#releaseDue): early never releases a frame.
+    const loopMs = Math.floor(nowMs + this.#loopClockOffsetMs)
+    const wakeLoopMs = Math.max(loopMs + 1, Math.ceil(first.dueMs + this.#loopClockOffsetMs))
+    const delayMs =
+      this.#waker?.wakeAt(wakeLoopMs) === true
+        ? wakeLoopMs - loopMs
+        : // Without it the loop sleeps the delay from now: the distance rounded up never wakes it early.
+          Math.max(0, Math.ceil(first.dueMs - nowMs))
+    this.#timer = setTimeout(this.#onDue, delayMs)
   }
 
   #disarm(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer)
     this.#timer = undefined
     this.#armedForMs = undefined
+    this.#waker?.cancel()
   }
 
   #fire(): void {
@@ -163,4 +184,4 @@ export class FrameSchedule {
 }
 
 /** The process's schedule: every real-time pacer (audio/pacing.ts's realTimeClock) waits on it. */
-export const sharedFrameSchedule = new FrameSchedule()
+export const sharedFrameSchedule = new FrameSchedule({ waker: processLoopWaker() })

@@ -128,6 +128,11 @@ export class FramePacer {
     return this.#clock.sleep(Math.ceil(dueMs - nowMs), this.#signal)
   }
 
+  /** The sender did more between waitForNextSlot and takeSlot than wait: takeSlot reads the clock again. */
+  resumed(): void {
+    this.#wokeAtMs = undefined
+  }
+
   /** After waitForNextSlot's wait: the slot waited for becomes current (re-anchored if its time was long gone). */
   takeSlot(): void {
     if (!this.realTime) return

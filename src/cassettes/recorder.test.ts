@@ -1,7 +1,8 @@
 // The recorder's HTTP side: an answered request is kept with where its answer came in the execution's order; one its
 // client gave up on (the call ended with it in flight, a timeout) is kept as aborted, so a replay of the same
 // request knows the recording never had its answer; one whose connection failed (no abort) is kept as that, a failure
-// a client retries.
+// a client retries. Every request that ended, answered or not, is owed its turns before the recording's next
+// real-time frame (recording-sync.ts).
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
@@ -47,6 +48,27 @@ describe('recording HTTP exchanges', () => {
     expect(second).toMatchObject({ seq: 2, answered_seq: 3, status: 0, aborted: true, path: '/v1/never' })
     expect(second?.response).toEqual({ content_type: null })
     expect(second?.connection_failed).toBeUndefined()
+  })
+
+  test('an answer taken, and a request ended without one, are owed their turns before the next real-time frame', async () => {
+    const base = await startServer()
+    const recorder = new CassetteRecorder({ extraNames: [], secretValues: [] }, 1024 * 1024)
+    expect(recorder.requestEnds.synchronized()).toBeNull()
+    await recorder.fetch(`${base}/v1/answered`, { method: 'POST', body: '{"q":1}' })
+    const owed = recorder.requestEnds.synchronized()
+    expect(owed).not.toBeNull()
+    await owed
+    expect(recorder.requestEnds.synchronized()).toBeNull()
+    const abort = new AbortController()
+    const pending = recorder.fetch(`${base}/v1/never`, {
+      method: 'POST',
+      body: '{"q":2}',
+      signal: abort.signal,
+    })
+    abort.abort()
+    await expect(pending).rejects.toThrow()
+    await expect(recorder.requestEnds.synchronized()).resolves.toBeUndefined()
+    expect(recorder.requestEnds.synchronized()).toBeNull()
   })
 
   test('a request whose connection failed is kept as aborted by the connection, not given up', async () => {

@@ -4,6 +4,7 @@
 // (redaction.ts) and audio goes to the PCM store, not the JSON.
 import type { ClientEvent, ServerEvent, SessionTap, TappedSession } from '../live/index.ts'
 import { PcmStore } from './pcm-store.ts'
+import { RequestEndTurns } from './recording-sync.ts'
 import { type CassetteRedaction, redactJson, redactString } from './redaction.ts'
 import type { CassetteFrame, HttpBody, HttpExchange, SessionRecord } from './schema.ts'
 
@@ -28,6 +29,8 @@ export class CassetteRecorder implements SessionTap {
   readonly #store: PcmStore
   readonly #sessions: SessionRecord[] = []
   readonly #http: HttpExchange[] = []
+  /** The media clock's synchronisation before each real-time frame (recording-sync.ts). */
+  readonly requestEnds = new RequestEndTurns()
   #seq = 0
 
   constructor(redaction: CassetteRedaction, limitBytes: number) {
@@ -68,6 +71,7 @@ export class CassetteRecorder implements SessionTap {
       const cause = error instanceof Error ? error.cause : undefined
       const givenUp = signal?.aborted === true || /timed? ?out/i.test(`${String(error)} ${String(cause)}`)
       const exchange = { seq, answered_seq: this.#seq++, method, path, request, status: 0 }
+      this.requestEnds.requestEnded()
       this.#http.push({
         ...exchange,
         response: { content_type: null },
@@ -79,6 +83,7 @@ export class CassetteRecorder implements SessionTap {
     }
     // The answer is here, body and all: from now on the harness can act on it.
     const answeredSeq = this.#seq++
+    this.requestEnds.requestEnded()
     const responseType = response.headers.get('content-type')
     this.#http.push({
       seq,

@@ -47,7 +47,7 @@ export async function recordExecution<Execution extends ScenarioExecution>(
     limitBytes,
   )
   const execution = await runInCassetteScope(
-    { tap: recorder, fetch: (input, init) => recorder.fetch(input, init) },
+    { tap: recorder, fetch: (input, init) => recorder.fetch(input, init), recording: recorder.requestEnds },
     () => context.run(),
   )
   const recorded = recorder.finish()

@@ -5,8 +5,11 @@
 //   other than audio, an HTTP request or answer, on any channel), or the schedule still owes something from before.
 //   Everywhere else the recording only streamed audio, and the frame goes out at once.
 // - synchronized: every HTTP answer the replay server sent has been taken by its client (or the client gave up on
-//   it), and what the client does with it (the SDK's parsing, the harness's reaction) has had its turns; an answer
-//   sent meanwhile starts over. Answers are known by the id the scope's fetch gives each request (REQUEST_ID_HEADER).
+//   it), and every request that ended on the client since (answered, failed, or given up by the client itself) has
+//   had two turns for what the client does with it (the SDK's parsing, the harness's reaction); one that ends
+//   meanwhile starts over. The recording gives each request that ended the same two turns before its next frame
+//   (recording-sync.ts), so the reactions land between the same frames. Answers are known by the id the scope's
+//   fetch gives each request (REQUEST_ID_HEADER).
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { ReplaySync } from '../phases/engine/media-clock.ts'
 import type { ReplaySchedule } from './replay-schedule.ts'
@@ -22,8 +25,9 @@ export class ReplayClock implements ReplaySync {
   readonly #recordedLabel: (label: string) => string
   /** Answers sent and not taken yet, by request id. */
   readonly #outstanding = new Set<string>()
-  #answersSent = 0
-  #answersSynchronized = 0
+  /** Requests that ended on the client (answered, failed or given up), and how many of them had their turns. */
+  #requestsEnded = 0
+  #endedSynchronized = 0
   #requests = 0
   readonly #wakers = new Set<() => void>()
 
@@ -45,12 +49,14 @@ export class ReplayClock implements ReplaySync {
 
   /** The replay server sent the answer to request `id` (null: a request that came without one). */
   answerSent(id: string | null): void {
-    this.#answersSent += 1
-    if (id !== null) this.#outstanding.add(id)
+    // A request without an id is not taken through the scope's fetch: it counts as ended when answered.
+    if (id === null) this.#requestsEnded += 1
+    else this.#outstanding.add(id)
   }
 
-  /** The client of request `id` took its answer whole, or gave up on it. */
+  /** Request `id` ended on its client: the answer was taken whole, the request failed, or the client gave up. */
   answerTaken(id: string): void {
+    this.#requestsEnded += 1
     this.#outstanding.delete(id)
     for (const wake of this.#wakers) wake()
   }
@@ -61,7 +67,7 @@ export class ReplayClock implements ReplaySync {
   }
 
   async synchronized(): Promise<void> {
-    while (this.#outstanding.size > 0 || this.#answersSynchronized < this.#answersSent) {
+    while (this.#outstanding.size > 0 || this.#endedSynchronized < this.#requestsEnded) {
       while (this.#outstanding.size > 0) {
         await new Promise<void>((wake) => {
           const waker = () => {
@@ -71,10 +77,10 @@ export class ReplayClock implements ReplaySync {
           this.#wakers.add(waker)
         })
       }
-      const sent = this.#answersSent
+      const ended = this.#requestsEnded
       await nextTurn()
       await nextTurn()
-      if (this.#answersSent === sent) this.#answersSynchronized = sent
+      if (this.#requestsEnded === ended) this.#endedSynchronized = ended
     }
   }
 }

@@ -1,5 +1,6 @@
 // The replay server's HTTP side on a hand-written cassette: a recorded answer reaches the client through the scope's
-// fetch and the clock's barrier knows it was taken; a request the recording's client gave up on (aborted: the call
+// fetch and the clock's barrier knows it was taken (and gives every request that ended its turns before the next
+// frame, as the recording does); a request the recording's client gave up on (aborted: the call
 // ended with it in flight, or its timeout passed) is never answered: a client that gives up too is let go, one that
 // does not is told where the recording gave up, with a status no client retries (408), as a timeout is not retried.
 // One whose connection failed in the recording fails the same way now, so the harness retries it as it did then.
@@ -82,8 +83,12 @@ describe('the replay server over HTTP', () => {
     expect(settled).toBe(false)
     abort.abort()
     await expect(first).rejects.toThrow(/abort/i)
-    // Nothing was answered, so nothing is waited for.
+    // Nothing was answered, but the request ended on its client: what the give-up set going (here, something two
+    // turns later) has the two turns before the next frame that the recording gave it (recording-sync.ts).
+    let reacted = false
+    setImmediate(() => setImmediate(() => (reacted = true)))
     await server.scope().clock?.synchronized()
+    expect(reacted).toBe(true)
     expect(server.divergences.count).toBe(0)
   })
 

@@ -4,7 +4,7 @@
 // (every run that neither records nor replays) both are exactly what they were.
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { type SessionTap, sessionTaps } from '../live/index.ts'
-import type { ReplaySync } from '../phases/engine/media-clock.ts'
+import type { RecordingSync, ReplaySync } from '../phases/engine/media-clock.ts'
 import type { ReplayedCallerSignal } from '../phases/run/drain.ts'
 
 export interface CassetteScope {
@@ -16,6 +16,11 @@ export interface CassetteScope {
    * clock virtually, frame by frame (src/phases/engine/media-clock.ts). A scope wrapping another passes it on.
    */
   readonly clock?: ReplaySync
+  /**
+   * Recording only: the real-time media clock's synchronisation before each frame (recording-sync.ts), so that
+   * what an HTTP answer sets going lands between the same frames as in the replay.
+   */
+  readonly recording?: RecordingSync
   /**
    * Caller replay only (src/cassettes/caller/replayed-caller.ts): at the call's media time `nowMs`, whether the
    * recorded caller is done (silenced at a departure, or played out), so it will say nothing more and a live call
@@ -33,6 +38,11 @@ export function runInCassetteScope<T>(scope: CassetteScope, run: () => Promise<T
 /** The replay clock of the scope this code runs in; null outside a replay (the clock is then the phase's own). */
 export function replayClock(): ReplaySync | null {
   return scopes.getStore()?.clock ?? null
+}
+
+/** The recording synchronisation of the scope this code runs in; null outside a recording. */
+export function recordingSync(): RecordingSync | null {
+  return scopes.getStore()?.recording ?? null
 }
 
 /** Asks whether the replayed caller of the scope this code runs in is done; null outside a caller replay. */

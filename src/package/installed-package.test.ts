@@ -62,6 +62,21 @@ describe('npm pack, install into a fresh project, type-check it', () => {
     expect(help.output).toMatch(/^Usage: live-evals <command>/)
   })
 
+  test("the installed package's loop waker thread starts and wakes the loop (a broken one would fall back silently)", () => {
+    const waker = join(consumer, 'node_modules/live-evals/dist/src/audio/loop-waker.js')
+    const script = [
+      `const { createLoopWaker, loopNowMs } = await import(${JSON.stringify(waker)})`,
+      'const waker = createLoopWaker()',
+      'const started = waker.wakeAt(loopNowMs() + 1)',
+      'while (waker.wakes === 0) await new Promise((resolve) => setTimeout(resolve, 1))',
+      'await waker.stop()',
+      "console.log('started', started, 'woke', waker.wakes)",
+    ].join('\n')
+    const woke = run(NODE, ['--input-type=module', '-e', script], consumer, userEnvironment())
+    expect(woke.status, woke.output).toBe(0)
+    expect(woke.stdout.trim()).toBe('started true woke 1')
+  })
+
   test(
     'the .d.ts type the consumer: its spec and config check, the deliberate error and a misspelled expected tool field ({ nam: "x" }) are reported',
     () => {

@@ -11,6 +11,8 @@
 //   it once it has played what the recording received before that frame (and heard what the recording sent before
 //   it), and `synchronized` waits for the HTTP answers it released, so each frame is computed from what the
 //   recording had heard by then. No waiting on the wall clock.
+// - real time, recording a cassette: before each frame, the HTTP requests that ended since the previous one get the
+//   turns the replay gives them (RecordingSync), so what they set going lands before the same frame in both.
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { FramePacer } from '../../audio/pacing.ts'
 import { SAMPLE_RATE_HZ } from '../../audio/pcm.ts'
@@ -50,6 +52,8 @@ export interface MediaClockOptions {
   roundTripTimeoutMs?: number
   /** Virtual only: replay a real-time recording frame by frame (see the header); from the cassette scope. */
   replay?: ReplaySync | null
+  /** Real time only: a recording's synchronisation before each frame; from the cassette scope. */
+  recording?: RecordingSync | null
 }
 
 /** The replay server's side of a frame's synchronisation (src/cassettes/replay-clock.ts). */
@@ -58,6 +62,18 @@ export interface ReplaySync {
   roundTripNeeded(label: string): boolean
   /** Resolves once every HTTP answer the replay server released has reached the client that asked. */
   synchronized(): Promise<void>
+}
+
+/**
+ * The recorder's side of a real-time frame (src/cassettes/recording-sync.ts). A replay gives an HTTP request that
+ * ended before a frame two turns before that frame goes out (ReplaySync.synchronized). Live, a frame that is late
+ * goes out without yielding at all, so on a busy machine it went out between an answer (its body read in one turn)
+ * and the tool the answer asked for (started a turn later), and the recording dated the tool's completion a frame
+ * or two after its replay did. So the recording gives them the same turns.
+ */
+export interface RecordingSync {
+  /** null when no request ended since the last frame; else resolves once every one that ended had its turns. */
+  synchronized(): Promise<void> | null
 }
 
 /** Bound on round trips per session and step (each lets reactions to the previous one arrive). */
@@ -71,6 +87,7 @@ export class MediaClock {
   readonly #roundTripTimeoutMs: number
   readonly #pacer: FramePacer | null
   readonly #replay: ReplaySync | null
+  readonly #recording: RecordingSync | null
   /** Real time: the frame's chunks, one per stream, reused from frame to frame. */
   readonly #chunks: Int16Array[] = []
   #steps = 0
@@ -81,6 +98,7 @@ export class MediaClock {
     this.#frameMs = options.frameMs ?? 20
     this.#roundTripTimeoutMs = options.roundTripTimeoutMs ?? 10_000
     this.#replay = this.mode === 'virtual' ? (options.replay ?? null) : null
+    this.#recording = this.mode === 'real_time' ? (options.recording ?? null) : null
     if (this.stepMs % this.#frameMs !== 0) {
       throw new RangeError(
         `media clock step (${this.stepMs} ms) must be a whole number of frames (${this.#frameMs} ms)`,
@@ -127,6 +145,12 @@ export class MediaClock {
       for (let frame = 0; frame < this.stepMs / this.#frameMs; frame++) {
         const waiting = this.#pacer.waitForNextSlot()
         if (waiting !== null) await waiting
+        const synchronizing = this.#recording?.synchronized() ?? null
+        if (synchronizing !== null) {
+          await synchronizing
+          // The turns took time: the slot is taken as late as it is now, not as it was found before them.
+          this.#pacer.resumed()
+        }
         this.#pacer.takeSlot()
         for (let index = 0; index < streams.length; index++) {
           chunks[index] = (streams[index] as ClockedStream).next(samples)

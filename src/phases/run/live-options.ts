@@ -6,7 +6,7 @@
 import OpenAI from 'openai'
 import type { ScenarioApplication } from '../../assistants/architectures/index.ts'
 import { assistantModelsFromSettings } from '../../assistants/frontend/models.ts'
-import { cassetteFetch, recordedCallerProbe, replayClock } from '../../cassettes/scope.ts'
+import { cassetteFetch, recordedCallerProbe, recordingSync, replayClock } from '../../cassettes/scope.ts'
 import type { RunSettings } from '../../config/index.ts'
 import { assistantVisibleInput, type Scenario } from '../../scenarios/index.ts'
 import type { ScenarioEnv } from '../engine/execution.ts'
@@ -51,6 +51,7 @@ export function liveConversationOptions(
   }
   const simulation = settings.simulation
   const replay = replayClock()
+  const recording = recordingSync()
   const recordedCallerDone = recordedCallerProbe()
   const observer = observerCallFrom(simulation, new OpenAI({ apiKey, maxRetries: 0, fetch: cassetteFetch }))
   return {
@@ -67,7 +68,12 @@ export function liveConversationOptions(
     connections: { assistant: connection, caller: connection },
     observerFacts: observerFactsOf(scenario),
     backchannels: parameters.persona.backchannels,
-    clock: { mode: 'real_time', tickMs: LIVE_TICK_MS, ...(replay === null ? {} : { replay }) },
+    clock: {
+      mode: 'real_time',
+      tickMs: LIVE_TICK_MS,
+      ...(replay === null ? {} : { replay }),
+      ...(recording === null ? {} : { recording }),
+    },
     preset: callerPreset(settings),
     assistantFirstPrompt,
     rules: liveCallRulesFrom(simulation),

@@ -72,6 +72,7 @@ export async function collectSingleTurn(
   const clock = new MediaClock({
     mode: session.clock.mode,
     replay: session.clock.replay,
+    recording: session.clock.recording,
     stepMs: STEP_MS,
     roundTripTimeoutMs: ROUND_TRIP_TIMEOUT_MS,
     ...(options.signal === undefined ? {} : { signal: options.signal }),

@@ -14,7 +14,7 @@ import {
 } from '../../assistants/assistant-session.ts'
 import { assistantModelsFromSettings } from '../../assistants/frontend/index.ts'
 import { pcm16FromBase64 } from '../../audio/pcm.ts'
-import { replayClock } from '../../cassettes/scope.ts'
+import { recordingSync, replayClock } from '../../cassettes/scope.ts'
 import { credentialValues } from '../../config/redact.ts'
 import { requestUtterances, UplinkLoss } from '../../faults/transport.ts'
 import type { ReceivedLiveEvent, SentLiveEvent } from '../../live/index.ts'
@@ -24,7 +24,7 @@ import { SessionTrace } from '../../observability/trace.ts'
 import { assistantVisibleInput, type Scenario } from '../../scenarios/index.ts'
 import type { CallerAudio } from '../engine/caller.ts'
 import type { ScenarioEnv } from '../engine/execution.ts'
-import type { ReplaySync } from '../engine/media-clock.ts'
+import type { RecordingSync, ReplaySync } from '../engine/media-clock.ts'
 import type { DriveOptions } from '../engine/phase-module.ts'
 import { describeError, StageError } from '../engine/stage.ts'
 import { ResponseCompletionTracker } from './response-completion.ts'
@@ -54,6 +54,8 @@ export interface SessionClock {
   mode: ClockMode
   /** A replay's synchronisation with its replay server (the media clock then goes frame by frame); else null. */
   replay: ReplaySync | null
+  /** While a cassette is recorded, its synchronisation before each frame (a real-time clock reads it); else null. */
+  recording: RecordingSync | null
 }
 
 /**
@@ -62,9 +64,9 @@ export interface SessionClock {
  */
 function sessionClockOf(env: Pick<ScenarioEnv, 'settings'>): SessionClock {
   const replay = replayClock()
-  if (replay !== null) return { mode: 'virtual', replay }
+  if (replay !== null) return { mode: 'virtual', replay, recording: null }
   const virtual = env.settings.execution.mode === 'offline' && !env.settings.audio.real_time
-  return { mode: virtual ? 'virtual' : 'real_time', replay: null }
+  return { mode: virtual ? 'virtual' : 'real_time', replay: null, recording: recordingSync() }
 }
 
 export async function openScenarioSession(

@@ -26,7 +26,7 @@ import { FRAME_MS } from '../../../audio/pcm.ts'
 import type { LiveSessionOutcome } from '../../../live/index.ts'
 import type { ModelUsageEvent } from '../../../models/index.ts'
 import { type ClockMode, SessionTimeline } from '../../../observability/timeline.ts'
-import { MediaClock, type ReplaySync } from '../../engine/media-clock.ts'
+import { MediaClock, type RecordingSync, type ReplaySync } from '../../engine/media-clock.ts'
 import { describeError, StageError } from '../../engine/stage.ts'
 import { assistantCutOff, terminationWithCutOff } from '../cut-off.ts'
 import { CompletionDrain, type ReplayedCallerSignal } from '../drain.ts'
@@ -61,7 +61,7 @@ export interface LiveConversationOptions extends ParticipantOptions {
    * synchronisation with its replay server) plays the real-time call it recorded on the virtual clock: the call
    * keeps its real-time rules (nothing waits for the observer), only the clock no longer waits for the wall.
    */
-  clock: { mode: ClockMode; tickMs: number; replay?: ReplaySync | null }
+  clock: { mode: ClockMode; tickMs: number; replay?: ReplaySync | null; recording?: RecordingSync | null }
   /** The acoustic preset on the caller's voice (simulation.condition and seed). */
   preset: { condition: string; seed: number; overrides?: unknown; baseDirectory?: string }
   /** Assistant first: the prompt file's text, sent unchanged; null: the caller speaks first. */
@@ -149,6 +149,7 @@ export async function runLiveConversation(options: LiveConversationOptions): Pro
     clock: new MediaClock({
       mode: options.clock.replay ? 'virtual' : mode,
       replay: options.clock.replay ?? null,
+      recording: options.clock.recording ?? null,
       stepMs: options.clock.tickMs,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     }),
