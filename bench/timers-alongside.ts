@@ -10,9 +10,9 @@
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { frameLateness, type PacingClock, paceFrames, realTimeClock } from '../src/audio/pacing.ts'
-import { FrameSchedule } from '../src/audio/pacing-schedule.ts'
+import { frameLateness, paceFrames } from '../src/audio/pacing.ts'
 import { FRAME_MS } from '../src/audio/pcm.ts'
+import { bareTimersClock } from './bare-timers.ts'
 
 /** One frame of one schedule: its slot on the epoch clock (shared by processes) and how late it went out. */
 export interface AlongsideFrame {
@@ -71,11 +71,10 @@ async function paceAlone(count: number): Promise<void> {
       for (;;) yield null
     },
   }
-  // Bare timers: a schedule of its own without the loop waker (the calls' process has one), so this process adds
-  // only what bare timers cost the machine, and reads what they give beside the calls. With a waker of its own it
-  // doubled its CPU and paced worse than the calls did: every waker wakes on the same millisecond, on two cores.
-  const schedule = new FrameSchedule()
-  const clock: PacingClock = { ...realTimeClock, sleepUntil: (dueMs, signal) => schedule.wait(dueMs, signal) }
+  // Bare timers (the calls' process has the loop waker): this process adds only what bare timers cost the machine,
+  // and reads what they give beside the calls. With a waker of its own it doubled its CPU and paced worse than the
+  // calls did: every waker wakes on the same millisecond, on two cores.
+  const clock = bareTimersClock()
   const origin = performance.now() + FRAME_MS
   process.stdout.write('pacing\n')
   const reports = await Promise.all(

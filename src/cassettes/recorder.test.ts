@@ -29,11 +29,15 @@ async function startServer(): Promise<string> {
 }
 
 describe('recording HTTP exchanges', () => {
-  test('an answer is kept with its place in the order; a request given up on is kept as aborted', async () => {
+  test('an answer is kept with its place in the order; a request given up on is kept as aborted; each is owed its turns', async () => {
     const base = await startServer()
     const recorder = new CassetteRecorder({ extraNames: [], secretValues: [] }, 1024 * 1024)
+    expect(recorder.requestEnds.synchronized()).toBeNull()
     const answered = await recorder.fetch(`${base}/v1/answered`, { method: 'POST', body: '{"q":1}' })
     expect(await answered.json()).toEqual({ ok: true })
+    // Owed its turns before the next real-time frame; none once it had them.
+    await expect(recorder.requestEnds.synchronized()).resolves.toBeUndefined()
+    expect(recorder.requestEnds.synchronized()).toBeNull()
     const abort = new AbortController()
     const pending = recorder.fetch(`${base}/v1/never`, {
       method: 'POST',
@@ -42,33 +46,13 @@ describe('recording HTTP exchanges', () => {
     })
     abort.abort()
     await expect(pending).rejects.toThrow()
+    expect(recorder.requestEnds.synchronized()).not.toBeNull()
     const [first, second] = recorder.finish().http
     expect(first).toMatchObject({ seq: 0, answered_seq: 1, status: 200, response: { json: { ok: true } } })
     expect(first?.aborted).toBeUndefined()
     expect(second).toMatchObject({ seq: 2, answered_seq: 3, status: 0, aborted: true, path: '/v1/never' })
     expect(second?.response).toEqual({ content_type: null })
     expect(second?.connection_failed).toBeUndefined()
-  })
-
-  test('an answer taken, and a request ended without one, are owed their turns before the next real-time frame', async () => {
-    const base = await startServer()
-    const recorder = new CassetteRecorder({ extraNames: [], secretValues: [] }, 1024 * 1024)
-    expect(recorder.requestEnds.synchronized()).toBeNull()
-    await recorder.fetch(`${base}/v1/answered`, { method: 'POST', body: '{"q":1}' })
-    const owed = recorder.requestEnds.synchronized()
-    expect(owed).not.toBeNull()
-    await owed
-    expect(recorder.requestEnds.synchronized()).toBeNull()
-    const abort = new AbortController()
-    const pending = recorder.fetch(`${base}/v1/never`, {
-      method: 'POST',
-      body: '{"q":2}',
-      signal: abort.signal,
-    })
-    abort.abort()
-    await expect(pending).rejects.toThrow()
-    await expect(recorder.requestEnds.synchronized()).resolves.toBeUndefined()
-    expect(recorder.requestEnds.synchronized()).toBeNull()
   })
 
   test('a request whose connection failed is kept as aborted by the connection, not given up', async () => {
