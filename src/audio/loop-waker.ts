@@ -9,9 +9,11 @@
 // message wakes the loop just after the millisecond the timer is due, and the timer fires then, in the timers
 // phase as before (frames never go out inside an event's handling).
 //
-// Measured (bench/run-realtime.ts --conversations 32 --compare, 4 rounds, 2 cores): while all calls were under way
-// the relay's p99 went from 1.52-1.76 ms to 1.13-1.29; the price is a thread wake for every millisecond that
-// holds a deadline (at most a thousand a second, however many calls), about a sixth more client CPU at 32 calls.
+// Measured (bench/run-realtime.ts --conversations 32 --compare, 12 rounds, 2 cores): while all calls were under
+// way the relay's p99 went from 1.51-1.87 ms (mean 1.63) to 1.16-1.53 (mean 1.30), lower in every round; the
+// price is a thread wake for every millisecond that holds a deadline (at most a thousand a second, however many
+// calls), about a tenth more client CPU at 32 calls. At 64 calls it lowered p50 but not p99 (2.04-2.13 ms before,
+// 2.20-2.76 after): there the loop's turns often outlast a millisecond, and the wakes cost CPU two cores lack.
 // It assumes libuv reads the monotonic clock, as it does where the coarse clock ticks slower than a millisecond;
 // where libuv reads the coarse one, a wake can come before its clock shows the millisecond, and the timer then
 // fires on its own, as without the thread.

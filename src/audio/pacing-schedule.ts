@@ -21,7 +21,10 @@ export interface FrameScheduleOptions {
   now?: () => number
   /** How long a turn may go on releasing frames before the event loop takes input (4 ms by default). */
   maxTurnMs?: number
-  /** Wakes the event loop when the timer is due (loop-waker.ts); without one the timer alone wakes it. */
+  /**
+   * Wakes the event loop when the timer is due (loop-waker.ts); without one the timer alone wakes it. A waker keeps
+   * one moment, so it serves one schedule: the process's shared one has the process's waker.
+   */
   waker?: LoopWaker
 }
 

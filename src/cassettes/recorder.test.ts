@@ -2,7 +2,7 @@
 // client gave up on (the call ended with it in flight, a timeout) is kept as aborted, so a replay of the same
 // request knows the recording never had its answer; one whose connection failed (no abort) is kept as that, a failure
 // a client retries. Every request that ended, answered or not, is owed its turns before the recording's next
-// real-time frame (recording-sync.ts).
+// real-time frame (request-end-turns.ts).
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'

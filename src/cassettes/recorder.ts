@@ -4,8 +4,8 @@
 // (redaction.ts) and audio goes to the PCM store, not the JSON.
 import type { ClientEvent, ServerEvent, SessionTap, TappedSession } from '../live/index.ts'
 import { PcmStore } from './pcm-store.ts'
-import { RequestEndTurns } from './recording-sync.ts'
 import { type CassetteRedaction, redactJson, redactString } from './redaction.ts'
+import { RequestEndTurns } from './request-end-turns.ts'
 import type { CassetteFrame, HttpBody, HttpExchange, SessionRecord } from './schema.ts'
 
 /** The audio field of each event type that carries audio, removed from the JSON and kept as PCM. */
@@ -29,7 +29,7 @@ export class CassetteRecorder implements SessionTap {
   readonly #store: PcmStore
   readonly #sessions: SessionRecord[] = []
   readonly #http: HttpExchange[] = []
-  /** The media clock's synchronisation before each real-time frame (recording-sync.ts). */
+  /** The media clock's synchronisation before each real-time frame (request-end-turns.ts). */
   readonly requestEnds = new RequestEndTurns()
   #seq = 0
 

@@ -6,13 +6,12 @@
 //   Everywhere else the recording only streamed audio, and the frame goes out at once.
 // - synchronized: every HTTP answer the replay server sent has been taken by its client (or the client gave up on
 //   it), and every request that ended on the client since (answered, failed, or given up by the client itself) has
-//   had two turns for what the client does with it (the SDK's parsing, the harness's reaction); one that ends
-//   meanwhile starts over. The recording gives each request that ended the same two turns before its next frame
-//   (recording-sync.ts), so the reactions land between the same frames. Answers are known by the id the scope's
-//   fetch gives each request (REQUEST_ID_HEADER).
-import { setImmediate as nextTurn } from 'node:timers/promises'
+//   had the turns the recording gave it before the same frame (request-end-turns.ts, one rule for both), so what
+//   the client does with it (the SDK's parsing, the harness's reaction) lands between the same frames. Answers are
+//   known by the id the scope's fetch gives each request (REQUEST_ID_HEADER).
 import type { ReplaySync } from '../phases/engine/media-clock.ts'
 import type { ReplaySchedule } from './replay-schedule.ts'
+import { RequestEndTurns } from './request-end-turns.ts'
 
 /** The header the replay scope's fetch names each request by, so the server's answer and its taking are paired. */
 export const REQUEST_ID_HEADER = 'x-live-evals-replay-request'
@@ -25,9 +24,8 @@ export class ReplayClock implements ReplaySync {
   readonly #recordedLabel: (label: string) => string
   /** Answers sent and not taken yet, by request id. */
   readonly #outstanding = new Set<string>()
-  /** Requests that ended on the client (answered, failed or given up), and how many of them had their turns. */
-  #requestsEnded = 0
-  #endedSynchronized = 0
+  /** Requests that ended on the client (answered, failed or given up), and the turns they are owed. */
+  readonly #requestEnds = new RequestEndTurns()
   #requests = 0
   readonly #wakers = new Set<() => void>()
 
@@ -50,13 +48,13 @@ export class ReplayClock implements ReplaySync {
   /** The replay server sent the answer to request `id` (null: a request that came without one). */
   answerSent(id: string | null): void {
     // A request without an id is not taken through the scope's fetch: it counts as ended when answered.
-    if (id === null) this.#requestsEnded += 1
+    if (id === null) this.#requestEnds.requestEnded()
     else this.#outstanding.add(id)
   }
 
   /** Request `id` ended on its client: the answer was taken whole, the request failed, or the client gave up. */
   answerTaken(id: string): void {
-    this.#requestsEnded += 1
+    this.#requestEnds.requestEnded()
     this.#outstanding.delete(id)
     for (const wake of this.#wakers) wake()
   }
@@ -67,7 +65,7 @@ export class ReplayClock implements ReplaySync {
   }
 
   async synchronized(): Promise<void> {
-    while (this.#outstanding.size > 0 || this.#endedSynchronized < this.#requestsEnded) {
+    for (;;) {
       while (this.#outstanding.size > 0) {
         await new Promise<void>((wake) => {
           const waker = () => {
@@ -77,10 +75,10 @@ export class ReplayClock implements ReplaySync {
           this.#wakers.add(waker)
         })
       }
-      const ended = this.#requestsEnded
-      await nextTurn()
-      await nextTurn()
-      if (this.#requestsEnded === ended) this.#endedSynchronized = ended
+      const turns = this.#requestEnds.synchronized()
+      // Every answer taken, every end had its turns; an answer sent during the turns is waited for on the next pass.
+      if (turns === null) return
+      await turns
     }
   }
 }

@@ -84,7 +84,7 @@ describe('the replay server over HTTP', () => {
     abort.abort()
     await expect(first).rejects.toThrow(/abort/i)
     // Nothing was answered, but the request ended on its client: what the give-up set going (here, something two
-    // turns later) has the two turns before the next frame that the recording gave it (recording-sync.ts).
+    // turns later) has the two turns before the next frame that the recording gave it (request-end-turns.ts).
     let reacted = false
     setImmediate(() => setImmediate(() => (reacted = true)))
     await server.scope().clock?.synchronized()

@@ -17,7 +17,7 @@ export interface CassetteScope {
    */
   readonly clock?: ReplaySync
   /**
-   * Recording only: the real-time media clock's synchronisation before each frame (recording-sync.ts), so that
+   * Recording only: the real-time media clock's synchronisation before each frame (request-end-turns.ts), so that
    * what the end of an HTTP request sets going lands between the same frames as in the replay.
    */
   readonly recording?: RecordingSync

@@ -5,7 +5,7 @@
 // synchronisation, goes out without yielding, ahead of the tool (the recording then dated the tool a frame after
 // its replay).
 import { describe, expect, test } from 'vitest'
-import { RequestEndTurns } from '../../cassettes/recording-sync.ts'
+import { RequestEndTurns } from '../../cassettes/request-end-turns.ts'
 import type { ClockedStream } from './media-clock.ts'
 import { MediaClock } from './media-clock.ts'
 

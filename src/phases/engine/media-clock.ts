@@ -65,7 +65,7 @@ export interface ReplaySync {
 }
 
 /**
- * The recorder's side of a real-time frame (src/cassettes/recording-sync.ts). A replay gives an HTTP request that
+ * The recorder's side of a real-time frame (src/cassettes/request-end-turns.ts). A replay gives an HTTP request that
  * ended before a frame two turns before that frame goes out (ReplaySync.synchronized). Live, a frame that is late
  * goes out without yielding at all, so on a busy machine it went out between an answer (its body read in one turn)
  * and the tool the answer asked for (started a turn later), and the recording dated the tool's completion a frame
